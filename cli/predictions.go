@@ -4,15 +4,14 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/parsers/miniswev2"
-	"github.com/trajscope/trajscope/scoring"
 )
 
 // loadPredictions reads --pred the way upstream load_pred does (unified
 // records or one trajectory file). With timelines set it also loads the
 // runs' timelines, so the observed lens and the diagnosis can be computed;
 // each run's ContextBench prediction is the parity one.
-func loadPredictions(path, format string, timelines bool, sem scoring.Semantics) ([]predRecord, error) {
-	if format == "" && sem == scoring.Fixed {
+func loadPredictions(path, format string, timelines bool, sem model.Semantics) ([]predRecord, error) {
+	if format == "" && sem == model.Fixed {
 		// Upstream runs its v1 extractor on every .traj.json, which finds no
 		// context in a mini-swe-agent v2 run; parity keeps that, fixed reads
 		// the run with its own format.

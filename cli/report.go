@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/report"
-	"github.com/trajscope/trajscope/scoring"
 )
 
 type reportOptions struct {
@@ -61,7 +61,7 @@ func runReport(o *reportOptions, args []string, env *Env) error {
 	default:
 		return usagef("unknown --format %q (want md, csv or json)", o.format)
 	}
-	if _, err := scoring.ParseLens(o.lens); err != nil {
+	if _, err := model.ParseLens(o.lens); err != nil {
 		return usageError{err}
 	}
 	if o.group != "file" && o.group != "model" {

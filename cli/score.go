@@ -68,7 +68,7 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 	if o.gold == "" || o.pred == "" {
 		return usagef("score needs --gold and --pred")
 	}
-	sem, err := scoring.ParseSemantics(o.semantics)
+	sem, err := model.ParseSemantics(o.semantics)
 	if err != nil {
 		return usageError{err}
 	}
@@ -173,7 +173,7 @@ type predRecord struct {
 
 // buildInstances pairs predictions with gold, in prediction order, skipping
 // records without an id as upstream does.
-func buildInstances(records []predRecord, gs *gold.Set, sem scoring.Semantics, only []string) []scoring.Instance {
+func buildInstances(records []predRecord, gs *gold.Set, sem model.Semantics, only []string) []scoring.Instance {
 	want := map[string]bool{}
 	for _, id := range only {
 		want[id] = true
@@ -192,7 +192,7 @@ func buildInstances(records []predRecord, gs *gold.Set, sem scoring.Semantics, o
 		if r.Err == nil {
 			var g *model.Gold
 			var ok bool
-			if sem == scoring.Fixed {
+			if sem == model.Fixed {
 				g, ok = gs.Match(id)
 			} else {
 				g, ok = gs.Get(id)
@@ -326,7 +326,7 @@ func firstNonEmpty(a, b string) string {
 	return b
 }
 
-func writeJSONLFile(path string, results []model.Result, sem scoring.Semantics) error {
+func writeJSONLFile(path string, results []model.Result, sem model.Semantics) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -340,7 +340,7 @@ func writeJSONLFile(path string, results []model.Result, sem scoring.Semantics) 
 	return f.Close()
 }
 
-func writeJSONL(w *bufio.Writer, results []model.Result, sem scoring.Semantics) {
+func writeJSONL(w *bufio.Writer, results []model.Result, sem model.Semantics) {
 	var buf []byte
 	for i := range results {
 		buf = scoring.AppendResultJSON(buf[:0], &results[i], sem)
@@ -378,7 +378,7 @@ func scoredRun(results []model.Result, extras []*report.Extras) *report.Run {
 // Each result is the upstream row byte for byte, with trajscope's analysis
 // added under a last "trajscope" key; "aggregate" is upstream's aggregate
 // dict; "summary" holds the report rows (every aggregate definition) per lens.
-func writeJSONDoc(w *bufio.Writer, results []model.Result, extras []*report.Extras, agg *scoring.Aggregate, sem scoring.Semantics) {
+func writeJSONDoc(w *bufio.Writer, results []model.Result, extras []*report.Extras, agg *scoring.Aggregate, sem model.Semantics) {
 	var buf []byte
 	buf = append(buf, `{"results": [`...)
 	for i := range results {
@@ -398,7 +398,7 @@ func writeJSONDoc(w *bufio.Writer, results []model.Result, extras []*report.Extr
 	buf = scoring.AppendAggregateJSON(buf, agg)
 	run := scoredRun(results, extras)
 	summary := map[string]report.Row{}
-	for _, l := range []scoring.Lens{scoring.LensContextBench, scoring.LensObserved} {
+	for _, l := range []model.Lens{model.LensContextBench, model.LensObserved} {
 		row := report.Summarize(run, l.String())
 		row.Label, row.Path = "", ""
 		summary[l.String()] = row
@@ -429,9 +429,9 @@ func writeText(w *bufio.Writer, results []model.Result, extras []*report.Extras,
 		}
 		fmt.Fprintf(w, "  %-7s %8s %9s %7s %8s %10s   %s\n", "", "coverage", "precision", "F1", "AUC", "redundancy", "inter/gold/pred")
 		for _, g := range model.Granularities {
-			m := r.Final.Get(g)
+			m := r.Final.At(g)
 			fmt.Fprintf(w, "  %-7s %8.3f %9.3f %7.3f %8.3f %10.3f   %d/%d/%d\n", g, m.Coverage, m.Precision,
-				scoring.F1(m.Coverage, m.Precision), *r.Trajectory.AUCCoverage.Get(g), *r.Trajectory.Redundancy.Get(g),
+				scoring.F1(m.Coverage, m.Precision), *r.Trajectory.AUCCoverage.At(g), *r.Trajectory.Redundancy.At(g),
 				m.Intersection, m.GoldSize, m.PredSize)
 		}
 		fmt.Fprintf(w, "  steps %d", r.NumSteps)
@@ -467,10 +467,10 @@ func writeText(w *bufio.Writer, results []model.Result, extras []*report.Extras,
 	if agg.NumTotal == 0 {
 		return
 	}
-	row := report.Summarize(scoredRun(results, extras), scoring.LensContextBench.String())
+	row := report.Summarize(scoredRun(results, extras), model.LensContextBench.String())
 	fmt.Fprintf(w, "\n  %-7s %8s %8s %8s %10s %8s %8s %10s %12s\n", "", "R macro", "P macro", "F1 mean", "F1(macro)", "R micro", "P micro", "F1(micro)", "drop (last)")
 	for _, g := range model.Granularities {
-		s := row.Final.Get(g)
+		s := row.Final.At(g)
 		fmt.Fprintf(w, "  %-7s %8.3f %8.3f %8.3f %10.3f %8.3f %8.3f %10.3f %12.3f\n", g, s.RecallMacro, s.PrecisionMacro, s.F1Mean, s.F1OfMacro,
 			s.RecallMicro, s.PrecisionMicro, s.F1OfMicro, s.DropLastStep.Mean)
 	}
@@ -537,7 +537,7 @@ func spanName(sp *diagnose.Span) string {
 func writeCSV(w *bufio.Writer, results []model.Result) {
 	cols := []string{"instance_id", "error", "num_steps"}
 	for _, g := range model.Granularities {
-		cols = append(cols, g+"_coverage", g+"_precision", g+"_f1", g+"_intersection", g+"_gold_size", g+"_pred_size", g+"_auc", g+"_redundancy")
+		cols = append(cols, g.String()+"_coverage", g.String()+"_precision", g.String()+"_f1", g.String()+"_intersection", g.String()+"_gold_size", g.String()+"_pred_size", g.String()+"_auc", g.String()+"_redundancy")
 	}
 	cols = append(cols, "editloc_recall", "editloc_precision", "editloc_intersection", "editloc_gold_size", "editloc_pred_size")
 	fmt.Fprintln(w, strings.Join(cols, ","))
@@ -547,10 +547,10 @@ func writeCSV(w *bufio.Writer, results []model.Result) {
 		if r.Error == "" {
 			row[2] = fmt.Sprint(r.NumSteps)
 			for _, g := range model.Granularities {
-				m := r.Final.Get(g)
+				m := r.Final.At(g)
 				row = append(row, pyFloat(m.Coverage), pyFloat(m.Precision), pyFloat(scoring.F1(m.Coverage, m.Precision)),
 					fmt.Sprint(m.Intersection), fmt.Sprint(m.GoldSize), fmt.Sprint(m.PredSize),
-					pyFloat(*r.Trajectory.AUCCoverage.Get(g)), pyFloat(*r.Trajectory.Redundancy.Get(g)))
+					pyFloat(*r.Trajectory.AUCCoverage.At(g)), pyFloat(*r.Trajectory.Redundancy.At(g)))
 			}
 			if e := r.EditLoc; e != nil {
 				row = append(row, pyFloat(e.Recall), pyFloat(e.Precision), fmt.Sprint(e.Intersection), fmt.Sprint(e.GoldSize), fmt.Sprint(e.PredSize))

@@ -77,12 +77,12 @@ prints the machine form. Without RUN it opens the embedded demo task.`,
 }
 
 // checkFlags validates the flags shared by view and the demo.
-func (o *viewOptions) check() (scoring.Lens, scoring.Semantics, error) {
-	lens, err := scoring.ParseLens(o.lens)
+func (o *viewOptions) check() (model.Lens, model.Semantics, error) {
+	lens, err := model.ParseLens(o.lens)
 	if err != nil {
 		return 0, 0, usageError{err}
 	}
-	sem, err := scoring.ParseSemantics(o.semantics)
+	sem, err := model.ParseSemantics(o.semantics)
 	if err != nil {
 		return 0, 0, usageError{err}
 	}
@@ -196,7 +196,7 @@ func pickRun(runs []model.Run, id, path string) (*model.Run, error) {
 
 // explore shows an analysed run: the explorer on a terminal, otherwise the
 // plain (or JSON) summary.
-func explore(env *Env, o *viewOptions, a *scoring.Analysis, lens scoring.Lens, local func(string) string) error {
+func explore(env *Env, o *viewOptions, a *scoring.Analysis, lens model.Lens, local func(string) string) error {
 	// Every view indexes the last action; an empty run has nothing to show.
 	if len(a.Run.Actions) == 0 {
 		return fmt.Errorf("%s: instance %q: the run has no actions to show", a.Run.Path, safe(a.Run.InstanceID))
@@ -256,7 +256,7 @@ func loadRuns(path, format string, stderr io.Writer) ([]model.Run, error) {
 
 // demoAnalysis loads the embedded demo task: its trajectory, gold row and
 // repository, all from the binary.
-func demoAnalysis(demo fs.FS, sem scoring.Semantics) (*scoring.Analysis, error) {
+func demoAnalysis(demo fs.FS, sem model.Semantics) (*scoring.Analysis, error) {
 	if demo == nil {
 		return nil, fmt.Errorf("this build has no demo task")
 	}

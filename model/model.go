@@ -3,25 +3,12 @@
 // every other package can share it without pulling in files, terminals or git.
 package model
 
-import (
-	"cmp"
-	"slices"
-)
-
-// LineSpan is an inclusive, 1-based line range, as ContextBench writes it
-// ({"type": "line", "start": a, "end": b}). Start may exceed End: upstream keeps
-// such ranges as they are for line metrics, so the type does not normalise.
-type LineSpan struct {
-	Start int
-	End   int
-}
-
 // FileSpans is the line spans predicted for one file. Steps keep a slice of
 // these rather than a map so that key order survives a round trip through JSON,
 // which matters for byte-identical conversion output.
 type FileSpans struct {
 	File  string
-	Spans []LineSpan
+	Spans []Interval
 }
 
 // FileSymbols is the symbol names predicted for one file (Agentless style).
@@ -114,29 +101,4 @@ func (g *Gold) All() []GoldSpan {
 	out := make([]GoldSpan, 0, len(g.Init)+len(g.Add))
 	out = append(out, g.Init...)
 	return append(out, g.Add...)
-}
-
-// MergeLineSpans returns spans sorted and with overlapping or adjacent ones
-// joined, as ContextBench's interval merge does; the input is not modified.
-func MergeLineSpans(spans []LineSpan) []LineSpan {
-	if len(spans) == 0 {
-		return nil
-	}
-	s := slices.Clone(spans)
-	slices.SortFunc(s, func(a, b LineSpan) int {
-		if a.Start != b.Start {
-			return cmp.Compare(a.Start, b.Start)
-		}
-		return cmp.Compare(a.End, b.End)
-	})
-	out := s[:1]
-	for _, sp := range s[1:] {
-		last := &out[len(out)-1]
-		if sp.Start <= last.End+1 {
-			last.End = max(last.End, sp.End)
-			continue
-		}
-		out = append(out, sp)
-	}
-	return out
 }

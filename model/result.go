@@ -1,7 +1,6 @@
 package model
 
-// Granularities in the order upstream writes them.
-var Granularities = [4]string{"file", "symbol", "span", "line"}
+import "fmt"
 
 // Measure is coverage and precision at one granularity.
 type Measure struct {
@@ -12,23 +11,29 @@ type Measure struct {
 	PredSize     int
 }
 
-// ByGranularity holds one value per granularity.
+// ByGranularity holds one value per granularity, under the upstream key
+// names when marshalled.
 type ByGranularity[T any] struct {
-	File, Symbol, Span, Line T
+	File   T `json:"file"`
+	Symbol T `json:"symbol"`
+	Span   T `json:"span"`
+	Line   T `json:"line"`
 }
 
-// Get returns the value for a granularity name from Granularities.
-func (b *ByGranularity[T]) Get(g string) *T {
+// At returns the value of one granularity. An out-of-range g is a bug and
+// panics rather than silently answering for another granularity.
+func (b *ByGranularity[T]) At(g Granularity) *T {
 	switch g {
-	case "file":
+	case GranFile:
 		return &b.File
-	case "symbol":
+	case GranSymbol:
 		return &b.Symbol
-	case "span":
+	case GranSpan:
 		return &b.Span
-	default:
+	case GranLine:
 		return &b.Line
 	}
+	panic(fmt.Sprintf("model: granularity %d out of range", int(g)))
 }
 
 // StepCoverage is the cumulative coverage after one trajectory step.

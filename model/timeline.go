@@ -39,18 +39,18 @@ type ObservedRead struct {
 
 // Resolve turns the read into a concrete inclusive line range given the
 // file's line count. ok is false when nothing of the file was shown.
-func (r ObservedRead) Resolve(fileLines int) (span LineSpan, ok bool) {
+func (r ObservedRead) Resolve(fileLines int) (span Interval, ok bool) {
 	switch r.Kind {
 	case ReadWhole:
-		span = LineSpan{1, fileLines}
+		span = Interval{1, fileLines}
 	case ReadHead:
-		span = LineSpan{1, r.End}
+		span = Interval{1, r.End}
 	case ReadTail:
-		span = LineSpan{fileLines - r.End + 1, fileLines}
+		span = Interval{fileLines - r.End + 1, fileLines}
 	case ReadFrom:
-		span = LineSpan{r.Start, fileLines}
+		span = Interval{r.Start, fileLines}
 	default:
-		span = LineSpan{r.Start, r.End}
+		span = Interval{r.Start, r.End}
 	}
 	if span.Start < 1 {
 		span.Start = 1

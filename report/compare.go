@@ -16,9 +16,9 @@ type metric struct {
 	get  func(in *Instance, lens string) (float64, bool)
 }
 
-func finalMetric(g, what string) metric {
-	return metric{g + " " + what, func(in *Instance, _ string) (float64, bool) {
-		m := in.Result.Final.Get(g)
+func finalMetric(g model.Granularity, what string) metric {
+	return metric{g.String() + " " + what, func(in *Instance, _ string) (float64, bool) {
+		m := in.Result.Final.At(g)
 		switch what {
 		case "recall":
 			return m.Coverage, true
@@ -36,8 +36,8 @@ func compareMetrics() []metric {
 		ms = append(ms, finalMetric(g, "recall"), finalMetric(g, "precision"), finalMetric(g, "F1"))
 	}
 	for _, g := range model.Granularities {
-		ms = append(ms, metric{g + " AUC", func(in *Instance, _ string) (float64, bool) {
-			return *in.Result.Trajectory.AUCCoverage.Get(g), true
+		ms = append(ms, metric{g.String() + " AUC", func(in *Instance, _ string) (float64, bool) {
+			return *in.Result.Trajectory.AUCCoverage.At(g), true
 		}})
 	}
 	ms = append(ms,

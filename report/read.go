@@ -198,37 +198,18 @@ type measureJSON struct {
 	PredSize     int      `json:"pred_size"`
 }
 
-type granJSON[T any] struct {
-	File   *T `json:"file"`
-	Symbol *T `json:"symbol"`
-	Span   *T `json:"span"`
-	Line   *T `json:"line"`
-}
-
-func (g *granJSON[T]) get(name string) *T {
-	switch name {
-	case "file":
-		return g.File
-	case "symbol":
-		return g.Symbol
-	case "span":
-		return g.Span
-	}
-	return g.Line
-}
-
 type rowJSON struct {
-	InstanceID *string                `json:"instance_id"`
-	Error      *string                `json:"error"`
-	NumSteps   int                    `json:"num_steps"`
-	Final      *granJSON[measureJSON] `json:"final"`
+	InstanceID *string                            `json:"instance_id"`
+	Error      *string                            `json:"error"`
+	NumSteps   int                                `json:"num_steps"`
+	Final      *model.ByGranularity[*measureJSON] `json:"final"`
 	Trajectory *struct {
 		Steps []struct {
-			Step     int                `json:"step"`
-			Coverage *granJSON[float64] `json:"coverage"`
+			Step     int                            `json:"step"`
+			Coverage *model.ByGranularity[*float64] `json:"coverage"`
 		} `json:"steps"`
-		AUC        *granJSON[float64] `json:"auc_coverage"`
-		Redundancy *granJSON[float64] `json:"redundancy"`
+		AUC        *model.ByGranularity[*float64] `json:"auc_coverage"`
+		Redundancy *model.ByGranularity[*float64] `json:"redundancy"`
 	} `json:"trajectory"`
 	EditLoc *struct {
 		Recall       float64 `json:"recall"`
@@ -266,17 +247,17 @@ func parseRow(b []byte) (Instance, error) {
 	}
 	r.NumSteps = row.NumSteps
 	for _, g := range model.Granularities {
-		m := row.Final.get(g)
+		m := *row.Final.At(g)
 		if m == nil || m.Coverage == nil || m.Precision == nil {
 			return in, fmt.Errorf("instance %q: expected \"final\".%q with \"coverage\" and \"precision\"", *row.InstanceID, g)
 		}
-		*r.Final.Get(g) = model.Measure{Coverage: *m.Coverage, Precision: *m.Precision, Intersection: m.Intersection, GoldSize: m.GoldSize, PredSize: m.PredSize}
-		auc, red := row.Trajectory.AUC.get(g), row.Trajectory.Redundancy.get(g)
+		*r.Final.At(g) = model.Measure{Coverage: *m.Coverage, Precision: *m.Precision, Intersection: m.Intersection, GoldSize: m.GoldSize, PredSize: m.PredSize}
+		auc, red := *row.Trajectory.AUC.At(g), *row.Trajectory.Redundancy.At(g)
 		if auc == nil || red == nil {
 			return in, fmt.Errorf("instance %q: expected \"trajectory\" values for %q", *row.InstanceID, g)
 		}
-		*r.Trajectory.AUCCoverage.Get(g) = *auc
-		*r.Trajectory.Redundancy.Get(g) = *red
+		*r.Trajectory.AUCCoverage.At(g) = *auc
+		*r.Trajectory.Redundancy.At(g) = *red
 	}
 	for i, st := range row.Trajectory.Steps {
 		sc := model.StepCoverage{Step: st.Step}
@@ -284,11 +265,11 @@ func parseRow(b []byte) (Instance, error) {
 			return in, fmt.Errorf("instance %q: trajectory step %d has no \"coverage\"", *row.InstanceID, i+1)
 		}
 		for _, g := range model.Granularities {
-			v := st.Coverage.get(g)
+			v := *st.Coverage.At(g)
 			if v == nil {
 				return in, fmt.Errorf("instance %q: trajectory step %d has no %q coverage", *row.InstanceID, i+1, g)
 			}
-			*sc.Coverage.Get(g) = *v
+			*sc.Coverage.At(g) = *v
 		}
 		r.Trajectory.Steps = append(r.Trajectory.Steps, sc)
 	}

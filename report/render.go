@@ -94,13 +94,13 @@ func (r *Report) WriteMarkdown(out io.Writer) error {
 	rows = nil
 	for _, row := range r.Rows {
 		for _, g := range model.Granularities {
-			s := row.Final.Get(g)
+			s := row.Final.At(g)
 			micro := []string{f3(s.RecallMicro), f3(s.PrecisionMicro), f3(s.F1OfMicro), f3(s.AUC), f3(s.Redundancy)}
 			if row.Valid == 0 {
 				// Micro and trajectory means are over valid instances.
 				micro = []string{"–", "–", "–", "–", "–"}
 			}
-			rows = append(rows, append([]string{cell(row.Label), g,
+			rows = append(rows, append([]string{cell(row.Label), g.String(),
 				f3(s.RecallMacro), f3(s.PrecisionMacro), f3(s.F1Mean), f3(s.F1OfMacro)}, micro...))
 		}
 	}
@@ -273,7 +273,7 @@ func (r *Report) writeInstancesMarkdown(w io.Writer) {
 	fmt.Fprintf(w, "## Per instance\n\n")
 	head := []string{"run", "instance", "error"}
 	for _, g := range model.Granularities {
-		head = append(head, g+" R", g+" P", g+" F1")
+		head = append(head, g.String()+" R", g.String()+" P", g.String()+" F1") // e.g. "line R"
 	}
 	head = append(head, "line AUC", "drop line (last step)", "drop line (union)", "MRR", "gold spans found")
 	var rows [][]string
@@ -284,7 +284,7 @@ func (r *Report) writeInstancesMarkdown(w io.Writer) {
 				line = append(line, "–", "–", "–")
 				continue
 			}
-			line = append(line, f3(*in.Recall.Get(g)), f3(*in.Precision.Get(g)), f3(*in.F1.Get(g)))
+			line = append(line, f3(*in.Recall.At(g)), f3(*in.Precision.At(g)), f3(*in.F1.At(g)))
 		}
 		auc := "–"
 		if in.Error == "" {
@@ -346,9 +346,10 @@ func statNum(s Stats) string {
 func (r *Report) summaryCSV() [][]string {
 	head := []string{"run", "path", "instances", "valid", "errors"}
 	for _, g := range model.Granularities {
-		head = append(head, g+"_recall_macro", g+"_precision_macro", g+"_f1_mean", g+"_f1_of_macro",
-			g+"_recall_micro", g+"_precision_micro", g+"_f1_of_micro", g+"_auc_mean", g+"_redundancy_mean",
-			g+"_usage_drop_laststep_mean", g+"_recall_drop_laststep_mean")
+		for _, col := range []string{"recall_macro", "precision_macro", "f1_mean", "f1_of_macro", "recall_micro", "precision_micro",
+			"f1_of_micro", "auc_mean", "redundancy_mean", "usage_drop_laststep_mean", "recall_drop_laststep_mean"} {
+			head = append(head, g.String()+"_"+col)
+		}
 	}
 	head = append(head, "editloc_recall_micro", "editloc_precision_micro", "lens", "usage_drop_union_line_mean", "usage_drop_union_n")
 	for c := diagnose.NumCategories - 1; c >= 0; c-- {
@@ -364,7 +365,7 @@ func (r *Report) summaryCSV() [][]string {
 	for _, row := range r.Rows {
 		rec := []string{row.Label, row.Path, fmt.Sprint(row.Instances), fmt.Sprint(row.Valid), errorsText(row.Errors)}
 		for _, g := range model.Granularities {
-			s := row.Final.Get(g)
+			s := row.Final.At(g)
 			rec = append(rec, num(s.RecallMacro), num(s.PrecisionMacro), num(s.F1Mean), num(s.F1OfMacro),
 				num(s.RecallMicro), num(s.PrecisionMicro), num(s.F1OfMicro), num(s.AUC), num(s.Redundancy),
 				statNum(s.DropLastStep), statNum(s.RecallDrop))
@@ -405,7 +406,7 @@ func (r *Report) summaryCSV() [][]string {
 func (r *Report) instancesCSV() [][]string {
 	head := []string{"run", "instance_id", "error"}
 	for _, g := range model.Granularities {
-		head = append(head, g+"_recall", g+"_precision", g+"_f1", g+"_auc", g+"_usage_drop_laststep")
+		head = append(head, g.String()+"_recall", g.String()+"_precision", g.String()+"_f1", g.String()+"_auc", g.String()+"_usage_drop_laststep")
 	}
 	head = append(head, "usage_drop_union", "mrr", "file_recall_ir")
 	for c := diagnose.NumCategories - 1; c >= 0; c-- {
@@ -416,10 +417,10 @@ func (r *Report) instancesCSV() [][]string {
 		rec := []string{in.Run, in.InstanceID, in.Error}
 		for _, g := range model.Granularities {
 			if in.Error != "" {
-				rec = append(rec, "", "", "", "", num(*in.DropLastStep.Get(g)))
+				rec = append(rec, "", "", "", "", num(*in.DropLastStep.At(g)))
 				continue
 			}
-			rec = append(rec, num(*in.Recall.Get(g)), num(*in.Precision.Get(g)), num(*in.F1.Get(g)), num(*in.AUC.Get(g)), num(*in.DropLastStep.Get(g)))
+			rec = append(rec, num(*in.Recall.At(g)), num(*in.Precision.At(g)), num(*in.F1.At(g)), num(*in.AUC.At(g)), num(*in.DropLastStep.At(g)))
 		}
 		rec = append(rec, optNum(in.UnionDrop), optNum(in.MRR), optNum(in.FileRecallIR))
 		for c := diagnose.NumCategories - 1; c >= 0; c-- {

@@ -35,9 +35,9 @@ type Options struct {
 func Build(runs []*Run, o Options) (*Report, error) {
 	lens := o.Lens
 	if lens == "" {
-		lens = scoring.LensContextBench.String()
+		lens = model.LensContextBench.String()
 	}
-	if _, err := scoring.ParseLens(lens); err != nil {
+	if _, err := model.ParseLens(lens); err != nil {
 		return nil, err
 	}
 	lens = mustLens(lens)
@@ -62,7 +62,7 @@ func Build(runs []*Run, o Options) (*Report, error) {
 
 // mustLens canonicalises a lens name already checked by ParseLens.
 func mustLens(name string) string {
-	l, _ := scoring.ParseLens(name)
+	l, _ := model.ParseLens(name)
 	return l.String()
 }
 
@@ -73,12 +73,12 @@ type InstanceRow struct {
 	Error      string `json:"error,omitempty"`
 	// Recall, Precision and F1 are the final context's coverage, precision
 	// and per-instance F1; AUC the trajectory AUC-coverage.
-	Recall    Gran[float64] `json:"recall"`
-	Precision Gran[float64] `json:"precision"`
-	F1        Gran[float64] `json:"f1"`
-	AUC       Gran[float64] `json:"auc_coverage"`
+	Recall    model.ByGranularity[float64] `json:"recall"`
+	Precision model.ByGranularity[float64] `json:"precision"`
+	F1        model.ByGranularity[float64] `json:"f1"`
+	AUC       model.ByGranularity[float64] `json:"auc_coverage"`
 	// DropLastStep is the usage drop, last step → final (1.0 for errors).
-	DropLastStep Gran[float64] `json:"usage_drop_laststep"`
+	DropLastStep model.ByGranularity[float64] `json:"usage_drop_laststep"`
 	// The rest needs trajscope extras (nil for upstream JSONL).
 	UnionDrop     *float64         `json:"usage_drop_union,omitempty"`
 	MRR           *float64         `json:"mrr,omitempty"`
@@ -92,14 +92,14 @@ func NewInstanceRow(run string, in *Instance, lens string) InstanceRow {
 	row := InstanceRow{Run: run, InstanceID: r.InstanceID, Error: r.Error}
 	drops := diagnose.LastStepToFinal(r)
 	for _, g := range model.Granularities {
-		*row.DropLastStep.Get(g) = drops.Get(g).Drop
+		*row.DropLastStep.At(g) = drops.At(g).Drop
 		if r.Error != "" {
 			continue
 		}
-		m := r.Final.Get(g)
-		*row.Recall.Get(g), *row.Precision.Get(g) = m.Coverage, m.Precision
-		*row.F1.Get(g) = scoring.F1(m.Coverage, m.Precision)
-		*row.AUC.Get(g) = *r.Trajectory.AUCCoverage.Get(g)
+		m := r.Final.At(g)
+		*row.Recall.At(g), *row.Precision.At(g) = m.Coverage, m.Precision
+		*row.F1.At(g) = scoring.F1(m.Coverage, m.Precision)
+		*row.AUC.At(g) = *r.Trajectory.AUCCoverage.At(g)
 	}
 	if le := in.Extras.Lens(lens); le != nil {
 		u := le.UsageDropUnion.Drop

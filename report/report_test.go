@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/report"
 )
 
@@ -131,7 +132,8 @@ func TestSummarizeHandComputed(t *testing.T) {
 		{"line", want{0.5, 5.0 / 12, 4.0 / 9, 5.0 / 11, 0.75, 0.5, 0.6, 0.75, 0.1, 4.0 / 9, 0.125}},
 	}
 	for _, c := range cases {
-		s := row.Final.Get(c.g)
+		g, _ := model.ParseGranularity(c.g)
+		s := row.Final.At(g)
 		got := want{s.RecallMacro, s.PrecisionMacro, s.F1Mean, s.F1OfMacro, s.RecallMicro, s.PrecisionMicro, s.F1OfMicro, s.AUC, s.Redundancy, s.DropLastStep.Mean, s.RecallDrop.Mean}
 		gv, wv := []float64{got.rMacro, got.pMacro, got.f1Mean, got.f1Macro, got.rMicro, got.pMicro, got.f1Micro, got.auc, got.red, got.drop, got.recallDrop},
 			[]float64{c.w.rMacro, c.w.pMacro, c.w.f1Mean, c.w.f1Macro, c.w.rMicro, c.w.pMicro, c.w.f1Micro, c.w.auc, c.w.red, c.w.drop, c.w.recallDrop}

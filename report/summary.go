@@ -140,11 +140,11 @@ type Row struct {
 	Label string `json:"label"`
 	Path  string `json:"path"`
 	// Instances counts rows, Valid those without an error.
-	Instances int               `json:"instances"`
-	Valid     int               `json:"valid"`
-	Errors    map[string]int    `json:"errors"`
-	Final     Gran[GranSummary] `json:"final"`
-	EditLoc   *EditLocSummary   `json:"editloc,omitempty"`
+	Instances int                              `json:"instances"`
+	Valid     int                              `json:"valid"`
+	Errors    map[string]int                   `json:"errors"`
+	Final     model.ByGranularity[GranSummary] `json:"final"`
+	EditLoc   *EditLocSummary                  `json:"editloc,omitempty"`
 	// Lens names the lens the run-derived metrics below come from.
 	Lens string `json:"lens"`
 	// UnionDrop is the usage drop, union of steps → final (lines), over
@@ -172,18 +172,18 @@ func Summarize(run *Run, lens string) Row {
 		lastDrops[i] = diagnose.LastStepToFinal(&results[i])
 	}
 	for _, g := range model.Granularities {
-		gs := row.Final.Get(g)
+		gs := row.Final.At(g)
 		var cov, prec, f1 float64
 		var drops, recallDrops []float64
 		for i := range results {
 			r := &results[i]
 			if r.Error == "" {
-				m := r.Final.Get(g)
+				m := r.Final.At(g)
 				cov += m.Coverage
 				prec += m.Precision
 				f1 += scoring.F1(m.Coverage, m.Precision)
 			}
-			d := lastDrops[i].Get(g)
+			d := lastDrops[i].At(g)
 			drops = append(drops, d.Drop)
 			if d.RecallDrop != nil {
 				recallDrops = append(recallDrops, *d.RecallDrop)
@@ -194,10 +194,10 @@ func Summarize(run *Run, lens string) Row {
 		}
 		gs.F1OfMacro = scoring.F1(gs.RecallMacro, gs.PrecisionMacro)
 		if agg.NumValid > 0 {
-			m := agg.Final.Get(g)
+			m := agg.Final.At(g)
 			gs.RecallMicro, gs.PrecisionMicro = m.Coverage, m.Precision
 			gs.F1OfMicro = scoring.F1(m.Coverage, m.Precision)
-			gs.AUC, gs.Redundancy = *agg.AUC.Get(g), *agg.Redundancy.Get(g)
+			gs.AUC, gs.Redundancy = *agg.AUC.At(g), *agg.Redundancy.At(g)
 		}
 		gs.DropLastStep, gs.RecallDrop = NewStats(drops), NewStats(recallDrops)
 	}

@@ -44,17 +44,17 @@ func Summarize(results []model.Result) Aggregate {
 		var inter, gold, pred int
 		aucSum, redSum := 0.0, 0.0
 		for _, r := range valid {
-			m := r.Final.Get(g)
+			m := r.Final.At(g)
 			inter += m.Intersection
 			gold += m.GoldSize
 			pred += m.PredSize
-			aucSum += *r.Trajectory.AUCCoverage.Get(g)
-			redSum += *r.Trajectory.Redundancy.Get(g)
+			aucSum += *r.Trajectory.AUCCoverage.At(g)
+			redSum += *r.Trajectory.Redundancy.At(g)
 		}
-		*agg.Final.Get(g) = measure(inter, gold, pred)
+		*agg.Final.At(g) = measure(inter, gold, pred)
 		n := float64(len(valid))
-		*agg.AUC.Get(g) = aucSum / n
-		*agg.Redundancy.Get(g) = redSum / n
+		*agg.AUC.At(g) = aucSum / n
+		*agg.Redundancy.At(g) = redSum / n
 	}
 	var el *model.EditLoc
 	for _, r := range valid {
@@ -96,9 +96,9 @@ func WriteSummary(w io.Writer, agg Aggregate) {
 	}
 	if agg.NumValid > 0 {
 		for _, g := range model.Granularities {
-			m := agg.Final.Get(g)
+			m := agg.Final.At(g)
 			fmt.Fprintf(&b, "%-8s Coverage=%.3f Precision=%.3f\n", g, m.Coverage, m.Precision)
-			fmt.Fprintf(&b, "         AUC=%.3f Redundancy=%.3f\n", *agg.AUC.Get(g), *agg.Redundancy.Get(g))
+			fmt.Fprintf(&b, "         AUC=%.3f Redundancy=%.3f\n", *agg.AUC.At(g), *agg.Redundancy.At(g))
 		}
 		if agg.EditLoc != nil {
 			fmt.Fprintf(&b, "\nEditLoc: Recall=%.3f Precision=%.3f\n", agg.EditLoc.Recall, agg.EditLoc.Precision)

@@ -6,38 +6,10 @@ import (
 	"github.com/trajscope/trajscope/model"
 )
 
-// Lens selects which notion of "step" drives per-step coverage.
-type Lens int
-
-const (
-	// LensContextBench uses the steps the upstream evaluator extracts.
-	LensContextBench Lens = iota
-	// LensObserved uses what each action's output really displayed.
-	LensObserved
-)
-
-func (l Lens) String() string {
-	if l == LensObserved {
-		return "observed"
-	}
-	return "contextbench"
-}
-
-// ParseLens reads a --lens value.
-func ParseLens(v string) (Lens, error) {
-	switch v {
-	case "", "contextbench", "cb":
-		return LensContextBench, nil
-	case "observed", "obs":
-		return LensObserved, nil
-	}
-	return 0, fmt.Errorf("unknown lens %q (want contextbench or observed)", v)
-}
-
 // FileLines is a set of line intervals in one repository file.
 type FileLines struct {
 	File  string
-	Lines []Interval
+	Lines []model.Interval
 }
 
 // ActionView is what the explorer shows about one action, computed once.
@@ -68,14 +40,14 @@ type Analysis struct {
 	Run     *model.Run
 	Gold    *Gold
 	Files   *Files
-	Sem     Semantics
+	Sem     model.Semantics
 	Actions []ActionView
 	Lenses  [2]LensData
 }
 
 // Analyze scores a run under both lenses. A run without a timeline (unified
 // predictions) gets one synthetic action per ContextBench step.
-func Analyze(run *model.Run, g *model.Gold, files *Files, sem Semantics) *Analysis {
+func Analyze(run *model.Run, g *model.Gold, files *Files, sem model.Semantics) *Analysis {
 	sc := scorer{files, sem}
 	if len(run.Actions) == 0 {
 		run.Actions = syntheticActions(&run.Prediction)
@@ -93,16 +65,16 @@ func Analyze(run *model.Run, g *model.Gold, files *Files, sem Semantics) *Analys
 		view.Reads = sc.resolveReads(act.Reads)
 		step := model.Step{}
 		for _, fl := range view.Reads {
-			merged := mergeIntervals(append([]Interval(nil), fl.Lines...))
-			n := totalLength(merged)
+			merged := model.MergeIntervals(append([]model.Interval(nil), fl.Lines...))
+			n := model.TotalLength(merged)
 			again, newGold := seen.add(fl.File, merged)
 			view.ReadLines += n
 			view.Reread += again
 			view.NewGold += newGold
 			step.Files = append(step.Files, fl.File)
-			spans := make([]model.LineSpan, len(merged))
+			spans := make([]model.Interval, len(merged))
 			for k, iv := range merged {
-				spans[k] = model.LineSpan{Start: iv.Start, End: iv.End}
+				spans[k] = model.Interval{Start: iv.Start, End: iv.End}
 			}
 			step.Spans = append(step.Spans, model.FileSpans{File: fl.File, Spans: spans})
 		}
@@ -117,7 +89,7 @@ func Analyze(run *model.Run, g *model.Gold, files *Files, sem Semantics) *Analys
 	}
 
 	cb := Score(g, &run.Prediction, files, sem)
-	a.Lenses[LensContextBench] = LensData{Result: cb, StepsDone: contextBenchStepsDone(run)}
+	a.Lenses[model.LensContextBench] = LensData{Result: cb, StepsDone: contextBenchStepsDone(run)}
 	obsPred := run.Prediction
 	obsPred.Steps = observed
 	if len(observed) == 0 {
@@ -125,7 +97,7 @@ func Analyze(run *model.Run, g *model.Gold, files *Files, sem Semantics) *Analys
 		// upstream does for a run without steps.
 		obsPred.Steps = nil
 	}
-	a.Lenses[LensObserved] = LensData{Result: Score(g, &obsPred, files, sem), StepsDone: observedAt}
+	a.Lenses[model.LensObserved] = LensData{Result: Score(g, &obsPred, files, sem), StepsDone: observedAt}
 	return a
 }
 
@@ -190,31 +162,14 @@ func (sc scorer) resolveReads(reads []model.ObservedRead) []FileLines {
 			index[file] = i
 			out = append(out, FileLines{File: file})
 		}
-		out[i].Lines = append(out[i].Lines, Interval{span.Start, span.End})
-	}
-	return out
-}
-
-// intersectIntervals returns the intersection of two merged lists.
-func intersectIntervals(a, b []Interval) []Interval {
-	var out []Interval
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		s, e := max(a[i].Start, b[j].Start), min(a[i].End, b[j].End)
-		if s <= e {
-			out = append(out, Interval{s, e})
-		}
-		if a[i].End < b[j].End {
-			i++
-		} else {
-			j++
-		}
+		out[i].Lines = append(out[i].Lines, model.Interval{Start: span.Start, End: span.End})
 	}
 	return out
 }
 
 // Coverage returns the lens's cumulative coverage after action i (zero
 // before its first step).
-func (a *Analysis) Coverage(l Lens, i int) model.ByGranularity[float64] {
+func (a *Analysis) Coverage(l model.Lens, i int) model.ByGranularity[float64] {
 	ld := &a.Lenses[l]
 	if i < 0 || i >= len(ld.StepsDone) || ld.StepsDone[i] == 0 || len(ld.Result.Trajectory.Steps) == 0 {
 		return model.ByGranularity[float64]{}
@@ -226,8 +181,8 @@ func (a *Analysis) Coverage(l Lens, i int) model.ByGranularity[float64] {
 // ReadSoFar returns the merged lines of file displayed by actions 0..i. It
 // rescans those actions, so it is for one-off queries; stepping must not call
 // it per step (the explorer keeps per-line first-read tables instead).
-func (a *Analysis) ReadSoFar(file string, i int) []Interval {
-	var ivs []Interval
+func (a *Analysis) ReadSoFar(file string, i int) []model.Interval {
+	var ivs []model.Interval
 	for k := 0; k <= i && k < len(a.Actions); k++ {
 		for _, fl := range a.Actions[k].Reads {
 			if fl.File == file {
@@ -235,8 +190,8 @@ func (a *Analysis) ReadSoFar(file string, i int) []Interval {
 			}
 		}
 	}
-	return mergeIntervals(ivs)
+	return model.MergeIntervals(ivs)
 }
 
 // GoldLines returns the gold line intervals of a file.
-func (a *Analysis) GoldLines(file string) []Interval { return a.Gold.Lines[file] }
+func (a *Analysis) GoldLines(file string) []model.Interval { return a.Gold.Lines[file] }

@@ -16,7 +16,7 @@ func TestAnalyze(t *testing.T) {
 	rd := func(file string, kind model.ReadKind, a, b int) model.ObservedRead {
 		return model.ObservedRead{File: file, Kind: kind, Start: a, End: b}
 	}
-	step := model.Step{Files: []string{"pkg/mod.py"}, Spans: []model.FileSpans{{File: "pkg/mod.py", Spans: []model.LineSpan{{Start: 4, End: 5}}}}}
+	step := model.Step{Files: []string{"pkg/mod.py"}, Spans: []model.FileSpans{{File: "pkg/mod.py", Spans: []model.Interval{{Start: 4, End: 5}}}}}
 	run := &model.Run{
 		InstanceID: "owner__repo-1",
 		Actions: []model.Action{
@@ -28,7 +28,7 @@ func TestAnalyze(t *testing.T) {
 		},
 		Prediction: model.Prediction{InstanceID: "owner__repo-1", Steps: []model.Step{step}, Final: step},
 	}
-	a := scoring.Analyze(run, g, files, scoring.ContextBench)
+	a := scoring.Analyze(run, g, files, model.ContextBench)
 
 	type view struct {
 		newGold, read, reread, cumRead, cumReread int
@@ -42,27 +42,27 @@ func TestAnalyze(t *testing.T) {
 			t.Errorf("action %d: got %+v, want %+v", i, got, w)
 		}
 	}
-	if got := a.Actions[4].Reads; len(got) != 1 || got[0].File != "pkg/util.py" || !reflect.DeepEqual(got[0].Lines, []scoring.Interval{{2, 2}}) {
+	if got := a.Actions[4].Reads; len(got) != 1 || got[0].File != "pkg/util.py" || !reflect.DeepEqual(got[0].Lines, []model.Interval{{Start: 2, End: 2}}) {
 		t.Errorf("action 4 reads = %+v, want util.py line 2 only (the escaping path dropped)", got)
 	}
-	if got, want := a.Lenses[scoring.LensObserved].StepsDone, []int{1, 2, 2, 3, 4}; !reflect.DeepEqual(got, want) {
+	if got, want := a.Lenses[model.LensObserved].StepsDone, []int{1, 2, 2, 3, 4}; !reflect.DeepEqual(got, want) {
 		t.Errorf("observed StepsDone = %v, want %v", got, want)
 	}
-	if got, want := a.Lenses[scoring.LensContextBench].StepsDone, []int{1, 1, 1, 1, 1}; !reflect.DeepEqual(got, want) {
+	if got, want := a.Lenses[model.LensContextBench].StepsDone, []int{1, 1, 1, 1, 1}; !reflect.DeepEqual(got, want) {
 		t.Errorf("contextbench StepsDone = %v, want %v", got, want)
 	}
-	obs := a.Coverage(scoring.LensObserved, 4)
+	obs := a.Coverage(model.LensObserved, 4)
 	if obs.File != 1.0 || obs.Line != 0.75 {
 		t.Errorf("observed coverage at the end = %+v, want file 1.0 line 0.75", obs)
 	}
-	cb := a.Coverage(scoring.LensContextBench, 4)
+	cb := a.Coverage(model.LensContextBench, 4)
 	if cb.File != 0.5 || cb.Line != 0.5 {
 		t.Errorf("contextbench coverage at the end = %+v, want file 0.5 line 0.5", cb)
 	}
-	if got := a.ReadSoFar("pkg/mod.py", 0); !reflect.DeepEqual(got, []scoring.Interval{{1, 5}}) {
+	if got := a.ReadSoFar("pkg/mod.py", 0); !reflect.DeepEqual(got, []model.Interval{{Start: 1, End: 5}}) {
 		t.Errorf("ReadSoFar(mod, 0) = %v", got)
 	}
-	if got := a.ReadSoFar("pkg/mod.py", 4); !reflect.DeepEqual(got, []scoring.Interval{{1, 13}}) {
+	if got := a.ReadSoFar("pkg/mod.py", 4); !reflect.DeepEqual(got, []model.Interval{{Start: 1, End: 13}}) {
 		t.Errorf("ReadSoFar(mod, 4) = %v", got)
 	}
 }

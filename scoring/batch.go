@@ -30,7 +30,7 @@ type Opener func(pred *model.Prediction, gold *model.Gold) (*Files, error)
 // per instance; a failure in one instance is that instance's error row.
 type Batch struct {
 	Open      Opener
-	Semantics Semantics
+	Semantics model.Semantics
 	// Workers defaults to GOMAXPROCS.
 	Workers int
 	// Done, when set, is called after each instance (from any goroutine).
@@ -106,7 +106,7 @@ func (b Batch) one(in Instance) (res model.Result, a *Analysis) {
 		run = &model.Run{InstanceID: id, Prediction: *in.Pred}
 	}
 	a = Analyze(run, in.Gold, files, b.Semantics)
-	res = a.Lenses[LensContextBench].Result
+	res = a.Lenses[model.LensContextBench].Result
 	if res.Error != "" {
 		a = nil
 	}

@@ -38,7 +38,7 @@ func typicalInstance(tb testing.TB) (*model.Gold, *model.Prediction, source.Tree
 		name := fmt.Sprintf("/testbed/pkg/mod%d.py", s%5)
 		start := 1 + (s*97)%1900
 		pred.Steps = append(pred.Steps, model.Step{Files: []string{name},
-			Spans: []model.FileSpans{{File: name, Spans: []model.LineSpan{{Start: start, End: start + 60}}}}})
+			Spans: []model.FileSpans{{File: name, Spans: []model.Interval{{Start: start, End: start + 60}}}}})
 	}
 	pred.Final = pred.Steps[len(pred.Steps)-1]
 	pred.ModelPatch = "--- a/pkg/mod0.py\n+++ b/pkg/mod0.py\n@@ -120,2 +120,2 @@\n-x\n+y\n z\n"
@@ -58,7 +58,7 @@ func BenchmarkScoreInstance(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		scoring.ResetDefsCache() // cold: parse every file again
-		r := scoring.Score(g, pred, scoring.NewFiles(tree), scoring.ContextBench)
+		r := scoring.Score(g, pred, scoring.NewFiles(tree), model.ContextBench)
 		if r.Error != "" {
 			b.Fatal(r.Error)
 		}

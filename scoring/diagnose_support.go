@@ -11,7 +11,7 @@ type StepContext struct {
 	// Files is the file granularity's set, sorted.
 	Files []string
 	// Lines maps a file to its merged line intervals.
-	Lines map[string][]Interval
+	Lines map[string][]model.Interval
 }
 
 // StepContext converts one step (a ContextBench step or the final context).
@@ -19,7 +19,7 @@ func (a *Analysis) StepContext(st model.Step) StepContext {
 	sc := scorer{a.Files, a.Sem}
 	// sets is what Score counts, so the two can never disagree.
 	s := sc.sets(sc.filterStep(st))
-	out := StepContext{Files: s.files, Lines: make(map[string][]Interval, len(s.lines))}
+	out := StepContext{Files: s.files, Lines: make(map[string][]model.Interval, len(s.lines))}
 	for file, ivs := range s.lines {
 		out.Lines[file] = ivs
 	}

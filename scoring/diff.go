@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/trajscope/trajscope/model"
 )
 
 var (
@@ -15,7 +17,7 @@ var (
 // DiffFile is the lines a patch deletes from one file (old numbering), merged.
 type DiffFile struct {
 	File  string
-	Lines []Interval
+	Lines []model.Interval
 }
 
 // DeletedLines parses a unified diff into the deleted old-file lines per file,
@@ -30,11 +32,11 @@ type DiffFile struct {
 //
 // Fixed semantics take a deleted file's name from its "--- a/" line and walk
 // each hunk by the counts in its header, so none of those quirks apply.
-func DeletedLines(patch string, sem Semantics) []DiffFile {
+func DeletedLines(patch string, sem model.Semantics) []DiffFile {
 	lines := strings.Split(patch, "\n")
 	out := []DiffFile{}
 	index := map[string]int{}
-	addRun := func(file string, run Interval) {
+	addRun := func(file string, run model.Interval) {
 		i, ok := index[file]
 		if !ok {
 			i = len(out)
@@ -43,18 +45,18 @@ func DeletedLines(patch string, sem Semantics) []DiffFile {
 		}
 		out[i].Lines = append(out[i].Lines, run)
 	}
-	if sem == Fixed {
+	if sem == model.Fixed {
 		parseHunksFixed(lines, addRun)
 	} else {
 		parseHunksUpstream(lines, addRun)
 	}
 	for i := range out {
-		out[i].Lines = mergeIntervals(out[i].Lines)
+		out[i].Lines = model.MergeIntervals(out[i].Lines)
 	}
 	return out
 }
 
-func parseHunksUpstream(lines []string, addRun func(string, Interval)) {
+func parseHunksUpstream(lines []string, addRun func(string, model.Interval)) {
 	current := ""
 	// The outer loop visits every line, body lines included, as upstream's
 	// does: a body line starting with "+++ b/" switches the current file.
@@ -76,7 +78,7 @@ func parseHunksUpstream(lines []string, addRun func(string, Interval)) {
 		runStart := -1
 		closeRun := func(end int) {
 			if runStart >= 0 {
-				addRun(current, Interval{runStart, end})
+				addRun(current, model.Interval{Start: runStart, End: end})
 				runStart = -1
 			}
 		}
@@ -99,7 +101,7 @@ func parseHunksUpstream(lines []string, addRun func(string, Interval)) {
 	}
 }
 
-func parseHunksFixed(lines []string, addRun func(string, Interval)) {
+func parseHunksFixed(lines []string, addRun func(string, model.Interval)) {
 	oldFile, current := "", ""
 	for i := 0; i < len(lines); i++ {
 		line := lines[i]
@@ -150,7 +152,7 @@ func parseHunksFixed(lines []string, addRun func(string, Interval)) {
 			}
 			// Context, including a blank line whose leading space was lost.
 			if runStart >= 0 {
-				addRun(current, Interval{runStart, old - 1})
+				addRun(current, model.Interval{Start: runStart, End: old - 1})
 				runStart = -1
 			}
 			old++
@@ -158,7 +160,7 @@ func parseHunksFixed(lines []string, addRun func(string, Interval)) {
 			newLeft--
 		}
 		if runStart >= 0 {
-			addRun(current, Interval{runStart, old - 1})
+			addRun(current, model.Interval{Start: runStart, End: old - 1})
 		}
 	}
 }

@@ -9,8 +9,8 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring/symbols"
-	"github.com/trajscope/trajscope/source"
 )
 
 // Files caches what scoring reads from a source tree: path resolution, file
@@ -18,7 +18,7 @@ import (
 // file, however many steps touch it, which keeps scoring linear in steps.
 // Safe for concurrent use.
 type Files struct {
-	tree source.Tree
+	tree Tree
 
 	mu       sync.Mutex
 	resolved map[string]string
@@ -39,12 +39,12 @@ type fileInfo struct {
 }
 
 // NewFiles wraps a tree. A nil tree has no files.
-func NewFiles(tree source.Tree) *Files {
+func NewFiles(tree Tree) *Files {
 	return &Files{tree: tree, resolved: map[string]string{}, files: map[string]*fileInfo{}}
 }
 
 // Tree returns the wrapped tree.
-func (f *Files) Tree() source.Tree { return f.tree }
+func (f *Files) Tree() Tree { return f.tree }
 
 // Resolve maps a predicted path to a repository file (upstream suffix
 // resolution), or "" when no suffix names a file in the tree.
@@ -58,7 +58,7 @@ func (f *Files) Resolve(p string) string {
 	if ok {
 		return r
 	}
-	r = source.Resolve(f.tree, p)
+	r = Resolve(f.tree, p)
 	f.mu.Lock()
 	f.resolved[p] = r
 	f.mu.Unlock()
@@ -274,14 +274,14 @@ func lineOffsets(b []byte) []int {
 // start..end, or ok=false when the file is unreadable or start is past the
 // end. Under fixed semantics the phantom line after a final "\n" is not a
 // line and the end is clamped the same way.
-func (f *Files) lineToByte(path string, start, end int, fixed bool) (Interval, bool) {
+func (f *Files) lineToByte(path string, start, end int, fixed bool) (model.Interval, bool) {
 	fi := f.info(path)
 	if !fi.ok {
-		return Interval{}, false
+		return model.Interval{}, false
 	}
 	n := len(fi.content)
 	if n == 0 {
-		return Interval{0, 0}, true
+		return model.Interval{Start: 0, End: 0}, true
 	}
 	offs := fi.offsets
 	start = max(1, start)
@@ -291,12 +291,12 @@ func (f *Files) lineToByte(path string, start, end int, fixed bool) (Interval, b
 		offs = offs[:len(offs)-1]
 	}
 	if start-1 >= len(offs) {
-		return Interval{}, false
+		return model.Interval{}, false
 	}
 	sb := offs[start-1]
 	eb := n - 1
 	if end < len(offs) {
 		eb = offs[end] - 1
 	}
-	return Interval{sb, max(sb, eb)}, true
+	return model.Interval{Start: sb, End: max(sb, eb)}, true
 }

@@ -77,7 +77,7 @@ func TestFixedSemantics(t *testing.T) {
 			}
 		}},
 		{"TV1", "a case without quirks scores as upstream", func(t *testing.T, r model.Result) {
-			up := scoring.Score(loadGold(t, byName["TV1"].Gold), loadPred(t, byName["TV1"].Pred), files, scoring.ContextBench)
+			up := scoring.Score(loadGold(t, byName["TV1"].Gold), loadPred(t, byName["TV1"].Pred), files, model.ContextBench)
 			if !reflect.DeepEqual(r, up) {
 				t.Errorf("fixed %+v\nupstream %+v", r, up)
 			}
@@ -86,7 +86,7 @@ func TestFixedSemantics(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			vc := byName[c.name]
-			r := scoring.Score(loadGold(t, vc.Gold), loadPred(t, vc.Pred), files, scoring.Fixed)
+			r := scoring.Score(loadGold(t, vc.Gold), loadPred(t, vc.Pred), files, model.Fixed)
 			if r.Error != "" {
 				t.Fatalf("error %q", r.Error)
 			}
@@ -98,12 +98,12 @@ func TestFixedSemantics(t *testing.T) {
 func TestFixedOutputAddsF1(t *testing.T) {
 	r := model.Result{InstanceID: "x", NumSteps: 1}
 	r.Final.File = model.Measure{Coverage: 0.5, Precision: 1, Intersection: 1, GoldSize: 2, PredSize: 1}
-	got := string(scoring.AppendResultJSON(nil, &r, scoring.Fixed))
+	got := string(scoring.AppendResultJSON(nil, &r, model.Fixed))
 	want := `"file": {"coverage": 0.5, "precision": 1.0, "intersection": 1, "gold_size": 2, "pred_size": 1, "f1": 0.6666666666666666}`
 	if !contains(got, want) {
 		t.Errorf("fixed output lacks f1:\n%s", got)
 	}
-	if contains(string(scoring.AppendResultJSON(nil, &r, scoring.ContextBench)), `"f1"`) {
+	if contains(string(scoring.AppendResultJSON(nil, &r, model.ContextBench)), `"f1"`) {
 		t.Error("parity output must not carry f1")
 	}
 }
@@ -124,8 +124,8 @@ func indexOf(s, sub string) int {
 func TestFileLevelGold(t *testing.T) {
 	files := vectorRepo(t)
 	g := &model.Gold{ID: "x", Files: []string{"pkg/util.py"}, Init: []model.GoldSpan{{File: "pkg/mod.py", Start: 4, End: 5}}}
-	st := model.Step{Files: []string{"pkg/mod.py"}, Spans: []model.FileSpans{{File: "pkg/mod.py", Spans: []model.LineSpan{{Start: 4, End: 5}}}}}
-	for _, sem := range []scoring.Semantics{scoring.ContextBench, scoring.Fixed} {
+	st := model.Step{Files: []string{"pkg/mod.py"}, Spans: []model.FileSpans{{File: "pkg/mod.py", Spans: []model.Interval{{Start: 4, End: 5}}}}}
+	for _, sem := range []model.Semantics{model.ContextBench, model.Fixed} {
 		r := scoring.Score(g, &model.Prediction{InstanceID: "x", Final: st}, files, sem)
 		if r.Final.File.GoldSize != 2 || r.Final.File.Intersection != 1 {
 			t.Errorf("%v: file = %+v, want gold 2, hit 1", sem, r.Final.File)

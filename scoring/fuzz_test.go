@@ -21,7 +21,7 @@ func FuzzDeletedLines(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, patch string) {
-		for _, sem := range []Semantics{ContextBench, Fixed} {
+		for _, sem := range []model.Semantics{model.ContextBench, model.Fixed} {
 			for _, df := range DeletedLines(patch, sem) {
 				for i, iv := range df.Lines {
 					if iv.End < iv.Start {
@@ -41,20 +41,20 @@ func FuzzDeletedLines(f *testing.F) {
 func TestHostileLineNumbers(t *testing.T) {
 	files := NewFiles(source.NewFS(fstest.MapFS{"a.py": {Data: []byte("def f():\n    return 1\n")}}))
 	g := &model.Gold{ID: "x", Init: []model.GoldSpan{{File: "a.py", Start: 1, End: 2}, {File: "a.py", Start: 5, End: math.MaxInt32}}}
-	spans := []model.LineSpan{{Start: -5, End: -1}, {Start: 0, End: 0}, {Start: 9, End: 2}, {Start: 1, End: 1 << 40}, {Start: 1 << 40, End: 1 << 41}}
+	spans := []model.Interval{{Start: -5, End: -1}, {Start: 0, End: 0}, {Start: 9, End: 2}, {Start: 1, End: 1 << 40}, {Start: 1 << 40, End: 1 << 41}}
 	pred := &model.Prediction{InstanceID: "x", Final: model.Step{Files: []string{"a.py"}, Spans: []model.FileSpans{{File: "a.py", Spans: spans}}}}
-	for _, sem := range []Semantics{ContextBench, Fixed} {
+	for _, sem := range []model.Semantics{model.ContextBench, model.Fixed} {
 		r := Score(g, pred, files, sem)
 		if r.Error != "" {
 			t.Fatalf("%v: error %q", sem, r.Error)
 		}
 		for _, name := range model.Granularities {
-			m := r.Final.Get(name)
+			m := r.Final.At(name)
 			if math.IsNaN(m.Coverage) || math.IsNaN(m.Precision) {
 				t.Errorf("%v %s: NaN in %+v", sem, name, m)
 			}
 		}
-		if sem == Fixed {
+		if sem == model.Fixed {
 			// Clamped to the 2-line file: pred lines {1,2}, gold {1,2}.
 			if got := r.Final.Line; got.PredSize != 2 || got.GoldSize != 2 || got.Coverage != 1 {
 				t.Errorf("fixed line = %+v, want 2/2/2", got)

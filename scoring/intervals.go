@@ -8,83 +8,21 @@ import (
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/trajscope/trajscope/model"
 )
 
-// Interval is an inclusive [Start, End] range of bytes or lines. Line
-// intervals may be reversed (Start > End) under upstream semantics, where they
-// have a negative length; nothing here repairs that.
-type Interval struct {
-	Start, End int
-}
-
-// mergeIntervals sorts and merges overlapping or adjacent intervals in place,
-// exactly as upstream's merge: sort lexicographically, then join when
-// cur.Start <= last.End+1.
-func mergeIntervals(ivs []Interval) []Interval {
-	if len(ivs) < 2 {
-		return ivs
-	}
-	sort.Slice(ivs, func(i, j int) bool {
-		if ivs[i].Start != ivs[j].Start {
-			return ivs[i].Start < ivs[j].Start
-		}
-		return ivs[i].End < ivs[j].End
-	})
-	out := ivs[:1]
-	for _, cur := range ivs[1:] {
-		last := &out[len(out)-1]
-		if cur.Start <= last.End+1 {
-			if cur.End > last.End {
-				last.End = cur.End
-			}
-			continue
-		}
-		out = append(out, cur)
-	}
-	return out
-}
-
-// totalLength is Σ(end-start+1) over already merged intervals.
-func totalLength(ivs []Interval) int {
-	n := 0
-	for _, iv := range ivs {
-		n += iv.End - iv.Start + 1
-	}
-	return n
-}
-
-// intersectLength is the two-pointer intersection size of two merged lists.
-func intersectLength(a, b []Interval) int {
-	n := 0
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		s, e := max(a[i].Start, b[j].Start), min(a[i].End, b[j].End)
-		if s <= e {
-			n += e - s + 1
-		}
-		switch {
-		case a[i].End < b[j].End:
-			i++
-		case b[j].End < a[i].End:
-			j++
-		default:
-			i++
-			j++
-		}
-	}
-	return n
-}
-
 // fileIntervals maps a file to its merged intervals.
-type fileIntervals map[string][]Interval
+type fileIntervals map[string][]model.Interval
 
-func (m fileIntervals) add(file string, iv Interval) {
+func (m fileIntervals) add(file string, iv model.Interval) {
 	m[file] = append(m[file], iv)
 }
 
 // mergeAll merges every file's list.
 func (m fileIntervals) mergeAll() fileIntervals {
 	for f, ivs := range m {
-		m[f] = mergeIntervals(ivs)
+		m[f] = model.MergeIntervals(ivs)
 	}
 	return m
 }
@@ -92,7 +30,7 @@ func (m fileIntervals) mergeAll() fileIntervals {
 func (m fileIntervals) total() int {
 	n := 0
 	for _, ivs := range m {
-		n += totalLength(ivs)
+		n += model.TotalLength(ivs)
 	}
 	return n
 }
@@ -101,7 +39,7 @@ func (m fileIntervals) intersect(other fileIntervals) int {
 	n := 0
 	for f, ivs := range m {
 		if o, ok := other[f]; ok {
-			n += intersectLength(ivs, o)
+			n += model.IntersectLength(ivs, o)
 		}
 	}
 	return n
@@ -121,14 +59,14 @@ func (m fileIntervals) intersect(other fileIntervals) int {
 type cumulative struct {
 	gold  fileIntervals
 	files map[string]*cumFile
-	inter int // Σ intersectLength(union, gold) over files
-	total int // Σ totalLength(union) over files
+	inter int // Σ model.IntersectLength(union, gold) over files
+	total int // Σ model.TotalLength(union) over files
 }
 
 type cumFile struct {
-	ivs   []Interval // the merged union
-	gold  []Interval // merged gold of the file
-	pre   []int      // pre[i] = Σ lengths of gold[:i]; nil in exact mode
+	ivs   []model.Interval // the merged union
+	gold  []model.Interval // merged gold of the file
+	pre   []int            // pre[i] = Σ lengths of gold[:i]; nil in exact mode
 	exact bool
 	inter int
 	total int
@@ -138,7 +76,7 @@ func newCumulative(gold fileIntervals) *cumulative {
 	return &cumulative{gold: gold, files: map[string]*cumFile{}}
 }
 
-func wellFormed(ivs []Interval) bool {
+func wellFormed(ivs []model.Interval) bool {
 	for _, iv := range ivs {
 		if iv.Start < 0 || iv.Start > iv.End || iv.End == math.MaxInt {
 			return false
@@ -173,9 +111,9 @@ func (c *cumulative) addAll(m fileIntervals) {
 
 // add merges a step's merged intervals of one file into the union. It
 // returns how much of them the union already held (again) and how many gold
-// units they added to it (newGold), as intersectLength(ivs, before) and
-// intersectLength(ivs, gold) - intersectLength(ivs∩gold, before) give them.
-func (c *cumulative) add(name string, ivs []Interval) (again, newGold int) {
+// units they added to it (newGold), as model.IntersectLength(ivs, before) and
+// model.IntersectLength(ivs, gold) - model.IntersectLength(ivs∩gold, before) give them.
+func (c *cumulative) add(name string, ivs []model.Interval) (again, newGold int) {
 	if len(ivs) == 0 {
 		return 0, 0
 	}
@@ -185,11 +123,11 @@ func (c *cumulative) add(name string, ivs []Interval) (again, newGold int) {
 	}
 	if f.exact {
 		before := f.ivs
-		again = intersectLength(ivs, before)
-		newGold = intersectLength(ivs, f.gold) - intersectLength(intersectIntervals(ivs, f.gold), before)
-		merged := make([]Interval, 0, len(before)+len(ivs))
-		f.ivs = mergeIntervals(append(append(merged, before...), ivs...))
-		total, inter := totalLength(f.ivs), intersectLength(f.ivs, f.gold)
+		again = model.IntersectLength(ivs, before)
+		newGold = model.IntersectLength(ivs, f.gold) - model.IntersectLength(model.IntersectIntervals(ivs, f.gold), before)
+		merged := make([]model.Interval, 0, len(before)+len(ivs))
+		f.ivs = model.MergeIntervals(append(append(merged, before...), ivs...))
+		total, inter := model.TotalLength(f.ivs), model.IntersectLength(f.ivs, f.gold)
 		c.total += total - f.total
 		c.inter += inter - f.inter
 		f.total, f.inter = total, inter
@@ -209,7 +147,7 @@ func (c *cumulative) add(name string, ivs []Interval) (again, newGold int) {
 
 // insert adds one well-formed interval to a well-formed union (sorted,
 // disjoint, not adjacent) and returns the units and gold units it added.
-func (f *cumFile) insert(iv Interval) (added, gold int) {
+func (f *cumFile) insert(iv model.Interval) (added, gold int) {
 	a, b := iv.Start, iv.End
 	ivs := f.ivs
 	// ivs[k:m] are the union intervals that overlap or touch [a, b].
@@ -232,7 +170,7 @@ func (f *cumFile) insert(iv Interval) (added, gold int) {
 	if k == m {
 		f.ivs = slices.Insert(ivs, k, iv)
 	} else {
-		ivs[k] = Interval{min(a, ivs[k].Start), max(b, ivs[m-1].End)}
+		ivs[k] = model.Interval{Start: min(a, ivs[k].Start), End: max(b, ivs[m-1].End)}
 		f.ivs = slices.Delete(ivs, k+1, m)
 	}
 	return added, gold

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring/symbols"
 	"github.com/trajscope/trajscope/source"
 )
@@ -15,17 +16,17 @@ import (
 // few files, with and without reversed intervals, adjacency and overlaps.
 func TestCumulativeMatchesUpstream(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
-	randIvs := func(n int, reversed bool) []Interval {
-		var out []Interval
+	randIvs := func(n int, reversed bool) []model.Interval {
+		var out []model.Interval
 		for range n {
 			a := rng.IntN(200)
 			b := a + rng.IntN(15)
 			if reversed && rng.IntN(8) == 0 {
 				a, b = b+1, a // reversed, as upstream line spans may be
 			}
-			out = append(out, Interval{a, b})
+			out = append(out, model.Interval{Start: a, End: b})
 		}
-		return mergeIntervals(out)
+		return model.MergeIntervals(out)
 	}
 	files := []string{"a.py", "b.py", "c.py"}
 	for trial := range 400 {
@@ -42,10 +43,10 @@ func TestCumulativeMatchesUpstream(t *testing.T) {
 			f := files[rng.IntN(len(files))]
 			ivs := randIvs(1+rng.IntN(4), reversed && trial%4 == 3)
 			before := naive[f]
-			wantAgain := intersectLength(ivs, before)
-			wantNew := intersectLength(ivs, gold[f]) - intersectLength(intersectIntervals(ivs, gold[f]), before)
+			wantAgain := model.IntersectLength(ivs, before)
+			wantNew := model.IntersectLength(ivs, gold[f]) - model.IntersectLength(model.IntersectIntervals(ivs, gold[f]), before)
 			again, newGold := c.add(f, ivs)
-			naive[f] = mergeIntervals(append(append([]Interval(nil), before...), ivs...))
+			naive[f] = model.MergeIntervals(append(append([]model.Interval(nil), before...), ivs...))
 			if again != wantAgain || newGold != wantNew {
 				t.Fatalf("trial %d step %d: add(%s, %v) to %v = again %d, new gold %d; want %d, %d", trial, step, f, ivs, before, again, newGold, wantAgain, wantNew)
 			}
@@ -70,17 +71,17 @@ func TestDefIndexMatchesScan(t *testing.T) {
 			s := rng.IntN(300)
 			defs = append(defs, symbols.Def{Type: "function_definition", Start: s, End: s + rng.IntN(60)})
 		}
-		var spans []Interval
+		var spans []model.Interval
 		for range rng.IntN(6) {
 			a := rng.IntN(320)
-			spans = append(spans, Interval{a, a + rng.IntN(20)})
+			spans = append(spans, model.Interval{Start: a, End: a + rng.IntN(20)})
 		}
-		spans = mergeIntervals(spans)
-		for _, sem := range []Semantics{ContextBench, Fixed} {
+		spans = model.MergeIntervals(spans)
+		for _, sem := range []model.Semantics{model.ContextBench, model.Fixed} {
 			want := symbolSet{}
 			for _, d := range defs {
 				end := d.End
-				if sem == Fixed {
+				if sem == model.Fixed {
 					end--
 				}
 				for _, iv := range spans {

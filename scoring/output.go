@@ -11,7 +11,7 @@ import (
 // writes it (key order, separators, float repr), without the newline. Under
 // Fixed semantics each final granularity also carries "f1", which upstream
 // never writes.
-func AppendResultJSON(dst []byte, r *model.Result, sem Semantics) []byte {
+func AppendResultJSON(dst []byte, r *model.Result, sem model.Semantics) []byte {
 	dst = append(dst, `{"instance_id": `...)
 	dst = pyjson.AppendString(dst, r.InstanceID)
 	if r.Error != "" {
@@ -26,14 +26,14 @@ func AppendResultJSON(dst []byte, r *model.Result, sem Semantics) []byte {
 		if i > 0 {
 			dst = append(dst, ", "...)
 		}
-		m := r.Final.Get(g)
-		dst = appendKey(dst, g)
+		m := r.Final.At(g)
+		dst = appendKey(dst, g.String())
 		dst = append(dst, `{"coverage": `...)
 		dst = pyjson.AppendFloat(dst, m.Coverage)
 		dst = append(dst, `, "precision": `...)
 		dst = pyjson.AppendFloat(dst, m.Precision)
 		dst = appendCounts(dst, m.Intersection, m.GoldSize, m.PredSize)
-		if sem == Fixed {
+		if sem == model.Fixed {
 			dst = append(dst, `, "f1": `...)
 			dst = pyjson.AppendFloat(dst, F1(m.Coverage, m.Precision))
 		}
@@ -86,8 +86,8 @@ func appendByGranularity(dst []byte, b *model.ByGranularity[float64]) []byte {
 		if i > 0 {
 			dst = append(dst, ", "...)
 		}
-		dst = appendKey(dst, g)
-		dst = pyjson.AppendFloat(dst, *b.Get(g))
+		dst = appendKey(dst, g.String())
+		dst = pyjson.AppendFloat(dst, *b.At(g))
 	}
 	return append(dst, '}')
 }
@@ -112,18 +112,18 @@ func AppendAggregateJSON(dst []byte, a *Aggregate) []byte {
 		return append(dst, '}')
 	}
 	for _, g := range model.Granularities {
-		m := a.Final.Get(g)
-		dst = append(dst, `, "final_`+g+`": {"coverage": `...)
+		m := a.Final.At(g)
+		dst = append(dst, `, "final_`+g.String()+`": {"coverage": `...)
 		dst = pyjson.AppendFloat(dst, m.Coverage)
 		dst = append(dst, `, "precision": `...)
 		dst = pyjson.AppendFloat(dst, m.Precision)
 		dst = append(dst, '}')
 	}
 	for _, g := range model.Granularities {
-		dst = append(dst, `, "traj_auc_`+g+`": `...)
-		dst = pyjson.AppendFloat(dst, *a.AUC.Get(g))
-		dst = append(dst, `, "traj_redundancy_`+g+`": `...)
-		dst = pyjson.AppendFloat(dst, *a.Redundancy.Get(g))
+		dst = append(dst, `, "traj_auc_`+g.String()+`": `...)
+		dst = pyjson.AppendFloat(dst, *a.AUC.At(g))
+		dst = append(dst, `, "traj_redundancy_`+g.String()+`": `...)
+		dst = pyjson.AppendFloat(dst, *a.Redundancy.At(g))
 	}
 	if e := a.EditLoc; e != nil {
 		dst = append(dst, `, "editloc": {"recall": `...)

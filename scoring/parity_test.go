@@ -120,8 +120,8 @@ func TestParityCases(t *testing.T) {
 	}
 	for i, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			r := scoring.Score(loadGold(t, c.Gold), loadPred(t, c.Pred), files, scoring.ContextBench)
-			got := string(scoring.AppendResultJSON(nil, &r, scoring.ContextBench))
+			r := scoring.Score(loadGold(t, c.Gold), loadPred(t, c.Pred), files, model.ContextBench)
+			got := string(scoring.AppendResultJSON(nil, &r, model.ContextBench))
 			if got != want[i] {
 				t.Errorf("result differs\n got: %s\nwant: %s", got, want[i])
 			}

@@ -77,18 +77,18 @@ type Gold struct {
 // scorer holds what one instance's scoring shares.
 type scorer struct {
 	files *Files
-	sem   Semantics
+	sem   model.Semantics
 }
 
 // PrepareGold computes the gold sets for a tree.
-func PrepareGold(g *model.Gold, files *Files, sem Semantics) *Gold {
+func PrepareGold(g *model.Gold, files *Files, sem model.Semantics) *Gold {
 	sc := scorer{files, sem}
 	return sc.prepareGold(g)
 }
 
 func (sc scorer) prepareGold(g *model.Gold) *Gold {
 	init, add := g.Init, g.Add
-	if g.TextForm && sc.sem == ContextBench {
+	if g.TextForm && sc.sem == model.ContextBench {
 		// Upstream json.loads the text form, fails, and scores empty gold.
 		init, add = nil, nil
 	}
@@ -104,7 +104,7 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 			continue
 		}
 		p := NormalizeGoldPath(it.File, sc.sem)
-		if sc.sem == Fixed && (p == "" || !exists(p)) {
+		if sc.sem == model.Fixed && (p == "" || !exists(p)) {
 			missing[p] = true
 			continue
 		}
@@ -118,7 +118,7 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 	}
 	for _, f := range g.Files {
 		p := NormalizeGoldPath(f, sc.sem)
-		if p == "" || sc.sem == Fixed && !exists(p) {
+		if p == "" || sc.sem == model.Fixed && !exists(p) {
 			missing[p] = p != ""
 			continue
 		}
@@ -126,7 +126,7 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 	}
 	for f := range out.fileSet {
 		out.Files = append(out.Files, f)
-		if sc.sem == ContextBench && !exists(f) {
+		if sc.sem == model.ContextBench && !exists(f) {
 			missing[f] = true
 		}
 	}
@@ -139,7 +139,7 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 	out.symbols = sc.defsInSpans(out.Bytes)
 
 	lineItems := init
-	if sc.sem == Fixed {
+	if sc.sem == model.Fixed {
 		// Line metrics and EditLoc read the same gold as the other granularities.
 		lineItems = all
 	}
@@ -148,14 +148,14 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 		if p == "" {
 			continue
 		}
-		if sc.sem == Fixed {
+		if sc.sem == model.Fixed {
 			iv, ok := sc.clampLines(p, it.Start, it.End)
 			if ok {
 				out.Lines.add(p, iv)
 			}
 			continue
 		}
-		out.Lines.add(p, Interval{it.Start, it.End})
+		out.Lines.add(p, model.Interval{Start: it.Start, End: it.End})
 	}
 	out.Lines.mergeAll()
 	return out
@@ -163,22 +163,22 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 
 // clampLines is the Fixed-semantics line range: swapped when reversed and
 // clipped to the file's lines; ok is false when nothing of it is in the file.
-func (sc scorer) clampLines(file string, a, b int) (Interval, bool) {
+func (sc scorer) clampLines(file string, a, b int) (model.Interval, bool) {
 	if a > b {
 		a, b = b, a
 	}
 	n := sc.files.LineCount(file)
 	a, b = max(a, 1), min(b, n)
-	return Interval{a, b}, a <= b
+	return model.Interval{Start: a, End: b}, a <= b
 }
 
 // lineToByte converts lines to bytes. Upstream collapses a reversed range to
 // its start line; Fixed reads it as the range it names.
-func (sc scorer) lineToByte(file string, a, b int) (Interval, bool) {
-	if sc.sem == Fixed && a > b {
+func (sc scorer) lineToByte(file string, a, b int) (model.Interval, bool) {
+	if sc.sem == model.Fixed && a > b {
 		a, b = b, a
 	}
-	return sc.files.lineToByte(file, a, b, sc.sem == Fixed)
+	return sc.files.lineToByte(file, a, b, sc.sem == model.Fixed)
 }
 
 // filterStep resolves a step's paths against the repository.
@@ -202,7 +202,7 @@ func (sc scorer) filterStep(st model.Step) filteredStep {
 		for _, sp := range fs.Spans {
 			out.spans = append(out.spans, fileSpan{rel, sp.Start, sp.End})
 		}
-		if sc.sem == Fixed && len(fs.Spans) > 0 {
+		if sc.sem == model.Fixed && len(fs.Spans) > 0 {
 			// A file the agent gave lines for is a file it used.
 			addFile(rel)
 		}
@@ -222,7 +222,7 @@ func (sc scorer) filterStep(st model.Step) filteredStep {
 		}
 		symIndex[rel] = len(out.symbols)
 		out.symbols = append(out.symbols, model.FileSymbols{File: rel, Symbols: append([]string(nil), fsym.Symbols...)})
-		if sc.sem == Fixed {
+		if sc.sem == model.Fixed {
 			addFile(rel)
 		}
 	}
@@ -239,12 +239,12 @@ func (sc scorer) sets(st filteredStep) stepSets {
 		if iv, ok := sc.lineToByte(sp.file, sp.start, sp.end); ok {
 			s.bytes.add(sp.file, iv)
 		}
-		if sc.sem == Fixed {
+		if sc.sem == model.Fixed {
 			if iv, ok := sc.clampLines(sp.file, sp.start, sp.end); ok {
 				s.lines.add(sp.file, iv)
 			}
 		} else if sp.start > 0 && sp.end > 0 {
-			s.lines.add(sp.file, Interval{sp.start, sp.end})
+			s.lines.add(sp.file, model.Interval{Start: sp.start, End: sp.end})
 		}
 	}
 	s.bytes.mergeAll()
@@ -274,7 +274,7 @@ func (sc scorer) defsInSpans(spans fileIntervals) symbolSet {
 			// end reaches a (upstream: exclusive end >= a; Fixed: a shared
 			// byte, end-1 >= a).
 			minEnd := iv.Start
-			if sc.sem == Fixed {
+			if sc.sem == model.Fixed {
 				minEnd++
 			}
 			idx.each(iv.End, minEnd, add)
@@ -344,7 +344,7 @@ func countIn(files []string, set map[string]bool) int {
 
 // Score evaluates one prediction against its gold on a tree, as upstream
 // evaluate_instance does after checkout.
-func Score(g *model.Gold, pred *model.Prediction, files *Files, sem Semantics) model.Result {
+func Score(g *model.Gold, pred *model.Prediction, files *Files, sem model.Semantics) model.Result {
 	sc := scorer{files, sem}
 	res := model.Result{InstanceID: pred.InstanceID}
 
@@ -410,7 +410,7 @@ func (sc scorer) trajectory(steps []model.Step, gold *Gold) model.Trajectory {
 		cov.Symbol = coverage(symsHit, len(gold.symbols))
 		cov.Span = coverage(unionBytes.inter, goldBytes)
 		switch {
-		case len(gold.Lines) > 0 || sc.sem == Fixed:
+		case len(gold.Lines) > 0 || sc.sem == model.Fixed:
 			cov.Line = coverage(unionLines.inter, goldLines)
 		default:
 			// Upstream: an empty gold line map scores 0.0 here, though the
@@ -427,9 +427,9 @@ func (sc scorer) trajectory(steps []model.Step, gold *Gold) model.Trajectory {
 	for _, g := range model.Granularities {
 		sum := 0.0
 		for _, st := range tr.Steps {
-			sum += *st.Coverage.Get(g)
+			sum += *st.Coverage.At(g)
 		}
-		*tr.AUCCoverage.Get(g) = sum / T
+		*tr.AUCCoverage.At(g) = sum / T
 	}
 	tr.Redundancy.File = redundancy(len(unionFiles), sumFiles)
 	tr.Redundancy.Symbol = redundancy(len(unionSyms), sumSyms)
@@ -449,7 +449,7 @@ func redundancy(union, sum int) float64 {
 // a gold line range.
 func (sc scorer) editLoc(g *model.Gold, pred *model.Prediction, gold *Gold) *model.EditLoc {
 	patch := pred.ModelPatch
-	if patch == "" && sc.sem == ContextBench {
+	if patch == "" && sc.sem == model.ContextBench {
 		// Upstream scores a prediction without a patch on the gold patch.
 		patch = g.Patch
 	}
@@ -477,7 +477,7 @@ func (sc scorer) editLoc(g *model.Gold, pred *model.Prediction, gold *Gold) *mod
 		el.Precision = float64(hits) / float64(predSize)
 	}
 	el.Recall = el.Precision
-	if sc.sem == Fixed {
+	if sc.sem == model.Fixed {
 		el.Recall = coverage(hits, goldSize)
 	}
 	return el

@@ -1,44 +1,16 @@
 package scoring
 
 import (
-	"fmt"
 	"strings"
+
+	"github.com/trajscope/trajscope/model"
 )
-
-// Semantics selects between reproducing the reference evaluator bit for bit
-// and correcting its known bugs.
-type Semantics int
-
-const (
-	// ContextBench reproduces the upstream evaluator, quirks included.
-	ContextBench Semantics = iota
-	// Fixed corrects each upstream quirk that is a bug (see README).
-	Fixed
-)
-
-func (s Semantics) String() string {
-	if s == Fixed {
-		return "fixed"
-	}
-	return "contextbench"
-}
-
-// ParseSemantics reads a --semantics value.
-func ParseSemantics(v string) (Semantics, error) {
-	switch strings.ToLower(v) {
-	case "", "contextbench", "upstream", "parity":
-		return ContextBench, nil
-	case "fixed":
-		return Fixed, nil
-	}
-	return 0, fmt.Errorf("unknown semantics %q (want contextbench or fixed)", v)
-}
 
 // NormalizeGoldPath is upstream _normalize_rel_path. Under ContextBench
 // semantics a relative path goes through lstrip("./"), which strips every
 // leading '.' and '/' character and so turns ".github/x" into "github/x";
 // Fixed removes only leading "./" and "/" segments.
-func NormalizeGoldPath(p string, sem Semantics) string {
+func NormalizeGoldPath(p string, sem model.Semantics) string {
 	if p == "" {
 		return ""
 	}
@@ -55,7 +27,7 @@ func NormalizeGoldPath(p string, sem Semantics) string {
 	case strings.HasPrefix(p, "/"):
 		return strings.TrimLeft(p, "/")
 	}
-	if sem == Fixed {
+	if sem == model.Fixed {
 		for {
 			switch {
 			case strings.HasPrefix(p, "./"):

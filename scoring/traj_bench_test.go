@@ -77,7 +77,7 @@ func scaled(b *testing.B, cold bool, bench runBench, o benchgen.Options) {
 // parsing: both lenses scored and every action's view.
 func BenchmarkAnalyze(b *testing.B) {
 	scaling(b, func(run *model.Run, g *model.Gold, files *scoring.Files) model.Result {
-		return scoring.Analyze(run, g, files, scoring.ContextBench).Lenses[scoring.LensContextBench].Result
+		return scoring.Analyze(run, g, files, model.ContextBench).Lenses[model.LensContextBench].Result
 	})
 }
 
@@ -85,7 +85,7 @@ func BenchmarkAnalyze(b *testing.B) {
 // ContextBench lens only.
 func BenchmarkScoreTraj(b *testing.B) {
 	scaling(b, func(run *model.Run, g *model.Gold, files *scoring.Files) model.Result {
-		return scoring.Score(g, &run.Prediction, files, scoring.ContextBench)
+		return scoring.Score(g, &run.Prediction, files, model.ContextBench)
 	})
 }
 
@@ -108,18 +108,18 @@ func BenchmarkDisjointReads(b *testing.B) {
 				run.Actions = append(run.Actions, model.Action{Index: i, Steps: []int{i},
 					Reads: []model.ObservedRead{{File: "big.py", Kind: model.ReadRange, Start: s, End: s + 1}}})
 				run.Prediction.Steps = append(run.Prediction.Steps, model.Step{Files: []string{"big.py"},
-					Spans: []model.FileSpans{{File: "big.py", Spans: []model.LineSpan{{Start: s, End: s + 1}}}}})
+					Spans: []model.FileSpans{{File: "big.py", Spans: []model.Interval{{Start: s, End: s + 1}}}}})
 			}
 			run.Prediction.InstanceID = "disjoint"
 			run.Prediction.Final = run.Prediction.Steps[n-1]
 			g := &model.Gold{ID: "disjoint", Init: []model.GoldSpan{{File: "big.py", Start: 10, End: 3 * n}}}
 			files := scoring.NewFiles(tree)
-			scoring.Analyze(run, g, files, scoring.ContextBench) // parse once, untimed
+			scoring.Analyze(run, g, files, model.ContextBench) // parse once, untimed
 			b.ReportAllocs()
 			for b.Loop() {
-				a := scoring.Analyze(run, g, files, scoring.ContextBench)
-				if a.Lenses[scoring.LensContextBench].Result.Error != "" {
-					b.Fatal(a.Lenses[scoring.LensContextBench].Result.Error)
+				a := scoring.Analyze(run, g, files, model.ContextBench)
+				if a.Lenses[model.LensContextBench].Result.Error != "" {
+					b.Fatal(a.Lenses[model.LensContextBench].Result.Error)
 				}
 			}
 		})
@@ -147,7 +147,7 @@ func BenchmarkMemory10000(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		a := scoring.Analyze(run, t.Gold, scoring.NewFiles(tree), scoring.ContextBench)
+		a := scoring.Analyze(run, t.Gold, scoring.NewFiles(tree), model.ContextBench)
 		runtime.GC()
 		runtime.ReadMemStats(&after)
 		runtime.KeepAlive(a)

@@ -46,8 +46,8 @@ func TestParityTrajectoryFiles(t *testing.T) {
 			if len(recs) != 1 || recs[0].Err != nil {
 				t.Fatalf("records: %+v", recs)
 			}
-			r := scoring.Score(loadGold(t, c.Gold), &recs[0].Pred, files, scoring.ContextBench)
-			if got := string(scoring.AppendResultJSON(nil, &r, scoring.ContextBench)); got != want[i] {
+			r := scoring.Score(loadGold(t, c.Gold), &recs[0].Pred, files, model.ContextBench)
+			if got := string(scoring.AppendResultJSON(nil, &r, model.ContextBench)); got != want[i] {
 				t.Errorf("result differs\n got: %s\nwant: %s", got, want[i])
 			}
 		})
@@ -87,7 +87,7 @@ func TestRealTrajectoryFileAndLine(t *testing.T) {
 	if err != nil || len(recs) != 1 {
 		t.Fatalf("load: %v %d", err, len(recs))
 	}
-	r := scoring.Score(g, &recs[0].Pred, scoring.NewFiles(tree), scoring.ContextBench)
+	r := scoring.Score(g, &recs[0].Pred, scoring.NewFiles(tree), model.ContextBench)
 	if r.NumSteps != 9 {
 		t.Errorf("num_steps = %d, want 9", r.NumSteps)
 	}

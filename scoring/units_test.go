@@ -4,9 +4,11 @@ import (
 	"reflect"
 	"testing"
 
+	"testing/fstest"
+
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring/symbols"
 	"github.com/trajscope/trajscope/source"
-	"testing/fstest"
 )
 
 func TestDeletedLines(t *testing.T) {
@@ -20,20 +22,20 @@ func TestDeletedLines(t *testing.T) {
 	cases := []struct {
 		name string
 		diff string
-		sem  Semantics
+		sem  model.Semantics
 		want []DiffFile
 	}{
-		{"devnull upstream charges the previous file", devnull, ContextBench, []DiffFile{{"pkg/util.py", []Interval{{1, 2}}}}},
-		{"devnull fixed", devnull, Fixed, []DiffFile{{"pkg/util.py", []Interval{{1, 1}}}, {"test.py", []Interval{{1, 2}}}}},
-		{"dashes upstream end the hunk", dashes, ContextBench, []DiffFile{}},
-		{"dashes fixed", dashes, Fixed, []DiffFile{{"q.sql", []Interval{{2, 3}}}}},
-		{"blank context upstream does not count", blank, ContextBench, []DiffFile{{"pkg/mod.py", []Interval{{2, 2}}}}},
-		{"blank context fixed counts", blank, Fixed, []DiffFile{{"pkg/mod.py", []Interval{{4, 4}}}}},
-		{"tv3 upstream", tv3, ContextBench, []DiffFile{{"pkg/mod.py", []Interval{{5, 5}, {9, 10}}}}},
-		{"tv3 fixed", tv3, Fixed, []DiffFile{{"pkg/mod.py", []Interval{{5, 5}, {9, 10}}}}},
-		{"added +++ b/ line switches file upstream", switchFile, ContextBench, []DiffFile{{"a.py", []Interval{{1, 1}}}, {"b.py", []Interval{{5, 5}}}}},
-		{"empty", "", ContextBench, []DiffFile{}},
-		{"hunk before any file", "@@ -1,1 +1,1 @@\n-x\n", ContextBench, []DiffFile{}},
+		{"devnull upstream charges the previous file", devnull, model.ContextBench, []DiffFile{{"pkg/util.py", []model.Interval{{Start: 1, End: 2}}}}},
+		{"devnull fixed", devnull, model.Fixed, []DiffFile{{"pkg/util.py", []model.Interval{{Start: 1, End: 1}}}, {"test.py", []model.Interval{{Start: 1, End: 2}}}}},
+		{"dashes upstream end the hunk", dashes, model.ContextBench, []DiffFile{}},
+		{"dashes fixed", dashes, model.Fixed, []DiffFile{{"q.sql", []model.Interval{{Start: 2, End: 3}}}}},
+		{"blank context upstream does not count", blank, model.ContextBench, []DiffFile{{"pkg/mod.py", []model.Interval{{Start: 2, End: 2}}}}},
+		{"blank context fixed counts", blank, model.Fixed, []DiffFile{{"pkg/mod.py", []model.Interval{{Start: 4, End: 4}}}}},
+		{"tv3 upstream", tv3, model.ContextBench, []DiffFile{{"pkg/mod.py", []model.Interval{{Start: 5, End: 5}, {Start: 9, End: 10}}}}},
+		{"tv3 fixed", tv3, model.Fixed, []DiffFile{{"pkg/mod.py", []model.Interval{{Start: 5, End: 5}, {Start: 9, End: 10}}}}},
+		{"added +++ b/ line switches file upstream", switchFile, model.ContextBench, []DiffFile{{"a.py", []model.Interval{{Start: 1, End: 1}}}, {"b.py", []model.Interval{{Start: 5, End: 5}}}}},
+		{"empty", "", model.ContextBench, []DiffFile{}},
+		{"hunk before any file", "@@ -1,1 +1,1 @@\n-x\n", model.ContextBench, []DiffFile{}},
 	}
 	for _, c := range cases {
 		if got := DeletedLines(c.diff, c.sem); !reflect.DeepEqual(got, c.want) {
@@ -55,10 +57,10 @@ func TestNormalizeGoldPath(t *testing.T) {
 		{"", "", ""},
 	}
 	for _, c := range cases {
-		if got := NormalizeGoldPath(c.in, ContextBench); got != c.upstream {
+		if got := NormalizeGoldPath(c.in, model.ContextBench); got != c.upstream {
 			t.Errorf("upstream(%q) = %q, want %q", c.in, got, c.upstream)
 		}
-		if got := NormalizeGoldPath(c.in, Fixed); got != c.fixed {
+		if got := NormalizeGoldPath(c.in, model.Fixed); got != c.fixed {
 			t.Errorf("fixed(%q) = %q, want %q", c.in, got, c.fixed)
 		}
 	}
@@ -66,23 +68,23 @@ func TestNormalizeGoldPath(t *testing.T) {
 
 func TestIntervals(t *testing.T) {
 	cases := []struct {
-		in     []Interval
-		merged []Interval
+		in     []model.Interval
+		merged []model.Interval
 		length int
 	}{
 		{nil, nil, 0},
-		{[]Interval{{5, 9}, {1, 2}, {3, 4}}, []Interval{{1, 9}}, 9}, // adjacent merge
-		{[]Interval{{1, 2}, {4, 5}}, []Interval{{1, 2}, {4, 5}}, 4},
-		{[]Interval{{10, 4}}, []Interval{{10, 4}}, -5}, // upstream's negative length
-		{[]Interval{{1, 10}, {2, 3}}, []Interval{{1, 10}}, 10},
+		{[]model.Interval{{Start: 5, End: 9}, {Start: 1, End: 2}, {Start: 3, End: 4}}, []model.Interval{{Start: 1, End: 9}}, 9}, // adjacent merge
+		{[]model.Interval{{Start: 1, End: 2}, {Start: 4, End: 5}}, []model.Interval{{Start: 1, End: 2}, {Start: 4, End: 5}}, 4},
+		{[]model.Interval{{Start: 10, End: 4}}, []model.Interval{{Start: 10, End: 4}}, -5}, // upstream's negative length
+		{[]model.Interval{{Start: 1, End: 10}, {Start: 2, End: 3}}, []model.Interval{{Start: 1, End: 10}}, 10},
 	}
 	for _, c := range cases {
-		got := mergeIntervals(append([]Interval(nil), c.in...))
-		if !reflect.DeepEqual(got, c.merged) || totalLength(got) != c.length {
-			t.Errorf("merge(%v) = %v (len %d), want %v (len %d)", c.in, got, totalLength(got), c.merged, c.length)
+		got := model.MergeIntervals(append([]model.Interval(nil), c.in...))
+		if !reflect.DeepEqual(got, c.merged) || model.TotalLength(got) != c.length {
+			t.Errorf("merge(%v) = %v (len %d), want %v (len %d)", c.in, got, model.TotalLength(got), c.merged, c.length)
 		}
 	}
-	if n := intersectLength([]Interval{{1, 5}, {8, 12}}, []Interval{{4, 9}, {12, 20}}); n != 5 {
+	if n := model.IntersectLength([]model.Interval{{Start: 1, End: 5}, {Start: 8, End: 12}}, []model.Interval{{Start: 4, End: 9}, {Start: 12, End: 20}}); n != 5 {
 		t.Errorf("intersect = %d, want 5", n)
 	}
 }
@@ -98,21 +100,21 @@ func TestLineToByte(t *testing.T) {
 		file       string
 		start, end int
 		fixed      bool
-		want       Interval
+		want       model.Interval
 		ok         bool
 	}{
-		{"lf.txt", 1, 1, false, Interval{0, 2}, true},
-		{"lf.txt", 1, 2, false, Interval{0, 5}, true},
-		{"lf.txt", 2, 100, false, Interval{3, 5}, true},
-		{"lf.txt", 3, 3, false, Interval{6, 6}, true}, // phantom line after the final \n
-		{"lf.txt", 3, 3, true, Interval{}, false},
-		{"lf.txt", 4, 4, false, Interval{}, false},
-		{"lf.txt", 0, -3, false, Interval{0, 2}, true}, // start clamps to 1, end to start
-		{"lf.txt", 2, 1, false, Interval{3, 5}, true},  // reversed collapses to start
-		{"nolf.txt", 2, 2, false, Interval{3, 4}, true},
-		{"nolf.txt", 3, 3, false, Interval{}, false},
-		{"empty.txt", 5, 9, false, Interval{0, 0}, true}, // upstream: 1 byte
-		{"missing.txt", 1, 1, false, Interval{}, false},
+		{"lf.txt", 1, 1, false, model.Interval{Start: 0, End: 2}, true},
+		{"lf.txt", 1, 2, false, model.Interval{Start: 0, End: 5}, true},
+		{"lf.txt", 2, 100, false, model.Interval{Start: 3, End: 5}, true},
+		{"lf.txt", 3, 3, false, model.Interval{Start: 6, End: 6}, true}, // phantom line after the final \n
+		{"lf.txt", 3, 3, true, model.Interval{}, false},
+		{"lf.txt", 4, 4, false, model.Interval{}, false},
+		{"lf.txt", 0, -3, false, model.Interval{Start: 0, End: 2}, true}, // start clamps to 1, end to start
+		{"lf.txt", 2, 1, false, model.Interval{Start: 3, End: 5}, true},  // reversed collapses to start
+		{"nolf.txt", 2, 2, false, model.Interval{Start: 3, End: 4}, true},
+		{"nolf.txt", 3, 3, false, model.Interval{}, false},
+		{"empty.txt", 5, 9, false, model.Interval{Start: 0, End: 0}, true}, // upstream: 1 byte
+		{"missing.txt", 1, 1, false, model.Interval{}, false},
 	}
 	for _, c := range cases {
 		got, ok := f.lineToByte(c.file, c.start, c.end, c.fixed)
@@ -134,11 +136,11 @@ func TestSymbolOverlapBoundary(t *testing.T) {
 	f := NewFiles(source.NewFS(fstest.MapFS{"a.py": {Data: []byte("0123456789\n")}}))
 	fi := f.info("a.py")
 	fi.defsOnce.Do(func() { fi.defs = []symbols.Def{{Type: "function_definition", Start: 0, End: 5}} })
-	spans := fileIntervals{"a.py": {{5, 9}}}
-	if n := len((scorer{f, ContextBench}).defsInSpans(spans)); n != 1 {
+	spans := fileIntervals{"a.py": {{Start: 5, End: 9}}}
+	if n := len((scorer{f, model.ContextBench}).defsInSpans(spans)); n != 1 {
 		t.Errorf("upstream: %d defs, want 1", n)
 	}
-	if n := len((scorer{f, Fixed}).defsInSpans(spans)); n != 0 {
+	if n := len((scorer{f, model.Fixed}).defsInSpans(spans)); n != 0 {
 		t.Errorf("fixed: %d defs, want 0", n)
 	}
 }

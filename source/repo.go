@@ -14,6 +14,7 @@ import (
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/trajscope/trajscope/internal/pystr"
 )
 
 var (
@@ -37,7 +38,7 @@ var (
 // clone inside the cache, e.g. "https://github.com/django/django.git" →
 // "github.com__django__django".
 func RepoKey(url string) string {
-	s := reScheme.ReplaceAllLiteralString(pyStrip(url), "")
+	s := reScheme.ReplaceAllLiteralString(pystr.StripSpace(url), "")
 	s = reGitAt.ReplaceAllLiteralString(s, "")
 	s = strings.ReplaceAll(s, ":", "/")
 	s = strings.TrimRight(s, "/")
@@ -53,7 +54,7 @@ func RepoKey(url string) string {
 // Slug is upstream _normalize_repo_slug: the lower-cased last two path parts
 // of a URL without scheme, trailing "/" and ".git" ("owner/repo").
 func Slug(url string) string {
-	s := reScheme.ReplaceAllLiteralString(pyStrip(url), "")
+	s := reScheme.ReplaceAllLiteralString(pystr.StripSpace(url), "")
 	s = strings.TrimRight(s, "/")
 	s = strings.TrimSuffix(s, ".git")
 	parts := strings.Split(s, "/")
@@ -67,7 +68,7 @@ func Slug(url string) string {
 // "owner__repo-1234" (upstream _resolve_repo_from_original_id). Pro ids and
 // new-style ids do not match.
 func RepoFromInstanceID(id string) (owner, repo string, ok bool) {
-	m := reInstance.FindStringSubmatch(pyStrip(id))
+	m := reInstance.FindStringSubmatch(pystr.StripSpace(id))
 	if m == nil {
 		return "", "", false
 	}

@@ -53,7 +53,7 @@ func demoAnalysis(t testing.TB) *scoring.Analysis {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return scoring.Analyze(run, g, scoring.NewFiles(source.NewFS(repo)), scoring.ContextBench)
+	return scoring.Analyze(run, g, scoring.NewFiles(source.NewFS(repo)), model.ContextBench)
 }
 
 // newModel opens the explorer on a at a fixed size.
@@ -186,7 +186,7 @@ func synthetic(t testing.TB, n, lines int, observation string) *scoring.Analysis
 		})
 		run.Prediction.Steps = append(run.Prediction.Steps, model.Step{
 			Files: []string{"pkg/big.py"},
-			Spans: []model.FileSpans{{File: "pkg/big.py", Spans: []model.LineSpan{{Start: start, End: end}}}},
+			Spans: []model.FileSpans{{File: "pkg/big.py", Spans: []model.Interval{{Start: start, End: end}}}},
 		})
 	}
 	run.Prediction.InstanceID = "synthetic"
@@ -196,5 +196,5 @@ func synthetic(t testing.TB, n, lines int, observation string) *scoring.Analysis
 		s := k*lines/20 + 5
 		g.Init = append(g.Init, model.GoldSpan{File: "pkg/big.py", Start: s, End: s + 10})
 	}
-	return scoring.Analyze(run, g, scoring.NewFiles(source.NewFS(repo)), scoring.ContextBench)
+	return scoring.Analyze(run, g, scoring.NewFiles(source.NewFS(repo)), model.ContextBench)
 }

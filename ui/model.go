@@ -18,6 +18,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/trajscope/trajscope/internal/termsafe"
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/themes"
 	"github.com/trajscope/trajscope/ui/common"
@@ -37,7 +38,7 @@ type Options struct {
 	NoColor bool
 	// Dark is the background assumed until the terminal reports its own.
 	Dark bool
-	Lens scoring.Lens
+	Lens model.Lens
 	// Step is the 1-based action to open at (0: the first).
 	Step int
 	// LocalPath maps a repository path to a file on disk that `e` may open

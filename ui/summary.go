@@ -18,7 +18,7 @@ import (
 // that is not a terminal: the timeline under one lens, coverage after the
 // last step under both lenses, the final context, redundancy, EditLoc and
 // every gold span with its diagnosis.
-func WriteSummary(w io.Writer, a *scoring.Analysis, lens scoring.Lens) error {
+func WriteSummary(w io.Writer, a *scoring.Analysis, lens model.Lens) error {
 	d := common.NewData(a)
 	b := bufio.NewWriter(w)
 	run := d.Run
@@ -31,7 +31,7 @@ func WriteSummary(w io.Writer, a *scoring.Analysis, lens scoring.Lens) error {
 	}
 	fmt.Fprintln(b, strings.Join(meta, " · "))
 	fmt.Fprintf(b, "%s · %s · %s\n\n", plural(d.N, "action"),
-		plural(d.Lens[scoring.LensContextBench].NumSteps, "contextbench step"), plural(d.Lens[scoring.LensObserved].NumSteps, "observed step"))
+		plural(d.Lens[model.LensContextBench].NumSteps, "contextbench step"), plural(d.Lens[model.LensObserved].NumSteps, "observed step"))
 
 	ld := &d.Lens[lens]
 	fmt.Fprintf(b, "timeline (%s lens: +n new gold lines, %s only re-read)\n", lens, common.GlyphReread)
@@ -52,7 +52,7 @@ func WriteSummary(w io.Writer, a *scoring.Analysis, lens scoring.Lens) error {
 
 	fmt.Fprintf(b, "\ncoverage after the last step  %7s %7s %7s %7s\n", "file", "symbol", "span", "line")
 	last := d.N - 1
-	for _, l := range []scoring.Lens{scoring.LensContextBench, scoring.LensObserved} {
+	for _, l := range []model.Lens{model.LensContextBench, model.LensObserved} {
 		cov := d.Lens[l].Cov
 		fmt.Fprintf(b, "  %-27s %7.2f %7.2f %7.2f %7.2f\n", l.String()+" lens", cov[0][last], cov[1][last], cov[2][last], cov[3][last])
 	}
@@ -62,7 +62,7 @@ func WriteSummary(w io.Writer, a *scoring.Analysis, lens scoring.Lens) error {
 	}
 	var fin []string
 	for _, g := range model.Granularities {
-		m := res.Final.Get(g)
+		m := res.Final.At(g)
 		fin = append(fin, fmt.Sprintf("%s %.2f/%.2f", g, m.Coverage, m.Precision))
 	}
 	fmt.Fprintf(b, "  final context (coverage/precision): %s\n", strings.Join(fin, " · "))
@@ -145,7 +145,7 @@ type jsonGold struct {
 // diagnosis holds diagnose.Category keys (never_opened … found).
 func WriteJSON(w io.Writer, a *scoring.Analysis) error {
 	d := common.NewData(a)
-	lensName := func(l int) string { return scoring.Lens(l).String() }
+	lensName := func(l int) string { return model.Lens(l).String() }
 	out := jsonSummary{
 		InstanceID: d.Run.InstanceID, Format: d.Run.Format, Agent: d.Run.Agent, Model: d.Run.Model,
 		Semantics: a.Sem.String(), Lenses: map[string]jsonLens{}, Actions: []jsonAction{}, Gold: []jsonGold{},
@@ -169,13 +169,13 @@ func WriteJSON(w io.Writer, a *scoring.Analysis) error {
 		for i := 0; i < d.N; i++ {
 			c := map[string]float64{}
 			for g, name := range model.Granularities {
-				c[name] = ld.Cov[g][i]
+				c[name.String()] = ld.Cov[g][i]
 			}
 			jl.Coverage = append(jl.Coverage, c)
 		}
 		for _, name := range model.Granularities {
-			m := ld.Result.Final.Get(name)
-			jl.Final[name] = [2]float64{m.Coverage, m.Precision}
+			m := ld.Result.Final.At(name)
+			jl.Final[name.String()] = [2]float64{m.Coverage, m.Precision}
 		}
 		jl.Read, jl.Reread = ld.CumRead[d.N-1], ld.CumReread[d.N-1]
 		out.Lenses[lensName(l)] = jl
@@ -189,8 +189,8 @@ func WriteJSON(w io.Writer, a *scoring.Analysis) error {
 			FoundAt: map[string]int{}, Diagnosis: map[string]string{}, Closest: map[string]int{}}
 		for l := range d.Lens {
 			jg.FoundAt[lensName(l)] = g.FoundAt[l] + 1
-			jg.Diagnosis[lensName(l)] = g.Category(scoring.Lens(l)).Key()
-			jg.Closest[lensName(l)] = g.Closest(scoring.Lens(l)) + 1
+			jg.Diagnosis[lensName(l)] = g.Category(model.Lens(l)).Key()
+			jg.Closest[lensName(l)] = g.Closest(model.Lens(l)) + 1
 		}
 		out.Gold = append(out.Gold, jg)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/trajscope/trajscope/internal/benchgen"
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/miniswe"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
@@ -25,7 +26,7 @@ func benchAnalysis(b *testing.B, n int) *scoring.Analysis {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return scoring.Analyze(run, t.Gold, scoring.NewFiles(tree), scoring.ContextBench)
+	return scoring.Analyze(run, t.Gold, scoring.NewFiles(tree), model.ContextBench)
 }
 
 var benchActions = []int{100, 1000, 10000}

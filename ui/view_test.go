@@ -9,8 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/model"
 )
 
 // The screens a user sees, compared as text (colours stripped; the NO_COLOR
@@ -34,11 +33,11 @@ func TestGoldenScreens(t *testing.T) {
 		{"wide_step6_160x48", 160, 48, Options{}, []string{"l", "l", "l", "l", "l"}},
 		// Step 12 re-reads best_tier (↺); money.py's gold is never read.
 		{"no_color_step12_80x24", 80, 24, Options{Theme: "auto", NoColor: true}, []string{"/", "5", "6", ",", "6", "2", "enter"}},
-		{"observed_lens_step7_120x36", 120, 36, Options{Lens: scoring.LensObserved, Step: 7}, nil},
+		{"observed_lens_step7_120x36", 120, 36, Options{Lens: model.LensObserved, Step: 7}, nil},
 		// The near miss selected and entered: step 4 read discounts.py up to
 		// line 75, three lines short of voucher_discount.
 		{"gold_focus_80x24", 80, 24, Options{Step: 20}, []string{"tab", "tab", "tab", "j", "j", "j", "j", "j", "enter"}},
-		{"gold_observed_160x48", 160, 48, Options{Step: 20, Lens: scoring.LensObserved}, []string{"shift+tab", "j", "j", "j", "j", "j", "j"}},
+		{"gold_observed_160x48", 160, 48, Options{Step: 20, Lens: model.LensObserved}, []string{"shift+tab", "j", "j", "j", "j", "j", "j"}},
 		{"picker_80x24", 80, 24, Options{Step: 9}, []string{"f", "j"}},
 		{"filter_read_80x24", 80, 24, Options{}, []string{"c", "l", "l"}},
 	}
@@ -101,7 +100,7 @@ func TestKeys(t *testing.T) {
 	type state struct {
 		cur     int
 		focus   pane
-		lens    scoring.Lens
+		lens    model.Lens
 		filter  string
 		query   string
 		help    bool
@@ -136,7 +135,7 @@ func TestKeys(t *testing.T) {
 		{"tab cycles", []string{"tab", "tab", "tab", "tab"}, base},
 		{"shift+tab goes back", []string{"shift+tab"}, with(func(s *state) { s.focus = paneGold })},
 		{"j in source scrolls, not steps", []string{"tab", "j"}, with(func(s *state) { s.focus = paneSource })},
-		{"L switches lens and keeps the action", []string{"l", "l", "L"}, with(func(s *state) { s.cur = 2; s.lens = scoring.LensObserved })},
+		{"L switches lens and keeps the action", []string{"l", "l", "L"}, with(func(s *state) { s.cur = 2; s.lens = model.LensObserved })},
 		{"L twice", []string{"L", "L"}, base},
 		{"? opens help", []string{"?"}, with(func(s *state) { s.help = true })},
 		{"esc closes help", []string{"?", "esc"}, base},
@@ -240,22 +239,22 @@ func TestGoldEnterJumpsToClosest(t *testing.T) {
 	a := demoAnalysis(t)
 	cases := []struct {
 		sel  int // rows down from the first span
-		lens scoring.Lens
+		lens model.Lens
 		file string
 		line int
 		step int // 1-based; the step stays where it was (20) when none came near
 		msg  string
 	}{
-		{0, scoring.LensContextBench, "README.md", 12, 20, "no step came near README.md:12-14"},
-		{1, scoring.LensContextBench, "pricebook/__init__.py", 3, 1, "step 1 came closest to pricebook/__init__.py:3-5"},
-		{2, scoring.LensContextBench, "pricebook/cart.py", 45, 6, "step 6 came closest"},
-		{3, scoring.LensContextBench, "pricebook/discounts.py", 49, 4, "step 4 came closest"},
-		{4, scoring.LensContextBench, "pricebook/discounts.py", 65, 4, "step 4 came closest"},
-		{5, scoring.LensContextBench, "pricebook/discounts.py", 78, 4, "step 4 came closest to pricebook/discounts.py:78-84"},
-		{6, scoring.LensContextBench, "pricebook/money.py", 45, 7, "step 7 came closest"},
+		{0, model.LensContextBench, "README.md", 12, 20, "no step came near README.md:12-14"},
+		{1, model.LensContextBench, "pricebook/__init__.py", 3, 1, "step 1 came closest to pricebook/__init__.py:3-5"},
+		{2, model.LensContextBench, "pricebook/cart.py", 45, 6, "step 6 came closest"},
+		{3, model.LensContextBench, "pricebook/discounts.py", 49, 4, "step 4 came closest"},
+		{4, model.LensContextBench, "pricebook/discounts.py", 65, 4, "step 4 came closest"},
+		{5, model.LensContextBench, "pricebook/discounts.py", 78, 4, "step 4 came closest to pricebook/discounts.py:78-84"},
+		{6, model.LensContextBench, "pricebook/money.py", 45, 7, "step 7 came closest"},
 		// The observed lens saw grep's lines: a different closest step.
-		{5, scoring.LensObserved, "pricebook/discounts.py", 78, 2, "step 2 came closest"},
-		{2, scoring.LensObserved, "pricebook/cart.py", 45, 2, "step 2 came closest"},
+		{5, model.LensObserved, "pricebook/discounts.py", 78, 2, "step 2 came closest"},
+		{2, model.LensObserved, "pricebook/cart.py", 45, 2, "step 2 came closest"},
 	}
 	for _, c := range cases {
 		m := newModel(t, a, Options{Step: 20, Lens: c.lens}, 120, 36)
@@ -298,7 +297,7 @@ func TestObservationControlBytesNeverReachTheTerminal(t *testing.T) {
 	}
 	// The plain summary and the JSON form are just as inert.
 	var b strings.Builder
-	if err := WriteSummary(&b, a, scoring.LensContextBench); err != nil {
+	if err := WriteSummary(&b, a, model.LensContextBench); err != nil {
 		t.Fatal(err)
 	}
 	if bad := controlOutsideSGR(b.String()); bad != "" {
@@ -419,7 +418,7 @@ func BenchmarkStep(b *testing.B) {
 // The plain summary printed when stdout is not a terminal.
 func TestSummaryGolden(t *testing.T) {
 	a := demoAnalysis(t)
-	for _, l := range []scoring.Lens{scoring.LensContextBench, scoring.LensObserved} {
+	for _, l := range []model.Lens{model.LensContextBench, model.LensObserved} {
 		var b strings.Builder
 		if err := WriteSummary(&b, a, l); err != nil {
 			t.Fatal(err)

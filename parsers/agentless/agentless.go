@@ -274,7 +274,7 @@ func editLocSpans(doc *jsonv.Value) ([]model.FileSpans, error) {
 		if err != nil {
 			return nil, fmt.Errorf("5_sampled_edit_locs_and_patches: edit_locs[%q]: %w", m.Key, err)
 		}
-		if spans = model.MergeLineSpans(spans); len(spans) > 0 {
+		if spans = model.MergeIntervals(spans); len(spans) > 0 {
 			out = append(out, model.FileSpans{File: m.Key, Spans: spans})
 		}
 	}
@@ -296,27 +296,27 @@ func hasLine(locs *jsonv.Value) bool {
 }
 
 // matchLines applies the two anchored patterns to one string.
-func matchLines(s string) (model.LineSpan, bool) {
+func matchLines(s string) (model.Interval, bool) {
 	if m := linesRe.FindStringSubmatch(s); m != nil {
 		a, _ := pyre.Atoi(m[1])
 		b, _ := pyre.Atoi(m[2])
 		if a > b {
 			a, b = b, a
 		}
-		return model.LineSpan{Start: a, End: b}, true
+		return model.Interval{Start: a, End: b}, true
 	}
 	if m := lineRe.FindStringSubmatch(s); m != nil {
 		a, _ := pyre.Atoi(m[1])
-		return model.LineSpan{Start: a, End: a}, true
+		return model.Interval{Start: a, End: a}, true
 	}
-	return model.LineSpan{}, false
+	return model.Interval{}, false
 }
 
 // parseEditLocLines is _parse_edit_loc_lines: each string whole, else each
 // of its lines. A truthy non-string item makes the reference's .strip()
 // raise.
-func parseEditLocLines(items *jsonv.Value) ([]model.LineSpan, error) {
-	var spans []model.LineSpan
+func parseEditLocLines(items *jsonv.Value) ([]model.Interval, error) {
+	var spans []model.Interval
 	for i, it := range items.Arr {
 		if !it.Truthy() {
 			continue

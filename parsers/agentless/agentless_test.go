@@ -66,20 +66,20 @@ func TestErrors(t *testing.T) {
 }
 
 func TestEditLocLines(t *testing.T) {
-	span := func(a, b int) model.LineSpan { return model.LineSpan{Start: a, End: b} }
+	span := func(a, b int) model.Interval { return model.Interval{Start: a, End: b} }
 	cases := []struct {
 		item string
-		want []model.LineSpan
+		want []model.Interval
 	}{
-		{"line: 5", []model.LineSpan{span(5, 5)}},
-		{"lines: 9-3", []model.LineSpan{span(3, 9)}},
-		{"lines : 1 - 2", []model.LineSpan{span(1, 2)}},
-		{"function: f\nline: 4\nline: 6", []model.LineSpan{span(4, 4), span(6, 6)}},
+		{"line: 5", []model.Interval{span(5, 5)}},
+		{"lines: 9-3", []model.Interval{span(3, 9)}},
+		{"lines : 1 - 2", []model.Interval{span(1, 2)}},
+		{"function: f\nline: 4\nline: 6", []model.Interval{span(4, 4), span(6, 6)}},
 		{"Line: 4", nil},
 		{"line: 4 (approx)", nil},
 		{"x line: 4", nil},
-		{"line:\n7", []model.LineSpan{span(7, 7)}},
-		{"line: \u0664", []model.LineSpan{span(4, 4)}},
+		{"line:\n7", []model.Interval{span(7, 7)}},
+		{"line: \u0664", []model.Interval{span(4, 4)}},
 	}
 	for _, c := range cases {
 		v, _ := jsonv.Parse([]byte(`[` + quote(c.item) + `]`))

@@ -148,7 +148,7 @@ func record(rec map[string]any) (model.Run, error) {
 
 	// Stage 3: edit locations (line numbers).
 	edit := editLocs(rec["found_edit_locs"], files)
-	spans := map[string][]model.LineSpan{}
+	spans := map[string][]model.Interval{}
 	if len(edit) > 0 || hasTraj(rec["edit_loc_traj"]) {
 		a := stageAction("localize_edit", "found_edit_locs", rec["edit_loc_traj"])
 		for _, fl := range edit {
@@ -176,7 +176,7 @@ func record(rec map[string]any) (model.Run, error) {
 	st.Files = append(st.Files, files...)
 	sort.Strings(st.Files)
 	for _, f := range sortedKeys(spans) {
-		if m := model.MergeLineSpans(spans[f]); len(m) > 0 {
+		if m := model.MergeIntervals(spans[f]); len(m) > 0 {
 			st.Spans = append(st.Spans, model.FileSpans{File: f, Spans: m})
 		}
 	}
@@ -335,11 +335,11 @@ func strs(v any) []string {
 
 // lineSpans parses "line: N" and "lines: a-b" as upstream does: the whole
 // string first, then each of its lines. Reversed ranges are swapped.
-func lineSpans(s string) []model.LineSpan {
+func lineSpans(s string) []model.Interval {
 	if sp, ok := oneSpan(strings.TrimSpace(s)); ok {
-		return []model.LineSpan{sp}
+		return []model.Interval{sp}
 	}
-	var out []model.LineSpan
+	var out []model.Interval
 	for _, line := range strings.Split(s, "\n") {
 		if sp, ok := oneSpan(strings.TrimSpace(line)); ok {
 			out = append(out, sp)
@@ -348,24 +348,24 @@ func lineSpans(s string) []model.LineSpan {
 	return out
 }
 
-func oneSpan(s string) (model.LineSpan, bool) {
+func oneSpan(s string) (model.Interval, bool) {
 	if m := linesRe.FindStringSubmatch(s); m != nil {
 		a, err1 := strconv.Atoi(m[1])
 		b, err2 := strconv.Atoi(m[2])
 		if err1 != nil || err2 != nil {
-			return model.LineSpan{}, false
+			return model.Interval{}, false
 		}
 		if a > b {
 			a, b = b, a
 		}
-		return model.LineSpan{Start: a, End: b}, true
+		return model.Interval{Start: a, End: b}, true
 	}
 	if m := lineRe.FindStringSubmatch(s); m != nil {
 		a, err := strconv.Atoi(m[1])
 		if err != nil {
-			return model.LineSpan{}, false
+			return model.Interval{}, false
 		}
-		return model.LineSpan{Start: a, End: a}, true
+		return model.Interval{Start: a, End: a}, true
 	}
-	return model.LineSpan{}, false
+	return model.Interval{}, false
 }

@@ -33,7 +33,7 @@ func tools(r model.Run) string {
 	return strings.Join(s, ",")
 }
 
-func span(a, b int) model.LineSpan { return model.LineSpan{Start: a, End: b} }
+func span(a, b int) model.Interval { return model.Interval{Start: a, End: b} }
 
 // TestShapes covers the stage shapes of testdata/loc_outputs.jsonl:
 // line 1 the original lists parallel to found_files, line 2 maps by file
@@ -66,7 +66,7 @@ func TestShapes(t *testing.T) {
 	}
 	wantStep := model.Step{
 		Files:   []string{"a.py", "b.py", "c.py"},
-		Spans:   []model.FileSpans{{File: "a.py", Spans: []model.LineSpan{span(12, 13)}}, {File: "b.py", Spans: []model.LineSpan{span(30, 40)}}},
+		Spans:   []model.FileSpans{{File: "a.py", Spans: []model.Interval{span(12, 13)}}, {File: "b.py", Spans: []model.Interval{span(30, 40)}}},
 		Symbols: []model.FileSymbols{{File: "a.py", Symbols: []string{"A", "A.f"}}, {File: "b.py", Symbols: []string{"X", "g"}}},
 	}
 	if len(r.Prediction.Steps) != 1 || !reflect.DeepEqual(r.Prediction.Steps[0], wantStep) || !reflect.DeepEqual(r.Prediction.Final, wantStep) {
@@ -75,14 +75,14 @@ func TestShapes(t *testing.T) {
 
 	r = runs[1]
 	if tools(r) != "localize_files,localize_related,localize_edit" ||
-		!reflect.DeepEqual(r.Prediction.Final.Spans, []model.FileSpans{{File: "a.py", Spans: []model.LineSpan{span(7, 7), span(9, 9)}}}) ||
+		!reflect.DeepEqual(r.Prediction.Final.Spans, []model.FileSpans{{File: "a.py", Spans: []model.Interval{span(7, 7), span(9, 9)}}}) ||
 		!reflect.DeepEqual(r.Prediction.Final.Symbols, []model.FileSymbols{{File: "a.py", Symbols: []string{"A"}}}) {
 		t.Errorf("run 1 = %s %+v", tools(r), r.Prediction.Final)
 	}
 
 	r = runs[2]
 	if tools(r) != "localize_files,localize_related,localize_edit" ||
-		!reflect.DeepEqual(r.Prediction.Final.Spans, []model.FileSpans{{File: "x.py", Spans: []model.LineSpan{span(5, 6)}}}) ||
+		!reflect.DeepEqual(r.Prediction.Final.Spans, []model.FileSpans{{File: "x.py", Spans: []model.Interval{span(5, 6)}}}) ||
 		!reflect.DeepEqual(r.Prediction.Final.Symbols, []model.FileSymbols{{File: "x.py", Symbols: []string{"h"}}}) {
 		t.Errorf("run 2 = %s %+v", tools(r), r.Prediction.Final)
 	}

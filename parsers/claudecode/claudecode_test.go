@@ -77,9 +77,9 @@ func TestStreamJSON(t *testing.T) {
 	wantFinal := model.Step{
 		Files: []string{"pkg/a.py", "workspace/pkg/a.py", "workspace/pkg/b.py"},
 		Spans: []model.FileSpans{
-			{File: "pkg/a.py", Spans: []model.LineSpan{{Start: 1, End: 5}}},
-			{File: "workspace/pkg/a.py", Spans: []model.LineSpan{{Start: 10, End: 12}}},
-			{File: "workspace/pkg/b.py", Spans: []model.LineSpan{{Start: 1, End: 2}}},
+			{File: "pkg/a.py", Spans: []model.Interval{{Start: 1, End: 5}}},
+			{File: "workspace/pkg/a.py", Spans: []model.Interval{{Start: 10, End: 12}}},
+			{File: "workspace/pkg/b.py", Spans: []model.Interval{{Start: 1, End: 2}}},
 		},
 	}
 	if !reflect.DeepEqual(p.Final, wantFinal) {

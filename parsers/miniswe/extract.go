@@ -142,7 +142,7 @@ type spanSet struct {
 	index map[string]int
 }
 
-func (s *spanSet) add(file string, sp model.LineSpan) {
+func (s *spanSet) add(file string, sp model.Interval) {
 	if s.index == nil {
 		s.index = map[string]int{}
 	}
@@ -191,7 +191,7 @@ func parseFileLines(text, repoDir string) *spanSet {
 			if a > b {
 				a, b = b, a
 			}
-			out.add(current, model.LineSpan{Start: a, End: b})
+			out.add(current, model.Interval{Start: a, End: b})
 		}
 	}
 	return out
@@ -340,7 +340,7 @@ func extract(data *jsonv.Value) (*extraction, error) {
 				}
 				fileSet[f] = true
 				if v.hasRange {
-					spans.add(f, model.LineSpan{Start: v.start, End: v.end})
+					spans.add(f, model.Interval{Start: v.start, End: v.end})
 				}
 			}
 			if len(fileSet) == 0 {

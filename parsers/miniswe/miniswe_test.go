@@ -107,7 +107,7 @@ func TestParseFileLines(t *testing.T) {
 	fs := func(f string, spans ...int) model.FileSpans {
 		out := model.FileSpans{File: f}
 		for i := 0; i+1 < len(spans); i += 2 {
-			out.Spans = append(out.Spans, model.LineSpan{Start: spans[i], End: spans[i+1]})
+			out.Spans = append(out.Spans, model.Interval{Start: spans[i], End: spans[i+1]})
 		}
 		return out
 	}

@@ -56,7 +56,7 @@ func TestToolCalls(t *testing.T) {
 	if p.ModelPatch != "diff --git a/src/m.py b/src/m.py\n" || len(p.Steps) != 3 || !reflect.DeepEqual(a[2].Steps, []int{2}) {
 		t.Fatalf("prediction = %+v", p)
 	}
-	wantFinal := model.Step{Files: []string{"src/m.py", "src/n.py"}, Spans: []model.FileSpans{{File: "src/m.py", Spans: []model.LineSpan{{Start: 10, End: 14}}}}}
+	wantFinal := model.Step{Files: []string{"src/m.py", "src/n.py"}, Spans: []model.FileSpans{{File: "src/m.py", Spans: []model.Interval{{Start: 10, End: 14}}}}}
 	if !reflect.DeepEqual(p.Final, wantFinal) {
 		t.Fatalf("final = %+v", p.Final)
 	}

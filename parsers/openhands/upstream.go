@@ -168,7 +168,7 @@ func stepFromViews(views []view) model.Step {
 			index[w.file] = k
 			spans = append(spans, model.FileSpans{File: w.file})
 		}
-		spans[k].Spans = append(spans[k].Spans, model.LineSpan{Start: w.start, End: w.end})
+		spans[k].Spans = append(spans[k].Spans, model.Interval{Start: w.start, End: w.end})
 	}
 	files := make([]string, 0, len(set))
 	for f := range set {
@@ -193,7 +193,7 @@ func ReadStep(args map[string]any, v Variant) (model.Step, bool, error) {
 	}
 	step := model.Step{Files: []string{p}}
 	span := func(a, b int) {
-		step.Spans = []model.FileSpans{{File: p, Spans: []model.LineSpan{{Start: a, End: b}}}}
+		step.Spans = []model.FileSpans{{File: p, Spans: []model.Interval{{Start: a, End: b}}}}
 	}
 	vr, isList := args["view_range"].([]any)
 	switch v {
@@ -265,7 +265,7 @@ func pyIntValue(x any) (int, error) {
 func UnionFinal(steps []model.Step) model.Step {
 	set := map[string]bool{}
 	var order []string
-	byFile := map[string][]model.LineSpan{}
+	byFile := map[string][]model.Interval{}
 	for _, s := range steps {
 		for _, f := range s.Files {
 			set[f] = true
@@ -273,7 +273,7 @@ func UnionFinal(steps []model.Step) model.Step {
 		for _, fs := range s.Spans {
 			if _, ok := byFile[fs.File]; !ok {
 				order = append(order, fs.File)
-				byFile[fs.File] = []model.LineSpan{}
+				byFile[fs.File] = []model.Interval{}
 			}
 			byFile[fs.File] = append(byFile[fs.File], fs.Spans...)
 		}
@@ -292,9 +292,9 @@ func UnionFinal(steps []model.Step) model.Step {
 
 // mergeIntervals sorts (start, end) pairs and merges overlapping or
 // adjacent ones, as upstream's _merge_intervals.
-func mergeIntervals(in []model.LineSpan) []model.LineSpan {
+func mergeIntervals(in []model.Interval) []model.Interval {
 	if len(in) == 0 {
-		return []model.LineSpan{}
+		return []model.Interval{}
 	}
-	return model.MergeLineSpans(in)
+	return model.MergeIntervals(in)
 }

@@ -198,7 +198,7 @@ func TestUnionFinal(t *testing.T) {
 	sp := func(f string, r ...int) model.FileSpans {
 		fs := model.FileSpans{File: f}
 		for i := 0; i+1 < len(r); i += 2 {
-			fs.Spans = append(fs.Spans, model.LineSpan{Start: r[i], End: r[i+1]})
+			fs.Spans = append(fs.Spans, model.Interval{Start: r[i], End: r[i+1]})
 		}
 		return fs
 	}

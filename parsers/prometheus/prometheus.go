@@ -264,11 +264,11 @@ func parseFileRanges(block string) fileRanges {
 				a, b = b, a
 			}
 			k := index[current]
-			files[k].Spans = append(files[k].Spans, model.LineSpan{Start: a, End: b})
+			files[k].Spans = append(files[k].Spans, model.Interval{Start: a, End: b})
 		}
 	}
 	for i := range files {
-		files[i].Spans = model.MergeLineSpans(files[i].Spans)
+		files[i].Spans = model.MergeIntervals(files[i].Spans)
 	}
 	return fileRanges{files: files}
 }
@@ -305,7 +305,7 @@ func union(steps []model.Step) model.Step {
 	}
 	var out model.Step
 	for _, f := range files {
-		f.Spans = model.MergeLineSpans(f.Spans)
+		f.Spans = model.MergeIntervals(f.Spans)
 		out.Spans = append(out.Spans, f)
 		out.Files = append(out.Files, f.File)
 	}

@@ -2,6 +2,7 @@ package sweagent
 
 import (
 	"fmt"
+
 	"github.com/trajscope/trajscope/parsers/internal/pyval"
 
 	"github.com/trajscope/trajscope/internal/pystr"
@@ -116,7 +117,7 @@ func containsViewLiteral(v any) bool {
 func cloneSpans(in []model.FileSpans) []model.FileSpans {
 	out := make([]model.FileSpans, len(in))
 	for i, fs := range in {
-		out[i] = model.FileSpans{File: fs.File, Spans: append([]model.LineSpan{}, fs.Spans...)}
+		out[i] = model.FileSpans{File: fs.File, Spans: append([]model.Interval{}, fs.Spans...)}
 	}
 	return out
 }

@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
 	"sort"
 	"strings"
+
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
 
 	"github.com/trajscope/trajscope/model"
 )
@@ -173,7 +174,7 @@ func loadContextJSON(path string, data []byte) (model.Run, error) {
 		if !seen {
 			k = len(spans)
 			index[p] = k
-			spans = append(spans, model.FileSpans{File: p, Spans: []model.LineSpan{}})
+			spans = append(spans, model.FileSpans{File: p, Spans: []model.Interval{}})
 		}
 		return k
 	}
@@ -204,7 +205,7 @@ func loadContextJSON(path string, data []byte) (model.Run, error) {
 				if err != nil {
 					return run, fmt.Errorf("%s: file_line_ranges[%q]: %v", path, file, err)
 				}
-				spans[k].Spans = append(spans[k].Spans, model.LineSpan{Start: start, End: end})
+				spans[k].Spans = append(spans[k].Spans, model.Interval{Start: start, End: end})
 			}
 		}
 	}

@@ -2,10 +2,11 @@ package sweagent
 
 import (
 	"fmt"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
 
 	"github.com/trajscope/trajscope/internal/pystr"
 	"github.com/trajscope/trajscope/model"
@@ -90,7 +91,7 @@ func ParsePatchContext(s string) ([]model.FileSpans, error) {
 			current = NormalizePath(pystr.StripSpace(strings.ReplaceAll(line, "File:", "")))
 			if _, seen := index[current]; !seen {
 				index[current] = len(out)
-				out = append(out, model.FileSpans{File: current, Spans: []model.LineSpan{}})
+				out = append(out, model.FileSpans{File: current, Spans: []model.Interval{}})
 			}
 		case strings.HasPrefix(line, "Lines:") && current != "":
 			rng := pystr.StripSpace(strings.ReplaceAll(line, "Lines:", ""))
@@ -110,7 +111,7 @@ func ParsePatchContext(s string) ([]model.FileSpans, error) {
 				return nil, &PatchContextError{Line: i + 1, Range: rng, Err: err}
 			}
 			k := index[current]
-			out[k].Spans = append(out[k].Spans, model.LineSpan{Start: a, End: b})
+			out[k].Spans = append(out[k].Spans, model.Interval{Start: a, End: b})
 		}
 	}
 	return out, nil
@@ -138,6 +139,6 @@ func viewStep(v View) model.Step {
 	p := NormalizePath(v.Path)
 	return model.Step{
 		Files: []string{p},
-		Spans: []model.FileSpans{{File: p, Spans: []model.LineSpan{{Start: v.Start, End: v.End}}}},
+		Spans: []model.FileSpans{{File: p, Spans: []model.Interval{{Start: v.Start, End: v.End}}}},
 	}
 }

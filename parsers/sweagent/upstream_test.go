@@ -100,9 +100,9 @@ func TestPatchContextVector(t *testing.T) {
 
 func TestParsePatchContext(t *testing.T) {
 	sp := func(f string, r ...int) model.FileSpans {
-		fs := model.FileSpans{File: f, Spans: []model.LineSpan{}}
+		fs := model.FileSpans{File: f, Spans: []model.Interval{}}
 		for i := 0; i+1 < len(r); i += 2 {
-			fs.Spans = append(fs.Spans, model.LineSpan{Start: r[i], End: r[i+1]})
+			fs.Spans = append(fs.Spans, model.Interval{Start: r[i], End: r[i+1]})
 		}
 		return fs
 	}

@@ -17,11 +17,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/trajscope/trajscope/parsers/internal/rawjson"
 	"io"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/trajscope/trajscope/parsers/internal/rawjson"
 
 	"github.com/trajscope/trajscope/model"
 )
@@ -377,7 +378,7 @@ func parseSpans(raw []byte, path string) ([]model.FileSpans, *fieldError) {
 		if err != nil {
 			return nil, ferr(fpath(), "%v", err)
 		}
-		fs := model.FileSpans{File: m.key, Spans: make([]model.LineSpan, 0, len(els))}
+		fs := model.FileSpans{File: m.key, Spans: make([]model.Interval, 0, len(els))}
 		for j, el := range els {
 			sp, sub, msg := parseSpan(el)
 			if msg != "" {
@@ -393,7 +394,7 @@ func parseSpans(raw []byte, path string) ([]model.FileSpans, *fieldError) {
 // parseSpan reads one span; on failure sub is the path below the span
 // (".start") and msg says what was wrong. A repeated key takes its last
 // value, as in Python.
-func parseSpan(raw []byte) (sp model.LineSpan, sub, msg string) {
+func parseSpan(raw []byte) (sp model.Interval, sub, msg string) {
 	it, err := rawjson.NewObjIter(raw)
 	if err != nil {
 		return sp, "", err.Error()

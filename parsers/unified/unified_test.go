@@ -64,13 +64,13 @@ func TestReadJSONLRecords(t *testing.T) {
 		InstanceID:     "owner__repo-1",
 		OriginalInstID: "NEW__1",
 		Steps: []model.Step{
-			{Files: []string{"a.py"}, Spans: []model.FileSpans{{File: "a.py", Spans: []model.LineSpan{{Start: 1, End: 5}}}}, Symbols: []model.FileSymbols{}},
+			{Files: []string{"a.py"}, Spans: []model.FileSpans{{File: "a.py", Spans: []model.Interval{{Start: 1, End: 5}}}}, Symbols: []model.FileSymbols{}},
 			{Files: []string{"b.py", "a.py"},
-				Spans:   []model.FileSpans{{File: "b.py", Spans: []model.LineSpan{{Start: 3, End: 4}}}, {File: "a.py", Spans: []model.LineSpan{{Start: 9, End: 7}}}},
+				Spans:   []model.FileSpans{{File: "b.py", Spans: []model.Interval{{Start: 3, End: 4}}}, {File: "a.py", Spans: []model.Interval{{Start: 9, End: 7}}}},
 				Symbols: []model.FileSymbols{{File: "b.py", Symbols: []string{"Foo", "Foo.bar"}}}},
 		},
 		Final: model.Step{Files: []string{"a.py"},
-			Spans:   []model.FileSpans{{File: "a.py", Spans: []model.LineSpan{{Start: 1, End: 5}, {Start: 20, End: 30}}}},
+			Spans:   []model.FileSpans{{File: "a.py", Spans: []model.Interval{{Start: 1, End: 5}, {Start: 20, End: 30}}}},
 			Symbols: []model.FileSymbols{{File: "a.py", Symbols: []string{"alpha"}}}},
 		ModelPatch: "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-x = \"é\"\t\x01\n+x = '…'\n",
 		RepoURL:    "https://github.com/owner/repo.git",
@@ -92,7 +92,7 @@ func TestReadJSONLRecords(t *testing.T) {
 		t.Errorf("record 7: %#v", p7)
 	}
 	// Record 11: a repeated key keeps its first place and its last value.
-	wantSpans := []model.FileSpans{{File: "a.py", Spans: []model.LineSpan{{Start: 3, End: 3}}}, {File: "b.py", Spans: []model.LineSpan{{Start: 2, End: 2}}}}
+	wantSpans := []model.FileSpans{{File: "a.py", Spans: []model.Interval{{Start: 3, End: 3}}}, {File: "b.py", Spans: []model.Interval{{Start: 2, End: 2}}}}
 	if got := recs[9].Pred.Final.Spans; !reflect.DeepEqual(got, wantSpans) {
 		t.Errorf("record 11 spans %v", got)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/trajscope/trajscope/internal/benchgen"
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/miniswe"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/scoring/diagnose"
@@ -28,10 +29,10 @@ func BenchmarkDiagnose(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			a := scoring.Analyze(run, t.Gold, scoring.NewFiles(tree), scoring.ContextBench)
+			a := scoring.Analyze(run, t.Gold, scoring.NewFiles(tree), model.ContextBench)
 			b.ReportAllocs()
 			for b.Loop() {
-				for _, l := range []scoring.Lens{scoring.LensContextBench, scoring.LensObserved} {
+				for _, l := range []model.Lens{model.LensContextBench, model.LensObserved} {
 					if d := diagnose.Diagnose(a, l); len(d.Spans) == 0 {
 						b.Fatal("no gold spans diagnosed")
 					}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 )
 
@@ -153,7 +154,7 @@ func (d *Diagnosis) ForFile(file string) []Span {
 // scores it); the observed lens's steps are the actions that displayed
 // lines. Search hits come from the timeline under both lenses. The final
 // context is the same for both.
-func Diagnose(a *scoring.Analysis, lens scoring.Lens) *Diagnosis {
+func Diagnose(a *scoring.Analysis, lens model.Lens) *Diagnosis {
 	d := &Diagnosis{Lens: lens.String()}
 	steps := lensSteps(a, lens, true)
 	final := a.StepContext(a.Run.Prediction.Final)
@@ -205,7 +206,7 @@ func Diagnose(a *scoring.Analysis, lens scoring.Lens) *Diagnosis {
 	sort.Strings(lineFiles)
 	for _, f := range lineFiles {
 		finalLines := merge(final.Lines[f])
-		var all []scoring.Interval
+		var all []model.Interval
 		for _, st := range byFile[f] {
 			all = append(all, st.lines[f]...)
 		}
@@ -223,7 +224,7 @@ func Diagnose(a *scoring.Analysis, lens scoring.Lens) *Diagnosis {
 // diagnoseSpan classifies one gold span from the steps that named its file
 // (in order), the union of the lines they showed, the final context's lines
 // of the file and the search hits on it.
-func diagnoseSpan(file string, iv scoring.Interval, named []*lensStep, seen, final []scoring.Interval, hits []searchHit) Span {
+func diagnoseSpan(file string, iv model.Interval, named []*lensStep, seen, final []model.Interval, hits []searchHit) Span {
 	sp := Span{File: file, Start: iv.Start, End: iv.End, Action: -1, Distance: -1}
 	sp.FinalLines = overlap(final, iv.Start, iv.End)
 	sp.SeenLines = overlap(seen, iv.Start, iv.End)

@@ -38,7 +38,7 @@ func testFiles(t *testing.T) *scoring.Files {
 }
 
 func span(file string, a, b int) model.FileSpans {
-	return model.FileSpans{File: file, Spans: []model.LineSpan{{Start: a, End: b}}}
+	return model.FileSpans{File: file, Spans: []model.Interval{{Start: a, End: b}}}
 }
 
 func read(file string, a, b int) model.ObservedRead {
@@ -95,7 +95,7 @@ func everyCategoryRun() *model.Run {
 
 func TestDiagnoseSpans(t *testing.T) {
 	files := testFiles(t)
-	a := scoring.Analyze(everyCategoryRun(), goldAll(), files, scoring.ContextBench)
+	a := scoring.Analyze(everyCategoryRun(), goldAll(), files, model.ContextBench)
 	type row struct {
 		file               string
 		start              int
@@ -105,10 +105,10 @@ func TestDiagnoseSpans(t *testing.T) {
 		missing            bool
 	}
 	cases := []struct {
-		lens scoring.Lens
+		lens model.Lens
 		want []row
 	}{
-		{scoring.LensContextBench, []row{
+		{model.LensContextBench, []row{
 			// a.py 5-8: step 1 showed all 4 lines, final keeps 6-7 (2).
 			{"a.py", 5, diagnose.Found, 1, 0, 0, 4, 2, false},
 			// a.py 20-22: step 2 showed 3 lines, the final none.
@@ -120,7 +120,7 @@ func TestDiagnoseSpans(t *testing.T) {
 			{"d.py", 1, diagnose.NeverOpened, 0, -1, -1, 0, 0, false},
 			{"missing.py", 1, diagnose.NeverOpened, 0, -1, -1, 0, 0, true},
 		}},
-		{scoring.LensObserved, []row{
+		{model.LensObserved, []row{
 			// Observed step 1 is action 0 (a.py 1-10): all 4 lines.
 			{"a.py", 5, diagnose.Found, 1, 0, 0, 4, 2, false},
 			// Actions 0 (1-10, 10 away) and 2 (12-17, 20 − 17 = 3 away)
@@ -151,8 +151,8 @@ func TestDiagnoseSpans(t *testing.T) {
 
 func TestDiagnoseFiles(t *testing.T) {
 	files := testFiles(t)
-	a := scoring.Analyze(everyCategoryRun(), goldAll(), files, scoring.ContextBench)
-	d := diagnose.Diagnose(a, scoring.LensContextBench)
+	a := scoring.Analyze(everyCategoryRun(), goldAll(), files, model.ContextBench)
+	d := diagnose.Diagnose(a, model.LensContextBench)
 	type row struct {
 		file         string
 		cat          diagnose.Category
@@ -202,7 +202,7 @@ func TestDiagnoseEdgeCases(t *testing.T) {
 		name  string
 		gold  *model.Gold
 		pred  model.Prediction
-		lens  scoring.Lens
+		lens  model.Lens
 		check func(t *testing.T, d *diagnose.Diagnosis)
 	}{
 		{
@@ -235,7 +235,7 @@ func TestDiagnoseEdgeCases(t *testing.T) {
 			// has no action for it.
 			name: "declared", gold: goldAll(),
 			pred: model.Prediction{Final: model.Step{Files: []string{"d.py"}, Spans: []model.FileSpans{span("d.py", 1, 1)}}},
-			lens: scoring.LensObserved,
+			lens: model.LensObserved,
 			check: func(t *testing.T, d *diagnose.Diagnosis) {
 				s := d.ForFile("d.py")[0]
 				if s.Category != diagnose.Found || !s.Declared || s.Step != 0 || s.FinalLines != 1 || s.Lines() != 2 {
@@ -267,7 +267,7 @@ func TestDiagnoseEdgeCases(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			run := &model.Run{InstanceID: "t", Prediction: c.pred}
-			a := scoring.Analyze(run, c.gold, files, scoring.ContextBench)
+			a := scoring.Analyze(run, c.gold, files, model.ContextBench)
 			c.check(t, diagnose.Diagnose(a, c.lens))
 		})
 	}
@@ -298,8 +298,8 @@ func TestDescribe(t *testing.T) {
 
 func TestDiagnosisJSONRoundTrip(t *testing.T) {
 	files := testFiles(t)
-	a := scoring.Analyze(everyCategoryRun(), goldAll(), files, scoring.ContextBench)
-	d := diagnose.Diagnose(a, scoring.LensContextBench)
+	a := scoring.Analyze(everyCategoryRun(), goldAll(), files, model.ContextBench)
+	d := diagnose.Diagnose(a, model.LensContextBench)
 	b, err := json.Marshal(d)
 	if err != nil {
 		t.Fatal(err)

@@ -43,14 +43,14 @@ type LastStepDrop struct {
 func LastStepToFinal(r *model.Result) model.ByGranularity[LastStepDrop] {
 	var out model.ByGranularity[LastStepDrop]
 	for _, g := range model.Granularities {
-		d := out.Get(g)
+		d := out.At(g)
 		if r.Error != "" {
 			d.Drop = 1.0
 			continue
 		}
-		m := r.Final.Get(g)
+		m := r.Final.At(g)
 		if n := len(r.Trajectory.Steps); n > 0 {
-			d.LastCoverage = *r.Trajectory.Steps[n-1].Coverage.Get(g)
+			d.LastCoverage = *r.Trajectory.Steps[n-1].Coverage.At(g)
 		}
 		d.FinalCoverage = m.Coverage
 		d.GoldSize, d.FinalIntersection = m.GoldSize, m.Intersection
@@ -84,8 +84,8 @@ type UnionDrop struct {
 // ContextBench lens uses the prediction's own steps (no final-as-step
 // fallback: a run without exploration steps saw nothing); the observed lens
 // uses what the actions displayed.
-func UnionToFinal(a *scoring.Analysis, lens scoring.Lens) UnionDrop {
-	seen := map[string][]scoring.Interval{}
+func UnionToFinal(a *scoring.Analysis, lens model.Lens) UnionDrop {
+	seen := map[string][]model.Interval{}
 	for _, st := range lensSteps(a, lens, false) {
 		for f, ivs := range st.lines {
 			seen[f] = append(seen[f], ivs...)
@@ -95,8 +95,8 @@ func UnionToFinal(a *scoring.Analysis, lens scoring.Lens) UnionDrop {
 	var u UnionDrop
 	for f, gold := range a.Gold.Lines {
 		g := merge(gold)
-		u.Seen += intersect(merge(seen[f]), g)
-		u.Kept += intersect(merge(final.Lines[f]), g)
+		u.Seen += model.IntersectLength(merge(seen[f]), g)
+		u.Kept += model.IntersectLength(merge(final.Lines[f]), g)
 	}
 	u.Drop = 1.0
 	if u.Seen > 0 {

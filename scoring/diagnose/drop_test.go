@@ -69,34 +69,34 @@ func TestUnionToFinal(t *testing.T) {
 		name       string
 		run        *model.Run
 		gold       *model.Gold
-		lens       scoring.Lens
+		lens       model.Lens
 		seen, kept int
 		drop       float64
 	}{
 		// CB steps show a.py 5-8 (4 gold lines), a.py 20-22 (3), b.py 1-5
 		// (0 gold): G_seen = 7; final a.py 6-7 holds 2: drop 1 − 2/7,
 		// 0.7142857142857143 in float64.
-		{"contextbench", everyCategoryRun(), goldAll(), scoring.LensContextBench, 7, 2, 0.7142857142857143},
+		{"contextbench", everyCategoryRun(), goldAll(), model.LensContextBench, 7, 2, 0.7142857142857143},
 		// Observed reads a.py 1-10 (gold 5-8: 4), 12-17 (0), b.py 1-5 (0):
 		// G_seen = 4; kept 2: drop 1 − 2/4 = 0.5.
-		{"observed", everyCategoryRun(), goldAll(), scoring.LensObserved, 4, 2, 0.5},
+		{"observed", everyCategoryRun(), goldAll(), model.LensObserved, 4, 2, 0.5},
 		// Empty gold: G_seen empty, drop 1.0.
-		{"empty gold", everyCategoryRun(), &model.Gold{ID: "t"}, scoring.LensContextBench, 0, 0, 1},
+		{"empty gold", everyCategoryRun(), &model.Gold{ID: "t"}, model.LensContextBench, 0, 0, 1},
 		// No steps: the union drop does not use upstream's final-as-step
 		// fallback, so nothing was seen and drop is 1.0 although the final
 		// holds 2 gold lines.
 		{"no steps", &model.Run{Prediction: model.Prediction{Final: model.Step{Files: []string{"a.py"}, Spans: []model.FileSpans{span("a.py", 6, 7)}}}},
-			goldAll(), scoring.LensContextBench, 0, 2, 1},
+			goldAll(), model.LensContextBench, 0, 2, 1},
 		// The step saw a.py 5-5 (1 gold line), the final declares 5-8 (4):
 		// unclamped, drop = 1 − 4/1 = −3, as the script computes it.
 		{"final holds unseen gold", &model.Run{Prediction: model.Prediction{
 			Steps: []model.Step{{Files: []string{"a.py"}, Spans: []model.FileSpans{span("a.py", 5, 5)}}},
 			Final: model.Step{Files: []string{"a.py"}, Spans: []model.FileSpans{span("a.py", 5, 8)}}}},
-			goldAll(), scoring.LensContextBench, 1, 4, -3},
+			goldAll(), model.LensContextBench, 1, 4, -3},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			a := scoring.Analyze(c.run, c.gold, files, scoring.ContextBench)
+			a := scoring.Analyze(c.run, c.gold, files, model.ContextBench)
 			u := diagnose.UnionToFinal(a, c.lens)
 			if u.Seen != c.seen || u.Kept != c.kept || u.Drop != c.drop {
 				t.Errorf("got %+v, want seen %d kept %d drop %v", u, c.seen, c.kept, c.drop)

@@ -22,21 +22,21 @@ type lensStep struct {
 	// files are the files the step named (with or without lines).
 	files map[string]bool
 	// lines are the merged line intervals the step showed.
-	lines map[string][]scoring.Interval
+	lines map[string][]model.Interval
 }
 
 // lensSteps lists a lens's steps. With fallback, a ContextBench run without
 // steps gets its final context as the one step, as upstream's trajectory
 // metrics do; the union usage drop asks for the steps alone.
-func lensSteps(a *scoring.Analysis, lens scoring.Lens, fallback bool) []lensStep {
+func lensSteps(a *scoring.Analysis, lens model.Lens, fallback bool) []lensStep {
 	var out []lensStep
-	if lens == scoring.LensObserved {
+	if lens == model.LensObserved {
 		for i := range a.Actions {
 			reads := a.Actions[i].Reads
 			if len(reads) == 0 {
 				continue
 			}
-			st := lensStep{number: len(out) + 1, action: i, files: map[string]bool{}, lines: map[string][]scoring.Interval{}}
+			st := lensStep{number: len(out) + 1, action: i, files: map[string]bool{}, lines: map[string][]model.Interval{}}
 			for _, fl := range reads {
 				st.files[fl.File] = true
 				st.lines[fl.File] = append(st.lines[fl.File], fl.Lines...)
@@ -52,10 +52,10 @@ func lensSteps(a *scoring.Analysis, lens scoring.Lens, fallback bool) []lensStep
 	if len(steps) == 0 && fallback {
 		steps = []model.Step{a.Run.Prediction.Final}
 	}
-	done := a.Lenses[scoring.LensContextBench].StepsDone
+	done := a.Lenses[model.LensContextBench].StepsDone
 	for j, raw := range steps {
 		ctx := a.StepContext(raw)
-		st := lensStep{number: j + 1, action: -1, files: map[string]bool{}, lines: map[string][]scoring.Interval{}}
+		st := lensStep{number: j + 1, action: -1, files: map[string]bool{}, lines: map[string][]model.Interval{}}
 		for _, f := range ctx.Files {
 			st.files[f] = true
 		}
@@ -80,59 +80,23 @@ func lensSteps(a *scoring.Analysis, lens scoring.Lens, fallback bool) []lensStep
 
 // merge sorts and merges a copy of ivs (reversed intervals dropped: they
 // hold no lines).
-func merge(ivs []scoring.Interval) []scoring.Interval {
-	out := make([]scoring.Interval, 0, len(ivs))
+func merge(ivs []model.Interval) []model.Interval {
+	out := make([]model.Interval, 0, len(ivs))
 	for _, iv := range ivs {
 		if iv.Start <= iv.End {
 			out = append(out, iv)
 		}
 	}
-	sort.Slice(out, func(i, k int) bool {
-		if out[i].Start != out[k].Start {
-			return out[i].Start < out[k].Start
-		}
-		return out[i].End < out[k].End
-	})
-	if len(out) < 2 {
-		return out
-	}
-	m := out[:1]
-	for _, iv := range out[1:] {
-		last := &m[len(m)-1]
-		if iv.Start <= last.End+1 {
-			last.End = max(last.End, iv.End)
-			continue
-		}
-		m = append(m, iv)
-	}
-	return m
+	return model.MergeIntervals(out)
 }
 
 // overlap counts the lines of the merged list ivs inside [s, e].
-func overlap(ivs []scoring.Interval, s, e int) int {
+func overlap(ivs []model.Interval, s, e int) int {
 	n := 0
 	for _, iv := range ivs {
 		a, b := max(iv.Start, s), min(iv.End, e)
 		if a <= b {
 			n += b - a + 1
-		}
-	}
-	return n
-}
-
-// intersect counts the lines two merged lists share (two pointers, so it
-// stays linear in the lists' lengths).
-func intersect(a, b []scoring.Interval) int {
-	n := 0
-	for i, k := 0, 0; i < len(a) && k < len(b); {
-		s, e := max(a[i].Start, b[k].Start), min(a[i].End, b[k].End)
-		if s <= e {
-			n += e - s + 1
-		}
-		if a[i].End < b[k].End {
-			i++
-		} else {
-			k++
 		}
 	}
 	return n

@@ -172,7 +172,7 @@ type event struct {
 // are the actions, with the files they displayed, the files their searches
 // listed and the files they edited, like CodeScaleBench's Read, Grep/Glob and
 // Write/Edit events. Writes come from the timeline under both lenses.
-func Evaluate(a *scoring.Analysis, lens scoring.Lens) *Metrics {
+func Evaluate(a *scoring.Analysis, lens model.Lens) *Metrics {
 	m := &Metrics{Lens: lens.String()}
 	events := lensEvents(a, lens)
 	relevant := map[string]bool{}
@@ -239,7 +239,7 @@ func Evaluate(a *scoring.Analysis, lens scoring.Lens) *Metrics {
 }
 
 // lensEvents lists a lens's retrieval events in order.
-func lensEvents(a *scoring.Analysis, lens scoring.Lens) []event {
+func lensEvents(a *scoring.Analysis, lens model.Lens) []event {
 	var out []event
 	resolve := func(ev *event, list *[]string, p string, seen map[string]bool) {
 		f := a.Files.Resolve(p)
@@ -254,7 +254,7 @@ func lensEvents(a *scoring.Analysis, lens scoring.Lens) []event {
 			ev.files = append(ev.files, f)
 		}
 	}
-	if lens == scoring.LensObserved {
+	if lens == model.LensObserved {
 		for i := range a.Run.Actions {
 			act := &a.Run.Actions[i]
 			ev := event{action: i, category: string(act.Category)}
@@ -285,7 +285,7 @@ func lensEvents(a *scoring.Analysis, lens scoring.Lens) []event {
 	if fallback {
 		steps = []model.Step{a.Run.Prediction.Final}
 	}
-	done := a.Lenses[scoring.LensContextBench].StepsDone
+	done := a.Lenses[model.LensContextBench].StepsDone
 	for j, st := range steps {
 		ev := event{action: -1, category: string(model.CategoryRead)}
 		if !fallback {

@@ -134,7 +134,7 @@ func irRun() *model.Run {
 			InstanceID: "t",
 			Steps: []model.Step{
 				{Files: []string{"notes.md"}},
-				{Files: []string{"a.py"}, Spans: []model.FileSpans{{File: "a.py", Spans: []model.LineSpan{{Start: 1, End: 2}}}}},
+				{Files: []string{"a.py"}, Spans: []model.FileSpans{{File: "a.py", Spans: []model.Interval{{Start: 1, End: 2}}}}},
 			},
 			Final: model.Step{Files: []string{"a.py"}},
 		},
@@ -145,12 +145,12 @@ func ptr[T any](v T) *T { return &v }
 
 func TestEvaluate(t *testing.T) {
 	files := testFiles(t)
-	a := scoring.Analyze(irRun(), gold(), files, scoring.ContextBench)
+	a := scoring.Analyze(irRun(), gold(), files, model.ContextBench)
 	cases := []struct {
-		lens scoring.Lens
+		lens model.Lens
 		want ir.Metrics
 	}{
-		{scoring.LensObserved, ir.Metrics{
+		{model.LensObserved, ir.Metrics{
 			Lens: "observed", Computable: true,
 			// First-seen order over actions: reads, search hits, edits.
 			Retrieved:  []string{"notes.md", "sub/x.py", "a.py", "b.py", "sub/c.py"},
@@ -183,7 +183,7 @@ func TestEvaluate(t *testing.T) {
 			// Events: read, search, read, edit, read → read.
 			Slice: ir.Slice{CandidateSetSize: "small", CandidateSetCount: 5, DominantCategory: "read", EvidenceType: "mcp"},
 		}},
-		{scoring.LensContextBench, ir.Metrics{
+		{model.LensContextBench, ir.Metrics{
 			Lens: "contextbench", Computable: true,
 			Retrieved:  []string{"notes.md", "a.py"},
 			NRetrieved: 2, NGroundTruth: 3, NOverlap: 1,
@@ -223,15 +223,15 @@ func TestEvaluate(t *testing.T) {
 func TestEvaluateEdgeCases(t *testing.T) {
 	files := testFiles(t)
 	t.Run("no ground truth", func(t *testing.T) {
-		a := scoring.Analyze(irRun(), &model.Gold{ID: "t"}, files, scoring.ContextBench)
-		m := ir.Evaluate(a, scoring.LensObserved)
+		a := scoring.Analyze(irRun(), &model.Gold{ID: "t"}, files, model.ContextBench)
+		m := ir.Evaluate(a, model.LensObserved)
 		if m.Computable || m.Reason != "no_ground_truth" || m.NRetrieved != 5 || m.MRR != 0 || m.FileRecall != 0 {
 			t.Errorf("got %+v", m)
 		}
 	})
 	t.Run("empty prediction", func(t *testing.T) {
-		a := scoring.Analyze(&model.Run{InstanceID: "t"}, gold(), files, scoring.ContextBench)
-		m := ir.Evaluate(a, scoring.LensContextBench)
+		a := scoring.Analyze(&model.Run{InstanceID: "t"}, gold(), files, model.ContextBench)
+		m := ir.Evaluate(a, model.LensContextBench)
 		want := ir.Metrics{Lens: "contextbench", Computable: true, Retrieved: []string{}, NGroundTruth: 3,
 			Utilization: ir.Utilization{WriteReason: "no_write_events"},
 			Errors:      ir.Taxonomy{MissedKeyEvidence: 3},
@@ -244,8 +244,8 @@ func TestEvaluateEdgeCases(t *testing.T) {
 	t.Run("all gold found", func(t *testing.T) {
 		run := irRun()
 		run.Actions[5].Reads = append(run.Actions[5].Reads, model.ObservedRead{File: "d.py", Kind: model.ReadWhole})
-		a := scoring.Analyze(run, gold(), files, scoring.ContextBench)
-		m := ir.Evaluate(a, scoring.LensObserved)
+		a := scoring.Analyze(run, gold(), files, model.ContextBench)
+		m := ir.Evaluate(a, model.LensObserved)
 		// d.py, the last gold file, first appears at action 5: 130 − 100.
 		if m.TTAllStep == nil || *m.TTAllStep != 5 || m.TTAllSeconds == nil || *m.TTAllSeconds != 30 || m.FileRecall != 1 {
 			t.Errorf("got tt_all %v %v, file recall %v", m.TTAllStep, m.TTAllSeconds, m.FileRecall)

@@ -2,7 +2,6 @@ package symbols
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -65,15 +64,4 @@ func illFormedLen(b []byte) int {
 		n++
 	}
 	return n
-}
-
-// pySpace is str.isspace: Unicode White_Space plus the four information
-// separators U+001C..U+001F, which Python counts and Go does not.
-func pySpace(r rune) bool {
-	return unicode.IsSpace(r) || (r >= 0x1C && r <= 0x1F)
-}
-
-// pyStrip is str.strip() with no arguments.
-func pyStrip(s string) string {
-	return strings.TrimFunc(s, pySpace)
 }

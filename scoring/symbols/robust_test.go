@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/trajscope/trajscope/internal/pystr"
 )
 
 func TestLanguage(t *testing.T) {
@@ -287,8 +289,8 @@ func TestPyStrip(t *testing.T) {
 		{" \x0b\x0c ", ""},
 	}
 	for _, tc := range tests {
-		if got := pyStrip(tc.in); got != tc.want {
-			t.Errorf("pyStrip(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := pystr.StripSpace(tc.in); got != tc.want {
+			t.Errorf("pystr.StripSpace(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }

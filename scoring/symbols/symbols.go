@@ -32,6 +32,7 @@ import (
 	"github.com/smacker/go-tree-sitter/swift"
 	"github.com/smacker/go-tree-sitter/typescript/tsx"
 	"github.com/smacker/go-tree-sitter/typescript/typescript"
+	"github.com/trajscope/trajscope/internal/pystr"
 )
 
 // Def is one definition node.
@@ -463,7 +464,7 @@ type nameHit struct {
 // node of that stretch of the pre-order.
 func (g *grammar) bestName(ctx context.Context, def *sitter.Node, src []byte, cur *sitter.TreeCursor, memo map[*sitter.Node]nameHit) (string, error) {
 	if nn := def.ChildByFieldName("name"); nn != nil {
-		if s := pyStrip(nodeText(src, nn)); s != "" {
+		if s := pystr.StripSpace(nodeText(src, nn)); s != "" {
 			return s, nil
 		}
 	}
@@ -488,7 +489,7 @@ func (g *grammar) bestName(ctx context.Context, def *sitter.Node, src []byte, cu
 			}
 			descend = false
 		} else if r >= 0 && r < best.rank && n.IsNamed() {
-			if s := pyStrip(nodeText(src, n)); s != "" {
+			if s := pystr.StripSpace(nodeText(src, n)); s != "" {
 				best = nameHit{s, r}
 			}
 		}

@@ -7,7 +7,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/themes"
 )
 
@@ -28,7 +28,7 @@ type Context struct {
 	// Cur is the current action, 0-based.
 	Cur int
 	// Lens selects which steps drive coverage, reads and the gutter.
-	Lens scoring.Lens
+	Lens model.Lens
 	// Filter is the category shown in the timeline ("" for all).
 	Filter string
 	// Query is the committed search text, lower-cased ("" for none).

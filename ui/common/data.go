@@ -36,7 +36,7 @@ type Data struct {
 	// it depends only on the run, so stepping never recomputes it.
 	Diag [2]*diagnose.Diagnosis
 	// Final is the run's final context, resolved to repository files.
-	Final map[string][]scoring.Interval
+	Final map[string][]model.Interval
 	// Short is each action's command on one safe line.
 	Short []string
 	// Categories lists the categories present, in timeline glyph order.
@@ -46,7 +46,7 @@ type Data struct {
 
 // LensData is one lens's per-action numbers.
 type LensData struct {
-	Lens scoring.Lens
+	Lens model.Lens
 	// Reads are the lines each action put in view under this lens.
 	Reads [][]scoring.FileLines
 	// NewGold counts gold lines first read by the action.
@@ -79,7 +79,7 @@ type FileData struct {
 	Lines int
 	OK    bool
 	// Gold are the file's gold line intervals, clamped to the file.
-	Gold []scoring.Interval
+	Gold []model.Interval
 	// GoldLines counts gold lines inside the file.
 	GoldLines int
 	gold      []bool
@@ -92,7 +92,7 @@ type FileData struct {
 func (f *FileData) IsGold(line int) bool { return line > 0 && line < len(f.gold) && f.gold[line] }
 
 // FirstRead returns the first action that read a line under a lens.
-func (f *FileData) FirstRead(l scoring.Lens, line int) int {
+func (f *FileData) FirstRead(l model.Lens, line int) int {
 	if line <= 0 || line >= len(f.First[l]) {
 		return Never
 	}
@@ -124,7 +124,7 @@ type GoldSpan struct {
 }
 
 // Category is what became of the span by the end of the run.
-func (g *GoldSpan) Category(l scoring.Lens) diagnose.Category {
+func (g *GoldSpan) Category(l model.Lens) diagnose.Category {
 	if g.Span[l] != nil {
 		return g.Span[l].Category
 	}
@@ -132,7 +132,7 @@ func (g *GoldSpan) Category(l scoring.Lens) diagnose.Category {
 }
 
 // Closest is the action (0-based) that came closest to the span, or -1.
-func (g *GoldSpan) Closest(l scoring.Lens) int {
+func (g *GoldSpan) Closest(l model.Lens) int {
 	if g.Span[l] != nil {
 		return g.Span[l].Action
 	}
@@ -140,7 +140,7 @@ func (g *GoldSpan) Closest(l scoring.Lens) int {
 }
 
 // Describe says in one line what became of the span (no file path).
-func (g *GoldSpan) Describe(l scoring.Lens) string {
+func (g *GoldSpan) Describe(l model.Lens) string {
 	if g.Span[l] != nil {
 		return g.Span[l].Describe()
 	}
@@ -148,7 +148,7 @@ func (g *GoldSpan) Describe(l scoring.Lens) string {
 }
 
 // ReadBy counts the span's lines read by action i (inclusive) under a lens.
-func (g *GoldSpan) ReadBy(l scoring.Lens, i int) int {
+func (g *GoldSpan) ReadBy(l model.Lens, i int) int {
 	f := g.firsts[l]
 	return sort.Search(len(f), func(k int) bool { return int(f[k]) > i })
 }
@@ -159,7 +159,7 @@ func NewData(a *scoring.Analysis) *Data {
 	d := &Data{
 		A: a, Run: run, N: len(run.Actions),
 		Files: map[string]*FileData{},
-		Final: map[string][]scoring.Interval{},
+		Final: map[string][]model.Interval{},
 	}
 	for _, f := range a.Gold.Files {
 		d.file(f)
@@ -174,23 +174,23 @@ func NewData(a *scoring.Analysis) *Data {
 		}
 	}
 	for f := range d.Final {
-		d.Final[f] = merge(d.Final[f])
+		d.Final[f] = model.MergeIntervals(d.Final[f])
 	}
 	obs := make([][]scoring.FileLines, d.N)
 	for i := range a.Actions {
 		obs[i] = clampReads(d, a.Actions[i].Reads)
 	}
-	d.Lens[scoring.LensObserved] = d.lens(scoring.LensObserved, obs)
-	d.Lens[scoring.LensContextBench] = d.lens(scoring.LensContextBench, cbReads(d))
+	d.Lens[model.LensObserved] = d.lens(model.LensObserved, obs)
+	d.Lens[model.LensContextBench] = d.lens(model.LensContextBench, cbReads(d))
 	// The observed lens's counters are Analyze's own; ours must agree (a
 	// test checks it), so the timeline and the metrics never disagree.
-	ol := &d.Lens[scoring.LensObserved]
+	ol := &d.Lens[model.LensObserved]
 	for i, v := range a.Actions {
 		ol.NewGold[i], ol.ReadLines[i], ol.Reread[i] = v.NewGold, v.ReadLines, v.Reread
 		ol.Pure[i], ol.CumRead[i], ol.CumReread[i] = v.PureReread, v.CumRead, v.CumReread
 	}
 	for l := range d.Diag {
-		d.Diag[l] = diagnose.Diagnose(a, scoring.Lens(l))
+		d.Diag[l] = diagnose.Diagnose(a, model.Lens(l))
 	}
 	d.goldSpans()
 	d.order()
@@ -224,7 +224,7 @@ func (d *Data) file(path string) *FileData {
 		if s > e {
 			continue
 		}
-		fd.Gold = append(fd.Gold, scoring.Interval{Start: s, End: e})
+		fd.Gold = append(fd.Gold, model.Interval{Start: s, End: e})
 		for l := s; l <= e; l++ {
 			if !fd.gold[l] {
 				fd.gold[l] = true
@@ -247,16 +247,16 @@ func clampReads(d *Data, reads []scoring.FileLines) []scoring.FileLines {
 	var out []scoring.FileLines
 	for _, fl := range reads {
 		fd := d.file(fl.File)
-		var ivs []scoring.Interval
+		var ivs []model.Interval
 		for _, iv := range fl.Lines {
 			iv = ordered(iv.Start, iv.End)
 			s, e := max(1, iv.Start), min(fd.Lines, iv.End)
 			if s <= e {
-				ivs = append(ivs, scoring.Interval{Start: s, End: e})
+				ivs = append(ivs, model.Interval{Start: s, End: e})
 			}
 		}
 		if len(ivs) > 0 {
-			out = append(out, scoring.FileLines{File: fl.File, Lines: merge(ivs)})
+			out = append(out, scoring.FileLines{File: fl.File, Lines: model.MergeIntervals(ivs)})
 		}
 	}
 	return out
@@ -288,7 +288,7 @@ func cbReads(d *Data) [][]scoring.FileLines {
 					reads = append(reads, scoring.FileLines{File: f})
 				}
 				for _, sp := range fs.Spans {
-					reads[k].Lines = append(reads[k].Lines, scoring.Interval{Start: sp.Start, End: sp.End})
+					reads[k].Lines = append(reads[k].Lines, model.Interval{Start: sp.Start, End: sp.End})
 				}
 			}
 		}
@@ -298,7 +298,7 @@ func cbReads(d *Data) [][]scoring.FileLines {
 }
 
 // lens computes one lens's per-action counters and first-read marks.
-func (d *Data) lens(l scoring.Lens, reads [][]scoring.FileLines) LensData {
+func (d *Data) lens(l model.Lens, reads [][]scoring.FileLines) LensData {
 	n := d.N
 	ld := LensData{
 		Lens: l, Reads: reads,
@@ -342,7 +342,7 @@ func (d *Data) lens(l scoring.Lens, reads [][]scoring.FileLines) LensData {
 		ld.CumRead[i], ld.CumReread[i] = cumR, cumRR
 		cov := d.A.Coverage(l, i)
 		for g, name := range model.Granularities {
-			ld.Cov[g][i] = *cov.Get(name)
+			ld.Cov[g][i] = *cov.At(name)
 		}
 		ld.Focus[i] = d.focus(reads[i], i)
 	}
@@ -404,7 +404,7 @@ func (d *Data) focus(reads []scoring.FileLines, i int) Target {
 // goldSpans lists the diagnosed spans, adding when each lens first read
 // them. Files with gold but no gold lines become one file-level entry.
 func (d *Data) goldSpans() {
-	cb, obs := d.Diag[scoring.LensContextBench], d.Diag[scoring.LensObserved]
+	cb, obs := d.Diag[model.LensContextBench], d.Diag[model.LensObserved]
 	// The spans depend only on the gold, so both lenses list the same ones;
 	// the key lookup only guards against that ever changing.
 	type key struct {
@@ -436,8 +436,8 @@ func (d *Data) goldSpans() {
 			}
 			g := GoldSpan{File: fd.File, FileLevel: true, InFinal: fd.Category == diagnose.Found}
 			g.Whole = [2]*diagnose.File{fd, obsFiles[fd.File]}
-			if g.Whole[scoring.LensObserved] == nil {
-				g.Whole[scoring.LensObserved] = fd
+			if g.Whole[model.LensObserved] == nil {
+				g.Whole[model.LensObserved] = fd
 			}
 			d.Gold = append(d.Gold, d.found(g))
 			continue
@@ -446,8 +446,8 @@ func (d *Data) goldSpans() {
 		s++
 		g := GoldSpan{File: sp.File, Start: sp.Start, End: sp.End, Lines: sp.Lines(), InFinal: sp.FinalLines > 0}
 		g.Span = [2]*diagnose.Span{sp, obsSpans[key{sp.File, sp.Start, sp.End}]}
-		if g.Span[scoring.LensObserved] == nil {
-			g.Span[scoring.LensObserved] = sp
+		if g.Span[model.LensObserved] == nil {
+			g.Span[model.LensObserved] = sp
 		}
 		d.Gold = append(d.Gold, d.found(g))
 	}
@@ -459,13 +459,13 @@ func (d *Data) found(g GoldSpan) GoldSpan {
 	for l := range g.firsts {
 		g.FoundAt[l] = -1
 		if g.FileLevel {
-			g.FoundAt[l] = d.fileFirstRead(scoring.Lens(l), g.File)
+			g.FoundAt[l] = d.fileFirstRead(model.Lens(l), g.File)
 			continue
 		}
 		// Lines past the end of the file can never be read.
 		fs := make([]int32, 0, g.Lines)
 		for line := max(g.Start, 1); line <= min(g.End, fd.Lines); line++ {
-			fs = append(fs, int32(fd.FirstRead(scoring.Lens(l), line)))
+			fs = append(fs, int32(fd.FirstRead(model.Lens(l), line)))
 		}
 		sort.Slice(fs, func(a, b int) bool { return fs[a] < fs[b] })
 		g.firsts[l] = fs
@@ -477,7 +477,7 @@ func (d *Data) found(g GoldSpan) GoldSpan {
 }
 
 // fileFirstRead is the first action that read any line of a file, or -1.
-func (d *Data) fileFirstRead(l scoring.Lens, f string) int {
+func (d *Data) fileFirstRead(l model.Lens, f string) int {
 	best := Never
 	for _, v := range d.Files[f].First[l] {
 		best = min(best, int(v))
@@ -581,32 +581,9 @@ func compactRead(reads []scoring.FileLines) string {
 	return strings.Join(parts, " ")
 }
 
-func ordered(a, b int) scoring.Interval {
+func ordered(a, b int) model.Interval {
 	if a > b {
 		a, b = b, a
 	}
-	return scoring.Interval{Start: a, End: b}
-}
-
-// merge sorts and joins overlapping or adjacent intervals.
-func merge(ivs []scoring.Interval) []scoring.Interval {
-	if len(ivs) < 2 {
-		return ivs
-	}
-	sort.Slice(ivs, func(i, j int) bool {
-		if ivs[i].Start != ivs[j].Start {
-			return ivs[i].Start < ivs[j].Start
-		}
-		return ivs[i].End < ivs[j].End
-	})
-	out := ivs[:1]
-	for _, iv := range ivs[1:] {
-		last := &out[len(out)-1]
-		if iv.Start <= last.End+1 {
-			last.End = max(last.End, iv.End)
-			continue
-		}
-		out = append(out, iv)
-	}
-	return out
+	return model.Interval{Start: a, End: b}
 }

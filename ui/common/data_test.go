@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/gold"
 	"github.com/trajscope/trajscope/parsers/miniswe"
 	"github.com/trajscope/trajscope/scoring"
@@ -31,7 +32,7 @@ func demo(t *testing.T) *scoring.Analysis {
 	}
 	g, _ := set.Get(run.InstanceID)
 	repo, _ := fs.Sub(fsys, "repo")
-	return scoring.Analyze(run, g, scoring.NewFiles(source.NewFS(repo)), scoring.ContextBench)
+	return scoring.Analyze(run, g, scoring.NewFiles(source.NewFS(repo)), model.ContextBench)
 }
 
 // The per-action counters computed here for the contextbench lens use the
@@ -45,7 +46,7 @@ func TestCountersMatchAnalyze(t *testing.T) {
 	for i := range a.Actions {
 		obs[i] = clampReads(fresh, a.Actions[i].Reads)
 	}
-	ld := fresh.lens(scoring.LensObserved, obs)
+	ld := fresh.lens(model.LensObserved, obs)
 	for i, v := range a.Actions {
 		if ld.NewGold[i] != v.NewGold || ld.ReadLines[i] != v.ReadLines || ld.Reread[i] != v.Reread ||
 			ld.Pure[i] != v.PureReread || ld.CumRead[i] != v.CumRead || ld.CumReread[i] != v.CumReread {
@@ -61,7 +62,7 @@ func TestCountersMatchAnalyze(t *testing.T) {
 // enter in the gold panel goes), and the per-step "found @k" agrees with it.
 func TestDemoGold(t *testing.T) {
 	d := NewData(demo(t))
-	cb, obs := scoring.LensContextBench, scoring.LensObserved
+	cb, obs := model.LensContextBench, model.LensObserved
 	type lensWant struct {
 		cat     diagnose.Category
 		closest int // 1-based action, 0 none
@@ -101,7 +102,7 @@ func TestDemoGold(t *testing.T) {
 			t.Errorf("%s %d-%d: in final %v, want %v", c.file, c.start, c.end, g.InFinal, c.inFinal)
 		}
 		for _, lw := range []struct {
-			l    scoring.Lens
+			l    model.Lens
 			want lensWant
 		}{{cb, c.cb}, {obs, c.obs}} {
 			got := lensWant{g.Category(lw.l), g.Closest(lw.l) + 1, g.FoundAt[lw.l] + 1}
@@ -119,7 +120,7 @@ func TestDemoGold(t *testing.T) {
 	if sp := d.Gold[5].Span[cb]; sp.Distance != 3 {
 		t.Errorf("near miss distance %d, want 3", sp.Distance)
 	}
-	for l, want := range map[scoring.Lens]diagnose.Counts{cb: {1, 2, 1, 2, 1}, obs: {1, 1, 1, 3, 1}} {
+	for l, want := range map[model.Lens]diagnose.Counts{cb: {1, 2, 1, 2, 1}, obs: {1, 1, 1, 3, 1}} {
 		if got := d.Diag[l].SpanCounts; got != want {
 			t.Errorf("%s span counts %v, want %v", l, got, want)
 		}
@@ -132,7 +133,7 @@ func TestDemoGold(t *testing.T) {
 	// The first-read marks behind the gutter.
 	disc := d.Files["pricebook/discounts.py"]
 	for _, c := range []struct {
-		lens        scoring.Lens
+		lens        model.Lens
 		line, first int // first is 1-based, 0 never
 	}{
 		{cb, 1, 3}, {cb, 40, 3}, {cb, 41, 4}, {cb, 84, 0}, {obs, 60, 2}, {obs, 59, 2}, {obs, 58, 4},
@@ -170,7 +171,7 @@ func TestFileLevelGold(t *testing.T) {
 	}
 	// Read at step 17 under the evaluator's steps (grep showed lines 7 and
 	// 31 at step 7), absent from the final context.
-	for l, want := range map[scoring.Lens]int{scoring.LensContextBench: 17, scoring.LensObserved: 7} {
+	for l, want := range map[model.Lens]int{model.LensContextBench: 17, model.LensObserved: 7} {
 		if g.Category(l) != diagnose.ReadThenDropped || g.Closest(l)+1 != want || g.FoundAt[l]+1 != want {
 			t.Errorf("tax.py (%s): %v closest %d found %d, want read then dropped at %d", l, g.Category(l), g.Closest(l)+1, g.FoundAt[l]+1, want)
 		}

@@ -15,7 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/trajscope/trajscope/internal/termsafe"
-	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring/diagnose"
 	"github.com/trajscope/trajscope/themes"
 	"github.com/trajscope/trajscope/ui/common"
@@ -82,7 +82,7 @@ func (m *Model) Scroll(n int) tea.Cmd {
 
 // Label names a span's end-of-run category in a few words (the row's last
 // column and the plain summary).
-func Label(g *common.GoldSpan, l scoring.Lens) string {
+func Label(g *common.GoldSpan, l model.Lens) string {
 	switch g.Category(l) {
 	case diagnose.Found:
 		if g.Span[l] != nil && g.Span[l].Declared || g.Whole[l] != nil && g.Whole[l].Declared {

@@ -116,7 +116,7 @@ func (m *Model) View() string {
 		info := []string{reread, fmt.Sprintf("%s steps %d/%d", ctx.Lens, ld.StepsDone[cur], ld.NumSteps), editloc,
 			fmt.Sprintf("AUC line %.2f · redundancy line %.2f", res.Trajectory.AUCCoverage.Line, res.Trajectory.Redundancy.Line)}
 		for g, name := range model.Granularities {
-			fm := res.Final.Get(name)
+			fm := res.Final.At(name)
 			final := fmt.Sprintf("final %.2f p %.2f", fm.Coverage, fm.Precision)
 			sw := max(m.w-7-1-4-2-len(final)-3-infoW-1, 4)
 			row := fmt.Sprintf(" %-6s %s %s  %s %s %s", name, spark(g, sw), val(g), t.Muted.Render(final),

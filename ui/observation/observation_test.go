@@ -55,7 +55,7 @@ func TestWrapFitsWidth(t *testing.T) {
 		Thought:     "THOUGHT: It appears that the line containing `SECURE_REFERRER_POLICY` is not within the range of lines 100-110. I'll need a broader range: supercalifragilisticexpialidocious-hyphenated-words-everywhere.",
 		Observation: strings.Repeat("x", 300) + "\n\tshort\n" + strings.Repeat("日本", 80),
 	}}}
-	a := scoring.Analyze(run, &model.Gold{}, scoring.NewFiles(nil), scoring.ContextBench)
+	a := scoring.Analyze(run, &model.Gold{}, scoring.NewFiles(nil), model.ContextBench)
 	th, _ := themes.Get("dark", true, false)
 	ctx := &common.Context{Data: common.NewData(a), Theme: th}
 	for w := 10; w <= 120; w += 7 {

@@ -15,7 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/trajscope/trajscope/internal/termsafe"
-	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/themes"
 	"github.com/trajscope/trajscope/ui/common"
 )
@@ -406,7 +406,7 @@ func (m *Model) View() string {
 }
 
 // nowLines are the current file's lines the current action read.
-func (m *Model) nowLines() []scoring.Interval {
+func (m *Model) nowLines() []model.Interval {
 	for _, fl := range m.ctx.L().Reads[m.ctx.Cur] {
 		if fl.File == m.file {
 			return fl.Lines
@@ -415,7 +415,7 @@ func (m *Model) nowLines() []scoring.Interval {
 	return nil
 }
 
-func contains(ivs []scoring.Interval, l int) bool {
+func contains(ivs []model.Interval, l int) bool {
 	for _, iv := range ivs {
 		if iv.Start <= l && l <= iv.End {
 			return true
@@ -469,7 +469,7 @@ func isGoldFile(d *common.Data, f string) bool {
 	return false
 }
 
-func fileFirst(fd *common.FileData, l scoring.Lens) int {
+func fileFirst(fd *common.FileData, l model.Lens) int {
 	best := common.Never
 	for _, v := range fd.First[l] {
 		best = min(best, int(v))

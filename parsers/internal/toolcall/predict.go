@@ -35,7 +35,7 @@ func NormPath(p string) string {
 // only: their lines depend on the file's length, which the prediction
 // cannot know (upstream treats `cat f` the same way).
 func Predict(actions []model.Action) (steps []model.Step, final model.Step) {
-	union := map[string][]model.LineSpan{}
+	union := map[string][]model.Interval{}
 	files := map[string]bool{}
 	for i := range actions {
 		a := &actions[i]
@@ -58,7 +58,7 @@ func Predict(actions []model.Action) (steps []model.Step, final model.Step) {
 
 func stepOf(reads []model.ObservedRead) (model.Step, bool) {
 	var st model.Step
-	spans := map[string][]model.LineSpan{}
+	spans := map[string][]model.Interval{}
 	seen := map[string]bool{}
 	for _, r := range reads {
 		f := NormPath(r.File)
@@ -69,12 +69,12 @@ func stepOf(reads []model.ObservedRead) (model.Step, bool) {
 			seen[f] = true
 			st.Files = append(st.Files, f)
 		}
-		var sp model.LineSpan
+		var sp model.Interval
 		switch r.Kind {
 		case model.ReadRange:
-			sp = model.LineSpan{Start: r.Start, End: r.End}
+			sp = model.Interval{Start: r.Start, End: r.End}
 		case model.ReadHead:
-			sp = model.LineSpan{Start: 1, End: r.End}
+			sp = model.Interval{Start: 1, End: r.End}
 		default:
 			continue
 		}
@@ -101,14 +101,14 @@ func stepOf(reads []model.ObservedRead) (model.Step, bool) {
 	return st, true
 }
 
-func unionStep(files map[string]bool, spans map[string][]model.LineSpan) model.Step {
+func unionStep(files map[string]bool, spans map[string][]model.Interval) model.Step {
 	var st model.Step
 	for f := range files {
 		st.Files = append(st.Files, f)
 	}
 	sort.Strings(st.Files)
 	for _, f := range st.Files {
-		if m := model.MergeLineSpans(spans[f]); len(m) > 0 {
+		if m := model.MergeIntervals(spans[f]); len(m) > 0 {
 			st.Spans = append(st.Spans, model.FileSpans{File: f, Spans: m})
 		}
 	}

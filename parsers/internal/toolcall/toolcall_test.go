@@ -191,14 +191,14 @@ func TestPredict(t *testing.T) {
 	}
 	steps, final := Predict(acts)
 	want := []model.Step{
-		{Files: []string{"a.py", "b.py"}, Spans: []model.FileSpans{{File: "b.py", Spans: []model.LineSpan{{Start: 10, End: 20}}}}},
-		{Files: []string{"b.py", "d.py"}, Spans: []model.FileSpans{{File: "b.py", Spans: []model.LineSpan{{Start: 21, End: 25}, {Start: 1, End: 3}}}}},
+		{Files: []string{"a.py", "b.py"}, Spans: []model.FileSpans{{File: "b.py", Spans: []model.Interval{{Start: 10, End: 20}}}}},
+		{Files: []string{"b.py", "d.py"}, Spans: []model.FileSpans{{File: "b.py", Spans: []model.Interval{{Start: 21, End: 25}, {Start: 1, End: 3}}}}},
 	}
 	if !reflect.DeepEqual(steps, want) {
 		t.Fatalf("steps = %+v", steps)
 	}
 	wantFinal := model.Step{Files: []string{"a.py", "b.py", "d.py"},
-		Spans: []model.FileSpans{{File: "b.py", Spans: []model.LineSpan{{Start: 1, End: 3}, {Start: 10, End: 25}}}}}
+		Spans: []model.FileSpans{{File: "b.py", Spans: []model.Interval{{Start: 1, End: 3}, {Start: 10, End: 25}}}}}
 	if !reflect.DeepEqual(final, wantFinal) {
 		t.Fatalf("final = %+v", final)
 	}
