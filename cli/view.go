@@ -125,11 +125,12 @@ func runView(env *Env, o *viewOptions, path string) error {
 		for _, p := range set.Problems() {
 			printError(env.Stderr, "warning: ", p)
 		}
-		found, ok := set.Get(run.InstanceID)
+		found, ok := set.Lookup(run.InstanceID, sem)
 		if !ok {
-			found, ok = set.Match(run.InstanceID)
-		}
-		if !ok {
+			if near, match := set.Match(run.InstanceID); match && sem == model.ContextBench {
+				return fmt.Errorf("%s: no gold for instance %q (the reference matches ids exactly; --semantics fixed would pair it with %q)",
+					o.gold, safe(run.InstanceID), safe(near.ID))
+			}
 			return fmt.Errorf("%s: no gold for instance %q", o.gold, safe(run.InstanceID))
 		}
 		g = found

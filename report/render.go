@@ -304,7 +304,6 @@ func (r *Report) writeInstancesMarkdown(w io.Writer) {
 // requested the per-instance table, or with a comparison its deltas (and
 // per-instance deltas when both are requested). Numbers keep full precision.
 func (r *Report) WriteCSV(out io.Writer) error {
-	w := csv.NewWriter(out)
 	var recs [][]string
 	switch {
 	case r.Compare != nil && r.Instances != nil:
@@ -316,11 +315,17 @@ func (r *Report) WriteCSV(out io.Writer) error {
 	default:
 		recs = r.summaryCSV()
 	}
+	return writeCSV(out, recs)
+}
+
+// writeCSV writes records with every cell made safe for one terminal line.
+func writeCSV(out io.Writer, recs [][]string) error {
 	for _, rec := range recs {
 		for i := range rec {
 			rec[i] = termsafe.Line(rec[i])
 		}
 	}
+	w := csv.NewWriter(out)
 	if err := w.WriteAll(recs); err != nil {
 		return err
 	}

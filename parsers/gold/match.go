@@ -23,6 +23,16 @@ var (
 	configPrefix = regexp.MustCompile(`^(?i:mcp|baseline|ccb|sg|sourcegraph)[_-]`)
 )
 
+// Lookup is the one rule that pairs a run with its gold: under the
+// reference semantics an exact id (as the upstream evaluator matches), under
+// fixed semantics Match's normalisation as well.
+func (s *Set) Lookup(id string, sem model.Semantics) (*model.Gold, bool) {
+	if sem == model.Fixed {
+		return s.Match(id)
+	}
+	return s.Get(id)
+}
+
 // Match finds the gold for a run's id. An exact Get always wins. Otherwise it
 // strips run decorations (Harbor trial suffix, CodeScaleBench token, trial
 // number, config prefix; fewest strips first) and tries each stem exactly,

@@ -1,0 +1,285 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/trajscope/trajscope/internal/termsafe"
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/scoring/diagnose"
+)
+
+// Results is what one `score` run produced: a row per instance in input
+// order, trajscope's analysis of each (nil for error rows, or all nil when
+// only the upstream rows were computed), and the aggregate.
+type Results struct {
+	Rows      []model.Result
+	Extras    []*Extras
+	Aggregate scoring.Aggregate
+	Semantics model.Semantics
+}
+
+// NewResults builds Results, computing each analysed instance's extras.
+func NewResults(rows []model.Result, analyses []*scoring.Analysis, sem model.Semantics) *Results {
+	r := &Results{Rows: rows, Aggregate: scoring.Summarize(rows), Semantics: sem}
+	if analyses != nil {
+		r.Extras = make([]*Extras, len(analyses))
+		for i, a := range analyses {
+			if a != nil {
+				r.Extras[i] = NewExtras(a)
+			}
+		}
+	}
+	return r
+}
+
+// WriteJSONL writes the upstream per-instance rows, one JSON line each: the
+// --out file, byte-identical to the reference evaluator's under its semantics.
+func (r *Results) WriteJSONL(w io.Writer) error {
+	var buf []byte
+	for i := range r.Rows {
+		buf = scoring.AppendResultJSON(buf[:0], &r.Rows[i], r.Semantics)
+		buf = append(buf, '\n')
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// extras returns instance i's analysis, nil when there is none.
+func (r *Results) extras(i int) *Extras {
+	if i < len(r.Extras) {
+		return r.Extras[i]
+	}
+	return nil
+}
+
+// run wraps the results as a report run, so the text and JSON summaries use
+// the same definitions as `trajscope report`.
+func (r *Results) run() *Run {
+	run := &Run{Label: "score", Format: "json", Instances: make([]Instance, len(r.Rows))}
+	for i := range r.Rows {
+		run.Instances[i] = Instance{Result: r.Rows[i], Where: fmt.Sprintf("result %d", i+1), Extras: r.extras(i)}
+	}
+	return run
+}
+
+// WriteJSON writes {"results": [...], "aggregate": {...}, "summary": {...}}.
+// Each result is the upstream row byte for byte, with trajscope's analysis
+// added under a last "trajscope" key; "aggregate" is upstream's aggregate
+// dict; "summary" holds the report rows (every aggregate definition) per lens.
+func (r *Results) WriteJSON(w io.Writer) error {
+	var buf []byte
+	buf = append(buf, `{"results": [`...)
+	for i := range r.Rows {
+		if i > 0 {
+			buf = append(buf, ", "...)
+		}
+		buf = scoring.AppendResultJSON(buf, &r.Rows[i], r.Semantics)
+		if e := r.extras(i); e != nil {
+			if b, err := json.Marshal(e); err == nil {
+				buf = append(buf[:len(buf)-1], `, "trajscope": `...)
+				buf = append(buf, EscapeJSONControls(b)...)
+				buf = append(buf, '}')
+			}
+		}
+	}
+	buf = append(buf, `], "aggregate": `...)
+	buf = scoring.AppendAggregateJSON(buf, &r.Aggregate)
+	run := r.run()
+	summary := map[string]Row{}
+	for _, l := range model.Lenses {
+		row := Summarize(run, l.String())
+		row.Label, row.Path = "", ""
+		summary[l.String()] = row
+	}
+	if b, err := json.Marshal(summary); err == nil {
+		buf = append(buf, `, "summary": `...)
+		buf = append(buf, EscapeJSONControls(b)...)
+	}
+	buf = append(buf, "}\n"...)
+	_, err := w.Write(buf)
+	return err
+}
+
+// maxListedSpans caps the gold spans listed per lens in text output; JSON
+// lists them all.
+const maxListedSpans = 100
+
+// WriteText writes each instance's figures, diagnosis and file ranking, then
+// the aggregates with their definitions: the human form of a score run.
+func (r *Results) WriteText(out io.Writer) error {
+	w := &errWriter{w: out}
+	results, agg := r.Rows, &r.Aggregate
+	for i := range results {
+		res := &results[i]
+		fmt.Fprintf(w, "%s\n", termsafe.Line(res.InstanceID))
+		if res.Error != "" {
+			fmt.Fprintf(w, "  error: %s", res.Error)
+			if res.Reason != "" {
+				fmt.Fprintf(w, " (%s)", termsafe.Line(res.Reason))
+			}
+			fmt.Fprintln(w)
+			continue
+		}
+		fmt.Fprintf(w, "  %-7s %8s %9s %7s %8s %10s   %s\n", "", "coverage", "precision", "F1", "AUC", "redundancy", "inter/gold/pred")
+		for _, g := range model.Granularities {
+			m := res.Final.At(g)
+			fmt.Fprintf(w, "  %-7s %8.3f %9.3f %7.3f %8.3f %10.3f   %d/%d/%d\n", g, m.Coverage, m.Precision,
+				scoring.F1(m.Coverage, m.Precision), *res.Trajectory.AUCCoverage.At(g), *res.Trajectory.Redundancy.At(g),
+				m.Intersection, m.GoldSize, m.PredSize)
+		}
+		fmt.Fprintf(w, "  steps %d", res.NumSteps)
+		if e := res.EditLoc; e != nil {
+			fmt.Fprintf(w, "   editloc recall %.3f precision %.3f (%d/%d/%d)", e.Recall, e.Precision, e.Intersection, e.GoldSize, e.PredSize)
+		}
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "  (F1 = 2·coverage·precision/(coverage+precision) of this instance)\n")
+		d := diagnose.LastStepToFinal(res)
+		fmt.Fprintf(w, "  usage drop, last step → final (from the result): file %.3f  symbol %.3f  span %.3f  line %.3f",
+			d.File.Drop, d.Symbol.Drop, d.Span.Drop, d.Line.Drop)
+		if d.Line.RecallDrop != nil {
+			fmt.Fprintf(w, "   recall drop line %.3f", *d.Line.RecallDrop)
+		}
+		fmt.Fprintln(w)
+		if e := r.extras(i); e != nil {
+			writeLensText(w, "contextbench", e.Lenses.ContextBench)
+			writeLensText(w, "observed", e.Lenses.Observed)
+		}
+	}
+	fmt.Fprintf(w, "\n%d/%d instances scored", agg.NumValid, agg.NumTotal)
+	if len(agg.Errors) > 0 {
+		keys := make([]string, 0, len(agg.Errors))
+		for k := range agg.Errors {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(w, ", %s=%d", k, agg.Errors[k])
+		}
+	}
+	fmt.Fprintln(w)
+	if agg.NumTotal == 0 {
+		return w.err
+	}
+	row := Summarize(r.run(), model.LensContextBench.String())
+	fmt.Fprintf(w, "\n  %-7s %8s %8s %8s %10s %8s %8s %10s %12s\n", "", "R macro", "P macro", "F1 mean", "F1(macro)", "R micro", "P micro", "F1(micro)", "drop (last)")
+	for _, g := range model.Granularities {
+		s := row.Final.At(g)
+		fmt.Fprintf(w, "  %-7s %8.3f %8.3f %8.3f %10.3f %8.3f %8.3f %10.3f %12.3f\n", g, s.RecallMacro, s.PrecisionMacro, s.F1Mean, s.F1OfMacro,
+			s.RecallMicro, s.PrecisionMicro, s.F1OfMicro, s.DropLastStep.Mean)
+	}
+	fmt.Fprintln(w, "  macro: mean over all instances, errors count 0; F1 mean: mean of per-instance F1 (the leaderboard's);")
+	fmt.Fprintln(w, "  micro: Σ intersection / Σ size over valid instances (the evaluator's); F1(x): 2RP/(R+P) of those R and P;")
+	fmt.Fprintln(w, "  drop (last): usage drop, last step → final, mean over all instances (errors count 1.0).")
+	if row.UnionDrop != nil {
+		fmt.Fprintf(w, "  usage drop, union of steps → final (lines, contextbench lens): mean %.3f over %d instances\n", row.UnionDrop.Mean, row.UnionDrop.N)
+	}
+	return w.err
+}
+
+// writeLensText prints one lens's diagnosis, union drop and file ranking.
+func writeLensText(w io.Writer, lens string, le *LensExtras) {
+	if le == nil {
+		return
+	}
+	u := le.UsageDropUnion
+	fmt.Fprintf(w, "  lens %s: usage drop, union of steps → final (lines): %.3f (%d gold lines seen, %d in the final context)\n", lens, u.Drop, u.Seen, u.Kept)
+	if d := le.Diagnosis; d != nil {
+		fmt.Fprintf(w, "    gold files: %s\n", d.FileCounts.Summary())
+		fmt.Fprintf(w, "    gold spans: %s\n", d.SpanCounts.Summary())
+		width := 0
+		for k := range d.Spans {
+			if k == maxListedSpans {
+				break
+			}
+			width = max(width, len(spanName(&d.Spans[k])))
+		}
+		for k := range d.Spans {
+			if k == maxListedSpans {
+				fmt.Fprintf(w, "      … %d more (--format json lists all)\n", len(d.Spans)-k)
+				break
+			}
+			sp := &d.Spans[k]
+			fmt.Fprintf(w, "      %-*s  %s\n", width, spanName(sp), sp.Describe())
+		}
+		for k := range d.Files {
+			f := &d.Files[k]
+			if len(d.ForFile(f.File)) == 0 {
+				// A gold file with no gold lines is only diagnosed here.
+				fmt.Fprintf(w, "      %-*s  %s\n", width, termsafe.Line(f.File), f.Describe())
+			}
+		}
+	}
+	if m := le.IR; m != nil {
+		if !m.Computable {
+			fmt.Fprintf(w, "    file ranking: not computable (%s)\n", m.Reason)
+			return
+		}
+		fmt.Fprintf(w, "    file ranking: MRR %.3f  MAP %.3f  nDCG@10 %.3f  P@1 %.3f  P@5 %.3f  R@5 %.3f  R@10 %.3f  file recall %.3f  efficiency %.3f",
+			m.MRR, m.MAP, m.NDCG.At(10), m.Precision.At(1), m.Precision.At(5), m.Recall.At(5), m.Recall.At(10), m.FileRecall, m.ContextEfficiency)
+		if m.TTFRStep != nil {
+			fmt.Fprintf(w, "  first gold file at action %d", *m.TTFRStep+1)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// spanName is "file:start-end", safe for one terminal line.
+func spanName(sp *diagnose.Span) string {
+	return fmt.Sprintf("%s:%d-%d", termsafe.Line(sp.File), sp.Start, sp.End)
+}
+
+// WriteCSV writes one row per instance: the final figures, F1, AUC and
+// redundancy per granularity, and EditLoc. Numbers keep full precision.
+func (r *Results) WriteCSV(out io.Writer) error {
+	cols := []string{"instance_id", "error", "num_steps"}
+	for _, g := range model.Granularities {
+		for _, c := range []string{"coverage", "precision", "f1", "intersection", "gold_size", "pred_size", "auc", "redundancy"} {
+			cols = append(cols, g.String()+"_"+c)
+		}
+	}
+	cols = append(cols, "editloc_recall", "editloc_precision", "editloc_intersection", "editloc_gold_size", "editloc_pred_size")
+	recs := [][]string{cols}
+	for i := range r.Rows {
+		res := &r.Rows[i]
+		row := []string{res.InstanceID, res.Error, ""}
+		if res.Error == "" {
+			row[2] = fmt.Sprint(res.NumSteps)
+			for _, g := range model.Granularities {
+				m := res.Final.At(g)
+				row = append(row, num(m.Coverage), num(m.Precision), num(scoring.F1(m.Coverage, m.Precision)),
+					fmt.Sprint(m.Intersection), fmt.Sprint(m.GoldSize), fmt.Sprint(m.PredSize),
+					num(*res.Trajectory.AUCCoverage.At(g)), num(*res.Trajectory.Redundancy.At(g)))
+			}
+			if e := res.EditLoc; e != nil {
+				row = append(row, num(e.Recall), num(e.Precision), fmt.Sprint(e.Intersection), fmt.Sprint(e.GoldSize), fmt.Sprint(e.PredSize))
+			}
+		}
+		for len(row) < len(cols) {
+			row = append(row, "")
+		}
+		recs = append(recs, row)
+	}
+	return writeCSV(out, recs)
+}
+
+// errWriter keeps the first write error, so a long text renderer can write
+// freely and report it once.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}
