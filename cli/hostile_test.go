@@ -13,7 +13,7 @@ import (
 	"github.com/trajscope/trajscope/source/sourcetest"
 )
 
-// Hostile input, end to end through Execute (SPEC §4, §6): each case gives
+// Hostile input, end to end through Execute: each case gives
 // one clear line naming the file and the place, the documented exit code, no
 // panic, and in a batch every other instance still scores exactly as it
 // would alone.
@@ -703,7 +703,7 @@ type panicFS struct{}
 func (panicFS) Open(name string) (fs.File, error) { panic("boom \x1b]0;title\x07") }
 
 // TestPanicIsOneLine: a panic on the command's goroutine becomes one inert
-// error line and exit 1, not a stack trace (SPEC §4).
+// error line and exit 1, not a stack trace.
 func TestPanicIsOneLine(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := Execute([]string{"view"}, Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Demo: panicFS{}})

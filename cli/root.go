@@ -15,7 +15,8 @@ import (
 	"github.com/trajscope/trajscope/internal/termsafe"
 )
 
-// Exit codes (SPEC §4).
+// Exit codes, as documented in the README: scripts tell a bad call from a
+// failed run.
 const (
 	exitOK      = 0
 	exitRuntime = 1
@@ -42,7 +43,7 @@ type Env struct {
 func Execute(args []string, env Env) (code int) {
 	stdin, stdout, stderr := env.Stdin, env.Stdout, env.Stderr
 	defer func() {
-		// The last line of defence (SPEC §4: never a stack trace): a bug
+		// The last line of defence (never a stack trace): a bug
 		// reached by some input is one line and exit 1, not a crash.
 		if p := recover(); p != nil {
 			fmt.Fprintf(stderr, "trajscope: internal error: %s (a bug: please report it with the input)\n", termsafe.Line(fmt.Sprint(p)))

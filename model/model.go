@@ -39,8 +39,9 @@ func (s Step) Empty() bool {
 	return true
 }
 
-// Prediction is one unified ContextBench prediction record (§2.1 of the
-// evaluator reference): the per-step context, the final context and the patch.
+// Prediction is one unified ContextBench prediction record (a line of the
+// evaluator's --pred file): the per-step context, the final context and the
+// patch.
 type Prediction struct {
 	InstanceID string
 	// OriginalInstID is kept when the record named it, so conversion can

@@ -19,7 +19,7 @@ type Tree interface {
 
 // Resolve maps a path predicted by an agent to a repository-relative file
 // path, or "" when no suffix of it names a regular file in t. It mirrors the
-// ContextBench evaluator's _resolve_repo_relpath (reference §2.9):
+// ContextBench evaluator's _resolve_repo_relpath:
 //
 //  1. strip whitespace (Python str.strip), then the quote characters ' and ",
 //     then replace \ with /;

@@ -13,7 +13,7 @@ import (
 )
 
 // resolveFiles is the repository used by the Resolve tables: it holds the
-// targets of the §2.9 examples.
+// targets of path shapes seen in upstream runs.
 var resolveFiles = map[string]string{
 	"pkg/util.py":                          "u",
 	"pkg/mod.py":                           "m",
@@ -31,13 +31,13 @@ var resolveFiles = map[string]string{
 var resolveCases = []struct {
 	in, want string
 }{
-	// §2.9 examples from upstream runs.
+	// Path shapes from upstream runs.
 	{"/testbed/pkg/util.py", "pkg/util.py"},
 	{"usr/lib/python3/site-packages/pkg/mod.py", "pkg/mod.py"},
 	{"lib/python3.x/site-packages/django/db/migrations/autodetector.py", "django/db/migrations/autodetector.py"},
 	{"workspace/repo__0.1/pkg/mod.py", "pkg/mod.py"},
 	{"--include=*.py", ""},
-	// §2.9 hazards.
+	// Hazards of suffix resolution.
 	{"test.py", "test.py"},
 	{"/tmp/x/setup.py", "setup.py"},
 	// Normalisation steps.

@@ -41,7 +41,7 @@ func checkRows(t *testing.T, path string, src []byte, got []Def, want []row) {
 	}
 }
 
-// TestVectorRepo checks the upstream test vector repo (§8): the exact
+// TestVectorRepo checks the upstream test vector repo (testdata/testvectors): the exact
 // offsets the reference evaluator produced for pkg/mod.py, none for util.py.
 func TestVectorRepo(t *testing.T) {
 	tests := []struct {
