@@ -7,6 +7,7 @@ package termsafe
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -41,11 +42,14 @@ func clean(s string, multiline bool) string {
 			b.WriteString(`\r`)
 		case r == 0x1b:
 			b.WriteString(`\e`)
-		case unsafeRune(r):
-			if r < 0x100 {
+		case Unsafe(r):
+			switch {
+			case r < 0x100:
 				fmt.Fprintf(&b, `\x%02x`, r)
-			} else {
+			case r < 0x10000:
 				fmt.Fprintf(&b, `\u%04x`, r)
+			default:
+				fmt.Fprintf(&b, `\U%08x`, r)
 			}
 		default:
 			b.WriteRune(r)
@@ -54,16 +58,19 @@ func clean(s string, multiline bool) string {
 	return b.String()
 }
 
-// unsafeRune reports runes a terminal may act on: C0 and C1 controls, DEL,
-// and the bidirectional overrides that reorder what is displayed.
-func unsafeRune(r rune) bool {
+// Unsafe reports runes that must not reach a reader raw: controls a terminal
+// may act on (C0, C1, DEL), format characters (bidirectional overrides that
+// reorder what is displayed, zero-width characters, the BOM, Unicode tag
+// characters that hide text from the reader but not from a model) and the
+// line and paragraph separators that break a line where nothing shows it.
+func Unsafe(r rune) bool {
 	switch {
 	case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0:
 		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f:
-		return true
+	case r < 0x100:
+		return r == 0xad // soft hyphen: invisible
 	}
-	return false
+	return unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
 }
 
 // isPlain is the fast path: printable ASCII (plus newline and tab when

@@ -17,6 +17,16 @@ func TestLineAndText(t *testing.T) {
 		{"invalid utf8", "a\xffb", `a\xffb`, `a\xffb`},
 		{"unicode kept", "héllo → ok", "héllo → ok", "héllo → ok"},
 		{"del", "a\x7fb", `a\x7fb`, `a\x7fb`},
+		{"zero width space", "a\u200bb", `a\u200bb`, `a\u200bb`},
+		{"zero width joiners", "a\u200c\u200db", `a\u200c\u200db`, `a\u200c\u200db`},
+		{"word joiner", "a\u2060b", `a\u2060b`, `a\u2060b`},
+		{"bom", "\ufeffa", `\ufeffa`, `\ufeffa`},
+		{"line separator", "a\u2028b", `a\u2028b`, `a\u2028b`},
+		{"paragraph separator", "a\u2029b", `a\u2029b`, `a\u2029b`},
+		{"arabic letter mark", "a\u061cb", `a\u061cb`, `a\u061cb`},
+		{"soft hyphen", "a\u00adb", `a\xadb`, `a\xadb`},
+		{"tag characters hide text", "ok\U000E0041\U000E0042", `ok\U000e0041\U000e0042`, `ok\U000e0041\U000e0042`},
+		{"emoji and cjk kept", "✓ 日本 🙂", "✓ 日本 🙂", "✓ 日本 🙂"},
 	}
 	for _, c := range cases {
 		if got := Line(c.in); got != c.line {
@@ -36,7 +46,7 @@ func FuzzLine(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, out := range []string{Line(s), Text(s)} {
 			for _, r := range out {
-				if unsafeRune(r) && r != '\n' && r != '\t' {
+				if Unsafe(r) && r != '\n' && r != '\t' {
 					t.Fatalf("control rune %U survived in %q", r, out)
 				}
 			}
