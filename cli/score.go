@@ -5,12 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sync"
-	"sync/atomic"
 
 	"github.com/spf13/cobra"
 
+	"github.com/trajscope/trajscope/internal/atomicfile"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/gold"
 	"github.com/trajscope/trajscope/report"
@@ -79,6 +78,19 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 		return usagef("unknown --format %q (want jsonl, json, text or csv)", format)
 	}
 
+	var out *atomicfile.File
+	if o.out != "" {
+		if input, same := atomicfile.SameFile(o.out, o.gold, o.pred); same {
+			return usagef("--out %s names the input %s: it would be overwritten", safe(o.out), safe(input))
+		}
+		// Created now so an unwritable --out fails before the scoring, and
+		// renamed into place only once complete.
+		if out, err = atomicfile.Create(o.out); err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+		defer out.Abort()
+	}
+
 	goldSet, err := gold.Load(o.gold)
 	if err != nil {
 		return err
@@ -103,39 +115,21 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 		Semantics: sem,
 		Workers:   o.workers,
 	}
-	progress := isTerminal(stderr) && len(instances) > 1
-	var done atomic.Int64
-	var mu sync.Mutex
+	log := newBatchLog(stderr, len(instances))
 	batch.Done = func(i int, r *model.Result) {
 		op.done(i)
-		mu.Lock()
-		defer mu.Unlock()
-		if r.Error != "" && r.Reason != "" {
-			if progress {
-				fmt.Fprint(stderr, "\r\x1b[K")
-			}
-			// Unreadable records have no id; their reason names file and line.
-			if r.InstanceID == "" {
-				fmt.Fprintf(stderr, "trajscope: %s: %s\n", r.Error, safe(r.Reason))
-			} else {
-				fmt.Fprintf(stderr, "trajscope: %s: %s: %s\n", safe(r.InstanceID), r.Error, safe(r.Reason))
-			}
-		}
-		if progress {
-			fmt.Fprintf(stderr, "\r\x1b[Kscoring %d/%d", done.Add(1), len(instances))
-		}
+		log.row(i, r)
 	}
 	// Text and JSON explain each instance (diagnosis, usage drop, IR), which
 	// needs the full analysis; the JSONL and --out paths stay upstream's.
 	batch.Analyze = format == "text" || format == "json"
 	results, analyses := batch.Run(instances)
-	if progress {
-		fmt.Fprint(stderr, "\r\x1b[K")
-	}
+	log.finish()
 	res := report.NewResults(results, analyses, sem)
-	if o.out != "" {
-		if err := writeFile(o.out, res.WriteJSONL); err != nil {
-			return err
+	if out != nil {
+		w := bufio.NewWriter(out)
+		if err := errors.Join(res.WriteJSONL(w), w.Flush(), out.Commit()); err != nil {
+			return fmt.Errorf("--out %s: %w", safe(o.out), err)
 		}
 	}
 	w := bufio.NewWriter(stdout)
@@ -314,18 +308,4 @@ func firstNonEmpty(a, b string) string {
 		return a
 	}
 	return b
-}
-
-// writeFile writes path with the output of write.
-func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(f)
-	if err := errors.Join(write(w), w.Flush()); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

@@ -1,0 +1,101 @@
+package atomicfile
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestCommitReplaces(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "out.jsonl")
+	if err := os.WriteFile(p, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("new")
+	if b, _ := os.ReadFile(p); string(b) != "old" {
+		t.Fatalf("target changed before Commit: %q", b)
+	}
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "new" {
+		t.Fatalf("after Commit: %q", b)
+	}
+	if st, _ := os.Stat(p); st.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v, want 0644", st.Mode().Perm())
+	}
+	f.Abort() // no-op after Commit
+	if b, _ := os.ReadFile(p); string(b) != "new" {
+		t.Fatalf("Abort after Commit removed the file: %q", b)
+	}
+	assertOnly(t, dir, "out.jsonl")
+}
+
+func TestAbortKeepsOld(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "out.jsonl")
+	os.WriteFile(p, []byte("old"), 0o644)
+	f, err := Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("half")
+	f.Abort()
+	if b, _ := os.ReadFile(p); string(b) != "old" {
+		t.Fatalf("after Abort: %q", b)
+	}
+	assertOnly(t, dir, "out.jsonl")
+}
+
+func TestCreateFailsEarly(t *testing.T) {
+	if _, err := Create(filepath.Join(t.TempDir(), "missing", "out.jsonl")); err == nil {
+		t.Fatal("no error for a missing directory")
+	}
+}
+
+func TestSameFile(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a")
+	os.WriteFile(a, []byte("x"), 0o644)
+	link := filepath.Join(dir, "link")
+	os.Symlink(a, link)
+	hard := filepath.Join(dir, "hard")
+	os.Link(a, hard)
+	b := filepath.Join(dir, "b")
+	os.WriteFile(b, []byte("x"), 0o644)
+	tests := []struct {
+		path   string
+		others []string
+		want   bool
+	}{
+		{a, []string{b, a}, true},
+		{link, []string{a}, true},
+		{hard, []string{a}, true},
+		{filepath.Join(dir, ".", "a"), []string{a}, true},
+		{b, []string{a}, false},
+		{filepath.Join(dir, "new"), []string{a}, false},
+		{a, []string{""}, false},
+	}
+	for _, tc := range tests {
+		if _, got := SameFile(tc.path, tc.others...); got != tc.want {
+			t.Errorf("SameFile(%s, %v) = %v, want %v", tc.path, tc.others, got, tc.want)
+		}
+	}
+}
+
+func assertOnly(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != len(names) {
+		var got []string
+		for _, e := range ents {
+			got = append(got, e.Name())
+		}
+		t.Fatalf("dir holds %v, want %v (a temporary file was left)", got, names)
+	}
+}
