@@ -133,6 +133,7 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 		fmt.Fprint(stderr, "\r\x1b[K")
 	}
 	res := report.NewResults(results, analyses, sem)
+	res.SetTasks(instances)
 	if o.out != "" {
 		if err := writeFile(o.out, res.WriteJSONL); err != nil {
 			return err
