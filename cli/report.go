@@ -2,40 +2,51 @@ package cli
 
 import (
 	"bufio"
-	"os"
-	"path/filepath"
-	"strings"
+	"errors"
+	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/gold"
 	"github.com/trajscope/trajscope/report"
 )
 
 type reportOptions struct {
-	format      string
-	perInstance bool
-	compare     bool
-	lens        string
-	group       string
+	format, lens, group, by, gold, plot string
+	perInstance, compare, missed        bool
+	seed                                uint64
+	top                                 int
 }
 
 func newReportCmd(env *Env) *cobra.Command {
 	var o reportOptions
 	cmd := &cobra.Command{
-		Use:   "report RESULTS... [--format md|csv|json] [--per-instance] [--compare A B]",
+		Use:   "report RESULTS... [--format md|csv|json] [--per-instance] [--compare] [--by language|source] [--missed] [--plot DIR]",
 		Short: "Tables across scoring results: one row per run, every aggregate labelled",
 		Long: `report reads result files and prints one table row per file (per run):
 file/symbol/span/line recall, precision and F1 under the macro (leaderboard)
 and micro (evaluator) definitions, AUC-coverage, redundancy, EditLoc, usage
 drop, and, for results written by 'trajscope score --format json', the gold
-diagnosis and CodeScaleBench's file-ranking metrics.
+diagnosis, CodeScaleBench's file-ranking metrics and, when the runs record
+them, cost and tokens against coverage with the Pareto front marked.
 
 RESULTS are upstream --out JSONL files or 'score --format json' documents.
 Name a run with LABEL=PATH; otherwise the file name is its label.
 
 --compare compares the last two RESULTS, A then B, on the instances both
-scored, and shows B − A per metric (with --per-instance, per instance too).`,
+scored: per metric the mean of B − A, its percentile bootstrap 95 % interval
+(10,000 resamples of the pairs, seeded by --seed) and a paired sign-flip
+permutation test's p-value. --by adds the summary per run × language or
+benchmark split; --missed the gold most runs missed, with its diagnoses.
+
+--format csv prints one table, the most specific asked for: --compare (per
+instance with --per-instance), else --per-instance, else --missed, else --by,
+else the per-run summary with its cost columns. md and json carry every table.`,
+		Example: `  trajscope report claude=a.json gpt=b.json
+  trajscope report a.json b.json --compare --seed 7
+  trajscope report runs/*.jsonl --by language --gold contextbench_verified_test.parquet
+  trajscope report a.json b.json c.json --missed --top 10 --plot charts/`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("report needs at least one results file")
@@ -49,9 +60,15 @@ scored, and shows B − A per metric (with --per-instance, per instance too).`,
 	f := cmd.Flags()
 	f.StringVar(&o.format, "format", "md", "output: md (markdown), csv or json")
 	f.BoolVar(&o.perInstance, "per-instance", false, "add a per-instance table")
-	f.BoolVar(&o.compare, "compare", false, "compare the last two RESULTS (A B): matched-instance deltas B − A")
+	f.BoolVar(&o.compare, "compare", false, "compare the last two RESULTS (A B): matched-instance deltas B − A with intervals and p-values")
+	f.Uint64Var(&o.seed, "seed", report.DefaultSeed, "seed of --compare's bootstrap and permutation test (same seed, same figures)")
 	f.StringVar(&o.group, "group", "file", "one row per results file, or per agent/model named in 'score --format json' results (model)")
 	f.StringVar(&o.lens, "lens", "contextbench", "lens of the run-derived metrics (diagnosis, union drop, IR): contextbench or observed")
+	f.StringVar(&o.by, "by", "", "add the summary per run × group: language, or source (the benchmark split: Verified, Pro, Poly, Multi)")
+	f.StringVar(&o.gold, "gold", "", "with --by: gold file (JSONL, JSON or parquet) naming each task's language and split, joined by instance id, for results that lack them (upstream JSONL)")
+	f.BoolVar(&o.missed, "missed", false, "add the gold spans and files most runs missed, with diagnosis counts (needs 'score --format json' results)")
+	f.IntVar(&o.top, "top", report.DefaultTop, "how many gold spans and files --missed lists (0: all)")
+	f.StringVar(&o.plot, "plot", "", "write SVG charts into DIR: "+report.PlotCoverageByStep+" and, when runs record cost or tokens, "+report.PlotCostVsCoverage)
 	return cmd
 }
 
@@ -70,26 +87,36 @@ func runReport(o *reportOptions, args []string, env *Env) error {
 	if o.compare && len(args) < 2 {
 		return usagef("--compare needs two result files, A and B (got %d)", len(args))
 	}
-	// Each distinct argument is read once: with --compare, A and B may
-	// repeat results listed before them.
-	var runs []*report.Run
-	byArg := map[string]*report.Run{}
-	for _, arg := range args {
-		if _, ok := byArg[arg]; ok {
-			continue
+	if o.by != "" {
+		if _, err := report.ParseBy(o.by); err != nil {
+			return usageError{err}
 		}
-		label, path := splitLabel(arg)
-		run, err := report.ReadFile(path, label)
+	} else if o.gold != "" {
+		return usagef("--gold names the groups of --by; give --by language or --by source")
+	}
+	if o.top < 0 {
+		return usagef("--top must be 0 (all) or more, got %d", o.top)
+	}
+	runs, byArg, err := report.ReadArgs(args)
+	if err != nil {
+		return err
+	}
+	opts := report.Options{Lens: o.lens, PerInstance: o.perInstance, Seed: o.seed, By: o.by, Missed: o.missed, Top: o.top}
+	if o.compare {
+		opts.CompareA, opts.CompareB = byArg[args[len(args)-2]], byArg[args[len(args)-1]]
+	}
+	if o.gold != "" {
+		gs, err := gold.Load(o.gold)
 		if err != nil {
 			return err
 		}
-		byArg[arg] = run
-		runs = append(runs, run)
-	}
-	disambiguate(runs)
-	opts := report.Options{Lens: o.lens, PerInstance: o.perInstance}
-	if o.compare {
-		opts.CompareA, opts.CompareB = byArg[args[len(args)-2]], byArg[args[len(args)-1]]
+		opts.Tasks = func(id string) (report.TaskInfo, bool) {
+			g, ok := gs.Lookup(id, model.ContextBench)
+			if !ok {
+				return report.TaskInfo{}, false
+			}
+			return report.TaskInfo{Language: g.Language, Source: g.Source}, true
+		}
 	}
 	rows := runs
 	if o.group == "model" {
@@ -108,35 +135,9 @@ func runReport(o *reportOptions, args []string, env *Env) error {
 	default:
 		err = rep.WriteMarkdown(w)
 	}
-	if err != nil {
+	if err = errors.Join(err, w.Flush()); err != nil || o.plot == "" {
 		return err
 	}
-	return w.Flush()
-}
-
-// splitLabel reads LABEL=PATH. An argument that names an existing file is a
-// path even if it contains "=".
-func splitLabel(arg string) (label, path string) {
-	i := strings.IndexByte(arg, '=')
-	if i <= 0 {
-		return "", arg
-	}
-	if _, err := os.Stat(arg); err == nil {
-		return "", arg
-	}
-	return arg[:i], arg[i+1:]
-}
-
-// disambiguate gives runs whose default labels collide (every file called
-// all.jsonl) their path, without the extension, as the label.
-func disambiguate(runs []*report.Run) {
-	count := map[string]int{}
-	for _, r := range runs {
-		count[r.Label]++
-	}
-	for _, r := range runs {
-		if count[r.Label] > 1 && r.Label == report.DefaultLabel(r.Path) {
-			r.Label = strings.TrimSuffix(filepath.ToSlash(r.Path), filepath.Ext(r.Path))
-		}
-	}
+	_, err = rep.WritePlots(o.plot, func(msg string) { fmt.Fprintf(env.Stderr, "trajscope: %s\n", msg) })
+	return err
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -196,6 +197,148 @@ func TestReportErrors(t *testing.T) {
 		_, errs, code := run(t, c.args...)
 		if code != c.code || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d containing %q", c.args, code, errs, c.code, c.want)
+		}
+	}
+}
+
+// langGold is the examples' gold with a language and split per task.
+func langGold(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(exGold)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	tags := []string{`"language": "python", "source": "Verified", `, `"language": "go", "source": "Multi", `}
+	for i := range lines {
+		lines[i] = "{" + tags[i%2] + lines[i][1:]
+	}
+	p := filepath.Join(t.TempDir(), "gold.jsonl")
+	if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestReportByLanguage: score --format json records each task's language
+// and split, and report --by reads them back; upstream rows get theirs
+// from --gold.
+func TestReportByLanguage(t *testing.T) {
+	g := langGold(t)
+	dir := t.TempDir()
+	doc, out := filepath.Join(dir, "doc.json"), filepath.Join(dir, "up.jsonl")
+	js, errs, code := run(t, "score", "--gold", g, "--pred", exPreds, "--repo", exRepo, "--format", "json", "--out", out)
+	if code != 0 {
+		t.Fatalf("score: exit %d: %s", code, errs)
+	}
+	os.WriteFile(doc, []byte(js), 0o644)
+	if !strings.Contains(js, `"trajscope": {"semantics":"contextbench","language":"python","source":"Verified","f1":`) ||
+		!strings.Contains(js, `"trajscope": {"semantics":"contextbench","language":"go","source":"Multi","f1":`) {
+		t.Errorf("score json lacks the tasks:\n%.2000s", js)
+	}
+	// owner__repo-1 is python (line R 1/2 → its F1 2/3), owner__repo-3
+	// go, owner__repo-9 has no gold: unknown, a missing_gold row.
+	want := []string{
+		"| doc | go | 1 | 1 | 0 |",
+		"| doc | python | 1 | 1 | 0 |",
+		"| doc | unknown | 1 | 0 | missing_gold=1 |",
+		"| up | go | 1 | 1 | 0 |",
+		"| up | unknown | 1 | 0 | missing_gold=1 |",
+	}
+	md, errs, code := run(t, "report", doc, up(out), "--by", "language", "--gold", g)
+	if code != 0 {
+		t.Fatalf("report: exit %d: %s", code, errs)
+	}
+	for _, w := range want {
+		if !strings.Contains(md, w) {
+			t.Errorf("report lacks %q\n%s", w, md)
+		}
+	}
+	// Without --gold the upstream rows have no language.
+	md, _, _ = run(t, "report", up(out), "--by", "source")
+	if !strings.Contains(md, "| up | unknown | 3 | 2 | missing_gold=1 |") {
+		t.Errorf("report without --gold:\n%s", md)
+	}
+	// --missed over the document: its diagnosis; over upstream rows: none.
+	md, _, _ = run(t, "report", doc, "--missed")
+	if !strings.Contains(md, "| owner__repo-1 | pkg/util.py | 1-2 | 1 | 1 | 0 | 1 | 0 | 0 | 0 |") {
+		t.Errorf("missed table:\n%s", md)
+	}
+	md, _, _ = run(t, "report", up(out), "--missed")
+	if !strings.Contains(md, "No input carries a gold diagnosis") {
+		t.Errorf("missed table of upstream rows:\n%s", md)
+	}
+}
+
+// up labels the upstream results file "up".
+func up(path string) string { return "up=" + path }
+
+// TestReportCompareSeeded: --seed makes the intervals reproducible, and
+// the CSV carries them with the instance counts.
+func TestReportCompareSeeded(t *testing.T) {
+	dir := t.TempDir()
+	var xs, ys []string
+	for i := range 12 {
+		id := fmt.Sprintf("i%d", i)
+		xs = append(xs, row(id, fmt.Sprint(float64(i%4)/4), "1.0"))
+		ys = append(ys, row(id, fmt.Sprint(float64((i*5)%7)/7), "0.5"))
+	}
+	x, y := filepath.Join(dir, "x.jsonl"), filepath.Join(dir, "y.jsonl")
+	os.WriteFile(x, []byte(strings.Join(xs, "\n")), 0o644)
+	os.WriteFile(y, []byte(strings.Join(ys, "\n")), 0o644)
+	one, errs, code := run(t, "report", "--compare", x, y, "--format", "json", "--seed", "7")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	two, _, _ := run(t, "report", "--compare", x, y, "--format", "json", "--seed", "7")
+	other, _, _ := run(t, "report", "--compare", x, y, "--format", "json", "--seed", "8")
+	if one != two || one == other || !strings.Contains(one, `"seed": 7`) || !strings.Contains(one, `"ci_low": `) {
+		t.Errorf("seed 7 twice equal: %v; seed 8 differs: %v\n%s", one == two, one != other, one)
+	}
+	csv, _, _ := run(t, "report", "--compare", x, y, "--format", "csv")
+	lines := strings.Split(csv, "\n")
+	if !strings.HasSuffix(lines[0], ",ci_low,ci_high,confidence,p_value,test,seed,bootstrap_resamples,matched,only_a,only_b,error_a,error_b") ||
+		!strings.HasSuffix(lines[1], ",sign-flip exact,1,10000,12,0,0,0,0") {
+		t.Errorf("csv:\n%s", csv)
+	}
+}
+
+// TestReportPlot: --plot writes the charts and says so on stderr.
+func TestReportPlot(t *testing.T) {
+	dir := t.TempDir()
+	x := filepath.Join(dir, "x.jsonl")
+	os.WriteFile(x, []byte(row("i1", "0.5", "1.0")+"\n"), 0o644)
+	charts := filepath.Join(dir, "charts")
+	_, errs, code := run(t, "report", x, "--plot", charts)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	want := "trajscope: wrote " + filepath.Join(charts, "coverage_by_step.svg") + "\ntrajscope: no cost_vs_coverage.svg: no run records cost or tokens\n"
+	if errs != want {
+		t.Errorf("stderr %q, want %q", errs, want)
+	}
+	if b, err := os.ReadFile(filepath.Join(charts, "coverage_by_step.svg")); err != nil || !bytes.Contains(b, []byte(">x (n=1)</text>")) {
+		t.Errorf("chart: %v\n%s", err, b)
+	}
+}
+
+func TestReportFlagErrors(t *testing.T) {
+	dir := t.TempDir()
+	x := filepath.Join(dir, "x.jsonl")
+	os.WriteFile(x, []byte(row("i1", "0.5", "1.0")+"\n"), 0o644)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"report", x, "--by", "colour"}, `unknown --by "colour"`},
+		{[]string{"report", x, "--gold", x}, "--gold names the groups of --by"},
+		{[]string{"report", x, "--missed", "--top", "-1"}, "--top must be 0 (all) or more"},
+		{[]string{"report", x, "--seed", "minus"}, "invalid argument"},
+	}
+	for _, c := range cases {
+		_, errs, code := run(t, c.args...)
+		if code != 2 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 containing %q", c.args, code, errs, c.want)
 		}
 	}
 }

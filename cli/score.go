@@ -126,6 +126,7 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 	results, analyses := batch.Run(instances)
 	log.finish()
 	res := report.NewResults(results, analyses, sem)
+	res.SetTasks(instances)
 	if out != nil {
 		w := bufio.NewWriter(out)
 		if err := errors.Join(res.WriteJSONL(w), w.Flush(), out.Commit()); err != nil {

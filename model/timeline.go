@@ -110,4 +110,7 @@ type Run struct {
 	Prediction Prediction
 	// Path is the file the run was loaded from.
 	Path string
+	// CostUSD is what the run cost in US dollars, when the format records
+	// it; 0 means not recorded.
+	CostUSD float64
 }

@@ -2,7 +2,9 @@ package report
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
+	"sync"
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
@@ -90,6 +92,13 @@ type Delta struct {
 	Positive int     `json:"positive"`
 	Negative int     `json:"negative"`
 	Zero     int     `json:"zero"`
+	// CILow and CIHigh bound the percentile bootstrap interval of the mean
+	// difference at Comparison.Confidence; PValue is the paired test's,
+	// and Test says whether it was exact or sampled.
+	CILow  float64 `json:"ci_low"`
+	CIHigh float64 `json:"ci_high"`
+	PValue float64 `json:"p_value"`
+	Test   string  `json:"test"`
 }
 
 // InstanceDelta is one matched instance's values in both runs.
@@ -111,18 +120,31 @@ type Comparison struct {
 	// Matched counts instances valid in both runs; OnlyA and OnlyB those
 	// present in one run only; ErrorA and ErrorB those present in both but
 	// an error row in that run.
-	Matched     int             `json:"matched"`
-	OnlyA       int             `json:"only_a"`
-	OnlyB       int             `json:"only_b"`
-	ErrorA      int             `json:"error_a"`
-	ErrorB      int             `json:"error_b"`
+	Matched int `json:"matched"`
+	OnlyA   int `json:"only_a"`
+	OnlyB   int `json:"only_b"`
+	ErrorA  int `json:"error_a"`
+	ErrorB  int `json:"error_b"`
+	// TestName, Seed, Resamples and Confidence say how each metric's
+	// interval and p-value were computed, so they can be reproduced.
+	TestName    string          `json:"test"`
+	Seed        uint64          `json:"seed"`
+	Resamples   int             `json:"bootstrap_resamples"`
+	Confidence  float64         `json:"confidence"`
 	Metrics     []Delta         `json:"metrics"`
 	PerInstance []InstanceDelta `json:"per_instance"`
 }
 
-// Compare matches instances by id and summarises B − A. A run that repeats
-// an instance id is an error: which row to match would be a guess.
+// Compare is CompareSeeded with DefaultSeed.
 func Compare(a, b *Run, lens string) (*Comparison, error) {
+	return CompareSeeded(a, b, lens, DefaultSeed)
+}
+
+// CompareSeeded matches instances by id and summarises B − A, with a
+// bootstrap interval and a paired test per metric drawn from seed. A run
+// that repeats an instance id is an error: which row to match would be a
+// guess.
+func CompareSeeded(a, b *Run, lens string, seed uint64) (*Comparison, error) {
 	ia, err := index(a)
 	if err != nil {
 		return nil, err
@@ -131,7 +153,7 @@ func Compare(a, b *Run, lens string) (*Comparison, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Comparison{A: a.Label, B: b.Label, Lens: lens}
+	c := &Comparison{A: a.Label, B: b.Label, Lens: lens, TestName: PairedTestName, Seed: seed, Resamples: Resamples, Confidence: Confidence}
 	var ids []string
 	for i := range a.Instances {
 		in := &a.Instances[i]
@@ -198,7 +220,36 @@ func Compare(a, b *Run, lens string) (*Comparison, error) {
 		}
 		c.Metrics = append(c.Metrics, d)
 	}
+	pairedStats(c.Metrics, deltas, seed)
 	return c, nil
+}
+
+// pairedStats fills each metric's interval and p-value. Resampling
+// thousands of pairs per metric takes a while, so metrics run in parallel;
+// each draws from its own stream, so the figures do not depend on the
+// schedule.
+func pairedStats(ds []Delta, deltas [][]float64, seed uint64) {
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for k := range ds {
+		d := &ds[k]
+		if d.N == 0 {
+			continue
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			d.CILow, d.CIHigh = BootstrapCI(deltas[k], Confidence, Resamples, NewRNG(seed, "bootstrap/"+d.Metric))
+			var exact bool
+			d.PValue, exact = SignFlipP(deltas[k], Resamples, NewRNG(seed, "sign-flip/"+d.Metric))
+			d.Test = TestSignFlipMonteCarlo
+			if exact {
+				d.Test = TestSignFlipExact
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 func index(r *Run) (map[string]*Instance, error) {

@@ -14,9 +14,19 @@ type Extras struct {
 	Agent     string `json:"agent,omitempty"`
 	Model     string `json:"model,omitempty"`
 	Semantics string `json:"semantics"`
+	// Language and Source are the task's, from its gold: the programming
+	// language and the benchmark split (Verified, Pro, Poly, Multi), for
+	// tables per group.
+	Language string `json:"language,omitempty"`
+	Source   string `json:"source,omitempty"`
+	// Tokens totals the run's token usage over its actions, nil when the
+	// run records none; CostUSD is the run's cost, 0 when not recorded.
+	Tokens  *Tokens `json:"tokens,omitempty"`
+	CostUSD float64 `json:"cost_usd,omitempty"`
 	// F1 is this instance's 2·coverage·precision/(coverage+precision) of the
-	// final context per granularity (0 when both are 0).
-	F1 model.ByGranularity[float64] `json:"f1"`
+	// final context per granularity (0 when both are 0); nil for an error
+	// row, which was not scored.
+	F1 *model.ByGranularity[float64] `json:"f1,omitempty"`
 	// Lenses holds the run-derived analysis under each lens.
 	Lenses struct {
 		ContextBench *LensExtras `json:"contextbench,omitempty"`
@@ -46,9 +56,42 @@ type LensExtras struct {
 	IR             *ir.Metrics         `json:"ir"`
 }
 
+// Tokens is a run's token usage summed over its actions, as its format
+// records it (whether input counts cached tokens varies by provider).
+type Tokens struct {
+	Input      int `json:"input"`
+	Output     int `json:"output"`
+	CacheRead  int `json:"cache_read,omitempty"`
+	CacheWrite int `json:"cache_write,omitempty"`
+}
+
+// Total is input plus output tokens: what the cost tables compare.
+func (t *Tokens) Total() int { return t.Input + t.Output }
+
+// runInfo fills the extras that come from the run itself: who ran it, its
+// tokens and cost.
+func (e *Extras) runInfo(run *model.Run) {
+	if run == nil {
+		return
+	}
+	e.Agent, e.Model, e.CostUSD = run.Agent, run.Model, run.CostUSD
+	var t Tokens
+	for i := range run.Actions {
+		u := &run.Actions[i].Usage
+		t.Input += u.InputTokens
+		t.Output += u.OutputTokens
+		t.CacheRead += u.CacheRead
+		t.CacheWrite += u.CacheWrite
+	}
+	if t != (Tokens{}) {
+		e.Tokens = &t
+	}
+}
+
 // NewExtras computes the extras of an analysed instance.
 func NewExtras(a *scoring.Analysis) *Extras {
-	e := &Extras{Agent: a.Run.Agent, Model: a.Run.Model, Semantics: a.Sem.String()}
+	e := &Extras{Semantics: a.Sem.String(), F1: &model.ByGranularity[float64]{}}
+	e.runInfo(a.Run)
 	res := &a.Lenses[model.LensContextBench].Result
 	for _, g := range model.Granularities {
 		m := res.Final.At(g)

@@ -1,8 +1,11 @@
 // Package report reads scoring results (upstream --out JSONL and trajscope's
 // `score --format json` documents), summarises them per run with every
-// aggregate definition labelled, compares two runs on matched instances, and
-// renders the tables as markdown, CSV or JSON. It knows nothing of
-// terminals; untrusted text is neutralised when rendered.
+// aggregate definition labelled, compares two runs on matched instances
+// (bootstrap intervals, permutation tests), splits runs by language or
+// benchmark split, tallies the gold most runs missed and cost against
+// coverage, and renders the tables as markdown, CSV or JSON and the charts
+// as SVG. It knows nothing of terminals; untrusted text is neutralised when
+// rendered.
 package report
 
 import (

@@ -2,7 +2,6 @@ package report
 
 import (
 	"bufio"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,11 +9,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/trajscope/trajscope/internal/pyjson"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring/diagnose"
-	"github.com/trajscope/trajscope/scoring/ir"
 )
 
 // cell makes untrusted text safe for one markdown table cell: control
@@ -191,6 +188,15 @@ func (r *Report) WriteMarkdown(out io.Writer) error {
 		)
 	}
 
+	if r.Cost != nil {
+		r.writeCostMarkdown(w)
+	}
+	if r.Groups != nil {
+		r.writeGroupsMarkdown(w)
+	}
+	if r.Missed != nil {
+		r.writeMissedMarkdown(w)
+	}
 	if r.Compare != nil {
 		r.writeCompareMarkdown(w)
 	}
@@ -220,12 +226,15 @@ func (r *Report) writeCompareMarkdown(w io.Writer) {
 		if d.N == 0 {
 			continue
 		}
-		rows = append(rows, []string{d.Metric, fmt.Sprint(d.N), f3(d.MeanA), f3(d.MeanB), signed(d.MeanDelta), signed(d.MedianDelta), f3(d.IQR),
-			fmt.Sprintf("%d / %d / %d", d.Positive, d.Negative, d.Zero)})
+		rows = append(rows, []string{d.Metric, fmt.Sprint(d.N), f3(d.MeanA), f3(d.MeanB), signed(d.MeanDelta),
+			fmt.Sprintf("[%s, %s]", signed(d.CILow), signed(d.CIHigh)), pValue(d.PValue, d.Test),
+			signed(d.MedianDelta), f3(d.IQR), fmt.Sprintf("%d / %d / %d", d.Positive, d.Negative, d.Zero)})
 	}
-	table(w, []string{"metric", "n", "mean " + cell(c.A), "mean " + cell(c.B), "mean Δ", "median Δ", "IQR of Δ", "+ / − / 0"}, "lrrrrrrl", rows)
+	table(w, []string{"metric", "n", "mean " + cell(c.A), "mean " + cell(c.B), "mean Δ", fmt.Sprintf("%g %% CI of mean Δ", 100*c.Confidence), "p", "median Δ", "IQR of Δ", "+ / − / 0"}, "lrrrrrrrrl", rows)
 	legend(w,
 		fmt.Sprintf("Δ = %s − %s per matched instance; **n** counts matched instances with the metric in both (EditLoc needs a patch, the union drop and IR metrics need `score --format json` results). IQR = sorted Δ[3n/4] − sorted Δ[n/4] (CodeScaleBench's matched comparison).", cell(c.B), cell(c.A)),
+		fmt.Sprintf("**CI**: percentile bootstrap interval of the mean Δ, %d resamples of the matched pairs with replacement, seed %d (`--seed`); the same seed gives the same figures.", c.Resamples, c.Seed),
+		fmt.Sprintf("**p**: %s, H0 = B and A are exchangeable within each pair: exact over all 2^k sign assignments of the k non-zero Δ when k ≤ %d, otherwise %d random assignments with p = (count+1)/(draws+1) (marked †). One test per metric, no correction for testing %d metrics.", PairedTestName, ExactSignFlipMax, c.Resamples, len(rows)),
 		"Per-instance values are the evaluator's: recall/precision = final coverage/precision; F1 = 2RP/(R+P) per instance; AUC = trajectory AUC-coverage; usage drops as defined above.",
 	)
 	if r.Instances == nil {
@@ -254,6 +263,19 @@ func (r *Report) writeCompareMarkdown(w io.Writer) {
 		rows = append(rows, line)
 	}
 	table(w, head, "l"+strings.Repeat("r", len(pick)), rows)
+}
+
+// pValue shows a p-value to three decimals (small ones in scientific
+// form), a dagger marking a Monte Carlo one.
+func pValue(p float64, test string) string {
+	s := f3(p)
+	if p < 0.001 {
+		s = fmt.Sprintf("%.1e", p)
+	}
+	if test == TestSignFlipMonteCarlo {
+		s += " †"
+	}
+	return s
 }
 
 // signed shows a delta with its sign; one that rounds to zero is "0.000",
@@ -300,177 +322,6 @@ func (r *Report) writeInstancesMarkdown(w io.Writer) {
 	table(w, head, "lll"+strings.Repeat("r", len(head)-3), rows)
 }
 
-// WriteCSV writes one table: the per-run summary, or with per-instance rows
-// requested the per-instance table, or with a comparison its deltas (and
-// per-instance deltas when both are requested). Numbers keep full precision.
-func (r *Report) WriteCSV(out io.Writer) error {
-	var recs [][]string
-	switch {
-	case r.Compare != nil && r.Instances != nil:
-		recs = r.compareInstancesCSV()
-	case r.Compare != nil:
-		recs = r.compareCSV()
-	case r.Instances != nil:
-		recs = r.instancesCSV()
-	default:
-		recs = r.summaryCSV()
-	}
-	return writeCSV(out, recs)
-}
-
-// writeCSV writes records with every cell made safe for one terminal line.
-func writeCSV(out io.Writer, recs [][]string) error {
-	for _, rec := range recs {
-		for i := range rec {
-			rec[i] = termsafe.Line(rec[i])
-		}
-	}
-	w := csv.NewWriter(out)
-	if err := w.WriteAll(recs); err != nil {
-		return err
-	}
-	return w.Error()
-}
-
-func num(v float64) string { return pyjson.FormatFloat(v) }
-
-func optNum(p *float64) string {
-	if p == nil {
-		return ""
-	}
-	return num(*p)
-}
-
-func statNum(s Stats) string {
-	if s.N == 0 {
-		return ""
-	}
-	return num(s.Mean)
-}
-
-func (r *Report) summaryCSV() [][]string {
-	head := []string{"run", "path", "instances", "valid", "errors"}
-	for _, g := range model.Granularities {
-		for _, col := range []string{"recall_macro", "precision_macro", "f1_mean", "f1_of_macro", "recall_micro", "precision_micro",
-			"f1_of_micro", "auc_mean", "redundancy_mean", "usage_drop_laststep_mean", "recall_drop_laststep_mean"} {
-			head = append(head, g.String()+"_"+col)
-		}
-	}
-	head = append(head, "editloc_recall_micro", "editloc_precision_micro", "lens", "usage_drop_union_line_mean", "usage_drop_union_n")
-	for c := diagnose.NumCategories - 1; c >= 0; c-- {
-		head = append(head, "spans_"+diagnose.Category(c).Key())
-	}
-	irHead := []string{"ir_n", "mrr", "map", "file_recall", "context_efficiency"}
-	for _, k := range ir.Ks {
-		irHead = append(irHead, fmt.Sprintf("precision_at_%d", k), fmt.Sprintf("recall_at_%d", k), fmt.Sprintf("f1_at_%d", k), fmt.Sprintf("ndcg_at_%d", k))
-	}
-	irHead = append(irHead, "ttfr_step", "ttfr_seconds", "ttfr_tokens", "read_overlap", "write_overlap", "read_before_write",
-		"irrelevant_retrieval", "missed_key_evidence", "wrong_evidence_used", "unused_correct_retrieval", "ambiguity_near_miss")
-	recs := [][]string{append(head, irHead...)}
-	for _, row := range r.Rows {
-		rec := []string{row.Label, row.Path, fmt.Sprint(row.Instances), fmt.Sprint(row.Valid), errorsText(row.Errors)}
-		for _, g := range model.Granularities {
-			s := row.Final.At(g)
-			rec = append(rec, num(s.RecallMacro), num(s.PrecisionMacro), num(s.F1Mean), num(s.F1OfMacro),
-				num(s.RecallMicro), num(s.PrecisionMicro), num(s.F1OfMicro), num(s.AUC), num(s.Redundancy),
-				statNum(s.DropLastStep), statNum(s.RecallDrop))
-		}
-		if row.EditLoc != nil {
-			rec = append(rec, num(row.EditLoc.Recall), num(row.EditLoc.Precision))
-		} else {
-			rec = append(rec, "", "")
-		}
-		rec = append(rec, row.Lens)
-		if row.UnionDrop != nil {
-			rec = append(rec, num(row.UnionDrop.Mean), fmt.Sprint(row.UnionDrop.N))
-		} else {
-			rec = append(rec, "", "")
-		}
-		for c := diagnose.NumCategories - 1; c >= 0; c-- {
-			if row.SpanDiagnosis != nil {
-				rec = append(rec, fmt.Sprint(row.SpanDiagnosis[c]))
-			} else {
-				rec = append(rec, "")
-			}
-		}
-		if s := row.IR; s != nil {
-			rec = append(rec, fmt.Sprint(s.N), statNum(s.MRR), statNum(s.MAP), statNum(s.FileRecall), statNum(s.ContextEfficiency))
-			for i := range ir.Ks {
-				rec = append(rec, statNum(s.Precision[i]), statNum(s.Recall[i]), statNum(s.F1[i]), statNum(s.NDCG[i]))
-			}
-			rec = append(rec, statNum(s.TTFRStep), statNum(s.TTFRSeconds), statNum(s.TTFRTokens), statNum(s.ReadOverlap), statNum(s.WriteOverlap), statNum(s.ReadBeforeWrite),
-				statNum(s.IrrelevantRetrieval), statNum(s.MissedKeyEvidence), statNum(s.WrongEvidenceUsed), statNum(s.UnusedCorrectRetrieval), statNum(s.AmbiguityNearMiss))
-		} else {
-			rec = append(rec, make([]string, len(irHead))...)
-		}
-		recs = append(recs, rec)
-	}
-	return recs
-}
-
-func (r *Report) instancesCSV() [][]string {
-	head := []string{"run", "instance_id", "error"}
-	for _, g := range model.Granularities {
-		head = append(head, g.String()+"_recall", g.String()+"_precision", g.String()+"_f1", g.String()+"_auc", g.String()+"_usage_drop_laststep")
-	}
-	head = append(head, "usage_drop_union", "mrr", "file_recall_ir")
-	for c := diagnose.NumCategories - 1; c >= 0; c-- {
-		head = append(head, "spans_"+diagnose.Category(c).Key())
-	}
-	recs := [][]string{head}
-	for _, in := range r.Instances {
-		rec := []string{in.Run, in.InstanceID, in.Error}
-		for _, g := range model.Granularities {
-			if in.Error != "" {
-				rec = append(rec, "", "", "", "", num(*in.DropLastStep.At(g)))
-				continue
-			}
-			rec = append(rec, num(*in.Recall.At(g)), num(*in.Precision.At(g)), num(*in.F1.At(g)), num(*in.AUC.At(g)), num(*in.DropLastStep.At(g)))
-		}
-		rec = append(rec, optNum(in.UnionDrop), optNum(in.MRR), optNum(in.FileRecallIR))
-		for c := diagnose.NumCategories - 1; c >= 0; c-- {
-			if in.SpanDiagnosis != nil {
-				rec = append(rec, fmt.Sprint(in.SpanDiagnosis[c]))
-			} else {
-				rec = append(rec, "")
-			}
-		}
-		recs = append(recs, rec)
-	}
-	return recs
-}
-
-func (r *Report) compareCSV() [][]string {
-	c := r.Compare
-	recs := [][]string{{"a", "b", "metric", "n", "mean_a", "mean_b", "mean_delta", "median_delta", "std_delta", "iqr", "positive", "negative", "zero"}}
-	for _, d := range c.Metrics {
-		recs = append(recs, []string{c.A, c.B, d.Metric, fmt.Sprint(d.N), num(d.MeanA), num(d.MeanB), num(d.MeanDelta), num(d.MedianDelta), num(d.StdDelta), num(d.IQR),
-			fmt.Sprint(d.Positive), fmt.Sprint(d.Negative), fmt.Sprint(d.Zero)})
-	}
-	return recs
-}
-
-func (r *Report) compareInstancesCSV() [][]string {
-	c := r.Compare
-	head := []string{"instance_id"}
-	for _, d := range c.Metrics {
-		head = append(head, d.Metric+" a", d.Metric+" b", d.Metric+" delta")
-	}
-	recs := [][]string{head}
-	for _, in := range c.PerInstance {
-		rec := []string{in.InstanceID}
-		for k := range c.Metrics {
-			if in.Has[k] {
-				rec = append(rec, num(in.A[k]), num(in.B[k]), num(in.Delta[k]))
-			} else {
-				rec = append(rec, "", "", "")
-			}
-		}
-		recs = append(recs, rec)
-	}
-	return recs
-}
-
 // WriteJSON writes the whole report as one JSON document.
 func (r *Report) WriteJSON(w io.Writer) error {
 	doc := struct {
@@ -478,7 +329,10 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		Runs        []Row         `json:"runs"`
 		PerInstance []InstanceRow `json:"per_instance,omitempty"`
 		Compare     *Comparison   `json:"compare,omitempty"`
-	}{r.Lens, r.Rows, r.Instances, r.Compare}
+		Cost        *CostTable    `json:"cost_vs_coverage,omitempty"`
+		Groups      *Grouping     `json:"groups,omitempty"`
+		Missed      *MissedGold   `json:"missed_gold,omitempty"`
+	}{r.Lens, r.Rows, r.Instances, r.Compare, r.Cost, r.Groups, r.Missed}
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return err

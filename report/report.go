@@ -20,6 +20,13 @@ type Report struct {
 	Instances []InstanceRow
 	// Compare is set by --compare.
 	Compare *Comparison
+	// Groups is the summary per run × group, set by --by.
+	Groups *Grouping
+	// Missed is the missed-gold table, set by --missed.
+	Missed *MissedGold
+	// Cost is cost against coverage, nil when no run records cost or
+	// tokens.
+	Cost *CostTable
 }
 
 // Options selects what Build computes.
@@ -27,8 +34,18 @@ type Options struct {
 	// Lens is "contextbench" (default) or "observed".
 	Lens        string
 	PerInstance bool
-	// CompareA and CompareB, when both set, are compared (B − A).
+	// CompareA and CompareB, when both set, are compared (B − A), with
+	// the bootstrap and the permutation test drawn from Seed.
 	CompareA, CompareB *Run
+	Seed               uint64
+	// By ("language" or "source"), when set, adds the summary per group;
+	// Tasks names the tasks of instances whose results do not.
+	By    string
+	Tasks TaskLookup
+	// Missed adds the missed-gold table, listing Top spans and files (all
+	// when Top ≤ 0).
+	Missed bool
+	Top    int
 }
 
 // Build summarises runs.
@@ -51,12 +68,23 @@ func Build(runs []*Run, o Options) (*Report, error) {
 		}
 	}
 	if o.CompareA != nil && o.CompareB != nil {
-		c, err := Compare(o.CompareA, o.CompareB, lens)
+		c, err := CompareSeeded(o.CompareA, o.CompareB, lens, o.Seed)
 		if err != nil {
 			return nil, err
 		}
 		r.Compare = c
 	}
+	if o.By != "" {
+		by, err := ParseBy(o.By)
+		if err != nil {
+			return nil, err
+		}
+		r.Groups = GroupBy(runs, by, lens, o.Tasks)
+	}
+	if o.Missed {
+		r.Missed = Missed(runs, lens, o.Top)
+	}
+	r.Cost = CostVsCoverage(runs)
 	return r, nil
 }
 

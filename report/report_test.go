@@ -194,7 +194,10 @@ func TestReportMarkdownSeveralRuns(t *testing.T) {
 		"| A | 0.250 | 0.500 | 0.333 | 0.667 | 0.444 | 0.125 | – |",
 		// Compare, file F1: a1 2/3 → 1 (+1/3), a2 2/3 → 0 (−2/3): mean A
 		// 2/3, mean B 1/2, mean Δ −1/6, median −1/6, IQR 1/3 − (−2/3) = 1.
-		"| file F1 | 2 | 0.667 | 0.500 | -0.167 | -0.167 | 1.000 | 1 / 1 / 0 |",
+		// Bootstrap means of two pairs: −2/3 (1/4), −1/6 (1/2), +1/3 (1/4),
+		// so the 2.5 % and 97.5 % points are −2/3 and +1/3. Sign flips of
+		// {1/3, −2/3} sum to ±1/3 or ±1, all reaching |−1/3|: p = 4/4.
+		"| file F1 | 2 | 0.667 | 0.500 | -0.167 | [-0.667, +0.333] | 1.000 | -0.167 | 1.000 | 1 / 1 / 0 |",
 		"Matched (valid in both): 2. Only in A: 1; only in bee: 0.",
 		// Per-instance rows.
 		"| A | a1 |  | 0.500 | 1.000 | 0.667 |",

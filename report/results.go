@@ -36,6 +36,32 @@ func NewResults(rows []model.Result, analyses []*scoring.Analysis, sem model.Sem
 	return r
 }
 
+// SetTasks records each row's language and benchmark split from its gold,
+// instances being the batch the rows were scored from (one row each, in
+// order). An error row whose task or run is known gets extras too, so
+// tables per language count it where it belongs (as 0, like every error
+// row). Without analysis (no extras at all) there is nothing to add to.
+func (r *Results) SetTasks(instances []scoring.Instance) {
+	if r.Extras == nil {
+		return
+	}
+	for i := range min(len(instances), len(r.Extras)) {
+		in := &instances[i]
+		e := r.Extras[i]
+		if e == nil {
+			if in.Gold == nil && (in.Run == nil || in.Run.Agent == "" && in.Run.Model == "") {
+				continue
+			}
+			e = &Extras{Semantics: r.Semantics.String()}
+			e.runInfo(in.Run)
+			r.Extras[i] = e
+		}
+		if in.Gold != nil {
+			e.Language, e.Source = in.Gold.Language, in.Gold.Source
+		}
+	}
+}
+
 // WriteJSONL writes the upstream per-instance rows, one JSON line each: the
 // --out file, byte-identical to the reference evaluator's under its semantics.
 func (r *Results) WriteJSONL(w io.Writer) error {

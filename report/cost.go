@@ -1,0 +1,123 @@
+package report
+
+import "github.com/trajscope/trajscope/model"
+
+// Axes of the cost table: dollars when every run records them, else tokens.
+const (
+	AxisCost   = "cost_usd"
+	AxisTokens = "tokens"
+)
+
+// CostRow is one run's mean cost and tokens per instance against its mean
+// final line coverage.
+type CostRow struct {
+	Run       string `json:"run"`
+	Instances int    `json:"instances"`
+	// CostN counts instances that record a cost, MeanCostUSD their mean
+	// (nil without any); TokensN and MeanTokens likewise for input +
+	// output tokens.
+	CostN       int      `json:"cost_n"`
+	MeanCostUSD *float64 `json:"mean_cost_usd,omitempty"`
+	TokensN     int      `json:"tokens_n"`
+	MeanTokens  *float64 `json:"mean_tokens,omitempty"`
+	// LineCoverage is the mean final line coverage over all instances,
+	// error rows counting 0 (the line R macro).
+	LineCoverage float64 `json:"line_coverage"`
+	// Front marks a run on the Pareto front of Axis against coverage: no
+	// other run is at most as costly and at least as good, and better in
+	// one of the two.
+	Front bool `json:"pareto_front"`
+}
+
+// x is the run's value on axis, ok false when it has none.
+func (c *CostRow) x(axis string) (float64, bool) {
+	p := c.MeanCostUSD
+	if axis == AxisTokens {
+		p = c.MeanTokens
+	}
+	if p == nil {
+		return 0, false
+	}
+	return *p, true
+}
+
+// CostTable is cost against coverage per run.
+type CostTable struct {
+	// Axis is what the front weighs coverage against: AxisCost when any
+	// run records a cost, else AxisTokens. Runs without a value on the
+	// axis are left out of the front (tokens are no stand-in for dollars).
+	Axis string    `json:"axis"`
+	Rows []CostRow `json:"rows"`
+}
+
+// CostVsCoverage builds the cost table, nil when no instance of any run
+// records a cost or tokens.
+func CostVsCoverage(runs []*Run) *CostTable {
+	t := &CostTable{}
+	anyCost, anyTokens := false, false
+	for _, run := range runs {
+		row := CostRow{Run: run.Label, Instances: len(run.Instances)}
+		var cost, tokens, line float64
+		for i := range run.Instances {
+			in := &run.Instances[i]
+			if in.Result.Error == "" {
+				line += in.Result.Final.At(model.GranLine).Coverage
+			}
+			e := in.Extras
+			if e == nil {
+				continue
+			}
+			if e.CostUSD > 0 {
+				row.CostN++
+				cost += e.CostUSD
+			}
+			if e.Tokens != nil && e.Tokens.Total() > 0 {
+				row.TokensN++
+				tokens += float64(e.Tokens.Total())
+			}
+		}
+		if row.Instances > 0 {
+			row.LineCoverage = line / float64(row.Instances)
+		}
+		if row.CostN > 0 {
+			v := cost / float64(row.CostN)
+			row.MeanCostUSD = &v
+		}
+		if row.TokensN > 0 {
+			v := tokens / float64(row.TokensN)
+			row.MeanTokens = &v
+		}
+		anyCost = anyCost || row.CostN > 0
+		anyTokens = anyTokens || row.TokensN > 0
+		t.Rows = append(t.Rows, row)
+	}
+	switch {
+	case anyCost:
+		t.Axis = AxisCost
+	case anyTokens:
+		t.Axis = AxisTokens
+	default:
+		return nil
+	}
+	for i := range t.Rows {
+		_, ok := t.Rows[i].x(t.Axis)
+		t.Rows[i].Front = ok && !t.dominated(i)
+	}
+	return t
+}
+
+// dominated reports whether another run is no costlier and covers no less
+// than run i, and is strictly better in one: then run i is off the front.
+// Two runs at the same point are both on it.
+func (t *CostTable) dominated(i int) bool {
+	xi, _ := t.Rows[i].x(t.Axis)
+	yi := t.Rows[i].LineCoverage
+	for j := range t.Rows {
+		xj, ok := t.Rows[j].x(t.Axis)
+		yj := t.Rows[j].LineCoverage
+		if ok && j != i && xj <= xi && yj >= yi && (xj < xi || yj > yi) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,199 @@
+package report
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/trajscope/trajscope/internal/termsafe"
+	"github.com/trajscope/trajscope/model"
+)
+
+// Chart file names, fixed so scripts and documents can link them.
+const (
+	PlotCoverageByStep = "coverage_by_step.svg"
+	PlotCostVsCoverage = "cost_vs_coverage.svg"
+)
+
+// markersUpTo is the most steps a coverage curve marks each step of; more
+// marks would blur into the line.
+const markersUpTo = 40
+
+// CoverageCurve is a run's mean cumulative line coverage after each step,
+// over its valid instances with trajectory steps (n of them). An instance
+// with fewer steps than the longest holds its last value: its coverage
+// stops growing when it stops.
+func CoverageCurve(run *Run) (curve []float64, n int) {
+	var rows [][]model.StepCoverage
+	longest := 0
+	for i := range run.Instances {
+		r := &run.Instances[i].Result
+		if r.Error != "" || len(r.Trajectory.Steps) == 0 {
+			continue
+		}
+		rows = append(rows, r.Trajectory.Steps)
+		longest = max(longest, len(r.Trajectory.Steps))
+	}
+	if len(rows) == 0 {
+		return nil, 0
+	}
+	curve = make([]float64, longest)
+	for _, steps := range rows {
+		for k := range curve {
+			curve[k] += steps[min(k, len(steps)-1)].Coverage.Line
+		}
+	}
+	for k := range curve {
+		curve[k] /= float64(len(rows))
+	}
+	return curve, len(rows)
+}
+
+// WritePlots writes the SVG charts into dir (created when missing): the
+// coverage curves when any run has trajectory steps, cost against coverage
+// when the runs record cost or tokens. note, when not nil, hears one line
+// per chart, written or why not. It returns the files written.
+func (r *Report) WritePlots(dir string, note func(string)) ([]string, error) {
+	if note == nil {
+		note = func(string) {}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var written []string
+	for _, c := range []struct {
+		name, none string
+		make       func() (*plot.Plot, error)
+	}{
+		{PlotCoverageByStep, "no run has trajectory steps", r.coveragePlot},
+		{PlotCostVsCoverage, "no run records cost or tokens", r.costPlot},
+	} {
+		p, err := c.make()
+		if err != nil {
+			return written, err
+		}
+		path := filepath.Join(dir, c.name)
+		if p == nil {
+			note(fmt.Sprintf("no %s: %s", c.name, c.none))
+			continue
+		}
+		if err := p.Save(8*vg.Inch, 5*vg.Inch, path); err != nil {
+			return written, fmt.Errorf("writing %s: %w", path, err)
+		}
+		note("wrote " + termsafe.Line(path))
+		written = append(written, path)
+	}
+	return written, nil
+}
+
+// newPlot is a plot with titles and labels in a sans-serif face, a grid,
+// and the legend where rising curves leave room.
+func newPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	sans := func(f *font.Font) { f.Variant = "Sans" }
+	sans(&p.Title.TextStyle.Font)
+	sans(&p.Legend.TextStyle.Font)
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		sans(&a.Label.TextStyle.Font)
+		sans(&a.Tick.Label.Font)
+	}
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, x, y
+	p.Title.Padding = vg.Points(8)
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Legend.XOffs, p.Legend.YOffs = vg.Points(8), -vg.Points(4)
+	p.Add(plotter.NewGrid())
+	return p
+}
+
+// label is a run's name made inert for a chart: no control character
+// reaches the SVG (the renderer escapes <, & and quotes itself).
+func label(s string) string { return termsafe.Line(s) }
+
+func (r *Report) coveragePlot() (*plot.Plot, error) {
+	p := newPlot("Mean cumulative line coverage per step", "step", "mean cumulative line coverage (valid instances)")
+	p.Y.Min, p.Y.Max = 0, 1
+	series := 0
+	for i, run := range r.Runs {
+		curve, n := CoverageCurve(run)
+		if n == 0 {
+			continue
+		}
+		pts := make(plotter.XYs, len(curve))
+		for k, v := range curve {
+			pts[k] = plotter.XY{X: float64(k + 1), Y: v}
+		}
+		line, points, err := plotter.NewLinePoints(pts)
+		if err != nil {
+			return nil, err
+		}
+		line.Color, line.Dashes, line.Width = plotutil.Color(i), plotutil.Dashes(i), vg.Points(1.5)
+		points.Color, points.Shape = plotutil.Color(i), plotutil.Shape(i)
+		if len(curve) > markersUpTo {
+			points.Radius = 0
+		}
+		p.Add(line, points)
+		p.Legend.Add(fmt.Sprintf("%s (n=%d)", label(r.Rows[i].Label), n), line, points)
+		series++
+	}
+	if series == 0 {
+		return nil, nil
+	}
+	p.X.Min = 1
+	return p, nil
+}
+
+func (r *Report) costPlot() (*plot.Plot, error) {
+	t := r.Cost
+	if t == nil || t.Axis == "" {
+		return nil, nil
+	}
+	x := "mean cost per instance (USD)"
+	if t.Axis == AxisTokens {
+		x = "mean tokens per instance (input + output)"
+	}
+	p := newPlot("Cost vs final line coverage (Pareto front joined)", x, "mean final line coverage (errors count 0)")
+	// Coverage is a fraction and cost starts at 0: fixed origins keep
+	// the points off the frame and the distances honest; the cheap, high
+	// corner where the legend sits is rarely occupied.
+	p.X.Min, p.Y.Min, p.Y.Max = 0, 0, 1
+	var front plotter.XYs
+	for i := range t.Rows {
+		c := &t.Rows[i]
+		xv, ok := c.x(t.Axis)
+		if !ok {
+			continue
+		}
+		pt := plotter.XY{X: xv, Y: c.LineCoverage}
+		sc, err := plotter.NewScatter(plotter.XYs{pt})
+		if err != nil {
+			return nil, err
+		}
+		sc.Color, sc.Shape, sc.Radius = plotutil.Color(i), plotutil.Shape(i), vg.Points(5)
+		p.Add(sc)
+		p.X.Max = max(p.X.Max, xv*1.1)
+		name := label(c.Run)
+		if c.Front {
+			name += " (front)"
+			front = append(front, pt)
+		}
+		p.Legend.Add(name, sc)
+	}
+	if len(front) > 1 {
+		sort.Slice(front, func(i, j int) bool { return front[i].X < front[j].X })
+		l, err := plotter.NewLine(front)
+		if err != nil {
+			return nil, err
+		}
+		l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+		p.Add(l)
+		p.Legend.Add("Pareto front", l)
+	}
+	return p, nil
+}
