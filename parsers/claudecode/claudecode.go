@@ -10,7 +10,7 @@
 // offset..offset+limit-1 (the whole file without a limit), and the numbered
 // output ("   N→text" or "N\ttext") overrides the arguments when present.
 // Grep and Glob results are search hits, not reads; Bash commands go through
-// parsers/shell. Calls a sub-agent made are marked Sidechain (isSidechain in
+// parsers/internal/shell. Calls a sub-agent made are marked Sidechain (isSidechain in
 // session files, parent_tool_use_id in stream-json). Token usage is counted
 // once per API message (message.id), because one message is split over
 // several lines that each repeat its usage.

@@ -25,7 +25,7 @@ import (
 	"github.com/trajscope/trajscope/internal/pystr"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsonv"
-	"github.com/trajscope/trajscope/parsers/shell"
+	"github.com/trajscope/trajscope/parsers/internal/shell"
 )
 
 // Name is the format name of mini-swe-agent v1 trajectories.

@@ -7,7 +7,7 @@
 // the ContextBench runner's format) belong to another package, and this one
 // refuses them.
 //
-// Each bash command is one timeline action analysed by parsers/shell with
+// Each bash command is one timeline action analysed by parsers/internal/shell with
 // its output. There is no declared final context: the ContextBench
 // prediction is one step per action that displayed file lines and their
 // union as the final; the patch is info.submission.

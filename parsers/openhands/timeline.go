@@ -8,7 +8,7 @@ import (
 	"github.com/trajscope/trajscope/parsers/internal/pyval"
 
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/shell"
+	"github.com/trajscope/trajscope/parsers/internal/shell"
 )
 
 // The observed lens for OpenHands actions: what each one displayed, taken
@@ -28,7 +28,7 @@ var (
 
 const listingPrefix = "Here's the files and directories up to 2 levels deep in"
 
-// shellAction analyses a shell command with parsers/shell.
+// shellAction analyses a shell command with parsers/internal/shell.
 func shellAction(a *model.Action, cmd, obs string) {
 	r := shell.ConfirmFromObservation(shell.Analyze(cmd), obs)
 	a.Category = r.Category

@@ -338,7 +338,7 @@ func TestTrajTimelines(t *testing.T) {
 	if v1[1].Thought != "read mod" || !strings.Contains(v1[1].Observation, "     4\tline 4") {
 		t.Errorf("1.x action 1 thought/observation not kept: %q", v1[1].Thought)
 	}
-	// cat -n goes through parsers/shell; its numbered output confirms 1-2.
+	// cat -n goes through parsers/internal/shell; its numbered output confirms 1-2.
 	if r := v1[3].Reads; !reflect.DeepEqual(r, []model.ObservedRead{{File: "/testbed/pkg/util.py", Kind: model.ReadRange, Start: 1, End: 2}}) {
 		t.Errorf("1.x cat -n reads = %+v", r)
 	}

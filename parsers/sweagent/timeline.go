@@ -9,7 +9,7 @@ import (
 	"github.com/trajscope/trajscope/parsers/internal/pyval"
 
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/shell"
+	"github.com/trajscope/trajscope/parsers/internal/shell"
 )
 
 // This file builds the observed lens: for one SWE-agent action string and its
@@ -65,7 +65,7 @@ func analyzeAction(a *model.Action, tool, action, obs, openFile string) {
 	}
 	if name == "bash" && tool != "bash" && len(args) > 1 && !strings.HasPrefix(args[1], "-") {
 		// A model typing "bash CMD" as its action (the real flask sample)
-		// meant CMD: analyse CMD. "bash -c ..." is left to parsers/shell.
+		// meant CMD: analyse CMD. "bash -c ..." is left to parsers/internal/shell.
 		cmd = strings.TrimSpace(strings.TrimPrefix(cmd, "bash"))
 	}
 	switch name {

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/shell"
+	"github.com/trajscope/trajscope/parsers/internal/shell"
 )
 
 // Call is one tool invocation as a transcript recorded it.
