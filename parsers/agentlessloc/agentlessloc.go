@@ -28,6 +28,7 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
@@ -72,7 +73,7 @@ func parse(path string, data []byte) ([]model.Run, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: invalid JSON record: %v", path, ln.No, err)
 		}
-		rec := toolcall.Obj(v)
+		rec := pyval.Obj(v)
 		if rec == nil {
 			return nil, fmt.Errorf("%s:%d: expected a JSON object with instance_id and found_files", path, ln.No)
 		}
@@ -113,10 +114,10 @@ func record(rec map[string]any) (model.Run, error) {
 	run := model.Run{InstanceID: id, Format: Name, Agent: "agentless"}
 
 	// Stage 1: files.
-	if len(files) > 0 || len(toolcall.Obj(rec["file_traj"])) > 0 {
+	if len(files) > 0 || len(pyval.Obj(rec["file_traj"])) > 0 {
 		a := stageAction("localize_files", "found_files", rec["file_traj"])
 		if a.Observation == "" {
-			a.Observation = toolcall.Str(toolcall.Path(rec, "additional_artifact_loc_file", "raw_output_files"))
+			a.Observation = pyval.Str(pyval.Path(rec, "additional_artifact_loc_file", "raw_output_files"))
 		}
 		for _, f := range files {
 			a.Searches = append(a.Searches, model.SearchHit{File: f})
@@ -208,13 +209,13 @@ func sortedKeys[V any](m map[string]V) []string {
 // ({"response", "usage", "prompt"}, or a list of them).
 func stageAction(tool, field string, traj any) model.Action {
 	a := model.Action{Tool: tool, Command: field, Category: model.CategorySearch}
-	trajs := toolcall.List(traj)
+	trajs := pyval.List(traj)
 	if trajs == nil && traj != nil {
 		trajs = []any{traj}
 	}
 	var out []string
 	for _, t := range trajs {
-		m := toolcall.Obj(t)
+		m := pyval.Obj(t)
 		switch r := m["response"].(type) {
 		case string:
 			out = append(out, r)

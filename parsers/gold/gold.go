@@ -26,13 +26,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/trajscope/trajscope/parsers/internal/rawjson"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/trajscope/trajscope/parsers/internal/rawjson"
 
 	"github.com/trajscope/trajscope/model"
 )

@@ -3,10 +3,11 @@ package openhands
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
 
 	"github.com/trajscope/trajscope/model"
 )

@@ -11,12 +11,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
 
 	"github.com/trajscope/trajscope/internal/pystr"
 	"github.com/trajscope/trajscope/model"

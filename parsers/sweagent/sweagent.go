@@ -6,13 +6,13 @@
 package sweagent
 
 import (
-	"bytes"
 	"fmt"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
 	"os"
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
 
 	"github.com/trajscope/trajscope/internal/pystr"
 	"github.com/trajscope/trajscope/model"
@@ -194,12 +194,4 @@ func invalidUTF8Offset(b []byte) int {
 		i += n
 	}
 	return len(b)
-}
-
-// lineOf returns the 1-based line of a byte offset, for error messages.
-func lineOf(data []byte, off int64) int {
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
-	return bytes.Count(data[:off], []byte("\n")) + 1
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/parsers/internal/pyval"
+	"github.com/trajscope/trajscope/parsers/internal/rawjson"
 
 	"github.com/trajscope/trajscope/model"
 )
@@ -19,7 +20,7 @@ func decodeFile(path string, data []byte) (any, error) {
 	if err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			return nil, fmt.Errorf("%s: line %d: invalid JSON: %v", path, lineOf(data, se.Offset), err)
+			return nil, fmt.Errorf("%s: line %d: invalid JSON: %v", path, rawjson.LineAt(data, int(se.Offset)), err)
 		}
 		return nil, fmt.Errorf("%s: invalid JSON: %v", path, err)
 	}

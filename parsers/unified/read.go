@@ -22,9 +22,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/trajscope/trajscope/parsers/internal/rawjson"
-
+	"github.com/trajscope/trajscope/internal/pystr"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/rawjson"
 )
 
 // Record is one prediction record read from a file.
@@ -137,19 +137,10 @@ func readLines(data []byte, name string) []Record {
 	return out
 }
 
-// isBlank mirrors upstream's `if line.strip()`: Python strips Unicode space.
+// isBlank mirrors upstream's `if line.strip()`: Python strips what
+// str.isspace() holds for, Unicode spaces and \x1c-\x1f included.
 func isBlank(line []byte) bool {
-	return len(bytes.TrimFunc(line, func(r rune) bool {
-		return r == '\x1c' || r == '\x1d' || r == '\x1e' || r == '\x1f' || isPySpace(r)
-	})) == 0
-}
-
-func isPySpace(r rune) bool {
-	switch r {
-	case ' ', '\t', '\n', '\v', '\f', '\r', 0x85, 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200a
+	return len(bytes.TrimFunc(line, pystr.IsSpace)) == 0
 }
 
 func readList(data, trimmed []byte, base int, name string) ([]Record, error) {
