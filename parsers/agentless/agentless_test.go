@@ -10,7 +10,11 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsonv"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
+	"github.com/trajscope/trajscope/parsers/internal/runfile"
 )
+
+// load reads a file as the format table does.
+var load = predtest.Loader(runfile.Named(Parse), nil)
 
 const vectors = "../../testdata/testvectors"
 
@@ -25,7 +29,7 @@ func TestTrajfileCase(t *testing.T) {
 			continue
 		}
 		n++
-		run := predtest.LoadOne(t, Load, filepath.Join(vectors, file.Str))
+		run := predtest.LoadOne(t, load, filepath.Join(vectors, file.Str))
 		want, _ := c.Get("loaded_pred")
 		for _, d := range predtest.Diff(run.Prediction, want) {
 			t.Errorf("%s: %s", file.Str, d)
@@ -41,7 +45,7 @@ func TestTrajfileCase(t *testing.T) {
 
 func TestFixtures(t *testing.T) {
 	for _, name := range []string{"edge-1", "strfiles-1", "dictfiles-1", "toplist-1"} {
-		run := predtest.LoadOne(t, Load, filepath.Join("testdata", name+"_traj.json"))
+		run := predtest.LoadOne(t, load, filepath.Join("testdata", name+"_traj.json"))
 		want := predtest.ReadJSON(t, filepath.Join("testdata", name+".want.json"))
 		for _, d := range predtest.Diff(run.Prediction, want) {
 			t.Errorf("%s: %s", name, d)
@@ -55,7 +59,7 @@ func TestErrors(t *testing.T) {
 		"baditem-1_traj.json":  `edit_locs["a.py"]: item 1 is a number`,
 	}
 	for name, want := range cases {
-		_, err := Load(filepath.Join("testdata", name))
+		_, err := load(filepath.Join("testdata", name))
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), name) {
 			t.Errorf("%s: error %v, want %q", name, err, want)
 		}
@@ -112,7 +116,7 @@ func TestNormSymbol(t *testing.T) {
 }
 
 func TestTimeline(t *testing.T) {
-	run := predtest.LoadOne(t, Load, filepath.Join("testdata", "edge-1_traj.json"))
+	run := predtest.LoadOne(t, load, filepath.Join("testdata", "edge-1_traj.json"))
 	a := run.Actions[0]
 	if a.Category != model.CategoryRead || len(a.Reads) != 5 || a.Reads[0] != (model.ObservedRead{File: "pkg/a.py", Kind: model.ReadRange, Start: 5, End: 9}) {
 		t.Errorf("reads %+v", a.Reads)

@@ -21,7 +21,6 @@ package agentlessloc
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"regexp"
 	"sort"
 	"strconv"
@@ -57,16 +56,9 @@ func Sniff(name string, head []byte) bool {
 	return foundFilesRe.Match(first) && instanceRe.Match(first)
 }
 
-// Load reads every record of the file, one run per instance.
-func Load(path string) ([]model.Run, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return parse(path, data)
-}
-
-func parse(path string, data []byte) ([]model.Run, error) {
+// ParseRuns reads every record of data, the content of the file at path:
+// one run per instance.
+func ParseRuns(path string, data []byte) ([]model.Run, error) {
 	var runs []model.Run
 	for _, ln := range toolcall.Lines(data) {
 		v, err := toolcall.Decode(ln.Text)

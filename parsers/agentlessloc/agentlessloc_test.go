@@ -8,12 +8,16 @@ import (
 	"testing"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/predtest"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
+// load reads a file as the format table does.
+var load = predtest.Loader(ParseRuns, nil)
+
 func loadAll(t *testing.T, path string) []model.Run {
 	t.Helper()
-	runs, err := Load(path)
+	runs, err := load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +113,7 @@ func TestErrors(t *testing.T) {
 		if err := os.WriteFile(p, []byte(c.body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := Load(p)
+		_, err := load(p)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: err = %v, want %q", c.body, err, c.want)
 		}

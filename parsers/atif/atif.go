@@ -55,13 +55,10 @@ func Sniff(name string, head []byte) bool {
 	return len(t) > 0 && t[0] == '{' && schemaRe.Match(head)
 }
 
-// Load reads an ATIF file: one trajectory, or JSON lines of trajectories
-// (one run each).
-func Load(path string) ([]model.Run, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
+// ParseRuns reads an ATIF file's content, data: one trajectory, or JSON
+// lines of trajectories (one run each). Sub-agent trajectories it refers to
+// and the Harbor trial's result.json are read beside path.
+func ParseRuns(path string, data []byte) ([]model.Run, error) {
 	runs, err := parse(path, data, filepath.Dir(path))
 	if err != nil {
 		return nil, err

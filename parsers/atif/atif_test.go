@@ -13,9 +13,12 @@ import (
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
+// loadFile reads a file as the format table does.
+var loadFile = predtest.Loader(ParseRuns, nil)
+
 func load1(t *testing.T, path string) model.Run {
 	t.Helper()
-	run := predtest.LoadOne(t, Load, path)
+	run := predtest.LoadOne(t, loadFile, path)
 	if err := toolcall.Check(&run); err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +154,7 @@ func TestSubagentFileRef(t *testing.T) {
 }
 
 func TestJSONLines(t *testing.T) {
-	runs, err := Load("testdata/lines.jsonl")
+	runs, err := loadFile("testdata/lines.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +179,7 @@ func TestErrors(t *testing.T) {
 		if err := os.WriteFile(p, []byte(c.body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := Load(p)
+		_, err := loadFile(p)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want %q", c.body, err, c.want)
 		}

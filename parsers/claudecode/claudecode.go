@@ -72,14 +72,11 @@ func Sniff(name string, head []byte) bool {
 	return false
 }
 
-// Load reads one transcript into a single run. Sub-agent transcripts that
-// Claude Code keeps beside a session file (<session-id>/subagents/*.jsonl)
-// are merged in by time and marked Sidechain.
-func Load(path string) ([]model.Run, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
+// ParseRuns reads one transcript, data, into a single run. Sub-agent
+// transcripts that Claude Code keeps beside a session file at path
+// (<session-id>/subagents/*.jsonl) are merged in by time and marked
+// Sidechain.
+func ParseRuns(path string, data []byte) ([]model.Run, error) {
 	run, err := parse(path, data)
 	if err != nil {
 		return nil, err

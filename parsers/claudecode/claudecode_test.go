@@ -12,9 +12,12 @@ import (
 	"github.com/trajscope/trajscope/model"
 )
 
+// load reads a file as the format table does.
+var load = predtest.Loader(ParseRuns, nil)
+
 func load1(t *testing.T, path string) model.Run {
 	t.Helper()
-	return predtest.LoadOne(t, Load, path)
+	return predtest.LoadOne(t, load, path)
 }
 
 func rng(f string, a, b int) []model.ObservedRead {
@@ -165,7 +168,7 @@ func TestErrors(t *testing.T) {
 		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := Load(p)
+		_, err := load(p)
 		if err == nil || !strings.Contains(err.Error(), wants[name]) {
 			t.Errorf("%s: err = %v, want %q", name, err, wants[name])
 		}

@@ -16,8 +16,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -52,20 +50,6 @@ var (
 	formatRe    = regexp.MustCompile(`"trajectory_format"\s*:\s*"mini-swe-agent`)
 	assistantRe = regexp.MustCompile(`"role"\s*:\s*"assistant"`)
 )
-
-// Load reads one trajectory file.
-func Load(path string) ([]model.Run, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	run, err := Parse(filepath.Base(path), data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	run.Path = path
-	return []model.Run{*run}, nil
-}
 
 // Parse builds a run from a trajectory's bytes; name is the file's base
 // name, which gives the instance id as upstream derives it.

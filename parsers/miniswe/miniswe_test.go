@@ -12,7 +12,11 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsonv"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
+	"github.com/trajscope/trajscope/parsers/internal/runfile"
 )
+
+// load reads a file as the format table does.
+var load = predtest.Loader(runfile.Named(Parse), nil)
 
 const (
 	vectors    = "../../testdata/testvectors"
@@ -33,7 +37,7 @@ func TestTrajfileCase(t *testing.T) {
 			continue
 		}
 		found = true
-		run := predtest.LoadOne(t, Load, filepath.Join(vectors, file.Str))
+		run := predtest.LoadOne(t, load, filepath.Join(vectors, file.Str))
 		want, _ := c.Get("loaded_pred")
 		for _, d := range predtest.Diff(run.Prediction, want) {
 			t.Errorf("%s: %s", file.Str, d)
@@ -94,7 +98,7 @@ func TestExtractorVectors(t *testing.T) {
 // records (*.want.json).
 func TestFixtures(t *testing.T) {
 	for _, name := range []string{"org__proj-1", "fallback-1", "lasttemplate-1"} {
-		run := predtest.LoadOne(t, Load, filepath.Join(fixtureDir, name+".traj.json"))
+		run := predtest.LoadOne(t, load, filepath.Join(fixtureDir, name+".traj.json"))
 		want := predtest.ReadJSON(t, filepath.Join(fixtureDir, name+".want.json"))
 		for _, d := range predtest.Diff(run.Prediction, want) {
 			t.Errorf("%s: %s", name, d)
@@ -190,7 +194,7 @@ func TestErrors(t *testing.T) {
 	if _, err := Parse("x.traj.json", []byte(`{"messages": [{"content": null}, {"content": 0}, {"content": {}}], "info": {}}`)); err != nil {
 		t.Errorf("falsy content: %v", err)
 	}
-	if _, err := Load("testdata/does-not-exist.traj.json"); err == nil {
+	if _, err := load("testdata/does-not-exist.traj.json"); err == nil {
 		t.Error("missing file: no error")
 	}
 }
@@ -213,7 +217,7 @@ func TestInstanceID(t *testing.T) {
 // The timeline of the edge-case fixture: actions, observations, reads,
 // usage, timestamps and step links.
 func TestTimeline(t *testing.T) {
-	run := predtest.LoadOne(t, Load, filepath.Join(fixtureDir, "org__proj-1.traj.json"))
+	run := predtest.LoadOne(t, load, filepath.Join(fixtureDir, "org__proj-1.traj.json"))
 	if len(run.Actions) != 5 {
 		t.Fatalf("%d actions, want 5", len(run.Actions))
 	}
@@ -263,7 +267,7 @@ func TestRealSamples(t *testing.T) {
 		f.Close()
 	}
 	for _, path := range files {
-		run := predtest.LoadOne(t, Load, path)
+		run := predtest.LoadOne(t, load, path)
 		if want, ok := preds[run.InstanceID]; ok {
 			for _, d := range predtest.Diff(run.Prediction, want) {
 				t.Errorf("%s: %s", filepath.Base(path), d)
@@ -308,7 +312,7 @@ func TestRealV2(t *testing.T) {
 		t.Skip("shared data not present")
 	}
 	for _, path := range files {
-		run := predtest.LoadOne(t, Load, path)
+		run := predtest.LoadOne(t, load, path)
 		var doc struct {
 			Messages []struct {
 				Role      string            `json:"role"`

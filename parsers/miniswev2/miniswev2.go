@@ -16,7 +16,6 @@ package miniswev2
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -58,12 +57,8 @@ func Sniff(name string, head []byte) bool {
 	return v2FormatRe.Match(head) || v2MarkerRe.Match(head)
 }
 
-// Load reads one v2 trajectory into a single run.
-func Load(path string) ([]model.Run, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
+// ParseRuns reads one v2 trajectory, data, into a single run.
+func ParseRuns(path string, data []byte) ([]model.Run, error) {
 	run, err := parse(path, data)
 	if err != nil {
 		return nil, err

@@ -13,9 +13,12 @@ import (
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
+// load reads a file as the format table does.
+var load = predtest.Loader(ParseRuns, nil)
+
 func load1(t *testing.T, path string) model.Run {
 	t.Helper()
-	run := predtest.LoadOne(t, Load, path)
+	run := predtest.LoadOne(t, load, path)
 	if err := toolcall.Check(&run); err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +97,7 @@ func TestResponsesAPI(t *testing.T) {
 }
 
 func TestRefusesV1(t *testing.T) {
-	_, err := Load("testdata/v1.traj.json")
+	_, err := load("testdata/v1.traj.json")
 	if err == nil || !strings.Contains(err.Error(), "mini-swe-agent v1") {
 		t.Fatalf("err = %v", err)
 	}
@@ -155,7 +158,7 @@ func TestErrors(t *testing.T) {
 		if err := os.WriteFile(p, []byte(c.body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := Load(p)
+		_, err := load(p)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want %q", c.body, err, c.want)
 		}

@@ -48,9 +48,10 @@ func instanceDirs(dir string) []string {
 	return out
 }
 
-// loadCompletionsDir loads one instance directory (it holds *.json files),
-// or every instance directory below an llm_completions root.
-func loadCompletionsDir(dir string) ([]model.Run, error) {
+// LoadDir loads an llm_completions directory: one instance directory (it
+// holds *.json files), or every instance directory below an llm_completions
+// root.
+func LoadDir(dir string) ([]model.Run, error) {
 	dir = filepath.Clean(dir)
 	if len(completionFiles(dir)) > 0 {
 		run, err := loadCompletionsInstance(dir)

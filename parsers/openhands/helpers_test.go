@@ -4,7 +4,12 @@ import (
 	"encoding/json"
 	"os"
 	"testing"
+
+	"github.com/trajscope/trajscope/parsers/internal/predtest"
 )
+
+// load reads a file as the format table does.
+var load = predtest.Loader(ParseRuns, LoadDir)
 
 func readFile(t *testing.T, path string) []byte {
 	t.Helper()

@@ -10,7 +10,11 @@ import (
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
+	"github.com/trajscope/trajscope/parsers/internal/runfile"
 )
+
+// load reads a file as the format table does.
+var load = predtest.Loader(runfile.Named(Parse), nil)
 
 const vectors = "../../testdata/testvectors"
 
@@ -25,7 +29,7 @@ func TestTrajfileCase(t *testing.T) {
 			continue
 		}
 		n++
-		run := predtest.LoadOne(t, Load, filepath.Join(vectors, file.Str))
+		run := predtest.LoadOne(t, load, filepath.Join(vectors, file.Str))
 		want, _ := c.Get("loaded_pred")
 		for _, d := range predtest.Diff(run.Prediction, want) {
 			t.Errorf("%s: %s", file.Str, d)
@@ -42,7 +46,7 @@ func TestTrajfileCase(t *testing.T) {
 // The project's fixtures with reviewed expected records.
 func TestFixtures(t *testing.T) {
 	for _, name := range []string{"edge-1", "noagg-1", "aggonly-1", "unterminated-1"} {
-		run := predtest.LoadOne(t, Load, filepath.Join("testdata", name+".log"))
+		run := predtest.LoadOne(t, load, filepath.Join("testdata", name+".log"))
 		want := predtest.ReadJSON(t, filepath.Join("testdata", name+".want.json"))
 		for _, d := range predtest.Diff(run.Prediction, want) {
 			t.Errorf("%s: %s", name, d)
@@ -51,7 +55,7 @@ func TestFixtures(t *testing.T) {
 }
 
 func TestTimeline(t *testing.T) {
-	run := predtest.LoadOne(t, Load, filepath.Join("testdata", "edge-1.log"))
+	run := predtest.LoadOne(t, load, filepath.Join("testdata", "edge-1.log"))
 	// Three CONTEXT blocks, one action each; the second produced no step.
 	if len(run.Actions) != 3 {
 		t.Fatalf("%d actions, want 3", len(run.Actions))
@@ -71,14 +75,14 @@ func TestTimeline(t *testing.T) {
 		t.Errorf("searches %+v", run.Actions[0].Searches)
 	}
 	// With only an aggregated block, its step gets an action too.
-	agg := predtest.LoadOne(t, Load, filepath.Join("testdata", "aggonly-1.log"))
+	agg := predtest.LoadOne(t, load, filepath.Join("testdata", "aggonly-1.log"))
 	if len(agg.Actions) != 1 || !reflect.DeepEqual(agg.Actions[0].Steps, []int{0}) {
 		t.Errorf("aggregated-only timeline: %+v", agg.Actions)
 	}
 }
 
 func TestNothingFound(t *testing.T) {
-	_, err := Load(filepath.Join("testdata", "empty-1.log"))
+	_, err := load(filepath.Join("testdata", "empty-1.log"))
 	if !errors.Is(err, ErrNothingFound) || !strings.Contains(err.Error(), "empty-1.log") {
 		t.Errorf("error %v", err)
 	}

@@ -31,7 +31,7 @@ func TestTV9Checkpoints(t *testing.T) {
 			continue
 		}
 		found = true
-		run := predtest.LoadOne(t, Load, "../../testdata/testvectors/traj/owner__repo-1.checkpoints.jsonl")
+		run := predtest.LoadOne(t, load, "../../testdata/testvectors/traj/owner__repo-1.checkpoints.jsonl")
 		if got, want := predtest.PredJSON(run.InstanceID, run.Prediction), predtest.Canon(t, c.Loaded); got != want {
 			t.Errorf("TV9 loaded_pred:\n got %s\nwant %s", got, want)
 		}
@@ -148,7 +148,7 @@ func TestCheckpointsFixtures(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		run := predtest.LoadOne(t, Load, "testdata/"+tt.file)
+		run := predtest.LoadOne(t, load, "testdata/"+tt.file)
 		var got []string
 		for _, s := range run.Prediction.Steps {
 			got = append(got, predtest.StepJSON(s))
@@ -189,7 +189,7 @@ func TestCheckpointsFixtures(t *testing.T) {
 }
 
 func TestToolsTimeline(t *testing.T) {
-	run := predtest.LoadOne(t, Load, "testdata/tools.checkpoints.jsonl")
+	run := predtest.LoadOne(t, load, "testdata/tools.checkpoints.jsonl")
 	a := run.Actions
 	wantHits := map[int][]model.SearchHit{
 		4: {{File: "/repo/src/mod.py", Line: 4}, {File: "/repo/src/mod.py", Line: 40}},
@@ -232,14 +232,14 @@ func TestLoadErrors(t *testing.T) {
 		{"../../../testdata/testvectors/extractor_vectors.json", []string{"not a SWE-agent file"}},
 	}
 	for _, tt := range tests {
-		_, err := Load("testdata/" + tt.file)
+		_, err := load("testdata/" + tt.file)
 		if err == nil {
-			t.Errorf("Load(%s): no error", tt.file)
+			t.Errorf("load(%s): no error", tt.file)
 			continue
 		}
 		for _, w := range tt.want {
 			if !strings.Contains(err.Error(), w) {
-				t.Errorf("Load(%s) error %q lacks %q", tt.file, err, w)
+				t.Errorf("load(%s) error %q lacks %q", tt.file, err, w)
 			}
 		}
 	}
@@ -292,7 +292,7 @@ func TestTrajFiles(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		run := predtest.LoadOne(t, Load, "testdata/"+tt.file)
+		run := predtest.LoadOne(t, load, "testdata/"+tt.file)
 		if run.InstanceID != tt.id || run.Prediction.InstanceID != tt.id {
 			t.Errorf("%s: id %q / %q, want %q", tt.file, run.InstanceID, run.Prediction.InstanceID, tt.id)
 		}
@@ -315,7 +315,7 @@ func TestTrajFiles(t *testing.T) {
 }
 
 func TestTrajTimelines(t *testing.T) {
-	v1 := predtest.LoadOne(t, Load, "testdata/owner__repo-1.traj").Actions
+	v1 := predtest.LoadOne(t, load, "testdata/owner__repo-1.traj").Actions
 	type want struct {
 		tool  string
 		cat   model.Category
@@ -346,7 +346,7 @@ func TestTrajTimelines(t *testing.T) {
 		t.Errorf("shell actions tools = %q, %q", v1[0].Tool, v1[3].Tool)
 	}
 
-	v0 := predtest.LoadOne(t, Load, "testdata/instance_owner__repo-7/instance_owner__repo-7.traj").Actions
+	v0 := predtest.LoadOne(t, load, "testdata/instance_owner__repo-7/instance_owner__repo-7.traj").Actions
 	checks = map[int]want{
 		0: {"find_file", model.CategorySearch, nil, nil},
 		1: {"open", model.CategoryRead, []model.ObservedRead{{File: "/repo/src/mod.py", Kind: model.ReadRange, Start: 1, End: 100}}, nil},
@@ -365,7 +365,7 @@ func TestTrajTimelines(t *testing.T) {
 		t.Errorf("0.x search_file hits = %+v", h)
 	}
 
-	hist := predtest.LoadOne(t, Load, "testdata/history-only.traj").Actions
+	hist := predtest.LoadOne(t, load, "testdata/history-only.traj").Actions
 	if r := hist[0].Reads; !reflect.DeepEqual(r, []model.ObservedRead{{File: "/testbed/pkg/mod.py", Kind: model.ReadRange, Start: 1, End: 3}}) {
 		t.Errorf("history action 0 reads = %+v", r)
 	}
@@ -434,7 +434,7 @@ func TestRealCheckpoints(t *testing.T) {
 	if !Sniff("renamed.jsonl", data[:min(len(data), 64<<10)]) {
 		t.Error("the real checkpoints file is not recognised by content")
 	}
-	run := predtest.LoadOne(t, Load, path)
+	run := predtest.LoadOne(t, load, path)
 	if len(run.Actions) != want || want != 20 {
 		t.Fatalf("%d actions, file has %d tool lines (expected 20)", len(run.Actions), want)
 	}
@@ -519,7 +519,7 @@ func TestRealTraj(t *testing.T) {
 	if !Sniff("renamed.json", data[:min(len(data), 64<<10)]) {
 		t.Error("the real .traj is not recognised by content")
 	}
-	run := predtest.LoadOne(t, Load, path)
+	run := predtest.LoadOne(t, load, path)
 	if len(run.Actions) != len(doc.Trajectory) || len(doc.Trajectory) != 4 {
 		t.Fatalf("%d actions, trajectory has %d entries", len(run.Actions), len(doc.Trajectory))
 	}

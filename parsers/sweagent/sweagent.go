@@ -7,7 +7,6 @@ package sweagent
 
 import (
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -107,13 +106,10 @@ func Sniff(name string, head []byte) bool {
 	return kindByContent(head) != kindUnknown
 }
 
-// Load reads one SWE-agent file into a single run. The file kind is chosen
-// by suffix as upstream does, then by content for a renamed file.
-func Load(path string) ([]model.Run, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
+// ParseRuns reads one SWE-agent file, data, into a single run. The file
+// kind is chosen by path's suffix as upstream does, then by content for a
+// renamed file.
+func ParseRuns(path string, data []byte) ([]model.Run, error) {
 	if !utf8.Valid(data) {
 		// Upstream opens these files as strict UTF-8 and fails.
 		off := invalidUTF8Offset(data)
@@ -129,6 +125,7 @@ func Load(path string) ([]model.Run, error) {
 		k = kindByContent(head)
 	}
 	var run model.Run
+	var err error
 	switch k {
 	case kindCheckpoints:
 		run, err = loadCheckpoints(path, data)

@@ -31,7 +31,9 @@ import (
 //
 // Err is set when the record could not be used; Pred then holds whatever was
 // read before the problem. Upstream would crash on such a record (a KeyError
-// or TypeError); trajscope reports it and carries on with the others.
+// or TypeError); trajscope reports it and carries on with the others. Its
+// message starts with the file's name and the record's line ("name:line:"),
+// so callers report it as it is.
 //
 // Skip is set (with Err) when the record names neither instance_id nor
 // original_inst_id. Upstream drops such records silently and writes nothing

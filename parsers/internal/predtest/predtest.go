@@ -13,6 +13,7 @@ import (
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsonv"
+	"github.com/trajscope/trajscope/parsers/internal/runfile"
 )
 
 // Diff returns the differences between got and the unified record want,
@@ -122,7 +123,14 @@ func ReadJSON(t testing.TB, path string) *jsonv.Value {
 	return v
 }
 
-// LoadOne loads path with a format's Load and requires exactly one run.
+// Loader is how a format's tests read a file: the shared run-file reader
+// with the format's parser (and directory loader), as the format table in
+// package parsers uses them.
+func Loader(parse runfile.Parser, dir runfile.DirLoader) func(path string) ([]model.Run, error) {
+	return func(path string) ([]model.Run, error) { return runfile.Load(path, parse, dir) }
+}
+
+// LoadOne loads path with a format's loader and requires exactly one run.
 func LoadOne(t testing.TB, load func(string) ([]model.Run, error), path string) model.Run {
 	t.Helper()
 	runs, err := load(path)
