@@ -7,8 +7,8 @@
 // is its observation, the files it named are search hits, and the edit
 // stage's "line: N" / "lines: a-b" locations are its reads (Agentless has
 // no tool output, so the declared locations stand in for what was looked
-// at). The ContextBench lens follows upstream's Agentless rule (evaluator
-// reference §2.5): exactly one step holding the files, the symbols named by
+// at). The ContextBench lens follows upstream's Agentless rule
+// (agents/agentless/extract.py), so scores match: exactly one step holding the files, the symbols named by
 // the related-locations stage (function:/class:/variable:) and the edit
 // stage's line spans, merged; the final is the same step.
 //

@@ -1,5 +1,5 @@
 // Package atif loads Harbor's Agent Trajectory Interchange Format
-// (trajectory.json, schema_version ATIF-v1.0 … ATIF-v1.7; peer-tools §B.1).
+// (trajectory.json, schema_version ATIF-v1.0 … ATIF-v1.7).
 //
 // Every steps[].tool_calls entry becomes one timeline action, paired with
 // its observation.results entry by source_call_id. Tool names map like

@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/parsers/internal/predtest"
-
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/predtest"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 

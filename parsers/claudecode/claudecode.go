@@ -2,16 +2,17 @@
 // of `claude --output-format stream-json --verbose` (what Harbor saves as
 // agent/claude-code.txt), the JSON array `--output-format json --verbose`
 // prints, and the native session JSONL Claude Code writes under
-// projects/<cwd-slug>/<session-id>.jsonl (peer-tools §B.1).
+// projects/<cwd-slug>/<session-id>.jsonl.
 //
 // Every tool_use block becomes one timeline action, paired with its
-// tool_result by tool_use_id. What an action displayed follows the Read
-// rules of SPEC §2: offset is 1-based, the observed range is
+// tool_result by tool_use_id. What a Read displayed follows the tool's own
+// semantics: offset is 1-based, the observed range is
 // offset..offset+limit-1 (the whole file without a limit), and the numbered
-// output ("   N→text" or "N\ttext") overrides the arguments when present.
-// Grep and Glob results are search hits, not reads; Bash commands go through
-// parsers/internal/shell. Calls a sub-agent made are marked Sidechain (isSidechain in
-// session files, parent_tool_use_id in stream-json). Token usage is counted
+// output ("   N→text" or "N\ttext") overrides the arguments when present,
+// since it is what the model saw. Grep and Glob results are search hits,
+// not reads; Bash commands go through parsers/internal/shell. Calls a
+// sub-agent made are marked Sidechain (isSidechain in session files,
+// parent_tool_use_id in stream-json). Token usage is counted
 // once per API message (message.id), because one message is split over
 // several lines that each repeat its usage.
 //

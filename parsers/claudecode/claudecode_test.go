@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/parsers/internal/predtest"
-
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/predtest"
 )
 
 // load reads a file as the format table does.

@@ -1,7 +1,7 @@
-// Package gold loads ContextBench gold context (evaluator reference §1) from
-// the hub parquet export, JSONL, JSON (a list of rows or one row) or a
-// directory tree of annot.json files, into model.Gold values indexed by
-// instance id.
+// Package gold loads ContextBench gold context (the gold_ctx rows the
+// evaluator scores against) from the hub parquet export, JSONL, JSON (a
+// list of rows or one row) or a directory tree of annot.json files, into
+// model.Gold values indexed by instance id.
 //
 // It follows upstream's GoldLoader and Gold with these decisions:
 //   - A parquet without a repo_url column loads with RepoURL "" (upstream
@@ -33,9 +33,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/trajscope/trajscope/parsers/internal/rawjson"
-
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/rawjson"
 )
 
 // Set is the loaded gold, indexed by both instance ids of every row.

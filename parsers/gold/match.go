@@ -7,7 +7,7 @@ import (
 	"github.com/trajscope/trajscope/model"
 )
 
-// Run ids often carry decorations that gold ids do not (peer-tools §B):
+// Run ids often carry decorations that gold ids do not:
 //   - Harbor trial names append "__" and a 7-character random token to the
 //     task name (mcp_ccx-dep-trace-002_q04bku__6z2d9CA);
 //   - CodeScaleBench task names add a config prefix ("mcp_", "baseline_",

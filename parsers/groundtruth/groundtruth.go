@@ -1,5 +1,5 @@
-// Package groundtruth loads CodeScaleBench / CodeContextBench ground truth
-// (peer-tools §B.3): tests/ground_truth.json in all its schemas,
+// Package groundtruth loads CodeScaleBench / CodeContextBench ground truth:
+// tests/ground_truth.json in all its schemas,
 // oracle_answer.json, task_spec.json oracle items, expected_defects.json,
 // expected_changes.json, instance.json build files, and reference patches
 // (reference_fix.patch, expected.diff, expected.patch, solve.sh).

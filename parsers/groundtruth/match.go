@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Harbor and CodeScaleBench decorate task names (peer-tools §B.6): the
+// Harbor and CodeScaleBench decorate task names: the
 // trial mcp_ccx-dep-trace-002_q04bku__6z2d9CA ran the task whose ground
 // truth is keyed ccx-dep-trace-002 (task_spec id "CCX-dep-trace-002").
 var (

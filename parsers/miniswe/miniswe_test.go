@@ -94,8 +94,9 @@ func TestExtractorVectors(t *testing.T) {
 	}
 }
 
-// The project's own fixtures: §2.3/§9 edge cases with reviewed expected
-// records (*.want.json).
+// The project's own fixtures: edge cases of the reference extractor (the
+// bash fallback; a last PATCH_CONTEXT that is the prompt's template; content
+// that is not a string) with reviewed expected records (*.want.json).
 func TestFixtures(t *testing.T) {
 	for _, name := range []string{"org__proj-1", "fallback-1", "lasttemplate-1"} {
 		run := predtest.LoadOne(t, load, filepath.Join(fixtureDir, name+".traj.json"))

@@ -66,12 +66,6 @@ func ParseRuns(path string, data []byte) ([]model.Run, error) {
 	return []model.Run{run}, nil
 }
 
-// pending is an action waiting for its output.
-type pending struct {
-	index  int
-	callID string
-}
-
 func parse(path string, data []byte) (model.Run, error) {
 	v, err := toolcall.Decode(data)
 	if err != nil {
@@ -101,7 +95,7 @@ func parse(path string, data []byte) (model.Run, error) {
 	}
 	var calls []toolcall.Call
 	byID := map[string]int{}
-	var waiting []pending // actions without a call id, answered in order
+	var waiting []int // actions without a call id, answered in order
 	var carry model.Usage
 	shown := map[int]string{} // action → its output message as the model saw it
 	patch := pyval.Str(info["submission"])
@@ -139,7 +133,7 @@ func parse(path string, data []byte) (model.Run, error) {
 				if act.id != "" {
 					byID[act.id] = idx
 				} else {
-					waiting = append(waiting, pending{index: idx})
+					waiting = append(waiting, idx)
 				}
 			}
 		case role == "tool" || pyval.Str(msg["type"]) == "function_call_output":
@@ -152,9 +146,9 @@ func parse(path string, data []byte) (model.Run, error) {
 			shown[idx] = setOutput(&calls[idx], &run.Actions[idx], msg)
 		case role == "user" && len(waiting) > 0:
 			// Text-based v2: each action's output is the next user message.
-			p := waiting[0]
+			k := waiting[0]
 			waiting = waiting[1:]
-			shown[p.index] = setOutput(&calls[p.index], &run.Actions[p.index], msg)
+			shown[k] = setOutput(&calls[k], &run.Actions[k], msg)
 		case role == "exit":
 			if s := pyval.Str(pyval.Path(msg, "extra", "submission")); s != "" && patch == "" {
 				patch = s

@@ -10,9 +10,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
-
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
 )
 
 // completionFiles lists dir/*.json sorted by name, as

@@ -7,9 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
-
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
 )
 
 // recordRun turns one output.jsonl record into a run: the upstream

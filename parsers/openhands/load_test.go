@@ -11,9 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trajscope/trajscope/parsers/internal/predtest"
-
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/predtest"
 )
 
 func loadAll(t *testing.T, path string) []model.Run {

@@ -17,11 +17,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/trajscope/trajscope/parsers/internal/jsonv"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
-
 	"github.com/trajscope/trajscope/internal/pystr"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/jsonv"
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
 )
 
 // Name is the format name used by detection and --format.

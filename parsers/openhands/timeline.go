@@ -4,9 +4,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
-
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
 	"github.com/trajscope/trajscope/parsers/internal/shell"
 )
 

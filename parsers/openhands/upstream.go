@@ -5,11 +5,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/trajscope/trajscope/parsers/internal/pyre"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
-
 	"github.com/trajscope/trajscope/internal/pystr"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/pyre"
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
 )
 
 // This file reproduces contextbench/agents/openhands/extract.py (event

@@ -9,9 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/parsers/internal/predtest"
-
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/predtest"
 )
 
 // TV9: the checkpoints vector, compared with upstream's loaded_pred.

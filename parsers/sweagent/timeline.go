@@ -6,9 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
-
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
 	"github.com/trajscope/trajscope/parsers/internal/shell"
 )
 

@@ -8,10 +8,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/pyval"
 	"github.com/trajscope/trajscope/parsers/internal/rawjson"
-
-	"github.com/trajscope/trajscope/model"
 )
 
 // decodeFile decodes a whole-file JSON document, naming the line on error.

@@ -7,10 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
 	"github.com/trajscope/trajscope/parsers/internal/pyval"
-
-	"github.com/trajscope/trajscope/model"
 )
 
 // The project's extractor vectors (testvectors/extractor_vectors.json),

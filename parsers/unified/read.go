@@ -1,5 +1,5 @@
 // Package unified reads and writes ContextBench unified prediction records
-// (evaluator reference §2.1): one JSON object per instance with the per-step
+// (what the evaluator's --pred reads): one JSON object per instance with the per-step
 // context (traj_data.pred_steps), the final context (pred_files, pred_spans,
 // pred_symbols) and the model patch. Files are JSONL (one record a line) or
 // JSON (a list of records, or one record).

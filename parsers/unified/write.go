@@ -8,10 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/trajscope/trajscope/parsers/internal/rawjson"
-
 	"github.com/trajscope/trajscope/internal/pyjson"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/rawjson"
 )
 
 // Write writes p as one JSONL line (Append's bytes and "\n").

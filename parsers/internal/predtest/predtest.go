@@ -1,7 +1,6 @@
 // Package predtest compares a model.Prediction with a unified prediction
-// record (ContextBench §2.1) in tests, structurally and in order: step and
-// final files, spans per file (file order included), symbols, the instance
-// id and the patch. A missing "symbols"/"pred_symbols" equals an empty one,
+// record in tests, structurally and in order: step and final files, spans
+// per file (file order included), symbols, the instance id and the patch. A missing "symbols"/"pred_symbols" equals an empty one,
 // as the reference parser reads them with `or {}`.
 package predtest
 

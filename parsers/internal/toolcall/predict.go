@@ -11,7 +11,7 @@ import (
 
 // NormPath turns a path as an agent wrote it into the form predictions
 // carry: "/testbed/" and a leading "./" or "/" removed, as the upstream
-// extractors do (evaluator reference §2.3, §2.6). Everything else (a
+// extractors do (mini-swe-agent, OpenHands). Everything else (a
 // workspace or repository prefix) is left for the evaluator's suffix
 // resolution, which drops paths outside the repository.
 func NormPath(p string) string {

@@ -52,7 +52,7 @@ const (
 )
 
 // toolKinds maps recorded tool names to roles. Claude Code's names come
-// first (peer-tools §B.2); the others are the same tools under the names
+// first; the others are the same tools under the names
 // other agents export to ATIF (Gemini CLI, OpenCode, Codex, OpenHands).
 var toolKinds = map[string]kind{
 	"Read": kRead, "read": kRead, "read_file": kRead, "ReadFile": kRead, "NotebookRead": kRead,
@@ -72,8 +72,8 @@ var toolKinds = map[string]kind{
 var numberedTools = map[string]bool{"Read": true}
 
 // zeroBasedOffset lists read tools whose offset counts from 0 (Gemini CLI
-// read_file, OpenCode read). Claude Code's Read counts from 1 (peer-tools
-// §A.2 off-by-one note).
+// read_file, OpenCode read). Claude Code's Read counts from 1: taking one
+// for the other would shift every range by a line.
 var zeroBasedOffset = map[string]bool{"read": true, "read_file": true, "ReadFile": true}
 
 const sgPrefix = "mcp__sourcegraph__"
