@@ -20,37 +20,19 @@ const vectors = "../../testdata/testvectors"
 
 // TV10.
 func TestTrajfileCase(t *testing.T) {
-	cases := predtest.ReadJSON(t, filepath.Join(vectors, "trajfile_cases.json"))
-	list, _ := cases.Get("cases")
-	n := 0
-	for _, c := range list.Arr {
-		file, _ := c.Get("trajectory_file")
-		if !strings.HasSuffix(file.Str, "_traj.json") {
-			continue
-		}
-		n++
-		run := predtest.LoadOne(t, load, filepath.Join(vectors, file.Str))
-		want, _ := c.Get("loaded_pred")
-		for _, d := range predtest.Diff(run.Prediction, want) {
-			t.Errorf("%s: %s", file.Str, d)
-		}
+	runs := predtest.TrajfileCases(t, vectors, "_traj.json", load)
+	for _, run := range runs {
 		if len(run.Actions) != 1 || !reflect.DeepEqual(run.Actions[0].Steps, []int{0}) {
 			t.Errorf("timeline %+v", run.Actions)
 		}
 	}
-	if n != 1 {
-		t.Fatalf("%d agentless cases", n)
+	if len(runs) != 1 {
+		t.Fatalf("%d agentless cases", len(runs))
 	}
 }
 
 func TestFixtures(t *testing.T) {
-	for _, name := range []string{"edge-1", "strfiles-1", "dictfiles-1", "toplist-1"} {
-		run := predtest.LoadOne(t, load, filepath.Join("testdata", name+"_traj.json"))
-		want := predtest.ReadJSON(t, filepath.Join("testdata", name+".want.json"))
-		for _, d := range predtest.Diff(run.Prediction, want) {
-			t.Errorf("%s: %s", name, d)
-		}
-	}
+	predtest.Fixtures(t, load, "testdata", "_traj.json", "edge-1", "strfiles-1", "dictfiles-1", "toplist-1")
 }
 
 func TestErrors(t *testing.T) {

@@ -19,9 +19,7 @@ func load1(t *testing.T, path string) model.Run {
 	return predtest.LoadOne(t, load, path)
 }
 
-func rng(f string, a, b int) []model.ObservedRead {
-	return []model.ObservedRead{{File: f, Kind: model.ReadRange, Start: a, End: b}}
-}
+var rng = predtest.Range
 
 // TestStreamJSON covers the stream-json rules on testdata/stream.jsonl:
 // stderr noise skipped, Read offset/limit checked against "N→" output,
@@ -214,9 +212,7 @@ func TestSniff(t *testing.T) {
 // larger run instead (parsers/atif TestRealTrajectoryPass).
 func TestRealSession(t *testing.T) {
 	path := "../../../shared/data/formats/claude-code/d7d4e19e-608d-44ef-b166-cd050ef274ba.jsonl"
-	if _, err := os.Stat(path); err != nil {
-		t.Skip("shared data not available")
-	}
+	predtest.NeedFile(t, path)
 	run := load1(t, path)
 	if len(run.Actions) != 1 {
 		t.Fatalf("%d actions, want 1", len(run.Actions))

@@ -185,7 +185,7 @@ func loadFile(path string) (*Set, error) {
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	set := newSet()
-	if strings.HasSuffix(path, ".jsonl") || firstLineIsObject(data) {
+	if strings.HasSuffix(path, ".jsonl") || rawjson.FirstLineIsObject(data) {
 		loadLines(set, data, path)
 		return set, nil
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/trajscope/trajscope/internal/pystr"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsonv"
+	"github.com/trajscope/trajscope/parsers/internal/runfile"
 	"github.com/trajscope/trajscope/parsers/internal/shell"
 )
 
@@ -56,7 +57,7 @@ var (
 func Parse(name string, data []byte) (*model.Run, error) {
 	if !utf8.Valid(data) {
 		// The reference opens the file as strict UTF-8 and fails.
-		return nil, fmt.Errorf("byte %d: invalid UTF-8", invalidAt(data))
+		return nil, fmt.Errorf("byte %d: invalid UTF-8", runfile.InvalidUTF8(data))
 	}
 	doc, err := jsonv.Parse(data)
 	if err != nil {
@@ -127,17 +128,6 @@ func str(v *jsonv.Value, keys ...string) string {
 		return v.Str
 	}
 	return ""
-}
-
-func invalidAt(b []byte) int {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n == 1 {
-			return i
-		}
-		i += n
-	}
-	return len(b)
 }
 
 type timeline struct {

@@ -28,20 +28,8 @@ const (
 
 // TV8: the test vector's loaded prediction.
 func TestTrajfileCase(t *testing.T) {
-	cases := predtest.ReadJSON(t, filepath.Join(vectors, "trajfile_cases.json"))
-	list, _ := cases.Get("cases")
-	found := false
-	for _, c := range list.Arr {
-		file, _ := c.Get("trajectory_file")
-		if !strings.HasSuffix(file.Str, ".traj.json") {
-			continue
-		}
-		found = true
-		run := predtest.LoadOne(t, load, filepath.Join(vectors, file.Str))
-		want, _ := c.Get("loaded_pred")
-		for _, d := range predtest.Diff(run.Prediction, want) {
-			t.Errorf("%s: %s", file.Str, d)
-		}
+	runs := predtest.TrajfileCases(t, vectors, ".traj.json", load)
+	for _, run := range runs {
 		if run.Format != Name || run.InstanceID != "owner__repo-1" {
 			t.Errorf("format %q id %q", run.Format, run.InstanceID)
 		}
@@ -53,7 +41,7 @@ func TestTrajfileCase(t *testing.T) {
 			t.Errorf("last action %q, want submit", run.Actions[2].Category)
 		}
 	}
-	if !found {
+	if len(runs) == 0 {
 		t.Fatal("no .traj.json case in trajfile_cases.json")
 	}
 }
@@ -98,13 +86,7 @@ func TestExtractorVectors(t *testing.T) {
 // bash fallback; a last PATCH_CONTEXT that is the prompt's template; content
 // that is not a string) with reviewed expected records (*.want.json).
 func TestFixtures(t *testing.T) {
-	for _, name := range []string{"org__proj-1", "fallback-1", "lasttemplate-1"} {
-		run := predtest.LoadOne(t, load, filepath.Join(fixtureDir, name+".traj.json"))
-		want := predtest.ReadJSON(t, filepath.Join(fixtureDir, name+".want.json"))
-		for _, d := range predtest.Diff(run.Prediction, want) {
-			t.Errorf("%s: %s", name, d)
-		}
-	}
+	predtest.Fixtures(t, load, fixtureDir, ".traj.json", "org__proj-1", "fallback-1", "lasttemplate-1")
 }
 
 // Each rule of the File/Lines parser and of path normalisation on its own.

@@ -296,13 +296,7 @@ func TestSniff(t *testing.T) {
 		{"x.txt", "", "", false},
 	}
 	for _, tt := range tests {
-		head := []byte(tt.head)
-		if tt.file != "" {
-			head = readFile(t, "testdata/"+tt.file)
-		}
-		if got := Sniff(tt.name, head); got != tt.want {
-			t.Errorf("Sniff(%q, %q) = %v, want %v", tt.name, tt.file, got, tt.want)
-		}
+		predtest.CheckSniff(t, Sniff, "testdata", tt.name, tt.file, tt.head, tt.want)
 	}
 }
 

@@ -21,7 +21,7 @@ func TestTV9Checkpoints(t *testing.T) {
 			Loaded json.RawMessage `json:"loaded_pred"`
 		} `json:"cases"`
 	}
-	if err := json.Unmarshal(readFile(t, "../../testdata/testvectors/trajfile_cases.json"), &cases); err != nil {
+	if err := json.Unmarshal(predtest.ReadFile(t, "../../testdata/testvectors/trajfile_cases.json"), &cases); err != nil {
 		t.Fatal(err)
 	}
 	found := false
@@ -398,13 +398,7 @@ func TestSniff(t *testing.T) {
 		{"x.txt", "", "", false},
 	}
 	for _, tt := range tests {
-		head := []byte(tt.head)
-		if tt.file != "" {
-			head = readFile(t, "testdata/"+tt.file)
-		}
-		if got := Sniff(tt.name, head); got != tt.want {
-			t.Errorf("Sniff(%q, %s) = %v, want %v", tt.name, tt.file, got, tt.want)
-		}
+		predtest.CheckSniff(t, Sniff, "testdata", tt.name, tt.file, tt.head, tt.want)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/trajscope/trajscope/internal/pystr"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/pyval"
+	"github.com/trajscope/trajscope/parsers/internal/runfile"
 )
 
 // Name is the format name used by detection and --format.
@@ -111,7 +112,7 @@ func Sniff(name string, head []byte) bool {
 func ParseRuns(path string, data []byte) ([]model.Run, error) {
 	if !utf8.Valid(data) {
 		// Upstream opens these files as strict UTF-8 and fails.
-		off := invalidUTF8Offset(data)
+		off := runfile.InvalidUTF8(data)
 		return nil, fmt.Errorf("%s: byte %d: invalid UTF-8 (expected a UTF-8 text file)", path, off)
 	}
 	k := kindBySuffix(path)
@@ -179,15 +180,4 @@ func instanceID(path string) string {
 		base = base[:i]
 	}
 	return strings.TrimSuffix(base, ".checkpoints")
-}
-
-func invalidUTF8Offset(b []byte) int {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n == 1 {
-			return i
-		}
-		i += n
-	}
-	return len(b)
 }

@@ -71,7 +71,7 @@ func Read(r io.Reader, name string) ([]Record, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a BOM is not content
-	if strings.HasSuffix(name, ".jsonl") || firstLineIsObject(data) {
+	if strings.HasSuffix(name, ".jsonl") || rawjson.FirstLineIsObject(data) {
 		return readLines(data, name), nil
 	}
 	trimmed := bytes.TrimSpace(data)
@@ -93,21 +93,6 @@ func Read(r io.Reader, name string) ([]Record, error) {
 		return readList(data, trimmed, base, name)
 	}
 	return nil, fmt.Errorf("%s: line %d: expected a list of records or one record, found %s", name, rawjson.LineAt(data, base), rawjson.KindOf(trimmed))
-}
-
-// firstLineIsObject reports whether the first non-blank line is a complete JSON
-// object, which makes the content JSONL (a pretty-printed object is not).
-func firstLineIsObject(data []byte) bool {
-	for len(data) > 0 {
-		line, rest, _ := bytes.Cut(data, []byte{'\n'})
-		data = rest
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			continue
-		}
-		return line[0] == '{' && json.Valid(line)
-	}
-	return false
 }
 
 func readLines(data []byte, name string) []Record {

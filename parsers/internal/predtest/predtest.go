@@ -6,13 +6,10 @@ package predtest
 
 import (
 	"fmt"
-	"os"
 	"strings"
-	"testing"
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsonv"
-	"github.com/trajscope/trajscope/parsers/internal/runfile"
 )
 
 // Diff returns the differences between got and the unified record want,
@@ -106,38 +103,4 @@ func stepDiff(got model.Step, want *jsonv.Value, fk, sk, yk string) []string {
 		diffs = append(diffs, fmt.Sprintf("symbols %q, want %q", gy, wy))
 	}
 	return diffs
-}
-
-// ReadJSON reads and parses a JSON file the way Python's json.load does.
-func ReadJSON(t testing.TB, path string) *jsonv.Value {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := jsonv.Parse(b)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return v
-}
-
-// Loader is how a format's tests read a file: the shared run-file reader
-// with the format's parser (and directory loader), as the format table in
-// package parsers uses them.
-func Loader(parse runfile.Parser, dir runfile.DirLoader) func(path string) ([]model.Run, error) {
-	return func(path string) ([]model.Run, error) { return runfile.Load(path, parse, dir) }
-}
-
-// LoadOne loads path with a format's loader and requires exactly one run.
-func LoadOne(t testing.TB, load func(string) ([]model.Run, error), path string) model.Run {
-	t.Helper()
-	runs, err := load(path)
-	if err != nil {
-		t.Fatalf("Load(%s): %v", path, err)
-	}
-	if len(runs) != 1 {
-		t.Fatalf("Load(%s): %d runs, want 1", path, len(runs))
-	}
-	return runs[0]
 }

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"unicode/utf8"
 
 	"github.com/trajscope/trajscope/model"
 )
@@ -86,4 +87,18 @@ func Named(parse func(name string, data []byte) (*model.Run, error)) Parser {
 		run.Path = path
 		return []model.Run{*run}, nil
 	}
+}
+
+// InvalidUTF8 returns the offset of the first byte of b that is not valid
+// UTF-8, or len(b): where the reference evaluator, which reads trajectory
+// files as strict UTF-8, fails.
+func InvalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
 }

@@ -53,18 +53,25 @@ func numericShorthand(args []token) []token {
 	return out
 }
 
-func (a *analyzer) head(c *call) *stream {
-	in := c.in
-	p := parseOpts(numericShorthand(c.args), headTailSpec)
-	a.markRead(p.operands, in)
-	n, neg, bytes := 10, false, p.has("c", "--bytes")
+// headTailCount reads the options head and tail share: the line count n
+// (10 by default or when unreadable), given as +N (from) or -N (neg), and
+// -c (bytes, whose lines are unknown).
+func (a *analyzer) headTailCount(c *call) (p parsed, n int, from, neg, bytes bool) {
+	p = parseOpts(numericShorthand(c.args), headTailSpec)
+	a.markRead(p.operands, c.in)
+	n, bytes = 10, p.has("c", "--bytes")
 	if v, ok := p.last("n", "--lines"); ok {
 		var good bool
-		n, _, neg, good = countArg(v)
+		n, from, neg, good = countArg(v)
 		if !good {
-			n = 10
+			n, from = 10, false
 		}
 	}
+	return p, n, from, neg, bytes
+}
+
+func (a *analyzer) head(c *call) *stream {
+	p, n, _, neg, bytes := a.headTailCount(c)
 	apply := func(v view) (view, bool) {
 		switch {
 		case bytes:
@@ -81,21 +88,11 @@ func (a *analyzer) head(c *call) *stream {
 		}
 		return selectLines(v, 1, n)
 	}
-	return a.lineFilter(p, in, apply, true)
+	return a.lineFilter(p, c.in, apply, true)
 }
 
 func (a *analyzer) tail(c *call) *stream {
-	in := c.in
-	p := parseOpts(numericShorthand(c.args), headTailSpec)
-	a.markRead(p.operands, in)
-	n, from, bytes := 10, false, p.has("c", "--bytes")
-	if v, ok := p.last("n", "--lines"); ok {
-		var good bool
-		n, from, _, good = countArg(v)
-		if !good {
-			n, from = 10, false
-		}
-	}
+	p, n, from, _, bytes := a.headTailCount(c)
 	apply := func(v view) (view, bool) {
 		switch {
 		case bytes:
@@ -105,7 +102,7 @@ func (a *analyzer) tail(c *call) *stream {
 		}
 		return tailLines(v, n)
 	}
-	return a.lineFilter(p, in, apply, false)
+	return a.lineFilter(p, c.in, apply, false)
 }
 
 // lineFilter applies a per-view line selection to file operands (each file
