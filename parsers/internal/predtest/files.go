@@ -142,3 +142,23 @@ func ReadJSON(t testing.TB, path string) *jsonv.Value {
 	}
 	return v
 }
+
+// CheckActions fails the test when a run's actions break what every loader
+// keeps: indexes in order, a category each, step links inside the
+// prediction.
+func CheckActions(t testing.TB, run model.Run) {
+	t.Helper()
+	for i, a := range run.Actions {
+		if a.Index != i {
+			t.Fatalf("action %d has Index %d", i, a.Index)
+		}
+		if a.Category == "" {
+			t.Fatalf("action %d has no category", i)
+		}
+		for _, s := range a.Steps {
+			if s < 0 || s >= len(run.Prediction.Steps) {
+				t.Fatalf("action %d links step %d of %d", i, s, len(run.Prediction.Steps))
+			}
+		}
+	}
+}
