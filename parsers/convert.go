@@ -28,20 +28,13 @@ func Convert(paths []string, recursive bool, w io.Writer) (n int, errs []error) 
 		if err != nil {
 			errs = append(errs, err)
 		}
-		for _, r := range recs {
-			if r.Skip {
-				continue
-			}
-			if r.Err != nil {
-				errs = append(errs, r.Err)
-				continue
-			}
+		eachRecord(recs, func(r *unified.Record) {
 			if werr := unified.Write(w, &r.Pred); werr != nil {
 				errs = append(errs, fmt.Errorf("%s: writing %s: %w", path, r.Pred.InstanceID, werr))
-				continue
+				return
 			}
 			n++
-		}
+		}, func(err error) { errs = append(errs, err) })
 	}
 	for _, p := range paths {
 		st, err := os.Stat(p)

@@ -37,17 +37,25 @@ func Load(path, format string) ([]model.Run, error) {
 func recordRuns(path, format string, recs []unified.Record) ([]model.Run, error) {
 	var runs []model.Run
 	var errs []error
-	for _, r := range recs {
-		if r.Skip {
-			continue
-		}
-		if r.Err != nil {
-			errs = append(errs, r.Err)
-			continue
-		}
+	eachRecord(recs, func(r *unified.Record) {
 		runs = append(runs, model.Run{InstanceID: r.Pred.InstanceID, Format: format, Prediction: r.Pred, Path: path})
-	}
+	}, func(err error) { errs = append(errs, err) })
 	return runs, errors.Join(errs...)
+}
+
+// eachRecord hands each record to use, or its error to fail when upstream
+// would crash on it, in file order; records upstream skips silently (no
+// instance id) are dropped.
+func eachRecord(recs []unified.Record, use func(*unified.Record), fail func(error)) {
+	for i := range recs {
+		switch r := &recs[i]; {
+		case r.Skip:
+		case r.Err != nil:
+			fail(r.Err)
+		default:
+			use(r)
+		}
+	}
 }
 
 // LoadPredictions reads prediction records from path the way the reference
