@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -246,7 +247,7 @@ func loadRuns(path, format string, stderr io.Writer) ([]model.Run, error) {
 	switch {
 	case err == nil:
 		return runs, nil
-	case format != "" && strings.Contains(err.Error(), "unknown format"):
+	case errors.Is(err, parsers.ErrUnknownFormat):
 		return nil, usageError{err}
 	case len(runs) > 0:
 		printError(stderr, "warning: ", err)

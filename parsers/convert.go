@@ -8,15 +8,14 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/trajscope/trajscope/parsers/openhands"
 	"github.com/trajscope/trajscope/parsers/unified"
 )
 
 // Convert writes unified prediction records for every run in paths, in
 // input order, with unified.Write. A path may be a file of any supported
 // format or a directory: its files are converted in name order, and with
-// recursive its subdirectories too (an OpenHands llm_completions directory
-// is one unit). In a directory, files no format claims are skipped; a file
+// recursive its subdirectories too (a format's directory, such as an
+// OpenHands llm_completions directory, is one unit). In a directory, files no format claims are skipped; a file
 // named on the command line must be readable. The records are those
 // LoadPredictions gives, so converting then scoring equals scoring the
 // trajectory files with the reference evaluator.
@@ -29,20 +28,13 @@ func Convert(paths []string, recursive bool, w io.Writer) (n int, errs []error) 
 		if err != nil {
 			errs = append(errs, err)
 		}
-		for _, r := range recs {
-			if r.Skip {
-				continue
-			}
-			if r.Err != nil {
-				errs = append(errs, recordError(path, r))
-				continue
-			}
+		eachRecord(recs, func(r *unified.Record) {
 			if werr := unified.Write(w, &r.Pred); werr != nil {
 				errs = append(errs, fmt.Errorf("%s: writing %s: %w", path, r.Pred.InstanceID, werr))
-				continue
+				return
 			}
 			n++
-		}
+		}, func(err error) { errs = append(errs, err) })
 	}
 	for _, p := range paths {
 		st, err := os.Stat(p)
@@ -50,7 +42,7 @@ func Convert(paths []string, recursive bool, w io.Writer) (n int, errs []error) 
 			errs = append(errs, err)
 			continue
 		}
-		if !st.IsDir() || openhands.IsCompletionsDir(p) {
+		if !st.IsDir() || dirFormat(p) != nil {
 			emit(p)
 			continue
 		}
@@ -77,8 +69,8 @@ func walkable(path string) bool {
 	return err == nil && bytes.Contains(head, []byte(`"traj_data"`))
 }
 
-// walk lists the convertible files and llm_completions directories under
-// dir, in name order.
+// walk lists the convertible files and format directories (OpenHands
+// llm_completions) under dir, in name order.
 func walk(dir string, recursive bool, errs *[]error) []string {
 	var out []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
@@ -90,7 +82,7 @@ func walk(dir string, recursive bool, errs *[]error) []string {
 			if path == dir {
 				return nil
 			}
-			if openhands.IsCompletionsDir(path) {
+			if dirFormat(path) != nil {
 				out = append(out, path)
 				return fs.SkipDir
 			}

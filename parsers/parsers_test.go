@@ -245,9 +245,7 @@ func TestLoadUnified(t *testing.T) {
 
 func TestLoadPredictionsReal(t *testing.T) {
 	preds := shared + "/contextbench/sample_trajectories_miniswe_qwen25_32b/preds_Verified.jsonl"
-	if _, err := os.Stat(preds); err != nil {
-		t.Skip("shared data not present")
-	}
+	predtest.NeedFile(t, preds)
 	recs, err := LoadPredictions(preds, "")
 	if err != nil || len(recs) != 174 {
 		t.Fatalf("%d records, %v", len(recs), err)

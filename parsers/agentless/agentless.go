@@ -9,7 +9,6 @@ package agentless
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -53,20 +52,6 @@ func Sniff(name string, head []byte) bool {
 		}
 	}
 	return n >= 2
-}
-
-// Load reads one trajectory file.
-func Load(path string) ([]model.Run, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	run, err := Parse(filepath.Base(path), data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	run.Path = path
-	return []model.Run{*run}, nil
 }
 
 // Parse builds a run from a trajectory's bytes; name is the file's base

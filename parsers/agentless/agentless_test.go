@@ -10,43 +10,29 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsonv"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
+	"github.com/trajscope/trajscope/parsers/internal/runfile"
 )
+
+// load reads a file as the format table does.
+var load = predtest.Loader(runfile.Named(Parse), nil)
 
 const vectors = "../../testdata/testvectors"
 
 // TV10.
 func TestTrajfileCase(t *testing.T) {
-	cases := predtest.ReadJSON(t, filepath.Join(vectors, "trajfile_cases.json"))
-	list, _ := cases.Get("cases")
-	n := 0
-	for _, c := range list.Arr {
-		file, _ := c.Get("trajectory_file")
-		if !strings.HasSuffix(file.Str, "_traj.json") {
-			continue
-		}
-		n++
-		run := predtest.LoadOne(t, Load, filepath.Join(vectors, file.Str))
-		want, _ := c.Get("loaded_pred")
-		for _, d := range predtest.Diff(run.Prediction, want) {
-			t.Errorf("%s: %s", file.Str, d)
-		}
+	runs := predtest.TrajfileCases(t, vectors, "_traj.json", load)
+	for _, run := range runs {
 		if len(run.Actions) != 1 || !reflect.DeepEqual(run.Actions[0].Steps, []int{0}) {
 			t.Errorf("timeline %+v", run.Actions)
 		}
 	}
-	if n != 1 {
-		t.Fatalf("%d agentless cases", n)
+	if len(runs) != 1 {
+		t.Fatalf("%d agentless cases", len(runs))
 	}
 }
 
 func TestFixtures(t *testing.T) {
-	for _, name := range []string{"edge-1", "strfiles-1", "dictfiles-1", "toplist-1"} {
-		run := predtest.LoadOne(t, Load, filepath.Join("testdata", name+"_traj.json"))
-		want := predtest.ReadJSON(t, filepath.Join("testdata", name+".want.json"))
-		for _, d := range predtest.Diff(run.Prediction, want) {
-			t.Errorf("%s: %s", name, d)
-		}
-	}
+	predtest.Fixtures(t, load, "testdata", "_traj.json", "edge-1", "strfiles-1", "dictfiles-1", "toplist-1")
 }
 
 func TestErrors(t *testing.T) {
@@ -55,7 +41,7 @@ func TestErrors(t *testing.T) {
 		"baditem-1_traj.json":  `edit_locs["a.py"]: item 1 is a number`,
 	}
 	for name, want := range cases {
-		_, err := Load(filepath.Join("testdata", name))
+		_, err := load(filepath.Join("testdata", name))
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), name) {
 			t.Errorf("%s: error %v, want %q", name, err, want)
 		}
@@ -112,7 +98,7 @@ func TestNormSymbol(t *testing.T) {
 }
 
 func TestTimeline(t *testing.T) {
-	run := predtest.LoadOne(t, Load, filepath.Join("testdata", "edge-1_traj.json"))
+	run := predtest.LoadOne(t, load, filepath.Join("testdata", "edge-1_traj.json"))
 	a := run.Actions[0]
 	if a.Category != model.CategoryRead || len(a.Reads) != 5 || a.Reads[0] != (model.ObservedRead{File: "pkg/a.py", Kind: model.ReadRange, Start: 5, End: 9}) {
 		t.Errorf("reads %+v", a.Reads)

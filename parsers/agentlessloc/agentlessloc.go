@@ -7,8 +7,8 @@
 // is its observation, the files it named are search hits, and the edit
 // stage's "line: N" / "lines: a-b" locations are its reads (Agentless has
 // no tool output, so the declared locations stand in for what was looked
-// at). The ContextBench lens follows upstream's Agentless rule (evaluator
-// reference §2.5): exactly one step holding the files, the symbols named by
+// at). The ContextBench lens follows upstream's Agentless rule
+// (agents/agentless/extract.py), so scores match: exactly one step holding the files, the symbols named by
 // the related-locations stage (function:/class:/variable:) and the edit
 // stage's line spans, merged; the final is the same step.
 //
@@ -21,13 +21,13 @@ package agentlessloc
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
@@ -56,23 +56,16 @@ func Sniff(name string, head []byte) bool {
 	return foundFilesRe.Match(first) && instanceRe.Match(first)
 }
 
-// Load reads every record of the file, one run per instance.
-func Load(path string) ([]model.Run, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return parse(path, data)
-}
-
-func parse(path string, data []byte) ([]model.Run, error) {
+// ParseRuns reads every record of data, the content of the file at path:
+// one run per instance.
+func ParseRuns(path string, data []byte) ([]model.Run, error) {
 	var runs []model.Run
 	for _, ln := range toolcall.Lines(data) {
 		v, err := toolcall.Decode(ln.Text)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: invalid JSON record: %v", path, ln.No, err)
 		}
-		rec := toolcall.Obj(v)
+		rec := pyval.Obj(v)
 		if rec == nil {
 			return nil, fmt.Errorf("%s:%d: expected a JSON object with instance_id and found_files", path, ln.No)
 		}
@@ -113,10 +106,10 @@ func record(rec map[string]any) (model.Run, error) {
 	run := model.Run{InstanceID: id, Format: Name, Agent: "agentless"}
 
 	// Stage 1: files.
-	if len(files) > 0 || len(toolcall.Obj(rec["file_traj"])) > 0 {
+	if len(files) > 0 || len(pyval.Obj(rec["file_traj"])) > 0 {
 		a := stageAction("localize_files", "found_files", rec["file_traj"])
 		if a.Observation == "" {
-			a.Observation = toolcall.Str(toolcall.Path(rec, "additional_artifact_loc_file", "raw_output_files"))
+			a.Observation = pyval.Str(pyval.Path(rec, "additional_artifact_loc_file", "raw_output_files"))
 		}
 		for _, f := range files {
 			a.Searches = append(a.Searches, model.SearchHit{File: f})
@@ -208,13 +201,13 @@ func sortedKeys[V any](m map[string]V) []string {
 // ({"response", "usage", "prompt"}, or a list of them).
 func stageAction(tool, field string, traj any) model.Action {
 	a := model.Action{Tool: tool, Command: field, Category: model.CategorySearch}
-	trajs := toolcall.List(traj)
+	trajs := pyval.List(traj)
 	if trajs == nil && traj != nil {
 		trajs = []any{traj}
 	}
 	var out []string
 	for _, t := range trajs {
-		m := toolcall.Obj(t)
+		m := pyval.Obj(t)
 		switch r := m["response"].(type) {
 		case string:
 			out = append(out, r)

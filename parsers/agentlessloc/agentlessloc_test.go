@@ -2,18 +2,21 @@ package agentlessloc
 
 import (
 	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/predtest"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
+// load reads a file as the format table does.
+var load = predtest.Loader(ParseRuns, nil)
+
 func loadAll(t *testing.T, path string) []model.Run {
 	t.Helper()
-	runs, err := Load(path)
+	runs, err := load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,25 +98,14 @@ func TestShapes(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	dir := t.TempDir()
-	cases := []struct{ body, want string }{
+	predtest.LoadErrors(t, load, "x.jsonl", [][2]string{
 		{"{\"found_files\": []}\n", "x.jsonl:1: instance_id: expected a non-empty string"},
 		{"{\"instance_id\": \"a\", \"found_files\": []}\n{\"instance_id\": \"b\", \"found_files\": \"a.py\"}\n", "x.jsonl:2: found_files: expected a list"},
 		{"{\"instance_id\": \"a\", \"found_files\": [1]}\n", "found_files[0]: expected a path string"},
 		{"{\"instance_id\": \"a\",\n", "x.jsonl:1: invalid JSON record"},
 		{"[]\n", "x.jsonl:1: expected a JSON object"},
 		{"\n", "no records"},
-	}
-	for _, c := range cases {
-		p := filepath.Join(dir, "x.jsonl")
-		if err := os.WriteFile(p, []byte(c.body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		_, err := Load(p)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%q: err = %v, want %q", c.body, err, c.want)
-		}
-	}
+	})
 }
 
 func TestSniff(t *testing.T) {
@@ -138,9 +130,7 @@ func TestSniff(t *testing.T) {
 // (prompt 3179, completion 43).
 func TestRealSample(t *testing.T) {
 	path := "../../../shared/data/formats/agentless/loc_outputs-01.jsonl"
-	if _, err := os.Stat(path); err != nil {
-		t.Skip("shared data not available")
-	}
+	predtest.NeedFile(t, path)
 	runs := loadAll(t, path)
 	if len(runs) != 1 || runs[0].InstanceID != "astropy__astropy-12907" || len(runs[0].Actions) != 1 {
 		t.Fatalf("runs = %+v", runs)

@@ -15,7 +15,7 @@ func FuzzAgentlessLoc(f *testing.F) {
 	}
 	f.Add([]byte(`{"instance_id":"a","found_files":["x"],"found_edit_locs":[[[["line: 0"]]],{"x":"lines: 9-1"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		runs, err := parse("fuzz.jsonl", data)
+		runs, err := ParseRuns("fuzz.jsonl", data)
 		if err != nil {
 			return
 		}

@@ -1,5 +1,5 @@
 // Package atif loads Harbor's Agent Trajectory Interchange Format
-// (trajectory.json, schema_version ATIF-v1.0 … ATIF-v1.7; peer-tools §B.1).
+// (trajectory.json, schema_version ATIF-v1.0 … ATIF-v1.7).
 //
 // Every steps[].tool_calls entry becomes one timeline action, paired with
 // its observation.results entry by source_call_id. Tool names map like
@@ -34,6 +34,7 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
@@ -54,13 +55,10 @@ func Sniff(name string, head []byte) bool {
 	return len(t) > 0 && t[0] == '{' && schemaRe.Match(head)
 }
 
-// Load reads an ATIF file: one trajectory, or JSON lines of trajectories
-// (one run each).
-func Load(path string) ([]model.Run, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
+// ParseRuns reads an ATIF file's content, data: one trajectory, or JSON
+// lines of trajectories (one run each). Sub-agent trajectories it refers to
+// and the Harbor trial's result.json are read beside path.
+func ParseRuns(path string, data []byte) ([]model.Run, error) {
 	runs, err := parse(path, data, filepath.Dir(path))
 	if err != nil {
 		return nil, err
@@ -81,7 +79,7 @@ func Load(path string) ([]model.Run, error) {
 func parse(path string, data []byte, dir string) ([]model.Run, error) {
 	v, err := toolcall.Decode(data)
 	if err == nil {
-		run, err := load(path, toolcall.Obj(v), dir, "")
+		run, err := load(path, pyval.Obj(v), dir, "")
 		if err != nil {
 			return nil, err
 		}
@@ -93,7 +91,7 @@ func parse(path string, data []byte, dir string) ([]model.Run, error) {
 	if len(lines) < 2 {
 		return nil, fmt.Errorf("%s: invalid JSON: %v", toolcall.Place(path, data, err), err)
 	}
-	if first, ferr := toolcall.Decode(lines[0].Text); ferr != nil || toolcall.Obj(first) == nil {
+	if first, ferr := toolcall.Decode(lines[0].Text); ferr != nil || pyval.Obj(first) == nil {
 		return nil, fmt.Errorf("%s: invalid JSON: %v", toolcall.Place(path, data, err), err)
 	}
 	var runs []model.Run
@@ -102,7 +100,7 @@ func parse(path string, data []byte, dir string) ([]model.Run, error) {
 		if lerr != nil {
 			return nil, fmt.Errorf("%s:%d: invalid JSON: %v", path, ln.No, lerr)
 		}
-		run, lerr := load(path, toolcall.Obj(lv), dir, fmt.Sprintf("line %d: ", ln.No))
+		run, lerr := load(path, pyval.Obj(lv), dir, fmt.Sprintf("line %d: ", ln.No))
 		if lerr != nil {
 			return nil, lerr
 		}
@@ -137,18 +135,18 @@ func load(path string, t map[string]any, dir, where string) (model.Run, error) {
 		}
 	}
 
-	agent := toolcall.Obj(t["agent"])
+	agent := pyval.Obj(t["agent"])
 	run := model.Run{
 		Format:  Name,
-		Agent:   toolcall.Str(agent["name"]),
-		Model:   toolcall.Str(agent["model_name"]),
+		Agent:   pyval.Str(agent["name"]),
+		Model:   pyval.Str(agent["model_name"]),
 		Actions: w.actions,
 		Path:    path,
 	}
 	for i := range run.Actions {
 		run.Actions[i].Index = i
 	}
-	run.InstanceID = toolcall.First(t, "session_id", "trajectory_id")
+	run.InstanceID = pyval.First(t, "session_id", "trajectory_id")
 	if run.InstanceID == "" {
 		base := filepath.Base(path)
 		run.InstanceID = strings.TrimSuffix(base, filepath.Ext(base))
@@ -184,12 +182,12 @@ type walker struct {
 // index records the embedded sub-agent trajectories by trajectory_id and
 // session_id.
 func (w *walker) index(t map[string]any) {
-	for _, s := range toolcall.List(t["subagent_trajectories"]) {
-		sub := toolcall.Obj(s)
+	for _, s := range pyval.List(t["subagent_trajectories"]) {
+		sub := pyval.Obj(s)
 		if sub == nil {
 			continue
 		}
-		key := toolcall.First(sub, "trajectory_id", "session_id")
+		key := pyval.First(sub, "trajectory_id", "session_id")
 		if key == "" {
 			key = fmt.Sprintf("#%d", len(w.order))
 		}
@@ -198,7 +196,7 @@ func (w *walker) index(t map[string]any) {
 		}
 		w.embedded[key] = sub
 		w.order = append(w.order, key)
-		if sid := toolcall.Str(sub["session_id"]); sid != "" && sid != key {
+		if sid := pyval.Str(sub["session_id"]); sid != "" && sid != key {
 			if _, dup := w.embedded["session:"+sid]; !dup {
 				w.embedded["session:"+sid] = sub
 			}
@@ -218,39 +216,39 @@ func (w *walker) walk(t map[string]any, side bool, depth int, where string) erro
 		w.flushCarry()
 		w.carry = saved
 	}()
-	for i, s := range toolcall.List(t["steps"]) {
-		step := toolcall.Obj(s)
+	for i, s := range pyval.List(t["steps"]) {
+		step := pyval.Obj(s)
 		if step == nil {
 			return fmt.Errorf("%s: %ssteps[%d]: expected a step object", w.path, where, i)
 		}
-		if toolcall.Bool(step["is_copied_context"]) {
+		if pyval.Bool(step["is_copied_context"]) {
 			continue // repeated from an earlier trajectory
 		}
-		w.step(step, side || toolcall.Bool(toolcall.Path(step, "extra", "is_sidechain")), depth, where)
+		w.step(step, side || pyval.Bool(pyval.Path(step, "extra", "is_sidechain")), depth, where)
 	}
 	return nil
 }
 
 func (w *walker) step(step map[string]any, side bool, depth int, where string) {
-	if toolcall.Str(step["source"]) != "agent" && step["tool_calls"] == nil {
+	if pyval.Str(step["source"]) != "agent" && step["tool_calls"] == nil {
 		return
 	}
 	usage := w.metrics(step)
-	ts := toolcall.ParseTime(toolcall.Str(step["timestamp"]))
+	ts := toolcall.ParseTime(pyval.Str(step["timestamp"]))
 	thought := toolcall.Text(step["message"])
 	if thought == "" {
-		thought = toolcall.Str(step["reasoning_content"])
+		thought = pyval.Str(step["reasoning_content"])
 	}
-	results := toolcall.List(toolcall.Path(step, "observation", "results"))
-	calls := toolcall.List(step["tool_calls"])
+	results := pyval.List(pyval.Path(step, "observation", "results"))
+	calls := pyval.List(step["tool_calls"])
 	byID := map[string]map[string]any{}
 	var loose []map[string]any
 	for _, r := range results {
-		res := toolcall.Obj(r)
+		res := pyval.Obj(r)
 		if res == nil {
 			continue
 		}
-		if id := toolcall.Str(res["source_call_id"]); id != "" {
+		if id := pyval.Str(res["source_call_id"]); id != "" {
 			if _, dup := byID[id]; !dup {
 				byID[id] = res
 			}
@@ -260,26 +258,26 @@ func (w *walker) step(step map[string]any, side bool, depth int, where string) {
 	}
 	first := true
 	for ci, c := range calls {
-		call := toolcall.Obj(c)
+		call := pyval.Obj(c)
 		if call == nil {
 			continue
 		}
-		res := byID[toolcall.Str(call["tool_call_id"])]
+		res := byID[pyval.Str(call["tool_call_id"])]
 		if res == nil && len(calls) == 1 && len(loose) == 1 {
 			res = loose[0]
 		}
 		if res == nil && len(loose) == len(calls) {
 			res = loose[ci]
 		}
-		tc := toolcall.Call{Name: toolcall.First(call, "function_name", "name"), Input: arguments(call["arguments"])}
+		tc := toolcall.Call{Name: pyval.First(call, "function_name", "name"), Input: arguments(call["arguments"])}
 		if res != nil {
 			text, _ := toolcall.StripMetadata(toolcall.Text(res["content"]))
 			tc.Output = text
 			tc.HasOutput = res["content"] != nil
-			meta := toolcall.Path(res, "extra", "tool_result_metadata")
-			tc.Meta = toolcall.Obj(toolcall.Path(meta, "tool_use_result"))
-			tc.IsError = toolcall.Bool(toolcall.Path(meta, "raw_tool_result", "is_error")) ||
-				toolcall.Bool(toolcall.Path(res, "extra", "is_error"))
+			meta := pyval.Path(res, "extra", "tool_result_metadata")
+			tc.Meta = pyval.Obj(pyval.Path(meta, "tool_use_result"))
+			tc.IsError = pyval.Bool(pyval.Path(meta, "raw_tool_result", "is_error")) ||
+				pyval.Bool(pyval.Path(res, "extra", "is_error"))
 		}
 		a := model.Action{Timestamp: ts, Sidechain: side}
 		if first {
@@ -317,23 +315,23 @@ func (w *walker) flushCarry() {
 // metrics reads a step's metrics, or nothing when they repeat the previous
 // agent step's (one API call exported as several steps).
 func (w *walker) metrics(step map[string]any) model.Usage {
-	m := toolcall.Obj(step["metrics"])
+	m := pyval.Obj(step["metrics"])
 	if m == nil {
 		return model.Usage{}
 	}
-	prompt, _ := toolcall.Int(m["prompt_tokens"])
-	completion, _ := toolcall.Int(m["completion_tokens"])
-	cached, hasCached := toolcall.Int(m["cached_tokens"])
+	prompt, _ := pyval.AnyInt(m["prompt_tokens"])
+	completion, _ := pyval.AnyInt(m["completion_tokens"])
+	cached, hasCached := pyval.AnyInt(m["cached_tokens"])
 	key := [3]int{prompt, completion, cached}
 	if key == w.lastUse && key != [3]int{} {
 		return model.Usage{}
 	}
 	w.lastUse = key
-	extra := toolcall.Obj(m["extra"])
+	extra := pyval.Obj(m["extra"])
 	if !hasCached {
-		cached, _ = toolcall.Int(extra["cache_read_input_tokens"])
+		cached, _ = pyval.AnyInt(extra["cache_read_input_tokens"])
 	}
-	write, _ := toolcall.Int(extra["cache_creation_input_tokens"])
+	write, _ := pyval.AnyInt(extra["cache_creation_input_tokens"])
 	// prompt_tokens counts all input, cached included (ATIF RFC).
 	u := model.Usage{OutputTokens: completion, CacheRead: cached, CacheWrite: write}
 	u.InputTokens = prompt - cached - write
@@ -354,7 +352,7 @@ func arguments(v any) map[string]any {
 		return x
 	case string:
 		if d, err := toolcall.Decode([]byte(x)); err == nil {
-			if m := toolcall.Obj(d); m != nil {
+			if m := pyval.Obj(d); m != nil {
 				return m
 			}
 		}
@@ -366,19 +364,19 @@ func arguments(v any) map[string]any {
 // subagents walks the sub-agent trajectories an observation result refers
 // to, right after the call that launched them.
 func (w *walker) subagents(res map[string]any, depth int, where string) {
-	for _, r := range toolcall.List(res["subagent_trajectory_ref"]) {
-		ref := toolcall.Obj(r)
+	for _, r := range pyval.List(res["subagent_trajectory_ref"]) {
+		ref := pyval.Obj(r)
 		if ref == nil {
 			continue
 		}
-		key := toolcall.Str(ref["trajectory_id"])
+		key := pyval.Str(ref["trajectory_id"])
 		sub := w.embedded[key]
 		if sub == nil {
-			if sid := toolcall.Str(ref["session_id"]); sid != "" {
+			if sid := pyval.Str(ref["session_id"]); sid != "" {
 				if sub = w.embedded[sid]; sub != nil {
 					key = sid
 				} else if sub = w.embedded["session:"+sid]; sub != nil {
-					key = toolcall.First(sub, "trajectory_id", "session_id")
+					key = pyval.First(sub, "trajectory_id", "session_id")
 				}
 			}
 		}
@@ -390,8 +388,8 @@ func (w *walker) subagents(res map[string]any, depth int, where string) {
 			w.walk(sub, true, depth+1, where+"subagent "+key+": ")
 			continue
 		}
-		if t := w.refFile(toolcall.Str(ref["trajectory_path"])); t != nil {
-			w.walk(t, true, depth+1, where+"subagent "+toolcall.Str(ref["trajectory_path"])+": ")
+		if t := w.refFile(pyval.Str(ref["trajectory_path"])); t != nil {
+			w.walk(t, true, depth+1, where+"subagent "+pyval.Str(ref["trajectory_path"])+": ")
 		}
 	}
 }
@@ -420,7 +418,7 @@ func (w *walker) refFile(p string) map[string]any {
 	if err != nil {
 		return nil
 	}
-	t := toolcall.Obj(v)
+	t := pyval.Obj(v)
 	if t == nil || checkVersion(t) != nil {
 		return nil
 	}

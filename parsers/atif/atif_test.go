@@ -2,29 +2,24 @@ package atif
 
 import (
 	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/parsers/internal/predtest"
-
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/predtest"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
+// loadFile reads a file as the format table does.
+var loadFile = predtest.Loader(ParseRuns, nil)
+
 func load1(t *testing.T, path string) model.Run {
 	t.Helper()
-	run := predtest.LoadOne(t, Load, path)
-	if err := toolcall.Check(&run); err != nil {
-		t.Fatal(err)
-	}
-	return run
+	return predtest.LoadOne(t, loadFile, path, toolcall.Check)
 }
 
-func rng(f string, a, b int) []model.ObservedRead {
-	return []model.ObservedRead{{File: f, Kind: model.ReadRange, Start: a, End: b}}
-}
+var rng = predtest.Range
 
 // summary renders actions as "Tool[*]" (* = sidechain) for order checks.
 func summary(run model.Run) string {
@@ -151,7 +146,7 @@ func TestSubagentFileRef(t *testing.T) {
 }
 
 func TestJSONLines(t *testing.T) {
-	runs, err := Load("testdata/lines.jsonl")
+	runs, err := loadFile("testdata/lines.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,25 +157,14 @@ func TestJSONLines(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	dir := t.TempDir()
-	cases := []struct{ body, want string }{
+	predtest.LoadErrors(t, loadFile, "x.json", [][2]string{
 		{`{"schema_version": "ATIF-v2.0", "agent": {}, "steps": []}`, `schema_version "ATIF-v2.0": expected ATIF-v1.0`},
 		{`{"schema_version": 1.4, "steps": []}`, "schema_version: expected a string"},
 		{`{"schema_version": "ATIF-v1.3", "steps": {}}`, "steps: expected a list"},
 		{`{"schema_version": "ATIF-v1.3", "steps": [3]}`, "steps[0]: expected a step object"},
 		{"{\"schema_version\": \"ATIF-v1.3\",\n \"steps\": [}", "x.json:2: invalid JSON"},
 		{`[1, 2]`, "expected an ATIF trajectory object"},
-	}
-	for _, c := range cases {
-		p := filepath.Join(dir, "x.json")
-		if err := os.WriteFile(p, []byte(c.body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		_, err := Load(p)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: err = %v, want %q", c.body, err, c.want)
-		}
-	}
+	})
 }
 
 func TestSniff(t *testing.T) {
@@ -212,9 +196,7 @@ const shared = "../../../shared/data/formats/claude-code/"
 //   - action 10 (step 10, line 370): Read offset 0, limit 60, output numbered
 //     from "0\t": lines 1-60.
 func TestRealTrajectoryPass(t *testing.T) {
-	if _, err := os.Stat(shared + "trajectory_pass.json"); err != nil {
-		t.Skip("shared data not available")
-	}
+	predtest.NeedFile(t, shared+"trajectory_pass.json")
 	run := load1(t, shared+"trajectory_pass.json")
 	if len(run.Actions) != 12 || run.Model != "claude-opus-4-6" || run.InstanceID != "a3b10bae-3ebd-4b8e-8779-3d21ce098521" {
 		t.Fatalf("%d actions, model %q, id %q", len(run.Actions), run.Model, run.InstanceID)
@@ -262,9 +244,7 @@ func TestRealTrajectoryPass(t *testing.T) {
 // TestRealTrajectory: the ATIF export of the native session sample (one
 // Write call in step 2); usage sums to its final_metrics.
 func TestRealTrajectory(t *testing.T) {
-	if _, err := os.Stat(shared + "trajectory.json"); err != nil {
-		t.Skip("shared data not available")
-	}
+	predtest.NeedFile(t, shared+"trajectory.json")
 	run := load1(t, shared+"trajectory.json")
 	if len(run.Actions) != 1 || run.Actions[0].Tool != "Write" || !reflect.DeepEqual(run.Actions[0].Edits, []string{"/app/hello.txt"}) {
 		t.Fatalf("actions = %+v", run.Actions)

@@ -2,16 +2,17 @@
 // of `claude --output-format stream-json --verbose` (what Harbor saves as
 // agent/claude-code.txt), the JSON array `--output-format json --verbose`
 // prints, and the native session JSONL Claude Code writes under
-// projects/<cwd-slug>/<session-id>.jsonl (peer-tools §B.1).
+// projects/<cwd-slug>/<session-id>.jsonl.
 //
 // Every tool_use block becomes one timeline action, paired with its
-// tool_result by tool_use_id. What an action displayed follows the Read
-// rules of SPEC §2: offset is 1-based, the observed range is
+// tool_result by tool_use_id. What a Read displayed follows the tool's own
+// semantics: offset is 1-based, the observed range is
 // offset..offset+limit-1 (the whole file without a limit), and the numbered
-// output ("   N→text" or "N\ttext") overrides the arguments when present.
-// Grep and Glob results are search hits, not reads; Bash commands go through
-// parsers/shell. Calls a sub-agent made are marked Sidechain (isSidechain in
-// session files, parent_tool_use_id in stream-json). Token usage is counted
+// output ("   N→text" or "N\ttext") overrides the arguments when present,
+// since it is what the model saw. Grep and Glob results are search hits,
+// not reads; Bash commands go through parsers/internal/shell. Calls a
+// sub-agent made are marked Sidechain (isSidechain in session files,
+// parent_tool_use_id in stream-json). Token usage is counted
 // once per API message (message.id), because one message is split over
 // several lines that each repeat its usage.
 //
@@ -29,6 +30,7 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
@@ -71,14 +73,11 @@ func Sniff(name string, head []byte) bool {
 	return false
 }
 
-// Load reads one transcript into a single run. Sub-agent transcripts that
-// Claude Code keeps beside a session file (<session-id>/subagents/*.jsonl)
-// are merged in by time and marked Sidechain.
-func Load(path string) ([]model.Run, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
+// ParseRuns reads one transcript, data, into a single run. Sub-agent
+// transcripts that Claude Code keeps beside a session file at path
+// (<session-id>/subagents/*.jsonl) are merged in by time and marked
+// Sidechain.
+func ParseRuns(path string, data []byte) ([]model.Run, error) {
 	run, err := parse(path, data)
 	if err != nil {
 		return nil, err
@@ -123,8 +122,8 @@ func records(path string, data []byte) ([]record, error) {
 			return nil, fmt.Errorf("%s: invalid JSON array of records: %v", toolcall.Place(path, data, err), err)
 		}
 		var out []record
-		for i, e := range toolcall.List(v) {
-			m := toolcall.Obj(e)
+		for i, e := range pyval.List(v) {
+			m := pyval.Obj(e)
 			if m == nil {
 				return nil, fmt.Errorf("%s: record %d: expected a JSON object", path, i)
 			}
@@ -146,7 +145,7 @@ func records(path string, data []byte) ([]record, error) {
 			}
 			return nil, fmt.Errorf("%s:%d: invalid JSON record: %v", path, ln.No, err)
 		}
-		out = append(out, record{line: ln.No, m: toolcall.Obj(v)})
+		out = append(out, record{line: ln.No, m: pyval.Obj(v)})
 	}
 	return out, nil
 }
@@ -184,21 +183,21 @@ func newBuilder() *builder {
 
 func (b *builder) add(r record) {
 	m := r.m
-	if uuid := toolcall.Str(m["uuid"]); uuid != "" {
+	if uuid := pyval.Str(m["uuid"]); uuid != "" {
 		// A resumed session repeats earlier records.
 		if b.seenUUID[uuid] {
 			return
 		}
 		b.seenUUID[uuid] = true
 	}
-	switch toolcall.Str(m["type"]) {
+	switch pyval.Str(m["type"]) {
 	case "system":
 		b.recognised++
 		if b.run.Model == "" {
-			b.run.Model = toolcall.Str(m["model"])
+			b.run.Model = pyval.Str(m["model"])
 		}
 		if b.run.InstanceID == "" {
-			b.run.InstanceID = toolcall.First(m, "session_id", "sessionId")
+			b.run.InstanceID = pyval.First(m, "session_id", "sessionId")
 		}
 	case "assistant":
 		b.recognised++
@@ -210,31 +209,31 @@ func (b *builder) add(r record) {
 		b.recognised++
 	}
 	if b.run.InstanceID == "" {
-		b.run.InstanceID = toolcall.First(m, "sessionId", "session_id")
+		b.run.InstanceID = pyval.First(m, "sessionId", "session_id")
 	}
 }
 
 // sidechain says whether a record belongs to a sub-agent.
 func sidechain(m map[string]any) bool {
-	if toolcall.Bool(m["isSidechain"]) {
+	if pyval.Bool(m["isSidechain"]) {
 		return true
 	}
 	// stream-json: a sub-agent's messages name the Task call that runs it.
-	return toolcall.Str(m["parent_tool_use_id"]) != ""
+	return pyval.Str(m["parent_tool_use_id"]) != ""
 }
 
 func (b *builder) assistant(r record) {
 	m := r.m
-	msg := toolcall.Obj(m["message"])
+	msg := pyval.Obj(m["message"])
 	if msg == nil {
 		return
 	}
 	if b.run.Model == "" {
-		if mod := toolcall.Str(msg["model"]); mod != "" && mod != "<synthetic>" {
+		if mod := pyval.Str(msg["model"]); mod != "" && mod != "<synthetic>" {
 			b.run.Model = mod
 		}
 	}
-	id := toolcall.Str(msg["id"])
+	id := pyval.Str(msg["id"])
 	if id == "" {
 		id = fmt.Sprintf("line:%d:%d", r.line, len(b.usageOrder))
 	}
@@ -253,29 +252,29 @@ func (b *builder) assistant(r record) {
 		mu.usage.CacheRead = max(mu.usage.CacheRead, nu.CacheRead)
 		mu.usage.CacheWrite = max(mu.usage.CacheWrite, nu.CacheWrite)
 	}
-	ts := toolcall.ParseTime(toolcall.Str(m["timestamp"]))
+	ts := toolcall.ParseTime(pyval.Str(m["timestamp"]))
 	side := sidechain(m)
-	blocks := toolcall.List(msg["content"])
+	blocks := pyval.List(msg["content"])
 	if s, ok := msg["content"].(string); ok && s != "" {
 		b.thought[id] = joinText(b.thought[id], s)
 	}
 	for _, bl := range blocks {
-		blk := toolcall.Obj(bl)
-		switch toolcall.Str(blk["type"]) {
+		blk := pyval.Obj(bl)
+		switch pyval.Str(blk["type"]) {
 		case "text":
-			b.thought[id] = joinText(b.thought[id], toolcall.Str(blk["text"]))
+			b.thought[id] = joinText(b.thought[id], pyval.Str(blk["text"]))
 		case "thinking":
 			if b.thought[id] == "" {
-				b.thought[id] = toolcall.Str(blk["thinking"])
+				b.thought[id] = pyval.Str(blk["thinking"])
 			}
 		case "tool_use", "server_tool_use":
-			callID := toolcall.Str(blk["id"])
+			callID := pyval.Str(blk["id"])
 			if callID != "" {
 				if _, dup := b.byID[callID]; dup {
 					continue
 				}
 			}
-			in := toolcall.Obj(blk["input"])
+			in := pyval.Obj(blk["input"])
 			a := model.Action{
 				Index:     len(b.actions),
 				Timestamp: ts,
@@ -289,7 +288,7 @@ func (b *builder) assistant(r record) {
 				b.byID[callID] = len(b.actions)
 			}
 			b.actions = append(b.actions, a)
-			b.calls = append(b.calls, toolcall.Call{Name: toolcall.Str(blk["name"]), Input: in})
+			b.calls = append(b.calls, toolcall.Call{Name: pyval.Str(blk["name"]), Input: in})
 		}
 	}
 }
@@ -305,12 +304,12 @@ func joinText(a, b string) string {
 }
 
 func (b *builder) user(m map[string]any) {
-	msg := toolcall.Obj(m["message"])
-	blocks := toolcall.List(msg["content"])
+	msg := pyval.Obj(m["message"])
+	blocks := pyval.List(msg["content"])
 	var results []map[string]any
 	for _, bl := range blocks {
-		blk := toolcall.Obj(bl)
-		if toolcall.Str(blk["type"]) == "tool_result" {
+		blk := pyval.Obj(bl)
+		if pyval.Str(blk["type"]) == "tool_result" {
 			results = append(results, blk)
 		}
 	}
@@ -321,19 +320,19 @@ func (b *builder) user(m map[string]any) {
 		meta = m["tool_use_result"]
 	}
 	for _, blk := range results {
-		i, ok := b.byID[toolcall.Str(blk["tool_use_id"])]
+		i, ok := b.byID[pyval.Str(blk["tool_use_id"])]
 		if !ok {
 			continue
 		}
 		c := &b.calls[i]
 		c.Output = toolcall.Text(blk["content"])
 		c.HasOutput = true
-		c.IsError = toolcall.Bool(blk["is_error"])
+		c.IsError = pyval.Bool(blk["is_error"])
 		if len(results) == 1 {
-			c.Meta = toolcall.Obj(meta)
+			c.Meta = pyval.Obj(meta)
 		}
 		if b.actions[i].Timestamp == 0 {
-			b.actions[i].Timestamp = toolcall.ParseTime(toolcall.Str(m["timestamp"]))
+			b.actions[i].Timestamp = toolcall.ParseTime(pyval.Str(m["timestamp"]))
 		}
 	}
 }

@@ -7,19 +7,19 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/parsers/internal/predtest"
-
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/predtest"
 )
+
+// load reads a file as the format table does.
+var load = predtest.Loader(ParseRuns, nil)
 
 func load1(t *testing.T, path string) model.Run {
 	t.Helper()
-	return predtest.LoadOne(t, Load, path)
+	return predtest.LoadOne(t, load, path)
 }
 
-func rng(f string, a, b int) []model.ObservedRead {
-	return []model.ObservedRead{{File: f, Kind: model.ReadRange, Start: a, End: b}}
-}
+var rng = predtest.Range
 
 // TestStreamJSON covers the stream-json rules on testdata/stream.jsonl:
 // stderr noise skipped, Read offset/limit checked against "N→" output,
@@ -165,7 +165,7 @@ func TestErrors(t *testing.T) {
 		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := Load(p)
+		_, err := load(p)
 		if err == nil || !strings.Contains(err.Error(), wants[name]) {
 			t.Errorf("%s: err = %v, want %q", name, err, wants[name])
 		}
@@ -212,9 +212,7 @@ func TestSniff(t *testing.T) {
 // larger run instead (parsers/atif TestRealTrajectoryPass).
 func TestRealSession(t *testing.T) {
 	path := "../../../shared/data/formats/claude-code/d7d4e19e-608d-44ef-b166-cd050ef274ba.jsonl"
-	if _, err := os.Stat(path); err != nil {
-		t.Skip("shared data not available")
-	}
+	predtest.NeedFile(t, path)
 	run := load1(t, path)
 	if len(run.Actions) != 1 {
 		t.Fatalf("%d actions, want 1", len(run.Actions))

@@ -1,7 +1,7 @@
-// Package gold loads ContextBench gold context (evaluator reference §1) from
-// the hub parquet export, JSONL, JSON (a list of rows or one row) or a
-// directory tree of annot.json files, into model.Gold values indexed by
-// instance id.
+// Package gold loads ContextBench gold context (the gold_ctx rows the
+// evaluator scores against) from the hub parquet export, JSONL, JSON (a
+// list of rows or one row) or a directory tree of annot.json files, into
+// model.Gold values indexed by instance id.
 //
 // It follows upstream's GoldLoader and Gold with these decisions:
 //   - A parquet without a repo_url column loads with RepoURL "" (upstream
@@ -26,7 +26,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/trajscope/trajscope/parsers/internal/rawjson"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -35,6 +34,7 @@ import (
 	"sync"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/rawjson"
 )
 
 // Set is the loaded gold, indexed by both instance ids of every row.
@@ -185,7 +185,7 @@ func loadFile(path string) (*Set, error) {
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	set := newSet()
-	if strings.HasSuffix(path, ".jsonl") || firstLineIsObject(data) {
+	if strings.HasSuffix(path, ".jsonl") || rawjson.FirstLineIsObject(data) {
 		loadLines(set, data, path)
 		return set, nil
 	}

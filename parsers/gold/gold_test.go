@@ -127,11 +127,7 @@ func TestJSONFiles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var ids []string
-			for _, g := range s.All() {
-				ids = append(ids, g.ID)
-			}
-			if !reflect.DeepEqual(ids, tt.ids) {
+			if ids := setIDs(s); !reflect.DeepEqual(ids, tt.ids) {
 				t.Errorf("ids %v, want %v", ids, tt.ids)
 			}
 			for id, want := range tt.golds {
@@ -238,11 +234,7 @@ func TestParse(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var ids []string
-			for _, g := range s.All() {
-				ids = append(ids, g.ID)
-			}
-			if !reflect.DeepEqual(ids, tt.ids) {
+			if ids := setIDs(s); !reflect.DeepEqual(ids, tt.ids) {
 				t.Errorf("ids %v, want %v", ids, tt.ids)
 			}
 		})
@@ -264,4 +256,13 @@ func TestLoadGroundTruth(t *testing.T) {
 	if len(g.Files) != 3 || len(g.Init) != 1 || g.Init[0].File != "a.go" {
 		t.Errorf("gold = %+v", g)
 	}
+}
+
+// setIDs lists the set's instance ids in order.
+func setIDs(s *Set) []string {
+	var ids []string
+	for _, g := range s.All() {
+		ids = append(ids, g.ID)
+	}
+	return ids
 }

@@ -55,18 +55,3 @@ func syntaxOffset(err error) int {
 	}
 	return -1
 }
-
-// firstLineIsObject reports whether the first non-blank line is a complete
-// JSON object, which makes the content JSONL.
-func firstLineIsObject(data []byte) bool {
-	for len(data) > 0 {
-		line, rest, _ := bytes.Cut(data, []byte{'\n'})
-		data = rest
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			continue
-		}
-		return line[0] == '{' && json.Valid(line)
-	}
-	return false
-}

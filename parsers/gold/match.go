@@ -5,9 +5,10 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/groundtruth"
 )
 
-// Run ids often carry decorations that gold ids do not (peer-tools §B):
+// Run ids often carry decorations that gold ids do not:
 //   - Harbor trial names append "__" and a 7-character random token to the
 //     task name (mcp_ccx-dep-trace-002_q04bku__6z2d9CA);
 //   - CodeScaleBench task names add a config prefix ("mcp_", "baseline_",
@@ -95,21 +96,7 @@ func stems(id string) []string {
 // normKey lower-cases id, turns every run of "-" and "_" into one "-", and
 // drops a leading "instance-".
 func normKey(id string) string {
-	var b strings.Builder
-	b.Grow(len(id))
-	sep := false
-	for _, r := range strings.ToLower(id) {
-		if r == '-' || r == '_' {
-			sep = true
-			continue
-		}
-		if sep && b.Len() > 0 {
-			b.WriteByte('-')
-		}
-		sep = false
-		b.WriteRune(r)
-	}
-	return strings.TrimPrefix(b.String(), "instance-")
+	return strings.TrimPrefix(groundtruth.FoldSeparators(id), "instance-")
 }
 
 func (s *Set) buildNorm() {

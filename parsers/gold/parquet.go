@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/parquet-go/parquet-go"
+
 	"github.com/trajscope/trajscope/model"
 )
 

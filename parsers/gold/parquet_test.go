@@ -1,11 +1,10 @@
 package gold
 
 import (
-	"path/filepath"
-	"strings"
-
 	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"

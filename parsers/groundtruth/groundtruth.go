@@ -1,5 +1,5 @@
-// Package groundtruth loads CodeScaleBench / CodeContextBench ground truth
-// (peer-tools §B.3): tests/ground_truth.json in all its schemas,
+// Package groundtruth loads CodeScaleBench / CodeContextBench ground truth:
+// tests/ground_truth.json in all its schemas,
 // oracle_answer.json, task_spec.json oracle items, expected_defects.json,
 // expected_changes.json, instance.json build files, and reference patches
 // (reference_fix.patch, expected.diff, expected.patch, solve.sh).
@@ -26,6 +26,7 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
@@ -261,8 +262,8 @@ func parse(path string, data []byte) (Truth, error) {
 	if err != nil {
 		return t, fmt.Errorf("%s: invalid JSON: %v", toolcall.Place(path, data, err), err)
 	}
-	if m := toolcall.Obj(v); m != nil {
-		if id := toolcall.First(m, "task_id", "id", "instance_id"); id != "" && t.ID == "" {
+	if m := pyval.Obj(v); m != nil {
+		if id := pyval.First(m, "task_id", "id", "instance_id"); id != "" && t.ID == "" {
 			t.ID = id
 		}
 	}
@@ -288,14 +289,14 @@ func parse(path string, data []byte) (Truth, error) {
 
 // byContent picks the reader for a JSON file whose name says nothing.
 func byContent(t *Truth, v any) error {
-	m := toolcall.Obj(v)
+	m := pyval.Obj(v)
 	switch {
 	case m == nil:
-		if l, ok := v.([]any); ok && len(l) > 0 && toolcall.Obj(l[0]) != nil && toolcall.Obj(l[0])["line_start"] != nil {
+		if l, ok := v.([]any); ok && len(l) > 0 && pyval.Obj(l[0]) != nil && pyval.Obj(l[0])["line_start"] != nil {
 			return expectedDefects(t, v)
 		}
 		return groundTruth(t, v)
-	case toolcall.Obj(toolcall.Path(m, "artifacts", "oracle")) != nil:
+	case pyval.Obj(pyval.Path(m, "artifacts", "oracle")) != nil:
 		return taskSpec(t, v)
 	case m["defects"] != nil:
 		return expectedDefects(t, v)

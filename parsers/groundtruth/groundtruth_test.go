@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/predtest"
 )
 
 func load1(t *testing.T, path string) Truth {
@@ -223,9 +224,7 @@ const peers = "../../../shared/data/peers/codecontextbench/"
 //     file) in sg-evals/kafka--0753c489, id CCX-dep-trace-002, which the
 //     trial in result.json (task_name mcp_ccx-dep-trace-002_q04bku) matches.
 func TestRealSamples(t *testing.T) {
-	if _, err := os.Stat(peers); err != nil {
-		t.Skip("shared data not available")
-	}
+	predtest.NeedFile(t, peers)
 	ec := load1(t, peers+"expected_changes.json")
 	if ec.ID != "bug_localization_01" || !reflect.DeepEqual(ec.Files, paths("pkg/kubelet/pleg/evented.go")) ||
 		!reflect.DeepEqual(ec.Chunks, []Chunk{{Path: "pkg/kubelet/pleg/evented.go", Start: 200, End: 250}}) {

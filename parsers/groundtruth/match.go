@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Harbor and CodeScaleBench decorate task names (peer-tools §B.6): the
+// Harbor and CodeScaleBench decorate task names: the
 // trial mcp_ccx-dep-trace-002_q04bku__6z2d9CA ran the task whose ground
 // truth is keyed ccx-dep-trace-002 (task_spec id "CCX-dep-trace-002").
 var (
@@ -17,10 +17,16 @@ var (
 
 // TaskKey is the comparison key of a task name: lower case, "_" and "-"
 // runs as one "-". It does not strip decorations (Match does).
-func TaskKey(name string) string {
+func TaskKey(name string) string { return FoldSeparators(strings.TrimSpace(name)) }
+
+// FoldSeparators lower-cases s and turns every run of "-" and "_" into one
+// "-", dropping leading runs: ids written with either separator compare
+// equal.
+func FoldSeparators(s string) string {
 	var b strings.Builder
+	b.Grow(len(s))
 	sep := false
-	for _, r := range strings.ToLower(strings.TrimSpace(name)) {
+	for _, r := range strings.ToLower(s) {
 		if r == '-' || r == '_' {
 			sep = true
 			continue

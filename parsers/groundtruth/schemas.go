@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/trajscope/trajscope/parsers/internal/toolcall"
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
 )
 
 // topicKeys mark CodeScaleBench's criterion-based ground truth (schema H):
@@ -28,8 +28,8 @@ func groundTruth(t *Truth, v any) error {
 		for i, e := range l {
 			s, ok := e.(string)
 			if !ok {
-				if m := toolcall.Obj(e); m != nil {
-					t.add(toolcall.Str(m["repo"]), toolcall.First(m, "path", "file"))
+				if m := pyval.Obj(e); m != nil {
+					t.add(pyval.Str(m["repo"]), pyval.First(m, "path", "file"))
 					continue
 				}
 				return fmt.Errorf("[%d]: expected a path string", i)
@@ -38,7 +38,7 @@ func groundTruth(t *Truth, v any) error {
 		}
 		return nil
 	}
-	m := toolcall.Obj(v)
+	m := pyval.Obj(v)
 	if m == nil {
 		return fmt.Errorf("expected a ground-truth object or a list of paths")
 	}
@@ -74,44 +74,44 @@ func groundTruth(t *Truth, v any) error {
 	if t.Variant == "" {
 		return fmt.Errorf("expected a ground-truth object (files, buggy_files, file_references, entries, file_path, canonical_path, steps, chunks, scoring_categories or topic keys)")
 	}
-	if c := toolcall.Str(m["confidence"]); c != "" {
+	if c := pyval.Str(m["confidence"]); c != "" {
 		t.Confidence = c
 	}
-	if g := toolcall.Str(m["gt_type"]); g != "" {
+	if g := pyval.Str(m["gt_type"]); g != "" {
 		t.Type = g
 	}
-	repo := toolcall.Str(m["repo"])
+	repo := pyval.Str(m["repo"])
 	for _, k := range []string{"files", "expected_edit_files", "root_cause_files", "entry_points",
 		"data_flow", "dependency_chain", "buggy_files", "output_files", "evidence_files"} {
 		items(t, m[k], repo)
 	}
-	for _, e := range toolcall.List(m["entries"]) {
-		if em := toolcall.Obj(e); em != nil {
-			t.add(toolcall.Str(em["repo"]), toolcall.First(em, "file", "path"))
+	for _, e := range pyval.List(m["entries"]) {
+		if em := pyval.Obj(e); em != nil {
+			t.add(pyval.Str(em["repo"]), pyval.First(em, "file", "path"))
 		}
 	}
 	items(t, m["steps"], repo)
-	if s := toolcall.Str(m["file_path"]); s != "" {
+	if s := pyval.Str(m["file_path"]); s != "" {
 		t.add(repo, s)
-		if fn := toolcall.First(m, "target_function", "function_name"); fn != "" {
+		if fn := pyval.First(m, "target_function", "function_name"); fn != "" {
 			t.addSymbol(Symbol{Repo: repo, Path: s, Name: fn, Kind: "function"})
 		}
 	}
-	if s := toolcall.Str(m["canonical_path"]); s != "" {
+	if s := pyval.Str(m["canonical_path"]); s != "" {
 		t.add(repo, s)
-		if fn := toolcall.First(m, "name", "function_name"); fn != "" {
+		if fn := pyval.First(m, "name", "function_name"); fn != "" {
 			t.addSymbol(Symbol{Repo: repo, Path: s, Name: fn, Kind: "function"})
 		}
 	}
 	for _, f := range checklistFiles(m["file_references"]) {
 		t.add(repo, f)
 	}
-	for _, c := range toolcall.List(m["chunks"]) {
-		cm := toolcall.Obj(c)
+	for _, c := range pyval.List(m["chunks"]) {
+		cm := pyval.Obj(c)
 		if cm == nil {
 			continue
 		}
-		t.addChunk(chunkOf(cm, repo, toolcall.First(cm, "annotation", "label")))
+		t.addChunk(chunkOf(cm, repo, pyval.First(cm, "annotation", "label")))
 	}
 	symbols(t, m["symbols"], repo)
 	return nil
@@ -120,18 +120,18 @@ func groundTruth(t *Truth, v any) error {
 // items adds a list of files given as path strings or {repo, path|file}
 // objects.
 func items(t *Truth, v any, repo string) {
-	for _, e := range toolcall.List(v) {
+	for _, e := range pyval.List(v) {
 		switch x := e.(type) {
 		case string:
 			t.add(repo, x)
 		case map[string]any:
-			r := toolcall.Str(x["repo"])
+			r := pyval.Str(x["repo"])
 			if r == "" {
 				r = repo
 			}
-			p := toolcall.First(x, "path", "file", "file_path")
-			if sym := toolcall.First(x, "symbol", "name"); sym != "" && p != "" {
-				t.addSymbol(Symbol{Repo: r, Path: p, Name: sym, Kind: toolcall.Str(x["kind"])})
+			p := pyval.First(x, "path", "file", "file_path")
+			if sym := pyval.First(x, "symbol", "name"); sym != "" && p != "" {
+				t.addSymbol(Symbol{Repo: r, Path: p, Name: sym, Kind: pyval.Str(x["kind"])})
 				continue
 			}
 			t.add(r, p)
@@ -141,34 +141,34 @@ func items(t *Truth, v any, repo string) {
 
 // symbols adds {file|path, symbol|name, repo, kind} items.
 func symbols(t *Truth, v any, repo string) {
-	for _, e := range toolcall.List(v) {
-		sm := toolcall.Obj(e)
+	for _, e := range pyval.List(v) {
+		sm := pyval.Obj(e)
 		if sm == nil {
 			continue
 		}
-		r := toolcall.Str(sm["repo"])
+		r := pyval.Str(sm["repo"])
 		if r == "" {
 			r = repo
 		}
-		t.addSymbol(Symbol{Repo: r, Path: toolcall.First(sm, "path", "file"), Name: toolcall.First(sm, "symbol", "name"), Kind: toolcall.Str(sm["kind"])})
+		t.addSymbol(Symbol{Repo: r, Path: pyval.First(sm, "path", "file"), Name: pyval.First(sm, "symbol", "name"), Kind: pyval.Str(sm["kind"])})
 	}
 }
 
 // chunkOf reads {file|path, line_start|start_line|start, line_end|…}.
 func chunkOf(m map[string]any, repo, label string) Chunk {
-	r := toolcall.Str(m["repo"])
+	r := pyval.Str(m["repo"])
 	if r == "" {
 		r = repo
 	}
-	c := Chunk{Repo: r, Path: toolcall.First(m, "file", "path", "file_path"), Label: label}
+	c := Chunk{Repo: r, Path: pyval.First(m, "file", "path", "file_path"), Label: label}
 	for _, k := range []string{"line_start", "start_line", "start"} {
-		if n, ok := toolcall.Int(m[k]); ok {
+		if n, ok := pyval.AnyInt(m[k]); ok {
 			c.Start = n
 			break
 		}
 	}
 	for _, k := range []string{"line_end", "end_line", "end"} {
-		if n, ok := toolcall.Int(m[k]); ok {
+		if n, ok := pyval.AnyInt(m[k]); ok {
 			c.End = n
 			break
 		}
@@ -184,8 +184,8 @@ func chunkOf(m map[string]any, repo, label string) Chunk {
 // that contain "/".
 func checklistFiles(v any) []string {
 	var out []string
-	for _, ref := range toolcall.List(v) {
-		for _, p := range toolcall.List(toolcall.Obj(ref)["patterns"]) {
+	for _, ref := range pyval.List(v) {
+		for _, p := range pyval.List(pyval.Obj(ref)["patterns"]) {
 			s, ok := p.(string)
 			if !ok {
 				continue
@@ -202,12 +202,12 @@ func checklistFiles(v any) []string {
 // oracleAnswer reads tests/oracle_answer.json (MCP suites): files, chain
 // and symbols entries of {repo, path|file[, symbol]}.
 func oracleAnswer(t *Truth, v any) error {
-	m := toolcall.Obj(v)
+	m := pyval.Obj(v)
 	if m == nil {
 		return fmt.Errorf("expected an object with files, chain or symbols")
 	}
 	t.Variant, t.Confidence, t.Type = "oracle_answer", "high", "evidence"
-	if strings.Contains(toolcall.Str(toolcall.Path(m, "_metadata", "oracle_type")), "keyword_presence") {
+	if strings.Contains(pyval.Str(pyval.Path(m, "_metadata", "oracle_type")), "keyword_presence") {
 		t.Type = "answer"
 	}
 	items(t, m["files"], "")
@@ -220,16 +220,16 @@ func oracleAnswer(t *Truth, v any) error {
 // required_symbols and dependency_chains[].steps (CodeScaleBench's
 // retrieval.py load_oracle_items).
 func taskSpec(t *Truth, v any) error {
-	m := toolcall.Obj(v)
-	oracle := toolcall.Obj(toolcall.Path(m, "artifacts", "oracle"))
+	m := pyval.Obj(v)
+	oracle := pyval.Obj(pyval.Path(m, "artifacts", "oracle"))
 	if oracle == nil {
 		return fmt.Errorf("artifacts.oracle: expected an object with required_files")
 	}
 	t.Variant, t.Confidence, t.Type = "task_spec", "high", "evidence"
 	items(t, oracle["required_files"], "")
 	symbols(t, oracle["required_symbols"], "")
-	for _, ch := range toolcall.List(oracle["dependency_chains"]) {
-		items(t, toolcall.Obj(ch)["steps"], "")
+	for _, ch := range pyval.List(oracle["dependency_chains"]) {
+		items(t, pyval.Obj(ch)["steps"], "")
 	}
 	return nil
 }
@@ -242,7 +242,7 @@ func taskSpec(t *Truth, v any) error {
 func expectedDefects(t *Truth, v any) error {
 	l, ok := v.([]any)
 	if !ok {
-		l, ok = toolcall.Obj(v)["defects"].([]any)
+		l, ok = pyval.Obj(v)["defects"].([]any)
 		if !ok {
 			return fmt.Errorf("expected a list of defects ({file, line_start, line_end, defect_type})")
 		}
@@ -252,11 +252,11 @@ func expectedDefects(t *Truth, v any) error {
 	}
 	t.Confidence, t.Type = "high", "edit"
 	for i, d := range l {
-		dm := toolcall.Obj(d)
+		dm := pyval.Obj(d)
 		if dm == nil {
 			return fmt.Errorf("[%d]: expected a defect object", i)
 		}
-		label := toolcall.First(dm, "defect_type", "type", "id")
+		label := pyval.First(dm, "defect_type", "type", "id")
 		t.addChunk(chunkOf(dm, "", label))
 	}
 	return nil
@@ -267,18 +267,18 @@ func expectedDefects(t *Truth, v any) error {
 // CodeScaleBench reads only expected_files, so the real single-file sample
 // gives it nothing; here it gives the file and its range.
 func expectedChanges(t *Truth, v any) error {
-	m := toolcall.Obj(v)
+	m := pyval.Obj(v)
 	if m == nil {
 		return fmt.Errorf("expected an object with expected_files or expected_file")
 	}
 	t.Variant, t.Confidence, t.Type = "expected_changes", "high", "edit"
 	items(t, m["expected_files"], "")
-	if f := toolcall.Str(m["expected_file"]); f != "" {
+	if f := pyval.Str(m["expected_file"]); f != "" {
 		t.Variant = "expected_changes.expected_file"
 		c := Chunk{Path: f}
-		if r := toolcall.List(m["expected_line_range"]); len(r) == 2 {
-			c.Start, _ = toolcall.Int(r[0])
-			c.End, _ = toolcall.Int(r[1])
+		if r := pyval.List(m["expected_line_range"]); len(r) == 2 {
+			c.Start, _ = pyval.AnyInt(r[0])
+			c.End, _ = pyval.AnyInt(r[1])
 		}
 		t.addChunk(c)
 	}
@@ -290,7 +290,7 @@ func expectedChanges(t *Truth, v any) error {
 
 // instance reads DIBench's tests/instance.json build_files.
 func instance(t *Truth, v any) error {
-	m := toolcall.Obj(v)
+	m := pyval.Obj(v)
 	if m == nil || m["build_files"] == nil {
 		return fmt.Errorf("expected an object with build_files")
 	}

@@ -2,7 +2,6 @@ package miniswe
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -14,26 +13,25 @@ import (
 
 // The reference extractor's patterns (agents/minisweagent/extract.py),
 // translated to RE2 with Python's Unicode classes. Python's \b is spelled
-// out as "start or a non-word character" before a word and "a non-word
-// character or the end" after one; consuming that character does not change
-// which submatch re.search picks.
+// out as pyre.WordStart before a word and "a non-word character or the end"
+// after one; consuming that character does not change which submatch
+// re.search picks.
 const nonWord = `[^` + pyre.WordChar + `]`
 
 var (
 	exploreRe = pyre.MustCompile(`<explore_context>\s*([\s\S]*?)\s*</explore_context>`)
 	patchRe   = pyre.MustCompile(`<PATCH_CONTEXT>\s*([\s\S]*?)\s*</PATCH_CONTEXT>`)
 	bashRe    = pyre.MustCompile("```bash\\s*\\r?\\n([\\s\\S]*?)\\r?\\n```")
-	// Python's "$" also matches before a final newline.
-	imageRe  = regexp.MustCompile(`_m_([A-Za-z0-9_.-]+)(?::|\n?\z)`)
-	linesRe  = pyre.MustCompile(`^(\d+)\s*-\s*(\d+)`)
-	chunkRe  = pyre.MustCompile(`\s*(?:&&|\|\||;)\s*`)
-	nlSedRe  = pyre.MustCompile(`nl\s+[^|]+\s+([^\s|]+)\s*\|\s*sed\s+-n\s+['"]?(\d+),(\d+)p`)
-	sedRe    = pyre.MustCompile(`sed\s+-n\s+['"]?(\d+),(\d+)p['"]?\s+([^\s&|>;<]+)`)
-	headRe   = pyre.MustCompile(`(?:^|` + nonWord + `)head\s+-n\s+(\d+)\s+([^\s&|>]+)`)
-	catRe    = pyre.MustCompile(`(?:^|` + nonWord + `)cat\s+([^\s&|>]+)`)
-	grepRe   = pyre.MustCompile(`(?:^|` + nonWord + `)grep\s+.*?\s+([^\s&|>]+\.(?:py|js|java|go|rs|c|cpp|h|hpp|ts|tsx|jsx|rb|php|cs|kt|scala|swift))(?:` + nonWord + `|$)`)
-	skipList = []string{"sed -i", "echo ", "mkdir", "rm ", "git add", "git commit"}
-	srcExts  = []string{".py", ".js", ".java", ".go", ".rs", ".c", ".cpp", ".h", ".hpp", ".ts", ".tsx", ".jsx",
+	imageRe   = pyre.MustCompile(`_m_([A-Za-z0-9_.-]+)(?::|$)`)
+	linesRe   = pyre.MustCompile(`^(\d+)\s*-\s*(\d+)`)
+	chunkRe   = pyre.MustCompile(`\s*(?:&&|\|\||;)\s*`)
+	nlSedRe   = pyre.MustCompile(`nl\s+[^|]+\s+([^\s|]+)\s*\|\s*sed\s+-n\s+['"]?(\d+),(\d+)p`)
+	sedRe     = pyre.MustCompile(`sed\s+-n\s+['"]?(\d+),(\d+)p['"]?\s+([^\s&|>;<]+)`)
+	headRe    = pyre.MustCompile(pyre.WordStart + `head\s+-n\s+(\d+)\s+([^\s&|>]+)`)
+	catRe     = pyre.MustCompile(pyre.WordStart + `cat\s+([^\s&|>]+)`)
+	grepRe    = pyre.MustCompile(pyre.WordStart + `grep\s+.*?\s+([^\s&|>]+\.(?:py|js|java|go|rs|c|cpp|h|hpp|ts|tsx|jsx|rb|php|cs|kt|scala|swift))(?:` + nonWord + `|$)`)
+	skipList  = []string{"sed -i", "echo ", "mkdir", "rm ", "git add", "git commit"}
+	srcExts   = []string{".py", ".js", ".java", ".go", ".rs", ".c", ".cpp", ".h", ".hpp", ".ts", ".tsx", ".jsx",
 		".rb", ".php", ".cs", ".kt", ".scala", ".swift"}
 )
 

@@ -16,8 +16,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -25,7 +23,8 @@ import (
 	"github.com/trajscope/trajscope/internal/pystr"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsonv"
-	"github.com/trajscope/trajscope/parsers/shell"
+	"github.com/trajscope/trajscope/parsers/internal/runfile"
+	"github.com/trajscope/trajscope/parsers/internal/shell"
 )
 
 // Name is the format name of mini-swe-agent v1 trajectories.
@@ -53,26 +52,12 @@ var (
 	assistantRe = regexp.MustCompile(`"role"\s*:\s*"assistant"`)
 )
 
-// Load reads one trajectory file.
-func Load(path string) ([]model.Run, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	run, err := Parse(filepath.Base(path), data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	run.Path = path
-	return []model.Run{*run}, nil
-}
-
 // Parse builds a run from a trajectory's bytes; name is the file's base
 // name, which gives the instance id as upstream derives it.
 func Parse(name string, data []byte) (*model.Run, error) {
 	if !utf8.Valid(data) {
 		// The reference opens the file as strict UTF-8 and fails.
-		return nil, fmt.Errorf("byte %d: invalid UTF-8", invalidAt(data))
+		return nil, fmt.Errorf("byte %d: invalid UTF-8", runfile.InvalidUTF8(data))
 	}
 	doc, err := jsonv.Parse(data)
 	if err != nil {
@@ -143,17 +128,6 @@ func str(v *jsonv.Value, keys ...string) string {
 		return v.Str
 	}
 	return ""
-}
-
-func invalidAt(b []byte) int {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n == 1 {
-			return i
-		}
-		i += n
-	}
-	return len(b)
 }
 
 type timeline struct {

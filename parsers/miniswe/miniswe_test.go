@@ -12,7 +12,11 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsonv"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
+	"github.com/trajscope/trajscope/parsers/internal/runfile"
 )
+
+// load reads a file as the format table does.
+var load = predtest.Loader(runfile.Named(Parse), nil)
 
 const (
 	vectors    = "../../testdata/testvectors"
@@ -24,20 +28,8 @@ const (
 
 // TV8: the test vector's loaded prediction.
 func TestTrajfileCase(t *testing.T) {
-	cases := predtest.ReadJSON(t, filepath.Join(vectors, "trajfile_cases.json"))
-	list, _ := cases.Get("cases")
-	found := false
-	for _, c := range list.Arr {
-		file, _ := c.Get("trajectory_file")
-		if !strings.HasSuffix(file.Str, ".traj.json") {
-			continue
-		}
-		found = true
-		run := predtest.LoadOne(t, Load, filepath.Join(vectors, file.Str))
-		want, _ := c.Get("loaded_pred")
-		for _, d := range predtest.Diff(run.Prediction, want) {
-			t.Errorf("%s: %s", file.Str, d)
-		}
+	runs := predtest.TrajfileCases(t, vectors, ".traj.json", load)
+	for _, run := range runs {
 		if run.Format != Name || run.InstanceID != "owner__repo-1" {
 			t.Errorf("format %q id %q", run.Format, run.InstanceID)
 		}
@@ -49,7 +41,7 @@ func TestTrajfileCase(t *testing.T) {
 			t.Errorf("last action %q, want submit", run.Actions[2].Category)
 		}
 	}
-	if !found {
+	if len(runs) == 0 {
 		t.Fatal("no .traj.json case in trajfile_cases.json")
 	}
 }
@@ -90,16 +82,11 @@ func TestExtractorVectors(t *testing.T) {
 	}
 }
 
-// The project's own fixtures: §2.3/§9 edge cases with reviewed expected
-// records (*.want.json).
+// The project's own fixtures: edge cases of the reference extractor (the
+// bash fallback; a last PATCH_CONTEXT that is the prompt's template; content
+// that is not a string) with reviewed expected records (*.want.json).
 func TestFixtures(t *testing.T) {
-	for _, name := range []string{"org__proj-1", "fallback-1", "lasttemplate-1"} {
-		run := predtest.LoadOne(t, Load, filepath.Join(fixtureDir, name+".traj.json"))
-		want := predtest.ReadJSON(t, filepath.Join(fixtureDir, name+".want.json"))
-		for _, d := range predtest.Diff(run.Prediction, want) {
-			t.Errorf("%s: %s", name, d)
-		}
-	}
+	predtest.Fixtures(t, load, fixtureDir, ".traj.json", "org__proj-1", "fallback-1", "lasttemplate-1")
 }
 
 // Each rule of the File/Lines parser and of path normalisation on its own.
@@ -190,7 +177,7 @@ func TestErrors(t *testing.T) {
 	if _, err := Parse("x.traj.json", []byte(`{"messages": [{"content": null}, {"content": 0}, {"content": {}}], "info": {}}`)); err != nil {
 		t.Errorf("falsy content: %v", err)
 	}
-	if _, err := Load("testdata/does-not-exist.traj.json"); err == nil {
+	if _, err := load("testdata/does-not-exist.traj.json"); err == nil {
 		t.Error("missing file: no error")
 	}
 }
@@ -213,7 +200,7 @@ func TestInstanceID(t *testing.T) {
 // The timeline of the edge-case fixture: actions, observations, reads,
 // usage, timestamps and step links.
 func TestTimeline(t *testing.T) {
-	run := predtest.LoadOne(t, Load, filepath.Join(fixtureDir, "org__proj-1.traj.json"))
+	run := predtest.LoadOne(t, load, filepath.Join(fixtureDir, "org__proj-1.traj.json"))
 	if len(run.Actions) != 5 {
 		t.Fatalf("%d actions, want 5", len(run.Actions))
 	}
@@ -263,7 +250,7 @@ func TestRealSamples(t *testing.T) {
 		f.Close()
 	}
 	for _, path := range files {
-		run := predtest.LoadOne(t, Load, path)
+		run := predtest.LoadOne(t, load, path)
 		if want, ok := preds[run.InstanceID]; ok {
 			for _, d := range predtest.Diff(run.Prediction, want) {
 				t.Errorf("%s: %s", filepath.Base(path), d)
@@ -308,7 +295,7 @@ func TestRealV2(t *testing.T) {
 		t.Skip("shared data not present")
 	}
 	for _, path := range files {
-		run := predtest.LoadOne(t, Load, path)
+		run := predtest.LoadOne(t, load, path)
 		var doc struct {
 			Messages []struct {
 				Role      string            `json:"role"`

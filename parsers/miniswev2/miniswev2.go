@@ -7,7 +7,7 @@
 // the ContextBench runner's format) belong to another package, and this one
 // refuses them.
 //
-// Each bash command is one timeline action analysed by parsers/shell with
+// Each bash command is one timeline action analysed by parsers/internal/shell with
 // its output. There is no declared final context: the ContextBench
 // prediction is one step per action that displayed file lines and their
 // union as the final; the patch is info.submission.
@@ -16,12 +16,12 @@ package miniswev2
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
@@ -57,12 +57,8 @@ func Sniff(name string, head []byte) bool {
 	return v2FormatRe.Match(head) || v2MarkerRe.Match(head)
 }
 
-// Load reads one v2 trajectory into a single run.
-func Load(path string) ([]model.Run, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
+// ParseRuns reads one v2 trajectory, data, into a single run.
+func ParseRuns(path string, data []byte) ([]model.Run, error) {
 	run, err := parse(path, data)
 	if err != nil {
 		return nil, err
@@ -70,22 +66,16 @@ func Load(path string) ([]model.Run, error) {
 	return []model.Run{run}, nil
 }
 
-// pending is an action waiting for its output.
-type pending struct {
-	index  int
-	callID string
-}
-
 func parse(path string, data []byte) (model.Run, error) {
 	v, err := toolcall.Decode(data)
 	if err != nil {
 		return model.Run{}, fmt.Errorf("%s: invalid JSON: %v", toolcall.Place(path, data, err), err)
 	}
-	doc := toolcall.Obj(v)
+	doc := pyval.Obj(v)
 	if doc == nil {
 		return model.Run{}, fmt.Errorf("%s: expected a JSON object with \"messages\"", path)
 	}
-	switch f := toolcall.Str(doc["trajectory_format"]); {
+	switch f := pyval.Str(doc["trajectory_format"]); {
 	case f == v1Format:
 		return model.Run{}, fmt.Errorf("%s: trajectory_format %q is mini-swe-agent v1 (```bash blocks), not v2 tool calls", path, f)
 	case f != "" && !strings.HasPrefix(f, "mini-swe-agent"):
@@ -96,34 +86,34 @@ func parse(path string, data []byte) (model.Run, error) {
 		return model.Run{}, fmt.Errorf("%s: messages: expected a list of messages", path)
 	}
 
-	info := toolcall.Obj(doc["info"])
+	info := pyval.Obj(doc["info"])
 	run := model.Run{
 		Format: Name,
 		Agent:  "mini-swe-agent",
-		Model:  toolcall.Str(toolcall.Path(info, "config", "model", "model_name")),
+		Model:  pyval.Str(pyval.Path(info, "config", "model", "model_name")),
 		Path:   path,
 	}
 	var calls []toolcall.Call
 	byID := map[string]int{}
-	var waiting []pending // actions without a call id, answered in order
+	var waiting []int // actions without a call id, answered in order
 	var carry model.Usage
 	shown := map[int]string{} // action → its output message as the model saw it
-	patch := toolcall.Str(info["submission"])
+	patch := pyval.Str(info["submission"])
 
 	for i, m := range msgs {
-		msg := toolcall.Obj(m)
+		msg := pyval.Obj(m)
 		if msg == nil {
 			return model.Run{}, fmt.Errorf("%s: messages[%d]: expected a message object", path, i)
 		}
-		role := toolcall.Str(msg["role"])
+		role := pyval.Str(msg["role"])
 		switch {
-		case role == "assistant" || toolcall.Str(msg["object"]) == "response":
+		case role == "assistant" || pyval.Str(msg["object"]) == "response":
 			acts, thought, ts := actionsOf(msg)
 			usage := usageOf(msg)
 			if run.Model == "" {
-				run.Model = toolcall.First(msg, "model")
+				run.Model = pyval.First(msg, "model")
 				if run.Model == "" {
-					run.Model = toolcall.Str(toolcall.Path(msg, "extra", "response", "model"))
+					run.Model = pyval.Str(pyval.Path(msg, "extra", "response", "model"))
 				}
 			}
 			if len(acts) == 0 {
@@ -143,11 +133,11 @@ func parse(path string, data []byte) (model.Run, error) {
 				if act.id != "" {
 					byID[act.id] = idx
 				} else {
-					waiting = append(waiting, pending{index: idx})
+					waiting = append(waiting, idx)
 				}
 			}
-		case role == "tool" || toolcall.Str(msg["type"]) == "function_call_output":
-			id := toolcall.First(msg, "tool_call_id", "call_id")
+		case role == "tool" || pyval.Str(msg["type"]) == "function_call_output":
+			id := pyval.First(msg, "tool_call_id", "call_id")
 			idx, ok := byID[id]
 			if !ok {
 				continue
@@ -156,11 +146,11 @@ func parse(path string, data []byte) (model.Run, error) {
 			shown[idx] = setOutput(&calls[idx], &run.Actions[idx], msg)
 		case role == "user" && len(waiting) > 0:
 			// Text-based v2: each action's output is the next user message.
-			p := waiting[0]
+			k := waiting[0]
 			waiting = waiting[1:]
-			shown[p.index] = setOutput(&calls[p.index], &run.Actions[p.index], msg)
+			shown[k] = setOutput(&calls[k], &run.Actions[k], msg)
 		case role == "exit":
-			if s := toolcall.Str(toolcall.Path(msg, "extra", "submission")); s != "" && patch == "" {
+			if s := pyval.Str(pyval.Path(msg, "extra", "submission")); s != "" && patch == "" {
 				patch = s
 			}
 		}
@@ -176,7 +166,7 @@ func parse(path string, data []byte) (model.Run, error) {
 		}
 	}
 
-	run.InstanceID = toolcall.Str(doc["instance_id"])
+	run.InstanceID = pyval.Str(doc["instance_id"])
 	if run.InstanceID == "" {
 		base := filepath.Base(path)
 		run.InstanceID = strings.TrimSuffix(strings.TrimSuffix(base, ".json"), ".traj")
@@ -196,30 +186,30 @@ type action struct {
 // actionsOf lists the commands an assistant message issued: extra.actions
 // when present (mini-swe-agent's own parse), else the tool calls.
 func actionsOf(msg map[string]any) (acts []action, thought string, ts float64) {
-	extra := toolcall.Obj(msg["extra"])
-	ts, _ = toolcall.Float(extra["timestamp"])
+	extra := pyval.Obj(msg["extra"])
+	ts, _ = pyval.Float(extra["timestamp"])
 	if ts == 0 {
-		ts, _ = toolcall.Float(msg["timestamp"])
+		ts, _ = pyval.Float(msg["timestamp"])
 	}
 	thought = toolcall.Text(msg["content"])
 	if thought == "" {
-		thought = toolcall.Str(msg["reasoning_content"])
+		thought = pyval.Str(msg["reasoning_content"])
 	}
 	names := map[string]string{}
 	var fromCalls []action
-	for _, c := range toolcall.List(msg["tool_calls"]) {
-		call := toolcall.Obj(c)
-		fn := toolcall.Obj(call["function"])
-		a := action{tool: toolcall.Str(fn["name"]), id: toolcall.Str(call["id"]), command: commandOf(fn["arguments"])}
+	for _, c := range pyval.List(msg["tool_calls"]) {
+		call := pyval.Obj(c)
+		fn := pyval.Obj(call["function"])
+		a := action{tool: pyval.Str(fn["name"]), id: pyval.Str(call["id"]), command: commandOf(fn["arguments"])}
 		names[a.id] = a.tool
 		fromCalls = append(fromCalls, a)
 	}
 	// Responses API: output items of type function_call / message.
-	for _, o := range toolcall.List(msg["output"]) {
-		item := toolcall.Obj(o)
-		switch toolcall.Str(item["type"]) {
+	for _, o := range pyval.List(msg["output"]) {
+		item := pyval.Obj(o)
+		switch pyval.Str(item["type"]) {
 		case "function_call":
-			a := action{tool: toolcall.Str(item["name"]), id: toolcall.First(item, "call_id", "id"), command: commandOf(item["arguments"])}
+			a := action{tool: pyval.Str(item["name"]), id: pyval.First(item, "call_id", "id"), command: commandOf(item["arguments"])}
 			names[a.id] = a.tool
 			fromCalls = append(fromCalls, a)
 		case "message":
@@ -228,13 +218,13 @@ func actionsOf(msg map[string]any) (acts []action, thought string, ts float64) {
 			}
 		}
 	}
-	for _, x := range toolcall.List(extra["actions"]) {
-		ea := toolcall.Obj(x)
+	for _, x := range pyval.List(extra["actions"]) {
+		ea := pyval.Obj(x)
 		cmd, ok := ea["command"].(string)
 		if !ok {
 			continue
 		}
-		id := toolcall.Str(ea["tool_call_id"])
+		id := pyval.Str(ea["tool_call_id"])
 		tool := names[id]
 		if tool == "" {
 			tool = "bash"
@@ -258,17 +248,17 @@ func commandOf(v any) string {
 	switch x := v.(type) {
 	case string:
 		if d, err := toolcall.Decode([]byte(x)); err == nil {
-			return toolcall.Str(toolcall.Obj(d)["command"])
+			return pyval.Str(pyval.Obj(d)["command"])
 		}
 		return ""
 	case map[string]any:
-		return toolcall.Str(x["command"])
+		return pyval.Str(x["command"])
 	}
 	return ""
 }
 
 func usageOf(msg map[string]any) model.Usage {
-	if u := toolcall.Path(msg, "extra", "response", "usage"); u != nil {
+	if u := pyval.Path(msg, "extra", "response", "usage"); u != nil {
 		return toolcall.OpenAIUsage(u)
 	}
 	return toolcall.OpenAIUsage(msg["usage"])
@@ -291,7 +281,7 @@ func setOutput(c *toolcall.Call, a *model.Action, msg map[string]any) string {
 	}
 	c.HasOutput = true
 	c.Output = content
-	raw, ok := toolcall.Path(msg, "extra", "raw_output").(string)
+	raw, ok := pyval.Path(msg, "extra", "raw_output").(string)
 	switch {
 	case ok:
 		c.Output = raw
@@ -305,7 +295,7 @@ func setOutput(c *toolcall.Call, a *model.Action, msg map[string]any) string {
 		c.Output = out
 	}
 	if a.Timestamp == 0 {
-		a.Timestamp, _ = toolcall.Float(toolcall.Path(msg, "extra", "timestamp"))
+		a.Timestamp, _ = pyval.Float(pyval.Path(msg, "extra", "timestamp"))
 	}
 	return content
 }

@@ -7,24 +7,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/parsers/internal/predtest"
-
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/predtest"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
+// load reads a file as the format table does.
+var load = predtest.Loader(ParseRuns, nil)
+
 func load1(t *testing.T, path string) model.Run {
 	t.Helper()
-	run := predtest.LoadOne(t, Load, path)
-	if err := toolcall.Check(&run); err != nil {
-		t.Fatal(err)
-	}
-	return run
+	return predtest.LoadOne(t, load, path, toolcall.Check)
 }
 
-func rng(f string, a, b int) []model.ObservedRead {
-	return []model.ObservedRead{{File: f, Kind: model.ReadRange, Start: a, End: b}}
-}
+var rng = predtest.Range
 
 // TestToolCalls covers chat-completions tool calls: extra.actions paired
 // with role "tool" messages by tool_call_id (also out of order), the raw
@@ -94,7 +90,7 @@ func TestResponsesAPI(t *testing.T) {
 }
 
 func TestRefusesV1(t *testing.T) {
-	_, err := Load("testdata/v1.traj.json")
+	_, err := load("testdata/v1.traj.json")
 	if err == nil || !strings.Contains(err.Error(), "mini-swe-agent v1") {
 		t.Fatalf("err = %v", err)
 	}
@@ -141,25 +137,14 @@ func TestSniffRealV1(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	dir := t.TempDir()
-	cases := []struct{ body, want string }{
+	predtest.LoadErrors(t, load, "x.json", [][2]string{
 		{`{"messages": {}}`, "messages: expected a list"},
 		{`{"messages": [3]}`, "messages[0]: expected a message object"},
 		{`{"trajectory_format": "swe-agent", "messages": []}`, `trajectory_format "swe-agent"`},
 		{"{\"messages\": [\n{\"role\": }]}", "x.json:2: invalid JSON"},
 		{"{\"messages\": [", "x.json:1 (end of file): invalid JSON"},
 		{`[]`, "expected a JSON object"},
-	}
-	for _, c := range cases {
-		p := filepath.Join(dir, "x.json")
-		if err := os.WriteFile(p, []byte(c.body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		_, err := Load(p)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: err = %v, want %q", c.body, err, c.want)
-		}
-	}
+	})
 }
 
 // TestRealSample loads mini-swe-agent PR 854's example trajectory. Counted
@@ -177,9 +162,7 @@ func TestErrors(t *testing.T) {
 //     astropy/modeling/tests/test_separable.py`: lines 98-114.
 func TestRealSample(t *testing.T) {
 	path := "../../../shared/data/formats/mini-swe-agent-v2/astropy__astropy-12907.traj.json"
-	if _, err := os.Stat(path); err != nil {
-		t.Skip("shared data not available")
-	}
+	predtest.NeedFile(t, path)
 	head, _ := os.ReadFile(path)
 	if !Sniff(path, head[:64<<10]) {
 		t.Fatal("Sniff = false on the real v2 sample")

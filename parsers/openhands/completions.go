@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
 )
 
 // completionFiles lists dir/*.json sorted by name, as
@@ -47,9 +47,10 @@ func instanceDirs(dir string) []string {
 	return out
 }
 
-// loadCompletionsDir loads one instance directory (it holds *.json files),
-// or every instance directory below an llm_completions root.
-func loadCompletionsDir(dir string) ([]model.Run, error) {
+// LoadDir loads an llm_completions directory: one instance directory (it
+// holds *.json files), or every instance directory below an llm_completions
+// root.
+func LoadDir(dir string) ([]model.Run, error) {
 	dir = filepath.Clean(dir)
 	if len(completionFiles(dir)) > 0 {
 		run, err := loadCompletionsInstance(dir)

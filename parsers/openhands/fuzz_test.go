@@ -7,22 +7,11 @@ import (
 	"testing"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/predtest"
 )
 
 func checkRun(t *testing.T, run model.Run) {
-	for i, a := range run.Actions {
-		if a.Index != i {
-			t.Fatalf("action %d has Index %d", i, a.Index)
-		}
-		if a.Category == "" {
-			t.Fatalf("action %d has no category", i)
-		}
-		for _, s := range a.Steps {
-			if s < 0 || s >= len(run.Prediction.Steps) {
-				t.Fatalf("action %d links step %d of %d", i, s, len(run.Prediction.Steps))
-			}
-		}
-	}
+	predtest.CheckActions(t, run)
 	for _, st := range run.Prediction.Steps {
 		if len(st.Files) == 0 {
 			t.Fatalf("step without files: %+v", st)

@@ -3,12 +3,12 @@ package openhands
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
 )
 
 // recordRun turns one output.jsonl record into a run: the upstream

@@ -11,16 +11,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trajscope/trajscope/parsers/internal/predtest"
-
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/predtest"
 )
 
 func loadAll(t *testing.T, path string) []model.Run {
 	t.Helper()
-	runs, err := Load(path)
+	runs, err := load(path)
 	if err != nil {
-		t.Fatalf("Load(%s): %v", path, err)
+		t.Fatalf("load(%s): %v", path, err)
 	}
 	return runs
 }
@@ -174,7 +173,7 @@ func TestMultiAndPairs(t *testing.T) {
 }
 
 func TestBadLines(t *testing.T) {
-	runs, err := Load("testdata/bad_output.jsonl")
+	runs, err := load("testdata/bad_output.jsonl")
 	if err == nil {
 		t.Fatal("no error")
 	}
@@ -186,13 +185,13 @@ func TestBadLines(t *testing.T) {
 			t.Errorf("error %q lacks %q", err, w)
 		}
 	}
-	if _, err := Load("testdata/lfs/output.jsonl"); err == nil || !strings.Contains(err.Error(), "Git LFS pointer") {
+	if _, err := load("testdata/lfs/output.jsonl"); err == nil || !strings.Contains(err.Error(), "Git LFS pointer") {
 		t.Errorf("LFS pointer error = %v", err)
 	}
-	if _, err := Load("testdata/missing.jsonl"); err == nil {
+	if _, err := load("testdata/missing.jsonl"); err == nil {
 		t.Error("missing file: no error")
 	}
-	if _, err := Load("testdata/badcompl/owner__repo-8"); err == nil || !strings.Contains(err.Error(), "tool_calls is null") {
+	if _, err := load("testdata/badcompl/owner__repo-8"); err == nil || !strings.Contains(err.Error(), "tool_calls is null") {
 		t.Errorf("tool_calls null error = %v", err)
 	}
 }
@@ -297,13 +296,7 @@ func TestSniff(t *testing.T) {
 		{"x.txt", "", "", false},
 	}
 	for _, tt := range tests {
-		head := []byte(tt.head)
-		if tt.file != "" {
-			head = readFile(t, "testdata/"+tt.file)
-		}
-		if got := Sniff(tt.name, head); got != tt.want {
-			t.Errorf("Sniff(%q, %q) = %v, want %v", tt.name, tt.file, got, tt.want)
-		}
+		predtest.CheckSniff(t, Sniff, "testdata", tt.name, tt.file, tt.head, tt.want)
 	}
 }
 

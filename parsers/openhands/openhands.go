@@ -11,7 +11,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -20,6 +19,8 @@ import (
 
 	"github.com/trajscope/trajscope/internal/pystr"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/jsonv"
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
 )
 
 // Name is the format name used by detection and --format.
@@ -97,23 +98,11 @@ func looksLikeCompletion(path string) bool {
 	return strings.Contains(h, `"messages"`)
 }
 
-// Load reads OpenHands output. A directory is an llm_completions directory
-// (one instance, or one per subdirectory). A file is JSONL with one record
-// per line; every record becomes a run. Records that cannot be read are
-// reported together in the error, naming their lines, while the good ones
-// are still returned.
-func Load(path string) ([]model.Run, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if st.IsDir() {
-		return loadCompletionsDir(path)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
+// ParseRuns reads OpenHands output, data, the content of the file at path:
+// JSONL with one record per line; every record becomes a run. Records that
+// cannot be read are reported together in the error, naming their lines,
+// while the good ones are still returned. (Directories go to LoadDir.)
+func ParseRuns(path string, data []byte) ([]model.Run, error) {
 	if firstLine(data) == lfsPointer {
 		// Upstream's load_pred: a Verified output.jsonl kept in Git LFS is
 		// replaced by the llm_completions directory beside it.
@@ -178,4 +167,33 @@ func loadRecord(line []byte) (model.Run, error) {
 		return model.Run{}, fmt.Errorf("expected a JSON object, found %s", pyval.Kind(v))
 	}
 	return recordRun(rec)
+}
+
+// IsHistoryJSONL is the reference load_pred's test for per-language
+// OpenHands JSONL (any *.jsonl name): the first non-empty line is an object
+// holding "history" and "instance_id" or "original_inst_id". A line that is
+// not JSON makes the reference fall back to unified records.
+func IsHistoryJSONL(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 1<<16)
+	for {
+		line, err := r.ReadString('\n')
+		if s := pystr.StripSpace(line); s != "" {
+			v, perr := jsonv.Parse([]byte(s))
+			if perr != nil || v.Kind != jsonv.Object {
+				return false
+			}
+			_, hist := v.Get("history")
+			_, id := v.Get("instance_id")
+			_, orig := v.Get("original_inst_id")
+			return hist && (id || orig)
+		}
+		if err != nil {
+			return false
+		}
+	}
 }

@@ -2,13 +2,11 @@ package openhands
 
 import (
 	"regexp"
-	"strconv"
 	"strings"
 
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
-
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/shell"
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
+	"github.com/trajscope/trajscope/parsers/internal/shell"
 )
 
 // The observed lens for OpenHands actions: what each one displayed, taken
@@ -21,14 +19,17 @@ var (
 	windowLineRe = regexp.MustCompile(`(?m)^(\d+)\|`)
 	skillRe      = regexp.MustCompile(`\b(open_file|goto_line|scroll_down|scroll_up|search_file|search_dir|find_file|edit_file_by_replace|insert_content_at_line|append_file|create_file|edit_file)\s*\(`)
 	firstArgRe   = regexp.MustCompile(`^\s*\(\s*(?:[a-z_]+\s*=\s*)?(?:'([^']*)'|"([^"]*)")`)
-	foundHdrRe   = regexp.MustCompile(`(?m)^\[Found \d+ matches? for "(.*)" in (.+?)\][ \t]*$`)
-	dirHitRe     = regexp.MustCompile(`(?m)^(\S.*?) \(Line (\d+)\):`)
-	fileHitRe    = regexp.MustCompile(`(?m)^Line (\d+):`)
+	// skillSearch is how the agentskills search tools print results.
+	skillSearch = shell.SearchOutput{
+		Header:   regexp.MustCompile(`(?m)^\[Found \d+ matches? for "(.*)" in (.+?)\][ \t]*$`),
+		End:      "[End of matches",
+		DirMatch: regexp.MustCompile(`(?m)^(\S.*?) \(Line (\d+)\):`),
+	}
 )
 
 const listingPrefix = "Here's the files and directories up to 2 levels deep in"
 
-// shellAction analyses a shell command with parsers/shell.
+// shellAction analyses a shell command with parsers/internal/shell.
 func shellAction(a *model.Action, cmd, obs string) {
 	r := shell.ConfirmFromObservation(shell.Analyze(cmd), obs)
 	a.Category = r.Category
@@ -121,7 +122,7 @@ func ipythonAction(a *model.Action, code, obs string) {
 		}
 	case "search_file", "search_dir", "find_file":
 		a.Category = model.CategorySearch
-		a.Searches = skillHits(name, obs)
+		a.Searches = skillSearch.Hits(name, obs)
 	default:
 		a.Category = model.CategoryEdit
 		file := arg
@@ -135,37 +136,4 @@ func ipythonAction(a *model.Action, code, obs string) {
 			a.Edits = []string{file}
 		}
 	}
-}
-
-// skillHits parses agentskills search output.
-func skillHits(name, obs string) []model.SearchHit {
-	hdr := foundHdrRe.FindStringSubmatchIndex(obs)
-	if hdr == nil {
-		return nil
-	}
-	where := obs[hdr[4]:hdr[5]]
-	body := obs[hdr[1]:]
-	if i := strings.Index(body, "\n[End of matches"); i >= 0 {
-		body = body[:i]
-	}
-	var hits []model.SearchHit
-	switch name {
-	case "search_dir":
-		for _, m := range dirHitRe.FindAllStringSubmatch(body, -1) {
-			n, _ := strconv.Atoi(m[2])
-			hits = append(hits, model.SearchHit{File: m[1], Line: n})
-		}
-	case "search_file":
-		for _, m := range fileHitRe.FindAllStringSubmatch(body, -1) {
-			n, _ := strconv.Atoi(m[1])
-			hits = append(hits, model.SearchHit{File: where, Line: n})
-		}
-	case "find_file":
-		for _, l := range strings.Split(body, "\n") {
-			if l = strings.TrimSpace(l); l != "" {
-				hits = append(hits, model.SearchHit{File: l})
-			}
-		}
-	}
-	return hits
 }

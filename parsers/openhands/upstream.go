@@ -5,10 +5,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
-
 	"github.com/trajscope/trajscope/internal/pystr"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/pyre"
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
 )
 
 // This file reproduces contextbench/agents/openhands/extract.py (event
@@ -30,11 +30,11 @@ const (
 var skipWords = []string{"git add", "git commit", "rm ", "mkdir", "echo ", "sed -i"}
 
 var (
-	sedRe  = pyRe(`sed\s+-n\s+['"]?(\d+),(\d+)p['"]?\s+([^\s&|>;<]+)`)
-	nlRe   = pyRe(`nl\s+[^|]+\s+([^\s|]+)\s*\|\s*sed\s+-n\s+['"]?(\d+),(\d+)p`)
-	headRe = pyRe(`\bhead\s+-n\s+(\d+)\s+([^\s&|>]+)`)
-	catRe  = pyRe(`\bcat\s+(?:-n\s+)?([^\s&|>]+)`)
-	grepRe = pyRe(`\bgrep\s+.*\s+([^\s&|>;<'"]+\.(?:py|js|java|go|rs|c|cpp|h|hpp|ts|tsx|jsx|rb|php|cs|kt|scala|swift))(?:\s*(?:\||&|;|$))`)
+	sedRe  = pyre.MustCompile(`sed\s+-n\s+['"]?(\d+),(\d+)p['"]?\s+([^\s&|>;<]+)`)
+	nlRe   = pyre.MustCompile(`nl\s+[^|]+\s+([^\s|]+)\s*\|\s*sed\s+-n\s+['"]?(\d+),(\d+)p`)
+	headRe = pyre.MustCompile(pyre.WordStart + `head\s+-n\s+(\d+)\s+([^\s&|>]+)`)
+	catRe  = pyre.MustCompile(pyre.WordStart + `cat\s+(?:-n\s+)?([^\s&|>]+)`)
+	grepRe = pyre.MustCompile(pyre.WordStart + `grep\s+.*\s+([^\s&|>;<'"]+\.(?:py|js|java|go|rs|c|cpp|h|hpp|ts|tsx|jsx|rb|php|cs|kt|scala|swift))(?:\s*(?:\||&|;|$))`)
 )
 
 // NormalizePath is the variant's path normalisation. History: strip blanks

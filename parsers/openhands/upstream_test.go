@@ -4,10 +4,9 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
 	"github.com/trajscope/trajscope/parsers/internal/pyval"
-
-	"github.com/trajscope/trajscope/model"
 )
 
 type vectors struct {
@@ -25,7 +24,7 @@ type readVector struct {
 
 func loadVectors(t *testing.T) vectors {
 	var v vectors
-	if err := json.Unmarshal(readFile(t, "../../testdata/testvectors/extractor_vectors.json"), &v); err != nil {
+	if err := json.Unmarshal(predtest.ReadFile(t, "../../testdata/testvectors/extractor_vectors.json"), &v); err != nil {
 		t.Fatal(err)
 	}
 	return v

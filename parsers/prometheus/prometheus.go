@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -47,20 +46,6 @@ func Sniff(name string, head []byte) bool {
 		return true
 	}
 	return bytes.Contains(head, []byte(beginContext)) || bytes.Contains(head, []byte(beginAgg))
-}
-
-// Load reads one Prometheus log.
-func Load(path string) ([]model.Run, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	run, err := Parse(filepath.Base(path), data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	run.Path = path
-	return []model.Run{*run}, nil
 }
 
 // Parse builds a run from a log's bytes; name is the file's base name.

@@ -10,48 +10,34 @@ import (
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
+	"github.com/trajscope/trajscope/parsers/internal/runfile"
 )
+
+// load reads a file as the format table does.
+var load = predtest.Loader(runfile.Named(Parse), nil)
 
 const vectors = "../../testdata/testvectors"
 
 // TV11.
 func TestTrajfileCase(t *testing.T) {
-	cases := predtest.ReadJSON(t, filepath.Join(vectors, "trajfile_cases.json"))
-	list, _ := cases.Get("cases")
-	n := 0
-	for _, c := range list.Arr {
-		file, _ := c.Get("trajectory_file")
-		if !strings.HasSuffix(file.Str, ".log") {
-			continue
-		}
-		n++
-		run := predtest.LoadOne(t, Load, filepath.Join(vectors, file.Str))
-		want, _ := c.Get("loaded_pred")
-		for _, d := range predtest.Diff(run.Prediction, want) {
-			t.Errorf("%s: %s", file.Str, d)
-		}
+	runs := predtest.TrajfileCases(t, vectors, ".log", load)
+	for _, run := range runs {
 		if len(run.Actions) != 1 || run.Actions[0].Category != model.CategoryRead || !reflect.DeepEqual(run.Actions[0].Steps, []int{0}) {
 			t.Errorf("timeline: %+v", run.Actions)
 		}
 	}
-	if n != 1 {
-		t.Fatalf("%d .log cases", n)
+	if len(runs) != 1 {
+		t.Fatalf("%d .log cases", len(runs))
 	}
 }
 
 // The project's fixtures with reviewed expected records.
 func TestFixtures(t *testing.T) {
-	for _, name := range []string{"edge-1", "noagg-1", "aggonly-1", "unterminated-1"} {
-		run := predtest.LoadOne(t, Load, filepath.Join("testdata", name+".log"))
-		want := predtest.ReadJSON(t, filepath.Join("testdata", name+".want.json"))
-		for _, d := range predtest.Diff(run.Prediction, want) {
-			t.Errorf("%s: %s", name, d)
-		}
-	}
+	predtest.Fixtures(t, load, "testdata", ".log", "edge-1", "noagg-1", "aggonly-1", "unterminated-1")
 }
 
 func TestTimeline(t *testing.T) {
-	run := predtest.LoadOne(t, Load, filepath.Join("testdata", "edge-1.log"))
+	run := predtest.LoadOne(t, load, filepath.Join("testdata", "edge-1.log"))
 	// Three CONTEXT blocks, one action each; the second produced no step.
 	if len(run.Actions) != 3 {
 		t.Fatalf("%d actions, want 3", len(run.Actions))
@@ -71,14 +57,14 @@ func TestTimeline(t *testing.T) {
 		t.Errorf("searches %+v", run.Actions[0].Searches)
 	}
 	// With only an aggregated block, its step gets an action too.
-	agg := predtest.LoadOne(t, Load, filepath.Join("testdata", "aggonly-1.log"))
+	agg := predtest.LoadOne(t, load, filepath.Join("testdata", "aggonly-1.log"))
 	if len(agg.Actions) != 1 || !reflect.DeepEqual(agg.Actions[0].Steps, []int{0}) {
 		t.Errorf("aggregated-only timeline: %+v", agg.Actions)
 	}
 }
 
 func TestNothingFound(t *testing.T) {
-	_, err := Load(filepath.Join("testdata", "empty-1.log"))
+	_, err := load(filepath.Join("testdata", "empty-1.log"))
 	if !errors.Is(err, ErrNothingFound) || !strings.Contains(err.Error(), "empty-1.log") {
 		t.Errorf("error %v", err)
 	}

@@ -3,10 +3,9 @@ package sweagent
 import (
 	"fmt"
 
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
-
 	"github.com/trajscope/trajscope/internal/pystr"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
 )
 
 // loadCheckpoints reads a ContextBench `.checkpoints.jsonl`: one JSON object

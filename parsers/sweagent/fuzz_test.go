@@ -6,23 +6,12 @@ import (
 	"testing"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/predtest"
 )
 
 // checkRun asserts the invariants every loaded run keeps.
 func checkRun(t *testing.T, run model.Run) {
-	for i, a := range run.Actions {
-		if a.Index != i {
-			t.Fatalf("action %d has Index %d", i, a.Index)
-		}
-		for _, s := range a.Steps {
-			if s < 0 || s >= len(run.Prediction.Steps) {
-				t.Fatalf("action %d links step %d of %d", i, s, len(run.Prediction.Steps))
-			}
-		}
-		if a.Category == "" {
-			t.Fatalf("action %d has no category", i)
-		}
-	}
+	predtest.CheckActions(t, run)
 	for _, st := range run.Prediction.Steps {
 		if len(st.Files) != 1 || len(st.Spans) != 1 || st.Spans[0].Spans[0].Start <= 0 || st.Spans[0].Spans[0].End <= 0 {
 			t.Fatalf("bad step %+v", st)

@@ -9,9 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/parsers/internal/predtest"
-
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/predtest"
 )
 
 // TV9: the checkpoints vector, compared with upstream's loaded_pred.
@@ -22,7 +21,7 @@ func TestTV9Checkpoints(t *testing.T) {
 			Loaded json.RawMessage `json:"loaded_pred"`
 		} `json:"cases"`
 	}
-	if err := json.Unmarshal(readFile(t, "../../testdata/testvectors/trajfile_cases.json"), &cases); err != nil {
+	if err := json.Unmarshal(predtest.ReadFile(t, "../../testdata/testvectors/trajfile_cases.json"), &cases); err != nil {
 		t.Fatal(err)
 	}
 	found := false
@@ -31,7 +30,7 @@ func TestTV9Checkpoints(t *testing.T) {
 			continue
 		}
 		found = true
-		run := predtest.LoadOne(t, Load, "../../testdata/testvectors/traj/owner__repo-1.checkpoints.jsonl")
+		run := predtest.LoadOne(t, load, "../../testdata/testvectors/traj/owner__repo-1.checkpoints.jsonl")
 		if got, want := predtest.PredJSON(run.InstanceID, run.Prediction), predtest.Canon(t, c.Loaded); got != want {
 			t.Errorf("TV9 loaded_pred:\n got %s\nwant %s", got, want)
 		}
@@ -148,7 +147,7 @@ func TestCheckpointsFixtures(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		run := predtest.LoadOne(t, Load, "testdata/"+tt.file)
+		run := predtest.LoadOne(t, load, "testdata/"+tt.file)
 		var got []string
 		for _, s := range run.Prediction.Steps {
 			got = append(got, predtest.StepJSON(s))
@@ -189,7 +188,7 @@ func TestCheckpointsFixtures(t *testing.T) {
 }
 
 func TestToolsTimeline(t *testing.T) {
-	run := predtest.LoadOne(t, Load, "testdata/tools.checkpoints.jsonl")
+	run := predtest.LoadOne(t, load, "testdata/tools.checkpoints.jsonl")
 	a := run.Actions
 	wantHits := map[int][]model.SearchHit{
 		4: {{File: "/repo/src/mod.py", Line: 4}, {File: "/repo/src/mod.py", Line: 40}},
@@ -232,14 +231,14 @@ func TestLoadErrors(t *testing.T) {
 		{"../../../testdata/testvectors/extractor_vectors.json", []string{"not a SWE-agent file"}},
 	}
 	for _, tt := range tests {
-		_, err := Load("testdata/" + tt.file)
+		_, err := load("testdata/" + tt.file)
 		if err == nil {
-			t.Errorf("Load(%s): no error", tt.file)
+			t.Errorf("load(%s): no error", tt.file)
 			continue
 		}
 		for _, w := range tt.want {
 			if !strings.Contains(err.Error(), w) {
-				t.Errorf("Load(%s) error %q lacks %q", tt.file, err, w)
+				t.Errorf("load(%s) error %q lacks %q", tt.file, err, w)
 			}
 		}
 	}
@@ -292,7 +291,7 @@ func TestTrajFiles(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		run := predtest.LoadOne(t, Load, "testdata/"+tt.file)
+		run := predtest.LoadOne(t, load, "testdata/"+tt.file)
 		if run.InstanceID != tt.id || run.Prediction.InstanceID != tt.id {
 			t.Errorf("%s: id %q / %q, want %q", tt.file, run.InstanceID, run.Prediction.InstanceID, tt.id)
 		}
@@ -315,7 +314,7 @@ func TestTrajFiles(t *testing.T) {
 }
 
 func TestTrajTimelines(t *testing.T) {
-	v1 := predtest.LoadOne(t, Load, "testdata/owner__repo-1.traj").Actions
+	v1 := predtest.LoadOne(t, load, "testdata/owner__repo-1.traj").Actions
 	type want struct {
 		tool  string
 		cat   model.Category
@@ -338,7 +337,7 @@ func TestTrajTimelines(t *testing.T) {
 	if v1[1].Thought != "read mod" || !strings.Contains(v1[1].Observation, "     4\tline 4") {
 		t.Errorf("1.x action 1 thought/observation not kept: %q", v1[1].Thought)
 	}
-	// cat -n goes through parsers/shell; its numbered output confirms 1-2.
+	// cat -n goes through parsers/internal/shell; its numbered output confirms 1-2.
 	if r := v1[3].Reads; !reflect.DeepEqual(r, []model.ObservedRead{{File: "/testbed/pkg/util.py", Kind: model.ReadRange, Start: 1, End: 2}}) {
 		t.Errorf("1.x cat -n reads = %+v", r)
 	}
@@ -346,7 +345,7 @@ func TestTrajTimelines(t *testing.T) {
 		t.Errorf("shell actions tools = %q, %q", v1[0].Tool, v1[3].Tool)
 	}
 
-	v0 := predtest.LoadOne(t, Load, "testdata/instance_owner__repo-7/instance_owner__repo-7.traj").Actions
+	v0 := predtest.LoadOne(t, load, "testdata/instance_owner__repo-7/instance_owner__repo-7.traj").Actions
 	checks = map[int]want{
 		0: {"find_file", model.CategorySearch, nil, nil},
 		1: {"open", model.CategoryRead, []model.ObservedRead{{File: "/repo/src/mod.py", Kind: model.ReadRange, Start: 1, End: 100}}, nil},
@@ -365,7 +364,7 @@ func TestTrajTimelines(t *testing.T) {
 		t.Errorf("0.x search_file hits = %+v", h)
 	}
 
-	hist := predtest.LoadOne(t, Load, "testdata/history-only.traj").Actions
+	hist := predtest.LoadOne(t, load, "testdata/history-only.traj").Actions
 	if r := hist[0].Reads; !reflect.DeepEqual(r, []model.ObservedRead{{File: "/testbed/pkg/mod.py", Kind: model.ReadRange, Start: 1, End: 3}}) {
 		t.Errorf("history action 0 reads = %+v", r)
 	}
@@ -399,13 +398,7 @@ func TestSniff(t *testing.T) {
 		{"x.txt", "", "", false},
 	}
 	for _, tt := range tests {
-		head := []byte(tt.head)
-		if tt.file != "" {
-			head = readFile(t, "testdata/"+tt.file)
-		}
-		if got := Sniff(tt.name, head); got != tt.want {
-			t.Errorf("Sniff(%q, %s) = %v, want %v", tt.name, tt.file, got, tt.want)
-		}
+		predtest.CheckSniff(t, Sniff, "testdata", tt.name, tt.file, tt.head, tt.want)
 	}
 }
 
@@ -434,7 +427,7 @@ func TestRealCheckpoints(t *testing.T) {
 	if !Sniff("renamed.jsonl", data[:min(len(data), 64<<10)]) {
 		t.Error("the real checkpoints file is not recognised by content")
 	}
-	run := predtest.LoadOne(t, Load, path)
+	run := predtest.LoadOne(t, load, path)
 	if len(run.Actions) != want || want != 20 {
 		t.Fatalf("%d actions, file has %d tool lines (expected 20)", len(run.Actions), want)
 	}
@@ -519,7 +512,7 @@ func TestRealTraj(t *testing.T) {
 	if !Sniff("renamed.json", data[:min(len(data), 64<<10)]) {
 		t.Error("the real .traj is not recognised by content")
 	}
-	run := predtest.LoadOne(t, Load, path)
+	run := predtest.LoadOne(t, load, path)
 	if len(run.Actions) != len(doc.Trajectory) || len(doc.Trajectory) != 4 {
 		t.Fatalf("%d actions, trajectory has %d entries", len(run.Actions), len(doc.Trajectory))
 	}

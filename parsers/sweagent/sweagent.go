@@ -6,16 +6,15 @@
 package sweagent
 
 import (
-	"bytes"
 	"fmt"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
-	"os"
 	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/trajscope/trajscope/internal/pystr"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
+	"github.com/trajscope/trajscope/parsers/internal/runfile"
 )
 
 // Name is the format name used by detection and --format.
@@ -107,16 +106,13 @@ func Sniff(name string, head []byte) bool {
 	return kindByContent(head) != kindUnknown
 }
 
-// Load reads one SWE-agent file into a single run. The file kind is chosen
-// by suffix as upstream does, then by content for a renamed file.
-func Load(path string) ([]model.Run, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
+// ParseRuns reads one SWE-agent file, data, into a single run. The file
+// kind is chosen by path's suffix as upstream does, then by content for a
+// renamed file.
+func ParseRuns(path string, data []byte) ([]model.Run, error) {
 	if !utf8.Valid(data) {
 		// Upstream opens these files as strict UTF-8 and fails.
-		off := invalidUTF8Offset(data)
+		off := runfile.InvalidUTF8(data)
 		return nil, fmt.Errorf("%s: byte %d: invalid UTF-8 (expected a UTF-8 text file)", path, off)
 	}
 	k := kindBySuffix(path)
@@ -129,6 +125,7 @@ func Load(path string) ([]model.Run, error) {
 		k = kindByContent(head)
 	}
 	var run model.Run
+	var err error
 	switch k {
 	case kindCheckpoints:
 		run, err = loadCheckpoints(path, data)
@@ -183,23 +180,4 @@ func instanceID(path string) string {
 		base = base[:i]
 	}
 	return strings.TrimSuffix(base, ".checkpoints")
-}
-
-func invalidUTF8Offset(b []byte) int {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n == 1 {
-			return i
-		}
-		i += n
-	}
-	return len(b)
-}
-
-// lineOf returns the 1-based line of a byte offset, for error messages.
-func lineOf(data []byte, off int64) int {
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
-	return bytes.Count(data[:off], []byte("\n")) + 1
 }

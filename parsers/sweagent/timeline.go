@@ -6,10 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
-
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/shell"
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
+	"github.com/trajscope/trajscope/parsers/internal/shell"
 )
 
 // This file builds the observed lens: for one SWE-agent action string and its
@@ -31,10 +30,13 @@ var (
 	abbrevLineRe = regexp.MustCompile(`(?m)^ *(\d+)(?: |$)`)
 	windowHdrRe  = regexp.MustCompile(`(?m)^\[File: (.+?) \((\d+) lines total(?: after edit)?\)\]`)
 	windowLineRe = regexp.MustCompile(`(?m)^(\d+):`)
-	foundHdrRe   = regexp.MustCompile(`(?m)^Found \d+ matches for "(.*)" in (.+?):[ \t]*$`)
-	searchLineRe = regexp.MustCompile(`(?m)^Line (\d+):`)
-	dirMatchRe   = regexp.MustCompile(`(?m)^(.+?) \(\d+ matches\)[ \t]*$`)
-	errorObsRe   = regexp.MustCompile(`(?i)(^usage: |error:|does not exist|invalid .*view_range|not found|no such file|is a directory)`)
+	// toolSearch is how SWE-agent's search tools print results.
+	toolSearch = shell.SearchOutput{
+		Header:   regexp.MustCompile(`(?m)^Found \d+ matches for "(.*)" in (.+?):[ \t]*$`),
+		End:      "End of matches",
+		DirMatch: regexp.MustCompile(`(?m)^(.+?) \(\d+ matches\)[ \t]*$`),
+	}
+	errorObsRe = regexp.MustCompile(`(?i)(^usage: |error:|does not exist|invalid .*view_range|not found|no such file|is a directory)`)
 
 	rangeFlagRe  = regexp.MustCompile(`--view_range[ \t]+\[?[ \t]*(-?\d+)[ \t]*,?[ \t]*(-?\d+)[ \t]*\]?`)
 	rangeArrayRe = regexp.MustCompile(`\[[ \t]*(-?\d+)[ \t]*,[ \t]*(-?\d+)[ \t]*\]`)
@@ -65,7 +67,7 @@ func analyzeAction(a *model.Action, tool, action, obs, openFile string) {
 	}
 	if name == "bash" && tool != "bash" && len(args) > 1 && !strings.HasPrefix(args[1], "-") {
 		// A model typing "bash CMD" as its action (the real flask sample)
-		// meant CMD: analyse CMD. "bash -c ..." is left to parsers/shell.
+		// meant CMD: analyse CMD. "bash -c ..." is left to parsers/internal/shell.
 		cmd = strings.TrimSpace(strings.TrimPrefix(cmd, "bash"))
 	}
 	switch name {
@@ -91,7 +93,7 @@ func analyzeAction(a *model.Action, tool, action, obs, openFile string) {
 	case "search_file", "search_dir", "find_file":
 		a.Tool = name
 		a.Category = model.CategorySearch
-		a.Searches = searchHits(name, obs)
+		a.Searches = toolSearch.Hits(name, obs)
 	case "create":
 		a.Tool = name
 		a.Category = model.CategoryEdit
@@ -196,39 +198,6 @@ func windowReads(obs string) (string, []model.ObservedRead) {
 		file = m[1]
 	}
 	return file, shell.NumberedReads("", obs, windowLineRe)
-}
-
-// searchHits parses search_file / search_dir / find_file output.
-func searchHits(tool, obs string) []model.SearchHit {
-	hdr := foundHdrRe.FindStringSubmatchIndex(obs)
-	if hdr == nil {
-		return nil
-	}
-	where := obs[hdr[4]:hdr[5]]
-	body := obs[hdr[1]:]
-	if i := strings.Index(body, "\nEnd of matches"); i >= 0 {
-		body = body[:i]
-	}
-	var hits []model.SearchHit
-	switch tool {
-	case "search_file":
-		for _, m := range searchLineRe.FindAllStringSubmatch(body, -1) {
-			n, _ := strconv.Atoi(m[1])
-			hits = append(hits, model.SearchHit{File: where, Line: n})
-		}
-	case "search_dir":
-		for _, m := range dirMatchRe.FindAllStringSubmatch(body, -1) {
-			hits = append(hits, model.SearchHit{File: m[1]})
-		}
-	case "find_file":
-		for _, l := range strings.Split(body, "\n") {
-			l = strings.TrimSpace(l)
-			if l != "" {
-				hits = append(hits, model.SearchHit{File: l})
-			}
-		}
-	}
-	return hits
 }
 
 // tokens splits a command line on blanks, honouring single and double

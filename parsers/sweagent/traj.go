@@ -8,9 +8,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
-
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
+	"github.com/trajscope/trajscope/parsers/internal/rawjson"
 )
 
 // decodeFile decodes a whole-file JSON document, naming the line on error.
@@ -19,7 +19,7 @@ func decodeFile(path string, data []byte) (any, error) {
 	if err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			return nil, fmt.Errorf("%s: line %d: invalid JSON: %v", path, lineOf(data, se.Offset), err)
+			return nil, fmt.Errorf("%s: line %d: invalid JSON: %v", path, rawjson.LineAt(data, int(se.Offset)), err)
 		}
 		return nil, fmt.Errorf("%s: invalid JSON: %v", path, err)
 	}

@@ -6,10 +6,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
-
 	"github.com/trajscope/trajscope/internal/pystr"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
 )
 
 // This file reproduces contextbench/agents/sweagent/extract.py: what the

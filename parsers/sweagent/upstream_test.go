@@ -7,10 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
 	"github.com/trajscope/trajscope/parsers/internal/pyval"
-
-	"github.com/trajscope/trajscope/model"
 )
 
 // The project's extractor vectors (testvectors/extractor_vectors.json),
@@ -19,7 +18,7 @@ func TestExtractViewVectors(t *testing.T) {
 	var vec struct {
 		View map[string]*[3]any `json:"sweagent_view_action"`
 	}
-	if err := json.Unmarshal(readFile(t, "../../testdata/testvectors/extractor_vectors.json"), &vec); err != nil {
+	if err := json.Unmarshal(predtest.ReadFile(t, "../../testdata/testvectors/extractor_vectors.json"), &vec); err != nil {
 		t.Fatal(err)
 	}
 	if len(vec.View) != 5 {
@@ -81,7 +80,7 @@ func TestPatchContextVector(t *testing.T) {
 			} `json:"error_case"`
 		} `json:"sweagent_patch_context"`
 	}
-	if err := json.Unmarshal(readFile(t, "../../testdata/testvectors/extractor_vectors.json"), &vec); err != nil {
+	if err := json.Unmarshal(predtest.ReadFile(t, "../../testdata/testvectors/extractor_vectors.json"), &vec); err != nil {
 		t.Fatal(err)
 	}
 	spans, err := ParsePatchContext(vec.PC.Input)

@@ -1,5 +1,5 @@
 // Package unified reads and writes ContextBench unified prediction records
-// (evaluator reference §2.1): one JSON object per instance with the per-step
+// (what the evaluator's --pred reads): one JSON object per instance with the per-step
 // context (traj_data.pred_steps), the final context (pred_files, pred_spans,
 // pred_symbols) and the model patch. Files are JSONL (one record a line) or
 // JSON (a list of records, or one record).
@@ -22,16 +22,18 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/trajscope/trajscope/parsers/internal/rawjson"
-
+	"github.com/trajscope/trajscope/internal/pystr"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/rawjson"
 )
 
 // Record is one prediction record read from a file.
 //
 // Err is set when the record could not be used; Pred then holds whatever was
 // read before the problem. Upstream would crash on such a record (a KeyError
-// or TypeError); trajscope reports it and carries on with the others.
+// or TypeError); trajscope reports it and carries on with the others. Its
+// message starts with the file's name and the record's line ("name:line:"),
+// so callers report it as it is.
 //
 // Skip is set (with Err) when the record names neither instance_id nor
 // original_inst_id. Upstream drops such records silently and writes nothing
@@ -69,7 +71,7 @@ func Read(r io.Reader, name string) ([]Record, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a BOM is not content
-	if strings.HasSuffix(name, ".jsonl") || firstLineIsObject(data) {
+	if strings.HasSuffix(name, ".jsonl") || rawjson.FirstLineIsObject(data) {
 		return readLines(data, name), nil
 	}
 	trimmed := bytes.TrimSpace(data)
@@ -91,21 +93,6 @@ func Read(r io.Reader, name string) ([]Record, error) {
 		return readList(data, trimmed, base, name)
 	}
 	return nil, fmt.Errorf("%s: line %d: expected a list of records or one record, found %s", name, rawjson.LineAt(data, base), rawjson.KindOf(trimmed))
-}
-
-// firstLineIsObject reports whether the first non-blank line is a complete JSON
-// object, which makes the content JSONL (a pretty-printed object is not).
-func firstLineIsObject(data []byte) bool {
-	for len(data) > 0 {
-		line, rest, _ := bytes.Cut(data, []byte{'\n'})
-		data = rest
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			continue
-		}
-		return line[0] == '{' && json.Valid(line)
-	}
-	return false
 }
 
 func readLines(data []byte, name string) []Record {
@@ -137,19 +124,10 @@ func readLines(data []byte, name string) []Record {
 	return out
 }
 
-// isBlank mirrors upstream's `if line.strip()`: Python strips Unicode space.
+// isBlank mirrors upstream's `if line.strip()`: Python strips what
+// str.isspace() holds for, Unicode spaces and \x1c-\x1f included.
 func isBlank(line []byte) bool {
-	return len(bytes.TrimFunc(line, func(r rune) bool {
-		return r == '\x1c' || r == '\x1d' || r == '\x1e' || r == '\x1f' || isPySpace(r)
-	})) == 0
-}
-
-func isPySpace(r rune) bool {
-	switch r {
-	case ' ', '\t', '\n', '\v', '\f', '\r', 0x85, 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200a
+	return len(bytes.TrimFunc(line, pystr.IsSpace)) == 0
 }
 
 func readList(data, trimmed []byte, base int, name string) ([]Record, error) {

@@ -8,10 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/trajscope/trajscope/parsers/internal/rawjson"
-
 	"github.com/trajscope/trajscope/internal/pyjson"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/rawjson"
 )
 
 // Write writes p as one JSONL line (Append's bytes and "\n").
@@ -44,11 +43,8 @@ func Append(dst []byte, p *model.Prediction) ([]byte, error) {
 		dst = append(dst, `, "original_inst_id": `...)
 		dst = pyjson.AppendStringUnicode(dst, p.OriginalInstID)
 	}
-	dst = append(dst, `, "traj_data": {"pred_steps": [`...)
-	for i := range p.Steps {
-		if i > 0 {
-			dst = append(dst, ", "...)
-		}
+	dst = append(dst, `, "traj_data": {"pred_steps": `...)
+	dst = appendSeq(dst, '[', ']', len(p.Steps), func(dst []byte, i int) []byte {
 		st := &p.Steps[i]
 		dst = append(dst, `{"files": `...)
 		dst = appendStrings(dst, st.Files)
@@ -58,9 +54,9 @@ func Append(dst []byte, p *model.Prediction) ([]byte, error) {
 			dst = append(dst, `, "symbols": `...)
 			dst = appendSymbols(dst, st.Symbols)
 		}
-		dst = append(dst, '}')
-	}
-	dst = append(dst, `], "pred_files": `...)
+		return append(dst, '}')
+	})
+	dst = append(dst, `, "pred_files": `...)
 	dst = appendStrings(dst, p.Final.Files)
 	dst = append(dst, `, "pred_spans": `...)
 	dst = appendSpans(dst, p.Final.Spans)
@@ -90,51 +86,48 @@ func Append(dst []byte, p *model.Prediction) ([]byte, error) {
 	return append(dst, '}'), nil
 }
 
+// appendSeq writes n items the way json.dumps separates them (", "),
+// between open and close.
+func appendSeq(dst []byte, open, close byte, n int, item func(dst []byte, i int) []byte) []byte {
+	dst = append(dst, open)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			dst = append(dst, ", "...)
+		}
+		dst = item(dst, i)
+	}
+	return append(dst, close)
+}
+
 func appendStrings(dst []byte, ss []string) []byte {
-	dst = append(dst, '[')
-	for i, s := range ss {
-		if i > 0 {
-			dst = append(dst, ", "...)
-		}
-		dst = pyjson.AppendStringUnicode(dst, s)
-	}
-	return append(dst, ']')
+	return appendSeq(dst, '[', ']', len(ss), func(dst []byte, i int) []byte {
+		return pyjson.AppendStringUnicode(dst, ss[i])
+	})
 }
 
+// appendSpans writes {"file": [{"type": "line", "start": a, "end": b}, …], …}.
 func appendSpans(dst []byte, spans []model.FileSpans) []byte {
-	dst = append(dst, '{')
-	for i, fs := range spans {
-		if i > 0 {
-			dst = append(dst, ", "...)
-		}
-		dst = pyjson.AppendStringUnicode(dst, fs.File)
-		dst = append(dst, ": ["...)
-		for j, sp := range fs.Spans {
-			if j > 0 {
-				dst = append(dst, ", "...)
-			}
-			dst = append(dst, `{"type": "line", "start": `...)
-			dst = strconv.AppendInt(dst, int64(sp.Start), 10)
-			dst = append(dst, `, "end": `...)
-			dst = strconv.AppendInt(dst, int64(sp.End), 10)
-			dst = append(dst, '}')
-		}
-		dst = append(dst, ']')
-	}
-	return append(dst, '}')
-}
-
-func appendSymbols(dst []byte, syms []model.FileSymbols) []byte {
-	dst = append(dst, '{')
-	for i, fs := range syms {
-		if i > 0 {
-			dst = append(dst, ", "...)
-		}
+	return appendSeq(dst, '{', '}', len(spans), func(dst []byte, i int) []byte {
+		fs := spans[i]
 		dst = pyjson.AppendStringUnicode(dst, fs.File)
 		dst = append(dst, ": "...)
-		dst = appendStrings(dst, fs.Symbols)
-	}
-	return append(dst, '}')
+		return appendSeq(dst, '[', ']', len(fs.Spans), func(dst []byte, j int) []byte {
+			dst = append(dst, `{"type": "line", "start": `...)
+			dst = strconv.AppendInt(dst, int64(fs.Spans[j].Start), 10)
+			dst = append(dst, `, "end": `...)
+			dst = strconv.AppendInt(dst, int64(fs.Spans[j].End), 10)
+			return append(dst, '}')
+		})
+	})
+}
+
+// appendSymbols writes {"file": ["name", …], …}.
+func appendSymbols(dst []byte, syms []model.FileSymbols) []byte {
+	return appendSeq(dst, '{', '}', len(syms), func(dst []byte, i int) []byte {
+		dst = pyjson.AppendStringUnicode(dst, syms[i].File)
+		dst = append(dst, ": "...)
+		return appendStrings(dst, syms[i].Symbols)
+	})
 }
 
 // appendPyValue re-encodes a raw JSON value as json.dumps(json.loads(raw),

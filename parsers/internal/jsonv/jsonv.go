@@ -7,6 +7,7 @@
 package jsonv
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -109,8 +110,8 @@ func (v *Value) Float() (float64, bool) {
 		return 0, false
 	}
 	f, err := strconv.ParseFloat(v.Num, 64)
-	if err != nil && !strings.Contains(err.Error(), "range") {
-		return 0, false
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, false // past the float range is ±Inf, as Python's float() gives
 	}
 	return f, true
 }

@@ -1,6 +1,7 @@
 package jsonv
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -71,4 +72,29 @@ func FuzzParse(f *testing.F) {
 			t.Fatal("nil value without error")
 		}
 	})
+}
+
+func TestFloat(t *testing.T) {
+	cases := []struct {
+		num  string
+		want float64
+		ok   bool
+	}{
+		{"1.5e3", 1500, true},
+		{"1e400", math.Inf(1), true},   // Python: float('1e400') is inf
+		{"-1e400", math.Inf(-1), true}, // and -inf
+		{"Infinity", math.Inf(1), true},
+	}
+	for _, c := range cases {
+		v, err := Parse([]byte(c.num))
+		if err != nil {
+			t.Fatalf("%s: %v", c.num, err)
+		}
+		if f, ok := v.Float(); f != c.want || ok != c.ok {
+			t.Errorf("Float(%s) = %v, %v; want %v, %v", c.num, f, ok, c.want, c.ok)
+		}
+	}
+	if _, ok := (&Value{Kind: String, Str: "1"}).Float(); ok {
+		t.Error("a string is not a number")
+	}
 }

@@ -1,15 +1,12 @@
 // Package predtest compares a model.Prediction with a unified prediction
-// record (ContextBench §2.1) in tests, structurally and in order: step and
-// final files, spans per file (file order included), symbols, the instance
-// id and the patch. A missing "symbols"/"pred_symbols" equals an empty one,
+// record in tests, structurally and in order: step and final files, spans
+// per file (file order included), symbols, the instance id and the patch. A missing "symbols"/"pred_symbols" equals an empty one,
 // as the reference parser reads them with `or {}`.
 package predtest
 
 import (
 	"fmt"
-	"os"
 	"strings"
-	"testing"
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsonv"
@@ -106,31 +103,4 @@ func stepDiff(got model.Step, want *jsonv.Value, fk, sk, yk string) []string {
 		diffs = append(diffs, fmt.Sprintf("symbols %q, want %q", gy, wy))
 	}
 	return diffs
-}
-
-// ReadJSON reads and parses a JSON file the way Python's json.load does.
-func ReadJSON(t testing.TB, path string) *jsonv.Value {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := jsonv.Parse(b)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return v
-}
-
-// LoadOne loads path with a format's Load and requires exactly one run.
-func LoadOne(t testing.TB, load func(string) ([]model.Run, error), path string) model.Run {
-	t.Helper()
-	runs, err := load(path)
-	if err != nil {
-		t.Fatalf("Load(%s): %v", path, err)
-	}
-	if len(runs) != 1 {
-		t.Fatalf("Load(%s): %d runs, want 1", path, len(runs))
-	}
-	return runs[0]
 }

@@ -2,8 +2,9 @@
 // into Go ones with Python's Unicode semantics for str patterns: \s is
 // str.isspace() (which includes \x1c-\x1f, \x85 and the Unicode spaces),
 // \d is any Unicode decimal digit and \w any letter, number or underscore.
-// RE2 alone reads these as ASCII classes. \b has no RE2 form that keeps the
-// match the same, so patterns spell it out instead (see WordChar).
+// RE2 alone reads these as ASCII classes, and its $ matches only at the very
+// end. \b has no RE2 form that keeps the match the same, so patterns spell
+// it out instead (see WordStart).
 //
 // For the patterns used here RE2's leftmost-first submatch choice is the one
 // Python's backtracking engine makes (no lookaround, no backreferences).
@@ -23,9 +24,15 @@ const (
 	WordChar = `\p{L}\p{N}_`
 )
 
+// WordStart stands for Python's \b in front of a word character: the start
+// of the text or one character that is not a word character. It consumes
+// that character, so it serves patterns read for their groups, where the
+// match's own start does not matter.
+const WordStart = `(?:^|[^` + WordChar + `])`
+
 // Translate rewrites \s \S \d \D \w \W (inside and outside character
-// classes) and the any-character idiom [\s\S] into RE2 syntax. It panics on
-// \b and \B, which callers must spell out.
+// classes), the any-character idiom [\s\S] and $ into RE2 syntax. It panics
+// on \b and \B, which callers must spell out.
 func Translate(py string) string {
 	var b strings.Builder
 	inClass := false
@@ -53,6 +60,13 @@ func Translate(py string) string {
 		if c == ']' && inClass {
 			inClass = false
 			b.WriteByte(c)
+			continue
+		}
+		if c == '$' && !inClass {
+			// Python's $ also matches before a newline that ends the
+			// text; RE2's only at the very end. The newline is consumed,
+			// which changes no group.
+			b.WriteString(`(?:\n?\z)`)
 			continue
 		}
 		if c != '\\' || i+1 >= len(py) {

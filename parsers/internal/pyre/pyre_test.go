@@ -15,6 +15,17 @@ func TestTranslate(t *testing.T) {
 		{`<t>\s*([\s\S]*?)\s*</t>`, "<t>\n a\nb \n</t>", []string{"<t>\n a\nb \n</t>", "a\nb"}},
 		{`[]x]+`, "]x]", []string{"]x]"}},
 		{`(\w+)`, "é_1", []string{"é_1", "é_1"}},
+		// Python's $ matches before a final newline too (RE2 consumes it).
+		{`a(\d)$`, "a1\n", []string{"a1\n", "1"}},
+		{`a(\d)$`, "a1", []string{"a1", "1"}},
+		{`a(\d)$`, "a1\nb", nil},
+		{`a(\d)$`, "a1\n\n", nil},
+		{`[$](\d)`, "$5", []string{"$5", "5"}},
+		// WordStart: \b before a word, Unicode letters being word characters.
+		{WordStart + `(cat)`, "cat x", []string{"cat", "cat"}},
+		{WordStart + `(cat)`, "x;cat", []string{";cat", "cat"}},
+		{WordStart + `(cat)`, "écat", nil},
+		{WordStart + `(cat)`, "_cat", nil},
 	}
 	for _, c := range cases {
 		got := MustCompile(c.py).FindStringSubmatch(c.s)

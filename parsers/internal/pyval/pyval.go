@@ -1,6 +1,8 @@
-// Package pyval gives JSON values decoded with encoding/json the Python
-// meaning the reference extractors rely on: truthiness, int(), os.path
-// basename/dirname, text-mode line splitting.
+// Package pyval reads JSON values decoded with encoding/json (any, holding
+// map[string]any, []any, string, float64 or json.Number, bool, nil): typed
+// accessors that every transcript parser shares (Str, Obj, List, Path, …),
+// and the Python meaning the reference extractors rely on: truthiness,
+// int(), os.path basename/dirname, text-mode line splitting.
 package pyval
 
 import (
@@ -15,9 +17,6 @@ import (
 
 	"github.com/trajscope/trajscope/internal/pystr"
 )
-
-// The upstream extractor is Python; these helpers give decoded JSON values
-// the Python meaning the extractor relies on (truthiness, int()).
 
 // Decode decodes one JSON document keeping numbers exact.
 func Decode(data []byte) (any, error) {

@@ -6,6 +6,7 @@ package rawjson
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"unicode"
@@ -286,4 +287,19 @@ func StringAt(tok []byte) (string, error) {
 		}
 	}
 	return string(out), nil
+}
+
+// FirstLineIsObject reports whether the first non-blank line is a complete JSON
+// object, which makes the content JSONL (a pretty-printed object is not).
+func FirstLineIsObject(data []byte) bool {
+	for len(data) > 0 {
+		line, rest, _ := bytes.Cut(data, []byte{'\n'})
+		data = rest
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		return line[0] == '{' && json.Valid(line)
+	}
+	return false
 }

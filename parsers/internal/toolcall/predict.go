@@ -6,11 +6,12 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
 )
 
 // NormPath turns a path as an agent wrote it into the form predictions
 // carry: "/testbed/" and a leading "./" or "/" removed, as the upstream
-// extractors do (evaluator reference §2.3, §2.6). Everything else (a
+// extractors do (mini-swe-agent, OpenHands). Everything else (a
 // workspace or repository prefix) is left for the evaluator's suffix
 // resolution, which drops paths outside the repository.
 func NormPath(p string) string {
@@ -134,12 +135,12 @@ func UsageZero(u model.Usage) bool { return u == model.Usage{} }
 // AnthropicUsage reads an Anthropic "usage" object. InputTokens is the
 // uncached input, so Input+CacheRead+CacheWrite is what the model was sent.
 func AnthropicUsage(v any) model.Usage {
-	m := Obj(v)
+	m := pyval.Obj(v)
 	var u model.Usage
-	u.InputTokens, _ = Int(m["input_tokens"])
-	u.OutputTokens, _ = Int(m["output_tokens"])
-	u.CacheRead, _ = Int(m["cache_read_input_tokens"])
-	u.CacheWrite, _ = Int(m["cache_creation_input_tokens"])
+	u.InputTokens, _ = pyval.AnyInt(m["input_tokens"])
+	u.OutputTokens, _ = pyval.AnyInt(m["output_tokens"])
+	u.CacheRead, _ = pyval.AnyInt(m["cache_read_input_tokens"])
+	u.CacheWrite, _ = pyval.AnyInt(m["cache_creation_input_tokens"])
 	return u
 }
 
@@ -147,24 +148,24 @@ func AnthropicUsage(v any) model.Usage {
 // Responses API). Prompt tokens there include the cached ones, which are
 // moved to CacheRead so that InputTokens means uncached input everywhere.
 func OpenAIUsage(v any) model.Usage {
-	m := Obj(v)
+	m := pyval.Obj(v)
 	var u model.Usage
-	prompt, ok := Int(m["prompt_tokens"])
+	prompt, ok := pyval.AnyInt(m["prompt_tokens"])
 	if !ok {
-		prompt, _ = Int(m["input_tokens"])
+		prompt, _ = pyval.AnyInt(m["input_tokens"])
 	}
-	u.OutputTokens, ok = Int(m["completion_tokens"])
+	u.OutputTokens, ok = pyval.AnyInt(m["completion_tokens"])
 	if !ok {
-		u.OutputTokens, _ = Int(m["output_tokens"])
+		u.OutputTokens, _ = pyval.AnyInt(m["output_tokens"])
 	}
-	cached, ok := Int(Path(m, "prompt_tokens_details", "cached_tokens"))
+	cached, ok := pyval.AnyInt(pyval.Path(m, "prompt_tokens_details", "cached_tokens"))
 	if !ok {
-		if cached, ok = Int(Path(m, "input_tokens_details", "cached_tokens")); !ok {
-			cached, _ = Int(m["cache_read_input_tokens"])
+		if cached, ok = pyval.AnyInt(pyval.Path(m, "input_tokens_details", "cached_tokens")); !ok {
+			cached, _ = pyval.AnyInt(m["cache_read_input_tokens"])
 		}
 	}
-	write, _ := Int(m["cache_creation_input_tokens"])
-	if w, ok := Int(Path(m, "prompt_tokens_details", "cache_write_tokens")); ok && write == 0 {
+	write, _ := pyval.AnyInt(m["cache_creation_input_tokens"])
+	if w, ok := pyval.AnyInt(pyval.Path(m, "prompt_tokens_details", "cache_write_tokens")); ok && write == 0 {
 		write = w
 	}
 	u.CacheRead, u.CacheWrite = cached, write

@@ -86,7 +86,7 @@ func TestApplyReads(t *testing.T) {
 		{"sourcegraph read_file with lines",
 			Call{Name: "mcp__sourcegraph__sg_read_file", Input: map[string]any{"repo": "r", "path": "a.go", "startLine": 3.0, "endLine": 9.0}},
 			[]model.ObservedRead{rng("a.go", 3, 9)}},
-		{"bash sed through parsers/shell",
+		{"bash sed through parsers/internal/shell",
 			Call{Name: "Bash", Input: map[string]any{"command": "sed -n '20,40p' src/lib.rs"}},
 			[]model.ObservedRead{rng("src/lib.rs", 20, 40)}},
 	}

@@ -1,11 +1,3 @@
-// Package toolcall turns the tool calls of coding-agent transcripts (Claude
-// Code, Harbor ATIF, mini-swe-agent v2, …) into timeline actions: category,
-// observed reads, search hits and edits, following peer-tools §B.2 for the
-// categories and the observed-read rules of SPEC §2. It also builds the
-// ContextBench prediction those formats have no upstream extractor for: one
-// step per action that displayed file lines, and the union as the final.
-//
-// Nothing here runs anything a trajectory contains: commands are only read.
 package toolcall
 
 import (
@@ -14,95 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"path"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
+	"github.com/trajscope/trajscope/parsers/internal/rawjson"
 )
-
-// Str returns v as a string when it is one.
-func Str(v any) string {
-	s, _ := v.(string)
-	return s
-}
-
-// Obj returns v as a JSON object when it is one.
-func Obj(v any) map[string]any {
-	m, _ := v.(map[string]any)
-	return m
-}
-
-// List returns v as a JSON array when it is one.
-func List(v any) []any {
-	l, _ := v.([]any)
-	return l
-}
-
-// Int returns v as an int when it is a JSON number with an integral value
-// that fits, or a string holding one (some exporters quote numbers).
-func Int(v any) (int, bool) {
-	switch x := v.(type) {
-	case float64:
-		if x != math.Trunc(x) || math.Abs(x) > 1<<53 {
-			return 0, false
-		}
-		return int(x), true
-	case json.Number:
-		n, err := strconv.ParseInt(string(x), 10, 64)
-		if err != nil || n > 1<<53 || n < -(1<<53) {
-			return 0, false
-		}
-		return int(n), true
-	case string:
-		n, err := strconv.Atoi(strings.TrimSpace(x))
-		if err != nil || n > 1<<53 || n < -(1<<53) {
-			return 0, false
-		}
-		return n, true
-	}
-	return 0, false
-}
-
-// Float returns v as a float64 when it is a JSON number.
-func Float(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, true
-	case json.Number:
-		f, err := x.Float64()
-		return f, err == nil
-	}
-	return 0, false
-}
-
-// Bool reports whether v is JSON true.
-func Bool(v any) bool {
-	b, _ := v.(bool)
-	return b
-}
-
-// Path follows object keys from v, returning nil when one is missing.
-func Path(v any, keys ...string) any {
-	for _, k := range keys {
-		m := Obj(v)
-		if m == nil {
-			return nil
-		}
-		v = m[k]
-	}
-	return v
-}
-
-// First returns the first non-empty string among m's keys.
-func First(m map[string]any, keys ...string) string {
-	for _, k := range keys {
-		if s := Str(m[k]); s != "" {
-			return s
-		}
-	}
-	return ""
-}
 
 // Text flattens message content: a string, or a list of content parts
 // ({"type":"text","text":…}, Anthropic blocks, OpenAI parts), joined by
@@ -177,17 +87,6 @@ func Offset(err error) int64 {
 	return -1
 }
 
-// LineAt returns the 1-based line of a byte offset.
-func LineAt(data []byte, off int64) int {
-	if off < 0 {
-		return 0
-	}
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
-	return bytes.Count(data[:off], []byte("\n")) + 1
-}
-
 // Line is one physical line of a JSONL file.
 type Line struct {
 	No   int // 1-based
@@ -233,7 +132,7 @@ func TrialName(file string, readFile func(string) ([]byte, error)) string {
 			if readFile != nil {
 				if data, err := readFile(trial + "/result.json"); err == nil && len(data) < 1<<22 {
 					if v, err := Decode(data); err == nil {
-						if name := Str(Obj(v)["task_name"]); name != "" {
+						if name := pyval.Str(pyval.Obj(v)["task_name"]); name != "" {
 							return name
 						}
 					}
@@ -255,7 +154,7 @@ func Place(path string, data []byte, err error) string {
 		return fmt.Sprintf("%s:%d (end of file)", path, bytes.Count(data, []byte("\n"))+1)
 	}
 	if off := Offset(err); off >= 0 {
-		return fmt.Sprintf("%s:%d", path, LineAt(data, off))
+		return fmt.Sprintf("%s:%d", path, rawjson.LineAt(data, int(off)))
 	}
 	return path
 }

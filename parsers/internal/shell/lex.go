@@ -55,6 +55,12 @@ func isMeta(c byte) bool {
 func lex(s string) []token {
 	var toks []token
 	var pending []int // indices of heredoc redirections awaiting their body
+	addRedir := func(t token) {
+		toks = append(toks, t)
+		if t.op == "<<" || t.op == "<<-" {
+			pending = append(pending, len(toks)-1)
+		}
+	}
 	i := 0
 	for i < len(s) {
 		c := s[i]
@@ -74,71 +80,18 @@ func lex(s string) []token {
 			for i < len(s) && s[i] != '\n' {
 				i++
 			}
-		case c == ';':
-			if i+1 < len(s) && s[i+1] == ';' {
-				toks = append(toks, token{kind: tOp, val: ";;"})
-				i += 2
-			} else {
-				toks = append(toks, token{kind: tOp, val: ";"})
-				i++
-			}
-		case c == '&':
-			switch {
-			case strings.HasPrefix(s[i:], "&&"):
-				toks = append(toks, token{kind: tOp, val: "&&"})
-				i += 2
-			case strings.HasPrefix(s[i:], "&>>"):
-				var t token
-				t, i = lexRedir(s, i+3, -1, "&>>")
-				toks = append(toks, t)
-			case strings.HasPrefix(s[i:], "&>"):
-				var t token
-				t, i = lexRedir(s, i+2, -1, "&>")
-				toks = append(toks, t)
-			default:
-				toks = append(toks, token{kind: tOp, val: "&"})
-				i++
-			}
-		case c == '|':
-			switch {
-			case strings.HasPrefix(s[i:], "||"):
-				toks = append(toks, token{kind: tOp, val: "||"})
-				i += 2
-			case strings.HasPrefix(s[i:], "|&"):
-				toks = append(toks, token{kind: tOp, val: "|"})
-				i += 2
-			default:
-				toks = append(toks, token{kind: tOp, val: "|"})
-				i++
-			}
-		case c == '(' || c == ')':
-			toks = append(toks, token{kind: tOp, val: string(c)})
-			i++
+		case c == ';' || c == '&' || c == '|' || c == '(' || c == ')':
+			var t token
+			t, i = lexOp(s, i)
+			toks = append(toks, t)
 		case c == '<' || c == '>':
 			var t token
 			t, i = lexRedirOp(s, i, -1)
-			toks = append(toks, t)
-			if t.op == "<<" || t.op == "<<-" {
-				pending = append(pending, len(toks)-1)
-			}
+			addRedir(t)
 		default:
-			// A run of digits directly followed by < or > is a file
-			// descriptor ("2>&1").
-			j := i
-			for j < len(s) && s[j] >= '0' && s[j] <= '9' && j-i < 4 {
-				j++
-			}
-			if j > i && j < len(s) && (s[j] == '<' || s[j] == '>') {
-				fd := 0
-				for _, d := range s[i:j] {
-					fd = fd*10 + int(d-'0')
-				}
-				var t token
-				t, i = lexRedirOp(s, j, fd)
-				toks = append(toks, t)
-				if t.op == "<<" || t.op == "<<-" {
-					pending = append(pending, len(toks)-1)
-				}
+			if t, j, ok := lexFDRedir(s, i); ok {
+				addRedir(t)
+				i = j
 				continue
 			}
 			var w token0
@@ -148,6 +101,45 @@ func lex(s string) []token {
 		}
 	}
 	return toks
+}
+
+// lexOp reads a control operator (; ;; & && | || |& ( )) or an &> / &>>
+// redirection starting at s[i].
+func lexOp(s string, i int) (token, int) {
+	for _, op := range []string{";;", "&&", "||", "|&"} {
+		if strings.HasPrefix(s[i:], op) {
+			if op == "|&" {
+				op = "|" // stderr joins the pipe: the same stage follows
+			}
+			return token{kind: tOp, val: op}, i + 2
+		}
+	}
+	switch {
+	case strings.HasPrefix(s[i:], "&>>"):
+		return lexRedir(s, i+3, -1, "&>>")
+	case strings.HasPrefix(s[i:], "&>"):
+		return lexRedir(s, i+2, -1, "&>")
+	}
+	return token{kind: tOp, val: s[i : i+1]}, i + 1
+}
+
+// lexFDRedir reads a redirection with an explicit file descriptor: a run of
+// digits directly followed by < or > ("2>&1"). ok is false when s[i] does
+// not start one.
+func lexFDRedir(s string, i int) (t token, next int, ok bool) {
+	j := i
+	for j < len(s) && s[j] >= '0' && s[j] <= '9' && j-i < 4 {
+		j++
+	}
+	if j == i || j >= len(s) || (s[j] != '<' && s[j] != '>') {
+		return token{}, i, false
+	}
+	fd := 0
+	for _, d := range s[i:j] {
+		fd = fd*10 + int(d-'0')
+	}
+	t, next = lexRedirOp(s, j, fd)
+	return t, next, true
 }
 
 // lexRedirOp reads a redirection operator starting at s[i] ('<' or '>').
@@ -212,30 +204,10 @@ func lexWord(s string, i int) (token0, bool, int) {
 			i = j
 			w.expand = true
 		case '$':
-			switch {
-			case strings.HasPrefix(s[i:], "$'"):
-				i = lexANSIC(s, i+2, &b)
-				quoted = true
-			case strings.HasPrefix(s[i:], "$("):
-				j := skipParens(s, i+2)
-				b.WriteString(s[i:j])
-				i = j
-				w.expand = true
-			case strings.HasPrefix(s[i:], "${"):
-				j := strings.IndexByte(s[i:], '}')
-				if j < 0 {
-					j = len(s) - i - 1
-				}
-				b.WriteString(s[i : i+j+1])
-				i += j + 1
-				w.expand = true
-			default:
-				b.WriteByte('$')
-				i++
-				if i < len(s) && isVarChar(s[i]) {
-					w.expand = true
-				}
-			}
+			var exp, q bool
+			i, exp, q = lexDollar(s, i, &b)
+			w.expand = w.expand || exp
+			quoted = quoted || q
 		case '*', '?', '[':
 			b.WriteByte(c)
 			i++
@@ -259,6 +231,31 @@ func lexWord(s string, i int) (token0, bool, int) {
 	}
 	w.val = b.String()
 	return w, quoted, i
+}
+
+// lexDollar reads what a '$' at s[i] starts in an unquoted word: an ANSI-C
+// string $'...', a substitution $(...), a parameter ${...} or $NAME, or a
+// plain dollar sign. It returns the index past it, whether the value depends
+// on the shell (expand) and whether it was quoted.
+func lexDollar(s string, i int, b *strings.Builder) (next int, expand, quoted bool) {
+	switch {
+	case strings.HasPrefix(s[i:], "$'"):
+		return lexANSIC(s, i+2, b), false, true
+	case strings.HasPrefix(s[i:], "$("):
+		j := skipParens(s, i+2)
+		b.WriteString(s[i:j])
+		return j, true, false
+	case strings.HasPrefix(s[i:], "${"):
+		j := strings.IndexByte(s[i:], '}')
+		if j < 0 {
+			j = len(s) - i - 1
+		}
+		b.WriteString(s[i : i+j+1])
+		return i + j + 1, true, false
+	}
+	b.WriteByte('$')
+	i++
+	return i, i < len(s) && isVarChar(s[i]), false
 }
 
 func isVarChar(c byte) bool {

@@ -161,18 +161,27 @@ func ConfirmFromObservation(r Result, obs string) Result {
 		return r
 	}
 	lines := obsLines(obs)
-	out := Result{Category: r.Category, Edits: append([]string(nil), r.Edits...)}
-	seenHit := map[model.SearchHit]bool{}
-	addHit := func(h model.SearchHit) {
-		if h.File != "" && !seenHit[h] {
-			seenHit[h] = true
-			out.Searches = append(out.Searches, h)
-		}
+	c := &confirmer{
+		out:     Result{Category: r.Category, Edits: append([]string(nil), r.Edits...)},
+		seenHit: map[model.SearchHit]bool{},
 	}
 	for _, h := range r.Searches {
-		addHit(h)
+		c.addHit(h)
 	}
+	c.out.Reads = confirmReads(r, lines)
+	for _, sp := range r.specs {
+		c.readSpec(sp, lines)
+	}
+	c.out.Reads = append(c.out.Reads, c.found...)
+	c.out.numbered = make([]bool, len(c.out.Reads))
+	return c.out
+}
 
+// confirmReads keeps the reads the output confirms: a numbered view becomes
+// the runs of numbered lines shown, and a read whose file an error names is
+// dropped.
+func confirmReads(r Result, lines []string) []model.ObservedRead {
+	var reads []model.ObservedRead
 	runs := makeRuns(numberedLines(lines))
 	j := 0
 	for i, rd := range r.Reads {
@@ -186,7 +195,7 @@ func ConfirmFromObservation(r Result, obs string) Result {
 				prevHi = runs[j].hi
 				j++
 				if c.lo <= c.hi {
-					out.Reads = append(out.Reads, model.ObservedRead{File: rd.File, Kind: model.ReadRange, Start: c.lo, End: c.hi})
+					reads = append(reads, model.ObservedRead{File: rd.File, Kind: model.ReadRange, Start: c.lo, End: c.hi})
 				}
 			}
 			continue
@@ -194,64 +203,84 @@ func ConfirmFromObservation(r Result, obs string) Result {
 		if reportsMissing(lines, rd.File) {
 			continue
 		}
-		out.Reads = append(out.Reads, rd)
+		reads = append(reads, rd)
 	}
+	return reads
+}
 
-	// Lines found by searches become single-line reads.
-	var found []model.ObservedRead
-	addLine := func(file string, n int) {
-		if file == "" || n < 1 {
-			return
-		}
-		addHit(model.SearchHit{File: file, Line: n})
-		if k := len(found) - 1; k >= 0 && found[k].File == file && found[k].End+1 == n {
-			found[k].End = n
-			return
-		}
-		found = append(found, model.ObservedRead{File: file, Kind: model.ReadRange, Start: n, End: n})
+// confirmer builds a confirmed result: its search hits, once each, and the
+// single-line reads the search output shows (found).
+type confirmer struct {
+	out     Result
+	seenHit map[model.SearchHit]bool
+	found   []model.ObservedRead
+}
+
+func (c *confirmer) addHit(h model.SearchHit) {
+	if h.File != "" && !c.seenHit[h] {
+		c.seenHit[h] = true
+		c.out.Searches = append(c.out.Searches, h)
 	}
-	for _, sp := range r.specs {
-		switch sp.kind {
-		case specNumbered:
-			for _, l := range lines {
-				if num, ok := numberedPrefix(l); ok {
-					n, _ := atoi(num)
-					addLine(sp.file, n)
-				}
+}
+
+// addLine records a line a search showed: a hit and a one-line read,
+// merged with the read before when consecutive.
+func (c *confirmer) addLine(file string, n int) {
+	if file == "" || n < 1 {
+		return
+	}
+	c.addHit(model.SearchHit{File: file, Line: n})
+	if k := len(c.found) - 1; k >= 0 && c.found[k].File == file && c.found[k].End+1 == n {
+		c.found[k].End = n
+		return
+	}
+	c.found = append(c.found, model.ObservedRead{File: file, Kind: model.ReadRange, Start: n, End: n})
+}
+
+// readSpec reads the output lines the way sp says the command printed them.
+func (c *confirmer) readSpec(sp obsSpec, lines []string) {
+	switch sp.kind {
+	case specNumbered:
+		for _, l := range lines {
+			if num, ok := numberedPrefix(l); ok {
+				n, _ := atoi(num)
+				c.addLine(sp.file, n)
 			}
-		case specGrep:
-			for _, l := range lines {
-				if sp.file != "" {
-					if m := grepLineRe.FindStringSubmatch(l); m != nil && sp.lineNumbers {
-						n, _ := atoi(m[1])
-						addLine(sp.file, n+sp.offset)
-					}
-					continue
-				}
-				if m := grepPathLineRe.FindStringSubmatch(l); m != nil && sp.lineNumbers {
-					n, _ := atoi(m[2])
-					addLine(joinPath(sp.dir, m[1]), n)
-					continue
-				}
-				if !sp.lineNumbers {
-					// "path:text"; "grep: x: Is a directory" names no path.
-					if p, _, ok := strings.Cut(l, ":"); ok && isPathLike(p) && strings.ContainsAny(p, "./") {
-						addHit(model.SearchHit{File: joinPath(sp.dir, p)})
-					}
-				}
-			}
-		case specList:
-			for _, l := range lines {
-				l = strings.TrimSpace(l)
-				if isPathLike(l) && l != "." && l != ".." {
-					addHit(model.SearchHit{File: joinPath(sp.dir, l)})
-				}
+		}
+	case specGrep:
+		for _, l := range lines {
+			c.grepLine(sp, l)
+		}
+	case specList:
+		for _, l := range lines {
+			l = strings.TrimSpace(l)
+			if isPathLike(l) && l != "." && l != ".." {
+				c.addHit(model.SearchHit{File: joinPath(sp.dir, l)})
 			}
 		}
 	}
-	out.Reads = append(out.Reads, found...)
-	out.numbered = make([]bool, len(out.Reads))
-	return out
+}
+
+// grepLine reads one line of grep output.
+func (c *confirmer) grepLine(sp obsSpec, l string) {
+	if sp.file != "" {
+		if m := grepLineRe.FindStringSubmatch(l); m != nil && sp.lineNumbers {
+			n, _ := atoi(m[1])
+			c.addLine(sp.file, n+sp.offset)
+		}
+		return
+	}
+	if m := grepPathLineRe.FindStringSubmatch(l); m != nil && sp.lineNumbers {
+		n, _ := atoi(m[2])
+		c.addLine(joinPath(sp.dir, m[1]), n)
+		return
+	}
+	if !sp.lineNumbers {
+		// "path:text"; "grep: x: Is a directory" names no path.
+		if p, _, ok := strings.Cut(l, ":"); ok && isPathLike(p) && strings.ContainsAny(p, "./") {
+			c.addHit(model.SearchHit{File: joinPath(sp.dir, p)})
+		}
+	}
 }
 
 // isPathLike accepts a bare path as listing output prints it.

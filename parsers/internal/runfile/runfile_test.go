@@ -1,0 +1,93 @@
+package runfile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/trajscope/trajscope/model"
+)
+
+func TestLoad(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a__b-1.x")
+	if err := os.WriteFile(file, []byte("content"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	parse := func(path string, data []byte) ([]model.Run, error) {
+		return []model.Run{{InstanceID: "file", Path: path, Agent: string(data)}}, nil
+	}
+	fromDir := func(path string) ([]model.Run, error) { return []model.Run{{InstanceID: "dir", Path: path}}, nil }
+	tests := []struct {
+		path   string
+		dir    DirLoader
+		want   string // the run's id, or a piece of the error
+		failed bool
+	}{
+		{file, nil, "file", false},
+		{file, fromDir, "file", false},
+		{dir, fromDir, "dir", false},
+		{dir, nil, "is a directory", true},
+		{filepath.Join(dir, "missing"), nil, "open ", true},
+		{filepath.Join(dir, "missing"), fromDir, "stat ", true},
+	}
+	for _, tt := range tests {
+		runs, err := Load(tt.path, parse, tt.dir)
+		if tt.failed {
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("%s (dir loader %v): err %v, want %q", tt.path, tt.dir != nil, err, tt.want)
+			}
+			continue
+		}
+		if err != nil || len(runs) != 1 || runs[0].InstanceID != tt.want || runs[0].Path != tt.path {
+			t.Errorf("%s: %+v %v", tt.path, runs, err)
+		}
+		if tt.want == "file" && runs[0].Agent != "content" {
+			t.Errorf("%s: parsed %q", tt.path, runs[0].Agent)
+		}
+	}
+}
+
+func TestNamed(t *testing.T) {
+	errBad := errors.New("bad")
+	parse := Named(func(name string, data []byte) (*model.Run, error) {
+		if string(data) == "bad" {
+			return nil, errBad
+		}
+		return &model.Run{InstanceID: name}, nil
+	})
+	runs, err := parse("dir/x__y-1.log", []byte("ok"))
+	if err != nil || len(runs) != 1 || runs[0].InstanceID != "x__y-1.log" || runs[0].Path != "dir/x__y-1.log" {
+		t.Errorf("good: %+v %v", runs, err)
+	}
+	_, err = parse("dir/x__y-1.log", []byte("bad"))
+	if !errors.Is(err, errBad) || err.Error() != "dir/x__y-1.log: bad" {
+		t.Errorf("bad: %v", err)
+	}
+}
+
+// A file past MaxSize is refused before it is read (a sparse file stands in
+// for a huge one).
+func TestReadTooLarge(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "huge")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(MaxSize + 1); err != nil {
+		f.Close()
+		t.Skipf("no sparse file here: %v", err)
+	}
+	f.Close()
+	if _, err := Read(path); err == nil || !strings.Contains(err.Error(), "too large") {
+		t.Errorf("err = %v", err)
+	}
+	if err := os.Truncate(path, 5); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := Read(path); err != nil || len(data) != 5 {
+		t.Errorf("5 bytes: %q %v", data, err)
+	}
+}

@@ -1,0 +1,88 @@
+package shell
+
+import (
+	"regexp"
+
+	"github.com/trajscope/trajscope/model"
+)
+
+var (
+	awkRangeRe = regexp.MustCompile(`^\s*NR\s*(>=|>)\s*(\d+)\s*&&\s*NR\s*(<=|<)\s*(\d+)\s*(\{.*\})?\s*$`)
+	awkRevRe   = regexp.MustCompile(`^\s*NR\s*(<=|<)\s*(\d+)\s*&&\s*NR\s*(>=|>)\s*(\d+)\s*(\{.*\})?\s*$`)
+	awkEqRe    = regexp.MustCompile(`^\s*NR\s*==\s*(\d+)\s*(?:,\s*NR\s*==\s*(\d+)\s*)?(\{.*\})?\s*$`)
+	awkPrintRe = regexp.MustCompile(`^\{\s*print\s*(\$0)?\s*;?\s*\}$`)
+)
+
+// awkLines reads "NR>=a && NR<=b", "NR==a" and "NR==a,NR==b" programs that
+// print whole lines.
+func awkLines(prog string) (int, int, bool) {
+	lo, hi := 0, 0
+	var action string
+	if m := awkRangeRe.FindStringSubmatch(prog); m != nil {
+		lo, _ = atoi(m[2])
+		hi, _ = atoi(m[4])
+		if m[1] == ">" {
+			lo++
+		}
+		if m[3] == "<" {
+			hi--
+		}
+		action = m[5]
+	} else if m := awkRevRe.FindStringSubmatch(prog); m != nil {
+		hi, _ = atoi(m[2])
+		lo, _ = atoi(m[4])
+		if m[3] == ">" {
+			lo++
+		}
+		if m[1] == "<" {
+			hi--
+		}
+		action = m[5]
+	} else if m := awkEqRe.FindStringSubmatch(prog); m != nil {
+		lo, _ = atoi(m[1])
+		hi = lo
+		if m[2] != "" {
+			hi, _ = atoi(m[2])
+		}
+		action = m[3]
+	} else {
+		return 0, 0, false
+	}
+	if action != "" && !awkPrintRe.MatchString(action) {
+		return 0, 0, false
+	}
+	if lo < 1 {
+		lo = 1
+	}
+	return lo, hi, hi >= lo
+}
+
+func (a *analyzer) awk(c *call) *stream {
+	in := c.in
+	p := parseOpts(c.args, optSpec{withArg: "Fvf", longArg: []string{"--field-separator", "--assign", "--file"}})
+	a.markRead(p.operands[min(1, len(p.operands)):], in)
+	ops := p.operands
+	if p.has("f", "--file") || len(ops) == 0 {
+		return &stream{}
+	}
+	prog := ops[0].val
+	ops = ops[1:]
+	lo, hi, ok := awkLines(prog)
+	src := a.fileViews(ops, in)
+	if len(ops) == 0 && in != nil {
+		src = in.views
+	}
+	if !ok {
+		for _, v := range src {
+			a.addHit(model.SearchHit{File: v.file})
+		}
+		return &stream{}
+	}
+	out := &stream{}
+	if len(src) > 0 {
+		if nv, ok := selectLines(src[0], lo, hi); ok {
+			out.views = append(out.views, nv)
+		}
+	}
+	return out
+}

@@ -1,0 +1,58 @@
+package shell
+
+import "strings"
+
+// cd handles cd and pushd: later relative paths of the command line are
+// relative to the new directory.
+func (a *analyzer) cd(c *call) *stream {
+	args := c.args
+	var dir *token
+	for i := range args {
+		if v := args[i].val; v == "--" || (strings.HasPrefix(v, "-") && v != "-") {
+			continue
+		}
+		dir = &args[i]
+		break
+	}
+	switch {
+	case dir == nil || dir.expand || dir.val == "-" || dir.val == "":
+		a.cwd = "" // home, previous or unknown: relative paths stay relative
+	default:
+		a.cwd = joinPath(a.cwd, dir.val)
+		if a.cwd == "." {
+			a.cwd = ""
+		}
+	}
+	return nil
+}
+
+// popd returns to a directory the command line does not know.
+func (a *analyzer) popd(*call) *stream {
+	a.cwd = ""
+	return nil
+}
+
+// submitCmd is SWE-agent's submit.
+func (a *analyzer) submitCmd(*call) *stream {
+	a.submit = true
+	return nil
+}
+
+// echo handles echo and printf, which end a run when they print its
+// completion marker.
+func (a *analyzer) echo(c *call) *stream {
+	if isSubmit(c.args) {
+		a.submit = true
+	}
+	return &stream{}
+}
+
+// isSubmit reports an echo that ends a mini-swe-agent or SWE-bench run.
+func isSubmit(args []token) bool {
+	for _, w := range args {
+		if strings.Contains(w.val, "COMPLETE_TASK") || strings.Contains(w.val, "MINI_SWE_AGENT_FINAL_OUTPUT") {
+			return true
+		}
+	}
+	return false
+}

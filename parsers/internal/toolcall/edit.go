@@ -1,0 +1,72 @@
+package toolcall
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
+)
+
+// editorCall handles str_replace_editor-style tools: "view" reads (the
+// numbered output is the truth, else view_range), the rest edit.
+func editorCall(a *model.Action, c Call) {
+	in := c.Input
+	file := pyval.First(in, "path", "file_path")
+	switch pyval.Str(in["command"]) {
+	case "view":
+		a.Category = model.CategoryRead
+		text, _ := StripMetadata(c.Output)
+		if strings.Contains(text, "files and directories up to") {
+			a.Category = model.CategorySearch // a directory listing
+			return
+		}
+		if file == "" || c.IsError {
+			return
+		}
+		if first, last, ok := numberedRun(text); ok {
+			a.Reads = []model.ObservedRead{{File: file, Kind: model.ReadRange, Start: max(first, 1), End: max(last, 1)}}
+			return
+		}
+		if c.HasOutput && strings.TrimSpace(text) != "" {
+			return // an error or a message: no file lines shown
+		}
+		vr := pyval.List(in["view_range"])
+		if len(vr) == 2 {
+			s, ok1 := pyval.AnyInt(vr[0])
+			e, ok2 := pyval.AnyInt(vr[1])
+			switch {
+			case ok1 && ok2 && s >= 1 && e == -1:
+				a.Reads = []model.ObservedRead{{File: file, Kind: model.ReadFrom, Start: s}}
+			case ok1 && ok2 && s >= 1 && e >= s:
+				a.Reads = []model.ObservedRead{{File: file, Kind: model.ReadRange, Start: s, End: e}}
+			}
+			return
+		}
+		a.Reads = []model.ObservedRead{{File: file, Kind: model.ReadWhole}}
+	case "create", "str_replace", "insert", "undo_edit", "write":
+		a.Category = model.CategoryEdit
+		if file != "" {
+			a.Edits = []string{file}
+		}
+	default:
+		a.Category = model.CategoryOther
+	}
+}
+
+var patchFileRe = regexp.MustCompile(`(?m)^(?:\*\*\* (?:Update|Add|Delete) File: |\+\+\+ b/|diff --git a/\S+ b/)(.+?)\s*$`)
+
+// patchFiles lists the files a patch (apply_patch envelope or unified diff)
+// changes.
+func patchFiles(p string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, m := range patchFileRe.FindAllStringSubmatch(p, -1) {
+		f := strings.TrimSpace(m[1])
+		if f != "" && f != "/dev/null" && !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	return out
+}

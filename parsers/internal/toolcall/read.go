@@ -1,0 +1,168 @@
+package toolcall
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
+)
+
+var (
+	// numberedLineRe matches a line of numbered file output: "     12→text"
+	// (older Claude Code), "12\ttext" (Claude Code 2.1.x) and "     12\ttext"
+	// (cat -n, str_replace_editor view).
+	numberedLineRe = regexp.MustCompile(`^\s*(\d{1,9})(?:→|\t)`)
+	// trimmedTailRe matches a marker a recorder left where it cut the
+	// output short (Harbor fixtures end with "...[trimmed]").
+	trimmedTailRe = regexp.MustCompile(`(?i)(?:\.\.\.|…)?\s*\[(?:trimmed|truncated)[^\]\n]{0,40}\]\s*$`)
+	// metadataSuffixRe matches the "[metadata] {…}" block Harbor's ATIF
+	// export appends to a tool result's text.
+	metadataSuffixRe = regexp.MustCompile(`\n\n\[metadata\] \{`)
+)
+
+// StripMetadata removes the "\n\n[metadata] {…}" suffix Harbor appends to
+// ATIF tool results and returns the text and the suffix's JSON (which may be
+// cut short by a fixture's trimming; callers must not rely on it parsing).
+func StripMetadata(s string) (text, meta string) {
+	locs := metadataSuffixRe.FindAllStringIndex(s, -1)
+	if len(locs) == 0 {
+		return s, ""
+	}
+	i := locs[len(locs)-1][0]
+	return s[:i], s[i+len("\n\n[metadata] "):]
+}
+
+// numberedRun returns the first run of consecutively numbered lines in a
+// file view's output. Reminders appended after the listing are not numbered
+// and end the run.
+func numberedRun(obs string) (first, last int, ok bool) {
+	for _, line := range strings.Split(obs, "\n") {
+		m := numberedLineRe.FindStringSubmatch(line)
+		if m == nil {
+			if ok {
+				break
+			}
+			continue
+		}
+		n, err := strconv.Atoi(m[1])
+		if err != nil {
+			break
+		}
+		if !ok {
+			first, last, ok = n, n, true
+			continue
+		}
+		if n != last+1 {
+			break
+		}
+		last = n
+	}
+	return first, last, ok
+}
+
+// readRegion decides which lines a Read-style call displayed, trusting in
+// order: the numbered output when it is complete, the structured result
+// (Claude Code's toolUseResult.file), the numbered output's start when the
+// recorder cut it short, and only then the requested offset/limit. For
+// Claude Code's Read, a result with no numbered line (an error, a "shorter
+// than the provided offset" warning, an empty file) displayed nothing.
+func readRegion(file string, in map[string]any, base int, c Call) []model.ObservedRead {
+	if c.IsError {
+		return nil
+	}
+	offset, hasOff := pyval.AnyInt(in["offset"])
+	limit, hasLim := pyval.AnyInt(in["limit"])
+	if hasLim && limit <= 0 {
+		hasLim = false
+	}
+	start := 1
+	if hasOff {
+		start = offset + 1 - base
+		if start < 1 {
+			start = 1
+		}
+	}
+	requested := func(from int) model.ObservedRead {
+		switch {
+		case hasLim:
+			return model.ObservedRead{File: file, Kind: model.ReadRange, Start: from, End: from + limit - 1}
+		case from <= 1:
+			return model.ObservedRead{File: file, Kind: model.ReadWhole}
+		}
+		return model.ObservedRead{File: file, Kind: model.ReadFrom, Start: from}
+	}
+
+	text, _ := StripMetadata(c.Output)
+	trimmed := trimmedTailRe.MatchString(text)
+	first, last, numbered := numberedRun(text)
+	if numbered && first == 0 {
+		// Claude Code 2.1.178 numbers a Read with "offset": 0 from 0
+		// (trajectory_pass.json step 10): the labels are one below the
+		// file's line numbers.
+		first, last = first+1, last+1
+	}
+	if numbered && !trimmed {
+		return []model.ObservedRead{{File: file, Kind: model.ReadRange, Start: first, End: last}}
+	}
+	if f := pyval.Obj(c.Meta["file"]); f != nil {
+		switch pyval.Str(c.Meta["type"]) {
+		case "text", "":
+			s, okS := pyval.AnyInt(f["startLine"])
+			n, okN := pyval.AnyInt(f["numLines"])
+			if okS && okN {
+				if n <= 0 {
+					return nil
+				}
+				if s < 1 {
+					s = 1
+				}
+				return []model.ObservedRead{{File: file, Kind: model.ReadRange, Start: s, End: s + n - 1}}
+			}
+		case "notebook":
+			return []model.ObservedRead{{File: file, Kind: model.ReadWhole}}
+		case "image", "pdf":
+			return nil
+		}
+	}
+	if numbered {
+		r := requested(first)
+		if r.Kind == model.ReadRange && r.End < last {
+			r.End = last
+		}
+		if r.Kind == model.ReadRange && r.End < r.Start {
+			r.End = last
+		}
+		return []model.ObservedRead{r}
+	}
+	if c.HasOutput && strings.TrimSpace(text) != "" && numberedTools[c.Name] {
+		// This tool numbers every line it shows: unnumbered output is an
+		// error or a warning, not file content.
+		return nil
+	}
+	r := requested(start)
+	if r.Kind == model.ReadRange && r.End < r.Start {
+		return nil
+	}
+	return []model.ObservedRead{r}
+}
+
+// sgRead is what a Sourcegraph read_file call displayed: the lines asked
+// for (startLine, endLine), or the whole file.
+func sgRead(c Call) []model.ObservedRead {
+	in := c.Input
+	file := pyval.First(in, "path", "file_path", "file")
+	if file == "" || c.IsError {
+		return nil
+	}
+	s, okS := pyval.AnyInt(firstOf(in, "startLine", "start_line"))
+	e, okE := pyval.AnyInt(firstOf(in, "endLine", "end_line"))
+	switch {
+	case okS && okE && s >= 1 && e >= s:
+		return []model.ObservedRead{{File: file, Kind: model.ReadRange, Start: s, End: e}}
+	case okS && s > 1:
+		return []model.ObservedRead{{File: file, Kind: model.ReadFrom, Start: s}}
+	}
+	return []model.ObservedRead{{File: file, Kind: model.ReadWhole}}
+}

@@ -1,0 +1,133 @@
+package toolcall
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/pyval"
+)
+
+var (
+	foundHeaderRe = regexp.MustCompile(`^Found \d+ (?:files?|lines?|matches|total occurrences?)`)
+	countSuffixRe = regexp.MustCompile(`:\d+$`)
+	grepPathLine  = regexp.MustCompile(`^(.+?):(\d{1,9})[:-]`)
+	grepBareLine  = regexp.MustCompile(`^(\d{1,9})[:-]`)
+	jsonPathRe    = regexp.MustCompile(`"path"\s*:\s*"((?:[^"\\]|\\.){1,1000})"`)
+)
+
+// grepHits reads a Grep-style result as search hits: file lists
+// (files_with_matches, the default), "path:N:text" content lines, and
+// "path:N" counts. A Grep result lists files; it shows no file region, so
+// it yields no reads.
+func grepHits(c Call) []model.SearchHit {
+	var hits []model.SearchHit
+	seen := map[model.SearchHit]bool{}
+	add := func(h model.SearchHit) {
+		if h.File != "" && !seen[h] {
+			seen[h] = true
+			hits = append(hits, h)
+		}
+	}
+	for _, f := range pyval.List(c.Meta["filenames"]) {
+		add(model.SearchHit{File: pyval.Str(f)})
+	}
+	if c.IsError {
+		return hits
+	}
+	target := pyval.First(c.Input, "path", "file_path", "dir_path")
+	text, _ := StripMetadata(c.Output)
+	content := pyval.Str(c.Input["output_mode"]) == "content" || pyval.Str(c.Meta["mode"]) == "content"
+	for i, line := range strings.Split(text, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if strings.TrimSpace(line) == "" || (i == 0 && foundHeaderRe.MatchString(line)) {
+			continue
+		}
+		if m := grepPathLine.FindStringSubmatch(line); m != nil && looksLikePath(m[1]) {
+			n, _ := strconv.Atoi(m[2])
+			add(model.SearchHit{File: m[1], Line: n})
+			continue
+		}
+		if m := grepBareLine.FindStringSubmatch(line); m != nil && content && looksLikeFile(target) {
+			n, _ := strconv.Atoi(m[1])
+			add(model.SearchHit{File: target, Line: n})
+			continue
+		}
+		if content {
+			if p, _, ok := strings.Cut(line, ":"); ok && looksLikePath(p) {
+				add(model.SearchHit{File: p})
+			}
+			continue
+		}
+		p := countSuffixRe.ReplaceAllString(strings.TrimSpace(line), "")
+		if looksLikePath(p) {
+			add(model.SearchHit{File: p})
+		}
+	}
+	return hits
+}
+
+// listHits reads a Glob-style result: one path per line.
+func listHits(c Call) []model.SearchHit {
+	var hits []model.SearchHit
+	seen := map[string]bool{}
+	add := func(p string) {
+		if p != "" && !seen[p] {
+			seen[p] = true
+			hits = append(hits, model.SearchHit{File: p})
+		}
+	}
+	for _, f := range pyval.List(c.Meta["filenames"]) {
+		add(pyval.Str(f))
+	}
+	if c.IsError {
+		return hits
+	}
+	text, _ := StripMetadata(c.Output)
+	for _, line := range strings.Split(text, "\n") {
+		p := strings.TrimSpace(line)
+		if looksLikePath(p) {
+			add(p)
+		}
+	}
+	return hits
+}
+
+// jsonPathHits collects the "path" members of an MCP tool's JSON result,
+// leaving out directories.
+func jsonPathHits(out string) []model.SearchHit {
+	var hits []model.SearchHit
+	seen := map[string]bool{}
+	for _, m := range jsonPathRe.FindAllStringSubmatch(out, -1) {
+		p, err := strconv.Unquote(`"` + m[1] + `"`)
+		if err != nil {
+			p = m[1]
+		}
+		if p == "" || strings.HasSuffix(p, "/") || seen[p] {
+			continue
+		}
+		seen[p] = true
+		hits = append(hits, model.SearchHit{File: p})
+	}
+	return hits
+}
+
+// looksLikePath accepts a bare path as tools print it, rejecting prose
+// ("No files found", "(Results are truncated …)").
+func looksLikePath(s string) bool {
+	if s == "" || len(s) > 4096 || strings.ContainsAny(s, " \t<>\"'|*?()") || strings.HasSuffix(s, ":") {
+		return false
+	}
+	return strings.Contains(s, "/") || strings.Contains(s, ".")
+}
+
+// looksLikeFile says whether a search's target names a file (not a
+// directory), so bare "N:text" lines belong to it.
+func looksLikeFile(p string) bool {
+	if p == "" || strings.HasSuffix(p, "/") {
+		return false
+	}
+	base := p[strings.LastIndex(p, "/")+1:]
+	return strings.Contains(base, ".") && base != "." && base != ".."
+}
