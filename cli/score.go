@@ -11,6 +11,7 @@ import (
 
 	"github.com/trajscope/trajscope/internal/atomicfile"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/parsers/gold"
 	"github.com/trajscope/trajscope/report"
 	"github.com/trajscope/trajscope/scoring"
@@ -98,7 +99,7 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 	for _, p := range goldSet.Problems() {
 		printError(stderr, "warning: ", p)
 	}
-	records, err := loadPredictions(o.pred, o.predFormat, format == "text" || format == "json", sem)
+	records, err := parsers.ReadPredictions(o.pred, parsers.PredictionOptions{Format: o.predFormat, Semantics: sem, Timelines: format == "text" || format == "json"})
 	if err != nil {
 		return err
 	}
@@ -155,17 +156,9 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// predRecord is one prediction, or the error that replaced it.
-type predRecord struct {
-	Pred model.Prediction
-	Err  error
-	// Run is the run's timeline, when known.
-	Run *model.Run
-}
-
 // buildInstances pairs predictions with gold, in prediction order, skipping
 // records without an id as upstream does.
-func buildInstances(records []predRecord, gs *gold.Set, sem model.Semantics, only []string) []scoring.Instance {
+func buildInstances(records []parsers.Prediction, gs *gold.Set, sem model.Semantics, only []string) []scoring.Instance {
 	want := map[string]bool{}
 	for _, id := range only {
 		want[id] = true
