@@ -22,6 +22,8 @@ one unified prediction record per run, in input order, exactly as the upstream
 converter would (the records score the same as the trajectories themselves).
 Files no format claims are skipped inside directories; a bad run is reported
 on stderr and the others are still written.`,
+		Example: `  trajscope convert runs/ -o preds.jsonl         # every run under runs/
+  trajscope convert a.traj b.traj.json output.jsonl > preds.jsonl`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runConvert(args, out, recursive, env.Stdout, env.Stderr)

@@ -83,13 +83,24 @@ func newRoot(env *Env) *cobra.Command {
 		Long: `trajscope scores a coding agent's run against the gold context of its task,
 reproducing the ContextBench evaluator exactly, and lets you step through the
 run in the terminal. With no arguments it opens the embedded demo.`,
+		Example: `  trajscope                                   # the embedded demo
+  trajscope view run.traj.json --gold gold.parquet --cache ./repos
+  trajscope score --gold gold.parquet --pred preds.jsonl --cache ./repos --out results.jsonl
+  trajscope report results.jsonl --format md`,
+		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Args:          cobra.NoArgs,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return fmt.Errorf("unknown command %q", args[0])
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runDemo(cmd, env)
 		},
 	}
+	root.SetVersionTemplate("trajscope {{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return flagError{fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())}
 	})
@@ -97,7 +108,29 @@ run in the terminal. With no arguments it opens the embedded demo.`,
 	root.AddCommand(newViewCmd(env))
 	root.AddCommand(newConvertCmd(env))
 	root.AddCommand(newReportCmd(env))
+	for _, c := range append(root.Commands(), root) {
+		usageArgs(c)
+	}
+	completeFlags(root)
 	return root
+}
+
+// usageArgs makes a command's argument-count errors usage errors (exit 2),
+// like its flag errors: a missing or extra argument is a bad call, not a
+// failed run.
+func usageArgs(c *cobra.Command) {
+	if v := c.Args; v != nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := v(cmd, args); err != nil {
+				var ue usageError
+				if errors.As(err, &ue) {
+					return err
+				}
+				return usageError{fmt.Errorf("%w (see '%s --help')", err, cmd.CommandPath())}
+			}
+			return nil
+		}
+	}
 }
 
 // isTerminal reports whether w is a terminal.

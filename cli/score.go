@@ -41,6 +41,12 @@ per-instance results and the upstream summary block (on stderr).
 With --semantics contextbench (the default) the per-instance JSONL is
 byte-identical to the reference evaluator's --out file. --semantics fixed
 corrects the upstream quirks that are bugs (see README) and adds per-instance F1.`,
+		Example: `  # as the reference evaluator: one JSON line per instance in results.jsonl
+  trajscope score --gold gold.parquet --pred preds.jsonl --cache ./repos --out results.jsonl
+  # one run, read at its commit from a local clone, as a readable report
+  trajscope score --gold gold.jsonl --pred run.traj.json --repo ~/src/django --format text
+  # with the upstream bugs fixed, as CSV
+  trajscope score --gold gold.parquet --pred preds.jsonl --semantics fixed --format csv`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runScore(&o, stdout, stderr)
@@ -54,7 +60,9 @@ corrects the upstream quirks that are bugs (see README) and adds per-instance F1
 	f.StringVar(&o.out, "out", "", "write per-instance results (upstream JSONL) to this file")
 	f.StringVar(&o.semantics, "semantics", "contextbench", "contextbench (upstream parity) or fixed")
 	f.StringVar(&o.format, "format", "", "stdout format: jsonl, json, text or csv (default jsonl, or none with --out)")
-	f.StringVar(&o.predFormat, "pred-format", "", "force the predictions' format instead of detecting it")
+	f.StringVar(&o.predFormat, "input-format", "", "force the predictions' format instead of detecting it")
+	f.StringVar(&o.predFormat, "pred-format", "", "")
+	f.MarkDeprecated("pred-format", "use --input-format")
 	f.IntVar(&o.workers, "workers", 0, "instances scored in parallel (default: all cores)")
 	f.BoolVar(&o.noClone, "no-clone", false, "never clone a repository missing from the cache")
 	f.StringSliceVar(&o.instanceList, "instance", nil, "score only these instance ids")
@@ -62,8 +70,13 @@ corrects the upstream quirks that are bugs (see README) and adds per-instance F1
 }
 
 func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
-	if o.gold == "" || o.pred == "" {
+	switch {
+	case o.gold == "" && o.pred == "":
 		return usagef("score needs --gold and --pred")
+	case o.gold == "":
+		return usagef("score needs --gold (the gold context)")
+	case o.pred == "":
+		return usagef("score needs --pred (the predictions or a run)")
 	}
 	sem, err := model.ParseSemantics(o.semantics)
 	if err != nil {

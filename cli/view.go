@@ -25,13 +25,14 @@ import (
 )
 
 type viewOptions struct {
-	gold, repo, cache string
-	instance          string
-	step              int
-	lens, theme       string
-	semantics, format string
-	noColor, json     bool
-	noClone           bool
+	gold, repo, cache      string
+	instance               string
+	step                   int
+	stepSet                bool // --step was given (0 is then an error, not "unset")
+	lens, theme            string
+	semantics, inputFormat string
+	noColor, json          bool
+	noClone                bool
 }
 
 func newViewCmd(env *Env) *cobra.Command {
@@ -55,6 +56,7 @@ prints the machine form. Without RUN it opens the embedded demo task.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.stepSet = cmd.Flags().Changed("step")
 			if len(args) == 0 {
 				return runViewDemo(env, &o)
 			}
@@ -70,7 +72,7 @@ prints the machine form. Without RUN it opens the embedded demo task.`,
 	f.StringVar(&o.lens, "lens", "contextbench", "contextbench (the evaluator's steps) or observed (what each action displayed)")
 	f.StringVar(&o.theme, "theme", "auto", "auto, dark, light or contrast")
 	f.StringVar(&o.semantics, "semantics", "contextbench", "contextbench (upstream parity) or fixed")
-	f.StringVar(&o.format, "format", "", "force the run's format instead of detecting it")
+	f.StringVar(&o.inputFormat, "input-format", "", "force the run's format instead of detecting it (see --help for names)")
 	f.BoolVar(&o.noColor, "no-color", false, "no colour (also when NO_COLOR is set)")
 	f.BoolVar(&o.json, "json", false, "print the summary as JSON instead of opening the explorer")
 	f.BoolVar(&o.noClone, "no-clone", false, "never clone a repository missing from the cache")
@@ -93,8 +95,8 @@ func (o *viewOptions) check() (model.Lens, model.Semantics, error) {
 	if o.repo != "" && o.cache != "" {
 		return 0, 0, usagef("--repo and --cache are alternatives; pass one")
 	}
-	if o.step < 0 {
-		return 0, 0, usagef("--step must be 1 or more")
+	if o.step < 0 || o.stepSet && o.step == 0 {
+		return 0, 0, usagef("--step must be 1 or more (actions are numbered from 1)")
 	}
 	return lens, sem, nil
 }
@@ -104,7 +106,7 @@ func runView(env *Env, o *viewOptions, path string) error {
 	if err != nil {
 		return err
 	}
-	runs, err := loadRuns(path, o.format, env.Stderr)
+	runs, err := loadRuns(path, o.inputFormat, env.Stderr)
 	if err != nil {
 		return err
 	}
@@ -298,8 +300,8 @@ func runViewDemo(env *Env, o *viewOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.gold != "" || o.repo != "" || o.cache != "" || o.instance != "" || o.format != "" {
-		return usagef("--gold, --repo, --cache, --instance and --format need a RUN")
+	if o.gold != "" || o.repo != "" || o.cache != "" || o.instance != "" || o.inputFormat != "" {
+		return usagef("--gold, --repo, --cache, --instance and --input-format need a RUN")
 	}
 	a, err := demoAnalysis(env.Demo, sem)
 	if err != nil {

@@ -115,10 +115,10 @@ func TestViewErrors(t *testing.T) {
 
 func TestViewFormatFlag(t *testing.T) {
 	run := "../testdata/demo/pricebook__pricebook-42.traj.json"
-	if code, _, errs := viewExec(t, "view", run, "--format", "miniswe"); code != exitOK {
+	if code, _, errs := viewExec(t, "view", run, "--input-format", "miniswe"); code != exitOK {
 		t.Errorf("--format alias: exit %d: %s", code, errs)
 	}
-	if code, _, errs := viewExec(t, "view", run, "--format", "nope"); code != exitUsage || !strings.Contains(errs, "unknown format") {
+	if code, _, errs := viewExec(t, "view", run, "--input-format", "nope"); code != exitUsage || !strings.Contains(errs, "unknown format") {
 		t.Errorf("--format nope: exit %d: %s", code, errs)
 	}
 }

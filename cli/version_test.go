@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"runtime/debug"
+	"strings"
+	"testing"
+)
+
+func TestFormatVersion(t *testing.T) {
+	tests := []struct {
+		main     string
+		settings map[string]string
+		want     string
+	}{
+		{"v1.2.3", nil, "v1.2.3"},
+		{"", nil, "(devel)"},
+		{"(devel)", map[string]string{"vcs.revision": "0123456789abcdef0123", "vcs.modified": "false"}, "(devel) (0123456789ab)"},
+		{"(devel)", map[string]string{"vcs.revision": "abc", "vcs.modified": "true"}, "(devel) (abc, modified)"},
+	}
+	for _, tc := range tests {
+		bi := &debug.BuildInfo{Main: debug.Module{Version: tc.main}}
+		for k, v := range tc.settings {
+			bi.Settings = append(bi.Settings, debug.BuildSetting{Key: k, Value: v})
+		}
+		if got := formatVersion(bi); got != tc.want {
+			t.Errorf("formatVersion(%q, %v) = %q, want %q", tc.main, tc.settings, got, tc.want)
+		}
+	}
+	out, _, code := run(t, "--version")
+	if code != 0 || !strings.HasPrefix(out, "trajscope ") {
+		t.Errorf("--version: exit %d, %q", code, out)
+	}
+}
+
+// TestUsageErrorsExit2: every way of calling a command wrongly exits 2.
+func TestUsageErrorsExit2(t *testing.T) {
+	for _, args := range [][]string{
+		{"nosuch"},
+		{"convert"},
+		{"view", "a", "b"},
+		{"score"},
+		{"score", "--gold", "g"},
+		{"score", "--pred", "p"},
+		{"report"},
+		{"score", "--nosuchflag"},
+	} {
+		_, errs, code := run(t, args...)
+		if code != exitUsage || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line", args, code, errs)
+		}
+	}
+	_, errs, _ := run(t, "score", "--gold", "g")
+	if !strings.Contains(errs, "--pred") || strings.Contains(errs, "--gold") {
+		t.Errorf("score --gold g: %q should name only the missing --pred", errs)
+	}
+}
