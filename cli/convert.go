@@ -4,10 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
+	"github.com/trajscope/trajscope/internal/atomicfile"
 	"github.com/trajscope/trajscope/parsers"
 )
 
@@ -36,13 +36,16 @@ on stderr and the others are still written.`,
 
 func runConvert(paths []string, out string, recursive bool, stdout, stderr io.Writer) error {
 	w := stdout
-	var f *os.File
+	var f *atomicfile.File
 	if out != "" {
-		var err error
-		if f, err = os.Create(out); err != nil {
-			return err
+		if input, same := atomicfile.SameFile(out, paths...); same {
+			return usagef("-o %s names the input %s: it would be overwritten", safe(out), safe(input))
 		}
-		defer f.Close()
+		var err error
+		if f, err = atomicfile.Create(out); err != nil {
+			return fmt.Errorf("-o: %w", err)
+		}
+		defer f.Abort()
 		w = f
 	}
 	bw := bufio.NewWriter(w)
@@ -50,17 +53,15 @@ func runConvert(paths []string, out string, recursive bool, stdout, stderr io.Wr
 	if err := bw.Flush(); err != nil {
 		return err
 	}
-	if f != nil {
-		if err := f.Close(); err != nil {
-			return err
-		}
-	}
 	for _, e := range errs {
 		fmt.Fprintf(stderr, "trajscope: %s\n", safe(e.Error()))
 	}
 	fmt.Fprintf(stderr, "%d records written\n", n)
 	if n == 0 && len(errs) > 0 {
 		return fmt.Errorf("nothing converted")
+	}
+	if f != nil {
+		return f.Commit()
 	}
 	return nil
 }
