@@ -18,6 +18,7 @@ import (
 	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/parsers/gold"
 	"github.com/trajscope/trajscope/parsers/miniswe"
+	"github.com/trajscope/trajscope/report"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
 	"github.com/trajscope/trajscope/themes"
@@ -206,10 +207,10 @@ func explore(env *Env, o *viewOptions, a *scoring.Analysis, lens model.Lens, loc
 		return fmt.Errorf("%s: instance %q: the run has no actions to show", a.Run.Path, safe(a.Run.InstanceID))
 	}
 	if o.json {
-		return ui.WriteJSON(env.Stdout, a)
+		return report.WriteRunJSON(env.Stdout, a)
 	}
 	if !isTerminal(env.Stdout) {
-		return ui.WriteSummary(env.Stdout, a, lens)
+		return report.WriteRunSummary(env.Stdout, a, lens)
 	}
 	noColor := o.noColor || envSet("NO_COLOR")
 	editor := os.Getenv("VISUAL")

@@ -7,7 +7,6 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
@@ -337,30 +336,6 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(append(EscapeJSONControls(b), '\n'))
+	_, err = w.Write(append(termsafe.JSON(b), '\n'))
 	return err
-}
-
-// EscapeJSONControls rewrites, inside encoded JSON, the runes a terminal may
-// act on that encoding/json leaves raw (DEL, C1 controls, bidirectional
-// overrides) as \uXXXX escapes: the JSON means the same, and printing it
-// cannot drive the terminal. Such runes only occur inside strings.
-func EscapeJSONControls(b []byte) []byte {
-	var out []byte
-	for i := 0; i < len(b); {
-		r, size := utf8.DecodeRune(b[i:])
-		if r == 0x7f || (r >= 0x80 && r < 0xa0) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f {
-			if out == nil {
-				out = append(make([]byte, 0, len(b)+16), b[:i]...)
-			}
-			out = fmt.Appendf(out, `\u%04x`, r)
-		} else if out != nil {
-			out = append(out, b[i:i+size]...)
-		}
-		i += size
-	}
-	if out == nil {
-		return b
-	}
-	return out
 }

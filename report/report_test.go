@@ -323,17 +323,6 @@ func TestStats(t *testing.T) {
 	}
 }
 
-func TestEscapeJSONControls(t *testing.T) {
-	in := []byte("{\"id\": \"a\u009bb\u202ec\"}")
-	if got := string(report.EscapeJSONControls(in)); got != `{"id": "a\u009bb\u202ec"}` {
-		t.Errorf("got %q", got)
-	}
-	plain := []byte(`{"id": "abc"}`)
-	if got := report.EscapeJSONControls(plain); &got[0] != &plain[0] {
-		t.Error("plain input was copied")
-	}
-}
-
 func TestGroupByModel(t *testing.T) {
 	in := func(id, agent, mdl string) report.Instance {
 		i := report.Instance{}

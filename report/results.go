@@ -109,7 +109,7 @@ func (r *Results) WriteJSON(w io.Writer) error {
 		if e := r.extras(i); e != nil {
 			if b, err := json.Marshal(e); err == nil {
 				buf = append(buf[:len(buf)-1], `, "trajscope": `...)
-				buf = append(buf, EscapeJSONControls(b)...)
+				buf = append(buf, termsafe.JSON(b)...)
 				buf = append(buf, '}')
 			}
 		}
@@ -125,7 +125,7 @@ func (r *Results) WriteJSON(w io.Writer) error {
 	}
 	if b, err := json.Marshal(summary); err == nil {
 		buf = append(buf, `, "summary": `...)
-		buf = append(buf, EscapeJSONControls(b)...)
+		buf = append(buf, termsafe.JSON(b)...)
 	}
 	buf = append(buf, "}\n"...)
 	_, err := w.Write(buf)

@@ -12,26 +12,49 @@ type FileLines struct {
 	Lines []model.Interval
 }
 
-// ActionView is what the explorer shows about one action, computed once.
+// ActionView is what one action displayed, whatever the lens.
 type ActionView struct {
-	// Reads are the lines the action displayed, resolved to repository files.
+	// Reads are the lines the action displayed, resolved to repository
+	// files, grouped by file in first-seen order, as its reads gave them
+	// (not merged).
 	Reads []FileLines
-	// NewGold counts gold lines first displayed by this action.
+}
+
+// LensAction is one action under one lens: the lines it put in view and the
+// counters the timeline, the metrics bar and the summary show, computed once
+// here so that no two of them can disagree.
+type LensAction struct {
+	// Lines are the lines the action put in view under the lens, per
+	// repository file in first-seen order, clipped to the file and merged.
+	// Observed lens: the lines it displayed. ContextBench lens: the lines of
+	// the steps it produced (a step belongs to the first action that lists
+	// it).
+	Lines []FileLines
+	// NewGold counts gold lines (GoldShown) put in view for the first time.
 	NewGold int
-	// ReadLines counts lines displayed; Reread of them had been displayed before.
+	// ReadLines counts the lines put in view; Reread of them had been in view
+	// before.
 	ReadLines, Reread int
-	// PureReread: the action displayed only lines already seen.
+	// PureReread: the action put in view only lines already seen.
 	PureReread bool
 	// CumRead and CumReread are the redundancy counter up to this action.
 	CumRead, CumReread int
 }
 
-// LensData is one lens's scoring of the run.
+// LensData is one lens's scoring of the run and its per-action view.
 type LensData struct {
 	Result model.Result
 	// StepsDone[i] is how many of the lens's steps had happened once action
 	// i ran; Result.Trajectory.Steps[StepsDone[i]-1] is the coverage then.
 	StepsDone []int
+	// NumSteps is the number of the lens's steps: as scored, or as the run
+	// produced them when scoring failed.
+	NumSteps int
+	// Actions[i] is action i under the lens.
+	Actions []LensAction
+	// Curve[g][i] is the cumulative coverage at granularity g (indexed by
+	// model.Granularity) after action i: Coverage, for every action.
+	Curve [len(model.Granularities)][]float64
 }
 
 // Analysis is a run scored under both lenses plus per-action views, so the
@@ -43,6 +66,8 @@ type Analysis struct {
 	Sem     model.Semantics
 	Actions []ActionView
 	Lenses  [2]LensData
+	// shown caches GoldShown per file.
+	shown map[string][]model.Interval
 }
 
 // Analyze scores a run under both lenses. A run without a timeline (unified
@@ -53,35 +78,30 @@ func Analyze(run *model.Run, g *model.Gold, files *Files, sem model.Semantics) *
 		run.Actions = syntheticActions(&run.Prediction)
 	}
 	a := &Analysis{Run: run, Gold: sc.prepareGold(g), Files: files, Sem: sem}
-	a.Actions = make([]ActionView, len(run.Actions))
-
-	seen := newCumulative(a.Gold.Lines)
-	cumRead, cumReread := 0, 0
+	a.shown = make(map[string][]model.Interval, len(a.Gold.Lines))
+	// NewGold counts against the gold lines the files have: every interval
+	// is then well formed, so each action costs a binary search per
+	// interval.
+	gold := fileIntervals{}
+	for f, ivs := range a.Gold.Lines {
+		a.shown[f] = clipLines(ivs, files.LineCount(f), false)
+		gold[f] = model.MergeIntervals(append([]model.Interval(nil), a.shown[f]...))
+	}
+	n := len(run.Actions)
+	a.Actions = make([]ActionView, n)
+	observedLines := make([][]FileLines, n)
 	var observed []model.Step
-	observedAt := make([]int, len(run.Actions))
+	observedAt := make([]int, n)
 	for i := range run.Actions {
-		act := &run.Actions[i]
-		view := &a.Actions[i]
-		view.Reads = sc.resolveReads(act.Reads)
+		reads := sc.resolveReads(run.Actions[i].Reads)
+		a.Actions[i].Reads = reads
+		observedLines[i] = a.inView(reads)
 		step := model.Step{}
-		for _, fl := range view.Reads {
+		for _, fl := range reads {
 			merged := model.MergeIntervals(append([]model.Interval(nil), fl.Lines...))
-			n := model.TotalLength(merged)
-			again, newGold := seen.add(fl.File, merged)
-			view.ReadLines += n
-			view.Reread += again
-			view.NewGold += newGold
 			step.Files = append(step.Files, fl.File)
-			spans := make([]model.Interval, len(merged))
-			for k, iv := range merged {
-				spans[k] = model.Interval{Start: iv.Start, End: iv.End}
-			}
-			step.Spans = append(step.Spans, model.FileSpans{File: fl.File, Spans: spans})
+			step.Spans = append(step.Spans, model.FileSpans{File: fl.File, Spans: merged})
 		}
-		view.PureReread = view.ReadLines > 0 && view.Reread == view.ReadLines
-		cumRead += view.ReadLines
-		cumReread += view.Reread
-		view.CumRead, view.CumReread = cumRead, cumReread
 		if len(step.Files) > 0 {
 			observed = append(observed, step)
 		}
@@ -89,7 +109,7 @@ func Analyze(run *model.Run, g *model.Gold, files *Files, sem model.Semantics) *
 	}
 
 	cb := Score(g, &run.Prediction, files, sem)
-	a.Lenses[model.LensContextBench] = LensData{Result: cb, StepsDone: contextBenchStepsDone(run)}
+	a.Lenses[model.LensContextBench] = lensData(cb, contextBenchStepsDone(run), a.contextBenchLines(), gold)
 	obsPred := run.Prediction
 	obsPred.Steps = observed
 	if len(observed) == 0 {
@@ -97,8 +117,122 @@ func Analyze(run *model.Run, g *model.Gold, files *Files, sem model.Semantics) *
 		// upstream does for a run without steps.
 		obsPred.Steps = nil
 	}
-	a.Lenses[model.LensObserved] = LensData{Result: Score(g, &obsPred, files, sem), StepsDone: observedAt}
+	a.Lenses[model.LensObserved] = lensData(Score(g, &obsPred, files, sem), observedAt, observedLines, gold)
 	return a
+}
+
+// lensData counts, action by action, what each action put in view under a
+// lens (lines) against the merged gold, and reads the lens's cumulative
+// coverage after every action.
+func lensData(res model.Result, stepsDone []int, lines [][]FileLines, gold fileIntervals) LensData {
+	n := len(lines)
+	ld := LensData{Result: res, StepsDone: stepsDone, Actions: make([]LensAction, n), NumSteps: len(res.Trajectory.Steps)}
+	if n > 0 {
+		ld.NumSteps = max(ld.NumSteps, stepsDone[n-1])
+	}
+	seen := newCumulative(gold)
+	cumRead, cumReread := 0, 0
+	for i, fls := range lines {
+		v := &ld.Actions[i]
+		v.Lines = fls
+		for _, fl := range fls {
+			again, newGold := seen.add(fl.File, fl.Lines)
+			v.ReadLines += model.TotalLength(fl.Lines)
+			v.Reread += again
+			v.NewGold += newGold
+		}
+		v.PureReread = v.ReadLines > 0 && v.Reread == v.ReadLines
+		cumRead += v.ReadLines
+		cumReread += v.Reread
+		v.CumRead, v.CumReread = cumRead, cumReread
+	}
+	for g := range ld.Curve {
+		ld.Curve[g] = make([]float64, n)
+	}
+	for i := range n {
+		cov := ld.coverage(i)
+		for _, g := range model.Granularities {
+			ld.Curve[g][i] = *cov.At(g)
+		}
+	}
+	return ld
+}
+
+// inView is what reads put in view: each file's lines clipped to the file
+// (a file without lines shows none) and merged. Reads that already are (one
+// range of a file, as most are) come back as they are, not copied.
+func (a *Analysis) inView(reads []FileLines) []FileLines {
+	same := true
+	for _, fl := range reads {
+		same = same && isInView(fl.Lines, a.Files.LineCount(fl.File))
+	}
+	if same {
+		return reads
+	}
+	var out []FileLines
+	for _, fl := range reads {
+		if ivs := clipLines(fl.Lines, a.Files.LineCount(fl.File), true); len(ivs) > 0 {
+			out = append(out, FileLines{File: fl.File, Lines: model.MergeIntervals(ivs)})
+		}
+	}
+	return out
+}
+
+// isInView reports whether ivs are non-empty, sorted, apart (not even
+// adjacent) and inside lines 1..n: what clipping and merging would leave.
+func isInView(ivs []model.Interval, n int) bool {
+	last := 0
+	for _, iv := range ivs {
+		if iv.Start <= last+1 || iv.Start > iv.End || iv.End > n {
+			return false
+		}
+		last = iv.End
+	}
+	return len(ivs) > 0
+}
+
+// clipLines clips line intervals to a file of n lines, in order, dropping
+// what falls outside. A reversed interval is swapped when swap is set (a
+// step's "10-5" names lines 5-10) and dropped otherwise (upstream gold keeps
+// reversed spans, which hold no lines).
+func clipLines(ivs []model.Interval, n int, swap bool) []model.Interval {
+	var out []model.Interval
+	for _, iv := range ivs {
+		if iv.Start > iv.End {
+			if !swap {
+				continue
+			}
+			iv.Start, iv.End = iv.End, iv.Start
+		}
+		if s, e := max(1, iv.Start), min(n, iv.End); s <= e {
+			out = append(out, model.Interval{Start: s, End: e})
+		}
+	}
+	return out
+}
+
+// contextBenchLines turns each action's ContextBench steps into the lines
+// they put in view: a step belongs to the first action that lists it.
+func (a *Analysis) contextBenchLines() [][]FileLines {
+	run := a.Run
+	out := make([][]FileLines, len(run.Actions))
+	claimed := map[int]bool{}
+	for i := range run.Actions {
+		var reads byFile
+		for _, s := range run.Actions[i].Steps {
+			if claimed[s] || s < 0 || s >= len(run.Prediction.Steps) {
+				continue
+			}
+			claimed[s] = true
+			for _, fs := range run.Prediction.Steps[s].Spans {
+				if f := a.Files.Resolve(fs.File); f != "" {
+					reads.add(f, fs.Spans...)
+				}
+			}
+		}
+		out[i] = a.inView(reads.list)
+	}
+	return out
 }
 
 // contextBenchStepsDone maps actions to the number of ContextBench steps
@@ -145,32 +279,40 @@ func syntheticActions(p *model.Prediction) []model.Action {
 // resolveReads turns observed reads into concrete line ranges of repository
 // files, grouped by file in first-seen order.
 func (sc scorer) resolveReads(reads []model.ObservedRead) []FileLines {
-	var out []FileLines
-	index := map[string]int{}
+	var out byFile
 	for _, r := range reads {
 		file := sc.files.Resolve(r.File)
 		if file == "" {
 			continue
 		}
-		span, ok := r.Resolve(sc.files.LineCount(file))
-		if !ok {
-			continue
+		if span, ok := r.Resolve(sc.files.LineCount(file)); ok {
+			out.add(file, span)
 		}
-		i, seen := index[file]
-		if !seen {
-			i = len(out)
-			index[file] = i
-			out = append(out, FileLines{File: file})
-		}
-		out[i].Lines = append(out[i].Lines, model.Interval{Start: span.Start, End: span.End})
 	}
-	return out
+	return out.list
+}
+
+// byFile groups line intervals by file, files in first-seen order. An
+// action names few files, so a scan finds them faster than a map.
+type byFile struct{ list []FileLines }
+
+func (g *byFile) add(file string, ivs ...model.Interval) {
+	for i := range g.list {
+		if g.list[i].File == file {
+			g.list[i].Lines = append(g.list[i].Lines, ivs...)
+			return
+		}
+	}
+	g.list = append(g.list, FileLines{File: file, Lines: append([]model.Interval(nil), ivs...)})
 }
 
 // Coverage returns the lens's cumulative coverage after action i (zero
 // before its first step).
 func (a *Analysis) Coverage(l model.Lens, i int) model.ByGranularity[float64] {
-	ld := &a.Lenses[l]
+	return a.Lenses[l].coverage(i)
+}
+
+func (ld *LensData) coverage(i int) model.ByGranularity[float64] {
 	if i < 0 || i >= len(ld.StepsDone) || ld.StepsDone[i] == 0 || len(ld.Result.Trajectory.Steps) == 0 {
 		return model.ByGranularity[float64]{}
 	}
@@ -195,3 +337,9 @@ func (a *Analysis) ReadSoFar(file string, i int) []model.Interval {
 
 // GoldLines returns the gold line intervals of a file.
 func (a *Analysis) GoldLines(file string) []model.Interval { return a.Gold.Lines[file] }
+
+// GoldShown returns the gold lines of a file that the file has, in gold
+// order: reversed spans (which hold no lines) dropped, the rest clipped to
+// the file's lines. They are what NewGold counts and what the explorer marks
+// gold; nil for a file that is not in the tree.
+func (a *Analysis) GoldShown(file string) []model.Interval { return a.shown[file] }

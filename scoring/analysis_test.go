@@ -34,13 +34,33 @@ func TestAnalyze(t *testing.T) {
 		newGold, read, reread, cumRead, cumReread int
 		pure                                      bool
 	}
-	want := []view{{2, 5, 0, 5, 0, false}, {0, 13, 5, 18, 5, false}, {0, 0, 0, 18, 5, false}, {0, 2, 2, 20, 7, true}, {1, 1, 0, 21, 7, false}}
-	for i, w := range want {
-		v := a.Actions[i]
-		got := view{v.NewGold, v.ReadLines, v.Reread, v.CumRead, v.CumReread, v.PureReread}
-		if got != w {
-			t.Errorf("action %d: got %+v, want %+v", i, got, w)
+	for _, c := range []struct {
+		lens model.Lens
+		want []view
+	}{
+		{model.LensObserved, []view{{2, 5, 0, 5, 0, false}, {0, 13, 5, 18, 5, false}, {0, 0, 0, 18, 5, false}, {0, 2, 2, 20, 7, true}, {1, 1, 0, 21, 7, false}}},
+		// The one ContextBench step (mod.py 4-5) belongs to action 1.
+		{model.LensContextBench, []view{{2, 2, 0, 2, 0, false}, {}, {}, {}, {}}},
+	} {
+		for i, w := range c.want {
+			if c.lens == model.LensContextBench && i > 0 {
+				w.cumRead = 2
+			}
+			v := a.Lenses[c.lens].Actions[i]
+			got := view{v.NewGold, v.ReadLines, v.Reread, v.CumRead, v.CumReread, v.PureReread}
+			if got != w {
+				t.Errorf("%s action %d: got %+v, want %+v", c.lens, i, got, w)
+			}
 		}
+	}
+	if got := a.Lenses[model.LensObserved].Actions[1].Lines; !reflect.DeepEqual(got, []scoring.FileLines{{File: "pkg/mod.py", Lines: []model.Interval{{Start: 1, End: 13}}}}) {
+		t.Errorf("observed lines of action 1 = %+v, want mod.py 1-13", got)
+	}
+	if got := a.Lenses[model.LensContextBench].NumSteps; got != 1 {
+		t.Errorf("contextbench NumSteps = %d, want 1", got)
+	}
+	if got := a.Lenses[model.LensObserved].Curve[model.GranLine]; !reflect.DeepEqual(got, []float64{0.5, 0.5, 0.5, 0.5, 0.75}) {
+		t.Errorf("observed line coverage curve = %v", got)
 	}
 	if got := a.Actions[4].Reads; len(got) != 1 || got[0].File != "pkg/util.py" || !reflect.DeepEqual(got[0].Lines, []model.Interval{{Start: 2, End: 2}}) {
 		t.Errorf("action 4 reads = %+v, want util.py line 2 only (the escaping path dropped)", got)
@@ -64,5 +84,37 @@ func TestAnalyze(t *testing.T) {
 	}
 	if got := a.ReadSoFar("pkg/mod.py", 4); !reflect.DeepEqual(got, []model.Interval{{Start: 1, End: 13}}) {
 		t.Errorf("ReadSoFar(mod, 4) = %v", got)
+	}
+}
+
+// ContextBench steps may name lines backwards or past the end of the file:
+// the lens puts in view the lines the file has (a reversed range swapped),
+// and counts them once.
+func TestAnalyzeClipsContextBenchSteps(t *testing.T) {
+	files := vectorRepo(t)
+	g := loadGold(t, loadCases(t)[0].Gold)
+	spans := []model.Interval{{Start: 5, End: 3}, {Start: 10, End: 99}, {Start: 12, End: 13}}
+	step := model.Step{Files: []string{"pkg/mod.py"}, Spans: []model.FileSpans{{File: "pkg/mod.py", Spans: spans}}}
+	run := &model.Run{
+		InstanceID: "owner__repo-1",
+		Actions:    []model.Action{{Command: "think"}, {Command: "declare", Steps: []int{0, 7}}, {Command: "again", Steps: []int{0}}},
+		Prediction: model.Prediction{InstanceID: "owner__repo-1", Steps: []model.Step{step}, Final: step},
+	}
+	a := scoring.Analyze(run, g, files, model.ContextBench)
+	cb := a.Lenses[model.LensContextBench]
+	want := []scoring.FileLines{{File: "pkg/mod.py", Lines: []model.Interval{{Start: 3, End: 5}, {Start: 10, End: 13}}}}
+	if got := cb.Actions[1].Lines; !reflect.DeepEqual(got, want) {
+		t.Errorf("lines = %+v, want %+v", got, want)
+	}
+	if v := cb.Actions[1]; v.ReadLines != 7 || v.NewGold != 2 || v.Reread != 0 {
+		t.Errorf("action 2: read %d new gold %d reread %d, want 7, 2, 0", v.ReadLines, v.NewGold, v.Reread)
+	}
+	// The step was claimed by action 2: action 3 lists it again and shows
+	// nothing.
+	if v := cb.Actions[2]; len(v.Lines) != 0 || v.CumRead != 7 {
+		t.Errorf("action 3: %+v, want nothing new and 7 lines read so far", v)
+	}
+	if got := a.GoldShown("pkg/mod.py"); !reflect.DeepEqual(got, []model.Interval{{Start: 4, End: 5}}) {
+		t.Errorf("GoldShown(mod.py) = %v", got)
 	}
 }

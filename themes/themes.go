@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"image/color"
 	"strings"
+	"sync"
 
 	"charm.land/lipgloss/v2"
 	"github.com/alecthomas/chroma/v2"
@@ -149,30 +150,61 @@ func contrastPalette(dark bool) palette {
 
 // Get returns the theme for a --theme value; dark is the terminal's
 // background (used by "auto" and by contrast). noColor gives the colourless
-// variant whatever the name.
+// variant whatever the name. Each variant is built once and shared: the
+// same arguments return the same *Theme, which callers must not modify, so
+// a pane can tell a real theme change by comparing pointers.
 func Get(name string, dark, noColor bool) (*Theme, error) {
 	name = strings.ToLower(name)
 	if noColor {
 		switch name {
 		case "", "auto", "dark", "light", "contrast":
-			return mono(dark), nil
+			return variant("mono", dark), nil
 		}
 		return nil, unknown(name)
 	}
 	switch name {
 	case "", "auto":
 		if dark {
-			return build("dark", true, darkPalette()), nil
+			return variant("dark", true), nil
 		}
-		return build("light", false, lightPalette()), nil
+		return variant("light", false), nil
 	case "dark":
-		return build("dark", true, darkPalette()), nil
+		return variant("dark", true), nil
 	case "light":
-		return build("light", false, lightPalette()), nil
+		return variant("light", false), nil
 	case "contrast", "high-contrast":
-		return build("contrast", dark, contrastPalette(dark)), nil
+		return variant("contrast", dark), nil
 	}
 	return nil, unknown(name)
+}
+
+var (
+	builtMu sync.Mutex
+	built   = map[[2]any]*Theme{}
+)
+
+// variant returns the theme of a name and background, building it on first
+// use.
+func variant(name string, dark bool) *Theme {
+	builtMu.Lock()
+	defer builtMu.Unlock()
+	k := [2]any{name, dark}
+	if t, ok := built[k]; ok {
+		return t
+	}
+	var t *Theme
+	switch name {
+	case "mono":
+		t = mono(dark)
+	case "dark":
+		t = build(name, dark, darkPalette())
+	case "light":
+		t = build(name, dark, lightPalette())
+	default:
+		t = build(name, dark, contrastPalette(dark))
+	}
+	built[k] = t
+	return t
 }
 
 func unknown(name string) error {

@@ -99,3 +99,24 @@ func forEachStyle(th *Theme, f func(string, lipgloss.Style)) {
 		f("Category("+c+")", th.Category(c))
 	}
 }
+
+// A variant is built once: the same arguments give the same theme, so the
+// explorer can skip a redraw when the terminal reports the background it
+// already assumed.
+func TestGetBuildsOnce(t *testing.T) {
+	a, _ := Get("auto", true, false)
+	b, _ := Get("dark", false, false)
+	c, _ := Get("auto", false, false)
+	if a != b {
+		t.Error("auto on a dark terminal and dark are two themes")
+	}
+	if a == c {
+		t.Error("auto gave the same theme on dark and light terminals")
+	}
+	m1, _ := Get("light", true, true)
+	m2, _ := Get("contrast", true, true)
+	m3, _ := Get("contrast", false, true)
+	if m1 != m2 || m1 == m3 || !m1.Dark || m3.Dark {
+		t.Error("mono variants are not shared by background")
+	}
+}

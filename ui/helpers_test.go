@@ -18,9 +18,25 @@ import (
 	"github.com/trajscope/trajscope/parsers/miniswe"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
+	"github.com/trajscope/trajscope/ui/code"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// The registry's panes, by name.
+var paneTimeline, paneSource, paneObservation, paneGold = paneNamed("timeline"), paneNamed("source"), paneNamed("observation"), paneNamed("gold")
+
+func paneNamed(name string) paneID {
+	for id, r := range registry {
+		if r.name == name {
+			return paneID(id)
+		}
+	}
+	panic("no pane " + name)
+}
+
+// src is the source pane.
+func src(m *Model) *code.Model { return m.panes[paneSource].(*code.Model) }
 
 const demoTraj = "pricebook__pricebook-42.traj.json"
 
@@ -71,33 +87,18 @@ func newModel(t testing.TB, a *scoring.Analysis, opts Options, w, h int) *Model 
 	return m
 }
 
+// named are the keys press knows by name, as the terminal sends them.
+var named = map[string]tea.KeyPressMsg{
+	"right": {Code: tea.KeyRight}, "left": {Code: tea.KeyLeft}, "down": {Code: tea.KeyDown}, "up": {Code: tea.KeyUp},
+	"tab": {Code: tea.KeyTab}, "shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift},
+	"enter": {Code: tea.KeyEnter}, "esc": {Code: tea.KeyEscape}, "backspace": {Code: tea.KeyBackspace},
+	"space": {Code: tea.KeySpace, Text: " "}, "ctrl+c": {Code: 'c', Mod: tea.ModCtrl}, "ctrl+d": {Code: 'd', Mod: tea.ModCtrl},
+}
+
 // press turns key names into key messages as the terminal would send them.
 func press(name string) tea.KeyPressMsg {
-	switch name {
-	case "right":
-		return tea.KeyPressMsg{Code: tea.KeyRight}
-	case "left":
-		return tea.KeyPressMsg{Code: tea.KeyLeft}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	case "ctrl+c":
-		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
-	case "ctrl+d":
-		return tea.KeyPressMsg{Code: 'd', Mod: tea.ModCtrl}
+	if k, ok := named[name]; ok {
+		return k
 	}
 	r := []rune(name)
 	if len(r) != 1 {
@@ -137,8 +138,8 @@ func run(m *Model, cmd tea.Cmd, depth int) {
 	}
 }
 
-// keys sends key names in order.
-func keys(m *Model, names ...string) {
+// typeKeys sends key names in order.
+func typeKeys(m *Model, names ...string) {
 	for _, n := range names {
 		send(m, press(n))
 	}

@@ -2,24 +2,20 @@ package ui
 
 import "github.com/trajscope/trajscope/ui/metrics"
 
-// pane names the explorer's panes in focus order.
-type pane int
+// place is where a pane sits in the layout. On smaller screens several
+// places share one slot.
+type place int
 
 const (
-	paneTimeline pane = iota
-	paneSource
-	paneObservation
-	paneGold
-	numPanes
+	placeList   place = iota // the left column: the timeline
+	placeMain                // the large area: the source
+	placeDetail              // under the main area: the observation
+	placeSide                // a column of its own on wide screens, under the list on medium ones: the gold panel
 )
-
-func (p pane) String() string {
-	return [...]string{"timeline", "source", "observation", "gold"}[p]
-}
 
 // slot is one pane's place in a column.
 type slot struct {
-	p pane
+	p paneID // -1: no pane has the slot's places
 	h int
 }
 
@@ -29,8 +25,8 @@ type column struct {
 	slots []slot
 }
 
-// layout places the panes for a screen size. Panes that share a place
-// (narrow screens) are resolved by focus when the layout is computed.
+// layout places the panes for a screen size. Places that share a slot
+// (narrow screens) are resolved by pick when the layout is computed.
 type layout struct {
 	w, h         int
 	headerH      int
@@ -47,10 +43,24 @@ type rect struct{ x, y, w, h int }
 
 func clamp(v, lo, hi int) int { return max(lo, min(v, hi)) }
 
-// computeLayout lays out a w×h screen. bottom is the pane (observation or
-// gold) shown where the two share a slot; main is the pane (source or
-// timeline) shown in the single column of a tiny screen.
-func computeLayout(w, h int, bottom, main pane) layout {
+// pickPane chooses the pane a slot shows: of the panes whose place is one of
+// places, the one focused last (stamp), else the first registered for the
+// first place.
+func pickPane(places []place, stamp func(paneID) int) paneID {
+	best, bestStamp := paneID(-1), -1
+	for _, pl := range places {
+		for id, r := range registry {
+			if s := stamp(paneID(id)); r.place == pl && s > bestStamp {
+				best, bestStamp = paneID(id), s
+			}
+		}
+	}
+	return best
+}
+
+// computeLayout lays out a w×h screen; pick chooses the pane of a slot that
+// several places share.
+func computeLayout(w, h int, pick func(places ...place) paneID) layout {
 	l := layout{w: w, h: h, headerH: 1}
 	l.metricsH = metrics.Height(h)
 	if h < 16 {
@@ -72,9 +82,9 @@ func computeLayout(w, h int, bottom, main pane) layout {
 		goldW := clamp(w*26/100, 40, 52)
 		srcH, obsH := split(bh, 0.62, 5, 4)
 		l.cols = []column{
-			{tlW, []slot{{paneTimeline, bh}}},
-			{w - tlW - goldW - 2, []slot{{paneSource, srcH}, {paneObservation, obsH}}},
-			{goldW, []slot{{paneGold, bh}}},
+			{tlW, []slot{{pick(placeList), bh}}},
+			{w - tlW - goldW - 2, []slot{{pick(placeMain), srcH}, {pick(placeDetail), obsH}}},
+			{goldW, []slot{{pick(placeSide), bh}}},
 		}
 	case w >= 110:
 		l.name = "medium"
@@ -82,33 +92,35 @@ func computeLayout(w, h int, bottom, main pane) layout {
 		tlH, goldH := split(bh, 0.6, 5, 4)
 		srcH, obsH := split(bh, 0.6, 5, 4)
 		l.cols = []column{
-			{tlW, []slot{{paneTimeline, tlH}, {paneGold, goldH}}},
-			{w - tlW - 1, []slot{{paneSource, srcH}, {paneObservation, obsH}}},
+			{tlW, []slot{{pick(placeList), tlH}, {pick(placeSide), goldH}}},
+			{w - tlW - 1, []slot{{pick(placeMain), srcH}, {pick(placeDetail), obsH}}},
 		}
 	case w >= 60:
 		l.name = "narrow"
 		tlW := clamp(w*37/100, 24, 40)
 		srcH, obsH := split(bh, 0.58, 5, 4)
 		l.cols = []column{
-			{tlW, []slot{{paneTimeline, bh}}},
-			{w - tlW - 1, []slot{{paneSource, srcH}, {bottom, obsH}}},
+			{tlW, []slot{{pick(placeList), bh}}},
+			{w - tlW - 1, []slot{{pick(placeMain), srcH}, {pick(placeDetail, placeSide), obsH}}},
 		}
 	default:
 		l.name = "tiny"
 		topH, botH := split(bh, 0.6, 3, 3)
-		l.cols = []column{{w, []slot{{main, topH}, {bottom, botH}}}}
+		l.cols = []column{{w, []slot{{pick(placeMain, placeList), topH}, {pick(placeDetail, placeSide), botH}}}}
 	}
 	return l
 }
 
 // rects returns where each visible pane is.
-func (l layout) rects() map[pane]rect {
-	out := map[pane]rect{}
+func (l layout) rects() map[paneID]rect {
+	out := map[paneID]rect{}
 	x := 0
 	for _, c := range l.cols {
 		y := l.bodyY
 		for _, s := range c.slots {
-			out[s.p] = rect{x, y, c.w, s.h}
+			if s.p >= 0 {
+				out[s.p] = rect{x, y, c.w, s.h}
+			}
 			y += s.h
 		}
 		x += c.w + 1
@@ -117,7 +129,7 @@ func (l layout) rects() map[pane]rect {
 }
 
 // visible reports whether a pane has a place in the layout.
-func (l layout) visible(p pane) bool {
+func (l layout) visible(p paneID) bool {
 	_, ok := l.rects()[p]
 	return ok
 }

@@ -6,20 +6,24 @@ func TestLayout(t *testing.T) {
 	cases := []struct {
 		w, h     int
 		name     string
-		bottom   pane
-		visible  []pane
-		hidden   []pane
+		bottom   paneID
+		visible  []paneID
+		hidden   []paneID
 		metricsH int
 	}{
-		{200, 60, "wide", paneObservation, []pane{paneTimeline, paneSource, paneObservation, paneGold}, nil, 5},
-		{120, 36, "medium", paneObservation, []pane{paneTimeline, paneSource, paneObservation, paneGold}, nil, 5},
-		{80, 24, "narrow", paneObservation, []pane{paneTimeline, paneSource, paneObservation}, []pane{paneGold}, 4},
-		{80, 24, "narrow", paneGold, []pane{paneTimeline, paneSource, paneGold}, []pane{paneObservation}, 4},
-		{50, 20, "tiny", paneObservation, []pane{paneSource, paneObservation}, []pane{paneTimeline, paneGold}, 4},
-		{60, 12, "narrow", paneObservation, []pane{paneTimeline}, nil, 0},
+		{200, 60, "wide", paneObservation, []paneID{paneTimeline, paneSource, paneObservation, paneGold}, nil, 5},
+		{120, 36, "medium", paneObservation, []paneID{paneTimeline, paneSource, paneObservation, paneGold}, nil, 5},
+		{80, 24, "narrow", paneObservation, []paneID{paneTimeline, paneSource, paneObservation}, []paneID{paneGold}, 4},
+		{80, 24, "narrow", paneGold, []paneID{paneTimeline, paneSource, paneGold}, []paneID{paneObservation}, 4},
+		{50, 20, "tiny", paneObservation, []paneID{paneSource, paneObservation}, []paneID{paneTimeline, paneGold}, 4},
+		{60, 12, "narrow", paneObservation, []paneID{paneTimeline}, nil, 0},
 	}
 	for _, c := range cases {
-		l := computeLayout(c.w, c.h, c.bottom, paneSource)
+		// c.bottom was focused last, the source before it.
+		stamps := map[paneID]int{paneSource: 1, c.bottom: 2}
+		l := computeLayout(c.w, c.h, func(places ...place) paneID {
+			return pickPane(places, func(p paneID) int { return stamps[p] })
+		})
 		if l.name != c.name || l.metricsH != c.metricsH {
 			t.Errorf("%dx%d: layout %s metrics %d, want %s %d", c.w, c.h, l.name, l.metricsH, c.name, c.metricsH)
 		}
@@ -61,7 +65,7 @@ func TestNeighbourWithFilter(t *testing.T) {
 		{2, 1, 3}, {2, -1, 2}, {0, 1, 2}, {0, 0, 2}, {4, 1, 5}, {4, -1, 3}, {16, 1, 16}, {19, 0, 16}, {4, 3, 8}, {11, -10, 2},
 	}
 	for _, c := range cases {
-		got, _ := m.tl.Neighbour(c.from, c.n)
+		got, _ := m.ctx.Neighbour(c.from, c.n)
 		if got != c.want {
 			t.Errorf("Neighbour(%d, %d) = %d, want %d", c.from, c.n, got, c.want)
 		}

@@ -44,7 +44,7 @@ func TestGoldenScreens(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			m := newModel(t, a, c.opts, c.w, c.h)
-			keys(m, c.keys...)
+			typeKeys(m, c.keys...)
 			raw := m.View().Content
 			checkScreen(t, raw, c.w, c.h)
 			if c.opts.NoColor {
@@ -88,9 +88,9 @@ func TestResizeReflows(t *testing.T) {
 			send(m, press("l"), press("l"), press("l"))
 			checkScreen(t, m.View().Content, sz[0], sz[1])
 		}
-		keys(m, "tab", "?")
+		typeKeys(m, "tab", "?")
 		checkScreen(t, m.View().Content, sz[0], sz[1])
-		keys(m, "?", "g")
+		typeKeys(m, "?", "g")
 	}
 }
 
@@ -99,7 +99,7 @@ func TestKeys(t *testing.T) {
 	a := demoAnalysis(t)
 	type state struct {
 		cur     int
-		focus   pane
+		focus   paneID
 		lens    model.Lens
 		filter  string
 		query   string
@@ -111,7 +111,7 @@ func TestKeys(t *testing.T) {
 	}
 	get := func(m *Model) state {
 		return state{m.ctx.Cur, m.focus, m.ctx.Lens, m.ctx.Filter, m.ctx.Query, m.showHelp, m.playing, m.speed,
-			m.src.Picking(), m.src.Following()}
+			src(m).Picking(), src(m).Following()}
 	}
 	base := state{focus: paneTimeline, speed: defaultSpeed, follow: true}
 	with := func(f func(*state)) state {
@@ -166,7 +166,7 @@ func TestKeys(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			m := newModel(t, a, Options{}, 120, 36)
-			keys(m, c.keys...)
+			typeKeys(m, c.keys...)
 			if got := get(m); got != c.want {
 				t.Errorf("after %v:\n got %+v\nwant %+v", c.keys, got, c.want)
 			}
@@ -212,8 +212,8 @@ func TestGoldJumps(t *testing.T) {
 	visit := func(key string, n int) string {
 		var got []string
 		for i := 0; i < n; i++ {
-			keys(m, key)
-			f, l := m.src.File()
+			typeKeys(m, key)
+			f, l := src(m).File()
 			got = append(got, f+":"+strconv.Itoa(l))
 		}
 		return strings.Join(got, " ")
@@ -226,7 +226,7 @@ func TestGoldJumps(t *testing.T) {
 	}
 	// At the last step four spans are unread (contextbench lens); m cycles
 	// through them and skips the ones read.
-	keys(m, "G", "F")
+	typeKeys(m, "G", "F")
 	want = "pricebook/discounts.py:78 pricebook/money.py:45 README.md:12 pricebook/__init__.py:3 pricebook/discounts.py:78"
 	if got := visit("m", 5); got != want {
 		t.Errorf("m at the last step visits %s\nwant %s", got, want)
@@ -258,18 +258,18 @@ func TestGoldEnterJumpsToClosest(t *testing.T) {
 	}
 	for _, c := range cases {
 		m := newModel(t, a, Options{Step: 20, Lens: c.lens}, 120, 36)
-		keys(m, "shift+tab") // the gold panel
+		typeKeys(m, "shift+tab") // the gold panel
 		for i := 0; i < c.sel; i++ {
-			keys(m, "j")
+			typeKeys(m, "j")
 		}
-		keys(m, "enter")
-		f, l := m.src.File()
+		typeKeys(m, "enter")
+		f, l := src(m).File()
 		if f != c.file || l != c.line || m.ctx.Cur+1 != c.step || !strings.Contains(m.status, c.msg) {
 			t.Errorf("span %d (%s): step %d at %s:%d, status %q; want step %d at %s:%d, %q",
 				c.sel, c.lens, m.ctx.Cur+1, f, l, m.status, c.step, c.file, c.line, c.msg)
 		}
-		if m.focus != paneGold || m.src.Following() {
-			t.Errorf("span %d: focus %v, source following %v; want the gold panel focused and the source pinned", c.sel, m.focus, m.src.Following())
+		if m.focus != paneGold || src(m).Following() {
+			t.Errorf("span %d: focus %v, source following %v; want the gold panel focused and the source pinned", c.sel, m.focus, src(m).Following())
 		}
 	}
 }
@@ -283,7 +283,7 @@ func TestObservationControlBytesNeverReachTheTerminal(t *testing.T) {
 	a.Run.Actions[2].Thought = "think \x1b]52;c;AAAA\x07 hard"
 	a.Run.InstanceID = "id\x1b]0;pwn\x07"
 	m := newModel(t, a, Options{}, 120, 36)
-	keys(m, "l", "l", "tab", "tab") // step 3, observation focused
+	typeKeys(m, "l", "l", "tab", "tab") // step 3, observation focused
 	for _, frame := range []string{m.View().Content, m.View().WindowTitle} {
 		if bad := controlOutsideSGR(frame); bad != "" {
 			t.Fatalf("a control sequence reached the screen: %q", bad)
@@ -294,21 +294,6 @@ func TestObservationControlBytesNeverReachTheTerminal(t *testing.T) {
 		if !strings.Contains(screen, want) {
 			t.Errorf("the escape %s is not shown visibly", want)
 		}
-	}
-	// The plain summary and the JSON form are just as inert.
-	var b strings.Builder
-	if err := WriteSummary(&b, a, model.LensContextBench); err != nil {
-		t.Fatal(err)
-	}
-	if bad := controlOutsideSGR(b.String()); bad != "" {
-		t.Errorf("summary: control sequence %q", bad)
-	}
-	b.Reset()
-	if err := WriteJSON(&b, a); err != nil {
-		t.Fatal(err)
-	}
-	if bad := controlOutsideSGR(b.String()); bad != "" || strings.ContainsRune(b.String(), '\u009b') || strings.ContainsRune(b.String(), '\u202e') {
-		t.Errorf("json: control sequence %q", bad)
 	}
 }
 
@@ -365,11 +350,11 @@ func TestMouseWheel(t *testing.T) {
 	if m.ctx.Cur != 1 {
 		t.Errorf("wheel over the timeline: step %d, want 2", m.ctx.Cur+1)
 	}
-	keys(m, "l", "l") // step 4: discounts.py from line ~33
-	src := r[paneSource]
-	_, before := m.src.File()
-	send(m, tea.MouseWheelMsg{X: src.x + 5, Y: src.y + 2, Button: tea.MouseWheelDown})
-	if _, after := m.src.File(); after <= before {
+	typeKeys(m, "l", "l") // step 4: discounts.py from line ~33
+	sr := r[paneSource]
+	_, before := src(m).File()
+	send(m, tea.MouseWheelMsg{X: sr.x + 5, Y: sr.y + 2, Button: tea.MouseWheelDown})
+	if _, after := src(m).File(); after <= before {
 		t.Errorf("wheel over the source did not scroll (cursor %d -> %d)", before, after)
 	}
 	if m.ctx.Cur != 3 {
@@ -382,16 +367,16 @@ func TestOnlyDirtyPanesRender(t *testing.T) {
 	a := demoAnalysis(t)
 	m := newModel(t, a, Options{}, 120, 36)
 	m.View()
-	keys(m, "tab", "tab") // observation focused
+	typeKeys(m, "tab", "tab") // observation focused
 	m.View()
 	srcBefore := m.cache[paneSource]
 	m.cache[paneSource] = "sentinel"
-	keys(m, "j")
+	typeKeys(m, "j")
 	m.View()
 	if m.cache[paneSource] != "sentinel" {
 		t.Error("scrolling the observation re-rendered the source pane")
 	}
-	keys(m, "l")
+	typeKeys(m, "l")
 	m.View()
 	if m.cache[paneSource] == "sentinel" || m.cache[paneSource] == srcBefore {
 		t.Error("stepping did not re-render the source pane")
@@ -415,14 +400,49 @@ func BenchmarkStep(b *testing.B) {
 	}
 }
 
-// The plain summary printed when stdout is not a terminal.
-func TestSummaryGolden(t *testing.T) {
+// The footer and the help screen are the focused pane's: its own keys
+// first, then the common ones.
+func TestFooterAndHelpFollowFocus(t *testing.T) {
 	a := demoAnalysis(t)
-	for _, l := range []model.Lens{model.LensContextBench, model.LensObserved} {
-		var b strings.Builder
-		if err := WriteSummary(&b, a, l); err != nil {
-			t.Fatal(err)
+	m := newModel(t, a, Options{}, 200, 40)
+	lastLine := func() string {
+		lines := strings.Split(ansi.Strip(m.Render()), "\n")
+		return lines[len(lines)-1]
+	}
+	for _, c := range []struct {
+		focus        paneID
+		footer, help string
+	}{
+		{paneTimeline, " l/→ next step • h/← previous step • tab next pane • / search", " l/→   next step"},
+		{paneSource, " ]/[ next/prev gold span • m/M next/prev unread gold • F follow the step • f pick file", " ]/[    next/prev gold span"},
+		{paneObservation, " j/↓ scroll down • k/↑ scroll up • ctrl+d half page down • ctrl+u half page up • l/→ next step", " j/↓    scroll down"},
+		{paneGold, " enter gold: closest step • j/↓ scroll down • k/↑ scroll up • l/→ next step", " j/↓   scroll down"},
+	} {
+		if m.focus != c.focus {
+			t.Fatalf("focus %s, want %s", m.focus, c.focus)
 		}
-		golden(t, "summary_"+l.String(), b.String())
+		if got := lastLine(); !strings.HasPrefix(got, c.footer) {
+			t.Errorf("%s focused: footer %q, want it to start %q", c.focus, got, c.footer)
+		}
+		typeKeys(m, "?")
+		// The first key group is on the line after the title and a blank.
+		if got := strings.Split(ansi.Strip(m.Render()), "\n")[3]; !strings.HasPrefix(got, c.help) {
+			t.Errorf("%s focused: help starts %q, want %q", c.focus, got, c.help)
+		}
+		typeKeys(m, "?", "tab")
+	}
+}
+
+// Themes are built once: a terminal that reports the background the
+// explorer assumed changes nothing, and the source keeps its highlighting.
+func TestSameBackgroundKeepsTheme(t *testing.T) {
+	m := newModel(t, demoAnalysis(t), Options{Theme: "auto", Dark: true}, 120, 36)
+	m.View()
+	th, rev := m.ctx.Theme, m.ctx.Rev
+	m.cache[paneSource] = "sentinel"
+	send(m, tea.BackgroundColorMsg{Color: color.Black})
+	m.View()
+	if m.ctx.Theme != th || m.ctx.Rev != rev || m.cache[paneSource] != "sentinel" {
+		t.Error("the same background rebuilt the theme or redrew the panes")
 	}
 }

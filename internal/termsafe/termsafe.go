@@ -88,3 +88,29 @@ func isPlain(s string, multiline bool) bool {
 	}
 	return true
 }
+
+// JSON rewrites, inside encoded JSON, the runes a terminal may act on that
+// encoding/json leaves raw (DEL, C1 controls, bidirectional overrides) as
+// \uXXXX escapes: the JSON means the same, and printing it cannot drive the
+// terminal. Such runes only occur inside strings; C0 controls are already
+// escaped there, and the newlines between values are layout, so they stay.
+// b itself is returned when nothing needs escaping.
+func JSON(b []byte) []byte {
+	var out []byte
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r >= 0x20 && unsafeRune(r) {
+			if out == nil {
+				out = append(make([]byte, 0, len(b)+16), b[:i]...)
+			}
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else if out != nil {
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	if out == nil {
+		return b
+	}
+	return out
+}

@@ -58,3 +58,14 @@ func FuzzLine(f *testing.F) {
 		}
 	})
 }
+
+func TestJSON(t *testing.T) {
+	in := []byte("{\"id\": \"a\u009bb\u202ec\x7fd\u200fe\"}\n")
+	if got := string(JSON(in)); got != `{"id": "a\u009bb\u202ec\u007fd\u200fe"}`+"\n" {
+		t.Errorf("got %q", got)
+	}
+	plain := []byte("{\"id\": \"abc\",\n \"x\": \"é\"}")
+	if got := JSON(plain); &got[0] != &plain[0] {
+		t.Error("plain input was copied")
+	}
+}

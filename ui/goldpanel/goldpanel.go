@@ -14,28 +14,25 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/trajscope/trajscope/internal/runtext"
 	"github.com/trajscope/trajscope/internal/termsafe"
-	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring/diagnose"
 	"github.com/trajscope/trajscope/themes"
-	"github.com/trajscope/trajscope/ui/common"
+	"github.com/trajscope/trajscope/ui/fit"
+	"github.com/trajscope/trajscope/ui/keys"
+	"github.com/trajscope/trajscope/ui/pane"
 )
 
 // Model is the gold panel.
 type Model struct {
-	ctx     *common.Context
-	w, h    int
-	Focused bool
+	pane.Base
 	// sel is the selected span (index into Data.Gold); offset the first
 	// visible row.
 	sel, offset int
 }
 
 // New returns a gold panel.
-func New(ctx *common.Context) *Model { return &Model{ctx: ctx} }
-
-// SetSize sets the pane's size, title row included.
-func (m *Model) SetSize(w, h int) { m.w, m.h = w, h }
+func New(ctx *pane.Context) *Model { return &Model{Base: pane.Base{Ctx: ctx}} }
 
 // Update moves the selection; enter goes to the step that came closest to
 // the selected span and shows the span in the source pane.
@@ -44,7 +41,6 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	if !ok || !m.Focused {
 		return nil
 	}
-	keys := common.Keys
 	switch {
 	case key.Matches(k, keys.Down):
 		return m.Scroll(1)
@@ -57,7 +53,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (m *Model) jump() tea.Cmd {
-	d, l := m.ctx.Data, m.ctx.Lens
+	d, l := m.Ctx.Data, m.Ctx.Lens
 	if m.sel >= len(d.Gold) {
 		return nil
 	}
@@ -71,38 +67,13 @@ func (m *Model) jump() tea.Cmd {
 	if i >= 0 {
 		status = fmt.Sprintf("step %d came closest to %s", i+1, where)
 	}
-	return common.Jump(i, g.File, max(g.Start, 1), status)
+	return pane.Jump(i, g.File, max(g.Start, 1), status)
 }
 
 // Scroll moves the selection by n spans.
 func (m *Model) Scroll(n int) tea.Cmd {
-	m.sel = max(0, min(m.sel+n, len(m.ctx.Data.Gold)-1))
+	m.sel = max(0, min(m.sel+n, len(m.Ctx.Data.Gold)-1))
 	return nil
-}
-
-// Label names a span's end-of-run category in a few words (the row's last
-// column and the plain summary).
-func Label(g *common.GoldSpan, l model.Lens) string {
-	switch g.Category(l) {
-	case diagnose.Found:
-		if g.Span[l] != nil && g.Span[l].Declared || g.Whole[l] != nil && g.Whole[l].Declared {
-			return "found (declared)"
-		}
-		return "found"
-	case diagnose.ReadThenDropped:
-		return "read, dropped"
-	case diagnose.NearMiss:
-		if sp := g.Span[l]; sp != nil && sp.Distance >= 0 {
-			return fmt.Sprintf("near miss ±%d", sp.Distance)
-		}
-		return "near miss"
-	case diagnose.SearchedNotRead:
-		return "searched"
-	}
-	if g.Span[l] != nil && g.Span[l].Missing || g.Whole[l] != nil && g.Whole[l].Missing {
-		return "not in repo"
-	}
-	return "never opened"
 }
 
 // categoryStyle colours a category with the gutter's gold colours: kept,
@@ -120,32 +91,32 @@ func categoryStyle(t *themes.Theme, c diagnose.Category) lipgloss.Style {
 // View renders the title, the gold rows and, when focused, what became of
 // the selected span.
 func (m *Model) View() string {
-	if m.w <= 0 || m.h <= 0 {
+	if m.W <= 0 || m.H <= 0 {
 		return ""
 	}
-	ctx, t, d := m.ctx, m.ctx.Theme, m.ctx.Data
+	ctx, t, d := m.Ctx, m.Ctx.Theme, m.Ctx.Data
 	found := 0
 	for k := range d.Gold {
 		if g := &d.Gold[k]; g.FoundAt[ctx.Lens] >= 0 && g.FoundAt[ctx.Lens] <= ctx.Cur {
 			found++
 		}
 	}
-	lines := []string{common.Title(ctx, "Gold", fmt.Sprintf("%d/%d spans read", found, len(d.Gold)), m.Focused, m.w)}
+	lines := []string{pane.Title(ctx, "Gold", fmt.Sprintf("%d/%d spans read", found, len(d.Gold)), m.Focused, m.W)}
 	if len(d.Gold) == 0 {
 		lines = append(lines, t.Muted.Render(" no gold context (pass --gold)"))
-		return strings.Join(common.Block(lines, m.w, m.h), "\n")
+		return strings.Join(fit.Block(lines, m.W, m.H), "\n")
 	}
 	// The description of the selected span takes up to three rows (two on
 	// a short pane) below the spans, when that leaves three rows of spans.
 	var detail []string
 	if m.Focused && m.sel < len(d.Gold) {
 		text := termsafe.Line(d.Gold[m.sel].Describe(ctx.Lens))
-		detail = strings.Split(ansi.Wrap(text, max(m.w-2, 1), ""), "\n")
-		if most := 2 + min(1, max(0, m.h-12)); len(detail) > most {
+		detail = strings.Split(ansi.Wrap(text, max(m.W-2, 1), ""), "\n")
+		if most := 2 + min(1, max(0, m.H-12)); len(detail) > most {
 			detail = detail[:most]
-			detail[most-1] = common.Truncate(detail[most-1]+" …", m.w-2)
+			detail[most-1] = runtext.Truncate(detail[most-1]+" …", m.W-2)
 		}
-		if m.h-1-len(detail) < 3 {
+		if m.H-1-len(detail) < 3 {
 			detail = nil
 		}
 	}
@@ -160,14 +131,14 @@ func (m *Model) View() string {
 	for k := range d.Gold {
 		g := &d.Gold[k]
 		if k == 0 || d.Gold[k-1].File != g.File {
-			rows = append(rows, row{t.Bold.Render(common.GlyphGoldFile + " " + termsafe.Line(g.File)), -1})
+			rows = append(rows, row{t.Bold.Render(runtext.GlyphGoldFile + " " + termsafe.Line(g.File)), -1})
 		}
 		if k == m.sel {
 			selRow = len(rows)
 		}
 		rows = append(rows, row{m.spanRow(g, k == m.sel && m.Focused, cols), k})
 	}
-	body := m.h - 1 - len(detail)
+	body := m.H - 1 - len(detail)
 	if selRow < m.offset+1 {
 		m.offset = max(selRow-1, 0) // keep the file header in view
 	}
@@ -184,7 +155,7 @@ func (m *Model) View() string {
 	for _, l := range detail {
 		lines = append(lines, " "+t.Muted.Render(l))
 	}
-	return strings.Join(common.Block(lines, m.w, m.h), "\n")
+	return strings.Join(fit.Block(lines, m.W, m.H), "\n")
 }
 
 // columns are the widths of the line-range and read-fraction columns,
@@ -197,8 +168,8 @@ const diagRoom = 17
 
 func (m *Model) columns() columns {
 	c := columns{lines: 4, frac: 1} // "file", "-"
-	for k := range m.ctx.Data.Gold {
-		g := &m.ctx.Data.Gold[k]
+	for k := range m.Ctx.Data.Gold {
+		g := &m.Ctx.Data.Gold[k]
 		if !g.FileLevel {
 			c.lines = max(c.lines, len(fmt.Sprintf("%d-%d", g.Start, g.End)))
 			c.frac = max(c.frac, 2*len(fmt.Sprint(g.Lines))+1)
@@ -206,14 +177,14 @@ func (m *Model) columns() columns {
 	}
 	// On a narrow pane the diagnosis matters more than the fraction: the
 	// glyph already says whether the span is read.
-	if len("  ● ")+c.lines+1+c.frac+1+len("not yet")+len(" → ")+diagRoom > m.w {
+	if len("  ● ")+c.lines+1+c.frac+1+len("not yet")+len(" → ")+diagRoom > m.W {
 		c.frac = 0
 	}
 	return c
 }
 
-func (m *Model) spanRow(g *common.GoldSpan, selected bool, cols columns) string {
-	ctx, t := m.ctx, m.ctx.Theme
+func (m *Model) spanRow(g *diagnose.GoldSpan, selected bool, cols columns) string {
+	ctx, t := m.Ctx, m.Ctx.Theme
 	l := ctx.Lens
 	var glyph, glyphStyled string
 	read := 0
@@ -226,11 +197,11 @@ func (m *Model) spanRow(g *common.GoldSpan, selected bool, cols columns) string 
 	}
 	switch {
 	case read > 0:
-		glyph, glyphStyled = common.GlyphGoldFound, t.MarkGoldFound.Render(common.GlyphGoldFound)
+		glyph, glyphStyled = runtext.GlyphGoldFound, t.MarkGoldFound.Render(runtext.GlyphGoldFound)
 	case g.FoundAt[l] >= 0:
-		glyph, glyphStyled = common.GlyphGoldPending, t.MarkGoldPending.Render(common.GlyphGoldPending)
+		glyph, glyphStyled = runtext.GlyphGoldPending, t.MarkGoldPending.Render(runtext.GlyphGoldPending)
 	default:
-		glyph, glyphStyled = common.GlyphGoldMissed, t.MarkGoldMissed.Render(common.GlyphGoldMissed)
+		glyph, glyphStyled = runtext.GlyphGoldMissed, t.MarkGoldMissed.Render(runtext.GlyphGoldMissed)
 	}
 	lines, frac := "file", "-"
 	if !g.FileLevel {
@@ -250,15 +221,15 @@ func (m *Model) spanRow(g *common.GoldSpan, selected bool, cols columns) string 
 		frac = fmt.Sprintf("%*s ", cols.frac, frac)
 	}
 	prefix := fmt.Sprintf("  %s %-*s %s%-7s → ", glyph, cols.lines, lines, frac, at)
-	diag := Label(g, l)
+	diag := g.Label(l)
 	if i := g.Closest(l); i >= 0 {
-		if long := fmt.Sprintf("%s @%d", diag, i+1); ansi.StringWidth(prefix)+ansi.StringWidth(long) <= m.w {
+		if long := fmt.Sprintf("%s @%d", diag, i+1); ansi.StringWidth(prefix)+ansi.StringWidth(long) <= m.W {
 			diag = long
 		}
 	}
 	if selected {
-		plain := common.GlyphCursor + prefix[1:] + diag
-		return t.Selected.Render(common.Fit(plain, m.w))
+		plain := runtext.GlyphCursor + prefix[1:] + diag
+		return t.Selected.Render(fit.Line(plain, m.W))
 	}
 	atStyle := t.Muted
 	if at != "not yet" {
@@ -268,11 +239,9 @@ func (m *Model) spanRow(g *common.GoldSpan, selected bool, cols columns) string 
 		atStyle.Render(fmt.Sprintf("%-7s", at)), t.Muted.Render("→"), categoryStyle(t, g.Category(l)).Render(diag))
 }
 
-// ShortHelp lists the panel's keys.
-func (m *Model) ShortHelp() []key.Binding { return []key.Binding{common.Keys.Closest} }
+// ShortHelp is the footer while the panel is focused: enter first, since
+// going to the closest step is what the panel is for.
+func (m *Model) ShortHelp() []key.Binding { return keys.Footer(keys.Closest, keys.Down, keys.Up) }
 
-// FullHelp lists the panel's keys in groups.
-func (m *Model) FullHelp() [][]key.Binding {
-	k := common.Keys
-	return [][]key.Binding{{k.Down, k.Up, k.Closest}}
-}
+// FullHelp is the help screen while the panel is focused.
+func (m *Model) FullHelp() [][]key.Binding { return keys.FullHelp(keys.Down, keys.Up, keys.Closest) }

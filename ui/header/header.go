@@ -8,28 +8,24 @@ import (
 	"sort"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/trajscope/trajscope/internal/termsafe"
-	"github.com/trajscope/trajscope/ui/common"
+	"github.com/trajscope/trajscope/ui/fit"
+	"github.com/trajscope/trajscope/ui/pane"
 )
 
 // Model is the header.
 type Model struct {
-	ctx  *common.Context
-	w, h int
+	ctx *pane.Context
+	w   int
 }
 
 // New returns a header.
-func New(ctx *common.Context) *Model { return &Model{ctx: ctx} }
+func New(ctx *pane.Context) *Model { return &Model{ctx: ctx} }
 
-// SetSize sets the header's size (one row).
-func (m *Model) SetSize(w, h int) { m.w, m.h = w, h }
-
-// Update does nothing: the header has no keys.
-func (m *Model) Update(tea.Msg) tea.Cmd { return nil }
+// SetWidth sets the header's width (it is one row).
+func (m *Model) SetWidth(w int) { m.w = w }
 
 type item struct {
 	label, value string
@@ -132,11 +128,5 @@ func (m *Model) View() string {
 		}
 	}
 	items = kept()
-	return common.Fit(render(items, false), m.w)
+	return fit.Line(render(items, false), m.w)
 }
-
-// ShortHelp: the header has no keys.
-func (m *Model) ShortHelp() []key.Binding { return nil }
-
-// FullHelp: the header has no keys.
-func (m *Model) FullHelp() [][]key.Binding { return nil }

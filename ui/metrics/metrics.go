@@ -8,22 +8,22 @@ import (
 	"math"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/trajscope/trajscope/internal/runtext"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/ui/common"
+	"github.com/trajscope/trajscope/ui/fit"
+	"github.com/trajscope/trajscope/ui/pane"
 )
 
 // Model is the metrics bar.
 type Model struct {
-	ctx  *common.Context
+	ctx  *pane.Context
 	w, h int
 }
 
 // New returns a metrics bar.
-func New(ctx *common.Context) *Model { return &Model{ctx: ctx} }
+func New(ctx *pane.Context) *Model { return &Model{ctx: ctx} }
 
 // SetSize sets the bar's size, title row included.
 func (m *Model) SetSize(w, h int) { m.w, m.h = w, h }
@@ -36,9 +36,6 @@ func Height(screenH int) int {
 	}
 	return 4
 }
-
-// Update does nothing: the bar has no keys.
-func (m *Model) Update(tea.Msg) tea.Cmd { return nil }
 
 var blocks = []rune("▁▂▃▄▅▆▇█")
 
@@ -72,14 +69,6 @@ func Spark(values []float64, cur, w int) (past, future string) {
 	return p.String(), f.String()
 }
 
-// Ratio formats a/b as a two-decimal value, "-" when b is zero.
-func Ratio(a, b int) string {
-	if b == 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%.2f", float64(a)/float64(b))
-}
-
 // View renders the bar.
 func (m *Model) View() string {
 	if m.w <= 0 || m.h <= 0 {
@@ -88,11 +77,12 @@ func (m *Model) View() string {
 	ctx, t, d := m.ctx, m.ctx.Theme, m.ctx.Data
 	ld := ctx.L()
 	cur := ctx.Cur
-	res := ld.Result
-	title := common.Title(ctx, "Coverage", fmt.Sprintf("%s lens · cumulative up to step %d", ctx.Lens, cur+1), false, m.w)
+	res := &ld.Result
+	title := pane.Title(ctx, "Coverage", fmt.Sprintf("%s lens · cumulative up to step %d", ctx.Lens, cur+1), false, m.w)
 	lines := []string{title}
 
-	reread := fmt.Sprintf("re-read %d/%d lines (%s)", ld.CumReread[cur], ld.CumRead[cur], Ratio(ld.CumReread[cur], ld.CumRead[cur]))
+	at := &ld.Actions[cur]
+	reread := fmt.Sprintf("re-read %d/%d lines (%s)", at.CumReread, at.CumRead, runtext.Ratio(at.CumReread, at.CumRead))
 	editloc := "EditLoc: at the last step"
 	if cur == d.N-1 {
 		if e := res.EditLoc; e != nil {
@@ -105,33 +95,33 @@ func (m *Model) View() string {
 		editloc = "score: " + res.Error
 	}
 
-	spark := func(g int, w int) string {
-		past, fut := Spark(ld.Cov[g], cur, w)
+	spark := func(g model.Granularity, w int) string {
+		past, fut := Spark(ld.Curve[g], cur, w)
 		return t.Spark[g].Render(past) + t.SparkFuture.Render(fut)
 	}
-	val := func(g int) string { return t.Value.Render(fmt.Sprintf("%.2f", ld.Cov[g][cur])) }
+	val := func(g model.Granularity) string { return t.Value.Render(fmt.Sprintf("%.2f", ld.Curve[g][cur])) }
 
 	if m.h >= 5 {
 		infoW := min(44, m.w/3)
 		info := []string{reread, fmt.Sprintf("%s steps %d/%d", ctx.Lens, ld.StepsDone[cur], ld.NumSteps), editloc,
 			fmt.Sprintf("AUC line %.2f · redundancy line %.2f", res.Trajectory.AUCCoverage.Line, res.Trajectory.Redundancy.Line)}
-		for g, name := range model.Granularities {
-			fm := res.Final.At(name)
+		for _, g := range model.Granularities {
+			fm := res.Final.At(g)
 			final := fmt.Sprintf("final %.2f p %.2f", fm.Coverage, fm.Precision)
 			sw := max(m.w-7-1-4-2-len(final)-3-infoW-1, 4)
-			row := fmt.Sprintf(" %-6s %s %s  %s %s %s", name, spark(g, sw), val(g), t.Muted.Render(final),
-				t.Separator.Render("│"), common.Fit(info[g], infoW))
+			row := fmt.Sprintf(" %-6s %s %s  %s %s %s", g, spark(g, sw), val(g), t.Muted.Render(final),
+				t.Separator.Render("│"), fit.Line(info[g], infoW))
 			lines = append(lines, row)
 		}
-		return strings.Join(common.Block(lines, m.w, m.h), "\n")
+		return strings.Join(fit.Block(lines, m.w, m.h), "\n")
 	}
 	// Compact: two granularities a row, then one info row.
 	half := (m.w - 1) / 2
 	for r := 0; r < 2; r++ {
 		var parts []string
-		for g := 2 * r; g < 2*r+2; g++ {
+		for _, g := range model.Granularities[2*r : 2*r+2] {
 			sw := max(half-7-1-4-2, 4)
-			parts = append(parts, common.Fit(fmt.Sprintf(" %-6s %s %s", model.Granularities[g], spark(g, sw), val(g)), half))
+			parts = append(parts, fit.Line(fmt.Sprintf(" %-6s %s %s", g, spark(g, sw), val(g)), half))
 		}
 		lines = append(lines, strings.Join(parts, " "))
 	}
@@ -141,11 +131,5 @@ func (m *Model) View() string {
 		info = fmt.Sprintf(" %s · %s", reread, editloc)
 	}
 	lines = append(lines, t.Muted.Render(info))
-	return strings.Join(common.Block(lines, m.w, m.h), "\n")
+	return strings.Join(fit.Block(lines, m.w, m.h), "\n")
 }
-
-// ShortHelp: the bar has no keys.
-func (m *Model) ShortHelp() []key.Binding { return nil }
-
-// FullHelp: the bar has no keys.
-func (m *Model) FullHelp() [][]key.Binding { return nil }

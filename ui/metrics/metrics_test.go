@@ -24,9 +24,3 @@ func TestSpark(t *testing.T) {
 		}
 	}
 }
-
-func TestRatio(t *testing.T) {
-	if Ratio(1, 4) != "0.25" || Ratio(3, 0) != "-" {
-		t.Errorf("Ratio: %s %s", Ratio(1, 4), Ratio(3, 0))
-	}
-}

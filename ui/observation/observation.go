@@ -13,9 +13,12 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/trajscope/trajscope/internal/runtext"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/themes"
-	"github.com/trajscope/trajscope/ui/common"
+	"github.com/trajscope/trajscope/ui/fit"
+	"github.com/trajscope/trajscope/ui/keys"
+	"github.com/trajscope/trajscope/ui/pane"
 )
 
 // maxLines caps how much of one output the pane lays out.
@@ -23,10 +26,8 @@ const maxLines = 20000
 
 // Model is the observation pane.
 type Model struct {
-	ctx     *common.Context
-	w, h    int
-	Focused bool
-	offset  int
+	pane.Base
+	offset int
 
 	// lines is the wrapped text of action `for` at width `forW`.
 	lines      []string
@@ -36,46 +37,37 @@ type Model struct {
 }
 
 // New returns an observation pane.
-func New(ctx *common.Context) *Model { return &Model{ctx: ctx, forI: -1} }
+func New(ctx *pane.Context) *Model { return &Model{Base: pane.Base{Ctx: ctx}, forI: -1} }
 
-// SetSize sets the pane's size, title row included.
-func (m *Model) SetSize(w, h int) { m.w, m.h = w, h }
-
-// OnStep shows the new action from its top.
-func (m *Model) OnStep() { m.offset = 0 }
-
-// Update scrolls a focused pane.
+// Update scrolls a focused pane; a new step shows its action from the top.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok || !m.Focused {
-		return nil
-	}
-	keys := common.Keys
-	switch {
-	case key.Matches(k, keys.Down):
-		m.Scroll(1)
-	case key.Matches(k, keys.Up):
-		m.Scroll(-1)
-	case key.Matches(k, keys.PageDown):
-		m.Scroll(max(1, (m.h-1)/2))
-	case key.Matches(k, keys.PageUp):
-		m.Scroll(-max(1, (m.h-1)/2))
+	switch msg := msg.(type) {
+	case pane.StepMsg:
+		m.offset = 0
+	case tea.KeyPressMsg:
+		if n := keys.ScrollLines(msg, m.H-1); n != 0 && m.Focused {
+			m.scroll(n)
+		}
 	}
 	return nil
 }
 
-// Scroll moves the text by n lines.
+// Scroll moves the text by n wheel notches of three lines.
 func (m *Model) Scroll(n int) tea.Cmd {
-	m.build()
-	m.offset = max(0, min(m.offset+n, len(m.lines)-(m.h-1)))
+	m.scroll(3 * n)
 	return nil
+}
+
+func (m *Model) scroll(n int) {
+	m.build()
+	m.offset = max(0, min(m.offset+n, len(m.lines)-(m.H-1)))
 }
 
 // build wraps the current action's text for the pane width, once per action,
 // width and theme.
 func (m *Model) build() {
-	ctx := m.ctx
-	w := max(m.w-1, 1)
+	ctx := m.Ctx
+	w := max(m.W-1, 1)
 	if m.forI == ctx.Cur && m.forW == w && m.forTheme == ctx.Theme {
 		return
 	}
@@ -158,33 +150,33 @@ func Visible(text string, t *themes.Theme) []string {
 
 // View renders the title and the visible part of the text.
 func (m *Model) View() string {
-	if m.w <= 0 || m.h <= 0 {
+	if m.W <= 0 || m.H <= 0 {
 		return ""
 	}
 	m.build()
-	ctx := m.ctx
+	ctx := m.Ctx
 	act := &ctx.Data.Run.Actions[ctx.Cur]
-	detail := fmt.Sprintf("step %d · %s", ctx.Cur+1, common.Category(act))
+	detail := fmt.Sprintf("step %d · %s", ctx.Cur+1, runtext.Category(act))
 	if act.Tool != "" && act.Tool != "bash" {
 		detail += " · " + act.Tool
 	}
 	detail += fmt.Sprintf(" · %d lines", m.outLines)
-	body := m.h - 1
+	body := m.H - 1
 	m.offset = max(0, min(m.offset, len(m.lines)-body))
 	if len(m.lines) > body {
 		detail += fmt.Sprintf(" · %d%%", 100*(m.offset+body)/len(m.lines))
 	}
-	lines := []string{common.Title(ctx, "Observation", detail, m.Focused, m.w)}
+	lines := []string{pane.Title(ctx, "Observation", detail, m.Focused, m.W)}
 	end := min(m.offset+body, len(m.lines))
 	lines = append(lines, m.lines[m.offset:end]...)
-	return strings.Join(common.Block(lines, m.w, m.h), "\n")
+	return strings.Join(fit.Block(lines, m.W, m.H), "\n")
 }
 
-// ShortHelp lists the pane's keys.
-func (m *Model) ShortHelp() []key.Binding { return []key.Binding{common.Keys.Down, common.Keys.Up} }
+// own are the pane's keys: scrolling the text.
+var own = []key.Binding{keys.Down, keys.Up, keys.PageDown, keys.PageUp}
 
-// FullHelp lists the pane's keys in groups.
-func (m *Model) FullHelp() [][]key.Binding {
-	k := common.Keys
-	return [][]key.Binding{{k.Down, k.Up, k.PageDown, k.PageUp}}
-}
+// ShortHelp is the footer while the pane is focused.
+func (m *Model) ShortHelp() []key.Binding { return keys.Footer(own...) }
+
+// FullHelp is the help screen while the pane is focused.
+func (m *Model) FullHelp() [][]key.Binding { return keys.FullHelp(own...) }

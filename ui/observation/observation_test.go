@@ -9,7 +9,8 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/themes"
-	"github.com/trajscope/trajscope/ui/common"
+	"github.com/trajscope/trajscope/ui/pane"
+	"github.com/trajscope/trajscope/ui/rundata"
 )
 
 func TestVisible(t *testing.T) {
@@ -57,7 +58,7 @@ func TestWrapFitsWidth(t *testing.T) {
 	}}}
 	a := scoring.Analyze(run, &model.Gold{}, scoring.NewFiles(nil), model.ContextBench)
 	th, _ := themes.Get("dark", true, false)
-	ctx := &common.Context{Data: common.NewData(a), Theme: th}
+	ctx := &pane.Context{Data: rundata.New(a), Theme: th}
 	for w := 10; w <= 120; w += 7 {
 		m := New(ctx)
 		m.SetSize(w, 200)

@@ -1,4 +1,4 @@
-package source
+package code
 
 import (
 	"image/color"
@@ -9,7 +9,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/trajscope/trajscope/internal/termsafe"
-	"github.com/trajscope/trajscope/ui/common"
 )
 
 // tabWidth is how far tabs in source files expand.
@@ -54,7 +53,7 @@ func plainLines(content []byte) []string {
 	raw := strings.Split(text, "\n")
 	for i, l := range raw {
 		l = strings.TrimSuffix(l, "\r") // CRLF files: the CR is not content
-		raw[i] = termsafe.Line(common.ExpandTabs(l, tabWidth))
+		raw[i] = termsafe.Line(expandTabs(l, tabWidth))
 	}
 	return raw
 }
@@ -136,4 +135,29 @@ func (h *highlighter) seq(tt chroma.TokenType) string {
 	}
 	h.sgr[tt] = s
 	return s
+}
+
+// expandTabs replaces tabs with spaces to the next multiple of width,
+// because terminals and width counting disagree about tabs.
+func expandTabs(s string, width int) string {
+	if !strings.Contains(s, "\t") {
+		return s
+	}
+	var b strings.Builder
+	col := 0
+	for _, r := range s {
+		switch r {
+		case '\t':
+			n := width - col%width
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+		case '\n':
+			b.WriteRune(r)
+			col = 0
+		default:
+			b.WriteRune(r)
+			col++
+		}
+	}
+	return b.String()
 }

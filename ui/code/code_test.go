@@ -1,4 +1,4 @@
-package source
+package code
 
 import (
 	"strings"
@@ -39,5 +39,11 @@ func TestHighlighter(t *testing.T) {
 	}
 	if got := plainLines(nil); len(got) != 1 || got[0] != "" {
 		t.Errorf("empty file = %q", got)
+	}
+}
+
+func TestExpandTabs(t *testing.T) {
+	if got := expandTabs("a\tb\n\tc", 4); got != "a   b\n    c" {
+		t.Errorf("expandTabs = %q", got)
 	}
 }

@@ -1,7 +1,8 @@
-package common
+package rundata
 
 import (
 	"io/fs"
+	"math"
 	"os"
 	"testing"
 
@@ -35,24 +36,52 @@ func demo(t *testing.T) *scoring.Analysis {
 	return scoring.Analyze(run, g, scoring.NewFiles(source.NewFS(repo)), model.ContextBench)
 }
 
-// The per-action counters computed here for the contextbench lens use the
-// same rules as Analyze's observed-lens counters: recomputing the observed
-// lens here must reproduce Analyze exactly.
-func TestCountersMatchAnalyze(t *testing.T) {
+// The timeline's +n and ↺, the metrics bar's redundancy counter and the
+// summary all read Analyze's per-action counters; the gutter reads the
+// first-read tables built here. Counted again from those tables, line by
+// line, the counters must come out the same under both lenses, and the
+// ContextBench lens's new gold lines must add up to its scored line
+// coverage.
+func TestCountersMatchGutter(t *testing.T) {
 	a := demo(t)
-	d := NewData(a)
-	fresh := &Data{A: a, Run: a.Run, N: d.N, Files: map[string]*FileData{}}
-	obs := make([][]scoring.FileLines, d.N)
-	for i := range a.Actions {
-		obs[i] = clampReads(fresh, a.Actions[i].Reads)
-	}
-	ld := fresh.lens(model.LensObserved, obs)
-	for i, v := range a.Actions {
-		if ld.NewGold[i] != v.NewGold || ld.ReadLines[i] != v.ReadLines || ld.Reread[i] != v.Reread ||
-			ld.Pure[i] != v.PureReread || ld.CumRead[i] != v.CumRead || ld.CumReread[i] != v.CumReread {
-			t.Errorf("action %d: ours new=%d read=%d reread=%d pure=%v cum=%d/%d; Analyze %d %d %d %v %d/%d", i+1,
-				ld.NewGold[i], ld.ReadLines[i], ld.Reread[i], ld.Pure[i], ld.CumReread[i], ld.CumRead[i],
-				v.NewGold, v.ReadLines, v.Reread, v.PureReread, v.CumReread, v.CumRead)
+	d := New(a)
+	for _, l := range model.Lenses {
+		cumRead, cumReread, newGold := 0, 0, 0
+		for i, v := range a.Lenses[l].Actions {
+			read, reread, gold := 0, 0, 0
+			for _, fl := range v.Lines {
+				fd := d.Files[fl.File]
+				for _, iv := range fl.Lines {
+					for line := iv.Start; line <= iv.End; line++ {
+						read++
+						switch first := fd.FirstRead(l, line); {
+						case first < i:
+							reread++
+						case first == i && fd.IsGold(line):
+							gold++
+						}
+					}
+				}
+			}
+			cumRead += read
+			cumReread += reread
+			newGold += gold
+			pure := read > 0 && reread == read
+			if v.ReadLines != read || v.Reread != reread || v.NewGold != gold || v.PureReread != pure || v.CumRead != cumRead || v.CumReread != cumReread {
+				t.Errorf("%s action %d: Analyze read=%d reread=%d new=%d pure=%v cum=%d/%d; gutter %d %d %d %v %d/%d", l, i+1,
+					v.ReadLines, v.Reread, v.NewGold, v.PureReread, v.CumReread, v.CumRead, read, reread, gold, pure, cumReread, cumRead)
+			}
+		}
+		if l != model.LensContextBench {
+			continue
+		}
+		goldLines := 0
+		for _, ivs := range a.Gold.Lines {
+			goldLines += model.TotalLength(ivs)
+		}
+		curve := a.Lenses[l].Curve[model.GranLine]
+		if got, want := curve[len(curve)-1], float64(newGold)/float64(goldLines); math.Abs(got-want) > 1e-12 || newGold == 0 {
+			t.Errorf("%s: line coverage %v, but the timeline's new gold lines add up to %d/%d", l, got, newGold, goldLines)
 		}
 	}
 }
@@ -61,7 +90,7 @@ func TestCountersMatchAnalyze(t *testing.T) {
 // appears under both lenses, each with the action that came closest (where
 // enter in the gold panel goes), and the per-step "found @k" agrees with it.
 func TestDemoGold(t *testing.T) {
-	d := NewData(demo(t))
+	d := New(demo(t))
 	cb, obs := model.LensContextBench, model.LensObserved
 	type lensWant struct {
 		cat     diagnose.Category
@@ -159,8 +188,8 @@ func TestDemoGold(t *testing.T) {
 func TestFileLevelGold(t *testing.T) {
 	a := demo(t)
 	a.Gold.Files = append(a.Gold.Files, "pricebook/tax.py")
-	d := NewData(a)
-	var g *GoldSpan
+	d := New(a)
+	var g *diagnose.GoldSpan
 	for k := range d.Gold {
 		if d.Gold[k].File == "pricebook/tax.py" {
 			g = &d.Gold[k]
@@ -179,7 +208,7 @@ func TestFileLevelGold(t *testing.T) {
 }
 
 func TestShortCommand(t *testing.T) {
-	d := NewData(demo(t))
+	d := New(demo(t))
 	cases := map[int]string{
 		1:  "grep -rn 'tier' pricebook",
 		3:  "discounts.py:41-75",
@@ -194,23 +223,36 @@ func TestShortCommand(t *testing.T) {
 	}
 }
 
-func TestFitAndExpandTabs(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		w    int
-		want string
-	}{
-		{"abc", 5, "abc  "},
-		{"abcdef", 4, "abc…"},
-		{"\x1b[1mabcdef\x1b[m", 4, "\x1b[1mabc…\x1b[m"},
-		{"", 0, ""},
-		{"日本語", 4, "日… "}, // wide runes: padded to exactly w cells
-	} {
-		if got := Fit(c.in, c.w); got != c.want {
-			t.Errorf("Fit(%q, %d) = %q, want %q", c.in, c.w, got, c.want)
+// The gold panel's "found @k" and read fractions (diagnose.DiagnoseRun) and
+// the gutter's gold marks (the first-read tables here) are two views of one
+// thing: they must agree at every step.
+func TestGoldListMatchesGutter(t *testing.T) {
+	d := New(demo(t))
+	for k := range d.Gold {
+		g := &d.Gold[k]
+		if g.FileLevel {
+			continue
 		}
-	}
-	if got := ExpandTabs("a\tb\n\tc", 4); got != "a   b\n    c" {
-		t.Errorf("ExpandTabs = %q", got)
+		fd := d.Files[g.File]
+		for _, l := range model.Lenses {
+			first := Never
+			for line := max(g.Start, 1); line <= min(g.End, fd.Lines); line++ {
+				first = min(first, fd.FirstRead(l, line))
+			}
+			if want := map[bool]int{true: -1, false: first}[first == Never]; g.FoundAt[l] != want {
+				t.Errorf("%s %d-%d (%s): found at %d, gutter says %d", g.File, g.Start, g.End, l, g.FoundAt[l], want)
+			}
+			for i := 0; i < d.N; i++ {
+				n := 0
+				for line := max(g.Start, 1); line <= min(g.End, fd.Lines); line++ {
+					if fd.FirstRead(l, line) <= i {
+						n++
+					}
+				}
+				if got := g.ReadBy(l, i); got != n {
+					t.Errorf("%s %d-%d (%s) at step %d: %d lines read, gutter says %d", g.File, g.Start, g.End, l, i+1, got, n)
+				}
+			}
+		}
 	}
 }

@@ -1,0 +1,125 @@
+// Package runtext is the text a run is shown with, in the explorer and in
+// the plain summary alike: each action's one-line command and category, the
+// glyphs that mark categories, reads and gold, and truncation to a display
+// width. What it returns from a run is safe to print (package termsafe).
+package runtext
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/trajscope/trajscope/internal/termsafe"
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/scoring"
+)
+
+// Glyphs. Each marker has its own glyph so that it stays legible without
+// colour (NO_COLOR); colour only reinforces it.
+const (
+	GlyphReadNow     = "┃" // lines the current action read
+	GlyphReadBefore  = "│" // lines read by an earlier action
+	GlyphGoldFound   = "●" // gold, read by now
+	GlyphGoldPending = "○" // gold, read later in the run
+	GlyphGoldMissed  = "✗" // gold the run never reads
+	GlyphReread      = "↺" // the action only re-read known lines
+	GlyphGoldFile    = "◆" // a gold file in the picker
+	GlyphCursor      = "▸" // the focused pane / the picker cursor
+)
+
+// CategoryOrder is the order categories are listed and filtered in.
+var CategoryOrder = []string{"read", "search", "edit", "run", "submit", "other"}
+
+// Category is an action's category, "other" when the parser left it empty.
+func Category(act *model.Action) model.Category {
+	if act.Category == "" {
+		return model.CategoryOther
+	}
+	return act.Category
+}
+
+// CategoryGlyph is the timeline glyph of an action category.
+func CategoryGlyph(c string) string {
+	switch c {
+	case "read":
+		return "≡"
+	case "search":
+		return "⌕"
+	case "edit":
+		return "✎"
+	case "run":
+		return "$"
+	case "submit":
+		return "✓"
+	}
+	return "·"
+}
+
+// Shorts is each action's command on one safe line. A read shows what it
+// displayed ("discounts.py:41-75"): read commands differ mostly in the file
+// and lines, which a long pipeline pushes out of a narrow timeline; the full
+// command is in the observation.
+func Shorts(a *scoring.Analysis) []string {
+	out := make([]string, len(a.Run.Actions))
+	for i := range a.Run.Actions {
+		act := &a.Run.Actions[i]
+		out[i] = ShortCommand(act)
+		if act.Category == model.CategoryRead && len(a.Actions[i].Reads) > 0 {
+			out[i] = compactRead(a.Actions[i].Reads)
+		}
+	}
+	return out
+}
+
+// ShortCommand is an action's command on one safe line, with the sandbox
+// prefixes that only add noise removed.
+func ShortCommand(act *model.Action) string {
+	s := act.Command
+	if s == "" {
+		s = act.Tool
+	}
+	s = strings.TrimSpace(s)
+	more := false
+	if k := strings.IndexByte(s, '\n'); k >= 0 {
+		s, more = s[:k], true
+	}
+	for _, p := range []string{"cd /testbed && ", "cd /testbed; "} {
+		s = strings.TrimPrefix(s, p)
+	}
+	s = strings.ReplaceAll(s, "/testbed/", "")
+	s = strings.Join(strings.Fields(s), " ")
+	if more {
+		s += " …"
+	}
+	return termsafe.Line(s)
+}
+
+func compactRead(reads []scoring.FileLines) string {
+	var parts []string
+	for _, fl := range reads {
+		var rs []string
+		for _, iv := range fl.Lines {
+			rs = append(rs, fmt.Sprintf("%d-%d", iv.Start, iv.End))
+		}
+		parts = append(parts, termsafe.Line(path.Base(fl.File))+":"+strings.Join(rs, ","))
+	}
+	return strings.Join(parts, " ")
+}
+
+// Truncate shortens a string to w cells with an ellipsis.
+func Truncate(s string, w int) string {
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+// Ratio formats a/b as a two-decimal value, "-" when b is zero.
+func Ratio(a, b int) string {
+	if b == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", float64(a)/float64(b))
+}

@@ -1,0 +1,133 @@
+package report_test
+
+import (
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/gold"
+	"github.com/trajscope/trajscope/parsers/miniswe"
+	"github.com/trajscope/trajscope/report"
+	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/source"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// demoAnalysis loads the demo task from the source tree, as the binary
+// does from its embedded copy.
+func demoAnalysis(t *testing.T) *scoring.Analysis {
+	t.Helper()
+	demo := os.DirFS("../testdata/demo")
+	const name = "pricebook__pricebook-42.traj.json"
+	data, err := fs.ReadFile(demo, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := miniswe.Parse(name, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gdata, err := fs.ReadFile(demo, "gold.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := gold.Parse("gold.json", gdata)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, ok := set.Get(run.InstanceID)
+	if !ok {
+		t.Fatalf("no gold for %s", run.InstanceID)
+	}
+	repo, err := fs.Sub(demo, "repo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return scoring.Analyze(run, g, scoring.NewFiles(source.NewFS(repo)), model.ContextBench)
+}
+
+// golden compares got with testdata/<name>.golden, rewriting it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./report -update to create it)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from the golden file (go test ./report -run %s -update to accept):\n--- got\n%s\n--- want\n%s", path, t.Name(), got, want)
+	}
+}
+
+// The plain summary `view` prints when stdout is not a terminal.
+func TestRunSummaryGolden(t *testing.T) {
+	a := demoAnalysis(t)
+	for _, l := range model.Lenses {
+		var b strings.Builder
+		if err := report.WriteRunSummary(&b, a, l); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, "summary_"+l.String(), b.String())
+	}
+}
+
+// A run whose text tries terminal tricks: the plain summary and the JSON
+// form carry none of them as control bytes.
+func TestRunSummaryIsInert(t *testing.T) {
+	hostile := "ok\x1b[2J\x1b]52;c;ZXZpbA==\x07 clip\rover\bwrite \x9b31m c1 \u202eevil\u202c \x1b]0;title\x1b\\ \x07bell \xff bad"
+	repo := fstest.MapFS{"pkg/a.py": {Data: []byte("x = 1\ny = 2\n")}}
+	step := model.Step{Files: []string{"pkg/a.py"}, Spans: []model.FileSpans{{File: "pkg/a.py", Spans: []model.Interval{{Start: 1, End: 2}}}}}
+	run := &model.Run{
+		InstanceID: "id\x1b]0;pwn\x07", Format: "fmt\u202e", Agent: "a\x9b",
+		Actions: []model.Action{{
+			Command: "cat \x1b[31mred\x1b[0m\rfile" + hostile, Observation: hostile, Thought: hostile,
+			Category: model.CategoryRead, Steps: []int{0},
+			Reads: []model.ObservedRead{{File: "pkg/a.py", Kind: model.ReadWhole}},
+		}},
+		Prediction: model.Prediction{Steps: []model.Step{step}, Final: step},
+	}
+	g := &model.Gold{ID: "x", Init: []model.GoldSpan{{File: "pkg/a.py", Start: 1, End: 1}, {File: "pkg/\x1b[2Jevil.py", Start: 1, End: 1}}}
+	a := scoring.Analyze(run, g, scoring.NewFiles(source.NewFS(repo)), model.ContextBench)
+	var b strings.Builder
+	if err := report.WriteRunSummary(&b, a, model.LensContextBench); err != nil {
+		t.Fatal(err)
+	}
+	if bad := controlByte(b.String()); bad != "" {
+		t.Errorf("summary: control sequence %q", bad)
+	}
+	b.Reset()
+	if err := report.WriteRunJSON(&b, a); err != nil {
+		t.Fatal(err)
+	}
+	if bad := controlByte(b.String()); bad != "" {
+		t.Errorf("json: control sequence %q", bad)
+	}
+	if !strings.Contains(b.String(), `\u202e`) || !strings.Contains(b.String(), `\u001b`) {
+		t.Errorf("json lost the escaped runes:\n%s", b.String())
+	}
+}
+
+// controlByte returns the first control character (or bidirectional
+// override) in s with some context, or "".
+func controlByte(s string) string {
+	for i, r := range s {
+		switch {
+		case r == '\n':
+		case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+			return s[max(0, i-10):min(len(s), i+10)]
+		}
+	}
+	return ""
+}

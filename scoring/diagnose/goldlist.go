@@ -1,0 +1,227 @@
+package diagnose
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/scoring"
+)
+
+// RunGold is a run's gold as the explorer's gold panel and the plain summary
+// list it: every gold span (or gold file without lines) with its diagnosis
+// under both lenses and when each lens first put its lines in view. It
+// depends only on the run, so it is computed once.
+type RunGold struct {
+	// Diag is the end-of-run diagnosis under each lens.
+	Diag [2]*Diagnosis
+	// Spans are sorted by file and line; a gold file without gold lines is
+	// one file-level entry.
+	Spans []GoldSpan
+}
+
+// GoldSpan is one merged gold interval (or a whole file when the gold names
+// no lines): when it was first read under each lens, and what became of it
+// by the end of the run.
+type GoldSpan struct {
+	File string
+	// Start, End are the gold lines as the gold gives them (the line metric
+	// does not clamp them); 0,0 for a file-level entry.
+	Start, End int
+	FileLevel  bool
+	Lines      int
+	// firsts[lens] holds the first action that put each line of the span
+	// the file has in view (never for a line never shown), sorted.
+	firsts [2][]int32
+	// FoundAt is the first action that put any of its lines in view under
+	// each lens (any line of the file, for a file-level entry), or -1.
+	FoundAt [2]int
+	// InFinal: the final context holds some of its lines (the file, for a
+	// file-level entry).
+	InFinal bool
+	// Span is the span's diagnosis under each lens; Whole the file's, for
+	// a file-level entry. Exactly one of the two is set.
+	Span  [2]*Span
+	Whole [2]*File
+}
+
+// never is the first-read action of a line no action showed; it sorts last.
+const never = math.MaxInt32
+
+// Category is what became of the span by the end of the run.
+func (g *GoldSpan) Category(l model.Lens) Category {
+	if g.Span[l] != nil {
+		return g.Span[l].Category
+	}
+	return g.Whole[l].Category
+}
+
+// Closest is the action (0-based) that came closest to the span, or -1.
+func (g *GoldSpan) Closest(l model.Lens) int {
+	if g.Span[l] != nil {
+		return g.Span[l].Action
+	}
+	return g.Whole[l].Action
+}
+
+// Describe says in one line what became of the span (no file path).
+func (g *GoldSpan) Describe(l model.Lens) string {
+	if g.Span[l] != nil {
+		return g.Span[l].Describe()
+	}
+	return g.Whole[l].Describe()
+}
+
+// Label names what became of the span in a few words, for a narrow column.
+func (g *GoldSpan) Label(l model.Lens) string {
+	switch g.Category(l) {
+	case Found:
+		if g.Span[l] != nil && g.Span[l].Declared || g.Whole[l] != nil && g.Whole[l].Declared {
+			return "found (declared)"
+		}
+		return "found"
+	case ReadThenDropped:
+		return "read, dropped"
+	case NearMiss:
+		if sp := g.Span[l]; sp != nil && sp.Distance >= 0 {
+			return fmt.Sprintf("near miss ±%d", sp.Distance)
+		}
+		return "near miss"
+	case SearchedNotRead:
+		return "searched"
+	}
+	if g.Span[l] != nil && g.Span[l].Missing || g.Whole[l] != nil && g.Whole[l].Missing {
+		return "not in repo"
+	}
+	return "never opened"
+}
+
+// ReadBy counts the span's lines read by action i (inclusive) under a lens.
+func (g *GoldSpan) ReadBy(l model.Lens, i int) int {
+	f := g.firsts[l]
+	return sort.Search(len(f), func(k int) bool { return int(f[k]) > i })
+}
+
+// DiagnoseRun diagnoses a run's gold under both lenses and lists it span by
+// span.
+func DiagnoseRun(a *scoring.Analysis) *RunGold {
+	rg := &RunGold{}
+	for l := range rg.Diag {
+		rg.Diag[l] = Diagnose(a, model.Lens(l))
+	}
+	shown := [2]map[string][]shownLines{lensShown(a, model.LensContextBench), lensShown(a, model.LensObserved)}
+	cb, obs := rg.Diag[model.LensContextBench], rg.Diag[model.LensObserved]
+	// The spans depend only on the gold, so both lenses list the same ones;
+	// the key lookup only guards against that ever changing.
+	type key struct {
+		file       string
+		start, end int
+	}
+	obsSpans := map[key]*Span{}
+	for k := range obs.Spans {
+		sp := &obs.Spans[k]
+		obsSpans[key{sp.File, sp.Start, sp.End}] = sp
+	}
+	obsFiles := map[string]*File{}
+	for k := range obs.Files {
+		obsFiles[obs.Files[k].File] = &obs.Files[k]
+	}
+	withLines := map[string]bool{}
+	for k := range cb.Spans {
+		withLines[cb.Spans[k].File] = true
+	}
+	s, f := 0, 0
+	for s < len(cb.Spans) || f < len(cb.Files) {
+		// Merge the two sorted lists by file: a file's spans, or the file
+		// itself when it has none.
+		if f < len(cb.Files) && (s == len(cb.Spans) || cb.Files[f].File < cb.Spans[s].File) {
+			fd := &cb.Files[f]
+			f++
+			if withLines[fd.File] {
+				continue
+			}
+			g := GoldSpan{File: fd.File, FileLevel: true, InFinal: fd.Category == Found}
+			g.Whole = [2]*File{fd, obsFiles[fd.File]}
+			if g.Whole[model.LensObserved] == nil {
+				g.Whole[model.LensObserved] = fd
+			}
+			for l := range g.FoundAt {
+				g.FoundAt[l] = -1
+				if reads := shown[l][g.File]; len(reads) > 0 {
+					g.FoundAt[l] = reads[0].action
+				}
+			}
+			rg.Spans = append(rg.Spans, g)
+			continue
+		}
+		sp := &cb.Spans[s]
+		s++
+		g := GoldSpan{File: sp.File, Start: sp.Start, End: sp.End, Lines: sp.Lines(), InFinal: sp.FinalLines > 0}
+		g.Span = [2]*Span{sp, obsSpans[key{sp.File, sp.Start, sp.End}]}
+		if g.Span[model.LensObserved] == nil {
+			g.Span[model.LensObserved] = sp
+		}
+		n := a.Files.LineCount(g.File)
+		for l := range g.firsts {
+			g.firsts[l] = firstReads(shown[l][g.File], max(g.Start, 1), min(g.End, n))
+			g.FoundAt[l] = -1
+			if fs := g.firsts[l]; len(fs) > 0 && fs[0] != never {
+				g.FoundAt[l] = int(fs[0])
+			}
+		}
+		rg.Spans = append(rg.Spans, g)
+	}
+	return rg
+}
+
+// shownLines is what one action put in view of one file under a lens.
+type shownLines struct {
+	action int
+	lines  []model.Interval
+}
+
+// lensShown indexes, for each gold file, the actions that put lines of it in
+// view under a lens, in action order.
+func lensShown(a *scoring.Analysis, l model.Lens) map[string][]shownLines {
+	gold := map[string]bool{}
+	for _, f := range a.Gold.Files {
+		gold[f] = true
+	}
+	for f := range a.Gold.Lines {
+		gold[f] = true
+	}
+	out := map[string][]shownLines{}
+	for i, v := range a.Lenses[l].Actions {
+		for _, fl := range v.Lines {
+			if gold[fl.File] {
+				out[fl.File] = append(out[fl.File], shownLines{i, fl.Lines})
+			}
+		}
+	}
+	return out
+}
+
+// firstReads returns, for each line of [s, e], the first action that put it
+// in view (never when none did), sorted.
+func firstReads(shown []shownLines, s, e int) []int32 {
+	if s > e {
+		return []int32{}
+	}
+	fs := make([]int32, e-s+1)
+	for k := range fs {
+		fs[k] = never
+	}
+	for _, sh := range shown {
+		for _, iv := range sh.lines {
+			for line := max(iv.Start, s); line <= min(iv.End, e); line++ {
+				if fs[line-s] == never {
+					fs[line-s] = int32(sh.action)
+				}
+			}
+		}
+	}
+	slices.Sort(fs)
+	return fs
+}

@@ -1,0 +1,89 @@
+package code
+
+import (
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/trajscope/trajscope/ui/pane"
+)
+
+// The gold jumps (] [ m M): they work from any pane and bring the source
+// pane into view.
+
+// jump goes to a gold span and brings the pane into view.
+func (m *Model) jump(dir int, unread bool) tea.Cmd {
+	return tea.Batch(pane.Status(m.JumpGold(dir, unread)), pane.Reveal(m))
+}
+
+// JumpGold moves to the next (dir > 0) or previous gold span; unread
+// limits it to gold lines the run has not read by the current action. It
+// wraps across gold files and reports what it did.
+func (m *Model) JumpGold(dir int, unread bool) string {
+	d := m.Ctx.Data
+	type pos struct {
+		file int
+		line int
+		name string
+	}
+	var stops []pos
+	for fi, f := range d.A.Gold.Files {
+		fd := d.Files[f]
+		if fd == nil {
+			continue
+		}
+		for _, iv := range fd.Gold {
+			if !unread {
+				stops = append(stops, pos{fi, iv.Start, f})
+				continue
+			}
+			prev := false
+			for l := iv.Start; l <= iv.End; l++ {
+				u := fd.FirstRead(m.Ctx.Lens, l) > m.Ctx.Cur
+				if u && !prev {
+					stops = append(stops, pos{fi, l, f})
+				}
+				prev = u
+			}
+		}
+	}
+	what := "gold span"
+	if unread {
+		what = "unread gold span"
+	}
+	if len(stops) == 0 {
+		return "no " + what
+	}
+	curFile := -1
+	for fi, f := range d.A.Gold.Files {
+		if f == m.file {
+			curFile = fi
+		}
+	}
+	less := func(a pos, f, l int) bool { return a.file < f || (a.file == f && a.line < l) }
+	target := -1
+	if dir > 0 {
+		for k, s := range stops {
+			if less(pos{curFile, m.cursor, ""}, s.file, s.line) {
+				target = k
+				break
+			}
+		}
+		if target < 0 {
+			target = 0 // wrap
+		}
+	} else {
+		for k := len(stops) - 1; k >= 0; k-- {
+			if less(stops[k], curFile, m.cursor) {
+				target = k
+				break
+			}
+		}
+		if target < 0 {
+			target = len(stops) - 1
+		}
+	}
+	s := stops[target]
+	m.Show(s.name, s.line)
+	return fmt.Sprintf("%s %d/%d: %s:%d", what, target+1, len(stops), s.name, s.line)
+}

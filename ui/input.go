@@ -1,0 +1,199 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/trajscope/trajscope/internal/termsafe"
+	"github.com/trajscope/trajscope/ui/keys"
+	"github.com/trajscope/trajscope/ui/pane"
+)
+
+// key handles a key press: the search input and the help screen first, then
+// a modal pane (the file picker), the root's global keys, the panes' global
+// keys and last the focused pane.
+func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
+	if k.String() == "ctrl+c" {
+		return tea.Quit
+	}
+	if m.searching {
+		return m.searchKey(k)
+	}
+	if m.showHelp {
+		switch {
+		case key.Matches(k, keys.Quit):
+			return tea.Quit
+		case key.Matches(k, keys.Help), key.Matches(k, keys.Back):
+			m.showHelp = false
+			m.markAll()
+		}
+		return nil
+	}
+	for p, pn := range m.panes {
+		if md, ok := pn.(pane.Modal); ok && md.Modal() {
+			if key.Matches(k, keys.Quit) {
+				k = tea.KeyPressMsg{Code: tea.KeyEscape} // q closes the picker first
+			}
+			m.dirty[p] = true
+			return pn.Update(k)
+		}
+	}
+	m.status = ""
+	switch {
+	case key.Matches(k, keys.Quit):
+		return tea.Quit
+	case key.Matches(k, keys.Help):
+		m.showHelp = true
+		m.markAll()
+	case key.Matches(k, keys.Next):
+		return m.step(1)
+	case key.Matches(k, keys.Prev):
+		return m.step(-1)
+	case key.Matches(k, keys.First):
+		if i, ok := m.ctx.Neighbour(0, 0); ok {
+			return m.setCur(i)
+		}
+	case key.Matches(k, keys.Last):
+		if i, ok := m.ctx.Neighbour(m.ctx.Data.N-1, 0); ok {
+			return m.setCur(i)
+		}
+	case key.Matches(k, keys.Focus):
+		m.setFocus((m.focus + 1) % paneID(len(m.panes)))
+	case key.Matches(k, keys.FocusBack):
+		m.setFocus((m.focus + paneID(len(m.panes)) - 1) % paneID(len(m.panes)))
+	case key.Matches(k, keys.Search):
+		m.searching, m.input = true, ""
+	case key.Matches(k, keys.NextMatch):
+		return m.match(1)
+	case key.Matches(k, keys.PrevMatch):
+		return m.match(-1)
+	case key.Matches(k, keys.Filter):
+		return m.cycleFilter()
+	case key.Matches(k, keys.Play):
+		return m.togglePlay()
+	case key.Matches(k, keys.Faster):
+		m.setSpeed(m.speed + 1)
+	case key.Matches(k, keys.Slower):
+		m.setSpeed(m.speed - 1)
+	case key.Matches(k, keys.Lens):
+		m.ctx.Lens = 1 - m.ctx.Lens
+		m.ctx.Rev++
+		m.status = "lens: " + m.ctx.Lens.String()
+		return m.broadcast(pane.LensMsg{})
+	case key.Matches(k, keys.Back):
+		if m.ctx.Query != "" {
+			m.ctx.Query = ""
+			m.ctx.Rev++
+			m.markAll()
+		}
+	default:
+		for p, pn := range m.panes {
+			if g, ok := pn.(pane.Global); ok {
+				if cmd, ok := g.Global(k); ok {
+					m.dirty[p] = true
+					return cmd
+				}
+			}
+		}
+		// Pane keys (j/k, enter…) go to the focused pane only.
+		m.dirty[m.focus] = true
+		return m.panes[m.focus].Update(k)
+	}
+	return nil
+}
+
+func (m *Model) step(n int) tea.Cmd {
+	if i, ok := m.ctx.Neighbour(m.ctx.Cur, n); ok {
+		return m.setCur(i)
+	}
+	return nil
+}
+
+func (m *Model) searchKey(k tea.KeyPressMsg) tea.Cmd {
+	switch k.String() {
+	case "enter":
+		m.searching = false
+		m.ctx.Query = strings.ToLower(m.input)
+		m.ctx.Rev++
+		m.markAll()
+		if m.ctx.Query != "" {
+			if m.ctx.Data.Matches(m.ctx.Cur, m.ctx.Query) {
+				m.status = m.matchStatus()
+			} else {
+				return m.match(1)
+			}
+		}
+	case "esc":
+		m.searching = false
+	case "backspace":
+		if r := []rune(m.input); len(r) > 0 {
+			m.input = string(r[:len(r)-1])
+		}
+	default:
+		if k.Text != "" && k.Mod&(tea.ModCtrl|tea.ModAlt) == 0 {
+			m.input += k.Text
+		}
+	}
+	return nil
+}
+
+// match moves to the next (dir 1) or previous matching visible action,
+// wrapping around.
+func (m *Model) match(dir int) tea.Cmd {
+	q := m.ctx.Query
+	if q == "" {
+		m.status = "no search: / to search"
+		return nil
+	}
+	d := m.ctx.Data
+	for k := 1; k <= d.N; k++ {
+		i := ((m.ctx.Cur+dir*k)%d.N + d.N) % d.N
+		if d.Matches(i, q) && m.ctx.Visible(i) {
+			cmd := m.setCur(i)
+			m.status = m.matchStatus()
+			return cmd
+		}
+	}
+	m.status = fmt.Sprintf("no match for %q", termsafe.Line(q))
+	return nil
+}
+
+func (m *Model) matchStatus() string {
+	d, q := m.ctx.Data, m.ctx.Query
+	n, at := 0, 0
+	for i := 0; i < d.N; i++ {
+		if d.Matches(i, q) && m.ctx.Visible(i) {
+			n++
+			if i == m.ctx.Cur {
+				at = n
+			}
+		}
+	}
+	return fmt.Sprintf("match %d/%d for %q", at, n, termsafe.Line(q))
+}
+
+func (m *Model) cycleFilter() tea.Cmd {
+	opts := append([]string{""}, m.ctx.Data.Categories...)
+	next := 0
+	for k, c := range opts {
+		if c == m.ctx.Filter {
+			next = (k + 1) % len(opts)
+		}
+	}
+	m.ctx.Filter = opts[next]
+	m.ctx.Rev++
+	var cmd tea.Cmd
+	if i, ok := m.ctx.Neighbour(m.ctx.Cur, 0); ok {
+		cmd = m.setCur(i)
+	}
+	if m.ctx.Filter == "" {
+		m.status = "filter: all actions"
+	} else {
+		m.status = fmt.Sprintf("filter: %s (%d actions)", m.ctx.Filter, len(m.ctx.Rows()))
+	}
+	m.markAll()
+	return cmd
+}

@@ -1,0 +1,103 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/trajscope/trajscope/internal/termsafe"
+)
+
+// Autoplay and the editor: the two things the explorer does over time.
+
+type tickMsg struct{ gen int }
+
+type editorDoneMsg struct {
+	err error
+	tmp string
+}
+
+func (m *Model) togglePlay() tea.Cmd {
+	m.playing = !m.playing
+	m.ctx.Playing = m.playing
+	m.tickGen++
+	if !m.playing {
+		m.status = "paused"
+		return nil
+	}
+	var cmd tea.Cmd
+	if _, ok := m.ctx.Neighbour(m.ctx.Cur, 1); !ok {
+		if i, ok := m.ctx.Neighbour(0, 0); ok {
+			cmd = m.setCur(i) // at the end: play from the start
+		}
+	}
+	return tea.Batch(cmd, m.nextTick())
+}
+
+func (m *Model) nextTick() tea.Cmd {
+	gen := m.tickGen
+	return tea.Tick(speeds[m.speed], func(time.Time) tea.Msg { return tickMsg{gen} })
+}
+
+func (m *Model) tick(t tickMsg) tea.Cmd {
+	if !m.playing || t.gen != m.tickGen {
+		return nil // a stale tick from before a pause or speed change
+	}
+	i, ok := m.ctx.Neighbour(m.ctx.Cur, 1)
+	if !ok {
+		m.playing, m.ctx.Playing = false, false
+		m.status = "autoplay reached the last step"
+		return nil
+	}
+	return tea.Batch(m.setCur(i), m.nextTick())
+}
+
+func (m *Model) setSpeed(i int) {
+	i = max(0, min(i, len(speeds)-1))
+	m.speed = i
+	m.ctx.Speed = speedLabel(i)
+	m.status = "autoplay " + m.ctx.Speed
+	if m.playing {
+		m.tickGen++
+	}
+}
+
+// edit opens a repository file at a line in the user's editor. Only the
+// editor from the environment runs, with the file as an argument; nothing
+// from the trajectory is executed.
+func (m *Model) edit(file string, line int) tea.Cmd {
+	path, tmp := "", ""
+	if m.opts.LocalPath != nil {
+		path = m.opts.LocalPath(file)
+	}
+	if path == "" {
+		content, ok := m.ctx.Data.A.Files.Content(file)
+		if !ok {
+			m.status = "file not in the repository: " + termsafe.Line(file)
+			return nil
+		}
+		dir, err := os.MkdirTemp("", "trajscope-")
+		if err != nil {
+			m.status = "cannot write a copy: " + err.Error()
+			return nil
+		}
+		path, tmp = filepath.Join(dir, filepath.Base(file)), dir
+		if err := os.WriteFile(path, content, 0o444); err != nil {
+			os.RemoveAll(dir)
+			m.status = "cannot write a copy: " + err.Error()
+			return nil
+		}
+	}
+	argv := strings.Fields(m.opts.Editor)
+	if len(argv) == 0 {
+		argv = []string{"vi"}
+	}
+	argv = append(argv, fmt.Sprintf("+%d", line), path)
+	c := exec.Command(argv[0], argv[1:]...)
+	return tea.ExecProcess(c, func(err error) tea.Msg { return editorDoneMsg{err, tmp} })
+}

@@ -1,0 +1,269 @@
+// Package rundata is what the explorer precomputes once when a run is
+// opened, so that stepping only indexes arrays: each file's gutter marks
+// (gold lines, the first action that read each line under each lens), the
+// file picker's order, the place each action is about, and the search text.
+// The metrics themselves come from scoring.Analyze and the gold diagnosis
+// from diagnose.DiagnoseRun; nothing here counts them again.
+package rundata
+
+import (
+	"math"
+	"strings"
+
+	"github.com/trajscope/trajscope/internal/runtext"
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/scoring/diagnose"
+)
+
+// Never is the first-read action of a line no action read.
+const Never = math.MaxInt32
+
+// Data is everything the panes show.
+type Data struct {
+	A   *scoring.Analysis
+	Run *model.Run
+	// N is the number of actions.
+	N int
+	// Files holds every gold file and every file a step read, by repo path.
+	Files map[string]*FileData
+	// Order is the file picker's order: gold files, then other read files in
+	// first-read order.
+	Order []string
+	// Gold lists every gold span (or whole gold file), sorted by file and
+	// line, with its diagnosis under each lens.
+	Gold []diagnose.GoldSpan
+	// Diag is the end-of-run diagnosis under each lens.
+	Diag [2]*diagnose.Diagnosis
+	// Focus[lens][i] is the file and line action i is about under a lens,
+	// for the source pane.
+	Focus [2][]Target
+	// Short is each action's command on one safe line.
+	Short []string
+	// Categories lists the categories present, in timeline glyph order.
+	Categories []string
+	search     []string
+}
+
+// Target is a place in a file.
+type Target struct {
+	File string
+	Line int
+}
+
+// FileData is one repository file's per-line marks.
+type FileData struct {
+	Path  string
+	Lines int
+	OK    bool
+	// Gold are the file's gold line intervals, clipped to the file (as the
+	// dataset gives them when the file is not in the tree).
+	Gold []model.Interval
+	// GoldLines counts gold lines inside the file.
+	GoldLines int
+	gold      []bool
+	// First[lens][line] is the first action that read the line (1-based
+	// line index; index 0 unused), or Never.
+	First [2][]int32
+}
+
+// IsGold reports whether a line (1-based) is gold.
+func (f *FileData) IsGold(line int) bool { return line > 0 && line < len(f.gold) && f.gold[line] }
+
+// FirstRead returns the first action that read a line under a lens.
+func (f *FileData) FirstRead(l model.Lens, line int) int {
+	if line <= 0 || line >= len(f.First[l]) {
+		return Never
+	}
+	return int(f.First[l][line])
+}
+
+// FirstAny returns the first action that read any line of the file under a
+// lens, or Never.
+func (f *FileData) FirstAny(l model.Lens) int {
+	best := Never
+	for _, v := range f.First[l] {
+		best = min(best, int(v))
+	}
+	return best
+}
+
+// New precomputes a run's views from its analysis.
+func New(a *scoring.Analysis) *Data {
+	run := a.Run
+	d := &Data{A: a, Run: run, N: len(run.Actions), Files: map[string]*FileData{}}
+	for _, f := range a.Gold.Files {
+		d.file(f)
+	}
+	final := map[string][]model.Interval{}
+	for _, fs := range run.Prediction.Final.Spans {
+		r := a.Files.Resolve(fs.File)
+		if r == "" {
+			continue
+		}
+		for _, sp := range fs.Spans {
+			if sp.Start > sp.End {
+				sp.Start, sp.End = sp.End, sp.Start
+			}
+			final[r] = append(final[r], sp)
+		}
+	}
+	for f := range final {
+		final[f] = model.MergeIntervals(final[f])
+	}
+	for _, l := range model.Lenses {
+		d.Focus[l] = make([]Target, d.N)
+		for i := range a.Lenses[l].Actions {
+			lines := a.Lenses[l].Actions[i].Lines
+			for _, fl := range lines {
+				first := d.file(fl.File).First[l]
+				for _, iv := range fl.Lines {
+					for line := iv.Start; line <= iv.End; line++ {
+						if first[line] == Never {
+							first[line] = int32(i)
+						}
+					}
+				}
+			}
+			d.Focus[l][i] = d.focus(lines, i, final)
+		}
+	}
+	rg := diagnose.DiagnoseRun(a)
+	d.Gold, d.Diag = rg.Spans, rg.Diag
+	d.order()
+	d.texts()
+	return d
+}
+
+// file returns (creating) a file's data.
+func (d *Data) file(path string) *FileData {
+	if fd, ok := d.Files[path]; ok {
+		return fd
+	}
+	fd := &FileData{Path: path}
+	if _, ok := d.A.Files.Content(path); ok {
+		fd.OK = true
+		fd.Lines = d.A.Files.LineCount(path)
+		fd.Gold = d.A.GoldShown(path)
+	} else {
+		// Not in the tree (or no repository): keep the spans as the dataset
+		// gave them, so the gold panel can still list them.
+		for _, iv := range d.A.GoldLines(path) {
+			if iv.Start <= iv.End { // reversed upstream spans have no lines
+				fd.Gold = append(fd.Gold, iv)
+				fd.GoldLines += iv.End - iv.Start + 1
+			}
+		}
+	}
+	fd.gold = make([]bool, fd.Lines+1)
+	if fd.OK {
+		for _, iv := range fd.Gold {
+			for l := iv.Start; l <= iv.End; l++ {
+				if !fd.gold[l] {
+					fd.gold[l] = true
+					fd.GoldLines++
+				}
+			}
+		}
+	}
+	for l := range fd.First {
+		fd.First[l] = make([]int32, fd.Lines+1)
+		for i := range fd.First[l] {
+			fd.First[l][i] = Never
+		}
+	}
+	d.Files[path] = fd
+	return fd
+}
+
+// focus picks the place an action is about: its first read, else the first
+// file it edited, else its first search hit.
+func (d *Data) focus(reads []scoring.FileLines, i int, final map[string][]model.Interval) Target {
+	// A read that shows gold is the one worth looking at, from its first
+	// gold line, so a short pane still shows the gold.
+	for _, fl := range reads {
+		fd := d.Files[fl.File]
+		for _, iv := range fl.Lines {
+			for _, g := range fd.Gold {
+				if iv.Start <= g.End && g.Start <= iv.End {
+					return Target{fl.File, max(iv.Start, g.Start)}
+				}
+			}
+		}
+	}
+	if len(reads) > 0 && len(reads[0].Lines) > 0 {
+		return Target{reads[0].File, reads[0].Lines[0].Start}
+	}
+	act := &d.Run.Actions[i]
+	if act.Category == model.CategorySubmit {
+		// Submitting: show the final context the agent declared.
+		for _, fs := range d.Run.Prediction.Final.Spans {
+			if f := d.A.Files.Resolve(fs.File); f != "" && len(final[f]) > 0 {
+				d.file(f)
+				return Target{f, final[f][0].Start}
+			}
+		}
+	}
+	for _, e := range act.Edits {
+		if f := d.A.Files.Resolve(e); f != "" {
+			d.file(f)
+			return Target{f, 0}
+		}
+	}
+	// A search is about the files it found; a gold file among them is the
+	// one worth showing (searched, maybe never read).
+	var hit Target
+	for _, h := range act.Searches {
+		f := d.A.Files.Resolve(h.File)
+		if f == "" {
+			continue
+		}
+		if hit.File == "" {
+			hit = Target{f, h.Line}
+		}
+		if fd := d.file(f); fd.IsGold(h.Line) || (h.Line == 0 && fd.GoldLines > 0) {
+			return Target{f, h.Line}
+		}
+	}
+	return hit
+}
+
+// order lists gold files, then other files in first-read order.
+func (d *Data) order() {
+	seen := map[string]bool{}
+	for _, f := range d.A.Gold.Files {
+		seen[f] = true
+		d.Order = append(d.Order, f)
+	}
+	for i := 0; i < d.N; i++ {
+		for _, l := range model.Lenses {
+			for _, fl := range d.A.Lenses[l].Actions[i].Lines {
+				if !seen[fl.File] {
+					seen[fl.File] = true
+					d.Order = append(d.Order, fl.File)
+				}
+			}
+		}
+	}
+}
+
+func (d *Data) texts() {
+	d.Short = runtext.Shorts(d.A)
+	d.search = make([]string, d.N)
+	present := map[string]bool{}
+	for i := range d.Run.Actions {
+		act := &d.Run.Actions[i]
+		d.search[i] = strings.ToLower(act.Command + "\n" + act.Observation + "\n" + act.Thought)
+		present[string(runtext.Category(act))] = true
+	}
+	for _, c := range runtext.CategoryOrder {
+		if present[c] {
+			d.Categories = append(d.Categories, c)
+		}
+	}
+}
+
+// Matches reports whether action i contains a lower-cased query.
+func (d *Data) Matches(i int, q string) bool {
+	return q != "" && strings.Contains(d.search[i], q)
+}
