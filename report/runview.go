@@ -96,13 +96,6 @@ func WriteRunSummary(w io.Writer, a *scoring.Analysis, lens model.Lens) error {
 	return b.Flush()
 }
 
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
-
 // The JSON form: stable keys, lens-keyed values.
 type runJSON struct {
 	InstanceID string                 `json:"instance_id"`

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -90,7 +91,8 @@ func isPlain(s string, multiline bool) bool {
 }
 
 // JSON rewrites, inside encoded JSON, the runes a terminal may act on that
-// encoding/json leaves raw (DEL, C1 controls, bidirectional overrides) as
+// encoding/json leaves raw (DEL, C1 controls, bidirectional overrides,
+// zero-width and other invisible format characters) as
 // \uXXXX escapes: the JSON means the same, and printing it cannot drive the
 // terminal. Such runes only occur inside strings; C0 controls are already
 // escaped there, and the newlines between values are layout, so they stay.
@@ -99,11 +101,16 @@ func JSON(b []byte) []byte {
 	var out []byte
 	for i := 0; i < len(b); {
 		r, size := utf8.DecodeRune(b[i:])
-		if r >= 0x20 && unsafeRune(r) {
+		if r >= 0x20 && Unsafe(r) {
 			if out == nil {
 				out = append(make([]byte, 0, len(b)+16), b[:i]...)
 			}
-			out = fmt.Appendf(out, `\u%04x`, r)
+			if r > 0xffff { // JSON spells these as a UTF-16 surrogate pair
+				hi, lo := utf16.EncodeRune(r)
+				out = fmt.Appendf(out, `\u%04x\u%04x`, hi, lo)
+			} else {
+				out = fmt.Appendf(out, `\u%04x`, r)
+			}
 		} else if out != nil {
 			out = append(out, b[i:i+size]...)
 		}

@@ -1,6 +1,9 @@
 package termsafe
 
-import "testing"
+import (
+	"encoding/json"
+	"testing"
+)
 
 func TestLineAndText(t *testing.T) {
 	cases := []struct {
@@ -63,6 +66,17 @@ func TestJSON(t *testing.T) {
 	in := []byte("{\"id\": \"a\u009bb\u202ec\x7fd\u200fe\"}\n")
 	if got := string(JSON(in)); got != `{"id": "a\u009bb\u202ec\u007fd\u200fe"}`+"\n" {
 		t.Errorf("got %q", got)
+	}
+	// Invisible characters too; an astral one as a surrogate pair, so the
+	// result still decodes to the same string.
+	in = []byte("{\"id\": \"a\u200bb\ufeffc\U000E0041\"}")
+	got := JSON(in)
+	if string(got) != `{"id": "a\u200bb\ufeffc\udb40\udc41"}` {
+		t.Errorf("got %q", got)
+	}
+	var v, w map[string]string
+	if json.Unmarshal(in, &v) != nil || json.Unmarshal(got, &w) != nil || v["id"] != w["id"] {
+		t.Errorf("escaped JSON decodes to %q, want %q", w["id"], v["id"])
 	}
 	plain := []byte("{\"id\": \"abc\",\n \"x\": \"é\"}")
 	if got := JSON(plain); &got[0] != &plain[0] {
