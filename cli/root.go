@@ -97,6 +97,7 @@ run in the terminal. With no arguments it opens the embedded demo.`,
 	root.AddCommand(newViewCmd(env))
 	root.AddCommand(newConvertCmd(env))
 	root.AddCommand(newReportCmd(env))
+	root.AddCommand(newCacheCmd(env))
 	return root
 }
 
