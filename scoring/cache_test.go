@@ -2,6 +2,7 @@ package scoring
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"sync"
@@ -359,5 +360,40 @@ func TestShard(t *testing.T) {
 	}
 	if got := Shard(make([]Instance, 5), 0, 3); len(got) != 5 {
 		t.Error("an invalid shard should be the whole batch")
+	}
+}
+
+// TestFactsDecodersNeverPanic: cache entries may be anything.
+func TestFactsDecodersNeverPanic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	e := &facts{size: 30, offsets: []int{0, 5, 12}, langs: []string{"python"},
+		defs: [][]symbols.Def{{{Type: "function_definition", Start: 0, End: 12, Name: "f"}}}}
+	bases := [][]byte{encodeFacts(e), encodeBundle(map[string]*facts{"git:1": e, "git:2": e})}
+	for range 20000 {
+		for _, base := range bases {
+			b := append([]byte(nil), base...)
+			for range 1 + rng.IntN(4) {
+				switch rng.IntN(3) {
+				case 0:
+					if len(b) > 0 {
+						b[rng.IntN(len(b))] = byte(rng.Uint32())
+					}
+				case 1:
+					b = b[:rng.IntN(len(b)+1)]
+				default:
+					b = append(b, byte(rng.Uint32()))
+				}
+			}
+			if f, ok := decodeFacts(b); ok {
+				for i, d := range f.defs {
+					for _, x := range d {
+						if x.Start < 0 || x.End > f.size || x.Start > x.End {
+							t.Fatalf("accepted a definition outside the file: %+v in %d bytes (%s)", x, f.size, f.langs[i])
+						}
+					}
+				}
+			}
+			decodeBundle(b)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package source
 
 import (
 	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -282,5 +283,35 @@ func TestPathsEncoding(t *testing.T) {
 		if _, ok := decodePaths(bad); ok {
 			t.Errorf("%v accepted", bad)
 		}
+	}
+}
+
+// TestDecodersNeverPanic: tree objects and persisted answers come from disk
+// and may be anything.
+func TestDecodersNeverPanic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	valid := encodePaths(map[string]pathFact{"a/b": {file: true}, "c": {}})
+	tree := []byte("100644 a.txt\x00" + strings.Repeat("\x01", 20) + "40000 d\x00" + strings.Repeat("\x02", 20))
+	for range 20000 {
+		for _, base := range [][]byte{valid, tree} {
+			b := append([]byte(nil), base...)
+			for range 1 + rng.IntN(4) {
+				switch rng.IntN(3) {
+				case 0:
+					if len(b) > 0 {
+						b[rng.IntN(len(b))] = byte(rng.Uint32())
+					}
+				case 1:
+					b = b[:rng.IntN(len(b)+1)]
+				default:
+					b = append(b, byte(rng.Uint32()))
+				}
+			}
+			decodePaths(b)
+			parseTree(b)
+		}
+	}
+	if e, err := parseTree(tree); err != nil || len(e) != 2 || e[1].name != "d" {
+		t.Errorf("parseTree = %v, %v", e, err)
 	}
 }

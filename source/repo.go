@@ -76,7 +76,7 @@ func RepoFromInstanceID(id string) (owner, repo string, ok bool) {
 }
 
 // ResolveRepo chooses the repository URL and commit for an instance exactly
-// as upstream evaluate_instance does (reference §5.1):
+// as upstream evaluate_instance does:
 //
 //  1. url = predURL or goldURL; commit = predCommit or goldCommit;
 //  2. the instance id gives <cacheDir>/github.com__<owner>__<repo> when that

@@ -19,15 +19,14 @@ import (
 // repository is one git repository opened for reading. There is one per git
 // directory per process, shared by every tree read from it at any commit,
 // and closed after its last user releases it: its pack indexes are opened
-// once, and trees and delta bases decoded for one commit serve the next.
+// once, and trees and delta bases decoded for one commit serve the next
+// (from caches shared by all repositories, within one memory budget).
 type repository struct {
 	key     string // real path of the git directory
 	gitDir  string
 	common  string // where objects and shared refs live (linked worktrees)
 	objects *gitobj.Store
 	users   int // guarded by repos.mu
-
-	trees treeCache
 
 	goGitOnce sync.Once
 	goGit     *git.Repository
@@ -80,7 +79,6 @@ func acquireRepository(dir string) (*repository, error) {
 		return nil, fmt.Errorf("repository %s: open: %w", dir, err)
 	}
 	r := &repository{key: key, gitDir: gitDir, common: common, objects: objects, users: 1}
-	r.trees.max = treeCacheBytes
 	repos.m[key] = r
 	return r, nil
 }
@@ -283,7 +281,7 @@ type treeEntry struct {
 // tree returns the parsed tree object h, from the cache when a commit read
 // earlier shares it.
 func (r *repository) tree(h plumbing.Hash) ([]treeEntry, error) {
-	if t, ok := r.trees.get(h); ok {
+	if t, ok := trees.get(treeKey{r, h}); ok {
 		return t, nil
 	}
 	typ, data, err := r.objects.Read(h)
@@ -297,7 +295,7 @@ func (r *repository) tree(h plumbing.Hash) ([]treeEntry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tree %s: %w", h, err)
 	}
-	r.trees.put(h, entries, len(data))
+	trees.put(treeKey{r, h}, entries, len(data))
 	return entries, nil
 }
 
@@ -333,36 +331,44 @@ func parseTree(data []byte) ([]treeEntry, error) {
 	return out, nil
 }
 
-// treeCacheBytes bounds the parsed trees a repository keeps, by the size of
-// the tree objects (the parsed form is about twice that).
-const treeCacheBytes = 16 << 20
+// trees keeps parsed trees for every repository of the process, within one
+// budget (by the size of the tree objects; the parsed form is about twice
+// that), however many repositories are open. A key names its repository:
+// one repository must not find trees only another holds.
+var trees = treeCache{max: 16 << 20}
+
+type treeKey struct {
+	r *repository
+	h plumbing.Hash
+}
 
 // treeCache keeps parsed trees in two generations: when the current one is
 // full it becomes the old one and the previous old one is dropped, so
-// recently used trees survive at a cost of one map move.
+// recently used trees survive at a cost of one map move, and a closed
+// repository's trees age out.
 type treeCache struct {
 	mu       sync.Mutex
 	max      int
-	cur, old map[plumbing.Hash][]treeEntry
+	cur, old map[treeKey][]treeEntry
 	bytes    int
 }
 
-func (c *treeCache) get(h plumbing.Hash) ([]treeEntry, bool) {
+func (c *treeCache) get(k treeKey) ([]treeEntry, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if t, ok := c.cur[h]; ok {
+	if t, ok := c.cur[k]; ok {
 		return t, true
 	}
-	t, ok := c.old[h]
+	t, ok := c.old[k]
 	return t, ok
 }
 
-func (c *treeCache) put(h plumbing.Hash, t []treeEntry, size int) {
+func (c *treeCache) put(k treeKey, t []treeEntry, size int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.cur == nil || c.bytes+size > c.max/2 {
-		c.old, c.cur, c.bytes = c.cur, map[plumbing.Hash][]treeEntry{}, 0
+		c.old, c.cur, c.bytes = c.cur, map[treeKey][]treeEntry{}, 0
 	}
-	c.cur[h] = t
+	c.cur[k] = t
 	c.bytes += size
 }

@@ -15,10 +15,12 @@ import (
 
 // bigRepo writes a bare git repository whose one pack holds a large history:
 // every commit edits a few files deep in a wide tree, so each commit adds
-// new blobs (stored as deltas against the file's previous version, in
-// chains as deep as git allows) and a new tree for every directory on each
-// edited path. git fast-import builds the pack, so generation is quick and
-// needs no network; the result is deterministic for given flags.
+// new blobs and a new tree for every directory on each edited path. git
+// fast-import builds the pack without the network: each new version is a
+// delta of the previous one, in chains 50 deep, so the newest commit's
+// objects are the most expensive to read (the worst case); -repack then
+// makes them the bases, as git gc would. The result is deterministic for
+// given flags.
 func bigRepo(args []string) error {
 	fl := flag.NewFlagSet("bigrepo", flag.ExitOnError)
 	out := fl.String("out", "", "directory of the bare repository to create (must not exist)")
@@ -26,6 +28,7 @@ func bigRepo(args []string) error {
 	files := fl.Int("files", 4000, "files in the tree")
 	depth := fl.Int("depth", 6, "directory depth of every file")
 	perCommit := fl.Int("edits", 3, "files edited per commit")
+	repack := fl.Bool("repack", false, "repack as git gc would (newest versions whole, older ones deltas of them); slower to make")
 	_ = fl.Parse(args)
 	if *out == "" {
 		return fmt.Errorf("bigrepo needs -out")
@@ -56,6 +59,13 @@ func bigRepo(args []string) error {
 	}
 	if werr != nil {
 		return werr
+	}
+	if *repack {
+		cmd := exec.Command("git", "--git-dir", *out, "repack", "-adfq", "--window=10", "--depth=50")
+		cmd.Stderr = os.Stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("git repack: %w", err)
+		}
 	}
 	fmt.Println(filepath.Clean(*out))
 	return nil

@@ -65,6 +65,20 @@ func (c *lru) put(k baseKey, t Type, data []byte) {
 	}
 }
 
+// drop removes the objects of a closing store: its loose ones and those of
+// its packs.
+func (c *lru) drop(s *Store, packs map[*pack]bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, el := range c.m {
+		if k.store == s || k.p != nil && packs[k.p] {
+			c.order.Remove(el)
+			delete(c.m, k)
+			c.bytes -= len(el.Value.(*lruEntry).data) + entryOverhead
+		}
+	}
+}
+
 // len reports the number of entries (for tests).
 func (c *lru) len() int {
 	c.mu.Lock()

@@ -194,11 +194,13 @@ func inflate(br *bufio.Reader, off, size int64) ([]byte, error) {
 }
 
 // baseKey names a cached object: by pack and offset, or (p == nil) by
-// hash for loose objects.
+// store and hash for loose objects. Never by hash alone: the cache serves
+// every store, and one store must not find another's objects.
 type baseKey struct {
-	p    *pack
-	off  int64
-	hash plumbing.Hash
+	p     *pack
+	off   int64
+	store *Store
+	hash  plumbing.Hash
 }
 
 // read returns the object at off, resolving its delta chain. shared is true
@@ -218,7 +220,7 @@ func (p *pack) read(s *Store, off int64, depth int) (Type, []byte, bool, error) 
 		if depth+len(chain) > maxChain {
 			return 0, nil, false, errors.New("delta chain too long")
 		}
-		if t, b, ok := s.bases.get(baseKey{p: cur, off: at}); ok {
+		if t, b, ok := bases.get(baseKey{p: cur, off: at}); ok {
 			typ, data, shared = t, b, true
 			break
 		}
@@ -232,7 +234,7 @@ func (p *pack) read(s *Store, off int64, depth int) (Type, []byte, bool, error) 
 		}
 		if e.typ != ofsDelta && e.typ != refDelta {
 			typ, data = Type(e.typ), body
-			s.bases.put(baseKey{p: cur, off: at}, typ, data)
+			bases.put(baseKey{p: cur, off: at}, typ, data)
 			shared = true
 			break
 		}
@@ -263,7 +265,7 @@ func (p *pack) read(s *Store, off int64, depth int) (Type, []byte, bool, error) 
 		// against these, and instances at other commits read the same
 		// blobs.
 		data = out
-		s.bases.put(baseKey{p: chain[i].p, off: chain[i].off}, typ, data)
+		bases.put(baseKey{p: chain[i].p, off: chain[i].off}, typ, data)
 		shared = true
 	}
 	return typ, data, shared, nil

@@ -73,14 +73,18 @@ type Store struct {
 	known map[string]bool // pack names already opened
 	alts  []*Store
 
-	bases  *lru // delta bases and trees by (pack, offset)
 	closed bool // guarded by mu
 }
 
-// DefaultCacheBytes bounds the decoded objects a Store keeps for reuse as
-// delta bases. Delta chains of neighbouring versions share their bases, so
-// a few megabytes already avoid most repeated inflation.
-const DefaultCacheBytes = 32 << 20
+// CacheBytes bounds the decoded objects kept for reuse, as delta bases or
+// when read again, by all stores of the process together: the budget does
+// not grow with the number of repositories open at once. Delta chains of
+// neighbouring versions share their bases, so a few megabytes already avoid
+// most repeated inflation.
+const CacheBytes = 32 << 20
+
+// bases is that cache: objects by (pack, offset), loose ones by hash.
+var bases = newLRU(CacheBytes)
 
 // Open opens an object directory (".git/objects"). The pack directory is
 // listed now; indexes are read lazily, one lookup at a time.
@@ -96,7 +100,7 @@ func open(dir string, depth int) (*Store, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("%s: not a directory", dir)
 	}
-	s := &Store{dir: dir, known: map[string]bool{}, bases: newLRU(DefaultCacheBytes)}
+	s := &Store{dir: dir, known: map[string]bool{}}
 	if err := s.scanPacks(); err != nil {
 		s.Close()
 		return nil, err
@@ -166,15 +170,17 @@ func (s *Store) Close() error {
 	defer s.mu.Unlock()
 	s.closed = true
 	var errs []error
+	mine := map[*pack]bool{}
 	for _, p := range s.packs {
 		errs = append(errs, p.close())
+		mine[p] = true
 	}
+	bases.drop(s, mine)
 	s.packs = nil
 	for _, a := range s.alts {
 		errs = append(errs, a.Close())
 	}
 	s.alts = nil
-	s.bases = newLRU(0)
 	return errors.Join(errs...)
 }
 
@@ -258,12 +264,12 @@ func (s *Store) read(h plumbing.Hash, depth int, rescan bool) (Type, []byte, boo
 		}
 		return t, b, shared, nil
 	}
-	if t, b, ok := s.bases.get(baseKey{hash: h}); ok {
+	if t, b, ok := bases.get(baseKey{store: s, hash: h}); ok {
 		return t, b, true, nil
 	}
 	t, b, err := s.readLoose(h)
 	if err == nil {
-		s.bases.put(baseKey{hash: h}, t, b)
+		bases.put(baseKey{store: s, hash: h}, t, b)
 		return t, b, true, nil
 	}
 	if !errors.Is(err, ErrNotFound) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -172,7 +173,6 @@ func TestDeltaChainsAreResolvedAndCached(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
 	deltas := 0
 	p := s.packs[0]
 	for i := uint32(0); i < p.idx.count; i++ {
@@ -192,8 +192,14 @@ func TestDeltaChainsAreResolvedAndCached(t *testing.T) {
 	if deltas < 50 {
 		t.Errorf("only %d deltas in the pack: the test does not exercise chains", deltas)
 	}
-	if s.bases.len() == 0 {
+	if bases.len() == 0 {
 		t.Error("no delta base was cached")
+	}
+	s.Close()
+	for _, e := range bases.m {
+		if e.Value.(*lruEntry).key.p == p {
+			t.Fatal("a closed store's objects stay cached")
+		}
 	}
 }
 
@@ -319,5 +325,74 @@ func TestLRUBound(t *testing.T) {
 	c.put(baseKey{off: 100}, Blob, make([]byte, c.max)) // too big to keep
 	if _, _, ok := c.get(baseKey{off: 100}); ok {
 		t.Error("an object larger than a quarter of the budget was kept")
+	}
+}
+
+// TestClosedStoreReadsNothing: after Close a read fails and no pack is
+// opened again (the miss must not rescan the pack directory).
+func TestClosedStoreReadsNothing(t *testing.T) {
+	dir := packedRepo(t)
+	s, err := Open(filepath.Join(dir, ".git", "objects"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var some plumbing.Hash
+	for h := range allObjects(t, dir) {
+		some = h
+		break
+	}
+	if _, _, err := s.Read(some); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if _, _, err := s.Read(some); err == nil {
+		t.Error("read after Close succeeded")
+	}
+	if len(s.packs) != 0 {
+		t.Errorf("%d packs reopened after Close", len(s.packs))
+	}
+}
+
+// TestCorruptPackNeverLies: with bytes of the pack flipped, every read is
+// either an error or the right content: zlib's checksum, exact sizes and
+// bounds checks catch the damage, and nothing panics.
+func TestCorruptPackNeverLies(t *testing.T) {
+	dir := packedRepo(t)
+	want := allObjects(t, dir)
+	objects := filepath.Join(dir, ".git", "objects")
+	packs, _ := filepath.Glob(filepath.Join(objects, "pack", "*.pack"))
+	orig, err := os.ReadFile(packs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	failed := 0
+	for round := range 20 {
+		b := bytes.Clone(orig)
+		for range 1 + round%4 {
+			b[12+rng.IntN(len(b)-32)] ^= byte(1 + rng.IntN(255))
+		}
+		os.Chmod(packs[0], 0o644)
+		if err := os.WriteFile(packs[0], b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := Open(objects)
+		if err != nil {
+			continue
+		}
+		for h, content := range want {
+			_, got, err := s.Read(h)
+			if err != nil {
+				failed++
+				continue
+			}
+			if !bytes.Equal(got, content) {
+				t.Fatalf("round %d: %s: wrong bytes from a corrupt pack", round, h)
+			}
+		}
+		s.Close()
+	}
+	if failed == 0 {
+		t.Error("no read ever failed: the corruption was not exercised")
 	}
 }
