@@ -315,3 +315,25 @@ func TestDecodersNeverPanic(t *testing.T) {
 		t.Errorf("parseTree = %v, %v", e, err)
 	}
 }
+
+// TestPresentCommitNeverFetches: FetchCommit finds a present commit through
+// the shared handle, without opening the repository with go-git (which a
+// fetch needs) and without a remote to fetch from.
+func TestPresentCommitNeverFetches(t *testing.T) {
+	dir, commit := sourcetest.GitRepo(t, map[string]string{"a": "1"})
+	g, err := OpenGit(dir, commit) // keeps the handle open to inspect it
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if err := FetchCommit(dir, commit, nil); err != nil {
+		t.Fatalf("present commit: %v", err)
+	}
+	if g.repo.goGit != nil {
+		t.Error("FetchCommit opened the repository with go-git for a present commit")
+	}
+	// An absent one needs the remote, which this repository does not have.
+	if err := FetchCommit(dir, strings.Repeat("e", 40), nil); err == nil {
+		t.Error("absent commit without a remote: no error")
+	}
+}
