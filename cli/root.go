@@ -108,6 +108,7 @@ run in the terminal. With no arguments it opens the embedded demo.`,
 	root.AddCommand(newViewCmd(env))
 	root.AddCommand(newConvertCmd(env))
 	root.AddCommand(newReportCmd(env))
+	root.AddCommand(newCacheCmd(env))
 	for _, c := range append(root.Commands(), root) {
 		usageArgs(c)
 	}

@@ -5,7 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -27,6 +28,8 @@ type scoreOptions struct {
 	predFormat   string
 	workers      int
 	noClone      bool
+	noCache      bool
+	shard        string
 	instanceList []string
 }
 
@@ -65,6 +68,8 @@ corrects the upstream quirks that are bugs (see README) and adds per-instance F1
 	f.MarkDeprecated("pred-format", "use --input-format")
 	f.IntVar(&o.workers, "workers", 0, "instances scored in parallel (default: all cores)")
 	f.BoolVar(&o.noClone, "no-clone", false, "never clone a repository missing from the cache")
+	f.BoolVar(&o.noCache, "no-cache", false, "neither read nor write the cache of file facts kept between runs (see 'trajscope cache')")
+	f.StringVar(&o.shard, "shard", "", "score only the K-th of N contiguous slices of the instances (K/N); the shards' --out files concatenated in order are the unsharded one")
 	f.StringSliceVar(&o.instanceList, "instance", nil, "score only these instance ids")
 	return cmd
 }
@@ -90,6 +95,10 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 	case "", "jsonl", "json", "text", "csv":
 	default:
 		return usagef("unknown --format %q (want jsonl, json, text or csv)", format)
+	}
+	shardK, shardN, err := parseShard(o.shard)
+	if err != nil {
+		return err
 	}
 
 	var out *atomicfile.File
@@ -120,20 +129,21 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 		// Upstream scores an empty file as 0/0; say why nothing was scored.
 		fmt.Fprintf(stderr, "trajscope: warning: %s: no prediction records (expected unified records with an instance_id, or a trajectory)\n", safe(o.pred))
 	}
-	instances := buildInstances(records, goldSet, sem, o.instanceList)
+	instances := scoring.Shard(buildInstances(records, goldSet, sem, o.instanceList), shardK, shardN)
 
-	op := newOpener(o, stderr)
-	op.expect(instances)
+	facts := openFacts(o.noCache, stderr)
+	defer facts.close()
+	co := source.NewCheckouts(source.CheckoutOptions{
+		Cache: o.cache, Repo: o.repo, NoClone: o.noClone, Progress: progressTo(stderr), Facts: facts.source(),
+	})
 	batch := scoring.Batch{
-		Open:      op.open,
+		Checkouts: checkouts{co},
+		Cache:     facts.scoring(),
 		Semantics: sem,
 		Workers:   o.workers,
 	}
 	log := newBatchLog(stderr, len(instances))
-	batch.Done = func(i int, r *model.Result) {
-		op.done(i)
-		log.row(i, r)
-	}
+	batch.Done = func(i int, r *model.Result) { log.row(i, r) }
 	// Text and JSON explain each instance (diagnosis, usage drop, IR), which
 	// needs the full analysis; the JSONL and --out paths stay upstream's.
 	batch.Analyze = format == "text" || format == "json"
@@ -197,122 +207,30 @@ func buildInstances(records []parsers.Prediction, gs *gold.Set, sem model.Semant
 	return out
 }
 
-// opener finds each instance's repository and shares one *scoring.Files per
-// repository and commit, so instances of the same checkout share blob reads
-// and parses.
-type opener struct {
-	o      *scoreOptions
-	stderr io.Writer
-	mu     sync.Mutex
-	trees  map[string]*openResult
-	// keys[i] is instance i's checkout; pending counts the instances still
-	// to read each checkout (see expect).
-	keys    []string
-	pending map[string]int
+// checkouts gives scoring the trees source opens (the two packages each
+// define the tree interface they need).
+type checkouts struct{ *source.Checkouts }
+
+func (c checkouts) Open(key string) (scoring.Tree, error) { return c.Checkouts.Open(key) }
+
+// progressTo is where clone and fetch progress goes: the terminal, if any.
+func progressTo(stderr io.Writer) io.Writer {
+	if isTerminal(stderr) {
+		return stderr
+	}
+	return nil
 }
 
-type openResult struct {
-	once  sync.Once
-	files *scoring.Files
-	err   error
-}
-
-func newOpener(o *scoreOptions, stderr io.Writer) *opener {
-	return &opener{o: o, stderr: stderr, trees: map[string]*openResult{}}
-}
-
-// target is the checkout an instance reads: its cache key, and the
-// repository and commit to open.
-func (op *opener) target(pred *model.Prediction, g *model.Gold) (key, url, commit string, err error) {
-	if op.o.repo != "" {
-		commit = firstNonEmpty(pred.Commit, g.Commit)
-		return op.o.repo + "\x00" + commit, op.o.repo, commit, nil
+// parseShard reads --shard K/N; "" is the whole batch (1/1).
+func parseShard(s string) (k, n int, err error) {
+	if s == "" {
+		return 1, 1, nil
 	}
-	url, commit, err = source.ResolveRepo(pred.RepoURL, g.RepoURL, pred.Commit, g.Commit, pred.InstanceID, op.o.cache)
-	return url + "\x00" + commit, url, commit, err
-}
-
-func (op *opener) open(pred *model.Prediction, g *model.Gold) (*scoring.Files, error) {
-	key, url, commit, err := op.target(pred, g)
-	if err != nil {
-		return nil, err
+	ks, ns, ok := strings.Cut(s, "/")
+	k, err1 := strconv.Atoi(ks)
+	n, err2 := strconv.Atoi(ns)
+	if !ok || err1 != nil || err2 != nil || n < 1 || k < 1 || k > n {
+		return 0, 0, usagef("--shard %q: want K/N with 1 <= K <= N, e.g. 2/8", safe(s))
 	}
-	if op.o.repo != "" {
-		return op.cached(key, func() (source.Tree, error) { return source.Open(url, commit) })
-	}
-	return op.cached(key, func() (source.Tree, error) {
-		if !op.o.noClone {
-			var progress io.Writer
-			if isTerminal(op.stderr) {
-				progress = op.stderr
-			}
-			dir, err := source.EnsureCached(op.o.cache, url, progress)
-			if err != nil {
-				return nil, err
-			}
-			if err := source.FetchCommit(dir, commit, progress); err != nil {
-				return nil, err
-			}
-		}
-		return source.OpenCached(op.o.cache, url, commit)
-	})
-}
-
-func (op *opener) cached(key string, open func() (source.Tree, error)) (*scoring.Files, error) {
-	op.mu.Lock()
-	r := op.trees[key]
-	if r == nil {
-		r = &openResult{}
-		op.trees[key] = r
-	}
-	op.mu.Unlock()
-	r.once.Do(func() {
-		tree, err := open()
-		if err != nil {
-			r.err = err
-			return
-		}
-		r.files = scoring.NewFiles(tree)
-	})
-	return r.files, r.err
-}
-
-// expect records which checkout each instance reads, so that done can drop
-// a checkout's cached blobs and parses after its last instance: a whole
-// benchmark spans hundreds of commits, and keeping them all would grow
-// memory with the batch. Keys are taken now because resolution can change
-// once a clone lands in the cache.
-func (op *opener) expect(instances []scoring.Instance) {
-	op.keys = make([]string, len(instances))
-	op.pending = map[string]int{}
-	for i, in := range instances {
-		if in.Err != nil || in.Gold == nil {
-			continue
-		}
-		if key, _, _, err := op.target(in.Pred, in.Gold); err == nil {
-			op.keys[i] = key
-			op.pending[key]++
-		}
-	}
-}
-
-// done releases instance i's checkout when no other instance still needs it.
-func (op *opener) done(i int) {
-	if i >= len(op.keys) || op.keys[i] == "" {
-		return
-	}
-	key := op.keys[i]
-	op.mu.Lock()
-	defer op.mu.Unlock()
-	if op.pending[key]--; op.pending[key] <= 0 {
-		delete(op.pending, key)
-		delete(op.trees, key)
-	}
-}
-
-func firstNonEmpty(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
+	return k, n, nil
 }

@@ -5,9 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/scoring"
 )
 
 // v2Run is a mini-swe-agent v2 run (tool calls) that reads pkg/mod.py 4-5
@@ -42,34 +39,5 @@ func TestScoreMiniSWEv2(t *testing.T) {
 	// Gold G1: mod 4-5 and util 1-2. The run saw mod 4-5: file 1/2, line 2/4.
 	if len(lines) != 2 || !strings.HasPrefix(lines[1], "owner__repo-1,,1,0.5,1.0,") {
 		t.Fatalf("fixed csv:\n%s", out)
-	}
-}
-
-// TestOpenerReleasesCheckouts: a checkout's cached files are dropped after
-// the last instance that reads it, and shared until then.
-func TestOpenerReleasesCheckouts(t *testing.T) {
-	o := &scoreOptions{repo: exRepo}
-	op := newOpener(o, nil)
-	g1 := &model.Gold{ID: "a", Commit: "c1"}
-	g2 := &model.Gold{ID: "b", Commit: "c2"}
-	p := &model.Prediction{InstanceID: "x"}
-	instances := []scoring.Instance{{Pred: p, Gold: g1}, {Pred: p, Gold: g2}, {Pred: p, Gold: g1}, {Pred: p}}
-	op.expect(instances)
-	f0, err := op.open(p, g1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f2, _ := op.open(p, g1)
-	if f0 != f2 {
-		t.Fatal("instances of one checkout must share its files")
-	}
-	op.done(0)
-	if len(op.trees) != 1 {
-		t.Fatalf("checkout released while instance 2 still needs it: %d open", len(op.trees))
-	}
-	op.done(2)
-	op.done(3) // no gold: nothing to release
-	if len(op.trees) != 0 {
-		t.Fatalf("%d checkouts still held after their last instance", len(op.trees))
 	}
 }

@@ -144,11 +144,18 @@ func runView(env *Env, o *viewOptions, path string) error {
 	var files *scoring.Files
 	var local func(string) string
 	if o.repo != "" || o.cache != "" {
-		op := newOpener(&scoreOptions{repo: o.repo, cache: o.cache, noClone: o.noClone}, env.Stderr)
-		files, err = op.open(&run.Prediction, g)
+		co := source.NewCheckouts(source.CheckoutOptions{Cache: o.cache, Repo: o.repo, NoClone: o.noClone, Progress: progressTo(env.Stderr)})
+		p := &run.Prediction
+		key, err := co.Key(p.RepoURL, g.RepoURL, p.Commit, g.Commit, p.InstanceID)
 		if err != nil {
 			return err
 		}
+		defer co.Release(key)
+		tree, err := co.Open(key)
+		if err != nil {
+			return err
+		}
+		files = scoring.NewFiles(tree)
 		if dir, ok := files.Tree().(*source.DirTree); ok {
 			// A checked-out directory: `e` edits the real file. The path is
 			// absolute so the editor can never read it as an option.

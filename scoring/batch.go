@@ -21,15 +21,42 @@ type Instance struct {
 	Run *model.Run
 }
 
-// Opener gives the files of an instance's repository at its commit. It is
-// called concurrently; returning the same *Files for instances that share a
-// repository and commit lets them share cached blobs and parses.
-type Opener func(pred *model.Prediction, gold *model.Gold) (*Files, error)
+// Checkouts give instances the trees they read. Instances whose keys are
+// equal read one tree and share one *Files (blob reads and parses); Batch
+// asks for every instance's key before scoring starts, opens a key when its
+// first instance starts and releases it after each instance, so a tree and
+// its cached files are dropped after their last instance and memory stays
+// bounded across a benchmark of many commits. source.Checkouts is the
+// implementation that reads repositories.
+type Checkouts interface {
+	// Key names the checkout of an instance from the repository URLs and
+	// commits its prediction and gold give. Each call announces one Open
+	// and Release to come.
+	Key(predURL, goldURL, predCommit, goldCommit, instanceID string) (string, error)
+	// Open returns the tree of key; it is called concurrently.
+	Open(key string) (Tree, error)
+	// Release ends one instance's use of key, after Open whatever it
+	// returned.
+	Release(key string)
+}
+
+// SameTree returns Checkouts that give every instance tree: for scoring
+// against one directory or fixture.
+func SameTree(tree Tree) Checkouts { return sameTree{tree} }
+
+type sameTree struct{ tree Tree }
+
+func (s sameTree) Key(_, _, _, _, _ string) (string, error) { return "", nil }
+func (s sameTree) Open(string) (Tree, error)                { return s.tree, nil }
+func (s sameTree) Release(string)                           {}
 
 // Batch scores instances on all cores. Results come back in input order, one
 // per instance; a failure in one instance is that instance's error row.
 type Batch struct {
-	Open      Opener
+	Checkouts Checkouts
+	// Cache, when set, keeps line offsets and definitions of file contents
+	// across processes; results are the same with or without it.
+	Cache     Cache
 	Semantics model.Semantics
 	// Workers defaults to GOMAXPROCS.
 	Workers int
@@ -40,6 +67,21 @@ type Batch struct {
 	Analyze bool
 }
 
+// shared is one key's files, alive while instances still need them.
+type shared struct {
+	want  int
+	once  sync.Once
+	files *Files
+	err   error
+}
+
+// checkout is an instance's key, or the error that replaced it.
+type checkout struct {
+	key string
+	err error
+	ok  bool // a key was asked for: Release is due
+}
+
 // Run scores every instance. analyses is nil unless b.Analyze is set; then
 // analyses[i] is nil for error rows.
 func (b Batch) Run(instances []Instance) (results []model.Result, analyses []*Analysis) {
@@ -47,6 +89,53 @@ func (b Batch) Run(instances []Instance) (results []model.Result, analyses []*An
 	if b.Analyze {
 		analyses = make([]*Analysis, len(instances))
 	}
+	// Keys first: they fix each tree's last instance before any is opened.
+	keys := make([]checkout, len(instances))
+	var mu sync.Mutex
+	files := map[string]*shared{}
+	for i, in := range instances {
+		if in.Err != nil || in.Gold == nil || in.Pred == nil {
+			continue
+		}
+		p, g := in.Pred, in.Gold
+		k, err := b.Checkouts.Key(p.RepoURL, g.RepoURL, p.Commit, g.Commit, p.InstanceID)
+		keys[i] = checkout{key: k, err: err, ok: err == nil}
+		if err == nil {
+			if files[k] == nil {
+				files[k] = &shared{}
+			}
+			files[k].want++
+		}
+	}
+	open := func(k string) (*Files, error) {
+		mu.Lock()
+		s := files[k]
+		mu.Unlock()
+		s.once.Do(func() {
+			tree, err := b.Checkouts.Open(k)
+			if err != nil {
+				s.err = err
+				return
+			}
+			s.files = NewCachedFiles(tree, b.Cache)
+		})
+		return s.files, s.err
+	}
+	release := func(k string) {
+		mu.Lock()
+		s := files[k]
+		last := false
+		if s.want--; s.want <= 0 {
+			delete(files, k)
+			last = true
+		}
+		mu.Unlock()
+		if last && s.files != nil {
+			s.files.Flush()
+		}
+		b.Checkouts.Release(k)
+	}
+
 	workers := b.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -59,7 +148,10 @@ func (b Batch) Run(instances []Instance) (results []model.Result, analyses []*An
 			defer wg.Done()
 			for i := range next {
 				var a *Analysis
-				results[i], a = b.one(instances[i])
+				results[i], a = b.one(instances[i], keys[i], open)
+				if keys[i].ok {
+					release(keys[i].key)
+				}
 				if analyses != nil {
 					analyses[i] = a
 				}
@@ -77,7 +169,7 @@ func (b Batch) Run(instances []Instance) (results []model.Result, analyses []*An
 	return results, analyses
 }
 
-func (b Batch) one(in Instance) (res model.Result, a *Analysis) {
+func (b Batch) one(in Instance, co checkout, open func(string) (*Files, error)) (res model.Result, a *Analysis) {
 	id := ""
 	if in.Pred != nil {
 		id = in.Pred.InstanceID
@@ -93,8 +185,10 @@ func (b Batch) one(in Instance) (res model.Result, a *Analysis) {
 		return model.Result{InstanceID: id, Error: ErrBadPrediction, Reason: in.Err.Error()}, nil
 	case in.Gold == nil:
 		return model.Result{InstanceID: id, Error: ErrMissingGold, Reason: "no gold context for " + id}, nil
+	case co.err != nil:
+		return model.Result{InstanceID: id, Error: ErrCheckoutFailed, Reason: co.err.Error()}, nil
 	}
-	files, err := b.Open(in.Pred, in.Gold)
+	files, err := open(co.key)
 	if err != nil {
 		return model.Result{InstanceID: id, Error: ErrCheckoutFailed, Reason: err.Error()}, nil
 	}
@@ -111,4 +205,18 @@ func (b Batch) one(in Instance) (res model.Result, a *Analysis) {
 		a = nil
 	}
 	return res, a
+}
+
+// Shard returns the k-th (1-based) of n contiguous slices of instances, of
+// sizes differing by at most one: slice k is instances[(k-1)·len/n :
+// k·len/n]. The slices in order are the whole batch, so the results of n
+// shards, concatenated in order, are the results of one run; contiguous
+// slices also keep one repository's instances (adjacent in a sorted file)
+// on one machine. k and n outside 1 <= k <= n give the whole batch.
+func Shard(instances []Instance, k, n int) []Instance {
+	if n <= 1 || k < 1 || k > n {
+		return instances
+	}
+	l := len(instances)
+	return instances[(k-1)*l/n : k*l/n]
 }

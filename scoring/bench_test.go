@@ -2,7 +2,9 @@ package scoring_test
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/trajscope/trajscope/model"
@@ -87,9 +89,7 @@ func batch500(b *testing.B) {
 	for i := range instances {
 		instances[i] = scoring.Instance{Pred: pred, Gold: g}
 	}
-	batch := scoring.Batch{Open: func(*model.Prediction, *model.Gold) (*scoring.Files, error) {
-		return scoring.NewFiles(tree), nil
-	}}
+	batch := scoring.Batch{Checkouts: &distinctTrees{tree: tree}}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -100,3 +100,16 @@ func batch500(b *testing.B) {
 		}
 	}
 }
+
+// distinctTrees gives every instance its own key for one tree, so each gets
+// cold files, as instances of distinct checkouts do.
+type distinctTrees struct {
+	tree scoring.Tree
+	n    atomic.Int64
+}
+
+func (d *distinctTrees) Key(_, _, _, _, _ string) (string, error) {
+	return strconv.FormatInt(d.n.Add(1), 10), nil
+}
+func (d *distinctTrees) Open(string) (scoring.Tree, error) { return d.tree, nil }
+func (d *distinctTrees) Release(string)                    {}

@@ -5,7 +5,7 @@ package scoring
 func ResetDefsCache() {
 	defsCache.mu.Lock()
 	defer defsCache.mu.Unlock()
-	defsCache.m = map[defsKey]*defsEntry{}
+	defsCache.m = map[memKey]*defsEntry{}
 	defsCache.order, defsCache.size = nil, 0
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"crypto/sha256"
+	"encoding/hex"
 	"math"
 	"slices"
 	"sort"
@@ -14,25 +15,49 @@ import (
 )
 
 // Files caches what scoring reads from a source tree: path resolution, file
-// content, line offsets and tree-sitter definitions. Each is computed once per
-// file, however many steps touch it, which keeps scoring linear in steps.
-// Safe for concurrent use.
+// sizes and line offsets, content and tree-sitter definitions. Each is
+// computed once per file, however many steps touch it, which keeps scoring
+// linear in steps. Content is read only when something needs the bytes:
+// with a Cache and a tree that names contents (ContentIDer), a file scored
+// before has its line offsets and definitions looked up instead. Safe for
+// concurrent use.
 type Files struct {
-	tree Tree
+	tree   Tree
+	ids    ContentIDer // tree, when it names contents
+	cache  Cache
+	treeID string // the tree's name, when it has one (TreeIDer)
+
+	bundleOnce sync.Once
+	bundle     map[string]*facts // the tree's cache entry, by content id
 
 	mu       sync.Mutex
 	resolved map[string]string
 	files    map[string]*fileInfo
 }
 
+// ContentIDer is implemented by trees that can name a file's content without
+// reading it, such as git trees by blob hash. An id must change whenever the
+// content does.
+type ContentIDer interface {
+	ContentID(path string) (id string, ok bool)
+}
+
 type fileInfo struct {
-	once    sync.Once
-	content []byte
-	ok      bool
-	offsets []int // byte offset of each line start, plus len+... see lineOffsets
+	statOnce sync.Once
+	ok       bool
+	size     int
+	offsets  []int  // byte offset of each line start (see lineOffsets)
+	id       string // content id from the tree, when it names contents
+	stored   *facts // the cache's entry for the content, when found
+
+	contentOnce sync.Once
+	content     []byte
+	contentOK   bool
 
 	defsOnce sync.Once
 	defs     []symbols.Def
+	defsLang string // set when defs were parsed here, not found in stored
+	hashID   string // content id computed from the bytes (trees without ids)
 
 	indexOnce sync.Once
 	index     defIndex
@@ -40,7 +65,17 @@ type fileInfo struct {
 
 // NewFiles wraps a tree. A nil tree has no files.
 func NewFiles(tree Tree) *Files {
-	return &Files{tree: tree, resolved: map[string]string{}, files: map[string]*fileInfo{}}
+	return NewCachedFiles(tree, nil)
+}
+
+// NewCachedFiles wraps a tree, looking up what it can in cache (nil for none).
+func NewCachedFiles(tree Tree, cache Cache) *Files {
+	f := &Files{tree: tree, cache: cache, resolved: map[string]string{}, files: map[string]*fileInfo{}}
+	f.ids, _ = tree.(ContentIDer)
+	if t, ok := tree.(TreeIDer); ok && f.ids != nil {
+		f.treeID = t.TreeID()
+	}
+	return f
 }
 
 // Tree returns the wrapped tree.
@@ -65,15 +100,48 @@ func (f *Files) Resolve(p string) string {
 	return r
 }
 
-func (f *Files) info(path string) *fileInfo {
+func (f *Files) entry(path string) *fileInfo {
 	f.mu.Lock()
+	defer f.mu.Unlock()
 	fi := f.files[path]
 	if fi == nil {
 		fi = &fileInfo{}
 		f.files[path] = fi
 	}
-	f.mu.Unlock()
-	fi.once.Do(func() {
+	return fi
+}
+
+// info returns a file's size and line offsets, from the cache when the
+// content is known by id, else by reading it.
+func (f *Files) info(path string) *fileInfo {
+	fi := f.entry(path)
+	fi.statOnce.Do(func() {
+		if f.tree == nil || path == "" {
+			return
+		}
+		if f.ids != nil {
+			id, ok := f.ids.ContentID(path)
+			if !ok {
+				return // not a readable file
+			}
+			fi.id = id
+			if fi.stored = f.lookup(id); fi.stored != nil {
+				fi.ok, fi.size, fi.offsets = true, fi.stored.size, fi.stored.offsets
+				return
+			}
+		}
+		b, ok := f.read(fi, path)
+		if !ok {
+			return
+		}
+		fi.ok, fi.size, fi.offsets = true, len(b), lineOffsets(b)
+	})
+	return fi
+}
+
+// read returns the file's bytes, read once.
+func (f *Files) read(fi *fileInfo, path string) ([]byte, bool) {
+	fi.contentOnce.Do(func() {
 		if f.tree == nil || path == "" {
 			return
 		}
@@ -81,16 +149,22 @@ func (f *Files) info(path string) *fileInfo {
 		if err != nil {
 			return
 		}
-		fi.content, fi.ok = b, true
-		fi.offsets = lineOffsets(b)
+		fi.content, fi.contentOK = b, true
 	})
-	return fi
+	return fi.content, fi.contentOK
 }
 
 // Content returns a file's bytes; ok is false when it cannot be read.
 func (f *Files) Content(path string) (content []byte, ok bool) {
-	fi := f.info(path)
-	return fi.content, fi.ok
+	if !f.exists(path) {
+		return nil, false
+	}
+	return f.read(f.entry(path), path)
+}
+
+// exists reports whether path is a readable file.
+func (f *Files) exists(path string) bool {
+	return f.info(path).ok
 }
 
 // LineCount is the number of lines of a file as an editor counts them (a
@@ -101,40 +175,66 @@ func (f *Files) LineCount(path string) int {
 		return 0
 	}
 	n := len(fi.offsets) - 1
-	if len(fi.content) > 0 && fi.content[len(fi.content)-1] != '\n' {
-		n++
+	if fi.size > 0 && fi.offsets[len(fi.offsets)-1] != fi.size {
+		n++ // the last line has no "\n"
 	}
 	return n
 }
 
 // Defs returns the tree-sitter definitions of a file (nil when unreadable or
-// the language is not mapped).
+// the language is not mapped). The slice is shared and must not be modified.
 func (f *Files) Defs(path string) []symbols.Def {
 	fi := f.info(path)
 	if !fi.ok {
 		return nil
 	}
 	fi.defsOnce.Do(func() {
-		fi.defs = sharedDefs(path, fi.content)
+		lang := symbols.Language(path)
+		if lang == "" {
+			return
+		}
+		id, stored := fi.id, fi.stored
+		if id == "" {
+			// No id from the tree: name the content by its hash.
+			b, ok := f.read(fi, path)
+			if !ok {
+				return
+			}
+			sum := sha256.Sum256(b)
+			id = "sha256:" + hex.EncodeToString(sum[:])
+			fi.hashID, fi.stored = id, f.lookup(id)
+			stored = fi.stored
+		}
+		if defs, ok := stored.defsFor(lang); ok {
+			fi.defs = defs
+			return
+		}
+		var ok bool
+		if fi.defs, ok = f.sharedDefs(path, lang, id, fi); ok {
+			fi.defsLang = lang
+		}
 	})
 	return fi.defs
 }
 
 // sharedDefs is symbols.Defs through a process-wide cache keyed by language
-// and content hash. Instances of one repository at different commits hold
+// and content id. Instances of one repository at different commits hold
 // mostly identical files, and tree-sitter dominates scoring: without it a
-// batch parses each such file once per instance. The returned slice is
-// shared and must not be modified.
-func sharedDefs(path string, content []byte) []symbols.Def {
-	lang := symbols.Language(path)
-	if lang == "" {
-		return nil
+// batch parses each such file once per instance. ok is false when the parse
+// failed (the definitions are then nil, as upstream's are).
+func (f *Files) sharedDefs(path, lang, id string, fi *fileInfo) ([]symbols.Def, bool) {
+	parse := func() ([]symbols.Def, bool) {
+		content, ok := f.read(fi, path)
+		if !ok {
+			return nil, false
+		}
+		defs, err := symbols.Defs(path, content)
+		return defs, err == nil
 	}
 	if !defsCache.enabled {
-		defs, _ := symbols.Defs(path, content)
-		return defs
+		return parse()
 	}
-	key := defsKey{lang, sha256.Sum256(content)}
+	key := memKey{lang, id}
 	c := &defsCache
 	c.mu.Lock()
 	e := c.m[key]
@@ -144,29 +244,34 @@ func sharedDefs(path string, content []byte) []symbols.Def {
 	}
 	c.mu.Unlock()
 	e.once.Do(func() {
-		var err error
-		e.defs, err = symbols.Defs(path, content)
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		if err != nil {
-			// A timeout may not recur: let a later instance parse again.
-			if c.m[key] == e {
-				delete(c.m, key)
-			}
-			return
-		}
-		c.order = append(c.order, key)
-		c.size += len(e.defs) + 1
-		for c.size > defsCacheMax && len(c.order) > 0 {
-			old := c.order[0]
-			c.order = c.order[1:]
-			if o := c.m[old]; o != nil {
-				c.size -= len(o.defs) + 1
-				delete(c.m, old)
-			}
-		}
+		e.defs, e.ok = parse()
+		c.add(key, e)
 	})
-	return e.defs
+	return e.defs, e.ok
+}
+
+// add records a finished entry, evicting the oldest past defsCacheMax; a
+// failed parse is dropped instead (a timeout may not recur), so a later
+// instance parses again.
+func (c *defsCacheT) add(key memKey, e *defsEntry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !e.ok {
+		if c.m[key] == e {
+			delete(c.m, key)
+		}
+		return
+	}
+	c.order = append(c.order, key)
+	c.size += len(e.defs) + 1
+	for c.size > defsCacheMax && len(c.order) > 0 {
+		old := c.order[0]
+		c.order = c.order[1:]
+		if o := c.m[old]; o != nil {
+			c.size -= len(o.defs) + 1
+			delete(c.m, old)
+		}
+	}
 }
 
 // defsCacheMax bounds the cache by definitions held (about 64 bytes each),
@@ -174,23 +279,25 @@ func sharedDefs(path string, content []byte) []symbols.Def {
 // instances together, so recent files are the ones shared.
 const defsCacheMax = 1 << 19
 
-type defsKey struct {
-	lang string
-	sum  [sha256.Size]byte
+type memKey struct {
+	lang, id string
 }
 
 type defsEntry struct {
 	once sync.Once
 	defs []symbols.Def
+	ok   bool // parsed without error
 }
 
-var defsCache = struct {
+type defsCacheT struct {
 	mu      sync.Mutex
 	enabled bool
-	m       map[defsKey]*defsEntry
-	order   []defsKey
+	m       map[memKey]*defsEntry
+	order   []memKey
 	size    int
-}{enabled: true, m: map[defsKey]*defsEntry{}}
+}
+
+var defsCache = defsCacheT{enabled: true, m: map[memKey]*defsEntry{}}
 
 // defIndex returns the file's definitions indexed for overlap queries.
 func (f *Files) defIndex(path string) *defIndex {
@@ -279,7 +386,7 @@ func (f *Files) lineToByte(path string, start, end int, fixed bool) (model.Inter
 	if !fi.ok {
 		return model.Interval{}, false
 	}
-	n := len(fi.content)
+	n := fi.size
 	if n == 0 {
 		return model.Interval{Start: 0, End: 0}, true
 	}

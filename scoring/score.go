@@ -93,10 +93,7 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 		init, add = nil, nil
 	}
 	out := &Gold{fileSet: map[string]bool{}, Bytes: fileIntervals{}, Lines: fileIntervals{}}
-	exists := func(p string) bool {
-		_, ok := sc.files.Content(p)
-		return ok
-	}
+	exists := sc.files.exists
 	missing := map[string]bool{}
 	all := append(append([]model.GoldSpan(nil), init...), add...)
 	for _, it := range all {

@@ -76,7 +76,7 @@ func RepoFromInstanceID(id string) (owner, repo string, ok bool) {
 }
 
 // ResolveRepo chooses the repository URL and commit for an instance exactly
-// as upstream evaluate_instance does (reference §5.1):
+// as upstream evaluate_instance does:
 //
 //  1. url = predURL or goldURL; commit = predCommit or goldCommit;
 //  2. the instance id gives <cacheDir>/github.com__<owner>__<repo> when that
@@ -129,8 +129,13 @@ func pyJoin(a, b string) string {
 
 // Open opens repoDir at commit: a git repository (work tree, linked worktree
 // or bare) is read from its object store at commit ("" means HEAD); any
-// other directory is read as is and commit is ignored.
+// other directory is read as is and commit is ignored. A git tree holds its
+// repository open until closed (see Close).
 func Open(repoDir, commit string) (Tree, error) {
+	return open(repoDir, commit, nil)
+}
+
+func open(repoDir, commit string, facts Facts) (Tree, error) {
 	st, err := os.Stat(repoDir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -142,7 +147,7 @@ func Open(repoDir, commit string) (Tree, error) {
 		return nil, fmt.Errorf("repository %s: not a directory", repoDir)
 	}
 	if looksLikeGit(repoDir) {
-		g, err := OpenGit(repoDir, commit)
+		g, err := openGit(repoDir, commit, facts)
 		if err != nil {
 			return nil, err
 		}
@@ -153,6 +158,15 @@ func Open(repoDir, commit string) (Tree, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// Close releases what a tree holds open: a *GitTree's repository. Other
+// trees hold nothing.
+func Close(t Tree) error {
+	if c, ok := t.(interface{ Close() error }); ok {
+		return c.Close()
+	}
+	return nil
 }
 
 // CachePath is where the clone of url lives in cacheDir: url itself when it
@@ -168,6 +182,10 @@ func CachePath(cacheDir, url string) string {
 // clone, else <cacheDir>/<RepoKey(url)>, a normal or bare repository. It does
 // not clone; see EnsureCached.
 func OpenCached(cacheDir, url, commit string) (Tree, error) {
+	return openCached(cacheDir, url, commit, nil)
+}
+
+func openCached(cacheDir, url, commit string, facts Facts) (Tree, error) {
 	if url == "" {
 		return nil, fmt.Errorf("open cached repository: empty URL: %w", ErrUnresolved)
 	}
@@ -175,7 +193,7 @@ func OpenCached(cacheDir, url, commit string) (Tree, error) {
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("repository %s: not in cache %s (no %s): %w", url, cacheDir, dir, ErrNotCached)
 	}
-	g, err := OpenGit(dir, commit)
+	g, err := openGit(dir, commit, facts)
 	if err != nil {
 		return nil, err
 	}
@@ -251,29 +269,35 @@ func EnsureCached(cacheDir, url string, progress io.Writer) (string, error) {
 
 // FetchCommit fetches a full 40-hex commit from the repository's "origin"
 // remote when the repository lacks it, as upstream's `git fetch origin
-// COMMIT` does for commits no branch reaches. It is a no-op when the commit
-// is present.
+// COMMIT` does for commits no branch reaches. A commit already present is
+// found through the shared repository handle, without a second open.
 func FetchCommit(repoDir, commit string, progress io.Writer) error {
 	if !plumbing.IsHash(commit) {
 		return fmt.Errorf("repository %s: fetch commit %q: want a full 40-hex hash", repoDir, commit)
 	}
-	repo, err := git.PlainOpenWithOptions(repoDir, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	r, err := acquireRepository(repoDir)
+	if err != nil {
+		return err
+	}
+	defer r.release()
+	h := plumbing.NewHash(strings.ToLower(commit))
+	if _, err := r.commitTree(h); err == nil {
+		return nil
+	}
+	repo, err := r.goGitRepo()
 	if err != nil {
 		if errors.Is(err, git.ErrRepositoryNotExists) {
 			return fmt.Errorf("repository %s: %w", repoDir, ErrNotRepo)
 		}
 		return fmt.Errorf("repository %s: open: %w", repoDir, err)
 	}
-	h := plumbing.NewHash(commit)
-	if _, err := repo.CommitObject(h); err == nil {
-		return nil
-	}
-	spec := config.RefSpec(commit + ":refs/trajscope/" + commit)
+	spec := config.RefSpec(h.String() + ":refs/trajscope/" + h.String())
 	err = repo.Fetch(&git.FetchOptions{RemoteName: "origin", RefSpecs: []config.RefSpec{spec}, Progress: progress})
 	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
 		return fmt.Errorf("repository %s: fetch commit %s from origin: %w", repoDir, commit, err)
 	}
-	if _, err := repo.CommitObject(h); err != nil {
+	// The fetch wrote a new pack: a miss makes the store look for it.
+	if _, err := r.commitTree(h); err != nil {
 		return fmt.Errorf("repository %s: commit %s still absent after fetch: %w", repoDir, commit, ErrCommitNotFound)
 	}
 	return nil

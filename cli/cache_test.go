@@ -1,0 +1,139 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/trajscope/trajscope/internal/filefacts"
+	"github.com/trajscope/trajscope/source/sourcetest"
+)
+
+// TestMain points the user cache directory at a temporary one, so no test
+// of this package reads or writes the real cache.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "trajscope-cli-cache-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CACHE_HOME", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// useCache gives a test its own empty user cache directory and returns
+// where trajscope's cache will be.
+func useCache(t *testing.T) string {
+	t.Helper()
+	base := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", base)
+	return filepath.Join(base, "trajscope")
+}
+
+// gitVectorRepo is the vector repository committed to git, so scoring reads
+// it by blob and the cache holds every kind of fact (paths, lines,
+// definitions), and the example gold at that commit.
+func gitVectorRepo(t *testing.T) (repo, goldFile string) {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(exRepo, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(exRepo, p)
+		files[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, commit := sourcetest.GitRepo(t, files)
+	b, err := os.ReadFile(exGold)
+	if err != nil {
+		t.Fatal(err)
+	}
+	goldFile = filepath.Join(t.TempDir(), "gold.jsonl")
+	b = []byte(strings.ReplaceAll(string(b), strings.Repeat("c", 40), commit))
+	if err := os.WriteFile(goldFile, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, goldFile
+}
+
+// TestScoreCacheGivesIdenticalResults: a cold run fills the cache, a warm run
+// reads it, --no-cache bypasses it; all three give the same bytes, on
+// stdout and in --out, under both semantics.
+func TestScoreCacheGivesIdenticalResults(t *testing.T) {
+	cacheDir := useCache(t)
+	repo, gold := gitVectorRepo(t)
+	dir := t.TempDir()
+	for _, sem := range []string{"contextbench", "fixed"} {
+		var outs, files []string
+		for i, extra := range [][]string{nil, nil, {"--no-cache"}} {
+			out := filepath.Join(dir, sem+string(rune('a'+i))+".jsonl")
+			args := append([]string{"score", "--gold", gold, "--pred", exPreds, "--repo", repo, "--semantics", sem, "--out", out, "--format", "jsonl"}, extra...)
+			stdout, stderr, code := run(t, args...)
+			if code != 0 {
+				t.Fatalf("%s run %d: exit %d: %s", sem, i, code, stderr)
+			}
+			b, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(b), "checkout_failed") || !strings.Contains(string(b), `"final"`) {
+				t.Fatalf("%s run %d scored nothing:\n%s", sem, i, b)
+			}
+			outs, files = append(outs, stdout), append(files, string(b))
+		}
+		for i := 1; i < 3; i++ {
+			if outs[i] != outs[0] || files[i] != files[0] {
+				t.Errorf("%s: run %d differs from the cold run", sem, i)
+			}
+		}
+	}
+	// One commit: what its paths name, and its contents' facts.
+	if _, n, _ := filefacts.Usage(cacheDir); n != 2 {
+		t.Errorf("the cache holds %d entries, want 2 (the commit's paths and its files' facts)", n)
+	}
+}
+
+func TestCacheCommand(t *testing.T) {
+	cacheDir := useCache(t)
+	out, _, code := run(t, "cache")
+	if code != 0 || !strings.HasPrefix(out, cacheDir+"\n0 B in 0 entries") {
+		t.Fatalf("empty cache: exit %d, %q", code, out)
+	}
+	repo, gold := gitVectorRepo(t)
+	if _, errs, code := run(t, "score", "--gold", gold, "--pred", exPreds, "--repo", repo, "--out", filepath.Join(t.TempDir(), "o.jsonl")); code != 0 {
+		t.Fatalf("score: %s", errs)
+	}
+	out, _, _ = run(t, "cache")
+	if strings.Contains(out, " 0 entries") {
+		t.Fatalf("after a score: %q", out)
+	}
+	out, _, code = run(t, "cache", "clean")
+	if code != 0 || !strings.HasPrefix(out, "removed ") {
+		t.Fatalf("clean: exit %d, %q", code, out)
+	}
+	out, _, _ = run(t, "cache")
+	if !strings.Contains(out, "0 B in 0 entries") {
+		t.Fatalf("after clean: %q", out)
+	}
+	if _, errs, code := run(t, "cache", "purge"); code != exitUsage || !strings.Contains(errs, "clean") {
+		t.Errorf("cache purge: exit %d, %q; want a usage error", code, errs)
+	}
+}
+
+// TestScoreNoCacheWritesNothing: --no-cache leaves the cache untouched.
+func TestScoreNoCacheWritesNothing(t *testing.T) {
+	cacheDir := useCache(t)
+	if _, errs, code := run(t, "score", "--gold", exGold, "--pred", exPreds, "--repo", exRepo, "--no-cache"); code != 0 {
+		t.Fatalf("score: %s", errs)
+	}
+	if _, err := os.Stat(cacheDir); !os.IsNotExist(err) {
+		t.Errorf("--no-cache created %s (%v)", cacheDir, err)
+	}
+}
