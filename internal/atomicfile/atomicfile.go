@@ -8,6 +8,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // File is a pending write to Path.
@@ -85,4 +86,33 @@ func SameFile(path string, others ...string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// WriteFile writes data to path through a temporary file and a rename, so a
+// reader never sees a partial file. It does not wait for the disk (no
+// fsync): it is for caches, whose entries are checked when read; results a
+// user keeps go through Create and Commit.
+func WriteFile(path string, data []byte) error {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if err = errors.Join(err, tmp.Close()); err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
+}
+
+// IsTemp reports whether a file name is one of this package's temporary
+// files, which a crash may leave behind for a cleaner to remove.
+func IsTemp(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-")
 }

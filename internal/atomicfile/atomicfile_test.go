@@ -99,3 +99,31 @@ func assertOnly(t *testing.T, dir string, names ...string) {
 		t.Fatalf("dir holds %v, want %v (a temporary file was left)", got, names)
 	}
 }
+
+func TestWriteFileAndIsTemp(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "entry")
+	if err := WriteFile(p, []byte("v1")); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(p, []byte("v2")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "v2" {
+		t.Fatalf("got %q", b)
+	}
+	assertOnly(t, dir, "entry")
+	if err := WriteFile(filepath.Join(dir, "missing", "x"), nil); err == nil {
+		t.Error("no error for a missing directory")
+	}
+	f, err := Create(filepath.Join(dir, "out.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Abort()
+	for name, want := range map[string]bool{filepath.Base(f.Name()): true, "entry": false, ".hidden": false, "a.tmp-1": false} {
+		if IsTemp(name) != want {
+			t.Errorf("IsTemp(%q) = %v, want %v", name, !want, want)
+		}
+	}
+}

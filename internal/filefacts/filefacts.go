@@ -31,6 +31,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/trajscope/trajscope/internal/atomicfile"
 )
 
 // DefaultLimit bounds the cache directory's size.
@@ -178,22 +180,14 @@ func (s *Store) Flush() { s.pending.Wait() }
 func (s *Store) write(key string, value []byte) {
 	full := s.ns + "\x00" + key
 	dir, p := s.path(full)
-	tmp, err := os.CreateTemp(dir, ".tmp-")
+	b := encode(full, value)
+	err := atomicfile.WriteFile(p, b)
 	if errors.Is(err, fs.ErrNotExist) { // cleaned meanwhile
 		if os.MkdirAll(dir, 0o755) == nil {
-			tmp, err = os.CreateTemp(dir, ".tmp-")
+			err = atomicfile.WriteFile(p, b)
 		}
 	}
 	if err != nil {
-		return
-	}
-	b := encode(full, value)
-	_, err = tmp.Write(b)
-	if err = errors.Join(err, tmp.Close()); err == nil {
-		err = os.Rename(tmp.Name(), p)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
 		return
 	}
 	s.written.Add(int64(len(b)))
@@ -292,7 +286,7 @@ func (s *Store) Trim(limit int64) (int64, error) {
 		if err != nil {
 			return nil // removed meanwhile
 		}
-		if strings.HasPrefix(d.Name(), ".tmp-") {
+		if atomicfile.IsTemp(d.Name()) {
 			if time.Since(info.ModTime()) > time.Hour {
 				os.Remove(p)
 			}
@@ -335,7 +329,7 @@ func Usage(dir string) (bytes int64, entries int, err error) {
 		}
 		if info, err := d.Info(); err == nil {
 			bytes += info.Size()
-			if !strings.HasPrefix(d.Name(), ".tmp-") && d.Name() != "trimmed" {
+			if !atomicfile.IsTemp(d.Name()) && d.Name() != "trimmed" {
 				entries++
 			}
 		}

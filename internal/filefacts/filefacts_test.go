@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/trajscope/trajscope/internal/atomicfile"
 )
 
 func open(t *testing.T) *Store {
@@ -138,7 +139,7 @@ func TestConcurrentWritersAndReaders(t *testing.T) {
 		t.Error(e)
 	}
 	filepath.WalkDir(s.dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && strings.HasPrefix(d.Name(), ".tmp-") {
+		if err == nil && atomicfile.IsTemp(d.Name()) {
 			t.Errorf("temporary file left: %s", p)
 		}
 		return nil
