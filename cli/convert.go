@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/trajscope/trajscope/internal/atomicfile"
 	"github.com/trajscope/trajscope/parsers"
 )
 
@@ -36,16 +35,12 @@ on stderr and the others are still written.`,
 
 func runConvert(paths []string, out string, recursive bool, stdout, stderr io.Writer) error {
 	w := stdout
-	var f *atomicfile.File
-	if out != "" {
-		if input, same := atomicfile.SameFile(out, paths...); same {
-			return usagef("-o %s names the input %s: it would be overwritten", safe(out), safe(input))
-		}
-		var err error
-		if f, err = atomicfile.Create(out); err != nil {
-			return fmt.Errorf("-o: %w", err)
-		}
-		defer f.Abort()
+	f, err := createOut("-o", out, paths...)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if f != nil {
 		w = f
 	}
 	bw := bufio.NewWriter(w)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajscope/trajscope/demo"
 	"github.com/trajscope/trajscope/source/sourcetest"
 )
 
@@ -109,7 +110,7 @@ func jsonString(s string) string {
 func exec(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = Execute(args, Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Demo: os.DirFS("../testdata/demo")})
+	code = Execute(args, Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Demo: demo.FS()})
 	return code, out.String(), errb.String()
 }
 

@@ -54,3 +54,35 @@ func askRun(runs []model.Run, in io.Reader, out io.Writer) (*model.Run, error) {
 		}
 	}
 }
+
+// pickRun chooses the run to show from a file's runs.
+func pickRun(runs []model.Run, id, path string) (*model.Run, error) {
+	if id != "" {
+		for i := range runs {
+			if runs[i].InstanceID == id {
+				return &runs[i], nil
+			}
+		}
+		// Runs without ids (e.g. OpenHands records without instance_id) are
+		// picked by position.
+		if n, err := strconv.Atoi(strings.TrimPrefix(id, "#")); err == nil && n >= 1 && n <= len(runs) {
+			return &runs[n-1], nil
+		}
+		return nil, fmt.Errorf("%s: no instance %q", path, safe(id))
+	}
+	switch len(runs) {
+	case 0:
+		return nil, fmt.Errorf("%s: no runs", path)
+	case 1:
+		return &runs[0], nil
+	}
+	var ids []string
+	for i := 0; i < len(runs) && i < 3; i++ {
+		name := safe(runs[i].InstanceID)
+		if name == "" {
+			name = fmt.Sprintf("#%d", i+1)
+		}
+		ids = append(ids, name)
+	}
+	return nil, usagef("%s holds %d runs; pick one with --instance ID or --instance N (e.g. %s)", path, len(runs), strings.Join(ids, ", "))
+}

@@ -5,12 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/trajscope/trajscope/internal/atomicfile"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/parsers/gold"
@@ -91,28 +88,19 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 	if format == "" && o.out == "" {
 		format = "jsonl"
 	}
-	switch format {
-	case "", "jsonl", "json", "text", "csv":
-	default:
-		return usagef("unknown --format %q (want jsonl, json, text or csv)", format)
+	if err := report.CheckResultFormat(format); err != nil {
+		return usageError{err}
 	}
-	shardK, shardN, err := parseShard(o.shard)
+	shardK, shardN, err := scoring.ParseShard(o.shard)
+	if err != nil {
+		return usageError{err}
+	}
+
+	out, err := createOut("--out", o.out, o.gold, o.pred)
 	if err != nil {
 		return err
 	}
-
-	var out *atomicfile.File
-	if o.out != "" {
-		if input, same := atomicfile.SameFile(o.out, o.gold, o.pred); same {
-			return usagef("--out %s names the input %s: it would be overwritten", safe(o.out), safe(input))
-		}
-		// Created now so an unwritable --out fails before the scoring, and
-		// renamed into place only once complete.
-		if out, err = atomicfile.Create(o.out); err != nil {
-			return fmt.Errorf("--out: %w", err)
-		}
-		defer out.Abort()
-	}
+	defer out.Abort()
 
 	goldSet, err := gold.Load(o.gold)
 	if err != nil {
@@ -158,18 +146,7 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 		}
 	}
 	w := bufio.NewWriter(stdout)
-	var err2 error
-	switch format {
-	case "jsonl":
-		err2 = res.WriteJSONL(w)
-	case "json":
-		err2 = res.WriteJSON(w)
-	case "text":
-		err2 = res.WriteText(w)
-	case "csv":
-		err2 = res.WriteCSV(w)
-	}
-	if err := errors.Join(err2, w.Flush()); err != nil {
+	if err := errors.Join(res.Write(w, format), w.Flush()); err != nil {
 		return err
 	}
 	scoring.WriteSummary(stderr, res.Aggregate)
@@ -177,60 +154,4 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "\nResults written to %s\n", safe(o.out))
 	}
 	return nil
-}
-
-// buildInstances pairs predictions with gold, in prediction order, skipping
-// records without an id as upstream does.
-func buildInstances(records []parsers.Prediction, gs *gold.Set, sem model.Semantics, only []string) []scoring.Instance {
-	want := map[string]bool{}
-	for _, id := range only {
-		want[id] = true
-	}
-	out := make([]scoring.Instance, 0, len(records))
-	for i := range records {
-		r := &records[i]
-		id := r.Pred.InstanceID
-		if id == "" && r.Err == nil {
-			continue
-		}
-		if len(want) > 0 && !want[id] {
-			continue
-		}
-		in := scoring.Instance{Pred: &r.Pred, Err: r.Err, Run: r.Run}
-		if r.Err == nil {
-			if g, ok := gs.Lookup(id, sem); ok {
-				in.Gold = g
-			}
-		}
-		out = append(out, in)
-	}
-	return out
-}
-
-// checkouts gives scoring the trees source opens (the two packages each
-// define the tree interface they need).
-type checkouts struct{ *source.Checkouts }
-
-func (c checkouts) Open(key string) (scoring.Tree, error) { return c.Checkouts.Open(key) }
-
-// progressTo is where clone and fetch progress goes: the terminal, if any.
-func progressTo(stderr io.Writer) io.Writer {
-	if isTerminal(stderr) {
-		return stderr
-	}
-	return nil
-}
-
-// parseShard reads --shard K/N; "" is the whole batch (1/1).
-func parseShard(s string) (k, n int, err error) {
-	if s == "" {
-		return 1, 1, nil
-	}
-	ks, ns, ok := strings.Cut(s, "/")
-	k, err1 := strconv.Atoi(ks)
-	n, err2 := strconv.Atoi(ns)
-	if !ok || err1 != nil || err2 != nil || n < 1 || k < 1 || k > n {
-		return 0, 0, usagef("--shard %q: want K/N with 1 <= K <= N, e.g. 2/8", safe(s))
-	}
-	return k, n, nil
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/trajscope/trajscope/internal/atomicfile"
 	"github.com/trajscope/trajscope/internal/termsafe"
 )
 
@@ -18,4 +19,30 @@ func printError(w io.Writer, prefix string, err error) {
 	for _, line := range strings.Split(err.Error(), "\n") {
 		fmt.Fprintf(w, "trajscope: %s%s\n", prefix, safe(line))
 	}
+}
+
+// progressTo is where clone and fetch progress goes: the terminal, if any.
+func progressTo(stderr io.Writer) io.Writer {
+	if isTerminal(stderr) {
+		return stderr
+	}
+	return nil
+}
+
+// createOut opens the output file a flag names, refusing one of the inputs
+// (it would be destroyed) and creating it now, so an unwritable path fails
+// before any work; it is renamed into place only on Commit. An empty path
+// gives a nil file, whose Abort is a no-op.
+func createOut(flag, path string, inputs ...string) (*atomicfile.File, error) {
+	if path == "" {
+		return nil, nil
+	}
+	if input, same := atomicfile.SameFile(path, inputs...); same {
+		return nil, usagef("%s %s names the input %s: it would be overwritten", flag, safe(path), safe(input))
+	}
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", flag, err)
+	}
+	return f, nil
 }

@@ -3,9 +3,10 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/trajscope/trajscope/demo"
 )
 
 // viewExec runs the command line with the demo from the source tree and
@@ -13,7 +14,7 @@ import (
 func viewExec(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = Execute(args, Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Demo: os.DirFS("../testdata/demo")})
+	code = Execute(args, Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Demo: demo.FS()})
 	return code, out.String(), errb.String()
 }
 
@@ -79,8 +80,8 @@ func TestViewJSON(t *testing.T) {
 // gives the same summary as the embedded demo.
 func TestViewFromFilesMatchesDemo(t *testing.T) {
 	_, demo, _ := viewExec(t)
-	code, out, errs := viewExec(t, "view", "../testdata/demo/pricebook__pricebook-42.traj.json",
-		"--gold", "../testdata/demo/gold.json", "--repo", "../testdata/demo/repo")
+	code, out, errs := viewExec(t, "view", "../demo/task/pricebook__pricebook-42.traj.json",
+		"--gold", "../demo/task/gold.json", "--repo", "../demo/task/repo")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -102,8 +103,8 @@ func TestViewErrors(t *testing.T) {
 		{[]string{"view", "--gold", "g.json"}, exitUsage, "need a RUN"},
 		{[]string{"view", "a", "b"}, exitUsage, "at most one RUN"},
 		{[]string{"view", "no-such-run.traj.json"}, exitRuntime, "no-such-run.traj.json"},
-		{[]string{"view", "../testdata/demo/pricebook__pricebook-42.traj.json", "--repo", "x", "--cache", "y"}, exitUsage, "alternatives"},
-		{[]string{"view", "../testdata/demo/pricebook__pricebook-42.traj.json", "--gold", "../testdata/demo/gold.json", "--instance", "nope"}, exitRuntime, `no instance "nope"`},
+		{[]string{"view", "../demo/task/pricebook__pricebook-42.traj.json", "--repo", "x", "--cache", "y"}, exitUsage, "alternatives"},
+		{[]string{"view", "../demo/task/pricebook__pricebook-42.traj.json", "--gold", "../demo/task/gold.json", "--instance", "nope"}, exitRuntime, `no instance "nope"`},
 	}
 	for _, c := range cases {
 		code, _, errs := viewExec(t, c.args...)
@@ -114,7 +115,7 @@ func TestViewErrors(t *testing.T) {
 }
 
 func TestViewFormatFlag(t *testing.T) {
-	run := "../testdata/demo/pricebook__pricebook-42.traj.json"
+	run := "../demo/task/pricebook__pricebook-42.traj.json"
 	if code, _, errs := viewExec(t, "view", run, "--input-format", "miniswe"); code != exitOK {
 		t.Errorf("--format alias: exit %d: %s", code, errs)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 
 	"github.com/trajscope/trajscope/internal/termsafe"
@@ -308,4 +309,32 @@ func (e *errWriter) Write(p []byte) (int, error) {
 	n, err := e.w.Write(p)
 	e.err = err
 	return n, err
+}
+
+// ResultFormats are the forms Results.Write produces.
+var ResultFormats = []string{"jsonl", "json", "text", "csv"}
+
+// CheckResultFormat accepts a ResultFormats name, or "" for none.
+func CheckResultFormat(format string) error {
+	if format == "" || slices.Contains(ResultFormats, format) {
+		return nil
+	}
+	return fmt.Errorf("unknown --format %q (want jsonl, json, text or csv)", format)
+}
+
+// Write writes the results in format (see ResultFormats); "" writes nothing.
+func (r *Results) Write(w io.Writer, format string) error {
+	switch format {
+	case "jsonl":
+		return r.WriteJSONL(w)
+	case "json":
+		return r.WriteJSON(w)
+	case "text":
+		return r.WriteText(w)
+	case "csv":
+		return r.WriteCSV(w)
+	case "":
+		return nil
+	}
+	return CheckResultFormat(format)
 }

@@ -2,16 +2,14 @@ package report_test
 
 import (
 	"flag"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/trajscope/trajscope/demo"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/gold"
-	"github.com/trajscope/trajscope/parsers/miniswe"
 	"github.com/trajscope/trajscope/report"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
@@ -19,37 +17,14 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// demoAnalysis loads the demo task from the source tree, as the binary
-// does from its embedded copy.
+// demoAnalysis loads the embedded demo task.
 func demoAnalysis(t *testing.T) *scoring.Analysis {
 	t.Helper()
-	demo := os.DirFS("../testdata/demo")
-	const name = "pricebook__pricebook-42.traj.json"
-	data, err := fs.ReadFile(demo, name)
+	a, err := demo.Analyze(demo.FS(), model.ContextBench)
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := miniswe.Parse(name, data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gdata, err := fs.ReadFile(demo, "gold.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := gold.Parse("gold.json", gdata)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, ok := set.Get(run.InstanceID)
-	if !ok {
-		t.Fatalf("no gold for %s", run.InstanceID)
-	}
-	repo, err := fs.Sub(demo, "repo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return scoring.Analyze(run, g, scoring.NewFiles(source.NewFS(repo)), model.ContextBench)
+	return a
 }
 
 // golden compares got with testdata/<name>.golden, rewriting it with -update.

@@ -3,8 +3,11 @@ package scoring
 import (
 	"fmt"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 
+	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 )
 
@@ -219,4 +222,18 @@ func Shard(instances []Instance, k, n int) []Instance {
 	}
 	l := len(instances)
 	return instances[(k-1)*l/n : k*l/n]
+}
+
+// ParseShard reads a --shard value "K/N"; "" is the whole batch (1/1).
+func ParseShard(s string) (k, n int, err error) {
+	if s == "" {
+		return 1, 1, nil
+	}
+	ks, ns, ok := strings.Cut(s, "/")
+	k, err1 := strconv.Atoi(ks)
+	n, err2 := strconv.Atoi(ns)
+	if !ok || err1 != nil || err2 != nil || n < 1 || k < 1 || k > n {
+		return 0, 0, fmt.Errorf("--shard %q: want K/N with 1 <= K <= N, e.g. 2/8", termsafe.Line(s))
+	}
+	return k, n, nil
 }

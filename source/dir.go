@@ -65,6 +65,15 @@ func (d *DirTree) ReadFile(p string) ([]byte, error) {
 	return b, nil
 }
 
+// Local returns the absolute path on disk of the regular file p inside the
+// root, for a program that must open the real file (the explorer's `e`).
+// It applies the same rules as ReadFile: no ".." out of the root, no
+// symlink that resolves outside it, no directory, no missing file (an
+// editor would create it).
+func (d *DirTree) Local(p string) (string, bool) {
+	return d.locate(p)
+}
+
 // locate returns the real path of p when it is a regular file inside root.
 func (d *DirTree) locate(p string) (string, bool) {
 	c, ok := cleanRel(p)

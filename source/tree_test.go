@@ -86,10 +86,19 @@ func TestDirTree(t *testing.T) {
 				} else if !errors.Is(err, fs.ErrNotExist) {
 					t.Errorf("root %s: %q: error %v should wrap fs.ErrNotExist", r, tc.path, err)
 				}
+				// The editor path follows the same rules: nothing outside
+				// the root, nothing missing (an editor would create it).
+				if local, ok := d.Local(tc.path); ok {
+					t.Errorf("root %s: %q: Local = %q; want refused", r, tc.path, local)
+				}
 				continue
 			}
 			if err != nil || string(got) != tc.want || !d.IsFile(tc.path) {
 				t.Errorf("root %s: %q: got %q, %v; want %q", r, tc.path, got, err, tc.want)
+			}
+			local, ok := d.Local(tc.path)
+			if b, err := os.ReadFile(local); !ok || !filepath.IsAbs(local) || err != nil || string(b) != tc.want {
+				t.Errorf("root %s: %q: Local = %q, %v; want an absolute path to the file", r, tc.path, local, ok)
 			}
 		}
 	}

@@ -3,7 +3,6 @@ package ui
 import (
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,9 +12,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/trajscope/trajscope/demo"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/gold"
-	"github.com/trajscope/trajscope/parsers/miniswe"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
 	"github.com/trajscope/trajscope/ui/code"
@@ -38,38 +36,15 @@ func paneNamed(name string) paneID {
 // src is the source pane.
 func src(m *Model) *code.Model { return m.panes[paneSource].(*code.Model) }
 
-const demoTraj = "pricebook__pricebook-42.traj.json"
 
-// demoAnalysis loads the demo task from the source tree, as the binary
-// does from its embedded copy.
+// demoAnalysis loads the embedded demo task.
 func demoAnalysis(t testing.TB) *scoring.Analysis {
 	t.Helper()
-	demo := os.DirFS("../testdata/demo")
-	data, err := fs.ReadFile(demo, demoTraj)
+	a, err := demo.Analyze(demo.FS(), model.ContextBench)
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := miniswe.Parse(demoTraj, data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gdata, err := fs.ReadFile(demo, "gold.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := gold.Parse("gold.json", gdata)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, ok := set.Get(run.InstanceID)
-	if !ok {
-		t.Fatalf("no gold for %s", run.InstanceID)
-	}
-	repo, err := fs.Sub(demo, "repo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return scoring.Analyze(run, g, scoring.NewFiles(source.NewFS(repo)), model.ContextBench)
+	return a
 }
 
 // newModel opens the explorer on a at a fixed size.

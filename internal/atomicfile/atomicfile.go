@@ -59,9 +59,9 @@ func (f *File) Commit() error {
 }
 
 // Abort removes the temporary file; the target is untouched. It is a no-op
-// after Commit, so callers may defer it.
+// after Commit and on a nil File, so callers may defer it.
 func (f *File) Abort() {
-	if f.done {
+	if f == nil || f.done {
 		return
 	}
 	f.done = true

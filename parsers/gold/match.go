@@ -1,9 +1,11 @@
 package gold
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
+	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/groundtruth"
 )
@@ -32,6 +34,19 @@ func (s *Set) Lookup(id string, sem model.Semantics) (*model.Gold, bool) {
 		return s.Match(id)
 	}
 	return s.Get(id)
+}
+
+// Find is Lookup with an error for the user when nothing matches: under the
+// reference semantics it names the row --semantics fixed would pair the id
+// with, if any.
+func (s *Set) Find(id string, sem model.Semantics) (*model.Gold, error) {
+	if g, ok := s.Lookup(id, sem); ok {
+		return g, nil
+	}
+	if near, ok := s.Match(id); ok && sem == model.ContextBench {
+		return nil, fmt.Errorf("no gold for instance %q (the reference matches ids exactly; --semantics fixed would pair it with %q)", termsafe.Line(id), termsafe.Line(near.ID))
+	}
+	return nil, fmt.Errorf("no gold for instance %q", termsafe.Line(id))
 }
 
 // Match finds the gold for a run's id. An exact Get always wins. Otherwise it

@@ -1,39 +1,22 @@
 package rundata
 
 import (
-	"io/fs"
 	"math"
-	"os"
 	"testing"
 
+	"github.com/trajscope/trajscope/demo"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/gold"
-	"github.com/trajscope/trajscope/parsers/miniswe"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/scoring/diagnose"
-	"github.com/trajscope/trajscope/source"
 )
 
-func demo(t *testing.T) *scoring.Analysis {
+func demoTask(t *testing.T) *scoring.Analysis {
 	t.Helper()
-	fsys := os.DirFS("../../testdata/demo")
-	const name = "pricebook__pricebook-42.traj.json"
-	data, err := fs.ReadFile(fsys, name)
+	a, err := demo.Analyze(demo.FS(), model.ContextBench)
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := miniswe.Parse(name, data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gdata, _ := fs.ReadFile(fsys, "gold.json")
-	set, err := gold.Parse("gold.json", gdata)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, _ := set.Get(run.InstanceID)
-	repo, _ := fs.Sub(fsys, "repo")
-	return scoring.Analyze(run, g, scoring.NewFiles(source.NewFS(repo)), model.ContextBench)
+	return a
 }
 
 // The timeline's +n and ↺, the metrics bar's redundancy counter and the
@@ -43,7 +26,7 @@ func demo(t *testing.T) *scoring.Analysis {
 // ContextBench lens's new gold lines must add up to its scored line
 // coverage.
 func TestCountersMatchGutter(t *testing.T) {
-	a := demo(t)
+	a := demoTask(t)
 	d := New(a)
 	for _, l := range model.Lenses {
 		cumRead, cumReread, newGold := 0, 0, 0
@@ -90,7 +73,7 @@ func TestCountersMatchGutter(t *testing.T) {
 // appears under both lenses, each with the action that came closest (where
 // enter in the gold panel goes), and the per-step "found @k" agrees with it.
 func TestDemoGold(t *testing.T) {
-	d := New(demo(t))
+	d := New(demoTask(t))
 	cb, obs := model.LensContextBench, model.LensObserved
 	type lensWant struct {
 		cat     diagnose.Category
@@ -186,7 +169,7 @@ func TestDemoGold(t *testing.T) {
 // A gold file without gold lines is one file-level entry, diagnosed at file
 // granularity.
 func TestFileLevelGold(t *testing.T) {
-	a := demo(t)
+	a := demoTask(t)
 	a.Gold.Files = append(a.Gold.Files, "pricebook/tax.py")
 	d := New(a)
 	var g *diagnose.GoldSpan
@@ -208,7 +191,7 @@ func TestFileLevelGold(t *testing.T) {
 }
 
 func TestShortCommand(t *testing.T) {
-	d := New(demo(t))
+	d := New(demoTask(t))
 	cases := map[int]string{
 		1:  "grep -rn 'tier' pricebook",
 		3:  "discounts.py:41-75",
@@ -227,7 +210,7 @@ func TestShortCommand(t *testing.T) {
 // the gutter's gold marks (the first-read tables here) are two views of one
 // thing: they must agree at every step.
 func TestGoldListMatchesGutter(t *testing.T) {
-	d := New(demo(t))
+	d := New(demoTask(t))
 	for k := range d.Gold {
 		g := &d.Gold[k]
 		if g.FileLevel {

@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers"
+	"github.com/trajscope/trajscope/parsers/gold"
+	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/source"
+)
+
+// buildInstances pairs predictions with gold, in prediction order, skipping
+// records without an id as upstream does.
+func buildInstances(records []parsers.Prediction, gs *gold.Set, sem model.Semantics, only []string) []scoring.Instance {
+	want := map[string]bool{}
+	for _, id := range only {
+		want[id] = true
+	}
+	out := make([]scoring.Instance, 0, len(records))
+	for i := range records {
+		r := &records[i]
+		id := r.Pred.InstanceID
+		if id == "" && r.Err == nil {
+			continue
+		}
+		if len(want) > 0 && !want[id] {
+			continue
+		}
+		in := scoring.Instance{Pred: &r.Pred, Err: r.Err, Run: r.Run}
+		if r.Err == nil {
+			if g, ok := gs.Lookup(id, sem); ok {
+				in.Gold = g
+			}
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
+// checkouts gives scoring the trees source opens (the two packages each
+// define the tree interface they need).
+type checkouts struct{ *source.Checkouts }
+
+func (c checkouts) Open(key string) (scoring.Tree, error) { return c.Checkouts.Open(key) }

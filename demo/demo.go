@@ -1,0 +1,66 @@
+// Package demo is the task trajscope opens when it is run with no
+// arguments: a short mini-swe-agent run over a small repository, with its
+// gold context, embedded in the binary so the explorer works anywhere. The
+// files live in task/ (see task/README.md for what the run shows).
+package demo
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/gold"
+	"github.com/trajscope/trajscope/parsers/miniswe"
+	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/source"
+)
+
+//go:embed all:task
+var files embed.FS
+
+// FS is the demo task: the trajectory (*.traj.json), gold.json and repo/.
+func FS() fs.FS {
+	sub, err := fs.Sub(files, "task")
+	if err != nil {
+		panic(err) // the embed pattern guarantees task/ exists
+	}
+	return sub
+}
+
+// Analyze loads a demo task from fsys (FS, or a replacement in tests) and
+// scores it under sem.
+func Analyze(fsys fs.FS, sem model.Semantics) (*scoring.Analysis, error) {
+	if fsys == nil {
+		return nil, fmt.Errorf("this build has no demo task")
+	}
+	names, err := fs.Glob(fsys, "*.traj.json")
+	if err != nil || len(names) != 1 {
+		return nil, fmt.Errorf("demo: expected one *.traj.json, found %d", len(names))
+	}
+	data, err := fs.ReadFile(fsys, names[0])
+	if err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	run, err := miniswe.Parse(names[0], data)
+	if err != nil {
+		return nil, fmt.Errorf("demo: %s: %w", names[0], err)
+	}
+	gdata, err := fs.ReadFile(fsys, "gold.json")
+	if err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	set, err := gold.Parse("gold.json", gdata)
+	if err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	g, ok := set.Get(run.InstanceID)
+	if !ok {
+		return nil, fmt.Errorf("demo: gold.json has no row for %q", run.InstanceID)
+	}
+	repo, err := fs.Sub(fsys, "repo")
+	if err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	return scoring.Analyze(run, g, scoring.NewFiles(source.NewFS(repo)), sem), nil
+}
