@@ -36,7 +36,6 @@ func paneNamed(name string) paneID {
 // src is the source pane.
 func src(m *Model) *code.Model { return m.panes[paneSource].(*code.Model) }
 
-
 // demoAnalysis loads the embedded demo task.
 func demoAnalysis(t testing.TB) *scoring.Analysis {
 	t.Helper()
