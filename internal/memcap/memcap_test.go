@@ -1,0 +1,26 @@
+package memcap
+
+import (
+	"strings"
+	"testing"
+)
+
+// The limit holds: the binary runs normally under a generous cap, and a
+// cap far below what the Go runtime needs makes it fail instead of
+// succeeding, which is what lets a memory regression fail a test.
+func TestRunCapsTheChild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := Binary(t)
+	r := Run(t, 1<<30, nil, bin, "--version")
+	if r.Code != 0 || !strings.HasPrefix(r.Stdout, "trajscope ") {
+		t.Fatalf("--version under 1 GiB: exit %d, %q %q", r.Code, r.Stdout, r.Stderr)
+	}
+	if r.PeakRSS <= 0 || r.PeakRSS > 1<<30 {
+		t.Errorf("peak RSS %d not measured", r.PeakRSS)
+	}
+	if r := Run(t, 8<<20, nil, bin, "--version"); r.Code == 0 {
+		t.Errorf("--version under 8 MiB succeeded; the cap is not applied")
+	}
+}
