@@ -39,6 +39,12 @@ func TestObservedReadResolve(t *testing.T) {
 		{ObservedRead{Kind: ReadFrom, Start: 9}, 40, Interval{9, 40}, true},
 		{ObservedRead{Kind: ReadFrom, Start: 50}, 40, Interval{50, 40}, false},
 		{ObservedRead{Kind: ReadWhole}, 0, Interval{1, 0}, false},
+		// SWE-agent 0.x: "open f 293" in a 372-line file keeps line 327
+		// at 322, showing 273-372 (a real pydicom run shows exactly that).
+		{ObservedRead{Kind: ReadWindow, Start: 327, End: 100}, 372, Interval{273, 372}, true},
+		{ObservedRead{Kind: ReadWindow, Start: 154, End: 100}, 1000, Interval{105, 204}, true},
+		{ObservedRead{Kind: ReadWindow, Start: 50, End: 100}, 18, Interval{1, 18}, true},
+		{ObservedRead{Kind: ReadWindow, Start: 20, End: 100}, 500, Interval{1, 100}, true},
 	}
 	for _, c := range cases {
 		got, ok := c.r.Resolve(c.lines)

@@ -27,6 +27,10 @@ const (
 	ReadTail
 	// ReadFrom: Start to the end of the file (e.g. view_range [N, -1]).
 	ReadFrom
+	// ReadWindow: SWE-agent's file viewer, End lines (its WINDOW) around
+	// the line Start (its CURRENT_LINE) once that is kept at least End/2
+	// from either end of the file; needs the file length from the source.
+	ReadWindow
 )
 
 // ObservedRead is a file region an action's output really displayed.
@@ -49,6 +53,12 @@ func (r ObservedRead) Resolve(fileLines int) (span Interval, ok bool) {
 		span = Interval{fileLines - r.End + 1, fileLines}
 	case ReadFrom:
 		span = Interval{r.Start, fileLines}
+	case ReadWindow:
+		// The viewer shows `head -n L+W/2 | tail -n W` of the file for the
+		// kept line L.
+		half := r.End / 2
+		l := max(min(r.Start, fileLines-half), half)
+		span = Interval{l + half - r.End + 1, l + half}
 	default:
 		span = Interval{r.Start, r.End}
 	}

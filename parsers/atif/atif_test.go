@@ -67,7 +67,7 @@ func TestV12MetricsDedup(t *testing.T) {
 }
 
 // TestV15: a result without source_call_id pairs with the step's only call;
-// Grep content hits carry lines; a zero-based read_file with bare output
+// Grep content hits carry lines, which it displayed; a zero-based read_file with bare output
 // keeps its requested range.
 func TestV15(t *testing.T) {
 	run := load1(t, "testdata/v1.5.json")
@@ -75,7 +75,7 @@ func TestV15(t *testing.T) {
 		t.Fatalf("actions = %s", summary(run))
 	}
 	g := run.Actions[0]
-	if g.Thought != "search first" || len(g.Reads) != 0 ||
+	if g.Thought != "search first" || !reflect.DeepEqual(g.Reads, append(rng("pkg/m.py", 12, 12), rng("pkg/n.py", 3, 3)...)) ||
 		!reflect.DeepEqual(g.Searches, []model.SearchHit{{File: "pkg/m.py", Line: 12}, {File: "pkg/n.py", Line: 3}}) {
 		t.Errorf("grep = %+v", g)
 	}

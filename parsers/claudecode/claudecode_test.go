@@ -107,7 +107,7 @@ func TestSession(t *testing.T) {
 	if a[0].Usage != (model.Usage{InputTokens: 2, OutputTokens: 40, CacheRead: 1000, CacheWrite: 100}) {
 		t.Errorf("usage 0 = %+v", a[0].Usage)
 	}
-	if !a[1].Sidechain || a[1].Category != model.CategorySearch || len(a[1].Reads) != 0 ||
+	if !a[1].Sidechain || a[1].Category != model.CategorySearch || !reflect.DeepEqual(a[1].Reads, rng("/app/src/m.py", 7, 7)) ||
 		!reflect.DeepEqual(a[1].Searches, []model.SearchHit{{File: "/app/src/m.py", Line: 7}}) {
 		t.Errorf("action 1 = %+v", a[1])
 	}

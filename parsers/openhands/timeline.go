@@ -123,6 +123,8 @@ func ipythonAction(a *model.Action, code, obs string) {
 	case "search_file", "search_dir", "find_file":
 		a.Category = model.CategorySearch
 		a.Searches = skillSearch.Hits(name, obs)
+		// search_file and search_dir print each matching line.
+		a.Reads = shell.LineReads(a.Searches)
 	default:
 		a.Category = model.CategoryEdit
 		file := arg

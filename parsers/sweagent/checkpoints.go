@@ -19,6 +19,7 @@ func loadCheckpoints(path string, data []byte) (model.Run, error) {
 	var run model.Run
 	var steps []model.Step
 	var final *model.Step
+	view := &viewer{}
 	for i, line := range pyval.SplitUniversal(string(data)) {
 		lineNo := i + 1
 		if pystr.StripSpace(line) == "" {
@@ -73,7 +74,7 @@ func loadCheckpoints(path string, data []byte) (model.Run, error) {
 		}
 		a := model.Action{Index: len(run.Actions)}
 		tool := pyval.Str(rec["tool"])
-		analyzeAction(&a, tool, actionStr, pyval.Str(rec["observation"]), stateOpenFile(rec["state"]))
+		analyzeAction(&a, tool, actionStr, pyval.Str(rec["observation"]), stateOpenFile(rec["state"]), view)
 		if a.Tool == "" {
 			a.Tool = tool
 		}

@@ -45,7 +45,7 @@ func FuzzSWEAgentCheckpoints(f *testing.F) {
 }
 
 func FuzzSWEAgentTraj(f *testing.F) {
-	seedFiles(f, "owner__repo-1.traj", "instance_owner__repo-7/instance_owner__repo-7.traj", "history-only.traj",
+	seedFiles(f, "owner__repo-1.traj", "instance_owner__repo-7/instance_owner__repo-7.traj", "history-only.traj", "windows-0x.traj",
 		"badinfo.traj", "owner__repo-3.context.json")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if run, err := loadTraj("fuzz.traj", data); err == nil {

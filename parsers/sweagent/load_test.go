@@ -350,7 +350,8 @@ func TestTrajTimelines(t *testing.T) {
 		0: {"find_file", model.CategorySearch, nil, nil},
 		1: {"open", model.CategoryRead, []model.ObservedRead{{File: "/repo/src/mod.py", Kind: model.ReadRange, Start: 1, End: 100}}, nil},
 		2: {"goto", model.CategoryRead, []model.ObservedRead{{File: "/repo/src/mod.py", Kind: model.ReadRange, Start: 21, End: 120}}, nil},
-		3: {"search_file", model.CategorySearch, nil, nil},
+		// search_file prints the matching lines: line 4 was displayed.
+		3: {"search_file", model.CategorySearch, []model.ObservedRead{{File: "/repo/src/mod.py", Kind: model.ReadRange, Start: 4, End: 4}}, nil},
 		4: {"edit", model.CategoryEdit, nil, []string{"/repo/src/mod.py"}},
 		6: {"submit", model.CategorySubmit, nil, nil},
 	}

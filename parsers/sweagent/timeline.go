@@ -50,8 +50,9 @@ const (
 // analyzeAction fills the timeline fields of a for one SWE-agent action.
 // tool is the recorded tool name when the format has one; openFile is the
 // file SWE-agent had open (0.x state), used when neither the command nor the
-// observation names it.
-func analyzeAction(a *model.Action, tool, action, obs, openFile string) {
+// observation names it; v is the run's 0.x file viewer, which open, goto,
+// scroll_*, create and edit move.
+func analyzeAction(a *model.Action, tool, action, obs, openFile string, v *viewer) {
 	cmd := strings.TrimSpace(action)
 	a.Command = cmd
 	a.Observation = obs
@@ -77,34 +78,34 @@ func analyzeAction(a *model.Action, tool, action, obs, openFile string) {
 	case "open", "goto", "scroll_up", "scroll_down":
 		a.Tool = name
 		a.Category = model.CategoryRead
-		file, reads := windowReads(obs)
-		if file == "" && name == "open" && len(args) > 1 {
-			file = args[1]
-		}
-		if file == "" {
-			file = openFile
-		}
-		for i := range reads {
-			reads[i].File = file
-		}
-		if file != "" {
-			a.Reads = reads
-		}
+		a.Reads = v.view(name, args, obs, openFile)
 	case "search_file", "search_dir", "find_file":
 		a.Tool = name
 		a.Category = model.CategorySearch
 		a.Searches = toolSearch.Hits(name, obs)
+		// search_file prints each matching line ("Line 12:text").
+		a.Reads = shell.LineReads(a.Searches)
 	case "create":
 		a.Tool = name
 		a.Category = model.CategoryEdit
 		if len(args) > 1 {
 			a.Edits = []string{args[1]}
 		}
+		// create opens the new file: later scrolls move over it.
+		if m := windowHdrRe.FindStringSubmatch(obs); m != nil {
+			v.sync(m[1], obs)
+		}
 	case "edit", "insert":
 		a.Tool = name
 		a.Category = model.CategoryEdit
 		if m := windowHdrRe.FindStringSubmatch(obs); m != nil {
 			a.Edits = []string{m[1]}
+			if !strings.Contains(obs, "NOT been applied") {
+				// The edited file's window around the edit: the viewer is
+				// there now. A rejected edit prints windows too, then puts
+				// the viewer back where it was.
+				v.sync(m[1], obs)
+			}
 		} else if openFile != "" {
 			a.Edits = []string{openFile}
 		}

@@ -65,6 +65,7 @@ func loadTraj(path string, data []byte) (model.Run, error) {
 	}
 	run.Model, run.InstanceID = trajConfig(doc)
 
+	view := &viewer{}
 	if steps, ok := doc["trajectory"].([]any); ok && len(steps) > 0 {
 		for _, e := range steps {
 			entry, ok := e.(map[string]any)
@@ -72,7 +73,7 @@ func loadTraj(path string, data []byte) (model.Run, error) {
 				continue
 			}
 			a := model.Action{Index: len(run.Actions), Thought: pyval.Str(entry["thought"])}
-			analyzeAction(&a, "", pyval.Str(entry["action"]), pyval.Str(entry["observation"]), stateOpenFile(entry["state"]))
+			analyzeAction(&a, "", pyval.Str(entry["action"]), pyval.Str(entry["observation"]), stateOpenFile(entry["state"]), view)
 			run.Actions = append(run.Actions, a)
 		}
 		return run, nil
@@ -101,7 +102,7 @@ func loadTraj(path string, data []byte) (model.Run, error) {
 			}
 		}
 		a := model.Action{Index: len(run.Actions), Thought: pyval.Str(msg["thought"])}
-		analyzeAction(&a, "", pyval.Str(msg["action"]), obs, "")
+		analyzeAction(&a, "", pyval.Str(msg["action"]), obs, "", view)
 		run.Actions = append(run.Actions, a)
 	}
 	return run, nil

@@ -35,6 +35,25 @@ func NumberedReads(file, obs string, re *regexp.Regexp) []model.ObservedRead {
 	return reads
 }
 
+// LineReads turns search hits that name a line into the reads their
+// output displayed: a search that prints each matching line ("Line 12:
+// text", "path:12:text") shows those lines, as grep -n does. Consecutive
+// lines of a file join into one range; hits without a line show none.
+func LineReads(hits []model.SearchHit) []model.ObservedRead {
+	var reads []model.ObservedRead
+	for _, h := range hits {
+		if h.File == "" || h.Line < 1 {
+			continue
+		}
+		if k := len(reads) - 1; k >= 0 && reads[k].File == h.File && reads[k].End+1 == h.Line {
+			reads[k].End = h.Line
+			continue
+		}
+		reads = append(reads, model.ObservedRead{File: h.File, Kind: model.ReadRange, Start: h.Line, End: h.Line})
+	}
+	return reads
+}
+
 // SearchOutput is how an agent's search_file, search_dir and find_file
 // tools print their results: a header naming where the search ran, one
 // line per match, and a line ending the matches.

@@ -195,6 +195,8 @@ func Check(run *model.Run) error {
 				ok = ok && r.End >= 1
 			case model.ReadFrom:
 				ok = ok && r.Start >= 1
+			case model.ReadWindow:
+				ok = ok && r.Start >= 1 && r.End >= 2
 			case model.ReadWhole:
 			default:
 				ok = false

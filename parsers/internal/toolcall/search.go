@@ -17,10 +17,15 @@ var (
 	jsonPathRe    = regexp.MustCompile(`"path"\s*:\s*"((?:[^"\\]|\\.){1,1000})"`)
 )
 
+// grepContent reports a Grep call in content mode, which prints matching
+// lines rather than file names or counts.
+func grepContent(c Call) bool {
+	return pyval.Str(c.Input["output_mode"]) == "content" || pyval.Str(c.Meta["mode"]) == "content"
+}
+
 // grepHits reads a Grep-style result as search hits: file lists
 // (files_with_matches, the default), "path:N:text" content lines, and
-// "path:N" counts. A Grep result lists files; it shows no file region, so
-// it yields no reads.
+// "path:N" counts.
 func grepHits(c Call) []model.SearchHit {
 	var hits []model.SearchHit
 	seen := map[model.SearchHit]bool{}
@@ -38,7 +43,7 @@ func grepHits(c Call) []model.SearchHit {
 	}
 	target := pyval.First(c.Input, "path", "file_path", "dir_path")
 	text, _ := StripMetadata(c.Output)
-	content := pyval.Str(c.Input["output_mode"]) == "content" || pyval.Str(c.Meta["mode"]) == "content"
+	content := grepContent(c)
 	for i, line := range strings.Split(text, "\n") {
 		line = strings.TrimRight(line, "\r")
 		if strings.TrimSpace(line) == "" || (i == 0 && foundHeaderRe.MatchString(line)) {

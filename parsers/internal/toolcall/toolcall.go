@@ -116,6 +116,10 @@ func Apply(a *model.Action, c Call) {
 	case kGrep:
 		a.Category = model.CategorySearch
 		a.Searches = grepHits(c)
+		if grepContent(c) {
+			// Content mode prints the matching lines, numbered with -n.
+			a.Reads = shell.LineReads(a.Searches)
+		}
 	case kGlob:
 		a.Category = model.CategorySearch
 		a.Searches = listHits(c)

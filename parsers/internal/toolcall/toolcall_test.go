@@ -157,10 +157,46 @@ func TestApplySearchEditCategory(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var a model.Action
 			Apply(&a, c.call)
-			if a.Category != c.cat || !reflect.DeepEqual(a.Searches, c.searches) || !reflect.DeepEqual(a.Edits, c.edits) || len(a.Reads) != 0 {
-				t.Fatalf("got cat=%s searches=%+v edits=%v reads=%v", a.Category, a.Searches, a.Edits, a.Reads)
+			if a.Category != c.cat || !reflect.DeepEqual(a.Searches, c.searches) || !reflect.DeepEqual(a.Edits, c.edits) {
+				t.Fatalf("got cat=%s searches=%+v edits=%v", a.Category, a.Searches, a.Edits)
+			}
+			// Only Grep's content mode prints file lines (tested below).
+			if len(a.Reads) != 0 && !grepContent(c.call) {
+				t.Fatalf("reads = %v, want none", a.Reads)
 			}
 		})
+	}
+}
+
+// TestGrepContentReads: Grep in content mode displays the matching lines,
+// as grep -n does: each becomes a one-line read, consecutive lines joined;
+// other modes list files or counts and display no line.
+func TestGrepContentReads(t *testing.T) {
+	cases := []struct {
+		name string
+		call Call
+		want []model.ObservedRead
+	}{
+		{"paths and lines",
+			Call{Name: "Grep", Input: map[string]any{"pattern": "x", "output_mode": "content", "-n": true}, HasOutput: true,
+				Output: "src/a.py:12:    x = 1\nsrc/a.py:13:    x()\nsrc/b.py:3:x()"},
+			[]model.ObservedRead{{File: "src/a.py", Kind: model.ReadRange, Start: 12, End: 13}, {File: "src/b.py", Kind: model.ReadRange, Start: 3, End: 3}}},
+		{"one file, bare line numbers",
+			Call{Name: "Grep", Input: map[string]any{"pattern": "x", "path": "src/a.py", "output_mode": "content", "-n": true}, HasOutput: true,
+				Output: "12:    x = 1"},
+			[]model.ObservedRead{{File: "src/a.py", Kind: model.ReadRange, Start: 12, End: 12}}},
+		{"content without -n: no line known",
+			Call{Name: "Grep", Input: map[string]any{"pattern": "x", "output_mode": "content"}, HasOutput: true,
+				Output: "src/a.py:    x = 1"},
+			nil},
+		{"files mode", Call{Name: "Grep", Input: map[string]any{"pattern": "x"}, HasOutput: true, Output: "src/a.py\nsrc/b.py"}, nil},
+	}
+	for _, c := range cases {
+		var a model.Action
+		Apply(&a, c.call)
+		if !reflect.DeepEqual(a.Reads, c.want) {
+			t.Errorf("%s: reads %+v, want %+v", c.name, a.Reads, c.want)
+		}
 	}
 }
 
