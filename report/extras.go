@@ -88,15 +88,20 @@ func (e *Extras) runInfo(run *model.Run) {
 	}
 }
 
-// NewExtras computes the extras of an analysed instance.
-func NewExtras(a *scoring.Analysis) *Extras {
-	e := &Extras{Semantics: a.Sem.String(), F1: &model.ByGranularity[float64]{}}
-	e.runInfo(a.Run)
-	res := &a.Lenses[model.LensContextBench].Result
+// setF1 sets the per-instance F1 from the final figures of res.
+func (e *Extras) setF1(res *model.Result) {
+	e.F1 = &model.ByGranularity[float64]{}
 	for _, g := range model.Granularities {
 		m := res.Final.At(g)
 		*e.F1.At(g) = scoring.F1(m.Coverage, m.Precision)
 	}
+}
+
+// NewExtras computes the extras of an analysed instance.
+func NewExtras(a *scoring.Analysis) *Extras {
+	e := &Extras{Semantics: a.Sem.String()}
+	e.runInfo(a.Run)
+	e.setF1(&a.Lenses[model.LensContextBench].Result)
 	for _, l := range []model.Lens{model.LensContextBench, model.LensObserved} {
 		le := &LensExtras{
 			UsageDropLastStep: diagnose.LastStepToFinal(&a.Lenses[l].Result),

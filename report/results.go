@@ -31,6 +31,9 @@ func NewResults(rows []model.Result, analyses []*scoring.Analysis, sem model.Sem
 		for i, a := range analyses {
 			if a != nil {
 				r.Extras[i] = NewExtras(a)
+				// The row's own F1: under the observed lens its final
+				// context can differ from the evaluator's.
+				r.Extras[i].setF1(&rows[i])
 			}
 		}
 	}

@@ -90,33 +90,15 @@ func Analyze(run *model.Run, g *model.Gold, files *Files, sem model.Semantics) *
 	n := len(run.Actions)
 	a.Actions = make([]ActionView, n)
 	observedLines := make([][]FileLines, n)
-	var observed []model.Step
-	observedAt := make([]int, n)
+	reads, observed, observedAt := sc.observedSteps(run.Actions)
 	for i := range run.Actions {
-		reads := sc.resolveReads(run.Actions[i].Reads)
-		a.Actions[i].Reads = reads
-		observedLines[i] = a.inView(reads)
-		step := model.Step{}
-		for _, fl := range reads {
-			merged := model.MergeIntervals(append([]model.Interval(nil), fl.Lines...))
-			step.Files = append(step.Files, fl.File)
-			step.Spans = append(step.Spans, model.FileSpans{File: fl.File, Spans: merged})
-		}
-		if len(step.Files) > 0 {
-			observed = append(observed, step)
-		}
-		observedAt[i] = len(observed)
+		a.Actions[i].Reads = reads[i]
+		observedLines[i] = a.inView(reads[i])
 	}
 
 	cb := Score(g, &run.Prediction, files, sem)
 	a.Lenses[model.LensContextBench] = lensData(cb, contextBenchStepsDone(run), a.contextBenchLines(), gold)
-	obsPred := run.Prediction
-	obsPred.Steps = observed
-	if len(observed) == 0 {
-		// No action displayed anything: score the final context alone, as
-		// upstream does for a run without steps.
-		obsPred.Steps = nil
-	}
+	obsPred := withObserved(&run.Prediction, observed)
 	a.Lenses[model.LensObserved] = lensData(Score(g, &obsPred, files, sem), observedAt, observedLines, gold)
 	return a
 }

@@ -68,6 +68,10 @@ type Batch struct {
 	// Analyze makes Run keep each instance's full Analysis (both lenses and
 	// per-action views) as well as its result.
 	Analyze bool
+	// Lens is the lens whose steps the result rows score: the reference
+	// evaluator's (the zero value) or what each action displayed (see
+	// ObservedPrediction).
+	Lens model.Lens
 }
 
 // shared is one key's files, alive while instances still need them.
@@ -195,15 +199,19 @@ func (b Batch) one(in Instance, co checkout, open func(string) (*Files, error)) 
 	if err != nil {
 		return model.Result{InstanceID: id, Error: ErrCheckoutFailed, Reason: err.Error()}, nil
 	}
-	if !b.Analyze {
-		return Score(in.Gold, in.Pred, files, b.Semantics), nil
-	}
 	run := in.Run
-	if run == nil {
+	if run == nil && (b.Analyze || b.Lens == model.LensObserved) {
 		run = &model.Run{InstanceID: id, Prediction: *in.Pred}
 	}
+	if !b.Analyze {
+		if b.Lens != model.LensObserved {
+			return Score(in.Gold, in.Pred, files, b.Semantics), nil
+		}
+		obs := ObservedPrediction(run, files)
+		return Score(in.Gold, &obs, files, b.Semantics), nil
+	}
 	a = Analyze(run, in.Gold, files, b.Semantics)
-	res = a.Lenses[model.LensContextBench].Result
+	res = a.Lenses[b.Lens].Result
 	if res.Error != "" {
 		a = nil
 	}

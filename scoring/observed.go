@@ -1,0 +1,153 @@
+package scoring
+
+import (
+	"sort"
+
+	"github.com/trajscope/trajscope/model"
+)
+
+// observedSteps resolves every action's reads against the repository and
+// builds the observed lens's steps from them: one step per action that
+// displayed lines of a repository file, naming its files in first-seen
+// order with each file's lines clipped to the file and merged. reads[i] are
+// action i's resolved reads; at[i] counts the steps once action i has run.
+func (sc scorer) observedSteps(actions []model.Action) (reads [][]FileLines, steps []model.Step, at []int) {
+	reads = make([][]FileLines, len(actions))
+	at = make([]int, len(actions))
+	for i := range actions {
+		reads[i] = sc.resolveReads(actions[i].Reads)
+		step := model.Step{}
+		for _, fl := range reads[i] {
+			merged := model.MergeIntervals(append([]model.Interval(nil), fl.Lines...))
+			step.Files = append(step.Files, fl.File)
+			step.Spans = append(step.Spans, model.FileSpans{File: fl.File, Spans: merged})
+		}
+		if len(step.Files) > 0 {
+			steps = append(steps, step)
+		}
+		at[i] = len(steps)
+	}
+	return reads, steps, at
+}
+
+// withObserved is p scored through the observed lens: its steps are the
+// observed ones, and its final context stays its own. A prediction whose
+// final context names no file (a format the reference evaluator reads
+// nothing from, such as a mini-swe-agent v2 run) gets the union of the
+// observed steps instead, so a run that displayed files is scored on them
+// rather than rejected as having no context.
+func withObserved(p *model.Prediction, steps []model.Step) model.Prediction {
+	out := *p
+	out.Steps = steps
+	if len(steps) == 0 {
+		// Nothing displayed: upstream then scores the final context alone.
+		out.Steps = nil
+	}
+	if out.Final.Empty() {
+		out.Final = unionOf(steps)
+	}
+	return out
+}
+
+// unionOf is the union of steps: files sorted, each file's spans merged.
+func unionOf(steps []model.Step) model.Step {
+	spans := map[string][]model.Interval{}
+	for _, st := range steps {
+		for _, f := range st.Files {
+			if _, ok := spans[f]; !ok {
+				spans[f] = nil
+			}
+		}
+		for _, fs := range st.Spans {
+			spans[fs.File] = append(spans[fs.File], fs.Spans...)
+		}
+	}
+	var u model.Step
+	for f := range spans {
+		u.Files = append(u.Files, f)
+	}
+	sort.Strings(u.Files)
+	for _, f := range u.Files {
+		if m := model.MergeIntervals(spans[f]); len(m) > 0 {
+			u.Spans = append(u.Spans, model.FileSpans{File: f, Spans: m})
+		}
+	}
+	return u
+}
+
+// ObservedPrediction is run's prediction with the steps of the observed
+// lens: what each action displayed, read against the repository files holds
+// (paths resolved to repository files, whole-file, head, tail and
+// to-the-end views resolved to the file's lines, ranges clipped to the
+// file). It is the prediction Analyze scores for the observed lens, so
+// scoring it gives that lens's result. A run without a timeline (unified
+// records) displayed nothing anyone saw: its declared steps stand in, as
+// Analyze's synthetic actions do.
+func ObservedPrediction(run *model.Run, files *Files) model.Prediction {
+	actions := run.Actions
+	if len(actions) == 0 {
+		actions = syntheticActions(&run.Prediction)
+	}
+	_, steps, _ := scorer{files: files}.observedSteps(actions)
+	return withObserved(&run.Prediction, steps)
+}
+
+// Observer builds the observed predictions of runs one after another, each
+// read against its repository at its commit (for conversion). The checkout
+// of one run stays open while the runs after it share it, as the runs of one
+// repository and commit usually follow one another.
+type Observer struct {
+	Checkouts Checkouts
+	// Cache, when set, keeps file facts across processes.
+	Cache Cache
+	// Gold, when set, gives the gold of an instance, whose repository and
+	// commit stand in for those the run does not record; nil: none.
+	Gold func(instanceID string) *model.Gold
+
+	key   string
+	held  bool
+	files *Files
+}
+
+// Prediction is ObservedPrediction for run, against its checkout; the
+// error says why the checkout could not be named or opened.
+func (o *Observer) Prediction(run *model.Run) (model.Prediction, error) {
+	p := &run.Prediction
+	var goldURL, goldCommit string
+	if o.Gold != nil {
+		if g := o.Gold(p.InstanceID); g != nil {
+			goldURL, goldCommit = g.RepoURL, g.Commit
+		}
+	}
+	key, err := o.Checkouts.Key(p.RepoURL, goldURL, p.Commit, goldCommit, p.InstanceID)
+	if err != nil {
+		return model.Prediction{}, err
+	}
+	if o.held && key == o.key && o.files != nil {
+		// Key announced one more use; this one, of the open checkout.
+		o.Checkouts.Release(key)
+		return ObservedPrediction(run, o.files), nil
+	}
+	// The new key is announced before the old one is released, so a
+	// repository both share stays open between them.
+	o.Close()
+	o.key, o.held = key, true
+	tree, err := o.Checkouts.Open(key)
+	if err != nil {
+		return model.Prediction{}, err
+	}
+	o.files = NewCachedFiles(tree, o.Cache)
+	return ObservedPrediction(run, o.files), nil
+}
+
+// Close releases the open checkout, keeping what its files learnt.
+func (o *Observer) Close() {
+	if !o.held {
+		return
+	}
+	if o.files != nil {
+		o.files.Flush()
+	}
+	o.Checkouts.Release(o.key)
+	o.held, o.files = false, nil
+}

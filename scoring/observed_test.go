@@ -1,0 +1,172 @@
+package scoring_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/source"
+)
+
+// observedRun reads the vector repository (mod.py has 13 lines, util.py 2)
+// in every way a read can be known: a range, the whole file, a tail, a
+// window, a path outside the repository, and an action that read nothing.
+func observedRun(final model.Step) *model.Run {
+	rd := func(file string, kind model.ReadKind, a, b int) model.ObservedRead {
+		return model.ObservedRead{File: file, Kind: kind, Start: a, End: b}
+	}
+	return &model.Run{
+		InstanceID: "owner__repo-1",
+		Actions: []model.Action{
+			{Reads: []model.ObservedRead{rd("/testbed/pkg/mod.py", model.ReadRange, 1, 5)}},
+			{Reads: []model.ObservedRead{rd("pkg/mod.py", model.ReadWhole, 0, 0)}},
+			{Command: "grep -rl alpha ."},
+			{Reads: []model.ObservedRead{rd("pkg/util.py", model.ReadTail, 0, 1), rd("../../etc/passwd", model.ReadWhole, 0, 0)}},
+			// A SWE-agent window around line 64 of a 13-line file: all of it.
+			{Reads: []model.ObservedRead{rd("src/pkg/mod.py", model.ReadWindow, 64, 100), rd("pkg/util.py", model.ReadRange, 2, 9)}},
+		},
+		Prediction: model.Prediction{InstanceID: "owner__repo-1", Final: final},
+	}
+}
+
+func spans(file string, ivs ...model.Interval) model.FileSpans {
+	return model.FileSpans{File: file, Spans: ivs}
+}
+
+// TestObservedPrediction: the observed steps are the reads resolved against
+// the repository (paths to its files, lengths from its files, ranges
+// clipped), one per action that displayed lines; the final context stays
+// the run's own, or is their union when the run has none; and scoring it
+// gives Analyze's observed lens exactly.
+func TestObservedPrediction(t *testing.T) {
+	files := vectorRepo(t)
+	g := loadGold(t, loadCases(t)[0].Gold)
+	iv := func(a, b int) model.Interval { return model.Interval{Start: a, End: b} }
+	wantSteps := []model.Step{
+		{Files: []string{"pkg/mod.py"}, Spans: []model.FileSpans{spans("pkg/mod.py", iv(1, 5))}},
+		{Files: []string{"pkg/mod.py"}, Spans: []model.FileSpans{spans("pkg/mod.py", iv(1, 13))}},
+		{Files: []string{"pkg/util.py"}, Spans: []model.FileSpans{spans("pkg/util.py", iv(2, 2))}},
+		{Files: []string{"pkg/mod.py", "pkg/util.py"}, Spans: []model.FileSpans{spans("pkg/mod.py", iv(1, 13)), spans("pkg/util.py", iv(2, 2))}},
+	}
+	own := model.Step{Files: []string{"pkg/util.py"}, Spans: []model.FileSpans{spans("pkg/util.py", iv(1, 2))}}
+	union := model.Step{Files: []string{"pkg/mod.py", "pkg/util.py"}, Spans: []model.FileSpans{spans("pkg/mod.py", iv(1, 13)), spans("pkg/util.py", iv(2, 2))}}
+	for _, c := range []struct {
+		name        string
+		final, want model.Step
+	}{
+		{"own final", own, own},
+		{"no final: the union", model.Step{}, union},
+	} {
+		run := observedRun(c.final)
+		p := scoring.ObservedPrediction(run, files)
+		if !reflect.DeepEqual(p.Steps, wantSteps) || !reflect.DeepEqual(p.Final, c.want) {
+			t.Errorf("%s:\n steps %+v\n final %+v", c.name, p.Steps, p.Final)
+		}
+		got := scoring.Score(g, &p, files, model.ContextBench)
+		a := scoring.Analyze(observedRun(c.final), g, files, model.ContextBench)
+		if want := a.Lenses[model.LensObserved].Result; !reflect.DeepEqual(got, want) || got.Error != "" {
+			t.Errorf("%s: scored %+v\nAnalyze's observed lens %+v", c.name, got, want)
+		}
+	}
+	// A run without a timeline: its declared steps stand in, resolved.
+	decl := &model.Run{Prediction: model.Prediction{InstanceID: "x", Steps: []model.Step{{Files: []string{"/testbed/pkg/mod.py"},
+		Spans: []model.FileSpans{spans("/testbed/pkg/mod.py", iv(10, 40))}}}, Final: own}}
+	p := scoring.ObservedPrediction(decl, files)
+	if want := []model.Step{{Files: []string{"pkg/mod.py"}, Spans: []model.FileSpans{spans("pkg/mod.py", iv(10, 13))}}}; !reflect.DeepEqual(p.Steps, want) {
+		t.Errorf("unified record: steps %+v, want %+v", p.Steps, want)
+	}
+}
+
+// TestBatchObservedLens: Batch under the observed lens gives Analyze's
+// observed rows with or without the full analysis, and the default lens
+// still gives Score's rows of the predictions as they are.
+func TestBatchObservedLens(t *testing.T) {
+	files := vectorRepo(t)
+	g := loadGold(t, loadCases(t)[0].Gold)
+	run := observedRun(model.Step{})
+	pred := run.Prediction
+	pred.Steps = []model.Step{{Files: []string{"pkg/util.py"}}}
+	pred.Final = pred.Steps[0]
+	run.Prediction = pred
+	in := []scoring.Instance{{Pred: &pred, Gold: g, Run: run}}
+	tree := scoring.SameTree(fsTree(t))
+	a := scoring.Analyze(observedRun(pred.Final), g, files, model.ContextBench)
+	wantObs := a.Lenses[model.LensObserved].Result
+	for _, analyze := range []bool{false, true} {
+		res, _ := scoring.Batch{Checkouts: tree, Lens: model.LensObserved, Analyze: analyze}.Run(in)
+		if !reflect.DeepEqual(res[0], wantObs) {
+			t.Errorf("analyze=%v: observed row %+v, want %+v", analyze, res[0], wantObs)
+		}
+		res, _ = scoring.Batch{Checkouts: tree, Analyze: analyze}.Run(in)
+		if want := scoring.Score(g, &pred, files, model.ContextBench); !reflect.DeepEqual(res[0], want) {
+			t.Errorf("analyze=%v: default row %+v, want %+v", analyze, res[0], want)
+		}
+	}
+	if wantObs.NumSteps != 4 {
+		t.Errorf("observed steps = %d, want 4", wantObs.NumSteps)
+	}
+}
+
+// countingCheckouts names a checkout by commit and counts what is asked.
+type countingCheckouts struct {
+	tree                 scoring.Tree
+	keys, opens, release map[string]int
+}
+
+func (c *countingCheckouts) Key(_, _, predCommit, goldCommit, _ string) (string, error) {
+	k := predCommit + goldCommit
+	if k == "" {
+		return "", fmt.Errorf("no commit")
+	}
+	c.keys[k]++
+	return k, nil
+}
+func (c *countingCheckouts) Open(k string) (scoring.Tree, error) { c.opens[k]++; return c.tree, nil }
+func (c *countingCheckouts) Release(k string)                    { c.release[k]++ }
+
+// TestObserver: runs are read against their checkouts, the commit coming
+// from the gold when the run has none; consecutive runs of one checkout
+// open it once; every Key is released by the end.
+func TestObserver(t *testing.T) {
+	co := &countingCheckouts{tree: fsTree(t), keys: map[string]int{}, opens: map[string]int{}, release: map[string]int{}}
+	o := &scoring.Observer{Checkouts: co, Gold: func(id string) *model.Gold {
+		if id == "gold-only" {
+			return &model.Gold{Commit: "c1"}
+		}
+		return nil
+	}}
+	for i, c := range []struct{ id, commit string }{{"a", "c1"}, {"gold-only", ""}, {"b", "c2"}, {"c", "c1"}, {"none", ""}} {
+		run := observedRun(model.Step{})
+		run.Prediction.InstanceID, run.Prediction.Commit = c.id, c.commit
+		p, err := o.Prediction(run)
+		if c.id == "none" {
+			if err == nil {
+				t.Errorf("run %d: no commit anywhere, no error", i)
+			}
+			continue
+		}
+		if err != nil || len(p.Steps) != 4 {
+			t.Errorf("run %d: %d steps, err %v", i, len(p.Steps), err)
+		}
+	}
+	o.Close()
+	if !reflect.DeepEqual(co.opens, map[string]int{"c1": 2, "c2": 1}) {
+		t.Errorf("opens %v: want c1 twice (c2 came between), c2 once", co.opens)
+	}
+	if !reflect.DeepEqual(co.release, co.keys) {
+		t.Errorf("released %v, keyed %v", co.release, co.keys)
+	}
+}
+
+// fsTree is the vector repository as a plain directory.
+func fsTree(t *testing.T) scoring.Tree {
+	t.Helper()
+	tree, err := source.Open(filepath.Join(vectors, "repo"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree
+}
