@@ -21,6 +21,7 @@ type scoreOptions struct {
 	cache, repo  string
 	out          string
 	semantics    string
+	lens         string
 	format       string
 	predFormat   string
 	workers      int
@@ -40,7 +41,11 @@ per-instance results and the upstream summary block (on stderr).
 
 With --semantics contextbench (the default) the per-instance JSONL is
 byte-identical to the reference evaluator's --out file. --semantics fixed
-corrects the upstream quirks that are bugs (see README) and adds per-instance F1.`,
+corrects the upstream quirks that are bugs (see README) and adds per-instance F1.
+--lens observed scores as steps what each action displayed, in every format,
+instead of the steps the evaluator extracts (see README: the two lenses); the
+final context stays the run's own, or is the union of those steps when the
+run has none.`,
 		Example: `  # as the reference evaluator: one JSON line per instance in results.jsonl
   trajscope score --gold gold.parquet --pred preds.jsonl --cache ./repos --out results.jsonl
   # one run, read at its commit from a local clone, as a readable report
@@ -59,6 +64,7 @@ corrects the upstream quirks that are bugs (see README) and adds per-instance F1
 	f.StringVar(&o.repo, "repo", "", "read every instance's files from this repository (git: at the instance's commit) or directory")
 	f.StringVar(&o.out, "out", "", "write per-instance results (upstream JSONL) to this file")
 	f.StringVar(&o.semantics, "semantics", "contextbench", "contextbench (upstream parity) or fixed")
+	f.StringVar(&o.lens, "lens", "contextbench", "steps to score: contextbench (the evaluator's) or observed (what each action displayed; see README)")
 	f.StringVar(&o.format, "format", "", "stdout format: jsonl, json, text or csv (default jsonl, or none with --out)")
 	f.StringVar(&o.predFormat, "input-format", "", "force the predictions' format instead of detecting it")
 	f.StringVar(&o.predFormat, "pred-format", "", "")
@@ -72,30 +78,11 @@ corrects the upstream quirks that are bugs (see README) and adds per-instance F1
 }
 
 func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
-	switch {
-	case o.gold == "" && o.pred == "":
-		return usagef("score needs --gold and --pred")
-	case o.gold == "":
-		return usagef("score needs --gold (the gold context)")
-	case o.pred == "":
-		return usagef("score needs --pred (the predictions or a run)")
-	}
-	sem, err := model.ParseSemantics(o.semantics)
+	c, err := o.check()
 	if err != nil {
-		return usageError{err}
+		return err
 	}
-	format := o.format
-	if format == "" && o.out == "" {
-		format = "jsonl"
-	}
-	if err := report.CheckResultFormat(format); err != nil {
-		return usageError{err}
-	}
-	shardK, shardN, err := scoring.ParseShard(o.shard)
-	if err != nil {
-		return usageError{err}
-	}
-
+	sem, format := c.sem, c.format
 	out, err := createOut("--out", o.out, o.gold, o.pred)
 	if err != nil {
 		return err
@@ -109,7 +96,10 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 	for _, p := range goldSet.Problems() {
 		printError(stderr, "warning: ", p)
 	}
-	records, err := parsers.ReadPredictions(o.pred, parsers.PredictionOptions{Format: o.predFormat, Semantics: sem, Timelines: format == "text" || format == "json"})
+	// Text and JSON explain each instance (diagnosis, usage drop, IR), which
+	// needs the full analysis; the JSONL and --out paths stay upstream's.
+	analyze := format == "text" || format == "json"
+	records, err := parsers.ReadPredictions(o.pred, parsers.PredictionOptions{Format: o.predFormat, Semantics: sem, Timelines: analyze || c.lens == model.LensObserved})
 	if err != nil {
 		return err
 	}
@@ -117,24 +107,16 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 		// Upstream scores an empty file as 0/0; say why nothing was scored.
 		fmt.Fprintf(stderr, "trajscope: warning: %s: no prediction records (expected unified records with an instance_id, or a trajectory)\n", safe(o.pred))
 	}
-	instances := scoring.Shard(buildInstances(records, goldSet, sem, o.instanceList), shardK, shardN)
+	instances := scoring.Shard(buildInstances(records, goldSet, sem, o.instanceList), c.shardK, c.shardN)
 
 	facts := openFacts(o.noCache, stderr)
 	defer facts.close()
 	co := source.NewCheckouts(source.CheckoutOptions{
 		Cache: o.cache, Repo: o.repo, NoClone: o.noClone, Progress: progressTo(stderr), Facts: facts.source(),
 	})
-	batch := scoring.Batch{
-		Checkouts: checkouts{co},
-		Cache:     facts.scoring(),
-		Semantics: sem,
-		Workers:   o.workers,
-	}
 	log := newBatchLog(stderr, len(instances))
-	batch.Done = func(i int, r *model.Result) { log.row(i, r) }
-	// Text and JSON explain each instance (diagnosis, usage drop, IR), which
-	// needs the full analysis; the JSONL and --out paths stay upstream's.
-	batch.Analyze = format == "text" || format == "json"
+	batch := scoring.Batch{Checkouts: checkouts{co}, Cache: facts.scoring(), Semantics: sem, Workers: o.workers,
+		Lens: c.lens, Analyze: analyze, Done: func(i int, r *model.Result) { log.row(i, r) }}
 	results, analyses := batch.Run(instances)
 	log.finish()
 	res := report.NewResults(results, analyses, sem)

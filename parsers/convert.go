@@ -8,33 +8,78 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/unified"
 )
+
+// ConvertOptions say what Convert writes.
+type ConvertOptions struct {
+	// Recursive descends into subdirectories.
+	Recursive bool
+	// Lens model.LensObserved writes each run's observed prediction: its
+	// steps are what its actions displayed (see ObservedPrediction), the
+	// rest of the record is the one the default lens writes.
+	Lens model.Lens
+	// Observe, when set, builds a run's observed prediction against its
+	// repository (scoring.Observer); nil builds it from the run alone.
+	Observe func(run *model.Run) (model.Prediction, error)
+}
 
 // Convert writes unified prediction records for every run in paths, in
 // input order, with unified.Write. A path may be a file of any supported
 // format or a directory: its files are converted in name order, and with
-// recursive its subdirectories too (a format's directory, such as an
-// OpenHands llm_completions directory, is one unit). In a directory, files no format claims are skipped; a file
-// named on the command line must be readable. The records are those
-// LoadPredictions gives, so converting then scoring equals scoring the
-// trajectory files with the reference evaluator.
+// o.Recursive its subdirectories too (a format's directory, such as an
+// OpenHands llm_completions directory, is one unit). In a directory, files
+// no format claims are skipped; a file named on the command line must be
+// readable. Under the default lens the records are those LoadPredictions
+// gives, so converting then scoring equals scoring the trajectory files
+// with the reference evaluator.
 //
 // n counts the records written; errs names each file or record that could
 // not be converted, and the others are still written.
-func Convert(paths []string, recursive bool, w io.Writer) (n int, errs []error) {
+func Convert(paths []string, o ConvertOptions, w io.Writer) (n int, errs []error) {
 	emit := func(path string) {
 		recs, err := LoadPredictions(path, "")
 		if err != nil {
 			errs = append(errs, err)
 		}
-		eachRecord(recs, func(r *unified.Record) {
-			if werr := unified.Write(w, &r.Pred); werr != nil {
+		observe := o.Lens == model.LensObserved
+		timelines := observe && !isUnified(path)
+		var runs []*model.Run
+		if timelines {
+			loaded, _ := Load(path, "")
+			runs = pairRuns(recs, loaded)
+		}
+		for i := range recs {
+			r := &recs[i]
+			if r.Skip {
+				continue
+			}
+			if r.Err != nil {
+				errs = append(errs, r.Err)
+				continue
+			}
+			pred := r.Pred
+			if observe {
+				// A record without a timeline: its declared spans stand in.
+				run := &model.Run{InstanceID: pred.InstanceID, Prediction: pred}
+				if timelines {
+					if run = runs[i]; run == nil {
+						errs = append(errs, fmt.Errorf("%s: %s: no timeline to observe (the run's actions could not be read)", path, r.Pred.InstanceID))
+						continue
+					}
+				}
+				if pred, err = o.observed(run, r.Pred); err != nil {
+					errs = append(errs, fmt.Errorf("%s: %s: %w", path, r.Pred.InstanceID, err))
+					continue
+				}
+			}
+			if werr := unified.Write(w, &pred); werr != nil {
 				errs = append(errs, fmt.Errorf("%s: writing %s: %w", path, r.Pred.InstanceID, werr))
-				return
+				continue
 			}
 			n++
-		}, func(err error) { errs = append(errs, err) })
+		}
 	}
 	for _, p := range paths {
 		st, err := os.Stat(p)
@@ -46,11 +91,28 @@ func Convert(paths []string, recursive bool, w io.Writer) (n int, errs []error) 
 			emit(p)
 			continue
 		}
-		for _, f := range walk(p, recursive, &errs) {
+		for _, f := range walk(p, o.Recursive, &errs) {
 			emit(f)
 		}
 	}
 	return n, errs
+}
+
+// isUnified reports a file of unified records (or one LoadPredictions read
+// as records because no format claims it): they hold declared context and
+// no timeline.
+func isUnified(path string) bool {
+	name, err := Detect(path)
+	return err != nil || name == Unified
+}
+
+// observed is the observed prediction of run, whose record is pred.
+func (o *ConvertOptions) observed(run *model.Run, pred model.Prediction) (model.Prediction, error) {
+	if o.Observe == nil {
+		return ObservedPrediction(run, pred), nil
+	}
+	run.Prediction = pred
+	return o.Observe(run)
 }
 
 // walkable reports a file found in a directory that Convert should read:

@@ -325,7 +325,7 @@ func TestLoadPredictionsRules(t *testing.T) {
 func TestConvert(t *testing.T) {
 	want := trajCases(t)
 	var buf bytes.Buffer
-	n, errs := Convert([]string{filepath.Join(vectors, "traj"), "testdata/preds.jsonl"}, false, &buf)
+	n, errs := Convert([]string{filepath.Join(vectors, "traj"), "testdata/preds.jsonl"}, ConvertOptions{}, &buf)
 	// The bad record of preds.jsonl is reported; the skipped one is silent.
 	if n != 6 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "preds.jsonl:5") {
 		t.Fatalf("n=%d errs=%v", n, errs)
@@ -357,18 +357,18 @@ func TestConvertRecursive(t *testing.T) {
 	os.WriteFile(filepath.Join(sub, "broken.traj.json"), []byte(`{"messages": [`), 0o644)
 
 	var buf bytes.Buffer
-	n, errs := Convert([]string{dir}, false, &buf)
+	n, errs := Convert([]string{dir}, ConvertOptions{}, &buf)
 	if n != 1 || len(errs) != 0 {
 		t.Errorf("non-recursive: n=%d errs=%v", n, errs)
 	}
 	buf.Reset()
-	n, errs = Convert([]string{dir}, true, &buf)
+	n, errs = Convert([]string{dir}, ConvertOptions{Recursive: true}, &buf)
 	if n != 2 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "broken.traj.json") {
 		t.Errorf("recursive: n=%d errs=%v", n, errs)
 	}
 	// A missing path is an error; the rest still converts.
 	buf.Reset()
-	n, errs = Convert([]string{filepath.Join(dir, "nope.log"), filepath.Join(dir, "x.log")}, false, &buf)
+	n, errs = Convert([]string{filepath.Join(dir, "nope.log"), filepath.Join(dir, "x.log")}, ConvertOptions{}, &buf)
 	if n != 1 || len(errs) != 1 {
 		t.Errorf("missing path: n=%d errs=%v", n, errs)
 	}

@@ -1,6 +1,9 @@
 package parsers
 
-import "github.com/trajscope/trajscope/model"
+import (
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/unified"
+)
 
 // Prediction is one prediction record to score, or the error that replaced
 // it, with its run's timeline when one was loaded.
@@ -51,28 +54,49 @@ func ReadPredictions(path string, o PredictionOptions) ([]Prediction, error) {
 	if err != nil {
 		return nil, err
 	}
-	runs := map[string]*model.Run{}
+	var runs []*model.Run
 	if o.Timelines && format != Unified {
 		if name, err := detect(); format != "" || err == nil && name != Unified {
 			// A timeline is a bonus: a file that scores but whose timeline
 			// cannot be read still scores.
 			loaded, _ := Load(path, format)
-			for i := range loaded {
-				runs[loaded[i].InstanceID] = &loaded[i]
-			}
+			runs = pairRuns(recs, loaded)
 		}
 	}
 	out := make([]Prediction, 0, len(recs))
-	for _, r := range recs {
+	for i, r := range recs {
 		if r.Skip {
 			continue // upstream silently skips records without an id
 		}
 		p := Prediction{Pred: r.Pred, Err: r.Err}
-		if run := runs[r.Pred.InstanceID]; run != nil {
-			run.Prediction = r.Pred
-			p.Run = run
+		if runs != nil && runs[i] != nil {
+			runs[i].Prediction = r.Pred
+			p.Run = runs[i]
 		}
 		out = append(out, p)
 	}
 	return out, nil
+}
+
+// pairRuns gives each record the run it came from, nil when none: the run
+// at the same position when there is one per record with the same id (a run
+// format gives one record per run, in order, so runs whose ids are empty or
+// repeated still pair), else the first run of the record's id.
+func pairRuns(recs []unified.Record, runs []model.Run) []*model.Run {
+	out := make([]*model.Run, len(recs))
+	byID := map[string]*model.Run{}
+	for i := range runs {
+		if _, seen := byID[runs[i].InstanceID]; !seen {
+			byID[runs[i].InstanceID] = &runs[i]
+		}
+	}
+	for i := range recs {
+		id := recs[i].Pred.InstanceID
+		if len(runs) == len(recs) && runs[i].InstanceID == id {
+			out[i] = &runs[i]
+		} else {
+			out[i] = byID[id]
+		}
+	}
+	return out
 }

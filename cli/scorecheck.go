@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/report"
+	"github.com/trajscope/trajscope/scoring"
+)
+
+// scoreChoice is what score's flags chose, once checked.
+type scoreChoice struct {
+	sem            model.Semantics
+	lens           model.Lens
+	format         string
+	shardK, shardN int
+}
+
+// check validates score's flags: a usage error names the first bad one.
+func (o *scoreOptions) check() (scoreChoice, error) {
+	var c scoreChoice
+	switch {
+	case o.gold == "" && o.pred == "":
+		return c, usagef("score needs --gold and --pred")
+	case o.gold == "":
+		return c, usagef("score needs --gold (the gold context)")
+	case o.pred == "":
+		return c, usagef("score needs --pred (the predictions or a run)")
+	}
+	var err error
+	if c.sem, err = model.ParseSemantics(o.semantics); err != nil {
+		return c, usageError{err}
+	}
+	if c.lens, err = model.ParseLens(o.lens); err != nil {
+		return c, usageError{err}
+	}
+	c.format = o.format
+	if c.format == "" && o.out == "" {
+		c.format = "jsonl"
+	}
+	if err := report.CheckResultFormat(c.format); err != nil {
+		return c, usageError{err}
+	}
+	if c.shardK, c.shardN, err = scoring.ParseShard(o.shard); err != nil {
+		return c, usageError{err}
+	}
+	return c, nil
+}
