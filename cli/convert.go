@@ -33,9 +33,9 @@ Files no format claims are skipped inside directories; a bad run is reported
 on stderr and the others are still written.
 
 --lens observed writes as steps what each action displayed instead, in every
-format (upstream reads no steps from mini-swe-agent v2 runs, SWE-agent
-open/goto windows or cat/tail views): one step per action that showed lines
-of a file. With --repo or --cache (and --gold, for each task's commit) views
+format (upstream counts what agents declare, and reads no steps from
+mini-swe-agent v2 runs or SWE-agent open/goto windows): one step per action
+that showed lines of a file. With --repo or --cache (and --gold, for each task's commit) views
 are read against the repository: paths become repository files, whole-file,
 head and tail views the file's lines, ranges are clipped to the file. Without
 a repository a step keeps only lines the command or its numbered output pins
