@@ -59,11 +59,17 @@ type browser struct {
 
 func open(t *testing.T, a *scoring.Analysis, o Options) *browser {
 	t.Helper()
-	exe := chromium(t)
 	path := filepath.Join(t.TempDir(), "run.html")
 	if err := os.WriteFile(path, render(t, a, o), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return openFile(t, path)
+}
+
+// openFile opens a page file in a new headless Chromium.
+func openFile(t *testing.T, path string) *browser {
+	t.Helper()
+	exe := chromium(t)
 	alloc, cancel := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
@@ -93,7 +99,9 @@ func open(t *testing.T, a *scoring.Analysis, o Options) *browser {
 	// Navigate returns once the page has loaded, and the page's script
 	// renders while it loads.
 	if !eval[bool](b, "document.querySelector('#tl .row.cur') !== null") {
-		t.Fatal("the page did not render the run")
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		t.Fatalf("the page did not render the run: %q %q", b.exceptions, b.logs)
 	}
 	return b
 }
@@ -325,6 +333,25 @@ func TestBrowserDemo(t *testing.T) {
 	b.press("n")
 	if got := b.text("#h-step"); got != fmt.Sprintf("%d/%d", hits[1]+1, d.N) {
 		t.Errorf("after n: %q, want step %d", got, hits[1]+1)
+	}
+}
+
+// A run with neither gold nor repository (a common first look) still
+// renders and steps.
+func TestBrowserNoGoldNoRepository(t *testing.T) {
+	demo := exporttest.Demo(t)
+	a := scoring.Analyze(demo.Run, &model.Gold{ID: demo.Run.InstanceID}, scoring.NewFiles(nil), model.ContextBench)
+	b := open(t, a, Options{Theme: "light"})
+	defer b.quiet()
+	if got := b.text("#goldlist"); got != "no gold context (pass --gold)" {
+		t.Errorf("gold panel %q", got)
+	}
+	b.press("G")
+	if got := b.text("#h-step"); got != "20/20" {
+		t.Errorf("after G: %q", got)
+	}
+	if got := b.text("#src-note"); !strings.Contains(got, "no repository") {
+		t.Errorf("source note %q", got)
 	}
 }
 

@@ -113,6 +113,8 @@ func buildData(d *rundata.Data, o Options) *pageData {
 	p := &pageData{Instance: termsafe.Line(d.Run.InstanceID), N: d.N, Lens: int(o.Lens), Start: max(o.Step, 1) - 1,
 		NoRepo: a.Files.Tree() == nil, Chart: [3]float64{chartW, chartH, chartPad}}
 	p.Start = min(p.Start, d.N-1)
+	// Empty lists, not nulls: the script iterates them.
+	p.Files, p.Gold = []file{}, []goldRow{}
 	for _, l := range model.Lenses {
 		p.Lenses = append(p.Lenses, l.String())
 	}

@@ -232,7 +232,7 @@ func TestClip(t *testing.T) {
 	long := strings.Repeat("x", maxObsBytes+10)
 	many := strings.Repeat("a\n", maxObsLines+5) + "a"
 	cases := []struct {
-		name, in       string
+		name, in   string
 		lines, cut int
 		keep       int // bytes kept, -1 for all
 	}{

@@ -78,7 +78,7 @@
     var note = $('src-note');
     if (t.file < 0) {
       $('src-file').textContent = 'no file';
-      note.textContent = 'No file yet: this step read nothing.';
+      note.textContent = D.noRepo ? 'No source: no repository (pass --repo DIR or --cache DIR).' : 'No file yet: this step read nothing.';
       note.hidden = false;
       return;
     }

@@ -116,7 +116,7 @@ func resolve(l uv.Line, fg, bg color.Color) []cell {
 		}
 		out = append(out, cell{text: text, width: c.Width, fg: hex(f), bg: hex(k),
 			attrs: c.Style.Attrs & (uv.AttrBold | uv.AttrFaint | uv.AttrItalic | uv.AttrStrikethrough),
-			under: c.Style.Underline != uv.UnderlineStyleNone})
+			under: c.Style.Underline != uv.UnderlineNone})
 	}
 	return out
 }
