@@ -274,8 +274,8 @@ func TestBrowserDemo(t *testing.T) {
 			t.Errorf("%d lines marked %s, want %d", got, class, want)
 		}
 	}
-	if found == 0 || now == 0 {
-		t.Fatalf("the test step should read gold (now %d, found %d)", now, found)
+	if found == 0 || now == 0 || final == 0 || pending+missed == 0 {
+		t.Fatalf("the test step should show every kind of mark (now %d, found %d, later or never %d, final %d)", now, found, pending+missed, final)
 	}
 	glyph := eval[string](b, "getComputedStyle(document.querySelector('#files .file:not([hidden]) .line.g-found'), '::after').content")
 	if glyph != `"`+runtext.GlyphGoldFound+`"` {
