@@ -100,13 +100,18 @@ type goldRow struct {
 	ReadBy [2][][2]int `json:"readBy"`
 }
 
-// Limits on how much of one action's output the page carries, like the
-// explorer's observation pane: a huge output would make the page slow to
-// open for text nobody scrolls through.
+// Limits on how much output the page carries, like the explorer's
+// observation pane: a huge output would make the page slow to open for text
+// nobody scrolls through. Once the outputs so far pass obsBudget, each
+// further one keeps only its first obsTail bytes, so a run of thousands of
+// large outputs still makes a page a browser opens.
 const (
 	maxObsLines = 20000
 	maxObsBytes = 256 << 10
+	obsTail     = 8 << 10
 )
+
+var obsBudget = 24 << 20 // a variable so a test can lower it
 
 func buildData(d *rundata.Data, o Options) *pageData {
 	a := d.A
@@ -121,12 +126,18 @@ func buildData(d *rundata.Data, o Options) *pageData {
 	for _, g := range model.Granularities {
 		p.Grans = append(p.Grans, g.String())
 	}
+	total := 0
 	for i := range d.Run.Actions {
 		act := &d.Run.Actions[i]
 		cat := string(runtext.Category(act))
+		limit := maxObsBytes
+		if total > obsBudget {
+			limit = obsTail
+		}
 		// Control characters become visible escapes, as in the explorer:
 		// a browser would hide them, and bidi overrides would reorder text.
-		obs, lines, cut := clip(termsafe.Text(strings.TrimSuffix(act.Observation, "\n")))
+		obs, lines, cut := clip(termsafe.Text(strings.TrimSuffix(act.Observation, "\n")), limit)
+		total += len(obs)
 		p.Actions = append(p.Actions, action{Cat: cat, Glyph: runtext.CategoryGlyph(cat), Short: d.Short[i],
 			Tool: termsafe.Line(act.Tool), Cmd: termsafe.Text(act.Command), Thought: termsafe.Text(strings.TrimSpace(act.Thought)),
 			Obs: obs, Lines: lines, Cut: cut})
@@ -159,8 +170,9 @@ func buildData(d *rundata.Data, o Options) *pageData {
 	return p
 }
 
-// clip cuts an output to the page's limits, at a line end when it can.
-func clip(s string) (text string, lines, cut int) {
+// clip cuts an output to maxObsLines lines and limit bytes, at a line end
+// when it can.
+func clip(s string, limit int) (text string, lines, cut int) {
 	if s == "" {
 		return "", 0, 0
 	}
@@ -171,7 +183,7 @@ func clip(s string) (text string, lines, cut int) {
 		if k := strings.IndexByte(s[end:], '\n'); k >= 0 {
 			next = end + k + 1
 		}
-		if next > maxObsBytes {
+		if next > limit {
 			break
 		}
 		end, n = next, n+1
@@ -182,7 +194,7 @@ func clip(s string) (text string, lines, cut int) {
 	if n == 0 {
 		// A first line longer than the limit: cut inside it, on a
 		// character boundary.
-		end = maxObsBytes
+		end = limit
 		for end > 0 && !utf8.RuneStart(s[end]) {
 			end--
 		}
@@ -293,13 +305,16 @@ func lensData(d *rundata.Data, l model.Lens, index map[string]int) lens {
 		out.CumReread = append(out.CumReread, v.CumReread)
 		now := [][3]int{}
 		for _, fl := range v.Lines {
+			k, ok := index[fl.File]
 			for _, iv := range fl.Lines {
-				now = append(now, [3]int{index[fl.File], iv.Start, iv.End})
+				if ok { // every file a lens put in view is one of the page's
+					now = append(now, [3]int{k, iv.Start, iv.End})
+				}
 			}
 		}
 		out.Now = append(out.Now, now)
 		t := d.Focus[l][i]
-		if k, ok := index[t.File]; ok && t.File != "" {
+		if k, ok := index[t.File]; ok {
 			out.Focus = append(out.Focus, [2]int{k, t.Line})
 		} else {
 			out.Focus = append(out.Focus, [2]int{-1, 0})

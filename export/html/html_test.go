@@ -228,6 +228,34 @@ func TestDemoPage(t *testing.T) {
 	}
 }
 
+// Past the budget, each output keeps only its head: a run of many large
+// outputs still makes a page of bounded size.
+func TestObservationBudget(t *testing.T) {
+	defer func(b int) { obsBudget = b }(obsBudget)
+	obsBudget = 100 << 10
+	a := exporttest.Demo(t)
+	big := strings.Repeat("0123456789abcdef\n", 10000) // 170,000 bytes
+	for i := range a.Run.Actions {
+		a.Run.Actions[i].Observation = big
+	}
+	var d pageData
+	p := parse(t, render(t, a, Options{}))
+	if err := json.Unmarshal([]byte(strings.TrimPrefix(p.scripts[0], "application/json\x00")), &d); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(d.Actions[0].Obs); got != len(big)-1 {
+		t.Errorf("first output: %d bytes, want all %d", got, len(big)-1)
+	}
+	for i := 1; i < len(d.Actions); i++ {
+		if got, want := len(d.Actions[i].Obs), obsTail-obsTail%17-1; got != want {
+			t.Errorf("output %d: %d bytes, want the first %d", i+1, got, want)
+		}
+		if d.Actions[i].Cut != 10000-obsTail/17 {
+			t.Errorf("output %d: %d lines cut", i+1, d.Actions[i].Cut)
+		}
+	}
+}
+
 func TestClip(t *testing.T) {
 	long := strings.Repeat("x", maxObsBytes+10)
 	many := strings.Repeat("a\n", maxObsLines+5) + "a"
@@ -244,7 +272,7 @@ func TestClip(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			text, lines, cut := clip(c.in)
+			text, lines, cut := clip(c.in, maxObsBytes)
 			if lines != c.lines || cut != c.cut {
 				t.Errorf("lines %d cut %d, want %d %d", lines, cut, c.lines, c.cut)
 			}
