@@ -24,6 +24,9 @@ func explore(env *Env, o *viewOptions, a *scoring.Analysis, lens model.Lens, loc
 	if len(a.Run.Actions) == 0 {
 		return fmt.Errorf("%s: instance %q: the run has no actions to show", a.Run.Path, safe(a.Run.InstanceID))
 	}
+	if o.export != nil {
+		return o.export(a, lens)
+	}
 	if o.json {
 		return report.WriteRunJSON(env.Stdout, a)
 	}
@@ -37,7 +40,7 @@ func explore(env *Env, o *viewOptions, a *scoring.Analysis, lens model.Lens, loc
 	}
 	m, err := ui.New(a, ui.Options{
 		Theme: o.theme, NoColor: noColor, Dark: true, Lens: lens, Step: o.step,
-		LocalPath: local, Editor: editor,
+		LocalPath: local, Editor: editor, Autoplay: o.autoplay, Speed: o.speed,
 	})
 	if err != nil {
 		return usageError{err}

@@ -109,6 +109,7 @@ run in the terminal. With no arguments it opens the embedded demo.`,
 	root.AddCommand(newConvertCmd(env))
 	root.AddCommand(newReportCmd(env))
 	root.AddCommand(newCacheCmd(env))
+	root.AddCommand(newExportCmd(env))
 	for _, c := range append(root.Commands(), root) {
 		usageArgs(c)
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -21,6 +22,10 @@ type viewOptions struct {
 	semantics, inputFormat string
 	noColor, json          bool
 	noClone                bool
+	autoplay               bool
+	speed                  time.Duration
+	// export, when set, receives the run instead of the explorer (cli/export.go).
+	export func(a *scoring.Analysis, lens model.Lens) error
 }
 
 func newViewCmd(env *Env) *cobra.Command {
@@ -36,7 +41,8 @@ On a stdout that is not a terminal it prints a plain summary instead; --json
 prints the machine form. Without RUN it opens the embedded demo task.`,
 		Example: `  trajscope view run.traj.json --gold gold.jsonl --cache ./repos
   trajscope view preds.jsonl --gold gold.parquet --repo ~/src/django --instance django__django-12419
-  trajscope view --theme contrast --step 4       # the demo, on a projector`,
+  trajscope view --theme contrast --step 4       # the demo, on a projector
+  trajscope view --autoplay --speed 2s           # the demo, playing by itself`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usagef("view takes at most one RUN, got %d arguments", len(args))
@@ -64,6 +70,8 @@ prints the machine form. Without RUN it opens the embedded demo task.`,
 	f.BoolVar(&o.noColor, "no-color", false, "no colour (also when NO_COLOR is set)")
 	f.BoolVar(&o.json, "json", false, "print the summary as JSON instead of opening the explorer")
 	f.BoolVar(&o.noClone, "no-clone", false, "never clone a repository missing from the cache")
+	f.BoolVar(&o.autoplay, "autoplay", false, "start playing at once (from --step, at --speed): for live demos")
+	f.Var(speedFlag{&o.speed}, "speed", "autoplay interval, snapped to the explorer's (3s 2s 1s 500ms 250ms 100ms); +/- change it")
 	return cmd
 }
 

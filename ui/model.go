@@ -37,6 +37,11 @@ type Options struct {
 	LocalPath func(repoPath string) string
 	// Editor is the editor command line ($VISUAL or $EDITOR); "" means vi.
 	Editor string
+	// Autoplay starts playing at once, from Step (live demos).
+	Autoplay bool
+	// Speed is the autoplay interval, snapped to the nearest one the +/-
+	// keys offer; 0 keeps the default.
+	Speed time.Duration
 }
 
 // Model is the explorer's root model.
@@ -100,7 +105,14 @@ func New(a *scoring.Analysis, opts Options) (*Model, error) {
 	if opts.Step > 0 {
 		ctx.Cur = min(opts.Step, ctx.Data.N) - 1
 	}
+	if opts.Speed > 0 {
+		m.speed = nearestSpeed(opts.Speed)
+		ctx.Speed = speedLabel(m.speed)
+	}
 	m.broadcast(pane.StepMsg{})
+	if opts.Autoplay {
+		m.togglePlay() // Init starts the clock
+	}
 	return m, nil
 }
 
@@ -120,12 +132,17 @@ func (m *Model) applyTheme() {
 	m.markAll()
 }
 
-// Init asks the terminal for its background when the theme follows it.
+// Init asks the terminal for its background when the theme follows it, and
+// starts the autoplay clock when Options.Autoplay is set.
 func (m *Model) Init() tea.Cmd {
+	var cmds []tea.Cmd
 	if m.followsTerminal() {
-		return tea.RequestBackgroundColor
+		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
-	return nil
+	if m.playing {
+		cmds = append(cmds, m.nextTick())
+	}
+	return tea.Batch(cmds...)
 }
 
 func (m *Model) markAll() {
@@ -240,6 +257,17 @@ func (m *Model) setFocus(p paneID) {
 var speeds = []time.Duration{3 * time.Second, 2 * time.Second, time.Second, 500 * time.Millisecond, 250 * time.Millisecond, 100 * time.Millisecond}
 
 const defaultSpeed = 2
+
+// nearestSpeed is the index of the autoplay interval closest to d.
+func nearestSpeed(d time.Duration) int {
+	best := 0
+	for i, s := range speeds {
+		if (s - d).Abs() < (speeds[best] - d).Abs() {
+			best = i
+		}
+	}
+	return best
+}
 
 func speedLabel(i int) string {
 	d := speeds[i]

@@ -48,14 +48,37 @@ func (m *Model) tick(t tickMsg) tea.Cmd {
 	if !m.playing || t.gen != m.tickGen {
 		return nil // a stale tick from before a pause or speed change
 	}
+	cmd, more := m.advance()
+	if !more {
+		return nil
+	}
+	return tea.Batch(cmd, m.nextTick())
+}
+
+// advance is one autoplay tick without the clock: the next visible step, or
+// the end of playback.
+func (m *Model) advance() (tea.Cmd, bool) {
 	i, ok := m.ctx.Neighbour(m.ctx.Cur, 1)
 	if !ok {
 		m.playing, m.ctx.Playing = false, false
 		m.status = "autoplay reached the last step"
-		return nil
+		return nil, false
 	}
-	return tea.Batch(m.setCur(i), m.nextTick())
+	return m.setCur(i), true
 }
+
+// Advance plays one autoplay step as a tick would, so a recording replays
+// exactly what the explorer shows; false once playback has ended.
+func (m *Model) Advance() bool {
+	_, more := m.advance()
+	return more
+}
+
+// Current is the current action (0-based).
+func (m *Model) Current() int { return m.ctx.Cur }
+
+// Interval is the autoplay interval.
+func (m *Model) Interval() time.Duration { return speeds[m.speed] }
 
 func (m *Model) setSpeed(i int) {
 	i = max(0, min(i, len(speeds)-1))

@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// export writes each kind from the demo; bad calls are usage errors that
+// leave no file behind.
+func TestExportDemo(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		args   []string
+		out    string
+		prefix string
+	}{
+		{[]string{"--step", "3"}, "run.html", "<!DOCTYPE html>"},
+		{[]string{"--size", "100x30", "--speed", "500ms", "--lens", "observed"}, "talk.cast", `{"version":2,"width":100,"height":30`},
+		{[]string{"--step", "6", "--theme", "light"}, "step6.svg", "<svg "},
+	}
+	for _, c := range cases {
+		out := filepath.Join(dir, c.out)
+		code, _, errs := viewExec(t, append([]string{"export", "-o", out}, c.args...)...)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", c.out, code, errs)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil || !strings.HasPrefix(string(b), c.prefix) {
+			t.Errorf("%s: %v, starts %.60q", c.out, err, b)
+		}
+	}
+}
+
+func TestExportBadCalls(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"export"}, "needs -o FILE"},
+		{[]string{"export", "-o", filepath.Join(dir, "x.pdf")}, "the extension picks the kind"},
+		{[]string{"export", "-o", filepath.Join(dir, "x.cast"), "--size", "12x4"}, "--size"},
+		{[]string{"export", "-o", filepath.Join(dir, "x.cast"), "--speed", "0s"}, "positive duration"},
+		{[]string{"export", "-o", filepath.Join(dir, "x.cast"), "--speed", "fast"}, "positive duration"},
+		{[]string{"export", "-o", filepath.Join(dir, "x.svg"), "--step", "21"}, "the demo has 20 actions"},
+		{[]string{"export", "-o", filepath.Join(dir, "x.svg"), "--step", "0"}, "--step must be 1 or more"},
+		{[]string{"export", "-o", filepath.Join(dir, "x.svg"), "--theme", "neon"}, "neon"},
+		{[]string{"export", "-o", filepath.Join(dir, "x.html"), "a", "b"}, "at most one RUN"},
+		{[]string{"view", "--speed", "-1s"}, "positive duration"},
+	}
+	for _, c := range cases {
+		code, _, errs := viewExec(t, c.args...)
+		if code != exitUsage || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want a usage error about %q", c.args, code, errs, c.want)
+		}
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("failed exports left files: %v", left)
+	}
+}
+
+// export loads a run exactly as view does: a run file with gold and a
+// repository directory.
+func TestExportRunFile(t *testing.T) {
+	repo, _ := hostileRepo(t)
+	dir := t.TempDir()
+	gold := write(t, filepath.Join(dir, "gold.jsonl"), goldRow("inst-1", "pkg/mod.py", 3, 8)+"\n")
+	pred := write(t, filepath.Join(dir, "preds.jsonl"), predRow("inst-1", "pkg/mod.py", 1, 10)+"\n")
+	out := filepath.Join(dir, "run.html")
+	code, _, errs := viewExec(t, "export", pred, "--gold", gold, "--repo", repo, "-o", out)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	b, _ := os.ReadFile(out)
+	if !strings.Contains(string(b), "inst-1") || !strings.Contains(string(b), `id="f0"`) {
+		t.Error("the page lacks the run or the source of its file")
+	}
+	// The output may not be one of the inputs.
+	in := write(t, filepath.Join(dir, "in.cast"), predRow("inst-1", "pkg/mod.py", 1, 10)+"\n")
+	if code, _, errs = viewExec(t, "export", in, "-o", in); code != exitUsage || !strings.Contains(errs, "names the input") {
+		t.Errorf("exporting over the input: exit %d: %s", code, errs)
+	}
+}

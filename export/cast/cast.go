@@ -1,0 +1,144 @@
+// Package cast records the explorer's autoplay as an asciinema v2 file: a
+// JSON header line, then one [time, "o", text] event per screen change. The
+// playback is deterministic: it is the explorer's own autoplay (ui.Model
+// Advance) on a fixed-size screen, timed by its interval instead of a clock,
+// holding longer on a step that finds new gold. Each event redraws only the
+// rows that changed, from the screen's cells (package screen); every row is
+// written whole and ends with its styles reset, so applying the events in
+// order reproduces each screen exactly. Nothing from the run reaches the
+// file except through the explorer's panes, which make it inert.
+package cast
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	uv "github.com/charmbracelet/ultraviolet"
+
+	"github.com/trajscope/trajscope/export/screen"
+	"github.com/trajscope/trajscope/internal/termsafe"
+	"github.com/trajscope/trajscope/scoring"
+)
+
+// Options configure a recording.
+type Options struct {
+	screen.Options
+	// GoldHold is how many intervals a step that finds new gold stays on
+	// screen (0: 3), so the audience sees what was found.
+	GoldHold int
+}
+
+// Header is the first line of an asciinema v2 file.
+type Header struct {
+	Version int               `json:"version"`
+	Width   int               `json:"width"`
+	Height  int               `json:"height"`
+	Title   string            `json:"title,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+}
+
+// Control sequences the recording writes itself: hide the cursor and clear
+// the screen first, put it back at the end, and move to a row's first
+// column before redrawing it.
+const (
+	start = "\x1b[?25l\x1b[2J"
+	end   = "\x1b[?25h"
+)
+
+// Goto moves the cursor to the start of row y (0-based).
+func Goto(y int) string { return "\x1b[" + strconv.Itoa(y+1) + ";1H" }
+
+// Write records the autoplay of an analysed run from o.Step to the last step.
+func Write(w io.Writer, a *scoring.Analysis, o Options) error {
+	if o.GoldHold <= 0 {
+		o.GoldHold = 3
+	}
+	o.Autoplay = true
+	m, err := screen.Open(a, o.Options)
+	if err != nil {
+		return err
+	}
+	b := bufio.NewWriter(w)
+	h := Header{Version: 2, Width: o.Width, Height: o.Height,
+		Title: "trajscope · " + termsafe.Line(a.Run.InstanceID), Env: map[string]string{"TERM": "xterm-256color"}}
+	if err := writeJSON(b, h); err != nil {
+		return err
+	}
+	step := m.Interval()
+	var prev []uv.Line
+	t := time.Duration(0)
+	for more := true; ; {
+		cur := screen.Grab(m, o.Width, o.Height)
+		data := diff(prev, cur)
+		if prev == nil {
+			data = start + data
+		}
+		if err := event(b, t, data); err != nil {
+			return err
+		}
+		prev = cur
+		if !more {
+			break
+		}
+		hold := step
+		if a.Lenses[o.Lens].Actions[m.Current()].NewGold > 0 {
+			hold *= time.Duration(o.GoldHold)
+		}
+		t += hold
+		more = m.Advance()
+	}
+	if err := event(b, t+2*step, end); err != nil {
+		return err
+	}
+	return b.Flush()
+}
+
+// diff redraws the rows of cur that differ from prev (all of them when prev
+// is nil).
+func diff(prev, cur []uv.Line) string {
+	var out []byte
+	for y, l := range cur {
+		if prev != nil && equal(prev[y], l) {
+			continue
+		}
+		out = append(out, Goto(y)...)
+		out = append(out, l.Render()...)
+	}
+	return string(out)
+}
+
+func equal(a, b uv.Line) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for x := range a {
+		if !a[x].Equal(&b[x]) {
+			return false
+		}
+	}
+	return true
+}
+
+// event writes one output event; times are seconds with millisecond
+// precision, so they stay exact and monotonic.
+func event(b *bufio.Writer, t time.Duration, data string) error {
+	text, err := json.Marshal(data)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(b, "[%s, \"o\", %s]\n", strconv.FormatFloat(t.Seconds(), 'f', 3, 64), text)
+	return err
+}
+
+func writeJSON(b *bufio.Writer, v any) error {
+	text, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b.Write(text)
+	return b.WriteByte('\n')
+}

@@ -1,0 +1,65 @@
+package html
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/trajscope/trajscope/model"
+)
+
+// The coverage charts' geometry, shared with the script through the page
+// data: x runs over the actions, y over coverage 0..1.
+const (
+	chartW   = 320.0
+	chartH   = 64.0
+	chartPad = 4.0
+)
+
+type chart struct {
+	Gran string
+	G    int
+	// Lines[lens] is the whole curve as SVG polyline points.
+	Lines [2]string
+}
+
+func chartX(i, n int) float64 {
+	if n <= 1 {
+		return chartW
+	}
+	return float64(i) * chartW / float64(n-1)
+}
+
+func chartY(v float64) float64 { return chartPad + (1-v)*(chartH-2*chartPad) }
+
+// points draws a curve as steps: coverage changes at an action and holds
+// until the next.
+func points(curve []float64) string {
+	var b strings.Builder
+	n := len(curve)
+	prev := 0.0
+	for i, v := range curve {
+		x := chartX(i, n)
+		if i > 0 {
+			b.WriteString(pt(x, chartY(prev)))
+		}
+		b.WriteString(pt(x, chartY(v)))
+		prev = v
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func pt(x, y float64) string {
+	return strconv.FormatFloat(x, 'f', 1, 64) + "," + strconv.FormatFloat(y, 'f', 1, 64) + " "
+}
+
+func charts(p *pageData) []chart {
+	var out []chart
+	for _, g := range model.Granularities {
+		c := chart{Gran: g.String(), G: int(g)}
+		for l := range p.L {
+			c.Lines[l] = p.L[l].Points[g]
+		}
+		out = append(out, c)
+	}
+	return out
+}

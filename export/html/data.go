@@ -1,0 +1,336 @@
+package html
+
+import (
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/trajscope/trajscope/internal/runtext"
+	"github.com/trajscope/trajscope/internal/termsafe"
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/ui/rundata"
+)
+
+// The page's data: everything the script needs to step through the run,
+// read from the analysis and the explorer's precomputed run data. It is
+// embedded as JSON with HTML escaping, so no run text can end the element
+// that holds it; the script only ever puts its strings into the page as
+// text.
+type pageData struct {
+	Instance string    `json:"instance"`
+	N        int       `json:"n"`
+	Start    int       `json:"start"`
+	Lens     int       `json:"lens"`
+	Lenses   []string  `json:"lenses"`
+	Grans    []string  `json:"grans"`
+	Actions  []action  `json:"actions"`
+	L        [2]lens   `json:"l"`
+	Files    []file    `json:"files"`
+	Gold     []goldRow `json:"gold"`
+	// NoRepo: the source of the files is unknown (no repository given).
+	NoRepo bool `json:"noRepo"`
+	// Chart is the coverage charts' width, height and padding.
+	Chart [3]float64 `json:"chart"`
+}
+
+type action struct {
+	Cat     string `json:"cat"`
+	Glyph   string `json:"glyph"`
+	Short   string `json:"short"`
+	Tool    string `json:"tool,omitempty"`
+	Cmd     string `json:"cmd,omitempty"`
+	Thought string `json:"thought,omitempty"`
+	Obs     string `json:"obs,omitempty"`
+	// Lines counts the output's lines; Cut those left out of Obs.
+	Lines int `json:"lines"`
+	Cut   int `json:"cut,omitempty"`
+}
+
+// lens is one lens's per-action figures, as scoring.Analyze counted them.
+type lens struct {
+	NewGold   []int  `json:"newGold"`
+	Pure      []bool `json:"pure"`
+	CumRead   []int  `json:"cumRead"`
+	CumReread []int  `json:"cumReread"`
+	StepsDone []int  `json:"stepsDone"`
+	NumSteps  int    `json:"numSteps"`
+	// Now[i] are the lines action i put in view: [file, start, end].
+	Now [][][3]int `json:"now"`
+	// Focus[i] is the file and line action i is about ([-1, 0]: none).
+	Focus [][2]int `json:"focus"`
+	// Curve[g][i] is the cumulative coverage at granularity g after action i.
+	Curve [4][]float64 `json:"curve"`
+	// Final[g] is the final context's [coverage, precision].
+	Final   [4][2]float64 `json:"final"`
+	AUC     [4]float64    `json:"auc"`
+	Red     [4]float64    `json:"red"`
+	Error   string        `json:"error,omitempty"`
+	EditLoc *[2]float64   `json:"editloc"`
+	// Points[g] is Curve[g] as chart coordinates.
+	Points [4]string `json:"-"`
+}
+
+// file is a file the page can show. Its source is in the page (element
+// "f<index>") when OK.
+type file struct {
+	raw   string
+	Path  string   `json:"path"`
+	OK    bool     `json:"ok"`
+	Lines int      `json:"lines"`
+	Gold  [][2]int `json:"gold"`
+	Final [][2]int `json:"final"`
+	// First[lens] lists [start, end, action]: lines first read by action.
+	First [2][][3]int `json:"first"`
+}
+
+// goldRow is one gold span (or gold file) with its diagnosis per lens.
+type goldRow struct {
+	File      int       `json:"file"`
+	Start     int       `json:"start"`
+	End       int       `json:"end"`
+	FileLevel bool      `json:"fileLevel"`
+	Lines     int       `json:"lines"`
+	InFinal   bool      `json:"inFinal"`
+	FoundAt   [2]int    `json:"foundAt"`
+	Closest   [2]int    `json:"closest"`
+	Cat       [2]string `json:"cat"`
+	Label     [2]string `json:"label"`
+	Desc      [2]string `json:"desc"`
+	// ReadBy[lens] lists [action, lines read by then] where the count grows.
+	ReadBy [2][][2]int `json:"readBy"`
+}
+
+// Limits on how much output the page carries, like the explorer's
+// observation pane: a huge output would make the page slow to open for text
+// nobody scrolls through. Once the outputs so far pass obsBudget, each
+// further one keeps only its first obsTail bytes, so a run of thousands of
+// large outputs still makes a page a browser opens.
+const (
+	maxObsLines = 20000
+	maxObsBytes = 256 << 10
+	obsTail     = 8 << 10
+)
+
+var obsBudget = 24 << 20 // a variable so a test can lower it
+
+func buildData(d *rundata.Data, o Options) *pageData {
+	a := d.A
+	p := &pageData{Instance: termsafe.Line(d.Run.InstanceID), N: d.N, Lens: int(o.Lens), Start: max(o.Step, 1) - 1,
+		NoRepo: a.Files.Tree() == nil, Chart: [3]float64{chartW, chartH, chartPad}}
+	p.Start = min(p.Start, d.N-1)
+	// Empty lists, not nulls: the script iterates them.
+	p.Files, p.Gold = []file{}, []goldRow{}
+	for _, l := range model.Lenses {
+		p.Lenses = append(p.Lenses, l.String())
+	}
+	for _, g := range model.Granularities {
+		p.Grans = append(p.Grans, g.String())
+	}
+	total := 0
+	for i := range d.Run.Actions {
+		act := &d.Run.Actions[i]
+		cat := string(runtext.Category(act))
+		limit := maxObsBytes
+		if total > obsBudget {
+			limit = obsTail
+		}
+		// Control characters become visible escapes, as in the explorer:
+		// a browser would hide them, and bidi overrides would reorder text.
+		obs, lines, cut := clip(termsafe.Text(strings.TrimSuffix(act.Observation, "\n")), limit)
+		total += len(obs)
+		p.Actions = append(p.Actions, action{Cat: cat, Glyph: runtext.CategoryGlyph(cat), Short: d.Short[i],
+			Tool: termsafe.Line(act.Tool), Cmd: termsafe.Text(act.Command), Thought: termsafe.Text(strings.TrimSpace(act.Thought)),
+			Obs: obs, Lines: lines, Cut: cut})
+	}
+	index := p.files(d)
+	for _, l := range model.Lenses {
+		p.L[l] = lensData(d, l, index)
+	}
+	for k := range d.Gold {
+		g := &d.Gold[k]
+		row := goldRow{File: index[g.File], Start: g.Start, End: g.End, FileLevel: g.FileLevel, Lines: g.Lines,
+			InFinal: g.InFinal, FoundAt: g.FoundAt}
+		for _, l := range model.Lenses {
+			row.Closest[l] = g.Closest(l)
+			row.Cat[l] = g.Category(l).Key()
+			row.Label[l] = g.Label(l)
+			row.Desc[l] = g.Describe(l)
+			if !g.FileLevel && g.FoundAt[l] >= 0 {
+				last := 0
+				for i := g.FoundAt[l]; i < d.N; i++ {
+					if n := g.ReadBy(l, i); n != last {
+						row.ReadBy[l] = append(row.ReadBy[l], [2]int{i, n})
+						last = n
+					}
+				}
+			}
+		}
+		p.Gold = append(p.Gold, row)
+	}
+	return p
+}
+
+// clip cuts an output to maxObsLines lines and limit bytes, at a line end
+// when it can.
+func clip(s string, limit int) (text string, lines, cut int) {
+	if s == "" {
+		return "", 0, 0
+	}
+	lines = strings.Count(s, "\n") + 1
+	end, n := 0, 0
+	for n < maxObsLines && end < len(s) {
+		next := len(s)
+		if k := strings.IndexByte(s[end:], '\n'); k >= 0 {
+			next = end + k + 1
+		}
+		if next > limit {
+			break
+		}
+		end, n = next, n+1
+	}
+	if end >= len(s) {
+		return s, lines, 0
+	}
+	if n == 0 {
+		// A first line longer than the limit: cut inside it, on a
+		// character boundary.
+		end = limit
+		for end > 0 && !utf8.RuneStart(s[end]) {
+			end--
+		}
+		return s[:end], lines, lines - 1
+	}
+	return strings.TrimSuffix(s[:end], "\n"), lines, lines - n
+}
+
+// files lists the files the page carries: the gold files and every file an
+// action put in view or is about, in the file picker's order, then the rest
+// of the explorer's files by path. It returns each path's index.
+func (p *pageData) files(d *rundata.Data) map[string]int {
+	index := map[string]int{}
+	var paths []string
+	for _, f := range d.Order {
+		index[f] = len(paths)
+		paths = append(paths, f)
+	}
+	var rest []string
+	for f := range d.Files {
+		if _, ok := index[f]; !ok {
+			rest = append(rest, f)
+		}
+	}
+	sort.Strings(rest)
+	for _, f := range rest {
+		index[f] = len(paths)
+		paths = append(paths, f)
+	}
+	final := finalLines(d)
+	for _, path := range paths {
+		fd := d.Files[path]
+		f := file{raw: path, Path: termsafe.Line(path), OK: fd.OK, Lines: fd.Lines, Gold: pairs(fd.Gold), Final: pairs(final[path])}
+		for _, l := range model.Lenses {
+			f.First[l] = firstRuns(fd.First[l])
+		}
+		p.Files = append(p.Files, f)
+	}
+	return index
+}
+
+// finalLines are the final context's lines per repository file, merged, as
+// the explorer's gutter marks them.
+func finalLines(d *rundata.Data) map[string][]model.Interval {
+	out := map[string][]model.Interval{}
+	for _, fs := range d.Run.Prediction.Final.Spans {
+		f := d.A.Files.Resolve(fs.File)
+		if f == "" {
+			continue
+		}
+		for _, sp := range fs.Spans {
+			if sp.Start > sp.End {
+				sp.Start, sp.End = sp.End, sp.Start
+			}
+			out[f] = append(out[f], sp)
+		}
+	}
+	for f, ivs := range out {
+		fd := d.Files[f]
+		merged := model.MergeIntervals(ivs)
+		out[f] = nil
+		for _, iv := range merged {
+			if fd != nil && fd.OK {
+				iv.Start, iv.End = max(iv.Start, 1), min(iv.End, fd.Lines)
+			}
+			if iv.Start <= iv.End {
+				out[f] = append(out[f], iv)
+			}
+		}
+	}
+	return out
+}
+
+func pairs(ivs []model.Interval) [][2]int {
+	out := [][2]int{}
+	for _, iv := range ivs {
+		out = append(out, [2]int{iv.Start, iv.End})
+	}
+	return out
+}
+
+// firstRuns compresses a first-read table (index = line) into runs of lines
+// first read by the same action; lines never read are left out.
+func firstRuns(first []int32) [][3]int {
+	out := [][3]int{}
+	for line := 1; line < len(first); line++ {
+		v := int(first[line])
+		if v == rundata.Never {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1][1] == line-1 && out[n-1][2] == v {
+			out[n-1][1] = line
+			continue
+		}
+		out = append(out, [3]int{line, line, v})
+	}
+	return out
+}
+
+func lensData(d *rundata.Data, l model.Lens, index map[string]int) lens {
+	ld := &d.A.Lenses[l]
+	out := lens{StepsDone: ld.StepsDone, NumSteps: ld.NumSteps, Error: ld.Result.Error}
+	for i := range ld.Actions {
+		v := &ld.Actions[i]
+		out.NewGold = append(out.NewGold, v.NewGold)
+		out.Pure = append(out.Pure, v.PureReread)
+		out.CumRead = append(out.CumRead, v.CumRead)
+		out.CumReread = append(out.CumReread, v.CumReread)
+		now := [][3]int{}
+		for _, fl := range v.Lines {
+			k, ok := index[fl.File]
+			for _, iv := range fl.Lines {
+				if ok { // every file a lens put in view is one of the page's
+					now = append(now, [3]int{k, iv.Start, iv.End})
+				}
+			}
+		}
+		out.Now = append(out.Now, now)
+		t := d.Focus[l][i]
+		if k, ok := index[t.File]; ok {
+			out.Focus = append(out.Focus, [2]int{k, t.Line})
+		} else {
+			out.Focus = append(out.Focus, [2]int{-1, 0})
+		}
+	}
+	res := &ld.Result
+	for _, g := range model.Granularities {
+		out.Curve[g] = ld.Curve[g]
+		m := res.Final.At(g)
+		out.Final[g] = [2]float64{m.Coverage, m.Precision}
+		out.AUC[g] = *res.Trajectory.AUCCoverage.At(g)
+		out.Red[g] = *res.Trajectory.Redundancy.At(g)
+		out.Points[g] = points(ld.Curve[g])
+	}
+	if e := res.EditLoc; e != nil {
+		out.EditLoc = &[2]float64{e.Recall, e.Precision}
+	}
+	return out
+}

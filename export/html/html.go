@@ -1,0 +1,227 @@
+// Package html writes a run as one self-contained HTML page to step through
+// in a browser: the header, the timeline, the source of every file the run
+// touched or the gold names (highlighted now, by chroma, with the explorer's
+// gutter marks), the observation, the gold with its diagnosis and the
+// cumulative-coverage curves. The page loads nothing: its style and script
+// are inline and allowed by hash in its Content-Security-Policy, which
+// forbids everything else.
+//
+// Run text is untrusted. It reaches the page three ways, each escaped for
+// its context: html/template escapes the few strings in the markup; the data
+// the script reads is JSON with HTML escaping (no "<", so nothing can close
+// its element); and the script puts strings into the page only as text
+// nodes, never as markup.
+package html
+
+import (
+	"bytes"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"path"
+	"strings"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/styles"
+
+	"github.com/trajscope/trajscope/internal/runtext"
+	"github.com/trajscope/trajscope/internal/termsafe"
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/themes"
+	"github.com/trajscope/trajscope/ui/rundata"
+)
+
+// Options configure a page.
+type Options struct {
+	// Theme is auto (follow the browser's light or dark preference), dark,
+	// light or contrast.
+	Theme string
+	Lens  model.Lens
+	// Step is the 1-based action the page opens at (0: the first).
+	Step int
+}
+
+var (
+	//go:embed page.tmpl
+	pageTmpl string
+	//go:embed page.css
+	pageCSS string
+	//go:embed page.js
+	pageJS string
+)
+
+var pageTemplate = template.Must(template.New("page").Parse(pageTmpl))
+
+// view is what the template fills in.
+type view struct {
+	CSP, Title string
+	CSS        template.CSS
+	JS, Data   template.JS
+	Theme      string
+	Data0      *pageData
+	Sources    []source
+	Legend     []legend
+	Charts     []chart
+	Categories []legend
+	// The header's fixed fields.
+	Who, Format, Sem string
+	// The charts' frame.
+	ViewBox             string
+	Base, Width, Height float64
+}
+
+type source struct {
+	ID   int
+	HTML template.HTML
+}
+
+type legend struct{ Class, Glyph, Text string }
+
+// Write writes the page of an analysed run (at least one action).
+func Write(w io.Writer, a *scoring.Analysis, o Options) error {
+	if len(a.Run.Actions) == 0 {
+		return fmt.Errorf("the run has no actions to show")
+	}
+	th, err := themes.Get(o.Theme, true, false)
+	if err != nil {
+		return err
+	}
+	d := rundata.New(a)
+	data := buildData(d, o)
+	style := th.Chroma
+	if style == nil {
+		style = styles.Fallback
+	}
+	f := formatter()
+	v := &view{Title: "trajscope · " + termsafe.Line(d.Run.InstanceID), Data0: data, Theme: pageTheme(o.Theme, th),
+		Who: termsafe.Line(who(d.Run)), Format: termsafe.Line(d.Run.Format), Sem: a.Sem.String(),
+		ViewBox: fmt.Sprintf("-2 0 %g %g", chartW+4, chartH), Base: chartY(0), Width: chartW, Height: chartH}
+	for k, fd := range data.Files {
+		if !fd.OK {
+			continue
+		}
+		content, _ := a.Files.Content(fd.raw)
+		h, err := highlight(f, style, fd.raw, content)
+		if err != nil {
+			return fmt.Errorf("%s: %w", fd.Path, err)
+		}
+		// Chroma escaped every token; the rest is its fixed markup.
+		v.Sources = append(v.Sources, source{ID: k, HTML: template.HTML(h)})
+	}
+	css, err := stylesheet(f, style, v.Theme)
+	if err != nil {
+		return err
+	}
+	js, err := dataJSON(data)
+	if err != nil {
+		return err
+	}
+	v.CSS, v.JS, v.Data = template.CSS(css), template.JS(pageJS), template.JS(js)
+	v.CSP = policy(css, pageJS)
+	v.Legend = []legend{{"r-now", runtext.GlyphReadNow, "read now"}, {"r-bef", runtext.GlyphReadBefore, "read before"},
+		{"g-found", runtext.GlyphGoldFound, "gold read"}, {"g-pend", runtext.GlyphGoldPending, "gold later"},
+		{"g-miss", runtext.GlyphGoldMissed, "gold never"}, {"fin", glyphFinal, "final context"}}
+	for _, c := range runtext.CategoryOrder {
+		v.Categories = append(v.Categories, legend{"cat-" + c, runtext.CategoryGlyph(c), c})
+	}
+	v.Charts = charts(data)
+	var b bytes.Buffer
+	if err := pageTemplate.Execute(&b, v); err != nil {
+		return err
+	}
+	_, err = w.Write(b.Bytes())
+	return err
+}
+
+// who is the agent and model, as the explorer's header names them.
+func who(run *model.Run) string {
+	s := run.Agent
+	if run.Model != "" {
+		if s != "" {
+			s += " · "
+		}
+		s += path.Base(run.Model)
+	}
+	return s
+}
+
+// glyphFinal marks lines of the final context, as in the explorer's gutter.
+const glyphFinal = "▪"
+
+// pageTheme is the page's colour scheme: a fixed one, or "auto" to follow
+// the browser.
+func pageTheme(name string, th *themes.Theme) string {
+	switch strings.ToLower(name) {
+	case "", "auto":
+		return "auto"
+	case "contrast", "high-contrast":
+		return "contrast"
+	}
+	if th.Dark {
+		return "dark"
+	}
+	return "light"
+}
+
+// stylesheet is the page's one style element: its own rules, then chroma's
+// for the syntax style. In auto, the light style's rules apply under the
+// browser's light preference (rewritten onto the dark wrapper's class,
+// after a reset so no dark colour survives where the light style sets
+// none).
+func stylesheet(f interface {
+	WriteCSS(io.Writer, *chroma.Style) error
+}, style *chroma.Style, theme string) (string, error) {
+	var b strings.Builder
+	b.WriteString(pageCSS)
+	if err := f.WriteCSS(&b, style); err != nil {
+		return "", err
+	}
+	if theme == "auto" {
+		light := styles.Get("github")
+		var l strings.Builder
+		if err := f.WriteCSS(&l, light); err != nil {
+			return "", err
+		}
+		mode := func(s *chroma.Style) string { return s.Mode().String() }
+		rules := strings.ReplaceAll(l.String(), "."+mode(light), "."+mode(style))
+		fmt.Fprintf(&b, "@media (prefers-color-scheme: light) {\n.chroma.%s [class] { color: inherit; background-color: transparent; font-weight: inherit; font-style: inherit; text-decoration: inherit }\n%s}\n", mode(style), rules)
+	}
+	return b.String(), nil
+}
+
+// dataJSON encodes the page's data with HTML escaping ("<", ">", "&" and the
+// JavaScript line terminators as \u escapes), so no run text can close the
+// script element that holds it or open a comment there.
+func dataJSON(p *pageData) (string, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(true)
+	if err := enc.Encode(p); err != nil {
+		return "", err
+	}
+	s := strings.TrimSuffix(b.String(), "\n")
+	if strings.ContainsAny(s, "<>") {
+		// encoding/json guarantees this; a change there must not go
+		// unnoticed.
+		return "", fmt.Errorf("page data: unescaped markup")
+	}
+	return s, nil
+}
+
+// policy is the page's Content-Security-Policy: nothing may load or run but
+// its own style and script, named by their hashes.
+func policy(css, js string) string {
+	return fmt.Sprintf("default-src 'none'; style-src %s; script-src %s; img-src 'none'; font-src 'none'; connect-src 'none'; "+
+		"media-src 'none'; object-src 'none'; frame-src 'none'; worker-src 'none'; manifest-src 'none'; base-uri 'none'; form-action 'none'",
+		hash(css), hash(js))
+}
+
+func hash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}

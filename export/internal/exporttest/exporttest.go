@@ -1,0 +1,89 @@
+// Package exporttest builds analysed runs for the exports' tests: the demo,
+// and a hostile run whose every piece of text tries to break out of the
+// page, the recording or the picture.
+package exporttest
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/trajscope/trajscope/demo"
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/source"
+)
+
+// Demo is the embedded demo task, analysed.
+func Demo(t testing.TB) *scoring.Analysis {
+	t.Helper()
+	a, err := demo.Analyze(demo.FS(), model.ContextBench)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// Attacks are the strings the hostile run is made of. Each carries a
+// marker ("pwn" and a number) that must only ever appear as text.
+var Attacks = []string{
+	`</script><script>alert("pwn1")</script>`,
+	`<img src=x onerror=alert("pwn2")>`,
+	`<a href="javascript:alert('pwn3')">click</a>`,
+	`<!-- pwn4 <script>alert(4)</script> -->`,
+	`<svg onload=alert("pwn5")></svg>`,
+	`<iframe src="https://example.com/pwn6"></iframe>`,
+	`<link rel=stylesheet href="https://example.com/pwn7.css"><style>@import url(https://example.com/pwn7b.css)</style>`,
+	"\x1b]52;c;cHduOA==\x07\x1b[2J\x1b]0;pwn8\x07\x1b[31mpwn8-red",
+	"\u202epwn9 reversed\u202c </ScRiPt >\u2028\u2029",
+}
+
+// HostilePaths are the repository files of the hostile run: names that are
+// markup and attribute breakers.
+var HostilePaths = []string{
+	`pkg/<script>alert("pwn10")<.py`,
+	`pkg/x" onmouseover="alert('pwn11').py`,
+	`pkg/ok.py`,
+}
+
+// HostileSource is the content of every hostile file: markup that must stay
+// source text.
+const HostileSource = "</pre></code></div><script>alert('pwn12')</script>\n" +
+	"<img src=x onerror=alert('pwn13')>\n" +
+	"<!-- pwn14\n" +
+	"def f():\n\treturn '</script>'\n" +
+	"x = 1\ny = 2\nz = 3\n"
+
+// Hostile is a run whose instance, agent, model, commands, thoughts,
+// outputs and file names are Attacks, over a repository of HostilePaths
+// holding HostileSource, with gold in each file.
+func Hostile(t testing.TB) *scoring.Analysis {
+	t.Helper()
+	all := strings.Join(Attacks, "\n")
+	repo := fstest.MapFS{}
+	for _, p := range HostilePaths {
+		repo[p] = &fstest.MapFile{Data: []byte(HostileSource)}
+	}
+	run := &model.Run{InstanceID: Attacks[0] + Attacks[1], Format: Attacks[2], Agent: Attacks[4], Model: Attacks[3]}
+	for i, p := range HostilePaths {
+		run.Actions = append(run.Actions, model.Action{
+			Index: i, Tool: Attacks[5], Category: model.CategoryRead,
+			Command:     "cat '" + Attacks[i%len(Attacks)] + "' /testbed/" + p,
+			Thought:     all,
+			Observation: all + "\n" + HostileSource,
+			Reads:       []model.ObservedRead{{File: "/testbed/" + p, Kind: model.ReadRange, Start: 1, End: 4}},
+			Steps:       []int{i},
+		})
+		run.Prediction.Steps = append(run.Prediction.Steps, model.Step{Files: []string{p},
+			Spans: []model.FileSpans{{File: p, Spans: []model.Interval{{Start: 1, End: 4}}}}})
+	}
+	run.Actions = append(run.Actions, model.Action{Index: len(run.Actions), Tool: "bash", Category: model.CategoryRun,
+		Command: all, Observation: all, Thought: all})
+	run.Prediction.InstanceID = run.InstanceID
+	run.Prediction.Final = run.Prediction.Steps[0]
+	g := &model.Gold{ID: run.InstanceID}
+	for _, p := range HostilePaths {
+		g.Init = append(g.Init, model.GoldSpan{File: p, Start: 2, End: 6})
+	}
+	return scoring.Analyze(run, g, scoring.NewFiles(source.NewFS(repo)), model.ContextBench)
+}

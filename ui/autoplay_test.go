@@ -1,0 +1,64 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Options.Autoplay opens the explorer playing from Options.Step at
+// Options.Speed (snapped to the +/- intervals), Init starts the clock, and
+// Advance steps exactly as a tick does, ending playback at the last step.
+func TestAutoplayOption(t *testing.T) {
+	a := demoAnalysis(t)
+	cases := []struct {
+		name     string
+		opts     Options
+		cur      int
+		interval time.Duration
+		playing  bool
+	}{
+		{"default", Options{}, 0, time.Second, false},
+		{"autoplay from a step", Options{Autoplay: true, Step: 5, Speed: 2 * time.Second}, 4, 2 * time.Second, true},
+		{"speed snaps to the nearest", Options{Autoplay: true, Speed: 400 * time.Millisecond}, 0, 500 * time.Millisecond, true},
+		{"speed beyond the fastest", Options{Speed: time.Millisecond}, 0, 100 * time.Millisecond, false},
+		{"autoplay at the last step starts over", Options{Autoplay: true, Step: 20}, 0, time.Second, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := newModel(t, a, c.opts, 120, 40)
+			if m.Current() != c.cur || m.Interval() != c.interval || m.playing != c.playing {
+				t.Fatalf("current %d interval %v playing %v, want %d %v %v", m.Current(), m.Interval(), m.playing, c.cur, c.interval, c.playing)
+			}
+			header := ansi.Strip(strings.SplitN(m.Render(), "\n", 2)[0])
+			if c.playing != strings.Contains(header, "▶ "+speedLabel(m.speed)) {
+				t.Errorf("header %q: playing %v", header, c.playing)
+			}
+			// Init starts the clock only when playing (the theme here is
+			// fixed, so nothing else asks the terminal).
+			if cmd := m.Init(); (cmd != nil) != c.playing {
+				t.Errorf("Init returned %v with playing %v", cmd != nil, c.playing)
+			}
+		})
+	}
+
+	m := newModel(t, a, Options{Autoplay: true, Step: 18}, 120, 40)
+	for want := 18; want < 20; want++ {
+		if !m.Advance() || m.Current() != want {
+			t.Fatalf("Advance: at %d, want %d", m.Current(), want)
+		}
+	}
+	if m.Advance() || m.playing || m.Current() != 19 || !strings.Contains(ansi.Strip(m.Render()), "autoplay reached the last step") {
+		t.Errorf("past the last step: current %d playing %v", m.Current(), m.playing)
+	}
+	// A tick delivered by the program steps the same way.
+	m = newModel(t, a, Options{Autoplay: true}, 120, 40)
+	m.Update(tickMsg{m.tickGen})
+	if m.Current() != 1 {
+		t.Errorf("a tick moved to %d, want 1", m.Current())
+	}
+	var _ tea.Model = m
+}
