@@ -48,11 +48,18 @@ func runConvert(paths []string, out string, recursive bool, stdout, stderr io.Wr
 	if err := bw.Flush(); err != nil {
 		return err
 	}
+	failed := 0
 	for _, e := range errs {
-		fmt.Fprintf(stderr, "trajscope: %s\n", safe(e.Error()))
+		prefix := ""
+		if _, warn := e.(parsers.Warning); warn {
+			prefix = "warning: "
+		} else {
+			failed++
+		}
+		fmt.Fprintf(stderr, "trajscope: %s%s\n", prefix, safe(e.Error()))
 	}
 	fmt.Fprintf(stderr, "%d records written\n", n)
-	if n == 0 && len(errs) > 0 {
+	if n == 0 && failed > 0 {
 		return fmt.Errorf("nothing converted")
 	}
 	if f != nil {

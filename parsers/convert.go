@@ -21,8 +21,16 @@ import (
 // trajectory files with the reference evaluator.
 //
 // n counts the records written; errs names each file or record that could
-// not be converted, and the others are still written.
+// not be converted, and the others are still written. Records without an
+// instance id and ids written more than once are reported last, as
+// Warnings naming the files and record positions.
 func Convert(paths []string, recursive bool, w io.Writer) (n int, errs []error) {
+	var refs []RunRef
+	defer func() {
+		for _, warn := range IDWarnings(refs) {
+			errs = append(errs, warn)
+		}
+	}()
 	emit := func(path string) {
 		recs, err := LoadPredictions(path, "")
 		if err != nil {
@@ -34,6 +42,7 @@ func Convert(paths []string, recursive bool, w io.Writer) (n int, errs []error) 
 				return
 			}
 			n++
+			refs = append(refs, RunRef{Path: path, Pos: n, ID: r.Pred.InstanceID})
 		}, func(err error) { errs = append(errs, err) })
 	}
 	for _, p := range paths {
@@ -103,4 +112,16 @@ func walk(dir string, recursive bool, errs *[]error) []string {
 		*errs = append(*errs, err)
 	}
 	return out
+}
+
+// Walk lists the files and format directories under dir that a format
+// claims, as Convert reads a directory: in name order, subdirectories too
+// when recursive. A directory that is itself a format's (an OpenHands
+// llm_completions directory) is one unit and lists as itself. errs names
+// what could not be listed.
+func Walk(dir string, recursive bool) (paths []string, errs []error) {
+	if dirFormat(dir) != nil {
+		return []string{dir}, nil
+	}
+	return walk(dir, recursive, &errs), errs
 }

@@ -17,17 +17,20 @@ func bind(help, desc string, ks ...string) key.Binding {
 // The root model handles the global ones; each pane takes the ones it
 // lists in its help.
 var (
-	Next, Prev         = bind("l/→", "next step", "l", "right"), bind("h/←", "previous step", "h", "left")
-	First, Last        = bind("g", "first step", "g", "home", "0"), bind("G", "last step", "G", "end", "$")
-	Down, Up           = bind("j/↓", "scroll down", "j", "down"), bind("k/↑", "scroll up", "k", "up")
-	PageDown, PageUp   = bind("ctrl+d", "half page down", "ctrl+d", "pgdown"), bind("ctrl+u", "half page up", "ctrl+u", "pgup")
-	Focus, FocusBack   = bind("tab", "next pane", "tab"), bind("shift+tab", "previous pane", "shift+tab")
-	Search, NextMatch  = bind("/", "search", "/"), bind("n/N", "next/prev match", "n")
-	PrevMatch          = bind("N", "previous match", "N")
-	Filter             = bind("c", "filter category", "c")
-	Play               = bind("space", "autoplay", "space")
-	Faster, Slower     = bind("+/-", "speed", "+", "="), bind("-", "slower", "-", "_")
-	Edit, Lens, Files  = bind("e", "open in $EDITOR", "e"), bind("L", "switch lens", "L"), bind("f", "pick file", "f")
+	Next, Prev        = bind("l/→", "next step", "l", "right"), bind("h/←", "previous step", "h", "left")
+	First, Last       = bind("g/0", "first step", "g", "home", "0"), bind("G/$", "last step", "G", "end", "$")
+	Down, Up          = bind("j/↓", "scroll down", "j", "down"), bind("k/↑", "scroll up", "k", "up")
+	PageDown, PageUp  = bind("ctrl+d", "half page down", "ctrl+d", "pgdown"), bind("ctrl+u", "half page up", "ctrl+u", "pgup")
+	Focus, FocusBack  = bind("tab", "next pane", "tab"), bind("shift+tab", "previous pane", "shift+tab")
+	Search, NextMatch = bind("/", "search", "/"), bind("n/N", "next/prev match", "n")
+	PrevMatch         = bind("N", "previous match", "N")
+	Filter            = bind("c", "filter category", "c")
+	Play              = bind("space", "autoplay", "space")
+	Faster, Slower    = bind("+/-", "speed", "+", "="), bind("-", "slower", "-", "_")
+	Edit, Lens, Files = bind("e", "open in $EDITOR", "e"), bind("v", "switch lens", "v"), bind("f", "pick file", "f")
+	// H and L move between runs, as in the mini-swe-agent and SWE-agent
+	// inspectors; esc goes back to the run list.
+	PrevRun, NextRun   = bind("H/L", "previous/next run", "H"), bind("L", "next run", "L")
 	NextGold, PrevGold = bind("]/[", "next/prev gold span", "]"), bind("[", "previous gold span", "[")
 	NextMissed         = bind("m/M", "next/prev unread gold", "m")
 	PrevMissed, Follow = bind("M", "previous unread gold", "M"), bind("F", "follow the step", "F")
@@ -42,7 +45,7 @@ var common = []key.Binding{Next, Prev, Focus, Search, Play, Lens, Files, Edit, H
 // reference is every key, in the help screen's groups: stepping, panes and
 // scrolling, gold and source, search and the rest.
 var reference = [][]key.Binding{
-	{Next, Prev, First, Last, Play, Faster, Lens},
+	{Next, Prev, First, Last, Play, Faster, Lens, PrevRun},
 	{Focus, FocusBack, Down, Up, PageDown, PageUp, Select},
 	{NextGold, NextMissed, Closest, Files, Follow, Edit},
 	{Search, NextMatch, Filter, Back, Help, Quit},
