@@ -37,6 +37,9 @@ type Options struct {
 	LocalPath func(repoPath string) string
 	// Editor is the editor command line ($VISUAL or $EDITOR); "" means vi.
 	Editor string
+	// InList: the run was opened from a run list (Browse), to which esc
+	// returns and whose other runs H and L open.
+	InList bool
 }
 
 // Model is the explorer's root model.

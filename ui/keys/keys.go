@@ -36,6 +36,10 @@ var (
 	PrevMissed, Follow = bind("M", "previous unread gold", "M"), bind("F", "follow the step", "F")
 	Select, Closest    = bind("enter", "show in source", "enter"), bind("enter", "gold: closest step", "enter")
 	Help, Quit, Back   = bind("?", "help", "?"), bind("q", "quit", "q", "ctrl+c"), bind("esc", "close / clear", "esc")
+	// The run list's own keys.
+	Open, ListFilter = bind("enter", "open the run", "enter"), bind("/", "filter runs", "/")
+	Sort, SortDir    = bind("s/S", "sort by next column / reverse", "s"), bind("S", "reverse the sort", "S")
+	ToList           = bind("esc", "back to the run list", "esc")
 )
 
 // common are the footer's keys after a pane's own, most useful first: the
@@ -45,10 +49,10 @@ var common = []key.Binding{Next, Prev, Focus, Search, Play, Lens, Files, Edit, H
 // reference is every key, in the help screen's groups: stepping, panes and
 // scrolling, gold and source, search and the rest.
 var reference = [][]key.Binding{
-	{Next, Prev, First, Last, Play, Faster, Lens, PrevRun},
+	{Next, Prev, First, Last, Play, Faster, Lens},
 	{Focus, FocusBack, Down, Up, PageDown, PageUp, Select},
 	{NextGold, NextMissed, Closest, Files, Follow, Edit},
-	{Search, NextMatch, Filter, Back, Help, Quit},
+	{Search, NextMatch, Filter, PrevRun, Back, Help, Quit},
 }
 
 // Footer is a pane's footer: its own keys, then the common ones it did not
