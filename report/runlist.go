@@ -8,6 +8,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/trajscope/trajscope/internal/runtext"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
@@ -121,28 +123,26 @@ func WriteRunList(w io.Writer, rows []ListRow, lens model.Lens) error {
 	b := bufio.NewWriter(w)
 	idW, whoW := len("instance"), len("agent · model")
 	for i := range rows {
-		idW = max(idW, len(termsafe.Line(rows[i].ID)))
-		whoW = max(whoW, len(termsafe.Line(rows[i].Who())))
+		idW = max(idW, ansi.StringWidth(termsafe.Line(rows[i].ID)))
+		whoW = max(whoW, ansi.StringWidth(termsafe.Line(rows[i].Who())))
 	}
-	idW, whoW = min(idW, 60), min(whoW, 40)
+	idW, whoW = min(idW, 60), min(whoW, 60)
 	fmt.Fprintf(b, "%d runs (%s lens): final line coverage, line AUC, redundancy; gold spans found / read then dropped / near miss / searched / never opened\n",
 		len(rows), lens)
-	fmt.Fprintf(b, "%4s  %-*s  %-*s  %7s  %5s  %5s  %5s  %5s  %7s  %4s  %8s  %5s\n", "#", idW, "instance", whoW, "agent · model",
+	fmt.Fprintf(b, "%4s  %s  %s  %7s  %5s  %5s  %5s  %5s  %7s  %4s  %8s  %5s\n", "#", pad("instance", idW), pad("agent · model", whoW),
 		"actions", "cov", "auc", "red", "found", "dropped", "near", "searched", "never")
 	for i := range rows {
 		r := &rows[i]
-		line := fmt.Sprintf("%4d  %-*s  %-*s  %7d", r.Pos, idW, runtext.Middle(termsafe.Line(r.ID), idW),
-			whoW, runtext.Middle(termsafe.Line(r.Who()), whoW), r.Actions)
+		line := fmt.Sprintf("%4d  %s  %s  %7d", r.Pos, pad(runtext.Middle(termsafe.Line(r.ID), idW), idW),
+			pad(runtext.Middle(termsafe.Line(r.Who()), whoW), whoW), r.Actions)
 		l := &r.Lenses[lens]
 		switch {
 		case !r.Analysed:
 		case l.Error != "":
-			line += fmt.Sprintf("  %5s  %5s  %5s", "-", "-", "-")
+			line += fmt.Sprintf("  %5s  %5s  %5s  %5s  %7s  %4s  %8s  %5s", "-", "-", "-", "-", "-", "-", "-", "-")
 		default:
-			line += fmt.Sprintf("  %5.2f  %5.2f  %5.2f", l.Coverage, l.AUC, l.Redundancy)
-		}
-		if r.Analysed {
-			line += fmt.Sprintf("  %5d  %7d  %4d  %8d  %5d", l.Found(), l.Dropped(), l.NearMiss(), l.Searched(), l.Never())
+			line += fmt.Sprintf("  %5.2f  %5.2f  %5.2f  %5d  %7d  %4d  %8d  %5d", l.Coverage, l.AUC, l.Redundancy,
+				l.Found(), l.Dropped(), l.NearMiss(), l.Searched(), l.Never())
 		}
 		if note := noteOf(r, lens); note != "" {
 			line += "  (" + termsafe.Line(note) + ")"
@@ -150,6 +150,11 @@ func WriteRunList(w io.Writer, rows []ListRow, lens model.Lens) error {
 		fmt.Fprintln(b, strings.TrimRight(line, " "))
 	}
 	return b.Flush()
+}
+
+// pad fills s with spaces to w cells.
+func pad(s string, w int) string {
+	return s + strings.Repeat(" ", max(w-ansi.StringWidth(s), 0))
 }
 
 // noteOf is what the table says beside a row: its note, else a scoring

@@ -215,7 +215,9 @@ func (s *Set) loadOne(k int) {
 	var refs []ref
 	for i := range runs {
 		runs[i].Path = sr.path
-		rows = append(rows, report.NewListRow(&runs[i]))
+		row := report.NewListRow(&runs[i])
+		row.Index = i
+		rows = append(rows, row)
 		refs = append(refs, ref{k, i})
 	}
 	s.mu.Lock()
@@ -364,8 +366,15 @@ func (s *Set) analyse(i int) (*scoring.Analysis, func(string) string, error) {
 	a := scoring.Analyze(&run, g, files, s.o.Sem)
 	s.mu.Lock()
 	row := report.NewListRow(&run)
-	row.Pos, row.Path, row.Note = s.rows[i].Pos, s.rows[i].Path, strings.Join(notes, "; ")
+	row.Pos, row.Path, row.Index, row.Note = s.rows[i].Pos, s.rows[i].Path, r.index, strings.Join(notes, "; ")
 	row.Summarize(a)
+	if _, noGold := err.(*GoldError); noGold {
+		// Scored against empty gold, a run covers "everything": say
+		// nothing rather than 1.00.
+		for l := range row.Lenses {
+			row.Lenses[l] = report.ListLens{Error: "missing_gold"}
+		}
+	}
 	s.rows[i] = row
 	s.mu.Unlock()
 	return a, local, err

@@ -309,7 +309,12 @@ func ratio(f func(l *report.ListLens) float64) func(r *report.ListRow, l model.L
 
 func count(f func(l *report.ListLens) int) (func(a, b *report.ListRow, l model.Lens) bool, func(r *report.ListRow, l model.Lens) string) {
 	return byInt(func(r *report.ListRow, l model.Lens) int { return f(&r.Lenses[l]) }),
-		func(r *report.ListRow, l model.Lens) string { return fmt.Sprint(f(&r.Lenses[l])) }
+		func(r *report.ListRow, l model.Lens) string {
+			if r.Lenses[l].Error != "" {
+				return "-"
+			}
+			return fmt.Sprint(f(&r.Lenses[l]))
+		}
 }
 
 var (
@@ -330,7 +335,9 @@ var columns = []column{
 	{"#", 4, false, byInt(func(r *report.ListRow, _ model.Lens) int { return r.Pos }),
 		func(r *report.ListRow, _ model.Lens) string { return fmt.Sprint(r.Pos) }},
 	{"instance", 0, false, func(a, b *report.ListRow, _ model.Lens) bool { return strings.ToLower(a.ID) < strings.ToLower(b.ID) }, nil},
-	{"agent · model", 26, false, func(a, b *report.ListRow, _ model.Lens) bool { return strings.ToLower(a.Who()) < strings.ToLower(b.Who()) },
+	{"agent · model", 26, false, func(a, b *report.ListRow, _ model.Lens) bool {
+		return strings.ToLower(a.Who()) < strings.ToLower(b.Who())
+	},
 		func(r *report.ListRow, _ model.Lens) string { return who(r, 26) }},
 	{"acts", 5, true, byInt(func(r *report.ListRow, _ model.Lens) int { return r.Actions }),
 		func(r *report.ListRow, _ model.Lens) string {
@@ -530,7 +537,7 @@ func (m *Model) footer() string {
 		return t.Status.Render(" /"+termsafe.Line(m.input)+"█") + t.Muted.Render("   enter filter · esc cancel")
 	}
 	var b strings.Builder
-	for i, k := range [][2]string{{"enter", "open"}, {"/", "filter"}, {"s/S", "sort"}, {"v", "lens"}, {"H/L", "prev/next run (in a run)"}, {"esc", "back"}, {"q", "quit"}} {
+	for i, k := range [][2]string{{"enter", "open"}, {"/", "filter"}, {"s/S", "sort"}, {"v", "lens"}, {"H/L", "prev/next run"}, {"q", "quit"}} {
 		if i > 0 {
 			b.WriteString(t.HelpSep.Render(" · "))
 		}
