@@ -58,18 +58,30 @@ func editor() string {
 	return os.Getenv("EDITOR")
 }
 
-// program runs a model on the terminal.
+// program runs a model on the terminal. The colour profile is found
+// without starting a process (tmux is asked in the background), so nothing
+// stands between start-up and the first frame.
 func program(env *Env, o *viewOptions, m tea.Model) error {
 	opts := []tea.ProgramOption{tea.WithOutput(env.Stdout)}
 	if env.Stdin != nil {
 		opts = append(opts, tea.WithInput(env.Stdin))
 	}
+	environ := os.Environ()
+	profile := ui.Profile(environ)
+	var later tea.Cmd
 	if noColor(o) {
 		// colorprofile only honours NO_COLOR values ParseBool accepts; any
 		// non-empty value must drop colour (no-color.org).
-		opts = append(opts, tea.WithColorProfile(colorprofile.ASCII))
+		profile = colorprofile.ASCII
+	} else {
+		later = ui.TmuxProfile(environ, profile)
 	}
-	_, err := tea.NewProgram(m, opts...).Run()
+	opts = append(opts, tea.WithColorProfile(profile))
+	p := tea.NewProgram(ui.FirstFrame(m), opts...)
+	if later != nil {
+		go p.Send(later())
+	}
+	_, err := p.Run()
 	return err
 }
 

@@ -61,8 +61,10 @@ func (b *Browser) Run() *Model { return b.run }
 
 // Init starts loading the list and asks the terminal for its background.
 func (b *Browser) Init() tea.Cmd {
-	probe := (&Model{opts: b.opts}).Init()
-	return tea.Batch(b.list.Init(), probe)
+	if (&Model{opts: b.opts}).followsTerminal() {
+		return tea.Batch(b.list.Init(), tea.RequestBackgroundColor)
+	}
+	return b.list.Init()
 }
 
 // Update handles a message: the list's loading whatever shows, keys for
@@ -156,7 +158,7 @@ func (b *Browser) opened(msg openedMsg) tea.Cmd {
 		// Opened without its gold or repository: say why.
 		m.status = termsafe.Line(msg.err.Error())
 	}
-	return nil
+	return m.armIdle(idleAfter)
 }
 
 // leave closes the run and shows the list, the run selected.

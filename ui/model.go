@@ -69,6 +69,8 @@ type Model struct {
 	playing bool
 	speed   int
 	tickGen int
+	// idleGen counts the idle timers armed; only the last one works.
+	idleGen int
 
 	// cache holds each pane's last rendering; dirty marks the ones to redo,
 	// so scrolling one pane does not re-render the others. The header,
@@ -123,10 +125,47 @@ func (m *Model) applyTheme() {
 	m.markAll()
 }
 
-// Init asks the terminal for its background when the theme follows it.
+// Init asks the terminal for its background when the theme follows it,
+// without waiting for the answer: the first frame is drawn with the
+// assumed background and redrawn if the answer differs.
 func (m *Model) Init() tea.Cmd {
+	idle := m.armIdle(idleAfter)
 	if m.followsTerminal() {
-		return tea.RequestBackgroundColor
+		return tea.Batch(tea.RequestBackgroundColor, idle)
+	}
+	return idle
+}
+
+// idleAfter is how long the user must leave the keys alone before panes do
+// work ahead (Idler); 0 turns it off.
+var idleAfter = 150 * time.Millisecond
+
+type idleMsg struct{ gen int }
+
+// armIdle starts the idle timer again, cancelling the last one.
+func (m *Model) armIdle(d time.Duration) tea.Cmd {
+	if idleAfter <= 0 {
+		return nil
+	}
+	m.idleGen++
+	gen := m.idleGen
+	return tea.Tick(d, func(time.Time) tea.Msg { return idleMsg{gen} })
+}
+
+// idle gives each Idler one piece of work, and comes back at once while
+// any is left: a key pressed meanwhile waits for one piece at most.
+func (m *Model) idle(msg idleMsg) tea.Cmd {
+	if msg.gen != m.idleGen {
+		return nil
+	}
+	more := false
+	for _, p := range m.panes {
+		if i, ok := p.(pane.Idler); ok && i.Idle() {
+			more = true
+		}
+	}
+	if more {
+		return m.armIdle(time.Millisecond)
 	}
 	return nil
 }
@@ -169,7 +208,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.applyTheme()
 		}
 	case tea.KeyPressMsg:
-		return m, m.key(msg)
+		return m, tea.Batch(m.key(msg), m.armIdle(idleAfter))
+	case idleMsg:
+		return m, m.idle(msg)
 	case tea.MouseWheelMsg:
 		return m, m.wheel(msg.Mouse())
 	case pane.GotoMsg:

@@ -14,69 +14,109 @@ import (
 // tabWidth is how far tabs in source files expand.
 const tabWidth = 4
 
-// highlighter turns files into syntax-highlighted lines, once per file: the
-// cache is what keeps stepping cheap, since a step only changes the gutter.
+// Highlighting works on chunks of chunkLines lines, each tokenised with
+// the contextLines before it so that a string or comment opened just above
+// the chunk is coloured as one: a screen needs one or two chunks, so the
+// first frame and each step cost the same on a 100-line file and a
+// 50,000-line one.
+const (
+	chunkLines   = 64
+	contextLines = 48
+)
+
+// highlighter turns files into syntax-highlighted lines, chunk by chunk as
+// they come into view, and keeps them: stepping only changes the gutter.
 type highlighter struct {
-	style  *chroma.Style
-	sgr    map[chroma.TokenType]string
-	cache  map[string][]string
-	widths map[string][]int
+	style *chroma.Style
+	sgr   map[chroma.TokenType]string
+	files map[string]*hlFile
+}
+
+// hlFile is one file's lines: plain (safe) text for every line, then each
+// chunk's highlighted text in place once it has been shown.
+type hlFile struct {
+	plain, lines []string
+	widths       []int
+	done         []bool // by chunk
+	lexer        chroma.Lexer
 }
 
 func newHighlighter(style *chroma.Style) *highlighter {
-	return &highlighter{style: style, sgr: map[chroma.TokenType]string{}, cache: map[string][]string{}, widths: map[string][]int{}}
+	return &highlighter{style: style, sgr: map[chroma.TokenType]string{}, files: map[string]*hlFile{}}
 }
 
-// lines returns a file's highlighted lines (index 0 is line 1) and their
-// display widths, measured once with the highlighting.
-func (h *highlighter) lines(path string, content []byte) ([]string, []int) {
-	if ls, ok := h.cache[path]; ok {
-		return ls, h.widths[path]
+// lines returns a file's display lines (index 0 is line 1) and their
+// widths, with lines from..to (1-based, inclusive; clamped) highlighted;
+// the others may still be plain. The slices are the highlighter's own and
+// fill in as more of the file is shown.
+func (h *highlighter) lines(path string, content []byte, from, to int) ([]string, []int) {
+	f := h.files[path]
+	if f == nil {
+		f = h.open(path, content)
+		h.files[path] = f
 	}
-	ls := h.render(path, content)
-	ws := make([]int, len(ls))
-	for i, l := range ls {
-		ws[i] = ansi.StringWidth(l)
+	if f.lexer != nil {
+		for c := max(from-1, 0) / chunkLines; c < len(f.done) && c*chunkLines < to; c++ {
+			if !f.done[c] {
+				h.chunk(f, c)
+				f.done[c] = true
+			}
+		}
 	}
-	h.cache[path], h.widths[path] = ls, ws
-	return ls, ws
+	return f.lines, f.widths
 }
 
-// plainLines splits content into safe display lines: tabs expanded and
-// control characters made visible, one entry per editor line.
-func plainLines(content []byte) []string {
-	text := string(content)
-	text = strings.TrimSuffix(text, "\n")
-	if text == "" {
-		return []string{""}
+// ahead highlights the next chunk of path not highlighted yet, and reports
+// whether any chunk is left.
+func (h *highlighter) ahead(path string) bool {
+	f := h.files[path]
+	if f == nil || f.lexer == nil {
+		return false
 	}
-	raw := strings.Split(text, "\n")
-	for i, l := range raw {
-		l = strings.TrimSuffix(l, "\r") // CRLF files: the CR is not content
-		raw[i] = termsafe.Line(expandTabs(l, tabWidth))
+	for c, done := range f.done {
+		if !done {
+			h.chunk(f, c)
+			f.done[c] = true
+			return c+1 < len(f.done)
+		}
 	}
-	return raw
+	return false
 }
 
-func (h *highlighter) render(path string, content []byte) []string {
-	plain := plainLines(content)
+// open splits a file into plain lines and finds its lexer.
+func (h *highlighter) open(path string, content []byte) *hlFile {
+	f := &hlFile{plain: plainLines(content)}
+	f.lines = append([]string(nil), f.plain...)
+	f.widths = make([]int, len(f.lines))
+	for i, l := range f.lines {
+		f.widths[i] = ansi.StringWidth(l)
+	}
 	if h.style == nil || len(content) > 4<<20 {
-		// No colours (NO_COLOR), or too big to be worth tokenising.
-		return plain
+		return f // no colours (NO_COLOR), or too big to be worth tokenising
 	}
-	lexer := lexers.Match(path)
-	if lexer == nil {
-		lexer = lexers.Analyse(string(content))
+	f.lexer = lexers.Match(path)
+	if f.lexer == nil {
+		f.lexer = lexers.Analyse(string(content[:min(len(content), 64<<10)]))
 	}
-	if lexer == nil {
-		return plain
+	if f.lexer != nil {
+		f.lexer = chroma.Coalesce(f.lexer)
+		f.done = make([]bool, (len(f.lines)+chunkLines-1)/chunkLines)
 	}
+	return f
+}
+
+// chunk highlights chunk c of f in place. A lexer that loses or adds a
+// line leaves the chunk plain rather than show marks on the wrong lines.
+func (h *highlighter) chunk(f *hlFile, c int) {
+	start := c * chunkLines
+	end := min(start+chunkLines, len(f.lines))
+	ctx := max(start-contextLines, 0)
 	// Tokenise the cleaned text, so offsets match what is displayed.
-	it, err := chroma.Coalesce(lexer).Tokenise(nil, strings.Join(plain, "\n")+"\n")
+	it, err := f.lexer.Tokenise(nil, strings.Join(f.plain[ctx:end], "\n")+"\n")
 	if err != nil {
-		return plain
+		return
 	}
-	out := make([]string, 0, len(plain))
+	out := make([]string, 0, end-ctx)
 	var b strings.Builder
 	for tok := it(); tok != chroma.EOF; tok = it() {
 		sgr := h.seq(tok.Type)
@@ -101,12 +141,26 @@ func (h *highlighter) render(path string, content []byte) []string {
 	if b.Len() > 0 {
 		out = append(out, b.String())
 	}
-	// A lexer that dropped or added a line would shift every mark: fall
-	// back to plain text rather than show marks on the wrong lines.
-	if len(out) != len(plain) {
-		return plain
+	if len(out) != end-ctx {
+		return
 	}
-	return out
+	copy(f.lines[start:end], out[start-ctx:])
+}
+
+// plainLines splits content into safe display lines: tabs expanded and
+// control characters made visible, one entry per editor line.
+func plainLines(content []byte) []string {
+	text := string(content)
+	text = strings.TrimSuffix(text, "\n")
+	if text == "" {
+		return []string{""}
+	}
+	raw := strings.Split(text, "\n")
+	for i, l := range raw {
+		l = strings.TrimSuffix(l, "\r") // CRLF files: the CR is not content
+		raw[i] = termsafe.Line(expandTabs(l, tabWidth))
+	}
+	return raw
 }
 
 // seq is the SGR sequence of a token type under the chroma style; the
