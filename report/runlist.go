@@ -49,7 +49,10 @@ type ListLens struct {
 	AUC        float64         `json:"line_auc"`
 	Redundancy float64         `json:"line_redundancy"`
 	Diagnosis  diagnose.Counts `json:"diagnosis"`
-	Error      string          `json:"error,omitempty"`
+	// Error is the evaluator's error for the run (no_context_extracted,
+	// checkout_failed…), Reason its explanation.
+	Error  string `json:"error,omitempty"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // Who is the row's agent and model ("mini-swe-agent 1.17.3 · Qwen3-Coder"),
@@ -93,7 +96,7 @@ func (r *ListRow) Summarize(a *scoring.Analysis) {
 	r.Actions = len(a.Run.Actions)
 	for _, l := range model.Lenses {
 		res := &a.Lenses[l].Result
-		ll := ListLens{Error: res.Error}
+		ll := ListLens{Error: res.Error, Reason: res.Reason}
 		if res.Error == "" {
 			ll.Coverage = res.Final.At(model.GranLine).Coverage
 			ll.AUC = *res.Trajectory.AUCCoverage.At(model.GranLine)

@@ -2,6 +2,9 @@ package ui
 
 import (
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -10,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/trajscope/trajscope/report"
+	"github.com/trajscope/trajscope/runset"
 	"github.com/trajscope/trajscope/scoring"
 )
 
@@ -163,5 +167,35 @@ func TestGoldenLongID(t *testing.T) {
 			checkScreen(t, raw, c.w, c.h)
 			golden(t, c.name, ansi.Strip(raw))
 		})
+	}
+}
+
+// BenchmarkRunList500 is `view DIR` on a folder of 500 runs up to its
+// first full screen: the folder listed, the list drawn (rows fill in later,
+// in the background).
+func BenchmarkRunList500(b *testing.B) {
+	data, err := os.ReadFile("../demo/task/pricebook__pricebook-42.traj.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	for i := 0; i < 500; i++ {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("org__repo-%d.traj.json", i)), data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for b.Loop() {
+		set, err := runset.New([]string{dir}, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		br, err := Browse(set, set.Open, dir, Options{Theme: "dark", Dark: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		br.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+		if v := br.View().Content; !strings.Contains(v, "500 runs") {
+			b.Fatal("no list")
+		}
 	}
 }

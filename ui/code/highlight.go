@@ -32,13 +32,14 @@ type highlighter struct {
 	files map[string]*hlFile
 }
 
-// hlFile is one file's lines: plain (safe) text for every line, then each
-// chunk's highlighted text in place once it has been shown.
+// hlFile is one file's lines: the raw lines, made safe to display chunk by
+// chunk (plain), then highlighted chunk by chunk (lines) as they are
+// shown. Lines of chunks not shown yet are "".
 type hlFile struct {
-	plain, lines []string
-	widths       []int
-	done         []bool // by chunk
-	lexer        chroma.Lexer
+	raw, plain, lines []string
+	widths            []int
+	ready, done       []bool // by chunk: plain text made, highlighted
+	lexer             chroma.Lexer
 }
 
 func newHighlighter(style *chroma.Style) *highlighter {
@@ -46,51 +47,71 @@ func newHighlighter(style *chroma.Style) *highlighter {
 }
 
 // lines returns a file's display lines (index 0 is line 1) and their
-// widths, with lines from..to (1-based, inclusive; clamped) highlighted;
-// the others may still be plain. The slices are the highlighter's own and
-// fill in as more of the file is shown.
+// widths, with lines from..to (1-based, inclusive; clamped) ready and
+// highlighted; other lines may be plain or still empty. The slices are the
+// highlighter's own and fill in as more of the file is shown.
 func (h *highlighter) lines(path string, content []byte, from, to int) ([]string, []int) {
 	f := h.files[path]
 	if f == nil {
 		f = h.open(path, content)
 		h.files[path] = f
 	}
-	if f.lexer != nil {
-		for c := max(from-1, 0) / chunkLines; c < len(f.done) && c*chunkLines < to; c++ {
-			if !f.done[c] {
-				h.chunk(f, c)
-				f.done[c] = true
-			}
-		}
+	for c := max(from-1, 0) / chunkLines; c < len(f.ready) && c*chunkLines < to; c++ {
+		h.show(f, c)
 	}
 	return f.lines, f.widths
 }
 
-// ahead highlights the next chunk of path not highlighted yet, and reports
-// whether any chunk is left.
+// show makes chunk c ready and, when the file has a lexer, highlighted.
+func (h *highlighter) show(f *hlFile, c int) {
+	f.prepare(c)
+	if f.lexer != nil && !f.done[c] {
+		if c > 0 {
+			f.prepare(c - 1) // its last lines are the context
+		}
+		h.chunk(f, c)
+		f.done[c] = true
+	}
+}
+
+// prepare makes chunk c's plain text: tabs expanded and control characters
+// made visible, with its widths.
+func (f *hlFile) prepare(c int) {
+	if f.ready[c] {
+		return
+	}
+	f.ready[c] = true
+	for i := c * chunkLines; i < min((c+1)*chunkLines, len(f.raw)); i++ {
+		l := strings.TrimSuffix(f.raw[i], "\r") // CRLF files: the CR is not content
+		f.plain[i] = termsafe.Line(expandTabs(l, tabWidth))
+		f.lines[i] = f.plain[i]
+		f.widths[i] = ansi.StringWidth(f.plain[i])
+	}
+}
+
+// ahead highlights (or, without a lexer, prepares) the next chunk of path
+// not done yet, and reports whether any is left.
 func (h *highlighter) ahead(path string) bool {
 	f := h.files[path]
-	if f == nil || f.lexer == nil {
+	if f == nil {
 		return false
 	}
-	for c, done := range f.done {
-		if !done {
-			h.chunk(f, c)
-			f.done[c] = true
-			return c+1 < len(f.done)
+	for c := range f.ready {
+		if !f.ready[c] || f.lexer != nil && !f.done[c] {
+			h.show(f, c)
+			return c+1 < len(f.ready)
 		}
 	}
 	return false
 }
 
-// open splits a file into plain lines and finds its lexer.
+// open splits a file into lines and finds its lexer.
 func (h *highlighter) open(path string, content []byte) *hlFile {
-	f := &hlFile{plain: plainLines(content)}
-	f.lines = append([]string(nil), f.plain...)
-	f.widths = make([]int, len(f.lines))
-	for i, l := range f.lines {
-		f.widths[i] = ansi.StringWidth(l)
-	}
+	f := &hlFile{raw: splitLines(content)}
+	n := len(f.raw)
+	f.plain, f.lines, f.widths = make([]string, n), make([]string, n), make([]int, n)
+	chunks := (n + chunkLines - 1) / chunkLines
+	f.ready, f.done = make([]bool, chunks), make([]bool, chunks)
 	if h.style == nil || len(content) > 4<<20 {
 		return f // no colours (NO_COLOR), or too big to be worth tokenising
 	}
@@ -100,7 +121,6 @@ func (h *highlighter) open(path string, content []byte) *hlFile {
 	}
 	if f.lexer != nil {
 		f.lexer = chroma.Coalesce(f.lexer)
-		f.done = make([]bool, (len(f.lines)+chunkLines-1)/chunkLines)
 	}
 	return f
 }
@@ -147,20 +167,27 @@ func (h *highlighter) chunk(f *hlFile, c int) {
 	copy(f.lines[start:end], out[start-ctx:])
 }
 
-// plainLines splits content into safe display lines: tabs expanded and
-// control characters made visible, one entry per editor line.
-func plainLines(content []byte) []string {
-	text := string(content)
-	text = strings.TrimSuffix(text, "\n")
+// splitLines splits content into editor lines, a final newline ending the
+// last line rather than starting another.
+func splitLines(content []byte) []string {
+	text := strings.TrimSuffix(string(content), "\n")
 	if text == "" {
 		return []string{""}
 	}
-	raw := strings.Split(text, "\n")
-	for i, l := range raw {
-		l = strings.TrimSuffix(l, "\r") // CRLF files: the CR is not content
-		raw[i] = termsafe.Line(expandTabs(l, tabWidth))
+	return strings.Split(text, "\n")
+}
+
+// plainLines is every line of content as the pane shows it without
+// colours: tabs expanded and control characters made visible.
+func plainLines(content []byte) []string {
+	f := &hlFile{raw: splitLines(content)}
+	n := len(f.raw)
+	f.plain, f.lines, f.widths = make([]string, n), make([]string, n), make([]int, n)
+	f.ready = make([]bool, (n+chunkLines-1)/chunkLines)
+	for c := range f.ready {
+		f.prepare(c)
 	}
-	return raw
+	return f.plain
 }
 
 // seq is the SGR sequence of a token type under the chroma style; the

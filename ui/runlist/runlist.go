@@ -374,7 +374,8 @@ const (
 )
 
 // widths are the columns' widths at the list's width: the instance takes
-// what the others leave; 0 hides a column.
+// what the others leave; 0 hides a column (agent · model on a narrow
+// screen, or when no run names one).
 func (m *Model) widths() []int {
 	ws := make([]int, len(columns))
 	fixed := 1 // the leading space
@@ -385,7 +386,12 @@ func (m *Model) widths() []int {
 		}
 	}
 	fixed++ // the instance's own gap
-	if m.w-fixed < instanceMin {
+	anyWho := false
+	for i := range m.rows {
+		anyWho = anyWho || m.rows[i].Who() != ""
+	}
+	// Prediction records name no agent: the column would stay empty.
+	if m.w-fixed < instanceMin || !anyWho {
 		fixed -= ws[whoCol] + 1
 		ws[whoCol] = 0
 	}
@@ -447,7 +453,15 @@ func (m *Model) note() string {
 		return " " + t.Status.Render(termsafe.Line(m.status))
 	}
 	if m.cur < len(m.view) {
-		if r := &m.rows[m.view[m.cur]]; r.Note != "" {
+		r := &m.rows[m.view[m.cur]]
+		if l := &r.Lenses[m.lens]; r.Note == "" && r.Analysed && l.Error != "" {
+			why := l.Error
+			if l.Reason != "" {
+				why += ": " + l.Reason
+			}
+			return " " + t.Muted.Render(fmt.Sprintf("#%d: not scored (%s)", r.Pos, termsafe.Line(why)))
+		}
+		if r.Note != "" {
 			return " " + t.Muted.Render(fmt.Sprintf("#%d: %s", r.Pos, termsafe.Line(r.Note)))
 		}
 	}
