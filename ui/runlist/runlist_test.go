@@ -237,3 +237,24 @@ func golden(t *testing.T, name, got string) {
 		t.Errorf("%s differs (go test ./ui/runlist -update to accept):\n--- got\n%s\n--- want\n%s", path, got, want)
 	}
 }
+
+// Ids, paths, notes and warnings come from the runs: they reach the screen
+// inert.
+func TestHostileRows(t *testing.T) {
+	evil := "x\x1b]52;c;cm0gLXJmIH4=\x07\x1b[2J"
+	f := sample()
+	f.rows[0].ID, f.rows[0].Model, f.rows[0].Note = evil, evil, evil
+	f.warnings = []string{evil}
+	m := newList(f, 120, 40)
+	m.Update(LoadedMsg{})
+	for _, keys := range [][]string{nil, {"down"}, {"/", "x", "\x1b"}} {
+		press(m, keys...)
+		out := m.View()
+		if strings.Contains(out, "\x07") || strings.Contains(out, "\x1b]") || strings.Contains(out, "\x1b[2J") {
+			t.Errorf("after %q the screen carries a control sequence: %q", keys, out)
+		}
+		if !strings.Contains(out, `\e]52`) {
+			t.Errorf("after %q the hostile text is not shown", keys)
+		}
+	}
+}
