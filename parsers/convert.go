@@ -67,6 +67,19 @@ func Convert(paths []string, recursive bool, w io.Writer) (n int, errs []error) 
 // side files such as SWE-agent's *.pred (instance_id and model_patch only)
 // are not taken for predictions.
 func walkable(path string) bool {
+	if suffixOwner(filepath.Base(path)) != nil {
+		// A name a format's rule claims is that format's (or the one
+		// refining it): no need to sniff its content, which costs more than
+		// the rest of listing a folder of runs.
+		f, err := os.Open(path)
+		if err != nil {
+			return false
+		}
+		defer f.Close()
+		first := make([]byte, 256) // a Git LFS pointer says so on its first line
+		n, _ := io.ReadFull(f, first)
+		return !isLFSPointer(first[:n])
+	}
 	name, err := Detect(path)
 	if err != nil {
 		return false

@@ -50,3 +50,19 @@ func TestConvertWarnsOnIDs(t *testing.T) {
 		t.Errorf("errs %q, want %q", errs, want)
 	}
 }
+
+// Walk takes a file a format's name rule claims without reading its
+// content, except to leave out a Git LFS pointer; other files are
+// detected by content.
+func TestWalkByName(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a__b-1.traj.json"), []byte("not even JSON"), 0o644)
+	os.WriteFile(filepath.Join(dir, "c__d-1.traj.json"), []byte("version https://git-lfs.github.com/spec/v1\noid sha256:0\nsize 1\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hello"), 0o644)
+	os.WriteFile(filepath.Join(dir, "preds.json"), []byte(`{"instance_id":"x","traj_data":{"pred_steps":[]},"model_patch":""}`), 0o644)
+	got, errs := Walk(dir, false)
+	want := []string{filepath.Join(dir, "a__b-1.traj.json"), filepath.Join(dir, "preds.json")}
+	if !reflect.DeepEqual(got, want) || len(errs) > 0 {
+		t.Errorf("Walk = %v, %v; want %v", got, errs, want)
+	}
+}
