@@ -3,11 +3,13 @@ package ui
 import (
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/source"
 )
 
 // proID is the length of a SWE-bench Pro instance id.
@@ -87,4 +89,38 @@ func separators(line string) string {
 		b.WriteString(label + strings.Repeat(".", ansi.StringWidth(f)-len(label)) + "│")
 	}
 	return b.String()
+}
+
+// Two gold files of one deep directory stay apart in the gold panel and
+// the file picker: their paths are cut in the middle, keeping the names.
+func TestLongPathsStayApart(t *testing.T) {
+	dir := "openlibrary/catalog/marc/tests/test_data/bin_input/"
+	files := []string{dir + "test_marc_binary.py", dir + "test_parse.py"}
+	repo := fstest.MapFS{}
+	for _, f := range files {
+		repo[f] = &fstest.MapFile{Data: []byte(strings.Repeat("x = 1\n", 40))}
+	}
+	run := &model.Run{InstanceID: "o__l-1", Format: "mini-swe-agent-v1"}
+	run.Actions = []model.Action{{Tool: "bash", Category: model.CategoryRead, Command: "cat " + files[0],
+		Reads: []model.ObservedRead{{File: files[0], Kind: model.ReadWhole}}, Steps: []int{0}}}
+	run.Prediction.Steps = []model.Step{{Files: files[:1], Spans: []model.FileSpans{{File: files[0], Spans: []model.Interval{{Start: 1, End: 40}}}}}}
+	run.Prediction.Final = run.Prediction.Steps[0]
+	g := &model.Gold{ID: "o__l-1", Init: []model.GoldSpan{{File: files[0], Start: 3, End: 9}, {File: files[1], Start: 5, End: 7}}}
+	a := scoring.Analyze(run, g, scoring.NewFiles(source.NewFS(repo)), model.ContextBench)
+	m := newModel(t, a, Options{}, 80, 24)
+	typeKeys(m, "shift+tab") // the gold panel
+	screen := ansi.Strip(m.View().Content)
+	for _, name := range []string{"test_marc_binary.py", "test_parse.py"} {
+		if !strings.Contains(screen, name) {
+			t.Errorf("gold panel: %s is not on screen:\n%s", name, screen)
+		}
+	}
+	typeKeys(m, "f")
+	m.View()
+	screen = ansi.Strip(src(m).View()) // the picker alone
+	for _, name := range []string{"test_marc_binary.py", "test_parse.py"} {
+		if !strings.Contains(screen, name) {
+			t.Errorf("file picker: %s is not on screen:\n%s", name, screen)
+		}
+	}
 }
