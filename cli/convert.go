@@ -96,11 +96,18 @@ func runConvert(o *convertOptions, paths []string) error {
 	if err := bw.Flush(); err != nil {
 		return err
 	}
+	failed := 0
 	for _, e := range errs {
-		fmt.Fprintf(o.stderr, "trajscope: %s\n", safe(e.Error()))
+		prefix := ""
+		if _, warn := e.(parsers.Warning); warn {
+			prefix = "warning: "
+		} else {
+			failed++
+		}
+		fmt.Fprintf(o.stderr, "trajscope: %s%s\n", prefix, safe(e.Error()))
 	}
 	fmt.Fprintf(o.stderr, "%d records written\n", n)
-	if n == 0 && len(errs) > 0 {
+	if n == 0 && failed > 0 {
 		return fmt.Errorf("nothing converted")
 	}
 	if f != nil {

@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	tea "charm.land/bubbletea/v2"
@@ -11,8 +9,8 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/trajscope/trajscope/demo"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/report"
+	"github.com/trajscope/trajscope/runset"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/ui"
 )
@@ -33,28 +31,60 @@ func explore(env *Env, o *viewOptions, a *scoring.Analysis, lens model.Lens, loc
 	if !isTerminal(env.Stdout) {
 		return report.WriteRunSummary(env.Stdout, a, lens)
 	}
-	noColor := o.noColor || envSet("NO_COLOR")
-	editor := os.Getenv("VISUAL")
-	if editor == "" {
-		editor = os.Getenv("EDITOR")
-	}
 	m, err := ui.New(a, ui.Options{
-		Theme: o.theme, NoColor: noColor, Dark: true, Lens: lens, Step: o.step,
-		LocalPath: local, Editor: editor, Autoplay: o.autoplay, Speed: o.speed,
+		Theme: o.theme, NoColor: noColor(o), Dark: true, Lens: lens, Step: o.step,
+		LocalPath: local, Editor: editor(), Autoplay: o.autoplay, Speed: o.speed,
 	})
 	if err != nil {
 		return usageError{err}
 	}
+	return program(env, o, m)
+}
+
+// browse shows the run list on the terminal.
+func browse(env *Env, o *viewOptions, set *runset.Set, lens model.Lens, title string) error {
+	b, err := ui.Browse(set, set.Open, title, ui.Options{
+		Theme: o.theme, NoColor: noColor(o), Dark: true, Lens: lens, Editor: editor(),
+	})
+	if err != nil {
+		return usageError{err}
+	}
+	return program(env, o, b)
+}
+
+func noColor(o *viewOptions) bool { return o.noColor || envSet("NO_COLOR") }
+
+func editor() string {
+	if e := os.Getenv("VISUAL"); e != "" {
+		return e
+	}
+	return os.Getenv("EDITOR")
+}
+
+// program runs a model on the terminal. The colour profile is found
+// without starting a process (tmux is asked in the background), so nothing
+// stands between start-up and the first frame.
+func program(env *Env, o *viewOptions, m tea.Model) error {
 	opts := []tea.ProgramOption{tea.WithOutput(env.Stdout)}
 	if env.Stdin != nil {
 		opts = append(opts, tea.WithInput(env.Stdin))
 	}
-	if noColor {
+	environ := os.Environ()
+	profile := ui.Profile(environ)
+	var later tea.Cmd
+	if noColor(o) {
 		// colorprofile only honours NO_COLOR values ParseBool accepts; any
 		// non-empty value must drop colour (no-color.org).
-		opts = append(opts, tea.WithColorProfile(colorprofile.ASCII))
+		profile = colorprofile.ASCII
+	} else {
+		later = ui.TmuxProfile(environ, profile)
 	}
-	_, err = tea.NewProgram(m, opts...).Run()
+	opts = append(opts, tea.WithColorProfile(profile))
+	p := tea.NewProgram(ui.FirstFrame(m), opts...)
+	if later != nil {
+		go p.Send(later())
+	}
+	_, err := p.Run()
 	return err
 }
 
@@ -62,22 +92,6 @@ func explore(env *Env, o *viewOptions, a *scoring.Analysis, lens model.Lens, loc
 func envSet(name string) bool {
 	v, ok := os.LookupEnv(name)
 	return ok && v != ""
-}
-
-// loadRuns reads a run file in any supported format. Bad records among good
-// ones are reported as warnings: the run to show may be a good one.
-func loadRuns(path, format string, stderr io.Writer) ([]model.Run, error) {
-	runs, err := parsers.Load(path, format)
-	switch {
-	case err == nil:
-		return runs, nil
-	case errors.Is(err, parsers.ErrUnknownFormat):
-		return nil, usageError{err}
-	case len(runs) > 0:
-		printError(stderr, "warning: ", err)
-		return runs, nil
-	}
-	return nil, err
 }
 
 func runViewDemo(env *Env, o *viewOptions) error {

@@ -114,5 +114,5 @@ func runExport(env *Env, o *exportOptions, args []string) error {
 	if len(args) == 0 {
 		return runViewDemo(env, &o.view)
 	}
-	return runView(env, &o.view, args[0])
+	return runView(env, &o.view, args[:1])
 }

@@ -1,88 +1,113 @@
 package cli
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"os"
-	"strconv"
+	"path/filepath"
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/gold"
+	"github.com/trajscope/trajscope/report"
+	"github.com/trajscope/trajscope/runset"
+	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/source"
 )
 
-// interactive reports whether the user can be asked a question: both stdin
-// and stdout are terminals.
-func interactive(env *Env) bool {
-	f, ok := env.Stdin.(*os.File)
-	return ok && isTerminal(f) && isTerminal(env.Stdout)
-}
-
-// askRun lists the runs of a multi-instance file and reads the user's
-// choice: a number from the list or an instance id.
-func askRun(runs []model.Run, in io.Reader, out io.Writer) (*model.Run, error) {
-	fmt.Fprintf(out, "%d runs in this file:\n", len(runs))
-	for i := range runs {
-		size := fmt.Sprintf("%d actions", len(runs[i].Actions))
-		if len(runs[i].Actions) == 0 {
-			size = fmt.Sprintf("%d ContextBench steps", max(len(runs[i].Prediction.Steps), 1))
+// chooseRun decides what view shows: the position of one run (--instance,
+// or a file holding a single run), or 0 for the run list.
+func chooseRun(env *Env, o *viewOptions, set *runset.Set, paths []string) (int, error) {
+	if o.instance != "" {
+		pos, warning, err := set.Find(o.instance)
+		warn(env, set)
+		if warning != "" {
+			fmt.Fprintln(env.Stderr, "trajscope: warning: "+safe(warning))
 		}
-		fmt.Fprintf(out, "%4d  %s  (%s)\n", i+1, safe(runs[i].InstanceID), size)
-	}
-	r := bufio.NewReader(in)
-	for {
-		fmt.Fprint(out, "open which one (number or instance id, empty to quit)? ")
-		line, err := r.ReadString('\n')
-		answer := strings.TrimSpace(line)
-		if answer == "" {
-			if err != nil && err != io.EOF {
-				return nil, err
-			}
-			return nil, fmt.Errorf("no run chosen")
-		}
-		if n, convErr := strconv.Atoi(answer); convErr == nil && n >= 1 && n <= len(runs) {
-			return &runs[n-1], nil
-		}
-		for i := range runs {
-			if runs[i].InstanceID == answer {
-				return &runs[i], nil
-			}
-		}
-		fmt.Fprintf(out, "no run %q\n", safe(answer))
 		if err != nil {
-			return nil, fmt.Errorf("no run chosen")
+			return 0, fmt.Errorf("%s: %w", safe(strings.Join(paths, ", ")), err)
 		}
+		return pos, nil
+	}
+	if st, err := os.Stat(paths[0]); len(paths) == 1 && err == nil && !st.IsDir() {
+		set.LoadAll() // one file: one run opens at once
+		if set.Len() == 1 {
+			warn(env, set)
+			return 1, nil
+		}
+	}
+	switch {
+	case o.export != nil:
+		return 0, usagef("%s holds several runs: pick the one to export with --instance ID or --instance N", safe(strings.Join(paths, ", ")))
+	case o.stepSet:
+		return 0, usagef("--step opens one run at an action: with several runs, pick one with --instance")
+	}
+	return 0, nil
+}
+
+// warn prints the runs' warnings (duplicate ids, unreadable files).
+func warn(env *Env, set *runset.Set) {
+	for _, w := range set.Warnings() {
+		fmt.Fprintln(env.Stderr, "trajscope: warning: "+safe(w))
 	}
 }
 
-// pickRun chooses the run to show from a file's runs.
-func pickRun(runs []model.Run, id, path string) (*model.Run, error) {
-	if id != "" {
-		for i := range runs {
-			if runs[i].InstanceID == id {
-				return &runs[i], nil
+// prepare loads the gold and opens the repositories every run is analysed
+// with. Clone progress goes to the terminal only for one run: under the
+// run list, runs are analysed while the list is on screen.
+func prepare(env *Env, o *viewOptions, sem model.Semantics, set *runset.Set, one bool) error {
+	ro := runset.Options{Sem: sem}
+	if o.gold != "" {
+		g, err := gold.Load(o.gold)
+		if err != nil {
+			return err
+		}
+		for _, p := range g.Problems() {
+			printError(env.Stderr, "warning: ", p)
+		}
+		ro.Gold = g
+	} else {
+		fmt.Fprintln(env.Stderr, "trajscope: no --gold: coverage and gold marks will be empty")
+	}
+	if o.repo != "" || o.cache != "" {
+		co := source.CheckoutOptions{Cache: o.cache, Repo: o.repo, NoClone: o.noClone}
+		if one {
+			co.Progress = progressTo(env.Stderr)
+		}
+		ro.Checkouts = checkouts{source.NewCheckouts(co)}
+		ro.Local = func(t scoring.Tree) func(string) string {
+			if dir, ok := t.(*source.DirTree); ok {
+				// A checked-out directory: `e` edits the real file, when it
+				// is one inside the root.
+				return func(p string) string { l, _ := dir.Local(p); return l }
 			}
+			return nil
 		}
-		// Runs without ids (e.g. OpenHands records without instance_id) are
-		// picked by position.
-		if n, err := strconv.Atoi(strings.TrimPrefix(id, "#")); err == nil && n >= 1 && n <= len(runs) {
-			return &runs[n-1], nil
+	} else {
+		fmt.Fprintln(env.Stderr, "trajscope: no --repo or --cache: the source pane will be empty")
+	}
+	set.Prepare(ro)
+	return nil
+}
+
+// listRuns shows the run list: the browser on a terminal, otherwise every
+// run analysed and printed as a table (or JSON).
+func listRuns(env *Env, o *viewOptions, set *runset.Set, lens model.Lens, paths []string) error {
+	if o.json || !isTerminal(env.Stdout) {
+		for set.Step() {
 		}
-		return nil, fmt.Errorf("%s: no instance %q", path, safe(id))
-	}
-	switch len(runs) {
-	case 0:
-		return nil, fmt.Errorf("%s: no runs", path)
-	case 1:
-		return &runs[0], nil
-	}
-	var ids []string
-	for i := 0; i < len(runs) && i < 3; i++ {
-		name := safe(runs[i].InstanceID)
-		if name == "" {
-			name = fmt.Sprintf("#%d", i+1)
+		warn(env, set)
+		if o.json {
+			return report.WriteRunListJSON(env.Stdout, set.Rows())
 		}
-		ids = append(ids, name)
+		return report.WriteRunList(env.Stdout, set.Rows(), lens)
 	}
-	return nil, usagef("%s holds %d runs; pick one with --instance ID or --instance N (e.g. %s)", path, len(runs), strings.Join(ids, ", "))
+	return browse(env, o, set, lens, listTitle(paths))
+}
+
+// listTitle names what the list was opened on.
+func listTitle(paths []string) string {
+	if len(paths) == 1 {
+		return filepath.Clean(paths[0])
+	}
+	return fmt.Sprintf("%d paths", len(paths))
 }

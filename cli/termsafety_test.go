@@ -101,6 +101,10 @@ func TestNoControlBytesReachOutput(t *testing.T) {
 		{[]string{"view", hostileRun, "--gold", gold}, true},       // error: no gold for the id
 		{[]string{"view", hostileRun, "--instance", "x"}, true},    // error naming the file
 		{[]string{"convert", convDir}, true},
+		// The run list: a hostile file name (an unreadable run), a hostile
+		// model name, and the same run twice (the duplicate warning).
+		{[]string{"view", convDir, dir, "--gold", gold, "--repo", repo}, true},
+		{[]string{"view", convDir, "--json"}, true},
 		{[]string{"report", results}, false}, // aggregates only
 		{[]string{"report", "--format", "csv", "--per-instance", results}, true},
 		{[]string{"report", "--format", "json", "--per-instance", results}, true},

@@ -37,7 +37,8 @@ func TestUsageErrorsExit2(t *testing.T) {
 	for _, args := range [][]string{
 		{"nosuch"},
 		{"convert"},
-		{"view", "a", "b"},
+		{"view", "--step", "0"},
+		{"view", "../demo/task", "--step", "2"},
 		{"score"},
 		{"score", "--gold", "g"},
 		{"score", "--pred", "p"},

@@ -1,15 +1,16 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/gold"
+	"github.com/trajscope/trajscope/parsers"
+	"github.com/trajscope/trajscope/runset"
 	"github.com/trajscope/trajscope/scoring"
-	"github.com/trajscope/trajscope/source"
 	"github.com/trajscope/trajscope/themes"
 )
 
@@ -31,51 +32,52 @@ type viewOptions struct {
 func newViewCmd(env *Env) *cobra.Command {
 	var o viewOptions
 	cmd := &cobra.Command{
-		Use:   "view [RUN] [--gold G] [--repo DIR | --cache DIR] [--instance ID] [--step N] [--lens L] [--theme T]",
-		Short: "Step through one agent run in the terminal",
-		Long: `view opens the explorer on one run: a timeline of the agent's actions, the
+		Use:   "view [RUN | DIR]... [--gold G] [--repo DIR | --cache DIR] [--instance ID] [--step N] [--lens L] [--theme T]",
+		Short: "Step through agent runs in the terminal",
+		Long: `view opens the explorer on a run: a timeline of the agent's actions, the
 source it read with gold and read lines marked in the gutter, the raw tool
 output, every gold span and when it was found, and cumulative coverage.
 
-On a stdout that is not a terminal it prints a plain summary instead; --json
-prints the machine form. Without RUN it opens the embedded demo task.`,
+A folder of runs, a file holding many runs or several files open a run list
+(one row per run: coverage, AUC, redundancy, what became of the gold); enter
+opens a run, esc returns, H/L go to the previous/next run. --gold, --repo and
+--cache apply to every run; --instance ID or --instance N opens one directly.
+
+On a stdout that is not a terminal it prints a plain summary (or the run list
+as a table) instead; --json prints the machine form. Without RUN it opens the
+embedded demo task.`,
 		Example: `  trajscope view run.traj.json --gold gold.jsonl --cache ./repos
+  trajscope view runs/ --gold gold.parquet --cache ./repos       # the run list
   trajscope view preds.jsonl --gold gold.parquet --repo ~/src/django --instance django__django-12419
   trajscope view --theme contrast --step 4       # the demo, on a projector
   trajscope view --autoplay --speed 2s           # the demo, playing by itself`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 1 {
-				return usagef("view takes at most one RUN, got %d arguments", len(args))
-			}
-			return nil
-		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.stepSet = cmd.Flags().Changed("step")
 			if len(args) == 0 {
 				return runViewDemo(env, &o)
 			}
-			return runView(env, &o, args[0])
+			return runView(env, &o, args)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.gold, "gold", "", "gold context: parquet, JSONL, JSON, or a directory of annot.json files")
 	f.StringVar(&o.repo, "repo", "", "the task's repository (git: read at the run's commit) or a checked-out directory")
 	f.StringVar(&o.cache, "cache", "", "repository cache, upstream layout <cache>/github.com__<owner>__<repo>")
-	f.StringVar(&o.instance, "instance", "", "the instance to show when RUN holds several: its id, or its position N (1-based)")
-	f.IntVar(&o.step, "step", 0, "open at this action (1-based)")
+	f.StringVar(&o.instance, "instance", "", "the run to open among several: its instance id, or its position N (or #N) in the list")
+	f.IntVar(&o.step, "step", 0, "open at this action (1-based; 0 and $ are keys for the first and last)")
 	f.StringVar(&o.lens, "lens", "contextbench", "contextbench (the evaluator's steps) or observed (what each action displayed)")
 	f.StringVar(&o.theme, "theme", "auto", "auto, dark, light or contrast")
 	f.StringVar(&o.semantics, "semantics", "contextbench", "contextbench (upstream parity) or fixed")
-	f.StringVar(&o.inputFormat, "input-format", "", "force the run's format instead of detecting it (see --help for names)")
+	f.StringVar(&o.inputFormat, "input-format", "", "force the runs' format instead of detecting it (see --help for names)")
 	f.BoolVar(&o.noColor, "no-color", false, "no colour (also when NO_COLOR is set)")
-	f.BoolVar(&o.json, "json", false, "print the summary as JSON instead of opening the explorer")
+	f.BoolVar(&o.json, "json", false, "print the summary (or the run list) as JSON instead of opening the explorer")
 	f.BoolVar(&o.noClone, "no-clone", false, "never clone a repository missing from the cache")
 	f.BoolVar(&o.autoplay, "autoplay", false, "start playing at once (from --step, at --speed): for live demos")
 	f.Var(speedFlag{&o.speed}, "speed", "autoplay interval, snapped to the explorer's (3s 2s 1s 500ms 250ms 100ms); +/- change it")
 	return cmd
 }
 
-// checkFlags validates the flags shared by view and the demo.
+// check validates the flags shared by view and the demo.
 func (o *viewOptions) check() (model.Lens, model.Semantics, error) {
 	lens, err := model.ParseLens(o.lens)
 	if err != nil {
@@ -97,65 +99,39 @@ func (o *viewOptions) check() (model.Lens, model.Semantics, error) {
 	return lens, sem, nil
 }
 
-func runView(env *Env, o *viewOptions, path string) error {
+func runView(env *Env, o *viewOptions, paths []string) error {
 	lens, sem, err := o.check()
 	if err != nil {
 		return err
 	}
-	runs, err := loadRuns(path, o.inputFormat, env.Stderr)
-	if err != nil {
-		return err
-	}
-	var run *model.Run
-	if o.instance == "" && len(runs) > 1 && interactive(env) {
-		run, err = askRun(runs, env.Stdin, env.Stdout)
-	} else {
-		run, err = pickRun(runs, o.instance, path)
+	set, err := runset.New(paths, o.inputFormat)
+	if errors.Is(err, parsers.ErrUnknownFormat) {
+		return usageError{err}
 	}
 	if err != nil {
 		return err
 	}
-	g := &model.Gold{ID: run.InstanceID, InstID: run.InstanceID}
-	if o.gold != "" {
-		set, err := gold.Load(o.gold)
-		if err != nil {
-			return err
-		}
-		for _, p := range set.Problems() {
-			printError(env.Stderr, "warning: ", p)
-		}
-		if g, err = set.Find(run.InstanceID, sem); err != nil {
-			return fmt.Errorf("%s: %w", o.gold, err)
-		}
-	} else {
-		fmt.Fprintln(env.Stderr, "trajscope: no --gold: coverage and gold marks will be empty")
+	defer set.Close()
+	pos, err := chooseRun(env, o, set, paths)
+	if err != nil {
+		return err
 	}
-	files := scoring.NewFiles(nil)
-	var local func(string) string
-	if o.repo != "" || o.cache != "" {
-		co := source.NewCheckouts(source.CheckoutOptions{Cache: o.cache, Repo: o.repo, NoClone: o.noClone, Progress: progressTo(env.Stderr)})
-		p := &run.Prediction
-		key, err := co.Key(p.RepoURL, g.RepoURL, p.Commit, g.Commit, p.InstanceID)
-		if err != nil {
-			return err
-		}
-		defer co.Release(key)
-		tree, err := co.Open(key)
-		if err != nil {
-			return err
-		}
-		files = scoring.NewFiles(tree)
-		if dir, ok := tree.(*source.DirTree); ok {
-			// A checked-out directory: `e` edits the real file, when it is
-			// one inside the root (absolute, so never read as an option).
-			local = func(p string) string { l, _ := dir.Local(p); return l }
-		}
-	} else {
-		fmt.Fprintln(env.Stderr, "trajscope: no --repo or --cache: the source pane will be empty")
+	if err := prepare(env, o, sem, set, pos != 0); err != nil {
+		return err
 	}
-	if o.step > len(run.Actions) && len(run.Actions) > 0 {
-		return usagef("--step %d: the run has %d actions", o.step, len(run.Actions))
+	if pos == 0 {
+		return listRuns(env, o, set, lens, paths)
 	}
-	a := scoring.Analyze(run, g, files, sem)
+	a, local, err := set.Open(pos)
+	var ge *runset.GoldError
+	if errors.As(err, &ge) {
+		return fmt.Errorf("%s: %w", o.gold, ge.Err)
+	}
+	if err != nil {
+		return err
+	}
+	if o.step > len(a.Run.Actions) && len(a.Run.Actions) > 0 {
+		return usagef("--step %d: the run has %d actions", o.step, len(a.Run.Actions))
+	}
 	return explore(env, o, a, lens, local)
 }

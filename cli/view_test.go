@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -101,7 +103,9 @@ func TestViewErrors(t *testing.T) {
 		{[]string{"view", "--step", "99"}, exitUsage, "the demo has 20 actions"},
 		{[]string{"view", "--semantics", "x"}, exitUsage, "unknown semantics"},
 		{[]string{"view", "--gold", "g.json"}, exitUsage, "need a RUN"},
-		{[]string{"view", "a", "b"}, exitUsage, "at most one RUN"},
+		{[]string{"view", "../demo/task", "--step", "3"}, exitUsage, "pick one with --instance"},
+		{[]string{"view", "../demo/task", "--input-format", "nope"}, exitUsage, "unknown format"},
+		{[]string{"view", "../demo/task/gold.json", "no-such-dir/"}, exitRuntime, "no-such-dir"},
 		{[]string{"view", "no-such-run.traj.json"}, exitRuntime, "no-such-run.traj.json"},
 		{[]string{"view", "../demo/task/pricebook__pricebook-42.traj.json", "--repo", "x", "--cache", "y"}, exitUsage, "alternatives"},
 		{[]string{"view", "../demo/task/pricebook__pricebook-42.traj.json", "--gold", "../demo/task/gold.json", "--instance", "nope"}, exitRuntime, `no instance "nope"`},
@@ -121,5 +125,67 @@ func TestViewFormatFlag(t *testing.T) {
 	}
 	if code, _, errs := viewExec(t, "view", run, "--input-format", "nope"); code != exitUsage || !strings.Contains(errs, "unknown format") {
 		t.Errorf("--format nope: exit %d: %s", code, errs)
+	}
+}
+
+// view DIR off a terminal prints the run list as a table (--json as JSON),
+// every run scored with the gold and repository given; duplicates warn.
+func TestViewRunList(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("../demo/task/pricebook__pricebook-42.traj.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "pricebook__pricebook-42.traj.json"), data, 0o644)
+	os.WriteFile(filepath.Join(dir, "other__run-1.traj.json"), data, 0o644)
+	sub := filepath.Join(dir, "again")
+	os.Mkdir(sub, 0o755)
+	os.WriteFile(filepath.Join(sub, "pricebook__pricebook-42.traj.json"), data, 0o644)
+	args := []string{"view", dir, "--gold", "../demo/task/gold.json", "--repo", "../demo/task/repo"}
+	code, out, errs := viewExec(t, args...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"3 runs (contextbench lens)",
+		"   1  pricebook__pricebook-42  mini-swe-agent 1.17.3 · Qwen3-Coder-30B-A3B-Instruct       20   0.15   0.43   0.04      1        2     1         2      1",
+		`   2  other__run-1             mini-swe-agent 1.17.3 · Qwen3-Coder-30B-A3B-Instruct       20      -      -      -      -        -     -         -      -  (no gold for instance "other__run-1")`,
+		"   3  pricebook__pricebook-42",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errs, `warning: instance "pricebook__pricebook-42" appears 2 times: `+filepath.Join(sub, "pricebook__pricebook-42.traj.json")+" #1; ") {
+		t.Errorf("no duplicate warning: %s", errs)
+	}
+	code, out, _ = viewExec(t, append(args, "--json", "--lens", "observed")...)
+	var rows []struct {
+		Position int    `json:"position"`
+		ID       string `json:"instance_id"`
+		Lenses   map[string]struct {
+			Coverage  float64        `json:"final_line_coverage"`
+			Diagnosis map[string]int `json:"diagnosis"`
+		} `json:"lenses"`
+	}
+	if err := json.Unmarshal([]byte(out), &rows); code != exitOK || err != nil || len(rows) != 3 {
+		t.Fatalf("--json: exit %d, %v:\n%s", code, err, out)
+	}
+	if r := rows[0]; r.ID != "pricebook__pricebook-42" || r.Lenses["contextbench"].Diagnosis["found"] != 1 || r.Lenses["observed"].Coverage == 0 {
+		t.Errorf("first row: %+v", r)
+	}
+	// --instance takes a position in the list; the duplicate id warns.
+	// (Position 2 is the run without gold: one run asked for by name must
+	// have its gold.)
+	code, _, errs = viewExec(t, append(args, "--instance", "2")...)
+	if code != exitRuntime || !strings.Contains(errs, `gold.json: no gold for instance "other__run-1"`) {
+		t.Errorf("--instance 2: exit %d %s", code, errs)
+	}
+	code, _, errs = viewExec(t, append(args, "--instance", "pricebook__pricebook-42")...)
+	if code != exitOK || !strings.Contains(errs, `2 runs are instance "pricebook__pricebook-42": showing #1`) {
+		t.Errorf("--instance with a duplicate id: exit %d %s", code, errs)
+	}
+	if code, _, errs = viewExec(t, append(args, "--instance", "3", "--step", "21")...); code != exitUsage || !strings.Contains(errs, "the run has 20 actions") {
+		t.Errorf("--step past the end of the picked run: exit %d %s", code, errs)
 	}
 }

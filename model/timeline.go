@@ -123,4 +123,8 @@ type Run struct {
 	// CostUSD is what the run cost in US dollars, when the format records
 	// it; 0 means not recorded.
 	CostUSD float64
+	// ExitStatus is how the run ended, as its format words it
+	// ("Submitted", "LimitsExceeded", Claude Code's "success" or
+	// "error_max_turns"); "" when the format records none.
+	ExitStatus string
 }

@@ -36,8 +36,16 @@ type ConvertOptions struct {
 // with the reference evaluator.
 //
 // n counts the records written; errs names each file or record that could
-// not be converted, and the others are still written.
+// not be converted, and the others are still written. Records without an
+// instance id and ids written more than once are reported last, as
+// Warnings naming the files and record positions.
 func Convert(paths []string, o ConvertOptions, w io.Writer) (n int, errs []error) {
+	var refs []RunRef
+	defer func() {
+		for _, warn := range IDWarnings(refs) {
+			errs = append(errs, warn)
+		}
+	}()
 	emit := func(path string) {
 		recs, err := LoadPredictions(path, "")
 		if err != nil {
@@ -79,6 +87,7 @@ func Convert(paths []string, o ConvertOptions, w io.Writer) (n int, errs []error
 				continue
 			}
 			n++
+			refs = append(refs, RunRef{Path: path, Pos: n, ID: r.Pred.InstanceID})
 		}
 	}
 	for _, p := range paths {
@@ -120,6 +129,19 @@ func (o *ConvertOptions) observed(run *model.Run, pred model.Prediction) (model.
 // side files such as SWE-agent's *.pred (instance_id and model_patch only)
 // are not taken for predictions.
 func walkable(path string) bool {
+	if suffixOwner(filepath.Base(path)) != nil {
+		// A name a format's rule claims is that format's (or the one
+		// refining it): no need to sniff its content, which costs more than
+		// the rest of listing a folder of runs.
+		f, err := os.Open(path)
+		if err != nil {
+			return false
+		}
+		defer f.Close()
+		first := make([]byte, 256) // a Git LFS pointer says so on its first line
+		n, _ := io.ReadFull(f, first)
+		return !isLFSPointer(first[:n])
+	}
 	name, err := Detect(path)
 	if err != nil {
 		return false
@@ -165,4 +187,16 @@ func walk(dir string, recursive bool, errs *[]error) []string {
 		*errs = append(*errs, err)
 	}
 	return out
+}
+
+// Walk lists the files and format directories under dir that a format
+// claims, as Convert reads a directory: in name order, subdirectories too
+// when recursive. A directory that is itself a format's (an OpenHands
+// llm_completions directory) is one unit and lists as itself. errs names
+// what could not be listed.
+func Walk(dir string, recursive bool) (paths []string, errs []error) {
+	if dirFormat(dir) != nil {
+		return []string{dir}, nil
+	}
+	return walk(dir, recursive, &errs), errs
 }

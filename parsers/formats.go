@@ -181,3 +181,9 @@ func Formats() []string {
 	sort.Strings(names)
 	return names
 }
+
+// Known reports whether name is a format name or alias Load accepts.
+func Known(name string) bool {
+	_, ok := lookup(name)
+	return ok
+}

@@ -327,8 +327,12 @@ func TestConvert(t *testing.T) {
 	var buf bytes.Buffer
 	n, errs := Convert([]string{filepath.Join(vectors, "traj"), "testdata/preds.jsonl"}, ConvertOptions{}, &buf)
 	// The bad record of preds.jsonl is reported; the skipped one is silent.
-	if n != 6 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "preds.jsonl:5") {
+	// The five records of one instance are written, with a warning.
+	if n != 6 || len(errs) != 2 || !strings.Contains(errs[0].Error(), "preds.jsonl:5") {
 		t.Fatalf("n=%d errs=%v", n, errs)
+	}
+	if w, ok := errs[1].(Warning); !ok || !strings.Contains(string(w), `instance "owner__repo-1" appears 5 times`) {
+		t.Errorf("duplicate ids: %v", errs[1])
 	}
 	recs, err := unified.Read(&buf, "out.jsonl")
 	if err != nil || len(recs) != 6 {

@@ -7,12 +7,12 @@ package themes
 import (
 	"fmt"
 	"image/color"
+	"strconv"
 	"strings"
 	"sync"
 
 	"charm.land/lipgloss/v2"
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/styles"
 )
 
 // Names lists the --theme values.
@@ -27,8 +27,11 @@ type Theme struct {
 	// Color is false for the NO_COLOR variant, where every marker must stay
 	// legible through glyphs and text attributes alone.
 	Color bool
-	// Chroma is the syntax style; nil means no syntax colours.
+	// Chroma is the syntax style, its colours made to reach the theme's
+	// contrast on the pane and the read band; nil means no syntax colours.
 	Chroma *chroma.Style
+	// target: see Target.
+	target float64
 
 	// Chrome.
 	AppName, HeaderKey, HeaderValue, HeaderSep lipgloss.Style
@@ -64,85 +67,99 @@ func (t *Theme) Category(c string) lipgloss.Style {
 
 // palette is one theme's colours; nil means "terminal default".
 type palette struct {
-	fg, muted, faint, accent, title, titleBg color.Color
-	sel, selFg, match                        color.Color
-	found, pending, missed, readNow, readOld color.Color
-	readNowBg                                color.Color
-	newGold, reread, err, escape             color.Color
-	spark                                    [4]color.Color
-	read, search, edit, run, submit, other   color.Color
-	chroma                                   string
-	bold                                     bool // bolder text for projectors
+	fg, muted, faint, accent, title, titleBg, titleIdle color.Color
+	sel, selFg, match                                   color.Color
+	found, pending, missed, readNow, readOld            color.Color
+	readNowBg                                           color.Color
+	newGold, reread, err, escape                        color.Color
+	spark                                               [4]color.Color
+	read, search, edit, run, submit, other              color.Color
+	chroma                                              string
+	bold                                                bool // bolder text for projectors
+	// target is the contrast ratio every text colour reaches against the
+	// pane background: 4.5, the WCAG AA level, or 7 (AAA) for projectors.
+	target float64
 }
 
-// ANSI palette indices are used for chrome, so a user's terminal palette
-// applies; only the syntax styles carry their own colours.
+// x is a 256-colour index. The colour themes use indexes 16–255 only:
+// those are the same colours in every terminal (the xterm palette), so the
+// contrast the tests compute is the contrast people see; indexes 0–15 are
+// each user's own palette.
+func x(i int) color.Color { return lipgloss.Color(strconv.Itoa(i)) }
+
+// The pane backgrounds the themes are designed for: the xterm defaults of
+// a dark and a light terminal.
 var (
-	black   = lipgloss.ANSIColor(0)
-	red     = lipgloss.ANSIColor(1)
-	green   = lipgloss.ANSIColor(2)
-	blue    = lipgloss.ANSIColor(4)
-	magenta = lipgloss.ANSIColor(5)
-	cyan    = lipgloss.ANSIColor(6)
-	white   = lipgloss.ANSIColor(7)
-	grey    = lipgloss.ANSIColor(8)
-	bred    = lipgloss.ANSIColor(9)
-	bgreen  = lipgloss.ANSIColor(10)
-	byellow = lipgloss.ANSIColor(11)
-	bblue   = lipgloss.ANSIColor(12)
-	bmag    = lipgloss.ANSIColor(13)
-	bcyan   = lipgloss.ANSIColor(14)
-	bwhite  = lipgloss.ANSIColor(15)
+	darkBg  = x(16)  // #000000
+	lightBg = x(231) // #ffffff
 )
+
+// Background is the pane background the theme's colours were chosen
+// against; nil for the colourless theme.
+func (t *Theme) Background() color.Color {
+	switch {
+	case !t.Color:
+		return nil
+	case t.Dark:
+		return darkBg
+	}
+	return lightBg
+}
+
+// Target is the contrast ratio the theme's text reaches against the pane
+// background (the read band: 4.5 in every theme).
+func (t *Theme) Target() float64 { return t.target }
 
 func darkPalette() palette {
 	return palette{
-		fg: nil, muted: lipgloss.Color("245"), faint: lipgloss.Color("240"), accent: bcyan,
-		title: lipgloss.Color("252"), titleBg: lipgloss.Color("237"),
-		sel: lipgloss.Color("24"), selFg: bwhite, match: byellow,
-		found: bgreen, pending: byellow, missed: bred, readNow: bcyan, readOld: lipgloss.Color("67"),
-		readNowBg: lipgloss.Color("236"),
-		newGold:   bgreen, reread: lipgloss.Color("173"), err: bred, escape: bmag,
-		spark: [4]color.Color{bcyan, bmag, byellow, bgreen},
-		read:  bcyan, search: bmag, edit: byellow, run: bblue, submit: bgreen, other: lipgloss.Color("245"),
-		chroma: "github-dark",
+		fg: nil, muted: x(248), faint: x(244), accent: x(51),
+		title: x(252), titleBg: x(237), titleIdle: x(237),
+		sel: x(24), selFg: x(231), match: x(226),
+		found: x(46), pending: x(226), missed: x(196), readNow: x(51), readOld: x(67),
+		readNowBg: x(236),
+		newGold:   x(46), reread: x(173), err: x(196), escape: x(201),
+		spark: [4]color.Color{x(51), x(201), x(226), x(46)},
+		read:  x(51), search: x(201), edit: x(226), run: x(75), submit: x(46), other: x(245),
+		chroma: "github-dark", target: 4.5,
 	}
 }
 
 func lightPalette() palette {
 	return palette{
-		fg: nil, muted: lipgloss.Color("242"), faint: lipgloss.Color("249"), accent: blue,
-		title: lipgloss.Color("235"), titleBg: lipgloss.Color("254"),
-		sel: lipgloss.Color("153"), selFg: black, match: magenta,
-		found: green, pending: lipgloss.Color("130"), missed: red, readNow: blue, readOld: lipgloss.Color("110"),
-		readNowBg: lipgloss.Color("255"),
-		newGold:   green, reread: lipgloss.Color("130"), err: red, escape: magenta,
-		spark: [4]color.Color{blue, magenta, lipgloss.Color("130"), green},
-		read:  blue, search: magenta, edit: lipgloss.Color("130"), run: cyan, submit: green, other: lipgloss.Color("242"),
-		chroma: "github",
+		fg: nil, muted: x(240), faint: x(242), accent: x(25),
+		title: x(235), titleBg: x(254), titleIdle: x(254),
+		sel: x(153), selFg: x(16), match: x(127),
+		found: x(28), pending: x(130), missed: x(160), readNow: x(25), readOld: x(61),
+		readNowBg: x(253),
+		newGold:   x(28), reread: x(130), err: x(160), escape: x(127),
+		spark: [4]color.Color{x(25), x(127), x(130), x(28)},
+		read:  x(25), search: x(127), edit: x(130), run: x(23), submit: x(28), other: x(240),
+		chroma: "github", target: 4.5,
 	}
 }
 
-// contrastPalette is for projectors: pure, saturated colours, bold text and
-// the modus syntax styles (designed for WCAG AAA contrast).
+// contrastPalette is for projectors: saturated colours at 7:1, bold text, a
+// read band that holds up in a bright room and the modus syntax styles
+// (designed for the same contrast).
 func contrastPalette(dark bool) palette {
 	p := palette{
-		muted: white, faint: white, accent: bcyan, title: bwhite, titleBg: blue,
-		sel: bwhite, selFg: black, match: byellow,
-		found: bgreen, pending: byellow, missed: bred, readNow: bcyan, readOld: cyan,
-		readNowBg: nil,
-		newGold:   bgreen, reread: byellow, err: bred, escape: bmag,
-		spark: [4]color.Color{bcyan, bmag, byellow, bgreen},
-		read:  bcyan, search: bmag, edit: byellow, run: bblue, submit: bgreen, other: bwhite,
-		chroma: "modus-vivendi", bold: true,
+		muted: x(252), faint: x(250), accent: x(51), title: x(231), titleBg: x(19), titleIdle: x(240),
+		sel: x(231), selFg: x(16), match: x(226),
+		found: x(46), pending: x(226), missed: x(210), readNow: x(51), readOld: x(44),
+		readNowBg: x(238),
+		newGold:   x(46), reread: x(226), err: x(210), escape: x(213),
+		spark: [4]color.Color{x(51), x(213), x(226), x(46)},
+		read:  x(51), search: x(213), edit: x(226), run: x(81), submit: x(46), other: x(231),
+		chroma: "modus-vivendi", bold: true, target: 7,
 	}
 	if !dark {
-		p.muted, p.faint, p.accent, p.title, p.titleBg = black, grey, blue, bwhite, blue
-		p.sel, p.selFg, p.match = black, bwhite, magenta
-		p.found, p.pending, p.missed, p.readNow, p.readOld = green, magenta, red, blue, blue
-		p.newGold, p.reread, p.err, p.escape = green, magenta, red, magenta
-		p.spark = [4]color.Color{blue, magenta, red, green}
-		p.read, p.search, p.edit, p.run, p.submit, p.other = blue, magenta, red, cyan, green, black
+		p.muted, p.faint, p.accent, p.title, p.titleBg, p.titleIdle = x(16), x(238), x(19), x(231), x(19), x(240)
+		p.sel, p.selFg, p.match = x(16), x(231), x(90)
+		p.found, p.pending, p.missed, p.readNow, p.readOld = x(22), x(90), x(124), x(19), x(18)
+		p.readNowBg = x(252)
+		p.newGold, p.reread, p.err, p.escape = x(22), x(90), x(124), x(90)
+		p.spark = [4]color.Color{x(19), x(90), x(124), x(22)}
+		p.read, p.search, p.edit, p.run, p.submit, p.other = x(19), x(90), x(124), x(23), x(22), x(16)
 		p.chroma = "modus-operandi"
 	}
 	return p
@@ -219,7 +236,16 @@ func build(name string, dark bool, p palette) *Theme {
 		}
 		return s().Foreground(c)
 	}
-	t := &Theme{Name: name, Dark: dark, Color: true, Chroma: styles.Get(p.chroma)}
+	t := &Theme{Name: name, Dark: dark, Color: true, target: p.target}
+	bg := darkBg
+	if !dark {
+		bg = lightBg
+	}
+	if st := chromaStyle(p.chroma); st != nil {
+		// Code sits on the pane and on the read band: its colours must read
+		// on both.
+		t.Chroma = readable(readable(st, []color.Color{bg}, p.target, dark), []color.Color{bg, p.readNowBg}, 4.5, dark)
+	}
 	t.AppName = fg(p.accent).Bold(true)
 	t.HeaderKey = fg(p.muted)
 	t.HeaderValue = fg(p.fg).Bold(true)
@@ -227,7 +253,7 @@ func build(name string, dark bool, p palette) *Theme {
 	t.PaneTitle = fg(p.muted).Background(p.titleBg)
 	t.PaneTitleFocused = fg(p.title).Background(p.titleBg).Bold(true)
 	if name == "contrast" {
-		t.PaneTitle = fg(p.title).Background(grey)
+		t.PaneTitle = fg(p.title).Background(p.titleIdle)
 	}
 	t.Separator = fg(p.faint)
 	t.Text = fg(p.fg).Bold(p.bold)

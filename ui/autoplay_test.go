@@ -27,6 +27,8 @@ func TestAutoplayOption(t *testing.T) {
 		{"speed beyond the fastest", Options{Speed: time.Millisecond}, 0, 100 * time.Millisecond, false},
 		{"autoplay at the last step starts over", Options{Autoplay: true, Step: 20}, 0, time.Second, true},
 	}
+	defer func(d time.Duration) { idleAfter = d }(idleAfter)
+	idleAfter = 0 // no idle highlighting: Init returns only the clock
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			m := newModel(t, a, c.opts, 120, 40)

@@ -21,6 +21,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
+// Tests send keys faster than a person: no idle work between them (a test
+// of its own drives it).
+func init() { idleAfter = 0 }
+
 // The registry's panes, by name.
 var paneTimeline, paneSource, paneObservation, paneGold = paneNamed("timeline"), paneNamed("source"), paneNamed("observation"), paneNamed("gold")
 

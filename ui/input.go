@@ -83,11 +83,24 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		m.ctx.Rev++
 		m.status = "lens: " + m.ctx.Lens.String()
 		return m.broadcast(pane.LensMsg{})
+	case key.Matches(k, keys.PrevRun), key.Matches(k, keys.NextRun):
+		if !m.opts.InList {
+			m.status = "one run: view a folder or several files to move between runs"
+			return nil
+		}
+		n := 1
+		if key.Matches(k, keys.PrevRun) {
+			n = -1
+		}
+		return func() tea.Msg { return switchMsg{n} }
 	case key.Matches(k, keys.Back):
-		if m.ctx.Query != "" {
+		switch {
+		case m.ctx.Query != "":
 			m.ctx.Query = ""
 			m.ctx.Rev++
 			m.markAll()
+		case m.opts.InList:
+			return func() tea.Msg { return leaveMsg{} }
 		}
 	default:
 		for p, pn := range m.panes {

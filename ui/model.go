@@ -42,6 +42,9 @@ type Options struct {
 	// Speed is the autoplay interval, snapped to the nearest one the +/-
 	// keys offer; 0 keeps the default.
 	Speed time.Duration
+	// InList: the run was opened from a run list (Browse), to which esc
+	// returns and whose other runs H and L open.
+	InList bool
 }
 
 // Model is the explorer's root model.
@@ -71,6 +74,8 @@ type Model struct {
 	playing bool
 	speed   int
 	tickGen int
+	// idleGen counts the idle timers armed; only the last one works.
+	idleGen int
 
 	// cache holds each pane's last rendering; dirty marks the ones to redo,
 	// so scrolling one pane does not re-render the others. The header,
@@ -132,10 +137,12 @@ func (m *Model) applyTheme() {
 	m.markAll()
 }
 
-// Init asks the terminal for its background when the theme follows it, and
+// Init asks the terminal for its background when the theme follows it,
+// without waiting for the answer (the first frame is drawn with the assumed
+// background and redrawn if the answer differs), arms the idle work, and
 // starts the autoplay clock when Options.Autoplay is set.
 func (m *Model) Init() tea.Cmd {
-	var cmds []tea.Cmd
+	cmds := []tea.Cmd{m.armIdle(idleAfter)}
 	if m.followsTerminal() {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -143,6 +150,40 @@ func (m *Model) Init() tea.Cmd {
 		cmds = append(cmds, m.nextTick())
 	}
 	return tea.Batch(cmds...)
+}
+
+// idleAfter is how long the user must leave the keys alone before panes do
+// work ahead (Idler); 0 turns it off.
+var idleAfter = 150 * time.Millisecond
+
+type idleMsg struct{ gen int }
+
+// armIdle starts the idle timer again, cancelling the last one.
+func (m *Model) armIdle(d time.Duration) tea.Cmd {
+	if idleAfter <= 0 {
+		return nil
+	}
+	m.idleGen++
+	gen := m.idleGen
+	return tea.Tick(d, func(time.Time) tea.Msg { return idleMsg{gen} })
+}
+
+// idle gives each Idler one piece of work, and comes back at once while
+// any is left: a key pressed meanwhile waits for one piece at most.
+func (m *Model) idle(msg idleMsg) tea.Cmd {
+	if msg.gen != m.idleGen {
+		return nil
+	}
+	more := false
+	for _, p := range m.panes {
+		if i, ok := p.(pane.Idler); ok && i.Idle() {
+			more = true
+		}
+	}
+	if more {
+		return m.armIdle(time.Millisecond)
+	}
+	return nil
 }
 
 func (m *Model) markAll() {
@@ -183,7 +224,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.applyTheme()
 		}
 	case tea.KeyPressMsg:
-		return m, m.key(msg)
+		return m, tea.Batch(m.key(msg), m.armIdle(idleAfter))
+	case idleMsg:
+		return m, m.idle(msg)
 	case tea.MouseWheelMsg:
 		return m, m.wheel(msg.Mouse())
 	case pane.GotoMsg:

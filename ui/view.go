@@ -154,7 +154,7 @@ func (m *Model) helpView(h int) []string {
 	}
 	cats = append(cats, t.NewGold.Render("+n")+" new gold lines", t.Reread.Render(runtext.GlyphReread)+" only re-read", "* search match")
 	legend(cats...)
-	lines = append(lines, t.Muted.Render(" Lens (L): contextbench = the evaluator's steps · observed = what actions showed"))
+	lines = append(lines, t.Muted.Render(" Lens (v): contextbench = the evaluator's steps · observed = what actions showed"))
 	// Last, so that a short screen (80x24) loses this line and no key.
 	lines = append(lines, t.Muted.Render(" Gold: @k first read by step k · → by the end: found, read then dropped, near miss ±lines, searched, never opened"))
 	return fit.Block(lines, m.w, h)

@@ -1,11 +1,14 @@
 package ui
 
 import (
+	"fmt"
 	"image/color"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -135,8 +138,13 @@ func TestKeys(t *testing.T) {
 		{"tab cycles", []string{"tab", "tab", "tab", "tab"}, base},
 		{"shift+tab goes back", []string{"shift+tab"}, with(func(s *state) { s.focus = paneGold })},
 		{"j in source scrolls, not steps", []string{"tab", "j"}, with(func(s *state) { s.focus = paneSource })},
-		{"L switches lens and keeps the action", []string{"l", "l", "L"}, with(func(s *state) { s.cur = 2; s.lens = model.LensObserved })},
-		{"L twice", []string{"L", "L"}, base},
+		{"v switches lens and keeps the action", []string{"l", "l", "v"}, with(func(s *state) { s.cur = 2; s.lens = model.LensObserved })},
+		{"v twice", []string{"v", "v"}, base},
+		{"0 and $ are first and last", []string{"$"}, with(func(s *state) { s.cur = 19 })},
+		{"0 first", []string{"l", "l", "0"}, base},
+		// H and L move between runs of a list; with one run they stay.
+		{"L with one run stays", []string{"l", "L"}, with(func(s *state) { s.cur = 1 })},
+		{"H with one run stays", []string{"H"}, base},
 		{"? opens help", []string{"?"}, with(func(s *state) { s.help = true })},
 		{"esc closes help", []string{"?", "esc"}, base},
 		{"keys do not step under help", []string{"?", "l"}, with(func(s *state) { s.help = true })},
@@ -383,13 +391,27 @@ func TestOnlyDirtyPanesRender(t *testing.T) {
 	}
 }
 
-// BenchmarkStep renders one step of a 1,000-action run over a 5,000-line
-// file at 200x60.
+// BenchmarkStep is one step forward (key "l") and the frame it draws, at
+// 200x60 over a 5,000-line file. ns/op is the steady state, once the file
+// is highlighted (by an earlier visit, or while the user read: see
+// TestIdleHighlightsAhead); first-pass-median-ms is the median step of a
+// first pass through the run with no pause at all, when a step into a new
+// stretch of the file highlights it then.
 func BenchmarkStep(b *testing.B) {
 	a := synthetic(b, 1000, 5000, "line one\nline two\n")
 	m := newModel(b, a, Options{}, 200, 60)
-	m.View() // highlight once, as opening the explorer does
+	m.View()
 	next := press("l")
+	times := make([]time.Duration, 0, m.ctx.Data.N)
+	for m.ctx.Cur < m.ctx.Data.N-1 {
+		t0 := time.Now()
+		m.Update(next)
+		_ = m.View()
+		times = append(times, time.Since(t0))
+	}
+	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	median := float64(times[len(times)/2]) / 1e6
+	m.setCur(0)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if m.ctx.Cur == m.ctx.Data.N-1 {
@@ -398,6 +420,7 @@ func BenchmarkStep(b *testing.B) {
 		m.Update(next)
 		_ = m.View()
 	}
+	b.ReportMetric(median, "first-pass-median-ms")
 }
 
 // The footer and the help screen are the focused pane's: its own keys
@@ -444,5 +467,50 @@ func TestSameBackgroundKeepsTheme(t *testing.T) {
 	m.View()
 	if m.ctx.Theme != th || m.ctx.Rev != rev || m.cache[paneSource] != "sentinel" {
 		t.Error("the same background rebuilt the theme or redrew the panes")
+	}
+}
+
+// BenchmarkFirstFrame is opening the explorer and drawing its first screen
+// at 200x60 on a run over one file of a given length: with only the visible
+// part of a file highlighted, it does not grow with the file.
+func BenchmarkFirstFrame(b *testing.B) {
+	for _, lines := range []int{500, 5000, 50000} {
+		b.Run(fmt.Sprintf("lines=%d", lines), func(b *testing.B) {
+			a := synthetic(b, 50, lines, "")
+			b.ReportAllocs()
+			for b.Loop() {
+				m := newModel(b, a, Options{}, 200, 60)
+				_ = m.View()
+			}
+		})
+	}
+}
+
+// While the user reads, the source pane highlights the rest of its file,
+// a chunk per idle tick, so stepping later finds it ready; a key pressed
+// meanwhile cancels the pending tick.
+func TestIdleHighlightsAhead(t *testing.T) {
+	idleAfter = time.Millisecond
+	defer func() { idleAfter = 0 }()
+	m := newModel(t, synthetic(t, 10, 5000, ""), Options{}, 200, 60)
+	m.View()
+	f := src(m).HighlightedChunks
+	done, all := f()
+	if done == 0 || done > 3 || all != (5000+63)/64 {
+		t.Fatalf("after the first frame: %d of %d chunks highlighted", done, all)
+	}
+	m.armIdle(idleAfter)
+	gen := m.idleGen // a timer armed, then superseded by a key
+	m.Update(press("j"))
+	if cmd := m.idle(idleMsg{gen}); cmd != nil {
+		t.Error("a superseded idle tick did work")
+	}
+	for n := 0; n < 200; n++ {
+		if m.idle(idleMsg{m.idleGen}) == nil {
+			break
+		}
+	}
+	if done, all := f(); done != all {
+		t.Errorf("idle work stopped at %d of %d chunks", done, all)
 	}
 }

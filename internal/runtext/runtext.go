@@ -123,3 +123,35 @@ func Ratio(a, b int) string {
 	}
 	return fmt.Sprintf("%.2f", float64(a)/float64(b))
 }
+
+// Middle shortens a string to w cells by cutting its middle, so that two
+// paths that differ only in their last part stay different on screen: a
+// path keeps its file name whole when that fits, and the cells left are
+// shared between its start and the directories just above the name. Text
+// that is not a path (or whose name alone is too long) keeps both ends,
+// the end a little more.
+func Middle(s string, w int) string {
+	n := ansi.StringWidth(s)
+	switch {
+	case n <= w:
+		return s
+	case w <= 0:
+		return ""
+	case w == 1:
+		return "…"
+	}
+	budget := w - 1 // the ellipsis
+	tail := 0
+	if i := strings.LastIndexByte(s, '/'); i >= 0 && i < len(s)-1 {
+		if name := ansi.StringWidth(s[i:]); name <= budget {
+			tail = name // "/name"
+		}
+	}
+	rest := budget - tail
+	head := (rest + 1) / 2
+	if tail == 0 {
+		head = rest / 2
+	}
+	tail += rest - head
+	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, n-tail, "")
+}

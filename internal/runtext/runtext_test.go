@@ -3,6 +3,8 @@ package runtext
 import (
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/trajscope/trajscope/model"
 )
 
@@ -34,5 +36,45 @@ func TestTruncateAndRatio(t *testing.T) {
 	}
 	if Ratio(1, 4) != "0.25" || Ratio(3, 0) != "-" {
 		t.Errorf("Ratio: %s %s", Ratio(1, 4), Ratio(3, 0))
+	}
+}
+
+func TestMiddle(t *testing.T) {
+	const a = "openlibrary/catalog/marc/tests/test_marc_binary.py"
+	const b = "openlibrary/catalog/marc/tests/test_parse.py"
+	for _, c := range []struct {
+		s    string
+		w    int
+		want string
+	}{
+		{a, 60, a},
+		{a, len(a), a},
+		{a, 40, "openlibrar…arc/tests/test_marc_binary.py"},
+		{b, 40, "openlibrary/c…g/marc/tests/test_parse.py"},
+		{a, 30, "openl…ests/test_marc_binary.py"},
+		{b, 30, "openlibr…c/tests/test_parse.py"},
+		{a, 21, "…/test_marc_binary.py"},
+		// The name alone no longer fits: both ends, the end longer.
+		{a, 12, "openl…ary.py"},
+		{"django__django-12419", 12, "djang…-12419"},
+		{"日本語/ファイル.py", 10, "日本…ル.py"},
+		{a, 1, "…"},
+		{a, 0, ""},
+		{"dir/", 3, "d…/"},
+	} {
+		got := Middle(c.s, c.w)
+		if got != c.want {
+			t.Errorf("Middle(%q, %d) = %q, want %q", c.s, c.w, got, c.want)
+		}
+		if w := ansi.StringWidth(got); w > max(c.w, 0) {
+			t.Errorf("Middle(%q, %d) is %d cells wide", c.s, c.w, w)
+		}
+	}
+	// The two paths the gold panel once showed alike stay apart at every
+	// width that leaves room for a few letters of each name.
+	for w := 8; w <= len(a); w++ {
+		if Middle(a, w) == Middle(b, w) {
+			t.Errorf("width %d: %q for both", w, Middle(a, w))
+		}
 	}
 }

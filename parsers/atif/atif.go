@@ -142,6 +142,7 @@ func load(path string, t map[string]any, dir, where string) (model.Run, error) {
 		Model:   pyval.Str(agent["model_name"]),
 		Actions: w.actions,
 		Path:    path,
+		CostUSD: toolcall.Cost(pyval.Path(t, "final_metrics", "total_cost_usd")),
 	}
 	for i := range run.Actions {
 		run.Actions[i].Index = i

@@ -205,7 +205,15 @@ func (b *builder) add(r record) {
 	case "user":
 		b.recognised++
 		b.user(m)
-	case "result", "queue-operation", "summary", "attachment", "file-history-snapshot", "last-prompt":
+	case "result":
+		// The print mode's last record: how the session ended
+		// ("success", "error_max_turns") and what it cost.
+		b.recognised++
+		b.run.ExitStatus = pyval.Str(m["subtype"])
+		if c := toolcall.Cost(m["total_cost_usd"]); c > 0 {
+			b.run.CostUSD = c
+		}
+	case "queue-operation", "summary", "attachment", "file-history-snapshot", "last-prompt":
 		b.recognised++
 	}
 	if b.run.InstanceID == "" {

@@ -16,6 +16,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -83,6 +84,8 @@ func Parse(name string, data []byte) (*model.Run, error) {
 		run.Agent += " " + v
 	}
 	run.Model = str(doc, "info", "config", "model", "model_name")
+	run.ExitStatus = str(doc, "info", "exit_status")
+	run.CostUSD = cost(doc)
 	msgs, _ := messageList(doc) // validated by extract
 	tl := buildTimeline(msgs)
 	if run.Model == "" {
@@ -128,6 +131,22 @@ func str(v *jsonv.Value, keys ...string) string {
 		return v.Str
 	}
 	return ""
+}
+
+// cost is info.model_stats.instance_cost, 0 when absent or not a number.
+func cost(doc *jsonv.Value) float64 {
+	v := doc
+	for _, k := range []string{"info", "model_stats", "instance_cost"} {
+		next, ok := v.Get(k)
+		if !ok {
+			return 0
+		}
+		v = next
+	}
+	if f, ok := v.Float(); ok && f > 0 && !math.IsInf(f, 1) {
+		return f
+	}
+	return 0
 }
 
 type timeline struct {

@@ -92,6 +92,9 @@ func parse(path string, data []byte) (model.Run, error) {
 		Agent:  "mini-swe-agent",
 		Model:  pyval.Str(pyval.Path(info, "config", "model", "model_name")),
 		Path:   path,
+		// How the run ended and what it cost, as mini-swe-agent records them.
+		ExitStatus: pyval.Str(info["exit_status"]),
+		CostUSD:    toolcall.Cost(pyval.Path(info, "model_stats", "instance_cost")),
 	}
 	var calls []toolcall.Call
 	byID := map[string]int{}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/pyval"
+	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
 // recordRun turns one output.jsonl record into a run: the upstream
@@ -40,6 +41,11 @@ func recordRun(rec map[string]any) (model.Run, error) {
 			run.Model = pyval.Str(llm["model"])
 		}
 	}
+
+	// The evaluation harness records an error for a run that did not end
+	// normally (iteration limit, crash), and the run's cost.
+	run.ExitStatus = pyval.Str(rec["error"])
+	run.CostUSD = toolcall.Cost(pyval.Path(rec, "metrics", "accumulated_cost"))
 
 	hist, _ := rec["history"].([]any)
 	// Upstream: each action item that yields files is one step.

@@ -11,6 +11,7 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/pyval"
 	"github.com/trajscope/trajscope/parsers/internal/rawjson"
+	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
 // decodeFile decodes a whole-file JSON document, naming the line on error.
@@ -58,6 +59,8 @@ func loadTraj(path string, data []byte) (model.Run, error) {
 			// A non-string submission is not a patch; upstream only checks
 			// truthiness, but nothing downstream could use another type.
 			run.Prediction.ModelPatch = pyval.Str(info["submission"])
+			run.ExitStatus = pyval.Str(info["exit_status"])
+			run.CostUSD = toolcall.Cost(pyval.Path(info, "model_stats", "instance_cost"))
 		}
 	}
 	if !isDict {

@@ -200,6 +200,31 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// HighlightedChunks reports how much of the file shown is highlighted.
+func (m *Model) HighlightedChunks() (done, all int) {
+	if m.hl == nil {
+		return 0, 0
+	}
+	if f := m.hl.files[m.file]; f != nil {
+		for _, d := range f.done {
+			if d {
+				done++
+			}
+		}
+		return done, len(f.done)
+	}
+	return 0, 0
+}
+
+// Idle highlights a little more of the file shown, so that scrolling and
+// stepping through it later find it ready.
+func (m *Model) Idle() bool {
+	if m.hl == nil || m.file == "" {
+		return false
+	}
+	return m.hl.ahead(m.file)
+}
+
 // Global handles the pane's keys that work whatever the focus: the file
 // picker, the gold jumps, following the steps again and the editor.
 func (m *Model) Global(k tea.KeyPressMsg) (tea.Cmd, bool) {
@@ -301,7 +326,7 @@ func (m *Model) View() string {
 		return strings.Join(fit.Block(lines, m.W, m.H), "\n")
 	}
 	content, _ := d.A.Files.Content(m.file)
-	code, widths := m.hl.lines(m.file, content)
+	code, widths := m.hl.lines(m.file, content, m.top, m.top+m.H)
 	now := m.nowLines()
 	numW := len(strconv.Itoa(fd.Lines))
 	gutterW := 1 + 2 + 1 + numW + 1

@@ -1,6 +1,7 @@
 package code
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -11,7 +12,7 @@ import (
 func TestHighlighter(t *testing.T) {
 	h := newHighlighter(styles.Get("github-dark"))
 	src := []byte("def f(x):\r\n\treturn x  # \x1b[2J\n\nclass A:\n    pass\n")
-	lines, _ := h.lines("a.py", src)
+	lines, _ := h.lines("a.py", src, 1, 5)
 	want := []string{"def f(x):", "    return x  # \\e[2J", "", "class A:", "    pass"}
 	if len(lines) != len(want) {
 		t.Fatalf("%d lines, want %d: %q", len(lines), len(want), lines)
@@ -25,16 +26,16 @@ func TestHighlighter(t *testing.T) {
 		t.Error("a Python keyword was not highlighted")
 	}
 	// Cached: the same slice comes back without tokenising again.
-	again, _ := h.lines("a.py", []byte("different content"))
+	again, _ := h.lines("a.py", []byte("different content"), 1, 5)
 	if &again[0] != &lines[0] {
 		t.Error("the second call re-highlighted the file")
 	}
 	// No style (NO_COLOR) or no lexer: plain, safe lines.
-	plain, _ := newHighlighter(nil).lines("a.py", src)
+	plain, _ := newHighlighter(nil).lines("a.py", src, 1, 5)
 	if plain[1] != "    return x  # \\e[2J" {
 		t.Errorf("plain line = %q", plain[1])
 	}
-	if got, _ := newHighlighter(styles.Get("github")).lines("notes.unknownext", []byte("x\ny")); len(got) != 2 || ansi.Strip(got[1]) != "y" {
+	if got, _ := newHighlighter(styles.Get("github")).lines("notes.unknownext", []byte("x\ny"), 1, 2); len(got) != 2 || ansi.Strip(got[1]) != "y" {
 		t.Errorf("unknown language = %q", got)
 	}
 	if got := plainLines(nil); len(got) != 1 || got[0] != "" {
@@ -45,5 +46,48 @@ func TestHighlighter(t *testing.T) {
 func TestExpandTabs(t *testing.T) {
 	if got := expandTabs("a\tb\n\tc", 4); got != "a   b\n    c" {
 		t.Errorf("expandTabs = %q", got)
+	}
+}
+
+// Only the chunks a screen shows are highlighted; a chunk highlighted later
+// is coloured as it would be with the whole file tokenised, when nothing
+// spans more than the context lines before it.
+func TestHighlightWindow(t *testing.T) {
+	var src strings.Builder
+	for i := 1; i <= 1000; i++ {
+		fmt.Fprintf(&src, "def f%d(x):  # line %d\n    return x\n", i, i)
+	}
+	h := newHighlighter(styles.Get("github-dark"))
+	lines, _ := h.lines("big.py", []byte(src.String()), 900, 960)
+	if len(lines) != 2000 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	coloured := func(l int) bool { return strings.Contains(lines[l-1], "\x1b[") }
+	for _, c := range []struct {
+		line int
+		want bool
+	}{{1, false}, {896, false}, {897, true}, {960, true}, {961, false}, {2000, false}} {
+		if coloured(c.line) != c.want {
+			t.Errorf("line %d highlighted: %v, want %v", c.line, !c.want, c.want)
+		}
+	}
+	whole := newHighlighter(styles.Get("github-dark"))
+	for from := 1; from <= 2000; from += chunkLines {
+		whole.lines("big.py", []byte(src.String()), from, from)
+	}
+	all, _ := whole.lines("big.py", nil, 1, 2000)
+	lines, _ = h.lines("big.py", nil, 1, 2000)
+	for i := range all {
+		if all[i] != lines[i] {
+			t.Fatalf("line %d differs by highlighting order: %q vs %q", i+1, all[i], lines[i])
+		}
+	}
+	// A docstring opened in the context lines is coloured as a string.
+	doc := "x = 1\n\"\"\"\n" + strings.Repeat("not code\n", chunkLines) + "\"\"\"\n"
+	h = newHighlighter(styles.Get("github-dark"))
+	got, _ := h.lines("doc.py", []byte(doc), chunkLines+1, chunkLines+2)
+	first, _ := newHighlighter(styles.Get("github-dark")).lines("doc.py", []byte(doc), 1, chunkLines+2)
+	if got[chunkLines] != first[chunkLines] {
+		t.Errorf("a chunk inside a docstring: %q, whole-file %q", got[chunkLines], first[chunkLines])
 	}
 }

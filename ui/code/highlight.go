@@ -14,69 +14,129 @@ import (
 // tabWidth is how far tabs in source files expand.
 const tabWidth = 4
 
-// highlighter turns files into syntax-highlighted lines, once per file: the
-// cache is what keeps stepping cheap, since a step only changes the gutter.
+// Highlighting works on chunks of chunkLines lines, each tokenised with
+// the contextLines before it so that a string or comment opened just above
+// the chunk is coloured as one: a screen needs one or two chunks, so the
+// first frame and each step cost the same on a 100-line file and a
+// 50,000-line one.
+const (
+	chunkLines   = 64
+	contextLines = 48
+)
+
+// highlighter turns files into syntax-highlighted lines, chunk by chunk as
+// they come into view, and keeps them: stepping only changes the gutter.
 type highlighter struct {
-	style  *chroma.Style
-	sgr    map[chroma.TokenType]string
-	cache  map[string][]string
-	widths map[string][]int
+	style *chroma.Style
+	sgr   map[chroma.TokenType]string
+	files map[string]*hlFile
+}
+
+// hlFile is one file's lines: the raw lines, made safe to display chunk by
+// chunk (plain), then highlighted chunk by chunk (lines) as they are
+// shown. Lines of chunks not shown yet are "".
+type hlFile struct {
+	raw, plain, lines []string
+	widths            []int
+	ready, done       []bool // by chunk: plain text made, highlighted
+	lexer             chroma.Lexer
 }
 
 func newHighlighter(style *chroma.Style) *highlighter {
-	return &highlighter{style: style, sgr: map[chroma.TokenType]string{}, cache: map[string][]string{}, widths: map[string][]int{}}
+	return &highlighter{style: style, sgr: map[chroma.TokenType]string{}, files: map[string]*hlFile{}}
 }
 
-// lines returns a file's highlighted lines (index 0 is line 1) and their
-// display widths, measured once with the highlighting.
-func (h *highlighter) lines(path string, content []byte) ([]string, []int) {
-	if ls, ok := h.cache[path]; ok {
-		return ls, h.widths[path]
+// lines returns a file's display lines (index 0 is line 1) and their
+// widths, with lines from..to (1-based, inclusive; clamped) ready and
+// highlighted; other lines may be plain or still empty. The slices are the
+// highlighter's own and fill in as more of the file is shown.
+func (h *highlighter) lines(path string, content []byte, from, to int) ([]string, []int) {
+	f := h.files[path]
+	if f == nil {
+		f = h.open(path, content)
+		h.files[path] = f
 	}
-	ls := h.render(path, content)
-	ws := make([]int, len(ls))
-	for i, l := range ls {
-		ws[i] = ansi.StringWidth(l)
+	for c := max(from-1, 0) / chunkLines; c < len(f.ready) && c*chunkLines < to; c++ {
+		h.show(f, c)
 	}
-	h.cache[path], h.widths[path] = ls, ws
-	return ls, ws
+	return f.lines, f.widths
 }
 
-// plainLines splits content into safe display lines: tabs expanded and
-// control characters made visible, one entry per editor line.
-func plainLines(content []byte) []string {
-	text := string(content)
-	text = strings.TrimSuffix(text, "\n")
-	if text == "" {
-		return []string{""}
+// show makes chunk c ready and, when the file has a lexer, highlighted.
+func (h *highlighter) show(f *hlFile, c int) {
+	f.prepare(c)
+	if f.lexer != nil && !f.done[c] {
+		if c > 0 {
+			f.prepare(c - 1) // its last lines are the context
+		}
+		h.chunk(f, c)
+		f.done[c] = true
 	}
-	raw := strings.Split(text, "\n")
-	for i, l := range raw {
-		l = strings.TrimSuffix(l, "\r") // CRLF files: the CR is not content
-		raw[i] = termsafe.Line(expandTabs(l, tabWidth))
-	}
-	return raw
 }
 
-func (h *highlighter) render(path string, content []byte) []string {
-	plain := plainLines(content)
+// prepare makes chunk c's plain text: tabs expanded and control characters
+// made visible, with its widths.
+func (f *hlFile) prepare(c int) {
+	if f.ready[c] {
+		return
+	}
+	f.ready[c] = true
+	for i := c * chunkLines; i < min((c+1)*chunkLines, len(f.raw)); i++ {
+		l := strings.TrimSuffix(f.raw[i], "\r") // CRLF files: the CR is not content
+		f.plain[i] = termsafe.Line(expandTabs(l, tabWidth))
+		f.lines[i] = f.plain[i]
+		f.widths[i] = ansi.StringWidth(f.plain[i])
+	}
+}
+
+// ahead highlights (or, without a lexer, prepares) the next chunk of path
+// not done yet, and reports whether any is left.
+func (h *highlighter) ahead(path string) bool {
+	f := h.files[path]
+	if f == nil {
+		return false
+	}
+	for c := range f.ready {
+		if !f.ready[c] || f.lexer != nil && !f.done[c] {
+			h.show(f, c)
+			return c+1 < len(f.ready)
+		}
+	}
+	return false
+}
+
+// open splits a file into lines and finds its lexer.
+func (h *highlighter) open(path string, content []byte) *hlFile {
+	f := &hlFile{raw: splitLines(content)}
+	n := len(f.raw)
+	f.plain, f.lines, f.widths = make([]string, n), make([]string, n), make([]int, n)
+	chunks := (n + chunkLines - 1) / chunkLines
+	f.ready, f.done = make([]bool, chunks), make([]bool, chunks)
 	if h.style == nil || len(content) > 4<<20 {
-		// No colours (NO_COLOR), or too big to be worth tokenising.
-		return plain
+		return f // no colours (NO_COLOR), or too big to be worth tokenising
 	}
-	lexer := lexers.Match(path)
-	if lexer == nil {
-		lexer = lexers.Analyse(string(content))
+	f.lexer = lexers.Match(path)
+	if f.lexer == nil {
+		f.lexer = lexers.Analyse(string(content[:min(len(content), 64<<10)]))
 	}
-	if lexer == nil {
-		return plain
+	if f.lexer != nil {
+		f.lexer = chroma.Coalesce(f.lexer)
 	}
+	return f
+}
+
+// chunk highlights chunk c of f in place. A lexer that loses or adds a
+// line leaves the chunk plain rather than show marks on the wrong lines.
+func (h *highlighter) chunk(f *hlFile, c int) {
+	start := c * chunkLines
+	end := min(start+chunkLines, len(f.lines))
+	ctx := max(start-contextLines, 0)
 	// Tokenise the cleaned text, so offsets match what is displayed.
-	it, err := chroma.Coalesce(lexer).Tokenise(nil, strings.Join(plain, "\n")+"\n")
+	it, err := f.lexer.Tokenise(nil, strings.Join(f.plain[ctx:end], "\n")+"\n")
 	if err != nil {
-		return plain
+		return
 	}
-	out := make([]string, 0, len(plain))
+	out := make([]string, 0, end-ctx)
 	var b strings.Builder
 	for tok := it(); tok != chroma.EOF; tok = it() {
 		sgr := h.seq(tok.Type)
@@ -101,12 +161,33 @@ func (h *highlighter) render(path string, content []byte) []string {
 	if b.Len() > 0 {
 		out = append(out, b.String())
 	}
-	// A lexer that dropped or added a line would shift every mark: fall
-	// back to plain text rather than show marks on the wrong lines.
-	if len(out) != len(plain) {
-		return plain
+	if len(out) != end-ctx {
+		return
 	}
-	return out
+	copy(f.lines[start:end], out[start-ctx:])
+}
+
+// splitLines splits content into editor lines, a final newline ending the
+// last line rather than starting another.
+func splitLines(content []byte) []string {
+	text := strings.TrimSuffix(string(content), "\n")
+	if text == "" {
+		return []string{""}
+	}
+	return strings.Split(text, "\n")
+}
+
+// plainLines is every line of content as the pane shows it without
+// colours: tabs expanded and control characters made visible.
+func plainLines(content []byte) []string {
+	f := &hlFile{raw: splitLines(content)}
+	n := len(f.raw)
+	f.plain, f.lines, f.widths = make([]string, n), make([]string, n), make([]int, n)
+	f.ready = make([]bool, (n+chunkLines-1)/chunkLines)
+	for c := range f.ready {
+		f.prepare(c)
+	}
+	return f.plain
 }
 
 // seq is the SGR sequence of a token type under the chroma style; the

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/trajscope/trajscope/internal/runtext"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/ui/fit"
@@ -48,7 +50,13 @@ func (m *Model) pickerView() string {
 				info += "  (not in repository)"
 			}
 		}
-		items = append(items, mark+termsafe.Line(f)+info)
+		// The name is cut in the middle, so files of one directory stay
+		// apart; on a pane too narrow for both, the name wins over the note.
+		room := m.W - 4 - ansi.StringWidth(info)
+		if name := termsafe.Line(f); room < min(ansi.StringWidth(name), 16) {
+			info, room = "", m.W-4
+		}
+		items = append(items, mark+runtext.Middle(termsafe.Line(f), room)+info)
 	}
 	off := max(0, min(m.pick-body/2, len(items)-body))
 	for k := off; k < len(items) && len(lines) < m.H; k++ {

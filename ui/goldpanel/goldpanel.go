@@ -131,7 +131,9 @@ func (m *Model) View() string {
 	for k := range d.Gold {
 		g := &d.Gold[k]
 		if k == 0 || d.Gold[k-1].File != g.File {
-			rows = append(rows, row{t.Bold.Render(runtext.GlyphGoldFile + " " + termsafe.Line(g.File)), -1})
+			// Cut in the middle: two files of one directory stay apart.
+			name := runtext.Middle(termsafe.Line(g.File), m.W-2)
+			rows = append(rows, row{t.Bold.Render(runtext.GlyphGoldFile + " " + name), -1})
 		}
 		if k == m.sel {
 			selRow = len(rows)

@@ -1,16 +1,18 @@
-// Package header is the explorer's top line: instance, agent and model,
-// format, step k/N, lens and semantics.
+// Package header is the explorer's top line: the instance, then the step,
+// the lens, who ran it, how it ended and what it cost, the format and the
+// semantics, always in that order.
 package header
 
 import (
 	"fmt"
 	"path"
-	"sort"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/trajscope/trajscope/internal/runtext"
 	"github.com/trajscope/trajscope/internal/termsafe"
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/ui/fit"
 	"github.com/trajscope/trajscope/ui/pane"
 )
@@ -19,114 +21,220 @@ import (
 type Model struct {
 	ctx *pane.Context
 	w   int
+	// usage is the run's tokens and cost, worded once.
+	usage string
+	// stepW and lensW are the widest the step and lens values get over the
+	// run under either lens, so that neither the fields kept nor their
+	// places change as the user steps or switches lens.
+	stepW, lensW, lensShortW int
 }
 
-// New returns a header.
-func New(ctx *pane.Context) *Model { return &Model{ctx: ctx} }
+// New returns a header for the context's run.
+func New(ctx *pane.Context) *Model {
+	m := &Model{ctx: ctx, usage: usage(ctx.Data.Run)}
+	n := ctx.Data.N
+	m.stepW = len(fmt.Sprintf("%d/%d", n, n))
+	for _, l := range model.Lenses {
+		steps := ctx.Data.A.Lenses[l].NumSteps
+		m.lensW = max(m.lensW, len(lensLong(l, steps, steps)))
+		m.lensShortW = max(m.lensShortW, len(lensShort(l, steps, steps)))
+	}
+	return m
+}
 
 // SetWidth sets the header's width (it is one row).
 func (m *Model) SetWidth(w int) { m.w = w }
 
-type item struct {
-	label, value string
-	// prio: items with a lower value are dropped first when space runs out.
-	prio int
+func lensLong(l model.Lens, done, all int) string {
+	return fmt.Sprintf("%s (%d/%d steps)", l, done, all)
 }
 
-// items returns the header's fields, most important first.
-func (m *Model) items() []item {
+func lensShort(l model.Lens, done, all int) string {
+	return fmt.Sprintf("%s %d/%d", l, done, all)
+}
+
+// usage words the run's recorded tokens (input plus output, over its
+// actions) and cost, "" when it records neither.
+func usage(run *model.Run) string {
+	tokens := 0
+	for i := range run.Actions {
+		u := &run.Actions[i].Usage
+		tokens += u.InputTokens + u.OutputTokens
+	}
+	var parts []string
+	if tokens > 0 {
+		parts = append(parts, compact(tokens)+" tokens")
+	}
+	if run.CostUSD > 0 {
+		parts = append(parts, fmt.Sprintf("$%.2f", run.CostUSD))
+		if run.CostUSD < 0.01 {
+			parts[len(parts)-1] = fmt.Sprintf("$%.4f", run.CostUSD)
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// compact writes a count as 950, 12.3k or 4.1M.
+func compact(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprint(n)
+	case n < 1_000_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%.1fM", float64(n)/1e6)
+}
+
+// field is one header field. Fields show in the order of the list; which
+// of them fit is decided in the order of keep.
+type field struct {
+	label string
+	// forms are the field's values, longest first, each padded to the
+	// width it reserves; form is the one shown, -1 when left out.
+	forms []string
+	form  int
+}
+
+// Field indexes, in display order.
+const (
+	fID = iota
+	fStep
+	fLens
+	fWho
+	fExit
+	fUsage
+	fFormat
+	fSem
+	fPlay
+	numFields
+)
+
+// keep is the order in which fields claim room after the instance, each in
+// the longest form that fits while the instance keeps its share: the step,
+// the lens, autoplay while it runs (a presenter must see it) and who ran the
+// run beside an instance cut to minID cells; how the run ended and what it
+// cost beside one of midID; what the screen shows elsewhere only beside the
+// whole instance. Every form reserves the widest
+// value it takes over the run, so which fields show depends on the width
+// alone, never on the step or the lens.
+var keep = []struct{ f, idW int }{
+	{fStep, minID}, {fLens, minID}, {fPlay, minID}, {fWho, minID},
+	{fExit, midID}, {fUsage, midID},
+	{fFormat, 1 << 20}, {fSem, 1 << 20},
+}
+
+// The instance's shares of the line (see keep).
+const minID, midID = 24, 48
+
+func (m *Model) fields() []field {
 	ctx, d := m.ctx, m.ctx.Data
 	run := d.Run
 	ld := ctx.L()
+	pad := func(s string, w int) string { return s + strings.Repeat(" ", max(w-len(s), 0)) }
 	step := fmt.Sprintf("%d/%d", ctx.Cur+1, d.N)
-	lensSteps := fmt.Sprintf("%s (%d/%d steps)", ctx.Lens, ld.StepsDone[ctx.Cur], ld.NumSteps)
-	who := run.Agent
+	done := ld.StepsDone[ctx.Cur]
+	who := termsafe.Line(run.Agent)
 	if run.Model != "" {
 		if who != "" {
 			who += " · "
 		}
 		// "hosted_vllm/Qwen/Qwen3-Coder" → "Qwen3-Coder": the provider
 		// path says little and costs a third of a narrow header.
-		who += path.Base(run.Model)
+		who += termsafe.Line(path.Base(run.Model))
 	}
-	items := []item{
-		{"", run.InstanceID, 5},
-		{"step", step, 9},
-		{"lens", lensSteps, 8},
-		{"", who, 4},
-		{"format", run.Format, 2},
-		{"semantics", d.A.Sem.String(), 3},
+	fs := make([]field, numFields)
+	one := func(i int, label, v string) {
+		if v != "" {
+			fs[i] = field{label: label, forms: []string{v}}
+		} else {
+			fs[i] = field{form: -1}
+		}
 	}
+	one(fID, "", termsafe.Line(run.InstanceID))
+	if run.InstanceID == "" {
+		one(fID, "", "(no instance id)")
+	}
+	fs[fStep] = field{label: "step", forms: []string{pad(step, m.stepW), pad(step, m.stepW)}}
+	fs[fLens] = field{label: "lens", forms: []string{
+		pad(lensLong(ctx.Lens, done, ld.NumSteps), m.lensW),
+		pad(lensShort(ctx.Lens, done, ld.NumSteps), m.lensShortW),
+	}}
+	one(fWho, "", who)
+	if run.Agent != "" && run.Model != "" {
+		fs[fWho].forms = append(fs[fWho].forms, termsafe.Line(path.Base(run.Model)))
+	}
+	one(fExit, "exit", termsafe.Line(run.ExitStatus))
+	one(fUsage, "", m.usage)
+	one(fFormat, "format", termsafe.Line(run.Format))
+	one(fSem, "semantics", d.A.Sem.String())
+	fs[fPlay] = field{form: -1}
 	if ctx.Playing {
-		items = append(items, item{"▶", ctx.Speed, 7})
+		one(fPlay, "▶", ctx.Speed)
 	}
-	return items
+	return fs
 }
 
-// View renders the header on one line, dropping the least important fields
-// until it fits.
+// width is the line's width in cells with the instance id w cells wide.
+func width(fs []field, idW int) int {
+	n, total := 0, 1 // the leading space
+	for i, f := range fs {
+		if f.form < 0 {
+			continue
+		}
+		w := ansi.StringWidth(f.forms[f.form])
+		if i == fID {
+			w = idW
+		}
+		if f.label != "" {
+			w += ansi.StringWidth(f.label) + 1
+		}
+		total += w
+		n++
+	}
+	return total + 3*max(n-1, 0) // " │ " between fields
+}
+
+// View renders the header on one line.
 func (m *Model) View() string {
 	if m.w <= 0 {
 		return ""
 	}
 	t := m.ctx.Theme
-	items := m.items()
-	// The app's name goes first when space runs out.
-	items = append([]item{{"", "trajscope", 1}}, items...)
-	render := func(items []item, plain bool) string {
-		parts := []string{}
-		for _, it := range items {
-			if it.value == "" {
-				continue
-			}
-			if it.value == "trajscope" && it.prio == 1 {
-				if plain {
-					parts = append(parts, it.value)
-				} else {
-					parts = append(parts, t.AppName.Render(it.value))
-				}
-				continue
-			}
-			v := termsafe.Line(it.value)
-			switch {
-			case plain && it.label != "":
-				parts = append(parts, it.label+" "+v)
-			case plain:
-				parts = append(parts, v)
-			case it.label != "":
-				parts = append(parts, t.HeaderKey.Render(it.label)+" "+t.HeaderValue.Render(v))
-			default:
-				parts = append(parts, t.HeaderValue.Render(v))
-			}
-		}
-		sep := " │ "
-		if !plain {
-			sep = t.HeaderSep.Render(sep)
-		}
-		return " " + strings.Join(parts, sep)
+	fs := m.fields()
+	id := fs[fID].forms[0]
+	idW := ansi.StringWidth(id)
+	all := make([]int, numFields)
+	for i := range fs {
+		all[i], fs[i].form = fs[i].form, -1
 	}
-	// Keep the most important fields that fit, in their display order.
-	keep := make([]bool, len(items))
-	order := make([]int, len(items))
-	for k := range order {
-		order[k] = k
-	}
-	sort.SliceStable(order, func(a, b int) bool { return items[order[a]].prio > items[order[b]].prio })
-	kept := func() []item {
-		var out []item
-		for k, it := range items {
-			if keep[k] {
-				out = append(out, it)
-			}
+	fs[fID].form = 0
+	for _, k := range keep {
+		if all[k.f] < 0 {
+			continue
 		}
-		return out
-	}
-	for n, k := range order {
-		keep[k] = true
-		if n > 0 && ansi.StringWidth(render(kept(), true)) > m.w {
-			keep[k] = false
+		for form := range fs[k.f].forms {
+			if fs[k.f].form = form; width(fs, min(idW, k.idW)) <= m.w {
+				break
+			}
+			fs[k.f].form = -1
 		}
 	}
-	items = kept()
-	return fit.Line(render(items, false), m.w)
+	// The instance takes the room the others leave, cut in the middle so
+	// that its distinctive end stays.
+	room := m.w - width(fs, 0)
+	fs[fID].forms[0] = runtext.Middle(id, max(room, 1))
+	parts := []string{}
+	for _, f := range fs {
+		if f.form < 0 {
+			continue
+		}
+		v := f.forms[f.form]
+		switch {
+		case f.label != "":
+			parts = append(parts, t.HeaderKey.Render(f.label)+" "+t.HeaderValue.Render(v))
+		default:
+			parts = append(parts, t.HeaderValue.Render(v))
+		}
+	}
+	return fit.Line(" "+strings.Join(parts, t.HeaderSep.Render(" │ ")), m.w)
 }

@@ -17,22 +17,29 @@ func bind(help, desc string, ks ...string) key.Binding {
 // The root model handles the global ones; each pane takes the ones it
 // lists in its help.
 var (
-	Next, Prev         = bind("l/→", "next step", "l", "right"), bind("h/←", "previous step", "h", "left")
-	First, Last        = bind("g", "first step", "g", "home", "0"), bind("G", "last step", "G", "end", "$")
-	Down, Up           = bind("j/↓", "scroll down", "j", "down"), bind("k/↑", "scroll up", "k", "up")
-	PageDown, PageUp   = bind("ctrl+d", "half page down", "ctrl+d", "pgdown"), bind("ctrl+u", "half page up", "ctrl+u", "pgup")
-	Focus, FocusBack   = bind("tab", "next pane", "tab"), bind("shift+tab", "previous pane", "shift+tab")
-	Search, NextMatch  = bind("/", "search", "/"), bind("n/N", "next/prev match", "n")
-	PrevMatch          = bind("N", "previous match", "N")
-	Filter             = bind("c", "filter category", "c")
-	Play               = bind("space", "autoplay", "space")
-	Faster, Slower     = bind("+/-", "speed", "+", "="), bind("-", "slower", "-", "_")
-	Edit, Lens, Files  = bind("e", "open in $EDITOR", "e"), bind("L", "switch lens", "L"), bind("f", "pick file", "f")
+	Next, Prev        = bind("l/→", "next step", "l", "right"), bind("h/←", "previous step", "h", "left")
+	First, Last       = bind("g/0", "first step", "g", "home", "0"), bind("G/$", "last step", "G", "end", "$")
+	Down, Up          = bind("j/↓", "scroll down", "j", "down"), bind("k/↑", "scroll up", "k", "up")
+	PageDown, PageUp  = bind("ctrl+d", "half page down", "ctrl+d", "pgdown"), bind("ctrl+u", "half page up", "ctrl+u", "pgup")
+	Focus, FocusBack  = bind("tab", "next pane", "tab"), bind("shift+tab", "previous pane", "shift+tab")
+	Search, NextMatch = bind("/", "search", "/"), bind("n/N", "next/prev match", "n")
+	PrevMatch         = bind("N", "previous match", "N")
+	Filter            = bind("c", "filter category", "c")
+	Play              = bind("space", "autoplay", "space")
+	Faster, Slower    = bind("+/-", "speed", "+", "="), bind("-", "slower", "-", "_")
+	Edit, Lens, Files = bind("e", "open in $EDITOR", "e"), bind("v", "switch lens", "v"), bind("f", "pick file", "f")
+	// H and L move between runs, as in the mini-swe-agent and SWE-agent
+	// inspectors; esc goes back to the run list.
+	PrevRun, NextRun   = bind("H/L", "previous/next run", "H"), bind("L", "next run", "L")
 	NextGold, PrevGold = bind("]/[", "next/prev gold span", "]"), bind("[", "previous gold span", "[")
 	NextMissed         = bind("m/M", "next/prev unread gold", "m")
 	PrevMissed, Follow = bind("M", "previous unread gold", "M"), bind("F", "follow the step", "F")
 	Select, Closest    = bind("enter", "show in source", "enter"), bind("enter", "gold: closest step", "enter")
 	Help, Quit, Back   = bind("?", "help", "?"), bind("q", "quit", "q", "ctrl+c"), bind("esc", "close / clear", "esc")
+	// The run list's own keys.
+	Open, ListFilter = bind("enter", "open the run", "enter"), bind("/", "filter runs", "/")
+	Sort, SortDir    = bind("s/S", "sort by next column / reverse", "s"), bind("S", "reverse the sort", "S")
+	ToList           = bind("esc", "back to the run list", "esc")
 )
 
 // common are the footer's keys after a pane's own, most useful first: the
@@ -45,7 +52,7 @@ var reference = [][]key.Binding{
 	{Next, Prev, First, Last, Play, Faster, Lens},
 	{Focus, FocusBack, Down, Up, PageDown, PageUp, Select},
 	{NextGold, NextMissed, Closest, Files, Follow, Edit},
-	{Search, NextMatch, Filter, Back, Help, Quit},
+	{Search, NextMatch, Filter, PrevRun, Back, Help, Quit},
 }
 
 // Footer is a pane's footer: its own keys, then the common ones it did not

@@ -58,6 +58,13 @@ type Modal interface {
 	Modal() bool
 }
 
+// Idler is a pane with work it can do ahead while the user reads (the
+// source pane highlights the rest of its file). Idle does one small piece
+// and reports whether any is left.
+type Idler interface {
+	Idle() bool
+}
+
 // Global is a pane with keys that work whatever the focus (the source
 // pane's gold jumps and file picker). The root offers it every key it does
 // not handle itself, before the focused pane; ok reports the key was the

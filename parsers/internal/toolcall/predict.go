@@ -2,6 +2,7 @@ package toolcall
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -215,4 +216,13 @@ func Check(run *model.Run) error {
 		return fmt.Errorf("final files not sorted: %v", run.Prediction.Final.Files)
 	}
 	return nil
+}
+
+// Cost reads a run's recorded cost in US dollars: a positive, finite JSON
+// number, else 0 (not recorded).
+func Cost(v any) float64 {
+	if f, ok := pyval.Float(v); ok && f > 0 && !math.IsInf(f, 1) {
+		return f
+	}
+	return 0
 }

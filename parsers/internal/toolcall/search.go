@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/pyval"
@@ -14,7 +15,11 @@ var (
 	countSuffixRe = regexp.MustCompile(`:\d+$`)
 	grepPathLine  = regexp.MustCompile(`^(.+?):(\d{1,9})[:-]`)
 	grepBareLine  = regexp.MustCompile(`^(\d{1,9})[:-]`)
-	jsonPathRe    = regexp.MustCompile(`"path"\s*:\s*"((?:[^"\\]|\\.){1,1000})"`)
+	// jsonPathRe compiles on first use: its bounded repetition expands to a
+	// thousand copies, a few milliseconds every process would pay at start.
+	jsonPathRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`"path"\s*:\s*"((?:[^"\\]|\\.){1,1000})"`)
+	})
 )
 
 // grepContent reports a Grep call in content mode, which prints matching
@@ -104,7 +109,7 @@ func listHits(c Call) []model.SearchHit {
 func jsonPathHits(out string) []model.SearchHit {
 	var hits []model.SearchHit
 	seen := map[string]bool{}
-	for _, m := range jsonPathRe.FindAllStringSubmatch(out, -1) {
+	for _, m := range jsonPathRe().FindAllStringSubmatch(out, -1) {
 		p, err := strconv.Unquote(`"` + m[1] + `"`)
 		if err != nil {
 			p = m[1]

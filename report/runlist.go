@@ -1,0 +1,194 @@
+package report
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/trajscope/trajscope/internal/runtext"
+	"github.com/trajscope/trajscope/internal/termsafe"
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/scoring/diagnose"
+)
+
+// ListRow is one run of a run list (`view DIR`): where it came from, who ran
+// it and, once analysed, what it found under each lens.
+type ListRow struct {
+	// Pos is the run's 1-based position in the list, what --instance N
+	// takes; Path the file it came from and Index its 0-based place there.
+	Pos        int    `json:"position"`
+	Path       string `json:"path"`
+	Index      int    `json:"index_in_file"`
+	ID         string `json:"instance_id"`
+	Agent      string `json:"agent,omitempty"`
+	Model      string `json:"model,omitempty"`
+	Format     string `json:"format,omitempty"`
+	Actions    int    `json:"actions"`
+	ExitStatus string `json:"exit_status,omitempty"`
+	// Loaded: the file was read (until then the row stands for the file);
+	// Analysed: the run was scored and the lenses are filled in.
+	Loaded   bool `json:"-"`
+	Analysed bool `json:"analysed"`
+	// Note says what kept the row from being complete: the file or the run
+	// could not be read, or it has no gold or no repository.
+	Note   string      `json:"note,omitempty"`
+	Lenses [2]ListLens `json:"-"`
+}
+
+// ListLens is a run's outcome under one lens: its final line coverage,
+// line AUC and redundancy as the evaluator computes them, and how many
+// gold spans ended in each diagnosis.
+type ListLens struct {
+	Coverage   float64         `json:"final_line_coverage"`
+	AUC        float64         `json:"line_auc"`
+	Redundancy float64         `json:"line_redundancy"`
+	Diagnosis  diagnose.Counts `json:"diagnosis"`
+	// Error is the evaluator's error for the run (no_context_extracted,
+	// checkout_failed…), Reason its explanation.
+	Error  string `json:"error,omitempty"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// Who is the row's agent and model ("mini-swe-agent 1.17.3 · Qwen3-Coder"),
+// the model without its provider path.
+func (r *ListRow) Who() string {
+	who := r.Agent
+	if r.Model != "" {
+		if who != "" {
+			who += " · "
+		}
+		who += path.Base(r.Model)
+	}
+	return who
+}
+
+// ActionCount is how many actions the explorer will show for a run: its
+// timeline, or one per ContextBench step for a prediction record.
+func ActionCount(run *model.Run) int {
+	if n := len(run.Actions); n > 0 {
+		return n
+	}
+	if n := len(run.Prediction.Steps); n > 0 {
+		return n
+	}
+	if run.Prediction.Final.Empty() {
+		return 0
+	}
+	return 1
+}
+
+// NewListRow describes a run before it is analysed.
+func NewListRow(run *model.Run) ListRow {
+	return ListRow{
+		Path: run.Path, ID: run.InstanceID, Agent: run.Agent, Model: run.Model, Format: run.Format,
+		Actions: ActionCount(run), ExitStatus: run.ExitStatus, Loaded: true,
+	}
+}
+
+// Summarize fills in a row's lenses from the run's analysis.
+func (r *ListRow) Summarize(a *scoring.Analysis) {
+	r.Actions = len(a.Run.Actions)
+	for _, l := range model.Lenses {
+		res := &a.Lenses[l].Result
+		ll := ListLens{Error: res.Error, Reason: res.Reason}
+		if res.Error == "" {
+			ll.Coverage = res.Final.At(model.GranLine).Coverage
+			ll.AUC = *res.Trajectory.AUCCoverage.At(model.GranLine)
+			ll.Redundancy = *res.Trajectory.Redundancy.At(model.GranLine)
+		}
+		d := diagnose.Diagnose(a, l)
+		ll.Diagnosis = d.SpanCounts
+		if len(d.Spans) == 0 {
+			// Gold that names files only (CodeScaleBench) is diagnosed per file.
+			ll.Diagnosis = d.FileCounts
+		}
+		r.Lenses[l] = ll
+	}
+	r.Analysed = true
+}
+
+// Found, Dropped, NearMiss, Searched and Never read a diagnosis count.
+func (l *ListLens) Found() int    { return l.Diagnosis[diagnose.Found] }
+func (l *ListLens) Dropped() int  { return l.Diagnosis[diagnose.ReadThenDropped] }
+func (l *ListLens) NearMiss() int { return l.Diagnosis[diagnose.NearMiss] }
+func (l *ListLens) Searched() int { return l.Diagnosis[diagnose.SearchedNotRead] }
+func (l *ListLens) Never() int    { return l.Diagnosis[diagnose.NeverOpened] }
+
+// WriteRunList prints a run list as a table, for a stdout that is not a
+// terminal (`view DIR | less`): one line per run under one lens.
+func WriteRunList(w io.Writer, rows []ListRow, lens model.Lens) error {
+	b := bufio.NewWriter(w)
+	idW, whoW := len("instance"), len("agent · model")
+	for i := range rows {
+		idW = max(idW, ansi.StringWidth(termsafe.Line(rows[i].ID)))
+		whoW = max(whoW, ansi.StringWidth(termsafe.Line(rows[i].Who())))
+	}
+	idW, whoW = min(idW, 60), min(whoW, 60)
+	fmt.Fprintf(b, "%d runs (%s lens): final line coverage, line AUC, redundancy; gold spans found / read then dropped / near miss / searched / never opened\n",
+		len(rows), lens)
+	fmt.Fprintf(b, "%4s  %s  %s  %7s  %5s  %5s  %5s  %5s  %7s  %4s  %8s  %5s\n", "#", pad("instance", idW), pad("agent · model", whoW),
+		"actions", "cov", "auc", "red", "found", "dropped", "near", "searched", "never")
+	for i := range rows {
+		r := &rows[i]
+		line := fmt.Sprintf("%4d  %s  %s  %7d", r.Pos, pad(runtext.Middle(termsafe.Line(r.ID), idW), idW),
+			pad(runtext.Middle(termsafe.Line(r.Who()), whoW), whoW), r.Actions)
+		l := &r.Lenses[lens]
+		switch {
+		case !r.Analysed:
+		case l.Error != "":
+			line += fmt.Sprintf("  %5s  %5s  %5s  %5s  %7s  %4s  %8s  %5s", "-", "-", "-", "-", "-", "-", "-", "-")
+		default:
+			line += fmt.Sprintf("  %5.2f  %5.2f  %5.2f  %5d  %7d  %4d  %8d  %5d", l.Coverage, l.AUC, l.Redundancy,
+				l.Found(), l.Dropped(), l.NearMiss(), l.Searched(), l.Never())
+		}
+		if note := noteOf(r, lens); note != "" {
+			line += "  (" + termsafe.Line(note) + ")"
+		}
+		fmt.Fprintln(b, strings.TrimRight(line, " "))
+	}
+	return b.Flush()
+}
+
+// pad fills s with spaces to w cells.
+func pad(s string, w int) string {
+	return s + strings.Repeat(" ", max(w-ansi.StringWidth(s), 0))
+}
+
+// noteOf is what the table says beside a row: its note, else a scoring
+// error under the lens.
+func noteOf(r *ListRow, lens model.Lens) string {
+	if r.Note != "" {
+		return r.Note
+	}
+	return r.Lenses[lens].Error
+}
+
+// WriteRunListJSON prints a run list as a JSON array (view DIR --json).
+func WriteRunListJSON(w io.Writer, rows []ListRow) error {
+	type rowJSON struct {
+		ListRow
+		Lenses map[string]ListLens `json:"lenses,omitempty"`
+	}
+	out := make([]rowJSON, len(rows))
+	for i := range rows {
+		out[i].ListRow = rows[i]
+		if rows[i].Analysed {
+			out[i].Lenses = map[string]ListLens{}
+			for _, l := range model.Lenses {
+				out[i].Lenses[l.String()] = rows[i].Lenses[l]
+			}
+		}
+	}
+	buf, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(termsafe.JSON(buf), '\n'))
+	return err
+}

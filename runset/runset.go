@@ -1,0 +1,381 @@
+// Package runset is the runs one `view` opens: the files and directories
+// named on the command line, each file holding one run or many, loaded
+// lazily. A list row for every run comes from a cheap first pass (the file
+// names), then from reading each file, then from analysing each run with
+// its gold and repository; opening a run analyses it in full. Gold is
+// matched per run and repositories are shared by every run that reads them.
+package runset
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/trajscope/trajscope/internal/termsafe"
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers"
+	"github.com/trajscope/trajscope/parsers/gold"
+	"github.com/trajscope/trajscope/report"
+	"github.com/trajscope/trajscope/scoring"
+)
+
+// Options say how the runs are analysed.
+type Options struct {
+	// Gold is matched to each run by its instance id; nil for none.
+	Gold *gold.Set
+	Sem  model.Semantics
+	// Checkouts opens each run's repository at its commit; nil for none.
+	Checkouts scoring.Checkouts
+	// Local gives, for a run's repository tree, the path of a repository
+	// file the editor may open in place ("" for none); nil for none at all.
+	Local func(scoring.Tree) func(string) string
+}
+
+// Set is the runs of one view.
+type Set struct {
+	format string
+	o      Options
+	// work serialises reading and analysing, which the background loader
+	// and the run being opened share; mu guards what the list reads.
+	work sync.Mutex
+	mu   sync.Mutex
+
+	srcs []*src
+	rows []report.ListRow
+	refs []ref // rows[i]'s source and place in it
+
+	nextLoad, nextAnalyse int
+	warnings              []string
+
+	// parsed is the last file read: opening runs of one file in turn reads
+	// it once.
+	parsed struct {
+		src  int
+		runs []model.Run
+	}
+	files  filesCache
+	pinned map[string]bool
+}
+
+// src is one file (or format directory) of runs.
+type src struct {
+	path   string
+	loaded bool
+	err    error // reading it failed and gave no run
+}
+
+// ref places a row: its source, and its run's index there (-1 for the
+// row that stands for a file not read yet, or one that could not be).
+type ref struct{ src, index int }
+
+// New finds the runs at paths: each file is a source of runs, each
+// directory gives the files under it that a format claims. Nothing is read
+// yet beyond directory listings and the first bytes of their files. format
+// forces every file's format ("" detects each one's).
+func New(paths []string, format string) (*Set, error) {
+	if format != "" && !parsers.Known(format) {
+		return nil, fmt.Errorf("%w %q (known: %s)", parsers.ErrUnknownFormat, format, strings.Join(parsers.Formats(), ", "))
+	}
+	s := &Set{format: format, pinned: map[string]bool{}}
+	s.parsed.src = -1
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			s.add(p)
+			continue
+		}
+		found, errs := parsers.Walk(p, true)
+		for _, e := range errs {
+			s.warnings = append(s.warnings, e.Error())
+		}
+		if len(found) == 0 {
+			return nil, fmt.Errorf("%s: no run files found (the folder holds no file a format recognises)", p)
+		}
+		for _, f := range found {
+			s.add(f)
+		}
+	}
+	if len(s.srcs) == 0 {
+		return nil, errors.New("no runs given")
+	}
+	return s, nil
+}
+
+func (s *Set) add(path string) {
+	s.srcs = append(s.srcs, &src{path: path})
+	s.refs = append(s.refs, ref{len(s.srcs) - 1, -1})
+	s.rows = append(s.rows, report.ListRow{Path: path, ID: filepath.Base(path)})
+	s.renumber()
+}
+
+func (s *Set) renumber() {
+	for i := range s.rows {
+		s.rows[i].Pos = i + 1
+	}
+}
+
+// Prepare says how the runs are analysed, before the first is: the
+// repositories to open depend on how many runs will be shown, which is
+// known once the files are read.
+func (s *Set) Prepare(o Options) {
+	s.work.Lock()
+	defer s.work.Unlock()
+	s.o = o
+}
+
+// Rows returns a copy of the list's rows, in list order.
+func (s *Set) Rows() []report.ListRow {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]report.ListRow(nil), s.rows...)
+}
+
+// Progress says how far the background work is: files read of all files,
+// runs analysed of all rows.
+func (s *Set) Progress() (read, files, analysed, rows int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.nextLoad, len(s.srcs), s.nextAnalyse, len(s.rows)
+}
+
+// Warnings are what the user should know about the runs once every file is
+// read: files that could not be listed or read, runs without an instance
+// id, ids that several runs hold.
+func (s *Set) Warnings() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.warnings...)
+}
+
+// Step does one piece of the background work: reads the next file, or once
+// all are read, analyses the next run for its row. It reports whether there
+// was anything left to do.
+func (s *Set) Step() bool {
+	s.work.Lock()
+	defer s.work.Unlock()
+	if s.nextLoad < len(s.srcs) {
+		s.load(s.nextLoad)
+		return true
+	}
+	for {
+		s.mu.Lock()
+		i, n := s.nextAnalyse, len(s.rows)
+		if i < n {
+			s.nextAnalyse++
+		}
+		s.mu.Unlock()
+		if i >= n {
+			return false
+		}
+		s.mu.Lock()
+		done := s.rows[i].Analysed
+		s.mu.Unlock()
+		if s.refs[i].index >= 0 && !done {
+			s.analyse(i)
+			return true
+		}
+	}
+}
+
+// LoadAll reads every file (no analysis).
+func (s *Set) LoadAll() {
+	s.work.Lock()
+	defer s.work.Unlock()
+	for s.nextLoad < len(s.srcs) {
+		s.load(s.nextLoad)
+	}
+}
+
+// Len is the number of rows: runs, and files that could not be read.
+func (s *Set) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.rows)
+}
+
+// load reads source k (any earlier ones first, so rows stay in order) and
+// puts its runs' rows in place of the row that stood for it.
+func (s *Set) load(k int) {
+	for s.nextLoad <= k {
+		s.loadOne(s.nextLoad)
+	}
+}
+
+func (s *Set) loadOne(k int) {
+	sr := s.srcs[k]
+	runs, err := parsers.Load(sr.path, s.format)
+	var rows []report.ListRow
+	var refs []ref
+	for i := range runs {
+		runs[i].Path = sr.path
+		row := report.NewListRow(&runs[i])
+		row.Index = i
+		rows = append(rows, row)
+		refs = append(refs, ref{k, i})
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
+		msg := termsafe.Line(err.Error())
+		if len(runs) > 0 {
+			// Some records were bad; the others load.
+			s.warnings = append(s.warnings, msg)
+		} else {
+			sr.err = err
+			rows = []report.ListRow{{Path: sr.path, ID: filepath.Base(sr.path), Loaded: true, Note: msg}}
+			refs = []ref{{k, -1}}
+		}
+	}
+	sr.loaded = true
+	s.parsed.src, s.parsed.runs = k, runs
+	at := 0
+	for at < len(s.refs) && s.refs[at].src != k {
+		at++
+	}
+	s.rows = append(s.rows[:at], append(rows, s.rows[at+1:]...)...)
+	s.refs = append(s.refs[:at], append(refs, s.refs[at+1:]...)...)
+	s.renumber()
+	s.nextLoad = k + 1
+	if s.nextLoad == len(s.srcs) {
+		s.checkIDs()
+	}
+}
+
+// checkIDs warns about runs without ids and ids several runs hold.
+func (s *Set) checkIDs() {
+	var refs []parsers.RunRef
+	for i, r := range s.rows {
+		if s.refs[i].index >= 0 {
+			refs = append(refs, parsers.RunRef{Path: r.Path, Pos: r.Pos, ID: r.ID})
+		}
+	}
+	for _, w := range parsers.IDWarnings(refs) {
+		s.warnings = append(s.warnings, string(w)+" (--instance N picks one by position)")
+	}
+}
+
+// Find resolves --instance: an instance id, or a 1-based position N or #N
+// in the list. Every file is read first. When several runs hold the id,
+// the first is taken and warning names the others.
+func (s *Set) Find(id string) (pos int, warning string, err error) {
+	s.LoadAll()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var hits []int
+	for i, r := range s.rows {
+		if s.refs[i].index >= 0 && r.ID == id {
+			hits = append(hits, r.Pos)
+		}
+	}
+	if len(hits) > 0 {
+		if len(hits) > 1 {
+			var others []string
+			for _, p := range hits[1:] {
+				others = append(others, fmt.Sprintf("#%d %s", p, termsafe.Line(s.rows[p-1].Path)))
+			}
+			warning = fmt.Sprintf("%d runs are instance %q: showing #%d (%s); the others: %s; pick one with --instance N",
+				len(hits), termsafe.Line(id), hits[0], termsafe.Line(s.rows[hits[0]-1].Path), strings.Join(others, ", "))
+		}
+		return hits[0], warning, nil
+	}
+	if n, err := strconv.Atoi(strings.TrimPrefix(id, "#")); err == nil && n >= 1 && n <= len(s.rows) {
+		return n, "", nil
+	}
+	return 0, "", fmt.Errorf("no instance %q among %d runs", termsafe.Line(id), len(s.rows))
+}
+
+// GoldError is the gold set's answer for a run it has no gold for.
+type GoldError struct{ Err error }
+
+func (e *GoldError) Error() string { return e.Err.Error() }
+func (e *GoldError) Unwrap() error { return e.Err }
+
+// Open analyses the run at position pos in full, for the explorer, and
+// gives the editor's path function of its repository (nil for none). When
+// the gold has no entry for the run (a *GoldError) or its repository cannot
+// be opened, the run is analysed without them and returned with the error.
+func (s *Set) Open(pos int) (*scoring.Analysis, func(string) string, error) {
+	s.work.Lock()
+	defer s.work.Unlock()
+	i := pos - 1
+	if i < 0 || i >= len(s.refs) {
+		return nil, nil, fmt.Errorf("no run #%d", pos)
+	}
+	if r := s.refs[i]; r.index < 0 && !s.srcs[r.src].loaded {
+		s.load(r.src) // a file not read yet: its first run
+	}
+	if r := s.refs[i]; r.index < 0 {
+		if err := s.srcs[r.src].err; err != nil {
+			return nil, nil, err
+		}
+		return nil, nil, fmt.Errorf("%s: no runs", s.rows[i].Path)
+	}
+	a, local, err := s.analyse(i)
+	if a == nil {
+		return nil, nil, fmt.Errorf("%s: the file changed since it was read", s.rows[i].Path)
+	}
+	return a, local, err
+}
+
+// runs returns the runs of source k, reading it again if it is not the
+// last one read.
+func (s *Set) runs(k int) []model.Run {
+	if s.parsed.src != k {
+		runs, _ := parsers.Load(s.srcs[k].path, s.format)
+		for i := range runs {
+			runs[i].Path = s.srcs[k].path
+		}
+		s.parsed.src, s.parsed.runs = k, runs
+	}
+	return s.parsed.runs
+}
+
+// analyse scores row i's run and fills in the row; the error says what it
+// was analysed without: its gold (a *GoldError), else its repository.
+func (s *Set) analyse(i int) (*scoring.Analysis, func(string) string, error) {
+	r := s.refs[i]
+	runs := s.runs(r.src)
+	if r.index >= len(runs) {
+		return nil, nil, nil // the file changed since it was listed
+	}
+	run := runs[r.index] // a copy: Analyze gives record runs their actions
+	var notes []string
+	var err error
+	g := &model.Gold{ID: run.InstanceID, InstID: run.InstanceID}
+	if s.o.Gold != nil {
+		if found, gerr := s.o.Gold.Find(run.InstanceID, s.o.Sem); gerr == nil {
+			g = found
+		} else {
+			notes, err = append(notes, gerr.Error()), &GoldError{gerr}
+		}
+	}
+	files, local, repoErr := s.tree(&run, g)
+	if repoErr != nil {
+		notes = append(notes, "repository: "+repoErr.Error())
+		if err == nil {
+			err = repoErr
+		}
+	}
+	a := scoring.Analyze(&run, g, files, s.o.Sem)
+	s.mu.Lock()
+	row := report.NewListRow(&run)
+	row.Pos, row.Path, row.Index, row.Note = s.rows[i].Pos, s.rows[i].Path, r.index, strings.Join(notes, "; ")
+	row.Summarize(a)
+	if _, noGold := err.(*GoldError); noGold {
+		// Scored against empty gold, a run covers "everything": say
+		// nothing rather than 1.00.
+		for l := range row.Lenses {
+			row.Lenses[l] = report.ListLens{Error: "missing_gold"}
+		}
+	}
+	s.rows[i] = row
+	s.mu.Unlock()
+	return a, local, err
+}

@@ -1,0 +1,239 @@
+package runset
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers"
+	"github.com/trajscope/trajscope/parsers/gold"
+	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/source"
+)
+
+const demoTask = "../demo/task"
+
+var demoTraj = filepath.Join(demoTask, "pricebook__pricebook-42.traj.json")
+
+// folder writes the demo run under each name (its instance id is the
+// name) and the given extra files into a new directory.
+func folder(t testing.TB, names []string, extra map[string]string) string {
+	t.Helper()
+	data, err := os.ReadFile(demoTraj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, n := range names {
+		if err := os.WriteFile(filepath.Join(dir, n+".traj.json"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for n, c := range extra {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// record is a unified prediction record naming one file.
+func record(id string) string {
+	return `{"instance_id":"` + id + `","traj_data":{"pred_steps":[{"files":["pricebook/cart.py"],"spans":{}}],"pred_files":["pricebook/cart.py"],"pred_spans":{}},"model_patch":""}` + "\n"
+}
+
+// prepared is the demo's gold and repository for every run.
+func prepared(t testing.TB) Options {
+	t.Helper()
+	g, err := gold.Load(filepath.Join(demoTask, "gold.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := source.OpenDir(filepath.Join(demoTask, "repo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Options{Gold: g, Sem: model.ContextBench, Checkouts: scoring.SameTree(tree)}
+}
+
+// Rows come in three passes: a row per file named by the file, then the
+// file's runs, then each run's analysis; positions follow list order.
+func TestLazyLoading(t *testing.T) {
+	dir := folder(t, []string{"a__b-2", "pricebook__pricebook-42"}, map[string]string{"zz.jsonl": record("x__y-1") + record("x__y-2")})
+	s, err := New([]string{dir}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Prepare(prepared(t))
+	rows := s.Rows()
+	if len(rows) != 3 || rows[0].ID != "a__b-2.traj.json" || rows[0].Loaded || rows[2].ID != "zz.jsonl" {
+		t.Fatalf("first pass: %+v", rows)
+	}
+	if r, f, a, n := s.Progress(); r != 0 || f != 3 || a != 0 || n != 3 {
+		t.Errorf("progress before loading: %d/%d files, %d/%d analysed", r, f, a, n)
+	}
+	steps := 0
+	for s.Step() {
+		steps++
+		rows := s.Rows()
+		if steps == 3 {
+			// Every file read, nothing analysed yet.
+			if len(rows) != 4 || rows[3].ID != "x__y-2" || rows[3].Pos != 4 || rows[0].Analysed {
+				t.Fatalf("after reading: %+v", rows)
+			}
+		}
+	}
+	if steps != 3+4 {
+		t.Errorf("%d steps, want 3 files + 4 runs", steps)
+	}
+	rows = s.Rows()
+	for i, r := range rows {
+		if !r.Analysed || r.Pos != i+1 {
+			t.Errorf("row %d: %+v", i, r)
+		}
+	}
+	// The demo run, scored with its gold and repository: the figures the
+	// explorer shows for it.
+	demo := rows[1].Lenses[model.LensContextBench]
+	got := fmt.Sprintf("%.2f %.2f %.2f %d/%d/%d/%d/%d", demo.Coverage, demo.AUC, demo.Redundancy,
+		demo.Found(), demo.Dropped(), demo.NearMiss(), demo.Searched(), demo.Never())
+	if want := "0.15 0.43 0.04 1/2/1/2/1"; got != want {
+		t.Errorf("demo row: %s, want %s", got, want)
+	}
+	if rows[1].Note != "" || rows[1].Actions != 20 || rows[1].Agent != "mini-swe-agent 1.17.3" {
+		t.Errorf("demo row: %+v", rows[1])
+	}
+	if !strings.Contains(rows[0].Note, `no gold for instance "a__b-2"`) {
+		t.Errorf("a run without gold says so: %q", rows[0].Note)
+	}
+	if rows[2].Actions != 1 {
+		t.Errorf("a prediction record shows one action per step: %d", rows[2].Actions)
+	}
+	if s.Step() {
+		t.Error("Step after the end did work")
+	}
+}
+
+// Opening a run analyses it in full, ahead of the background work, and
+// reads a file not read yet.
+func TestOpen(t *testing.T) {
+	dir := folder(t, []string{"a__b-1", "pricebook__pricebook-42"}, nil)
+	s, err := New([]string{dir}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Prepare(prepared(t))
+	a, _, err := s.Open(2)
+	if err != nil || a.Run.InstanceID != "pricebook__pricebook-42" || len(a.Run.Actions) != 20 {
+		t.Fatalf("Open(2): %v, %v", a, err)
+	}
+	if rows := s.Rows(); !rows[1].Analysed || rows[0].Analysed {
+		t.Errorf("after Open(2): analysed %v %v", rows[0].Analysed, rows[1].Analysed)
+	}
+	_, _, err = s.Open(1)
+	var ge *GoldError
+	if !errors.As(err, &ge) {
+		t.Errorf("a run without gold opens with a GoldError, got %v", err)
+	}
+	if _, _, err := s.Open(3); err == nil {
+		t.Error("Open past the end")
+	}
+}
+
+func TestFind(t *testing.T) {
+	dir := folder(t, []string{"a__b-1", "c__d-2"}, map[string]string{"z.jsonl": record("a__b-1")})
+	s, err := New([]string{dir}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		id, warning, err string
+		pos              int
+	}{
+		{"c__d-2", "", "", 2},
+		{"a__b-1", `2 runs are instance "a__b-1": showing #1`, "", 1},
+		{"3", "", "", 3},
+		{"#2", "", "", 2},
+		{"4", "", `no instance "4" among 3 runs`, 0},
+		{"nope", "", `no instance "nope"`, 0},
+	} {
+		pos, warning, err := s.Find(c.id)
+		if pos != c.pos || !strings.Contains(warning, c.warning) || (c.warning == "") != (warning == "") ||
+			(c.err == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), c.err) {
+			t.Errorf("Find(%q) = %d, %q, %v; want %d, %q, %q", c.id, pos, warning, err, c.pos, c.warning, c.err)
+		}
+	}
+	want := []string{
+		`instance "a__b-1" appears 2 times: ` + filepath.Join(dir, "a__b-1.traj.json") + ` #1; ` + filepath.Join(dir, "z.jsonl") + ` #3 (--instance N picks one by position)`,
+	}
+	if got := s.Warnings(); len(got) != len(want) || got[0] != want[0] {
+		t.Errorf("warnings %q, want %q", got, want)
+	}
+}
+
+func TestNewErrors(t *testing.T) {
+	empty := t.TempDir()
+	os.WriteFile(filepath.Join(empty, "notes.txt"), []byte("hello"), 0o644)
+	if _, err := New([]string{empty}, ""); err == nil || !strings.Contains(err.Error(), "no run files found") {
+		t.Errorf("a folder without runs: %v", err)
+	}
+	if _, err := New([]string{"no/such/file"}, ""); err == nil {
+		t.Error("a missing path")
+	}
+	if _, err := New([]string{demoTraj}, "nope"); !errors.Is(err, parsers.ErrUnknownFormat) {
+		t.Errorf("an unknown format: %v", err)
+	}
+}
+
+// A file that cannot be read is a row of its own with the error, and
+// opening it gives the error; the other runs load.
+func TestBadFile(t *testing.T) {
+	dir := folder(t, []string{"a__b-1"}, map[string]string{"b__c-1.traj.json": `{"messages": [`})
+	s, err := New([]string{dir}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.LoadAll()
+	rows := s.Rows()
+	if len(rows) != 2 || rows[1].Note == "" || !rows[1].Loaded {
+		t.Fatalf("rows %+v", rows)
+	}
+	if _, _, err := s.Open(2); err == nil || !strings.Contains(err.Error(), "invalid JSON") {
+		t.Errorf("Open of the bad file: %v", err)
+	}
+}
+
+// A folder of 500 runs opens its list at once: what the first frame needs
+// (the list of files) comes before any file is read.
+func BenchmarkOpen500(b *testing.B) {
+	names := make([]string, 500)
+	for i := range names {
+		names[i] = fmt.Sprintf("org__repo-%d", i)
+	}
+	dir := folder(b, names, nil)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s, err := New([]string{dir}, "")
+		if err != nil || len(s.Rows()) != 500 {
+			b.Fatal(err)
+		}
+	}
+}
+
+// Reading every file of the folder: how long until every row names its run.
+func BenchmarkLoad500(b *testing.B) {
+	names := make([]string, 500)
+	for i := range names {
+		names[i] = fmt.Sprintf("org__repo-%d", i)
+	}
+	dir := folder(b, names, nil)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s, _ := New([]string{dir}, "")
+		s.LoadAll()
+	}
+}

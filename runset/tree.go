@@ -1,0 +1,76 @@
+package runset
+
+import (
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/scoring"
+)
+
+// filesCache keeps the scoring.Files of the last few checkouts: runs of one
+// repository and commit share what was read and parsed, and a long list
+// does not keep every file of every commit.
+type filesCache struct {
+	byKey map[string]*scoring.Files
+	order []string
+}
+
+const filesKept = 8
+
+func (c *filesCache) get(key string, tree scoring.Tree) *scoring.Files {
+	if f, ok := c.byKey[key]; ok {
+		return f
+	}
+	if c.byKey == nil {
+		c.byKey = map[string]*scoring.Files{}
+	}
+	if len(c.order) == filesKept {
+		delete(c.byKey, c.order[0])
+		c.order = c.order[1:]
+	}
+	f := scoring.NewFiles(tree)
+	c.byKey[key], c.order = f, append(c.order, key)
+	return f
+}
+
+// tree opens a run's repository. A run whose repository cannot be opened
+// is analysed without one, and the error says why. Each checkout is held open
+// until Close, so a run opened again, or the next run at the same commit,
+// does not open the repository again.
+func (s *Set) tree(run *model.Run, g *model.Gold) (*scoring.Files, func(string) string, error) {
+	co := s.o.Checkouts
+	if co == nil {
+		return scoring.NewFiles(nil), nil, nil
+	}
+	p := &run.Prediction
+	key, err := co.Key(p.RepoURL, g.RepoURL, p.Commit, g.Commit, p.InstanceID)
+	if err != nil {
+		return scoring.NewFiles(nil), nil, err
+	}
+	defer co.Release(key)
+	if !s.pinned[key] {
+		// The hold: one more use announced, released by Close.
+		if _, err := co.Key(p.RepoURL, g.RepoURL, p.Commit, g.Commit, p.InstanceID); err == nil {
+			s.pinned[key] = true
+		}
+	}
+	tree, err := co.Open(key)
+	if err != nil {
+		return scoring.NewFiles(nil), nil, err
+	}
+	var local func(string) string
+	if s.o.Local != nil {
+		local = s.o.Local(tree)
+	}
+	return s.files.get(key, tree), local, nil
+}
+
+// Close releases the repositories the runs held.
+func (s *Set) Close() {
+	s.work.Lock()
+	defer s.work.Unlock()
+	for key := range s.pinned {
+		if s.o.Checkouts != nil {
+			s.o.Checkouts.Release(key)
+		}
+	}
+	s.pinned = map[string]bool{}
+}

@@ -1,0 +1,115 @@
+package themes
+
+import (
+	"image/color"
+	"math"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Contrast is computed as the WCAG defines it, from the colours a terminal
+// shows: 256-colour indexes 16–255 convert by the xterm palette, which every
+// terminal that has them uses unchanged. Indexes 0–15 are the user's own
+// palette, so the colour themes avoid them: their contrast is unknowable.
+
+// RGB returns the red, green and blue (0–255) a terminal shows for c: an
+// index by the xterm palette, anything else by its RGBA.
+func RGB(c color.Color) (r, g, b uint8) {
+	switch c := c.(type) {
+	case ansi.IndexedColor:
+		return xterm(int(c))
+	case ansi.BasicColor:
+		return xterm(int(c))
+	}
+	r32, g32, b32, _ := c.RGBA()
+	return uint8(r32 >> 8), uint8(g32 >> 8), uint8(b32 >> 8)
+}
+
+// xterm converts a 256-colour index: the 6×6×6 cube from 16, the grey ramp
+// from 232, and xterm's defaults for the 16 palette colours.
+func xterm(i int) (r, g, b uint8) {
+	switch {
+	case i < 16:
+		c := basic16[i&15]
+		return c[0], c[1], c[2]
+	case i < 232:
+		i -= 16
+		level := func(v int) uint8 {
+			if v == 0 {
+				return 0
+			}
+			return uint8(55 + 40*v)
+		}
+		return level(i / 36), level(i / 6 % 6), level(i % 6)
+	}
+	v := uint8(8 + 10*(i-232))
+	return v, v, v
+}
+
+var basic16 = [16][3]uint8{
+	{0, 0, 0}, {205, 0, 0}, {0, 205, 0}, {205, 205, 0}, {0, 0, 238}, {205, 0, 205}, {0, 205, 205}, {229, 229, 229},
+	{127, 127, 127}, {255, 0, 0}, {0, 255, 0}, {255, 255, 0}, {92, 92, 255}, {255, 0, 255}, {0, 255, 255}, {255, 255, 255},
+}
+
+// Luminance is the WCAG relative luminance of c, 0 (black) to 1 (white).
+func Luminance(c color.Color) float64 {
+	r, g, b := RGB(c)
+	return luminance(r, g, b)
+}
+
+func luminance(r, g, b uint8) float64 {
+	lin := func(v uint8) float64 {
+		s := float64(v) / 255
+		if s <= 0.04045 {
+			return s / 12.92
+		}
+		return math.Pow((s+0.055)/1.055, 2.4)
+	}
+	return 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(b)
+}
+
+// Ratio is the WCAG contrast ratio of two colours, 1 to 21.
+func Ratio(a, b color.Color) float64 { return ratio(Luminance(a), Luminance(b)) }
+
+func ratio(la, lb float64) float64 {
+	if la < lb {
+		la, lb = lb, la
+	}
+	return (la + 0.05) / (lb + 0.05)
+}
+
+// readable returns a syntax style whose every colour reaches target against
+// each of the backgrounds: a colour short of it moves towards white on a
+// dark theme and towards black on a light one, in small steps, so the
+// style's hues stay recognisable.
+func readable(st *chroma.Style, bgs []color.Color, target float64, dark bool) *chroma.Style {
+	worst := func(c chroma.Colour) float64 {
+		l := luminance(c.Red(), c.Green(), c.Blue())
+		w := math.Inf(1)
+		for _, bg := range bgs {
+			w = min(w, ratio(l, Luminance(bg)))
+		}
+		return w
+	}
+	fix := func(c chroma.Colour) chroma.Colour {
+		for step := 0; step < 40 && worst(c) < target; step++ {
+			if dark {
+				c = c.Brighten(0.08)
+			} else {
+				c = c.Brighten(-0.08)
+			}
+		}
+		return c
+	}
+	out, err := st.Builder().Transform(func(e chroma.StyleEntry) chroma.StyleEntry {
+		if e.Colour.IsSet() {
+			e.Colour = fix(e.Colour)
+		}
+		return e
+	}).Build()
+	if err != nil {
+		return st
+	}
+	return out
+}

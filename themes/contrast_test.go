@@ -1,0 +1,116 @@
+package themes
+
+import (
+	"fmt"
+	"image/color"
+	"testing"
+
+	"charm.land/lipgloss/v2"
+	"github.com/alecthomas/chroma/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+func TestXtermAndRatio(t *testing.T) {
+	for _, c := range []struct {
+		idx     int
+		r, g, b uint8
+	}{
+		{16, 0, 0, 0}, {21, 0, 0, 255}, {24, 0, 0x5f, 0x87}, {153, 0xaf, 0xd7, 0xff},
+		{196, 255, 0, 0}, {231, 255, 255, 255}, {232, 8, 8, 8}, {249, 0xb2, 0xb2, 0xb2}, {255, 0xee, 0xee, 0xee},
+	} {
+		if r, g, b := RGB(x(c.idx)); r != c.r || g != c.g || b != c.b {
+			t.Errorf("xterm %d = #%02x%02x%02x, want #%02x%02x%02x", c.idx, r, g, b, c.r, c.g, c.b)
+		}
+	}
+	for _, c := range []struct {
+		a, b color.Color
+		want float64
+	}{
+		{x(16), x(231), 21},
+		{x(231), x(231), 1},
+		// The light theme's old line numbers on white: far below 4.5.
+		{x(249), x(231), 2.12},
+		// Its old read band: hardly a band at all.
+		{x(255), x(231), 1.16},
+		{lipgloss.Color("#767676"), x(231), 4.54},
+	} {
+		if got := Ratio(c.a, c.b); fmt.Sprintf("%.2f", got) != fmt.Sprintf("%.2f", c.want) {
+			t.Errorf("Ratio(%v, %v) = %.3f, want %.2f", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// variants are the coloured themes as the explorer builds them.
+func variants() []*Theme {
+	var out []*Theme
+	for _, v := range []struct {
+		name string
+		dark bool
+	}{{"dark", true}, {"light", false}, {"contrast", true}, {"contrast", false}} {
+		th, _ := Get(v.name, v.dark, false)
+		out = append(out, th)
+	}
+	return out
+}
+
+// Every text colour of every theme reaches the theme's contrast against its
+// background (the style's own, else the pane's), every syntax colour reaches
+// it on the pane and 4.5 on the read band, and the band stands out from the
+// pane: computed from the palette, as the WCAG defines contrast.
+func TestThemeContrast(t *testing.T) {
+	for _, th := range variants() {
+		name := fmt.Sprintf("%s/dark=%v", th.Name, th.Dark)
+		pane := th.Background()
+		forEachStyle(th, func(field string, s lipgloss.Style) {
+			fg := s.GetForeground()
+			if _, none := fg.(lipgloss.NoColor); none {
+				return // the terminal's own text colour
+			}
+			if _, basic := fg.(ansi.BasicColor); basic {
+				t.Errorf("%s %s: palette colour %v (its contrast depends on the user's palette)", name, field, fg)
+			}
+			bg := s.GetBackground()
+			if _, none := bg.(lipgloss.NoColor); none {
+				bg = pane
+			}
+			if r := Ratio(fg, bg); r < th.Target() {
+				t.Errorf("%s %s: contrast %.2f < %.1f (%v on %v)", name, field, r, th.Target(), fg, bg)
+			}
+		})
+		band := th.ReadNowLine.GetBackground()
+		if _, none := band.(lipgloss.NoColor); none {
+			t.Errorf("%s: the read band has no background", name)
+			continue
+		}
+		if r := Ratio(band, pane); r < 1.25 {
+			t.Errorf("%s: read band %v differs from the pane by %.2f, want >= 1.25", name, band, r)
+		}
+		for _, tt := range th.Chroma.Types() {
+			c := th.Chroma.Get(tt).Colour
+			if !c.IsSet() {
+				continue
+			}
+			fg := lipgloss.Color(c.String())
+			if r := Ratio(fg, pane); r < th.Target() {
+				t.Errorf("%s syntax %s %s on the pane: %.2f < %.1f", name, tt, c, r, th.Target())
+			}
+			if r := Ratio(fg, band); r < 4.5 {
+				t.Errorf("%s syntax %s %s on the band: %.2f < 4.5", name, tt, c, r)
+			}
+		}
+	}
+}
+
+// readable moves a colour only as far as it must: one that reads already
+// is kept, and a dark grey on black becomes light enough.
+func TestReadable(t *testing.T) {
+	st := chroma.MustNewStyle("t", chroma.StyleEntries{chroma.Comment: "#404040", chroma.Keyword: "#ffffff"})
+	out := readable(st, []color.Color{x(16)}, 4.5, true)
+	if got := out.Get(chroma.Keyword).Colour.String(); got != "#ffffff" {
+		t.Errorf("keyword moved to %s", got)
+	}
+	c := out.Get(chroma.Comment).Colour
+	if r := Ratio(lipgloss.Color(c.String()), x(16)); r < 4.5 || r > 6 {
+		t.Errorf("comment %s has contrast %.2f, want just above 4.5", c, r)
+	}
+}

@@ -1,0 +1,78 @@
+package ui
+
+import (
+	"os"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+)
+
+// Profile is the terminal's colour profile as far as the environment and
+// the terminfo database tell (the output is a terminal). It is what
+// colorprofile.Detect finds without its `tmux info` probe, which starts a
+// process before the first frame can be drawn; TmuxProfile runs that probe
+// in the background instead.
+func Profile(environ []string) colorprofile.Profile {
+	p := colorprofile.Env(environ)
+	if term := lookup(environ, "TERM"); term != "" && term != "dumb" {
+		p = max(p, colorprofile.Terminfo(term))
+	}
+	return p
+}
+
+// TmuxProfile asks tmux, in the background, whether it passes true colour
+// through, and upgrades the profile and repaints when it does. Outside tmux
+// (or when the profile is already true colour) it does nothing.
+func TmuxProfile(environ []string, p colorprofile.Profile) tea.Cmd {
+	if p >= colorprofile.TrueColor || lookup(environ, "TMUX") == "" {
+		return nil
+	}
+	return func() tea.Msg {
+		if t := colorprofile.Tmux(environ); t > p {
+			return tea.BatchMsg{
+				func() tea.Msg { return tea.ColorProfileMsg{Profile: t} },
+				tea.ClearScreen, // cells drawn in fewer colours are redrawn
+			}
+		}
+		return nil
+	}
+}
+
+func lookup(environ []string, name string) string {
+	for i := len(environ) - 1; i >= 0; i-- {
+		if k, v, ok := cut(environ[i]); ok && k == name {
+			return v
+		}
+	}
+	return ""
+}
+
+func cut(kv string) (string, string, bool) {
+	for i := 0; i < len(kv); i++ {
+		if kv[i] == '=' {
+			return kv[:i], kv[i+1:], true
+		}
+	}
+	return "", "", false
+}
+
+// FirstFrame, when TRAJSCOPE_FIRST_FRAME=exit, makes the program quit as
+// soon as its first full screen is drawn: start-up can then be timed from
+// outside (/usr/bin/time, hyperfine) on a real terminal.
+func FirstFrame(m tea.Model) tea.Model {
+	if os.Getenv("TRAJSCOPE_FIRST_FRAME") != "exit" {
+		return m
+	}
+	return firstFrame{m}
+}
+
+type firstFrame struct{ tea.Model }
+
+func (f firstFrame) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m, cmd := f.Model.Update(msg)
+	if _, sized := msg.(tea.WindowSizeMsg); sized {
+		// Quitting renders the final frame: the first full screen.
+		return firstFrame{m}, tea.Quit
+	}
+	return firstFrame{m}, cmd
+}
