@@ -75,4 +75,3 @@ require (
 
 // colorprofile without the `tmux info` probe lipgloss runs at package
 // initialisation (third_party/colorprofile/PATCHED.md).
-replace github.com/charmbracelet/colorprofile => ./third_party/colorprofile
