@@ -5,10 +5,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/trajscope/trajscope/internal/runsource"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/gold"
 	"github.com/trajscope/trajscope/scoring"
-	"github.com/trajscope/trajscope/source"
 	"github.com/trajscope/trajscope/themes"
 )
 
@@ -122,32 +122,17 @@ func runView(env *Env, o *viewOptions, path string) error {
 	} else {
 		fmt.Fprintln(env.Stderr, "trajscope: no --gold: coverage and gold marks will be empty")
 	}
-	files := scoring.NewFiles(nil)
-	var local func(string) string
-	if o.repo != "" || o.cache != "" {
-		co := source.NewCheckouts(source.CheckoutOptions{Cache: o.cache, Repo: o.repo, NoClone: o.noClone, Progress: progressTo(env.Stderr)})
-		p := &run.Prediction
-		key, err := co.Key(p.RepoURL, g.RepoURL, p.Commit, g.Commit, p.InstanceID)
-		if err != nil {
-			return err
-		}
-		defer co.Release(key)
-		tree, err := co.Open(key)
-		if err != nil {
-			return err
-		}
-		files = scoring.NewFiles(tree)
-		if dir, ok := tree.(*source.DirTree); ok {
-			// A checked-out directory: `e` edits the real file, when it is
-			// one inside the root (absolute, so never read as an option).
-			local = func(p string) string { l, _ := dir.Local(p); return l }
-		}
-	} else {
-		fmt.Fprintln(env.Stderr, "trajscope: no --repo or --cache: the source pane will be empty")
+	src, err := runsource.Open(run, g, sem, runsource.Options{Repo: o.repo, Cache: o.cache, NoClone: o.noClone, Progress: progressTo(env.Stderr)})
+	if err != nil {
+		return usageError{err}
+	}
+	defer src.Close()
+	if src.Missing != "" {
+		fmt.Fprintf(env.Stderr, "trajscope: no repository (%s): showing the lines the run displayed; pass --repo DIR or --cache DIR for the rest\n", safe(src.Missing))
 	}
 	if o.step > len(run.Actions) && len(run.Actions) > 0 {
 		return usagef("--step %d: the run has %d actions", o.step, len(run.Actions))
 	}
-	a := scoring.Analyze(run, g, files, sem)
-	return explore(env, o, a, lens, local)
+	a := scoring.Analyze(run, g, src.Files, sem)
+	return explore(env, o, a, lens, src.Local)
 }

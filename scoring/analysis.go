@@ -66,6 +66,13 @@ type Analysis struct {
 	Sem     model.Semantics
 	Actions []ActionView
 	Lenses  [2]LensData
+	// Partial is the tree rebuilt from what the run displayed when the
+	// repository is missing, nil when Files reads the repository. Every
+	// screen that shows the analysis says so when it is set.
+	Partial PartialTree
+	// EditLocFromGold: the run has no patch and, as upstream does, EditLoc
+	// scored the gold patch instead (ContextBench semantics only).
+	EditLocFromGold bool
 	// shown caches GoldShown per file.
 	shown map[string][]model.Interval
 }
@@ -77,7 +84,8 @@ func Analyze(run *model.Run, g *model.Gold, files *Files, sem model.Semantics) *
 	if len(run.Actions) == 0 {
 		run.Actions = syntheticActions(&run.Prediction)
 	}
-	a := &Analysis{Run: run, Gold: sc.prepareGold(g), Files: files, Sem: sem}
+	a := &Analysis{Run: run, Gold: sc.prepareGold(g), Files: files, Sem: sem, Partial: partial(files.Tree())}
+	a.EditLocFromGold = run.Prediction.ModelPatch == "" && sem == model.ContextBench && g.Patch != ""
 	a.shown = make(map[string][]model.Interval, len(a.Gold.Lines))
 	// NewGold counts against the gold lines the files have: every interval
 	// is then well formed, so each action costs a binary search per

@@ -190,7 +190,9 @@ func (f *Files) Defs(path string) []symbols.Def {
 	}
 	fi.defsOnce.Do(func() {
 		lang := symbols.Language(path)
-		if lang == "" {
+		if lang == "" || partial(f.tree) != nil {
+			// A partial tree's files have holes: parsing them would
+			// invent definitions.
 			return
 		}
 		id, stored := fi.id, fi.stored

@@ -1,0 +1,290 @@
+// Package observed rebuilds the part of a repository a run displayed, for
+// when the repository itself is missing: every line an action showed with
+// its line number (nl -ba, cat -n, an editor's view, Claude Code's Read,
+// OpenHands' and SWE-agent's file windows, grep -n hits) is put back at that
+// line of its file, and every other line is unknown. The result is a
+// scoring.PartialTree, so the analysis, the diagnosis and the explorer's
+// panes work on it unchanged: file and line measures come from the line
+// numbers, symbols and byte spans are not computable.
+package observed
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/scoring"
+)
+
+// MaxLines bounds the lines the tree holds over all its files. A file is as
+// long as the last line shown of it, so one shown line numbered 999999999
+// would otherwise make a file of a billion lines; the lines of a file past
+// what is left of the budget are dropped (Truncated says so).
+const MaxLines = 1 << 21
+
+// Tree is a repository rebuilt from what a run displayed.
+type Tree struct {
+	reason string
+	// files maps repository paths to their known lines; nil for a file the
+	// run named (gold, a search hit) without showing any line of it.
+	files map[string]*file
+	// Truncated lists files whose lines past the budget were dropped.
+	Truncated []string
+}
+
+type file struct {
+	lines   []string // lines[k] is line k+1; "" where unknown
+	known   []model.Interval
+	content []byte // built on first read
+}
+
+var _ scoring.PartialTree = (*Tree)(nil)
+
+// Build rebuilds what run displayed of its repository. The tree holds the
+// gold files (as sem normalises them), every file an action showed lines of
+// and every file a search listed; reason says why the repository is
+// missing.
+func Build(run *model.Run, g *model.Gold, sem model.Semantics, reason string) *Tree {
+	t := &Tree{reason: reason, files: map[string]*file{}}
+	n := newNamer(g, sem)
+	for _, sp := range g.Init {
+		n.addGold(t, sp.File)
+	}
+	for _, sp := range g.Add {
+		n.addGold(t, sp.File)
+	}
+	for _, f := range g.Files {
+		n.addGold(t, f)
+	}
+	n.learnRoots(run)
+	shown := map[string]map[int]string{}
+	lengths := map[string]int{}
+	var order []string
+	for i := range run.Actions {
+		act := &run.Actions[i]
+		for _, h := range act.Searches {
+			if p := n.name(h.File); p != "" {
+				t.add(p)
+			}
+		}
+		for _, rl := range linesOf(act) {
+			p := n.name(rl.file)
+			if p == "" {
+				continue
+			}
+			t.add(p)
+			m := shown[p]
+			if m == nil {
+				m = map[int]string{}
+				shown[p] = m
+				order = append(order, p)
+			}
+			for _, l := range rl.lines {
+				if _, ok := m[l.num]; !ok {
+					// The first display is the closest to the base
+					// commit: later ones may follow the agent's edits.
+					m[l.num] = l.text
+				}
+			}
+			lengths[p] = max(lengths[p], rl.total)
+		}
+	}
+	budget := MaxLines
+	for _, p := range order {
+		budget -= t.fill(p, shown[p], lengths[p], budget)
+	}
+	return t
+}
+
+// add names a file of the tree (known to exist, no lines known yet).
+func (t *Tree) add(p string) {
+	if _, ok := t.files[p]; !ok {
+		t.files[p] = nil
+	}
+}
+
+// fill sets a file's lines from the numbered lines shown of it, as long as
+// the last line shown (or the length a file window reported), within
+// budget lines. It returns the lines used.
+func (t *Tree) fill(p string, shown map[int]string, total, budget int) int {
+	n := total
+	for num := range shown {
+		n = max(n, num)
+	}
+	if n > budget {
+		n = max(budget, 0)
+		t.Truncated = append(t.Truncated, p)
+	}
+	f := &file{lines: make([]string, n)}
+	nums := make([]int, 0, len(shown))
+	for num, text := range shown {
+		if num <= n {
+			f.lines[num-1] = text
+			nums = append(nums, num)
+		}
+	}
+	sort.Ints(nums)
+	for _, num := range nums {
+		if k := len(f.known) - 1; k >= 0 && f.known[k].End+1 == num {
+			f.known[k].End = num
+			continue
+		}
+		f.known = append(f.known, model.Interval{Start: num, End: num})
+	}
+	t.files[p] = f
+	return n
+}
+
+// ReadFile returns a file's lines, unknown ones empty.
+func (t *Tree) ReadFile(p string) ([]byte, error) {
+	f, ok := t.files[p]
+	if !ok {
+		return nil, fmt.Errorf("%s: not shown by the run", p)
+	}
+	if f == nil {
+		return nil, nil
+	}
+	if f.content == nil {
+		size := 0
+		for _, l := range f.lines {
+			size += len(l) + 1
+		}
+		b := make([]byte, 0, size)
+		for _, l := range f.lines {
+			b = append(append(b, l...), '\n')
+		}
+		f.content = b
+	}
+	return f.content, nil
+}
+
+// IsFile reports whether the run named p as a file.
+func (t *Tree) IsFile(p string) bool {
+	_, ok := t.files[p]
+	return ok
+}
+
+// Known returns the lines of p the run displayed.
+func (t *Tree) Known(p string) []model.Interval {
+	if f := t.files[p]; f != nil {
+		return f.known
+	}
+	return nil
+}
+
+// Reason says why the repository is missing.
+func (t *Tree) Reason() string { return t.reason }
+
+// Files lists the tree's files, sorted.
+func (t *Tree) Files() []string {
+	out := make([]string, 0, len(t.files))
+	for p := range t.files {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// namer maps the paths a run printed to repository paths: gold files as sem
+// normalises them, and other paths with the sandbox root they sat under
+// removed. Roots are the usual sandbox ones (/testbed, /workspace/<name>,
+// /app, /repo) plus any the run shows by naming a gold file under it.
+type namer struct {
+	sem    model.Semantics
+	byBase map[string][]string // gold files by base name
+	roots  []string            // learned roots, longest first
+}
+
+func newNamer(g *model.Gold, sem model.Semantics) *namer {
+	return &namer{sem: sem, byBase: map[string][]string{}}
+}
+
+func (n *namer) addGold(t *Tree, raw string) {
+	// The path exactly as scoring normalises it, so the gold's files are
+	// the tree's; one that climbs out of the root names nothing.
+	p := scoring.NormalizeGoldPath(raw, n.sem)
+	if p == "" || strings.HasPrefix(p, "/") || clean(p) == "" || strings.Contains("/"+p+"/", "/../") {
+		return
+	}
+	if _, ok := t.files[p]; !ok {
+		b := path.Base(p)
+		n.byBase[b] = append(n.byBase[b], p)
+	}
+	t.add(p)
+}
+
+// learnRoots finds the directories the run's absolute paths put gold files
+// under ("/home/u/proj/" for "/home/u/proj/pkg/a.py" and gold "pkg/a.py").
+func (n *namer) learnRoots(run *model.Run) {
+	seen := map[string]bool{}
+	learn := func(raw string) {
+		p := slashes(raw)
+		if !strings.HasPrefix(p, "/") {
+			return
+		}
+		for _, g := range n.byBase[path.Base(p)] {
+			if strings.HasSuffix(p, "/"+g) {
+				if root := p[:len(p)-len(g)]; !seen[root] {
+					seen[root] = true
+					n.roots = append(n.roots, root)
+				}
+			}
+		}
+	}
+	for i := range run.Actions {
+		for _, r := range run.Actions[i].Reads {
+			learn(r.File)
+		}
+		for _, h := range run.Actions[i].Searches {
+			learn(h.File)
+		}
+	}
+	sort.Slice(n.roots, func(i, j int) bool { return len(n.roots[i]) > len(n.roots[j]) })
+}
+
+// name is the repository path of a path the run printed, "" when it is not
+// one: outside every known root, or climbing with "..".
+func (n *namer) name(raw string) string {
+	p := slashes(raw)
+	if !strings.HasPrefix(p, "/") {
+		return clean(p)
+	}
+	for _, r := range n.roots {
+		if strings.HasPrefix(p, r) {
+			return clean(p[len(r):])
+		}
+	}
+	for _, r := range []string{"/testbed/", "/app/", "/repo/"} {
+		if strings.HasPrefix(p, r) {
+			return clean(p[len(r):])
+		}
+	}
+	if rest, ok := strings.CutPrefix(p, "/workspace/"); ok {
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			return clean(rest[i+1:])
+		}
+	}
+	return ""
+}
+
+func slashes(p string) string {
+	return strings.ReplaceAll(strings.TrimSpace(p), `\`, "/")
+}
+
+// clean is a relative slash path without "." segments or repeated slashes,
+// "" when it is empty or climbs out with "..".
+func clean(p string) string {
+	var parts []string
+	for _, x := range strings.Split(p, "/") {
+		switch x {
+		case "", ".":
+			continue
+		case "..":
+			return ""
+		}
+		parts = append(parts, x)
+	}
+	return strings.Join(parts, "/")
+}
