@@ -1,6 +1,8 @@
 package scoring
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -70,6 +72,11 @@ type Gold struct {
 	symbols symbolSet
 	// Lines is the gold line intervals (init only under ContextBench semantics).
 	Lines fileIntervals
+	// Listed holds, for the files whose gold spans merging changes (nested,
+	// overlapping, adjacent or repeated spans), the spans as the gold lists
+	// them: sorted by start (the longer first), repeats once, reversed
+	// spans dropped. Other files' spans are Lines as they are.
+	Listed fileIntervals
 	// Missing lists gold files that are not in the repository.
 	Missing []string
 }
@@ -154,7 +161,40 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 		}
 		out.Lines.add(p, model.Interval{Start: it.Start, End: it.End})
 	}
+	out.Listed = listed(out.Lines)
 	out.Lines.mergeAll()
+	return out
+}
+
+// listed returns the files whose spans merging would change, with their
+// spans sorted and deduplicated.
+func listed(lines fileIntervals) fileIntervals {
+	var out fileIntervals
+	for f, ivs := range lines {
+		if len(ivs) < 2 {
+			continue
+		}
+		var list []model.Interval
+		for _, iv := range ivs {
+			if iv.Start <= iv.End {
+				list = append(list, iv)
+			}
+		}
+		slices.SortFunc(list, func(a, b model.Interval) int {
+			if a.Start != b.Start {
+				return cmp.Compare(a.Start, b.Start)
+			}
+			return cmp.Compare(b.End, a.End)
+		})
+		list = slices.Compact(list)
+		if merged := model.MergeIntervals(slices.Clone(list)); slices.Equal(merged, list) {
+			continue
+		}
+		if out == nil {
+			out = fileIntervals{}
+		}
+		out[f] = list
+	}
 	return out
 }
 

@@ -71,14 +71,23 @@ func (m *Model) setSpeed(i int) {
 // editor from the environment runs, with the file as an argument; nothing
 // from the trajectory is executed.
 func (m *Model) edit(file string, line int) tea.Cmd {
+	if p := m.ctx.Data.A.Partial; p != nil {
+		// The rebuilt lines have holes: there is no file to open.
+		m.status = "no repository to open " + termsafe.Line(file) + " from (--repo DIR or --cache DIR)"
+		return nil
+	}
 	path, tmp := "", ""
 	if m.opts.LocalPath != nil {
+		// The real file, only when it is a regular file inside the
+		// repository (containment and symlinks as for reading).
 		path = m.opts.LocalPath(file)
 	}
 	if path == "" {
+		// Otherwise a read-only copy of what the repository holds: a file
+		// missing from it is refused, never created.
 		content, ok := m.ctx.Data.A.Files.Content(file)
 		if !ok {
-			m.status = "file not in the repository: " + termsafe.Line(file)
+			m.status = "not a file of the repository: " + termsafe.Line(file)
 			return nil
 		}
 		dir, err := os.MkdirTemp("", "trajscope-")
@@ -86,7 +95,11 @@ func (m *Model) edit(file string, line int) tea.Cmd {
 			m.status = "cannot write a copy: " + err.Error()
 			return nil
 		}
-		path, tmp = filepath.Join(dir, filepath.Base(file)), dir
+		name := filepath.Base(filepath.FromSlash(file))
+		if name == "." || name == ".." || name == string(filepath.Separator) {
+			name = "file"
+		}
+		path, tmp = filepath.Join(dir, name), dir
 		if err := os.WriteFile(path, content, 0o444); err != nil {
 			os.RemoveAll(dir)
 			m.status = "cannot write a copy: " + err.Error()

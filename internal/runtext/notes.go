@@ -27,6 +27,12 @@ func NoRepoBanner(reason string) string {
 	return fmt.Sprintf("no repository (%s): showing the lines the run displayed; pass --repo DIR or --cache DIR", termsafe.Line(reason))
 }
 
+// NoRepoShort is NoRepoBanner for a pane: how to give the repository comes
+// before the reason, which a narrow pane may cut.
+func NoRepoShort(reason string) string {
+	return "no repository: pass --repo DIR or --cache DIR · " + termsafe.Line(reason)
+}
+
 // FailedButCounted says, for a failed action whose lines the lens counts
 // though the action displayed nothing, that the lens counts them anyway, as
 // the evaluator does; "" when there is no such disagreement.

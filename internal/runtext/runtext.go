@@ -25,6 +25,8 @@ const (
 	GlyphGoldPending = "○" // gold, read later in the run
 	GlyphGoldMissed  = "✗" // gold the run never reads
 	GlyphReread      = "↺" // the action only re-read known lines
+	GlyphReadFailed  = "┆" // lines a failed command is counted for, not displayed
+	GlyphFinal       = "▪" // lines in the final context
 	GlyphGoldFile    = "◆" // a gold file in the picker
 	GlyphCursor      = "▸" // the focused pane / the picker cursor
 )

@@ -22,9 +22,9 @@ func (m *Model) jump(dir int, unread bool) tea.Cmd {
 func (m *Model) JumpGold(dir int, unread bool) string {
 	d := m.Ctx.Data
 	type pos struct {
-		file int
-		line int
-		name string
+		file      int
+		line, end int
+		name      string
 	}
 	var stops []pos
 	for fi, f := range d.A.Gold.Files {
@@ -34,14 +34,17 @@ func (m *Model) JumpGold(dir int, unread bool) string {
 		}
 		for _, iv := range fd.Gold {
 			if !unread {
-				stops = append(stops, pos{fi, iv.Start, f})
+				stops = append(stops, pos{fi, iv.Start, iv.End, f})
 				continue
 			}
 			prev := false
 			for l := iv.Start; l <= iv.End; l++ {
 				u := fd.FirstRead(m.Ctx.Lens, l) > m.Ctx.Cur
-				if u && !prev {
-					stops = append(stops, pos{fi, l, f})
+				switch {
+				case u && !prev:
+					stops = append(stops, pos{fi, l, l, f})
+				case u:
+					stops[len(stops)-1].end = l
 				}
 				prev = u
 			}
@@ -64,7 +67,7 @@ func (m *Model) JumpGold(dir int, unread bool) string {
 	target := -1
 	if dir > 0 {
 		for k, s := range stops {
-			if less(pos{curFile, m.cursor, ""}, s.file, s.line) {
+			if less(pos{curFile, m.cursor, m.cursor, ""}, s.file, s.line) {
 				target = k
 				break
 			}
@@ -84,6 +87,6 @@ func (m *Model) JumpGold(dir int, unread bool) string {
 		}
 	}
 	s := stops[target]
-	m.Show(s.name, s.line)
+	m.showSpan(s.name, s.line, s.end)
 	return fmt.Sprintf("%s %d/%d: %s:%d", what, target+1, len(stops), s.name, s.line)
 }

@@ -8,6 +8,7 @@ package rundata
 
 import (
 	"math"
+	"sort"
 	"strings"
 
 	"github.com/trajscope/trajscope/internal/runtext"
@@ -61,10 +62,30 @@ type FileData struct {
 	Gold []model.Interval
 	// GoldLines counts gold lines inside the file.
 	GoldLines int
-	gold      []bool
+	// Final are the file's lines in the final context, merged.
+	Final []model.Interval
+	// Known are the lines the run displayed, when the repository is missing
+	// and the file is rebuilt from them (Partial); the other lines are
+	// unknown.
+	Known   []model.Interval
+	Partial bool
+	gold    []bool
 	// First[lens][line] is the first action that read the line (1-based
 	// line index; index 0 unused), or Never.
 	First [2][]int32
+}
+
+// InFinal reports whether a line is in the final context.
+func (f *FileData) InFinal(line int) bool { return In(f.Final, line) }
+
+// IsKnown reports whether the line's text is known: always with the
+// repository, else when the run displayed it.
+func (f *FileData) IsKnown(line int) bool { return !f.Partial || In(f.Known, line) }
+
+// In reports whether line is in the merged, sorted intervals.
+func In(ivs []model.Interval, line int) bool {
+	k := sort.Search(len(ivs), func(k int) bool { return ivs[k].End >= line })
+	return k < len(ivs) && ivs[k].Start <= line
 }
 
 // IsGold reports whether a line (1-based) is gold.
@@ -110,6 +131,12 @@ func New(a *scoring.Analysis) *Data {
 	}
 	for f := range final {
 		final[f] = model.MergeIntervals(final[f])
+		fd := d.file(f)
+		for _, iv := range final[f] {
+			if iv.Start, iv.End = max(iv.Start, 1), min(iv.End, fd.Lines); iv.Start <= iv.End {
+				fd.Final = append(fd.Final, iv)
+			}
+		}
 	}
 	for _, l := range model.Lenses {
 		d.Focus[l] = make([]Target, d.N)
@@ -145,6 +172,9 @@ func (d *Data) file(path string) *FileData {
 		fd.OK = true
 		fd.Lines = d.A.Files.LineCount(path)
 		fd.Gold = d.A.GoldShown(path)
+		if p := d.A.Partial; p != nil {
+			fd.Partial, fd.Known = true, p.Known(path)
+		}
 	} else {
 		// Not in the tree (or no repository): keep the spans as the dataset
 		// gave them, so the gold panel can still list them.
