@@ -178,12 +178,12 @@ type runActionJSON struct {
 }
 
 type runLensJSON struct {
-	NumSteps int                   `json:"num_steps"`
+	NumSteps int                    `json:"num_steps"`
 	Coverage []map[string]*float64  `json:"coverage"`
 	Final    map[string]*[2]float64 `json:"final_coverage_precision"`
-	Read     int                   `json:"read_lines"`
-	Reread   int                   `json:"reread_lines"`
-	Error    string                `json:"error,omitempty"`
+	Read     int                    `json:"read_lines"`
+	Reread   int                    `json:"reread_lines"`
+	Error    string                 `json:"error,omitempty"`
 }
 
 type runGoldJSON struct {

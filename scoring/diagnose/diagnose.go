@@ -161,13 +161,13 @@ func Diagnose(a *scoring.Analysis, lens model.Lens) *Diagnosis {
 // diagnoser holds what one lens's diagnoses share: the steps by file, the
 // final context and the search hits.
 type diagnoser struct {
-	a           *scoring.Analysis
-	lens        model.Lens
-	final       scoring.StepContext
-	finalFiles  map[string]bool
-	hits        map[string][]searchHit
-	missing     map[string]bool
-	byFile      map[string][]*lensStep
+	a          *scoring.Analysis
+	lens       model.Lens
+	final      scoring.StepContext
+	finalFiles map[string]bool
+	hits       map[string][]searchHit
+	missing    map[string]bool
+	byFile     map[string][]*lensStep
 }
 
 func newDiagnoser(a *scoring.Analysis, lens model.Lens) *diagnoser {
