@@ -1,6 +1,7 @@
 package observed
 
 import (
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -31,6 +32,10 @@ type entry struct {
 	bare bool // a number alone: an empty line some listings print so
 }
 
+// abbreviated marks SWE-agent's abbreviated view of a large file, whose
+// lines are numbered "     1 text": a number and one space.
+const abbreviated = "This file is too large to display entirely"
+
 // windowHdrRe is the header of SWE-agent's and OpenHands' file windows,
 // which give the file's length. An "after edit" length is not the base
 // commit's, so only the plain form counts.
@@ -41,16 +46,12 @@ var windowHdrRe = regexp.MustCompile(`(?m)^\[File: (.+?) \((\d{1,9}) lines total
 // as the parsers confirmed them: each is a run of consecutive numbers from
 // its first line, in the file it names.
 func linesOf(act *model.Action) []readLines {
-	ranged := false
-	for _, r := range act.Reads {
-		ranged = ranged || r.Kind == model.ReadRange
-	}
-	if !ranged || act.Observation == "" {
+	if len(act.Reads) == 0 || act.Observation == "" {
 		return nil
 	}
-	entries := numbered(act.Observation)
+	entries := numbered(act.Observation, strings.Contains(act.Observation, abbreviated))
 	if len(entries) == 0 {
-		return nil
+		return plainLines(act)
 	}
 	totals := map[string]int{}
 	for _, m := range windowHdrRe.FindAllStringSubmatch(act.Observation, -1) {
@@ -60,18 +61,31 @@ func linesOf(act *model.Action) []readLines {
 	var out []readLines
 	j := 0
 	for _, r := range act.Reads {
-		if r.Kind != model.ReadRange || r.Start < 1 || r.End < r.Start {
+		// Where the read's numbered lines start (0: anywhere, for a tail)
+		// and end.
+		start, end := r.Start, r.End
+		switch r.Kind {
+		case model.ReadWhole:
+			start, end = 1, math.MaxInt
+		case model.ReadHead:
+			start = 1
+		case model.ReadFrom:
+			end = math.MaxInt
+		case model.ReadTail:
+			start, end = 0, math.MaxInt
+		}
+		if start < 0 || end < max(start, 1) {
 			continue
 		}
 		k := j
-		for k < len(entries) && !(entries[k].num == r.Start && samePath(entries[k].path, r.File)) {
+		for k < len(entries) && !((start == 0 && entries[k].num >= 1 || entries[k].num == start) && samePath(entries[k].path, r.File)) {
 			k++
 		}
 		if k == len(entries) {
 			continue
 		}
 		rl := readLines{file: r.File}
-		for want := r.Start; k < len(entries) && want <= r.End; want++ {
+		for want := entries[k].num; k < len(entries) && want <= end; want++ {
 			e := entries[k]
 			if e.num != want || !samePath(e.path, r.File) {
 				break
@@ -101,19 +115,33 @@ func samePath(printed, file string) bool {
 }
 
 // numbered lists the numbered lines of output, in order: "   12\ttext"
-// (nl -ba, cat -n, an editor's view, Harbor's Read), "    12→text" (Claude
+// (nl -ba, cat -n, an editor's view, Harbor's Read), "    12 text" (with
+// spaced: SWE-agent's abbreviated view), "    12→text" (Claude
 // Code's Read), "12|text" (OpenHands' window), "12:text" (SWE-agent's
 // window, grep -n on one file) and "path:12:text" (grep -n). The text is
 // the file's line as shown.
-func numbered(obs string) []entry {
+func numbered(obs string, spaced bool) []entry {
 	var out []entry
+	shift, next := false, 0
 	for rest := obs; rest != ""; {
 		line, tail, _ := strings.Cut(rest, "\n")
 		rest = tail
 		line = strings.TrimSuffix(line, "\r")
-		e, ok := parseLine(line)
+		e, ok := parseLine(line, spaced)
 		if !ok {
 			continue
+		}
+		// Claude Code numbers a Read with offset 0 from 0: such a listing
+		// is one below the file's lines.
+		switch {
+		case e.num == 0 && e.path == "":
+			shift, next = true, 0
+		case shift && e.num != next:
+			shift = false
+		}
+		if shift {
+			next = e.num + 1
+			e.num++
 		}
 		if e.bare {
 			// "   166" alone: an empty line, when it continues a listing.
@@ -126,8 +154,9 @@ func numbered(obs string) []entry {
 	return out
 }
 
-// parseLine reads one numbered output line.
-func parseLine(l string) (entry, bool) {
+// parseLine reads one numbered output line; spaced accepts a number and
+// one space before the text.
+func parseLine(l string, spaced bool) (entry, bool) {
 	i := 0
 	for i < len(l) && l[i] == ' ' {
 		i++
@@ -138,9 +167,6 @@ func parseLine(l string) (entry, bool) {
 	}
 	if d := i - start; d >= 1 && d <= 9 {
 		n, _ := strconv.Atoi(l[start:i])
-		if n < 1 {
-			return entry{}, false
-		}
 		k := i
 		for k < len(l) && l[k] == ' ' {
 			k++
@@ -150,6 +176,11 @@ func parseLine(l string) (entry, bool) {
 			return entry{num: n, text: l[k+1:]}, true
 		case strings.HasPrefix(l[k:], "→"):
 			return entry{num: n, text: l[k+len("→"):]}, true
+		case spaced && start > 0 && i < len(l) && l[i] == ' ':
+			if strings.HasPrefix(l[i+1:], "... eliding lines ") {
+				return entry{}, false // a gap, not the line's text
+			}
+			return entry{num: n, text: l[i+1:]}, true
 		case k == len(l) && start > 0:
 			return entry{num: n, bare: true}, true
 		case start == 0 && i < len(l) && (l[i] == '|' || l[i] == ':'):
@@ -174,3 +205,69 @@ func parseLine(l string) (entry, bool) {
 	}
 	return entry{num: n, text: after[k+1:], path: p}, true
 }
+
+// plainLines reads the output of a command that printed one file's lines
+// without numbers (cat, head, sed -n 'a,bp'), when nothing else can have
+// been printed: one read, a command that did not fail, and an output whose
+// wrapper is known and not cut short. The read says where the lines start;
+// a whole-file read also gives the file's length.
+func plainLines(act *model.Action) []readLines {
+	if len(act.Reads) != 1 || act.Failed() {
+		return nil
+	}
+	r := act.Reads[0]
+	body, ok := plainBody(act.Observation)
+	if !ok {
+		return nil
+	}
+	text := strings.Split(strings.TrimSuffix(body, "\n"), "\n")
+	if body == "" {
+		text = nil
+	}
+	rl := readLines{file: r.File}
+	start := 1
+	switch r.Kind {
+	case model.ReadWhole:
+		rl.total = len(text)
+	case model.ReadHead:
+		if len(text) > r.End {
+			return nil // more than asked for: not the file alone
+		}
+	case model.ReadRange:
+		if r.Start < 1 || len(text) > r.End-r.Start+1 {
+			return nil
+		}
+		start = r.Start
+	default:
+		return nil
+	}
+	for k, l := range text {
+		rl.lines = append(rl.lines, numLine{start + k, strings.TrimSuffix(l, "\r")})
+	}
+	return []readLines{rl}
+}
+
+// plainBody is what a command printed: the inside of mini-swe-agent's
+// <output> block, or an output with no wrapper at all. Outputs cut short
+// (<output_head>, "[trimmed]") or wrapped in ways that add lines of their
+// own (a shell prompt, an exit-code note) give nothing.
+func plainBody(obs string) (string, bool) {
+	if strings.Contains(obs, "<output_head>") || strings.Contains(obs, "[trimmed]") || strings.Contains(obs, "<warning>") {
+		return "", false
+	}
+	if i := strings.Index(obs, "<output>"); i >= 0 {
+		j := strings.LastIndex(obs, "</output>")
+		if j < i {
+			return "", false
+		}
+		return strings.TrimPrefix(obs[i+len("<output>"):j], "\n"), true
+	}
+	if strings.Contains(obs, "<returncode>") || strings.Contains(obs, "[Command finished") ||
+		strings.Contains(obs, "[Python Interpreter") || promptRe.MatchString(obs) {
+		return "", false
+	}
+	return obs, true
+}
+
+// promptRe finds a shell prompt line, which OpenHands appends to outputs.
+var promptRe = regexp.MustCompile(`(?m)^\S+@\S+:.*[#$] ?$`)

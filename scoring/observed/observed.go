@@ -62,16 +62,33 @@ func Build(run *model.Run, g *model.Gold, sem model.Semantics, reason string) *T
 	shown := map[string]map[int]string{}
 	lengths := map[string]int{}
 	var order []string
+	// created are files an action wrote before any showed them: the
+	// agent's own (a reproduction script), not the repository's.
+	created := map[string]bool{}
 	for i := range run.Actions {
 		act := &run.Actions[i]
+		for _, e := range act.Edits {
+			if p := n.name(e); p != "" && !t.IsFile(p) {
+				created[p] = true
+			}
+		}
 		for _, h := range act.Searches {
-			if p := n.name(h.File); p != "" {
+			// A hit with a line (grep -n) is a file; a listing's may be a
+			// directory.
+			if p := n.name(h.File); p != "" && h.Line > 0 && !created[p] {
+				t.add(p)
+			}
+		}
+		for _, r := range act.Reads {
+			// A read the parser kept is a file that was there, even when
+			// its lines are unknown.
+			if p := n.name(r.File); p != "" && !created[p] {
 				t.add(p)
 			}
 		}
 		for _, rl := range linesOf(act) {
 			p := n.name(rl.file)
-			if p == "" {
+			if p == "" || created[p] {
 				continue
 			}
 			t.add(p)
@@ -109,7 +126,7 @@ func (t *Tree) add(p string) {
 // the last line shown (or the length a file window reported), within
 // budget lines. It returns the lines used.
 func (t *Tree) fill(p string, shown map[int]string, total, budget int) int {
-	n := total
+	n := max(total, 0)
 	for num := range shown {
 		n = max(n, num)
 	}
@@ -120,7 +137,7 @@ func (t *Tree) fill(p string, shown map[int]string, total, budget int) int {
 	f := &file{lines: make([]string, n)}
 	nums := make([]int, 0, len(shown))
 	for num, text := range shown {
-		if num <= n {
+		if num >= 1 && num <= n {
 			f.lines[num-1] = text
 			nums = append(nums, num)
 		}
