@@ -50,13 +50,13 @@ func Build(run *model.Run, g *model.Gold, sem model.Semantics, reason string) *T
 	t := &Tree{reason: reason, files: map[string]*file{}}
 	n := newNamer(g, sem)
 	for _, sp := range g.Init {
-		n.addGold(t, sp.File)
+		n.addGold(t, sp.File, sp.End)
 	}
 	for _, sp := range g.Add {
-		n.addGold(t, sp.File)
+		n.addGold(t, sp.File, sp.End)
 	}
 	for _, f := range g.Files {
-		n.addGold(t, f)
+		n.addGold(t, f, 0)
 	}
 	n.learnRoots(run)
 	shown := map[string]map[int]string{}
@@ -110,7 +110,7 @@ func Build(run *model.Run, g *model.Gold, sem model.Semantics, reason string) *T
 	}
 	budget := MaxLines
 	for _, p := range order {
-		budget -= t.fill(p, shown[p], lengths[p], budget)
+		budget -= t.fill(p, shown[p], lengths[p], n.goldEnd[p], budget)
 	}
 	return t
 }
@@ -122,11 +122,15 @@ func (t *Tree) add(p string) {
 	}
 }
 
-// fill sets a file's lines from the numbered lines shown of it, as long as
-// the last line shown (or the length a file window reported), within
-// budget lines. It returns the lines used.
-func (t *Tree) fill(p string, shown map[int]string, total, budget int) int {
+// fill sets a file's lines from the numbered lines shown of it, within
+// budget lines. The file is as long as a file window or a whole-file view
+// said (total), else as the last line shown or the last gold line, so gold
+// past what was shown still has lines to mark. It returns the lines used.
+func (t *Tree) fill(p string, shown map[int]string, total, goldEnd, budget int) int {
 	n := max(total, 0)
+	if total <= 0 {
+		n = max(goldEnd, 0)
+	}
 	for num := range shown {
 		n = max(n, num)
 	}
@@ -209,16 +213,17 @@ func (t *Tree) Files() []string {
 // removed. Roots are the usual sandbox ones (/testbed, /workspace/<name>,
 // /app, /repo) plus any the run shows by naming a gold file under it.
 type namer struct {
-	sem    model.Semantics
-	byBase map[string][]string // gold files by base name
-	roots  []string            // learned roots, longest first
+	sem     model.Semantics
+	byBase  map[string][]string // gold files by base name
+	roots   []string            // learned roots, longest first
+	goldEnd map[string]int      // the last gold line of each file
 }
 
 func newNamer(g *model.Gold, sem model.Semantics) *namer {
-	return &namer{sem: sem, byBase: map[string][]string{}}
+	return &namer{sem: sem, byBase: map[string][]string{}, goldEnd: map[string]int{}}
 }
 
-func (n *namer) addGold(t *Tree, raw string) {
+func (n *namer) addGold(t *Tree, raw string, end int) {
 	// The path exactly as scoring normalises it, so the gold's files are
 	// the tree's; one that climbs out of the root names nothing.
 	p := scoring.NormalizeGoldPath(raw, n.sem)
@@ -229,6 +234,7 @@ func (n *namer) addGold(t *Tree, raw string) {
 		b := path.Base(p)
 		n.byBase[b] = append(n.byBase[b], p)
 	}
+	n.goldEnd[p] = max(n.goldEnd[p], end)
 	t.add(p)
 }
 

@@ -168,16 +168,19 @@ func (d *Data) file(path string) *FileData {
 		return fd
 	}
 	fd := &FileData{Path: path}
-	if _, ok := d.A.Files.Content(path); ok {
+	_, ok := d.A.Files.Content(path)
+	if p := d.A.Partial; ok && p != nil {
+		fd.Partial, fd.Known = true, p.Known(path)
+	}
+	if ok {
 		fd.OK = true
 		fd.Lines = d.A.Files.LineCount(path)
 		fd.Gold = d.A.GoldShown(path)
-		if p := d.A.Partial; p != nil {
-			fd.Partial, fd.Known = true, p.Known(path)
-		}
-	} else {
-		// Not in the tree (or no repository): keep the spans as the dataset
-		// gave them, so the gold panel can still list them.
+	}
+	if !ok || fd.Partial && fd.Lines == 0 {
+		// Not in the tree, or a file the run never displayed: keep the
+		// spans as the dataset gave them, so the gold panel can still list
+		// them and the jumps reach them.
 		for _, iv := range d.A.GoldLines(path) {
 			if iv.Start <= iv.End { // reversed upstream spans have no lines
 				fd.Gold = append(fd.Gold, iv)
@@ -185,10 +188,12 @@ func (d *Data) file(path string) *FileData {
 			}
 		}
 	}
+	// Every per-line table is as long as the file, never as a span claims:
+	// gold spans are input.
 	fd.gold = make([]bool, fd.Lines+1)
-	if fd.OK {
+	if fd.Lines > 0 {
 		for _, iv := range fd.Gold {
-			for l := iv.Start; l <= iv.End; l++ {
+			for l := max(iv.Start, 1); l <= min(iv.End, fd.Lines); l++ {
 				if !fd.gold[l] {
 					fd.gold[l] = true
 					fd.GoldLines++
