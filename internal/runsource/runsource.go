@@ -111,11 +111,15 @@ func Reason(err error, o Options) string {
 	}
 	msg := err.Error()
 	rest, ok := strings.CutPrefix(msg, "clone ")
-	if !ok {
+	head, detail, found := strings.Cut(rest, ": ")
+	if !ok || !found {
 		return msg
 	}
-	if url, _, ok := strings.Cut(rest, " "); ok {
-		return fmt.Sprintf("cannot clone %s: %s", url, root.Error())
+	// "clone URL[ into DIR]: ...": the URL once, then the cause (the
+	// innermost error, which transport errors wrap with the URL again).
+	url, _, _ := strings.Cut(head, " ")
+	if root != err {
+		detail = root.Error()
 	}
-	return "cannot clone: " + root.Error()
+	return fmt.Sprintf("cannot clone %s: %s", url, detail)
 }
