@@ -22,6 +22,7 @@ import (
 // repository (the tree is rebuilt from what the run displayed).
 type variant struct {
 	edit   func(msgs []map[string]any, info map[string]any) []map[string]any
+	gold   func(g *model.Gold)
 	noRepo bool
 }
 
@@ -54,6 +55,9 @@ func (v variant) analysis(t testing.TB) *scoring.Analysis {
 		t.Fatal(err)
 	}
 	g, _ := set.Get(run.InstanceID)
+	if v.gold != nil {
+		v.gold(g)
+	}
 	var tree scoring.Tree
 	if v.noRepo {
 		tree = observed.Build(run, g, model.ContextBench, "no --repo or --cache given")

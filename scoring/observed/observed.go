@@ -50,13 +50,13 @@ func Build(run *model.Run, g *model.Gold, sem model.Semantics, reason string) *T
 	t := &Tree{reason: reason, files: map[string]*file{}}
 	n := newNamer(g, sem)
 	for _, sp := range g.Init {
-		n.addGold(t, sp.File, sp.End)
+		n.addGold(t, sp.File)
 	}
 	for _, sp := range g.Add {
-		n.addGold(t, sp.File, sp.End)
+		n.addGold(t, sp.File)
 	}
 	for _, f := range g.Files {
-		n.addGold(t, f, 0)
+		n.addGold(t, f)
 	}
 	n.learnRoots(run)
 	shown := map[string]map[int]string{}
@@ -110,7 +110,7 @@ func Build(run *model.Run, g *model.Gold, sem model.Semantics, reason string) *T
 	}
 	budget := MaxLines
 	for _, p := range order {
-		budget -= t.fill(p, shown[p], lengths[p], n.goldEnd[p], budget)
+		budget -= t.fill(p, shown[p], lengths[p], budget)
 	}
 	return t
 }
@@ -124,13 +124,10 @@ func (t *Tree) add(p string) {
 
 // fill sets a file's lines from the numbered lines shown of it, within
 // budget lines. The file is as long as a file window or a whole-file view
-// said (total), else as the last line shown or the last gold line, so gold
-// past what was shown still has lines to mark. It returns the lines used.
-func (t *Tree) fill(p string, shown map[int]string, total, goldEnd, budget int) int {
+// said (total), else as the last line shown: never as long as a gold span
+// claims, which is input too. It returns the lines used.
+func (t *Tree) fill(p string, shown map[int]string, total, budget int) int {
 	n := max(total, 0)
-	if total <= 0 {
-		n = max(goldEnd, 0)
-	}
 	for num := range shown {
 		n = max(n, num)
 	}
@@ -213,17 +210,16 @@ func (t *Tree) Files() []string {
 // removed. Roots are the usual sandbox ones (/testbed, /workspace/<name>,
 // /app, /repo) plus any the run shows by naming a gold file under it.
 type namer struct {
-	sem     model.Semantics
-	byBase  map[string][]string // gold files by base name
-	roots   []string            // learned roots, longest first
-	goldEnd map[string]int      // the last gold line of each file
+	sem    model.Semantics
+	byBase map[string][]string // gold files by base name
+	roots  []string            // learned roots, longest first
 }
 
 func newNamer(g *model.Gold, sem model.Semantics) *namer {
-	return &namer{sem: sem, byBase: map[string][]string{}, goldEnd: map[string]int{}}
+	return &namer{sem: sem, byBase: map[string][]string{}}
 }
 
-func (n *namer) addGold(t *Tree, raw string, end int) {
+func (n *namer) addGold(t *Tree, raw string) {
 	// The path exactly as scoring normalises it, so the gold's files are
 	// the tree's; one that climbs out of the root names nothing.
 	p := scoring.NormalizeGoldPath(raw, n.sem)
@@ -234,7 +230,6 @@ func (n *namer) addGold(t *Tree, raw string, end int) {
 		b := path.Base(p)
 		n.byBase[b] = append(n.byBase[b], p)
 	}
-	n.goldEnd[p] = max(n.goldEnd[p], end)
 	t.add(p)
 }
 

@@ -37,8 +37,12 @@ func (m *Model) JumpGold(dir int, unread bool) string {
 				stops = append(stops, pos{fi, iv.Start, iv.End, f})
 				continue
 			}
+			// Lines past the end of the file (or of what a run without the
+			// repository showed) were never read: one run to the span's
+			// end, however far the gold claims it goes.
 			prev := false
-			for l := iv.Start; l <= iv.End; l++ {
+			last := min(iv.End, fd.Lines)
+			for l := max(iv.Start, 1); l <= last; l++ {
 				u := fd.FirstRead(m.Ctx.Lens, l) > m.Ctx.Cur
 				switch {
 				case u && !prev:
@@ -47,6 +51,13 @@ func (m *Model) JumpGold(dir int, unread bool) string {
 					stops[len(stops)-1].end = l
 				}
 				prev = u
+			}
+			if iv.End > last {
+				if from := max(last+1, iv.Start); prev {
+					stops[len(stops)-1].end = iv.End
+				} else {
+					stops = append(stops, pos{fi, from, iv.End, f})
+				}
 			}
 		}
 	}
