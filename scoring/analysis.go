@@ -86,14 +86,19 @@ func Analyze(run *model.Run, g *model.Gold, files *Files, sem model.Semantics) *
 	}
 	a := &Analysis{Run: run, Gold: sc.prepareGold(g), Files: files, Sem: sem, Partial: partial(files.Tree())}
 	a.EditLocFromGold = run.Prediction.ModelPatch == "" && sem == model.ContextBench && g.Patch != ""
-	a.shown = make(map[string][]model.Interval, len(a.Gold.Lines))
+	a.shown = map[string][]model.Interval{}
 	// NewGold counts against the gold lines the files have: every interval
 	// is then well formed, so each action costs a binary search per
 	// interval.
 	gold := fileIntervals{}
 	for f, ivs := range a.Gold.Lines {
-		a.shown[f] = clipLines(ivs, files.LineCount(f), false)
-		gold[f] = model.MergeIntervals(append([]model.Interval(nil), a.shown[f]...))
+		// A file without gold lines it has (missing, or shown none of
+		// without the repository) gets no entry: a large gold of absent
+		// files then costs nothing here.
+		if shown := clipLines(ivs, files.LineCount(f), false); len(shown) > 0 {
+			a.shown[f] = shown
+			gold[f] = model.MergeIntervals(append([]model.Interval(nil), shown...))
+		}
 	}
 	n := len(run.Actions)
 	a.Actions = make([]ActionView, n)
@@ -116,7 +121,7 @@ func Analyze(run *model.Run, g *model.Gold, files *Files, sem model.Semantics) *
 		observedAt[i] = len(observed)
 	}
 
-	cb := Score(g, &run.Prediction, files, sem)
+	cb := sc.score(g, &run.Prediction, a.Gold)
 	a.Lenses[model.LensContextBench] = lensData(cb, contextBenchStepsDone(run), a.contextBenchLines(), gold)
 	obsPred := run.Prediction
 	obsPred.Steps = observed
@@ -125,7 +130,7 @@ func Analyze(run *model.Run, g *model.Gold, files *Files, sem model.Semantics) *
 		// upstream does for a run without steps.
 		obsPred.Steps = nil
 	}
-	a.Lenses[model.LensObserved] = lensData(Score(g, &obsPred, files, sem), observedAt, observedLines, gold)
+	a.Lenses[model.LensObserved] = lensData(sc.score(g, &obsPred, a.Gold), observedAt, observedLines, gold)
 	return a
 }
 

@@ -101,6 +101,11 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 	}
 	out := &Gold{fileSet: map[string]bool{}, Bytes: fileIntervals{}, Lines: fileIntervals{}}
 	exists := sc.files.exists
+	if pt := partial(sc.files.tree); pt != nil {
+		// A partial tree names files it has no lines of: they are there,
+		// only unread (and asking the tree costs no per-file state).
+		exists = pt.IsFile
+	}
 	missing := map[string]bool{}
 	all := append(append([]model.GoldSpan(nil), init...), add...)
 	for _, it := range all {
@@ -115,6 +120,9 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 		out.fileSet[p] = true
 		if p == "" {
 			continue
+		}
+		if partial(sc.files.tree) != nil {
+			continue // byte spans need whole files (not computable)
 		}
 		if iv, ok := sc.lineToByte(p, it.Start, it.End); ok {
 			out.Bytes.add(p, iv)
@@ -382,7 +390,12 @@ func countIn(files []string, set map[string]bool) int {
 // Score evaluates one prediction against its gold on a tree, as upstream
 // evaluate_instance does after checkout.
 func Score(g *model.Gold, pred *model.Prediction, files *Files, sem model.Semantics) model.Result {
-	sc := scorer{files, sem}
+	return scorer{files, sem}.score(g, pred, nil)
+}
+
+// score is Score with the gold already prepared for the tree (nil: prepare
+// it here), so an analysis scoring two lenses prepares it once.
+func (sc scorer) score(g *model.Gold, pred *model.Prediction, gold *Gold) model.Result {
 	res := model.Result{InstanceID: pred.InstanceID}
 
 	rawSteps := pred.Steps
@@ -395,7 +408,9 @@ func Score(g *model.Gold, pred *model.Prediction, files *Files, sem model.Semant
 		res.Reason = "the final context names no file of the repository"
 		return res
 	}
-	gold := sc.prepareGold(g)
+	if gold == nil {
+		gold = sc.prepareGold(g)
+	}
 
 	fs := sc.sets(final)
 	res.NumSteps = len(rawSteps)

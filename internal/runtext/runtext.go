@@ -87,6 +87,15 @@ func ShortCommand(act *model.Action) string {
 	if k := strings.IndexByte(s, '\n'); k >= 0 {
 		s, more = s[:k], true
 	}
+	if len(s) > 4096 {
+		// A timeline row shows a few dozen cells: the rest of a huge
+		// command line is not worth a copy.
+		cut := 4096
+		for cut > 0 && s[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		s, more = s[:cut], true
+	}
 	for _, p := range []string{"cd /testbed && ", "cd /testbed; "} {
 		s = strings.TrimPrefix(s, p)
 	}

@@ -193,9 +193,14 @@ func newDiagnoser(a *scoring.Analysis, lens model.Lens) *diagnoser {
 
 func (dg *diagnoser) diagnosis() *Diagnosis {
 	a := dg.a
-	d := &Diagnosis{Lens: dg.lens.String()}
-	files := append([]string(nil), a.Gold.Files...)
-	sort.Strings(files)
+	// Exact capacities: a large gold would otherwise pay for append's
+	// doubling twice per lens.
+	d := &Diagnosis{Lens: dg.lens.String(), Files: make([]File, 0, len(a.Gold.Files))}
+	files := a.Gold.Files
+	if !sort.StringsAreSorted(files) {
+		files = append([]string(nil), files...)
+		sort.Strings(files)
+	}
 	for _, f := range files {
 		fd := File{File: f, Action: -1, Missing: dg.missing[f]}
 		if named := dg.byFile[f]; len(named) > 0 {
@@ -218,10 +223,13 @@ func (dg *diagnoser) diagnosis() *Diagnosis {
 	}
 
 	lineFiles := make([]string, 0, len(a.Gold.Lines))
-	for f := range a.Gold.Lines {
+	spans := 0
+	for f, ivs := range a.Gold.Lines {
 		lineFiles = append(lineFiles, f)
+		spans += len(ivs)
 	}
 	sort.Strings(lineFiles)
+	d.Spans = make([]Span, 0, spans)
 	for _, f := range lineFiles {
 		fc := dg.file(f)
 		for _, iv := range merge(a.Gold.Lines[f]) {

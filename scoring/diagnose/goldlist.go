@@ -133,6 +133,7 @@ func DiagnoseRun(a *scoring.Analysis) *RunGold {
 		withLines[cb.Spans[k].File] = true
 	}
 	var dgs [2]*diagnoser // made when a file's listed spans need them
+	rg.Spans = make([]GoldSpan, 0, len(cb.Spans)+len(cb.Files))
 	s, f := 0, 0
 	for s < len(cb.Spans) || f < len(cb.Files) {
 		// Merge the two sorted lists by file: a file's spans, or the file
@@ -221,17 +222,15 @@ type shownLines struct {
 // lensShown indexes, for each gold file, the actions that put lines of it in
 // view under a lens, in action order.
 func lensShown(a *scoring.Analysis, l model.Lens) map[string][]shownLines {
-	gold := map[string]bool{}
-	for _, f := range a.Gold.Files {
-		gold[f] = true
-	}
-	for f := range a.Gold.Lines {
-		gold[f] = true
+	// Gold.Files is sorted and holds every file of Gold.Lines.
+	gold := func(f string) bool {
+		_, ok := slices.BinarySearch(a.Gold.Files, f)
+		return ok
 	}
 	out := map[string][]shownLines{}
 	for i, v := range a.Lenses[l].Actions {
 		for _, fl := range v.Lines {
-			if gold[fl.File] {
+			if gold(fl.File) {
 				out[fl.File] = append(out[fl.File], shownLines{i, fl.Lines})
 			}
 		}

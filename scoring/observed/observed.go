@@ -24,6 +24,23 @@ import (
 // what is left of the budget are dropped (Truncated says so).
 const MaxLines = 1 << 21
 
+// MaxLineBytes bounds a rebuilt line: a line is for reading in a pane, and
+// one shown line of a gigabyte must not cost a gigabyte again.
+const MaxLineBytes = 4096
+
+// clipLine keeps the first MaxLineBytes of a line, on a character boundary,
+// marking the cut.
+func clipLine(s string) string {
+	if len(s) <= MaxLineBytes {
+		return s
+	}
+	cut := MaxLineBytes
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + " …"
+}
+
 // Tree is a repository rebuilt from what a run displayed.
 type Tree struct {
 	reason string
@@ -48,7 +65,7 @@ var _ scoring.PartialTree = (*Tree)(nil)
 // missing.
 func Build(run *model.Run, g *model.Gold, sem model.Semantics, reason string) *Tree {
 	t := &Tree{reason: reason, files: map[string]*file{}}
-	n := newNamer(g, sem)
+	n := newNamer(run, sem)
 	for _, sp := range g.Init {
 		n.addGold(t, sp.File)
 	}
@@ -102,7 +119,7 @@ func Build(run *model.Run, g *model.Gold, sem model.Semantics, reason string) *T
 				if _, ok := m[l.num]; !ok {
 					// The first display is the closest to the base
 					// commit: later ones may follow the agent's edits.
-					m[l.num] = l.text
+					m[l.num] = clipLine(l.text)
 				}
 			}
 			lengths[p] = max(lengths[p], rl.total)
@@ -162,7 +179,9 @@ func (t *Tree) ReadFile(p string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: not shown by the run", p)
 	}
 	if f == nil {
-		return nil, nil
+		// Named (gold, a search hit, a read without numbers) but never
+		// shown: a file of the tree without readable lines.
+		return nil, fmt.Errorf("%s: no line of it was shown", p)
 	}
 	if f.content == nil {
 		size := 0
@@ -211,12 +230,29 @@ func (t *Tree) Files() []string {
 // /app, /repo) plus any the run shows by naming a gold file under it.
 type namer struct {
 	sem    model.Semantics
-	byBase map[string][]string // gold files by base name
+	byBase map[string][]string // gold files by base name, for the bases below
+	bases  map[string]bool     // base names of the absolute paths the run printed
 	roots  []string            // learned roots, longest first
 }
 
-func newNamer(g *model.Gold, sem model.Semantics) *namer {
-	return &namer{sem: sem, byBase: map[string][]string{}}
+func newNamer(run *model.Run, sem model.Semantics) *namer {
+	n := &namer{sem: sem, byBase: map[string][]string{}, bases: map[string]bool{}}
+	// Only gold files an absolute path of the run can end with are worth
+	// indexing: a gold of a million files costs no index then.
+	note := func(p string) {
+		if p = slashes(p); strings.HasPrefix(p, "/") {
+			n.bases[path.Base(p)] = true
+		}
+	}
+	for i := range run.Actions {
+		for _, r := range run.Actions[i].Reads {
+			note(r.File)
+		}
+		for _, h := range run.Actions[i].Searches {
+			note(h.File)
+		}
+	}
+	return n
 }
 
 func (n *namer) addGold(t *Tree, raw string) {
@@ -227,8 +263,9 @@ func (n *namer) addGold(t *Tree, raw string) {
 		return
 	}
 	if _, ok := t.files[p]; !ok {
-		b := path.Base(p)
-		n.byBase[b] = append(n.byBase[b], p)
+		if b := path.Base(p); n.bases[b] {
+			n.byBase[b] = append(n.byBase[b], p)
+		}
 	}
 	t.add(p)
 }

@@ -154,7 +154,7 @@ func (m *Model) clampTop() {
 }
 
 func (m *Model) lines() int {
-	if fd := m.Ctx.Data.Files[m.file]; fd != nil {
+	if fd := m.Ctx.Data.File(m.file); fd != nil {
 		return fd.Lines
 	}
 	return 0
@@ -250,7 +250,7 @@ func (m *Model) Global(k tea.KeyPressMsg) (tea.Cmd, bool) {
 // else its gold, else what was read of it by now, else ever, else the first
 // line the run displayed.
 func (m *Model) landing(file string) int {
-	fd := m.Ctx.Data.Files[file]
+	fd := m.Ctx.Data.File(file)
 	if fd == nil {
 		return 1
 	}
@@ -358,19 +358,19 @@ func (m *Model) View() string {
 	if p := d.A.Partial; p != nil && m.H > 1 {
 		lines = append(lines, t.Error.Render(fit.Line(" "+runtext.NoRepoShort(p.Reason()), m.W)))
 	}
-	fd := d.Files[m.file]
+	fd := d.File(m.file)
 	switch {
 	case m.file == "":
 		lines = append(lines, t.Muted.Render(" No file yet: this step read nothing. f picks a file."))
+		return strings.Join(fit.Block(lines, m.W, m.H), "\n")
+	case fd.Partial && len(fd.Known) == 0 || !fd.OK && d.A.Partial != nil && d.A.Partial.IsFile(m.file):
+		lines = append(lines, t.Muted.Render(" The run displayed no line of "+termsafe.Line(m.file)+"."))
 		return strings.Join(fit.Block(lines, m.W, m.H), "\n")
 	case fd == nil || !fd.OK:
 		lines = append(lines, t.Muted.Render(" "+termsafe.Line(m.file)+" is not in the repository"))
 		if d.A.Files.Tree() == nil {
 			lines = append(lines, t.Muted.Render(" (no repository: pass --repo DIR or --cache DIR)"))
 		}
-		return strings.Join(fit.Block(lines, m.W, m.H), "\n")
-	case fd.Partial && len(fd.Known) == 0:
-		lines = append(lines, t.Muted.Render(" The run displayed no line of "+termsafe.Line(m.file)+"."))
 		return strings.Join(fit.Block(lines, m.W, m.H), "\n")
 	}
 	content, _ := d.A.Files.Content(m.file)

@@ -22,8 +22,49 @@ import (
 	"github.com/trajscope/trajscope/ui/pane"
 )
 
-// maxLines caps how much of one output the pane lays out.
-const maxLines = 20000
+// maxLines caps how much of one output the pane lays out, and maxLineBytes
+// how much of one line: a gigabyte line would otherwise be copied and
+// wrapped into millions of rows.
+const (
+	maxLines     = 20000
+	maxLineBytes = 64 << 10
+)
+
+// clipLongLines cuts every line longer than max bytes, saying how much was
+// left out; text without such a line comes back as it is.
+func clipLongLines(text string, max int) string {
+	var b strings.Builder
+	start := 0
+	for start < len(text) {
+		end := strings.IndexByte(text[start:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += start
+		}
+		if end-start > max {
+			if b.Len() == 0 && start > 0 {
+				b.WriteString(text[:start])
+			}
+			cut := start + max
+			for cut > start && text[cut]&0xC0 == 0x80 {
+				cut--
+			}
+			b.WriteString(text[start:cut])
+			fmt.Fprintf(&b, " … (%d more bytes of this line not shown)", end-cut)
+			if end < len(text) {
+				b.WriteByte('\n')
+			}
+		} else if b.Len() > 0 {
+			b.WriteString(text[start:min(end+1, len(text))])
+		}
+		start = end + 1
+	}
+	if b.Len() == 0 {
+		return text
+	}
+	return b.String()
+}
 
 // Model is the observation pane.
 type Model struct {
@@ -133,7 +174,7 @@ func (m *Model) build() {
 		}
 		obs, more = obs[:cut-1], n+1-maxLines
 	}
-	add(obs, nil)
+	add(clipLongLines(obs, maxLineBytes), nil)
 	if more > 0 {
 		out = append(out, " "+t.Muted.Render(fmt.Sprintf("… %d more lines not shown", more)))
 	}

@@ -26,8 +26,10 @@ type Data struct {
 	Run *model.Run
 	// N is the number of actions.
 	N int
-	// Files holds every gold file and every file a step read, by repo path.
-	Files map[string]*FileData
+	// files holds the files made so far, by repo path: every file a step
+	// read at once, a gold file when something asks for it (File), so a
+	// gold of a million files the run never read costs nothing here.
+	files map[string]*FileData
 	// Order is the file picker's order: gold files, then other read files in
 	// first-read order.
 	Order []string
@@ -43,7 +45,7 @@ type Data struct {
 	Short []string
 	// Categories lists the categories present, in timeline glyph order.
 	Categories []string
-	search     []string
+	search     [][3]string
 }
 
 // Target is a place in a file.
@@ -112,10 +114,7 @@ func (f *FileData) FirstAny(l model.Lens) int {
 // New precomputes a run's views from its analysis.
 func New(a *scoring.Analysis) *Data {
 	run := a.Run
-	d := &Data{A: a, Run: run, N: len(run.Actions), Files: map[string]*FileData{}}
-	for _, f := range a.Gold.Files {
-		d.file(f)
-	}
+	d := &Data{A: a, Run: run, N: len(run.Actions), files: map[string]*FileData{}}
 	final := map[string][]model.Interval{}
 	for _, fs := range run.Prediction.Final.Spans {
 		r := a.Files.Resolve(fs.File)
@@ -162,9 +161,17 @@ func New(a *scoring.Analysis) *Data {
 	return d
 }
 
+// File returns a file's data, making it on first use; "" gives nil.
+func (d *Data) File(path string) *FileData {
+	if path == "" {
+		return nil
+	}
+	return d.file(path)
+}
+
 // file returns (creating) a file's data.
 func (d *Data) file(path string) *FileData {
-	if fd, ok := d.Files[path]; ok {
+	if fd, ok := d.files[path]; ok {
 		return fd
 	}
 	fd := &FileData{Path: path}
@@ -207,7 +214,7 @@ func (d *Data) file(path string) *FileData {
 			fd.First[l][i] = Never
 		}
 	}
-	d.Files[path] = fd
+	d.files[path] = fd
 	return fd
 }
 
@@ -217,7 +224,7 @@ func (d *Data) focus(reads []scoring.FileLines, i int, final map[string][]model.
 	// A read that shows gold is the one worth looking at, from its first
 	// gold line, so a short pane still shows the gold.
 	for _, fl := range reads {
-		fd := d.Files[fl.File]
+		fd := d.file(fl.File)
 		for _, iv := range fl.Lines {
 			for _, g := range fd.Gold {
 				if iv.Start <= g.End && g.Start <= iv.End {
@@ -284,11 +291,13 @@ func (d *Data) order() {
 
 func (d *Data) texts() {
 	d.Short = runtext.Shorts(d.A)
-	d.search = make([]string, d.N)
+	d.search = make([][3]string, d.N)
 	present := map[string]bool{}
 	for i := range d.Run.Actions {
 		act := &d.Run.Actions[i]
-		d.search[i] = strings.ToLower(act.Command + "\n" + act.Observation + "\n" + act.Thought)
+		// Field by field: ToLower returns a lower-case text itself, so a
+		// huge output costs no copy (joining them would copy it).
+		d.search[i] = [3]string{strings.ToLower(act.Command), strings.ToLower(act.Observation), strings.ToLower(act.Thought)}
 		present[string(runtext.Category(act))] = true
 	}
 	for _, c := range runtext.CategoryOrder {
@@ -300,5 +309,13 @@ func (d *Data) texts() {
 
 // Matches reports whether action i contains a lower-cased query.
 func (d *Data) Matches(i int, q string) bool {
-	return q != "" && strings.Contains(d.search[i], q)
+	if q == "" {
+		return false
+	}
+	for _, text := range d.search[i] {
+		if strings.Contains(text, q) {
+			return true
+		}
+	}
+	return false
 }
