@@ -184,7 +184,7 @@ func newDiagnoser(a *scoring.Analysis, lens model.Lens) *diagnoser {
 	// byFile indexes the steps that named each file, in step order, so each
 	// span looks only at the steps that touched its file.
 	for k := range steps {
-		for f := range steps[k].files {
+		for _, f := range steps[k].files {
 			d.byFile[f] = append(d.byFile[f], &steps[k])
 		}
 	}
@@ -251,7 +251,7 @@ type fileCtx struct {
 func (dg *diagnoser) file(f string) fileCtx {
 	var all []model.Interval
 	for _, st := range dg.byFile[f] {
-		all = append(all, st.lines[f]...)
+		all = append(all, st.linesOf(f)...)
 	}
 	return fileCtx{dg, f, merge(all), merge(dg.final.Lines[f])}
 }
@@ -273,7 +273,7 @@ func diagnoseSpan(file string, iv model.Interval, named []*lensStep, seen, final
 	sp.SeenLines = overlap(seen, iv.Start, iv.End)
 	if sp.SeenLines > 0 {
 		for _, st := range named {
-			if overlap(st.lines[file], iv.Start, iv.End) > 0 {
+			if overlap(st.linesOf(file), iv.Start, iv.End) > 0 {
 				sp.Step, sp.Action = st.number, st.action
 				break
 			}
@@ -294,7 +294,7 @@ func diagnoseSpan(file string, iv model.Interval, named []*lensStep, seen, final
 		sp.Category = NearMiss
 		sp.Action = named[0].action
 		for _, st := range named {
-			for _, r := range st.lines[file] {
+			for _, r := range st.linesOf(file) {
 				if d := distance(r.Start, r.End, iv.Start, iv.End); sp.Distance < 0 || d < sp.Distance {
 					sp.Distance, sp.Action = d, st.action
 				}

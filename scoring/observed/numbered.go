@@ -53,10 +53,13 @@ func linesOf(act *model.Action) []readLines {
 	if len(entries) == 0 {
 		return plainLines(act)
 	}
-	totals := map[string]int{}
-	for _, m := range windowHdrRe.FindAllStringSubmatch(act.Observation, -1) {
-		n, _ := strconv.Atoi(m[2])
-		totals[m[1]] = n
+	var totals map[string]int
+	if strings.Contains(act.Observation, "[File: ") { // the regexp costs more than the scan
+		totals = map[string]int{}
+		for _, m := range windowHdrRe.FindAllStringSubmatch(act.Observation, -1) {
+			n, _ := strconv.Atoi(m[2])
+			totals[m[1]] = n
+		}
 	}
 	var out []readLines
 	j := 0
