@@ -48,7 +48,7 @@ func TestViewWithoutRepository(t *testing.T) {
 		reason string
 	}{
 		{"no option", nil, "no --repo or --cache given"},
-		{"cache without it", []string{"--cache", empty, "--no-clone"}, "not in the cache " + empty + " (--no-clone)"},
+		{"cache without it", []string{"--cache", empty, "--no-clone"}, "not in the cache " + empty + ", and --no-clone forbids cloning"},
 		{"broken cache entry", []string{"--cache", empty}, "cache entry " + filepath.Join(empty, "github.com__pricebook__pricebook") + " exists but is not a git repository"},
 	}
 	for _, c := range cases {

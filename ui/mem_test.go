@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/trajscope/trajscope/internal/memcap"
@@ -55,7 +56,7 @@ func TestTUIHugeGoldSpan(t *testing.T) {
 			// The test binary maps about 1 GiB of address space before it
 			// allocates anything; the peak RSS is what is bounded.
 			r := memcap.Run(t, 3<<30, []string{helperEnv + "=" + end + "," + mode}, os.Args[0], "-test.run=^TestTUIHelper$", "-test.v")
-			if r.Code != 0 || !contains(r.Stdout, "rendered") {
+			if r.Code != 0 || !strings.Contains(r.Stdout, "rendered") {
 				t.Errorf("end %s, %s: exit %d\n%.2000s\n%.2000s", end, mode, r.Code, r.Stdout, r.Stderr)
 				continue
 			}
@@ -65,15 +66,4 @@ func TestTUIHugeGoldSpan(t *testing.T) {
 			t.Logf("end %s, %s: peak RSS %d MB", end, mode, r.PeakRSS>>20)
 		}
 	}
-}
-
-func contains(s, sub string) bool { return len(sub) == 0 || len(s) >= len(sub) && indexOf(s, sub) >= 0 }
-
-func indexOf(s, sub string) int {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return i
-		}
-	}
-	return -1
 }

@@ -91,7 +91,7 @@ func Reason(err error, o Options) string {
 	switch {
 	case errors.Is(err, source.ErrNotCached):
 		if o.NoClone {
-			return fmt.Sprintf("not in the cache %s (--no-clone)", o.Cache)
+			return fmt.Sprintf("not in the cache %s, and --no-clone forbids cloning", o.Cache)
 		}
 		return fmt.Sprintf("not in the cache %s", o.Cache)
 	case errors.Is(err, source.ErrUnresolved):

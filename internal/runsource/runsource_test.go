@@ -21,7 +21,7 @@ func TestReason(t *testing.T) {
 		want string
 	}{
 		{fmt.Errorf("repository https://github.com/o/r.git: not in cache /c (no /c/github.com__o__r): %w", source.ErrNotCached),
-			Options{Cache: "/c", NoClone: true}, "not in the cache /c (--no-clone)"},
+			Options{Cache: "/c", NoClone: true}, "not in the cache /c, and --no-clone forbids cloning"},
 		{fmt.Errorf(`instance "o__r-1": repository https://github.com/o/r.git: no commit (prediction and gold give none): %w`, source.ErrUnresolved),
 			Options{Cache: "/c"}, "repository https://github.com/o/r.git: no commit (prediction and gold give none)"},
 		{fmt.Errorf("clone https://github.com/o/r.git into /c/github.com__o__r: %w", transport),

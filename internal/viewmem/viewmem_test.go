@@ -1,4 +1,4 @@
-package cli
+package viewmem
 
 import (
 	"bufio"
@@ -25,6 +25,7 @@ func TestViewHugeGoldSpan(t *testing.T) {
 	bin := memcap.Binary(t)
 	dir := t.TempDir()
 	abs := func(p string) string { a, _ := filepath.Abs(p); return a }
+	const demoTraj = "../../demo/task/pricebook__pricebook-42.traj.json"
 	for _, end := range []string{"100000000000", "4000000000", strconv.Itoa(1 << 62)} {
 		gold := filepath.Join(dir, "gold-"+end+".jsonl")
 		row := fmt.Sprintf(`{"inst_id": "pricebook__pricebook-42", "repo_url": "https://github.com/trajscope/pricebook.git", "commit": "c", "gold_ctx": [`+
@@ -34,8 +35,8 @@ func TestViewHugeGoldSpan(t *testing.T) {
 		}
 		for _, extra := range [][]string{
 			nil, {"--json"}, {"--lens", "observed"}, {"--semantics", "fixed"},
-			{"--repo", abs("../demo/task/repo")}, {"--repo", abs("../demo/task/repo"), "--json", "--semantics", "fixed"},
-			{"--repo", abs("../demo/task/repo"), "--lens", "observed"},
+			{"--repo", abs("../../demo/task/repo")}, {"--repo", abs("../../demo/task/repo"), "--json", "--semantics", "fixed"},
+			{"--repo", abs("../../demo/task/repo"), "--lens", "observed"},
 		} {
 			args := append([]string{"view", abs(demoTraj), "--gold", gold}, extra...)
 			r := memcap.Run(t, 2<<30, []string{"XDG_CACHE_HOME=" + t.TempDir()}, bin, args...)
