@@ -175,3 +175,22 @@ func TestStatesSayIt(t *testing.T) {
 		}
 	}
 }
+
+// r hides the model's thoughts in the output pane, from any pane, and shows
+// them again.
+func TestThoughtToggle(t *testing.T) {
+	m := newModel(t, demoAnalysis(t), Options{Step: 2}, 120, 36)
+	const thought = "THOUGHT: The bug is about the bulk discount tiers."
+	if !strings.Contains(ansi.Strip(m.Render()), thought) {
+		t.Fatal("the thought is not shown to begin with")
+	}
+	typeKeys(m, "r")
+	screen := ansi.Strip(m.Render())
+	if strings.Contains(screen, thought) || !strings.Contains(screen, "(thought hidden: r shows it)") || !strings.Contains(screen, "thoughts hidden") {
+		t.Errorf("after r the thought is still shown, or nothing says it is hidden:\n%s", screen)
+	}
+	typeKeys(m, "l", "r")
+	if !strings.Contains(ansi.Strip(m.Render()), "THOUGHT:") {
+		t.Error("a second r did not show the thoughts again")
+	}
+}
