@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/trajscope/trajscope/internal/runsource"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/gold"
 	"github.com/trajscope/trajscope/report"
@@ -68,6 +69,10 @@ func prepare(env *Env, o *viewOptions, sem model.Semantics, set *runset.Set, one
 	} else {
 		fmt.Fprintln(env.Stderr, "trajscope: no --gold: coverage and gold marks will be empty")
 	}
+	ro.Where = runsource.Options{Repo: o.repo, Cache: o.cache, NoClone: o.noClone}
+	if err := runsource.CheckRepo(ro.Where); err != nil {
+		return usageError{err}
+	}
 	if o.repo != "" || o.cache != "" {
 		co := source.CheckoutOptions{Cache: o.cache, Repo: o.repo, NoClone: o.noClone}
 		if one {
@@ -82,8 +87,6 @@ func prepare(env *Env, o *viewOptions, sem model.Semantics, set *runset.Set, one
 			}
 			return nil
 		}
-	} else {
-		fmt.Fprintln(env.Stderr, "trajscope: no --repo or --cache: the source pane will be empty")
 	}
 	set.Prepare(ro)
 	return nil

@@ -133,5 +133,8 @@ func runView(env *Env, o *viewOptions, paths []string) error {
 	if o.step > len(a.Run.Actions) && len(a.Run.Actions) > 0 {
 		return usagef("--step %d: the run has %d actions", o.step, len(a.Run.Actions))
 	}
+	if a.Partial != nil {
+		fmt.Fprintf(env.Stderr, "trajscope: no repository (%s): showing the lines the run displayed; pass --repo DIR or --cache DIR for the rest\n", safe(a.Partial.Reason()))
+	}
 	return explore(env, o, a, lens, local)
 }

@@ -107,7 +107,20 @@ type Action struct {
 	Sidechain bool
 	// Thought is the model's text accompanying the action, when present.
 	Thought string
+	// ExitCode is the command's exit status when the format recorded one
+	// (ExitKnown).
+	ExitCode  int
+	ExitKnown bool
+	// Failure says why the command failed, in one line ("exit 2: /bin/sh:
+	// 2: Syntax error: ..."), or is "" when nothing says it did: a non-zero
+	// exit status, an error flag the format set, or output saying the
+	// command could not run. It changes no score: the evaluator counts a
+	// failed action's steps like any other.
+	Failure string
 }
+
+// Failed reports whether the action's command failed.
+func (a *Action) Failed() bool { return a.Failure != "" }
 
 // Run is one agent run on one task instance, seen through both lenses: the
 // timeline of actions and the ContextBench prediction.

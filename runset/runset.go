@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/trajscope/trajscope/internal/runsource"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers"
@@ -33,6 +34,9 @@ type Options struct {
 	// Local gives, for a run's repository tree, the path of a repository
 	// file the editor may open in place ("" for none); nil for none at all.
 	Local func(scoring.Tree) func(string) string
+	// Where says where repositories were looked for, to word why one is
+	// missing.
+	Where runsource.Options
 }
 
 // Set is the runs of one view.
@@ -299,8 +303,9 @@ func (e *GoldError) Unwrap() error { return e.Err }
 
 // Open analyses the run at position pos in full, for the explorer, and
 // gives the editor's path function of its repository (nil for none). When
-// the gold has no entry for the run (a *GoldError) or its repository cannot
-// be opened, the run is analysed without them and returned with the error.
+// the gold has no entry for the run (a *GoldError), the run is analysed
+// without it and returned with the error; a missing repository is not an
+// error: the analysis reads what the run displayed (Analysis.Partial).
 func (s *Set) Open(pos int) (*scoring.Analysis, func(string) string, error) {
 	s.work.Lock()
 	defer s.work.Unlock()
@@ -337,8 +342,8 @@ func (s *Set) runs(k int) []model.Run {
 	return s.parsed.runs
 }
 
-// analyse scores row i's run and fills in the row; the error says what it
-// was analysed without: its gold (a *GoldError), else its repository.
+// analyse scores row i's run and fills in the row; the error is a
+// *GoldError when it was analysed without its gold.
 func (s *Set) analyse(i int) (*scoring.Analysis, func(string) string, error) {
 	r := s.refs[i]
 	runs := s.runs(r.src)
@@ -356,14 +361,11 @@ func (s *Set) analyse(i int) (*scoring.Analysis, func(string) string, error) {
 			notes, err = append(notes, gerr.Error()), &GoldError{gerr}
 		}
 	}
-	files, local, repoErr := s.tree(&run, g)
-	if repoErr != nil {
-		notes = append(notes, "repository: "+repoErr.Error())
-		if err == nil {
-			err = repoErr
-		}
-	}
+	files, local := s.tree(&run, g)
 	a := scoring.Analyze(&run, g, files, s.o.Sem)
+	if a.Partial != nil {
+		notes = append(notes, "no repository: "+a.Partial.Reason())
+	}
 	s.mu.Lock()
 	row := report.NewListRow(&run)
 	row.Pos, row.Path, row.Index, row.Note = s.rows[i].Pos, s.rows[i].Path, r.index, strings.Join(notes, "; ")

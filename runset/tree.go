@@ -1,6 +1,7 @@
 package runset
 
 import (
+	"github.com/trajscope/trajscope/internal/runsource"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 )
@@ -32,18 +33,19 @@ func (c *filesCache) get(key string, tree scoring.Tree) *scoring.Files {
 }
 
 // tree opens a run's repository. A run whose repository cannot be opened
-// is analysed without one, and the error says why. Each checkout is held open
-// until Close, so a run opened again, or the next run at the same commit,
-// does not open the repository again.
-func (s *Set) tree(run *model.Run, g *model.Gold) (*scoring.Files, func(string) string, error) {
+// (or when no repository was given) reads the tree rebuilt from what it
+// displayed, which says why (scoring.PartialTree). Each checkout is held
+// open until Close, so a run opened again, or the next run at the same
+// commit, does not open the repository again.
+func (s *Set) tree(run *model.Run, g *model.Gold) (*scoring.Files, func(string) string) {
 	co := s.o.Checkouts
 	if co == nil {
-		return scoring.NewFiles(nil), nil, nil
+		return runsource.Fallback(run, g, s.o.Sem, runsource.NoOptions), nil
 	}
 	p := &run.Prediction
 	key, err := co.Key(p.RepoURL, g.RepoURL, p.Commit, g.Commit, p.InstanceID)
 	if err != nil {
-		return scoring.NewFiles(nil), nil, err
+		return runsource.Fallback(run, g, s.o.Sem, runsource.Reason(err, s.o.Where)), nil
 	}
 	defer co.Release(key)
 	if !s.pinned[key] {
@@ -54,13 +56,13 @@ func (s *Set) tree(run *model.Run, g *model.Gold) (*scoring.Files, func(string) 
 	}
 	tree, err := co.Open(key)
 	if err != nil {
-		return scoring.NewFiles(nil), nil, err
+		return runsource.Fallback(run, g, s.o.Sem, runsource.Reason(err, s.o.Where)), nil
 	}
 	var local func(string) string
 	if s.o.Local != nil {
 		local = s.o.Local(tree)
 	}
-	return s.files.get(key, tree), local, nil
+	return s.files.get(key, tree), local
 }
 
 // Close releases the repositories the runs held.

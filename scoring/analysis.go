@@ -66,6 +66,13 @@ type Analysis struct {
 	Sem     model.Semantics
 	Actions []ActionView
 	Lenses  [2]LensData
+	// Partial is the tree rebuilt from what the run displayed when the
+	// repository is missing, nil when Files reads the repository. Every
+	// screen that shows the analysis says so when it is set.
+	Partial PartialTree
+	// EditLocFromGold: the run has no patch and, as upstream does, EditLoc
+	// scored the gold patch instead (ContextBench semantics only).
+	EditLocFromGold bool
 	// shown caches GoldShown per file.
 	shown map[string][]model.Interval
 }
@@ -77,15 +84,21 @@ func Analyze(run *model.Run, g *model.Gold, files *Files, sem model.Semantics) *
 	if len(run.Actions) == 0 {
 		run.Actions = syntheticActions(&run.Prediction)
 	}
-	a := &Analysis{Run: run, Gold: sc.prepareGold(g), Files: files, Sem: sem}
-	a.shown = make(map[string][]model.Interval, len(a.Gold.Lines))
+	a := &Analysis{Run: run, Gold: sc.prepareGold(g), Files: files, Sem: sem, Partial: partial(files.Tree())}
+	a.EditLocFromGold = run.Prediction.ModelPatch == "" && sem == model.ContextBench && g.Patch != ""
+	a.shown = map[string][]model.Interval{}
 	// NewGold counts against the gold lines the files have: every interval
 	// is then well formed, so each action costs a binary search per
 	// interval.
 	gold := fileIntervals{}
 	for f, ivs := range a.Gold.Lines {
-		a.shown[f] = clipLines(ivs, files.LineCount(f), false)
-		gold[f] = model.MergeIntervals(append([]model.Interval(nil), a.shown[f]...))
+		// A file without gold lines it has (missing, or shown none of
+		// without the repository) gets no entry: a large gold of absent
+		// files then costs nothing here.
+		if shown := clipLines(ivs, files.LineCount(f), false); len(shown) > 0 {
+			a.shown[f] = shown
+			gold[f] = model.MergeIntervals(append([]model.Interval(nil), shown...))
+		}
 	}
 	n := len(run.Actions)
 	a.Actions = make([]ActionView, n)
@@ -96,10 +109,10 @@ func Analyze(run *model.Run, g *model.Gold, files *Files, sem model.Semantics) *
 		observedLines[i] = a.inView(reads[i])
 	}
 
-	cb := Score(g, &run.Prediction, files, sem)
+	cb := sc.score(g, &run.Prediction, a.Gold)
 	a.Lenses[model.LensContextBench] = lensData(cb, contextBenchStepsDone(run), a.contextBenchLines(), gold)
 	obsPred := withObserved(&run.Prediction, observed)
-	a.Lenses[model.LensObserved] = lensData(Score(g, &obsPred, files, sem), observedAt, observedLines, gold)
+	a.Lenses[model.LensObserved] = lensData(sc.score(g, &obsPred, a.Gold), observedAt, observedLines, gold)
 	return a
 }
 

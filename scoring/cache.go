@@ -149,27 +149,28 @@ func learnt(fi *fileInfo) (string, *facts) {
 	// Each once has run or is never run again: Flush comes after the last
 	// user of the Files, and a Do here only claims an unused one.
 	fi.statOnce.Do(func() {})
-	fi.defsOnce.Do(func() {})
+	fs := fi.syms()
+	fs.defsOnce.Do(func() {})
 	id := fi.id
 	if id == "" {
 		// A tree without ids: only parses are worth keeping, since the
 		// bytes are read anyway.
-		if fi.defsLang == "" {
+		if fs.defsLang == "" {
 			return "", nil
 		}
-		id = fi.hashID
+		id = fs.hashID
 	}
-	if !fi.ok || id == "" || fi.stored != nil && fi.defsLang == "" {
+	if !fi.ok || id == "" || fi.stored != nil && fs.defsLang == "" {
 		return "", nil // unreadable, or nothing the cache does not hold
 	}
 	e := &facts{size: fi.size, offsets: fi.offsets}
 	if fi.stored != nil {
 		e.langs, e.defs = fi.stored.langs, fi.stored.defs
 	}
-	if fi.defsLang != "" {
-		if i, ok := slices.BinarySearch(e.langs, fi.defsLang); !ok {
-			e.langs = slices.Insert(slices.Clone(e.langs), i, fi.defsLang)
-			e.defs = slices.Insert(slices.Clone(e.defs), i, fi.defs)
+	if fs.defsLang != "" {
+		if i, ok := slices.BinarySearch(e.langs, fs.defsLang); !ok {
+			e.langs = slices.Insert(slices.Clone(e.langs), i, fs.defsLang)
+			e.defs = slices.Insert(slices.Clone(e.defs), i, fs.defs)
 		}
 	}
 	return id, e

@@ -205,7 +205,7 @@ func TestCachedDefsForPlainTrees(t *testing.T) {
 	if got := warm.Defs("a.py"); !reflect.DeepEqual(got, want) {
 		t.Errorf("warm defs %v, want %v", got, want)
 	}
-	if fi := warm.info("a.py"); fi.defsLang != "" {
+	if fi := warm.info("a.py"); fi.syms().defsLang != "" {
 		t.Error("warm run parsed again")
 	}
 }

@@ -54,6 +54,14 @@ type fileInfo struct {
 	content     []byte
 	contentOK   bool
 
+	// symOnce makes sym, what only symbol scoring needs: most files of a
+	// large gold (or none of a missing one) never get there.
+	symOnce sync.Once
+	sym     *fileSyms
+}
+
+// fileSyms is a file's definitions and their index.
+type fileSyms struct {
 	defsOnce sync.Once
 	defs     []symbols.Def
 	defsLang string // set when defs were parsed here, not found in stored
@@ -62,6 +70,20 @@ type fileInfo struct {
 	indexOnce sync.Once
 	index     defIndex
 }
+
+func (fi *fileInfo) syms() *fileSyms {
+	fi.symOnce.Do(func() { fi.sym = &fileSyms{} })
+	return fi.sym
+}
+
+// missingInfo stands for every path that names no readable file, so a gold
+// of a million missing files costs a map entry each, not a fileInfo.
+var missingInfo = func() *fileInfo {
+	fi := &fileInfo{}
+	fi.statOnce.Do(func() {})
+	fi.contentOnce.Do(func() {})
+	return fi
+}()
 
 // NewFiles wraps a tree. A nil tree has no files.
 func NewFiles(tree Tree) *Files {
@@ -136,6 +158,13 @@ func (f *Files) info(path string) *fileInfo {
 		}
 		fi.ok, fi.size, fi.offsets = true, len(b), lineOffsets(b)
 	})
+	if !fi.ok && fi != missingInfo {
+		f.mu.Lock()
+		if f.files[path] == fi {
+			f.files[path] = missingInfo
+		}
+		f.mu.Unlock()
+	}
 	return fi
 }
 
@@ -185,14 +214,14 @@ func (f *Files) LineCount(path string) int {
 // the language is not mapped). The slice is shared and must not be modified.
 func (f *Files) Defs(path string) []symbols.Def {
 	fi := f.info(path)
-	if !fi.ok {
+	if !fi.ok || symbols.Language(path) == "" || partial(f.tree) != nil {
+		// No definitions to find: a partial tree's files have holes, and
+		// parsing them would invent some.
 		return nil
 	}
-	fi.defsOnce.Do(func() {
+	fs := fi.syms()
+	fs.defsOnce.Do(func() {
 		lang := symbols.Language(path)
-		if lang == "" {
-			return
-		}
 		id, stored := fi.id, fi.stored
 		if id == "" {
 			// No id from the tree: name the content by its hash.
@@ -202,19 +231,19 @@ func (f *Files) Defs(path string) []symbols.Def {
 			}
 			sum := sha256.Sum256(b)
 			id = "sha256:" + hex.EncodeToString(sum[:])
-			fi.hashID, fi.stored = id, f.lookup(id)
+			fs.hashID, fi.stored = id, f.lookup(id)
 			stored = fi.stored
 		}
 		if defs, ok := stored.defsFor(lang); ok {
-			fi.defs = defs
+			fs.defs = defs
 			return
 		}
 		var ok bool
-		if fi.defs, ok = f.sharedDefs(path, lang, id, fi); ok {
-			fi.defsLang = lang
+		if fs.defs, ok = f.sharedDefs(path, lang, id, fi); ok {
+			fs.defsLang = lang
 		}
 	})
-	return fi.defs
+	return fs.defs
 }
 
 // sharedDefs is symbols.Defs through a process-wide cache keyed by language
@@ -301,10 +330,16 @@ var defsCache = defsCacheT{enabled: true, m: map[memKey]*defsEntry{}}
 
 // defIndex returns the file's definitions indexed for overlap queries.
 func (f *Files) defIndex(path string) *defIndex {
+	if len(f.Defs(path)) == 0 {
+		return &emptyIndex // no per-file state for a file without definitions
+	}
 	fi := f.info(path)
-	fi.indexOnce.Do(func() { fi.index = newDefIndex(f.Defs(path)) })
-	return &fi.index
+	fs := fi.syms()
+	fs.indexOnce.Do(func() { fs.index = newDefIndex(f.Defs(path)) })
+	return &fs.index
 }
+
+var emptyIndex defIndex
 
 // defIndex finds the definitions that overlap a span in time proportional
 // to the answer, so a step costs what it reads rather than the number of

@@ -93,7 +93,8 @@ func TestDefIndexMatchesScan(t *testing.T) {
 			}
 			f := NewFiles(source.NewFS(fstest.MapFS{"f.py": {Data: []byte("x\n")}}))
 			fi := f.info("f.py")
-			fi.defsOnce.Do(func() { fi.defs = defs })
+			fs := fi.syms()
+			fs.defsOnce.Do(func() { fs.defs = defs })
 			got := (scorer{f, sem}).defsInSpans(fileIntervals{"f.py": spans})
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("trial %d %v: defs %v spans %v: got %v, want %v", trial, sem, defs, spans, got, want)

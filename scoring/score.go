@@ -62,120 +62,10 @@ type stepSets struct {
 	lines   fileIntervals
 }
 
-// Gold is gold context prepared for scoring against one tree.
-type Gold struct {
-	Files   []string // sorted
-	fileSet map[string]bool
-	Bytes   fileIntervals
-	symbols symbolSet
-	// Lines is the gold line intervals (init only under ContextBench semantics).
-	Lines fileIntervals
-	// Missing lists gold files that are not in the repository.
-	Missing []string
-}
-
 // scorer holds what one instance's scoring shares.
 type scorer struct {
 	files *Files
 	sem   model.Semantics
-}
-
-// PrepareGold computes the gold sets for a tree.
-func PrepareGold(g *model.Gold, files *Files, sem model.Semantics) *Gold {
-	sc := scorer{files, sem}
-	return sc.prepareGold(g)
-}
-
-func (sc scorer) prepareGold(g *model.Gold) *Gold {
-	init, add := g.Init, g.Add
-	if g.TextForm && sc.sem == model.ContextBench {
-		// Upstream json.loads the text form, fails, and scores empty gold.
-		init, add = nil, nil
-	}
-	out := &Gold{fileSet: map[string]bool{}, Bytes: fileIntervals{}, Lines: fileIntervals{}}
-	exists := sc.files.exists
-	missing := map[string]bool{}
-	all := append(append([]model.GoldSpan(nil), init...), add...)
-	for _, it := range all {
-		if it.File == "" {
-			continue
-		}
-		p := NormalizeGoldPath(it.File, sc.sem)
-		if sc.sem == model.Fixed && (p == "" || !exists(p)) {
-			missing[p] = true
-			continue
-		}
-		out.fileSet[p] = true
-		if p == "" {
-			continue
-		}
-		if iv, ok := sc.lineToByte(p, it.Start, it.End); ok {
-			out.Bytes.add(p, iv)
-		}
-	}
-	for _, f := range g.Files {
-		p := NormalizeGoldPath(f, sc.sem)
-		if p == "" || sc.sem == model.Fixed && !exists(p) {
-			missing[p] = p != ""
-			continue
-		}
-		out.fileSet[p] = true
-	}
-	for f := range out.fileSet {
-		out.Files = append(out.Files, f)
-		if sc.sem == model.ContextBench && !exists(f) {
-			missing[f] = true
-		}
-	}
-	sort.Strings(out.Files)
-	for f := range missing {
-		out.Missing = append(out.Missing, f)
-	}
-	sort.Strings(out.Missing)
-	out.Bytes.mergeAll()
-	out.symbols = sc.defsInSpans(out.Bytes)
-
-	lineItems := init
-	if sc.sem == model.Fixed {
-		// Line metrics and EditLoc read the same gold as the other granularities.
-		lineItems = all
-	}
-	for _, it := range lineItems {
-		p := NormalizeGoldPath(it.File, sc.sem)
-		if p == "" {
-			continue
-		}
-		if sc.sem == model.Fixed {
-			iv, ok := sc.clampLines(p, it.Start, it.End)
-			if ok {
-				out.Lines.add(p, iv)
-			}
-			continue
-		}
-		out.Lines.add(p, model.Interval{Start: it.Start, End: it.End})
-	}
-	out.Lines.mergeAll()
-	return out
-}
-
-// clampLines is the Fixed-semantics line range: swapped when reversed and
-// clipped to the file's lines; ok is false when nothing of it is in the file.
-func (sc scorer) clampLines(file string, a, b int) (model.Interval, bool) {
-	if a > b {
-		a, b = b, a
-	}
-	n := sc.files.LineCount(file)
-	a, b = max(a, 1), min(b, n)
-	return model.Interval{Start: a, End: b}, a <= b
-}
-
-// lineToByte converts lines to bytes. Upstream collapses a reversed range to
-// its start line; Fixed reads it as the range it names.
-func (sc scorer) lineToByte(file string, a, b int) (model.Interval, bool) {
-	if sc.sem == model.Fixed && a > b {
-		a, b = b, a
-	}
-	return sc.files.lineToByte(file, a, b, sc.sem == model.Fixed)
 }
 
 // filterStep resolves a step's paths against the repository.
@@ -342,7 +232,12 @@ func countIn(files []string, set map[string]bool) int {
 // Score evaluates one prediction against its gold on a tree, as upstream
 // evaluate_instance does after checkout.
 func Score(g *model.Gold, pred *model.Prediction, files *Files, sem model.Semantics) model.Result {
-	sc := scorer{files, sem}
+	return scorer{files, sem}.score(g, pred, nil)
+}
+
+// score is Score with the gold already prepared for the tree (nil: prepare
+// it here), so an analysis scoring two lenses prepares it once.
+func (sc scorer) score(g *model.Gold, pred *model.Prediction, gold *Gold) model.Result {
 	res := model.Result{InstanceID: pred.InstanceID}
 
 	rawSteps := pred.Steps
@@ -355,7 +250,9 @@ func Score(g *model.Gold, pred *model.Prediction, files *Files, sem model.Semant
 		res.Reason = "the final context names no file of the repository"
 		return res
 	}
-	gold := sc.prepareGold(g)
+	if gold == nil {
+		gold = sc.prepareGold(g)
+	}
 
 	fs := sc.sets(final)
 	res.NumSteps = len(rawSteps)

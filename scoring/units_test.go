@@ -135,7 +135,8 @@ func TestLineToByte(t *testing.T) {
 func TestSymbolOverlapBoundary(t *testing.T) {
 	f := NewFiles(source.NewFS(fstest.MapFS{"a.py": {Data: []byte("0123456789\n")}}))
 	fi := f.info("a.py")
-	fi.defsOnce.Do(func() { fi.defs = []symbols.Def{{Type: "function_definition", Start: 0, End: 5}} })
+	fs := fi.syms()
+	fs.defsOnce.Do(func() { fs.defs = []symbols.Def{{Type: "function_definition", Start: 0, End: 5}} })
 	spans := fileIntervals{"a.py": {{Start: 5, End: 9}}}
 	if n := len((scorer{f, model.ContextBench}).defsInSpans(spans)); n != 1 {
 		t.Errorf("upstream: %d defs, want 1", n)

@@ -242,7 +242,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.status = string(msg)
 	case pane.RevealMsg:
 		for id, p := range m.panes {
-			if p == msg.Pane && !m.lay.visible(paneID(id)) {
+			// A modal pane takes every key, so it takes the focus too: one
+			// pane shows the focus marker.
+			md, modal := p.(pane.Modal)
+			if p == msg.Pane && (!m.lay.visible(paneID(id)) || modal && md.Modal()) {
 				m.setFocus(paneID(id))
 			}
 		}

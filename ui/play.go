@@ -94,27 +94,10 @@ func (m *Model) setSpeed(i int) {
 // editor from the environment runs, with the file as an argument; nothing
 // from the trajectory is executed.
 func (m *Model) edit(file string, line int) tea.Cmd {
-	path, tmp := "", ""
-	if m.opts.LocalPath != nil {
-		path = m.opts.LocalPath(file)
-	}
-	if path == "" {
-		content, ok := m.ctx.Data.A.Files.Content(file)
-		if !ok {
-			m.status = "file not in the repository: " + termsafe.Line(file)
-			return nil
-		}
-		dir, err := os.MkdirTemp("", "trajscope-")
-		if err != nil {
-			m.status = "cannot write a copy: " + err.Error()
-			return nil
-		}
-		path, tmp = filepath.Join(dir, filepath.Base(file)), dir
-		if err := os.WriteFile(path, content, 0o444); err != nil {
-			os.RemoveAll(dir)
-			m.status = "cannot write a copy: " + err.Error()
-			return nil
-		}
+	path, tmp, refused := m.editPath(file)
+	if refused != "" {
+		m.status = refused
+		return nil
 	}
 	argv := strings.Fields(m.opts.Editor)
 	if len(argv) == 0 {
@@ -123,4 +106,41 @@ func (m *Model) edit(file string, line int) tea.Cmd {
 	argv = append(argv, fmt.Sprintf("+%d", line), path)
 	c := exec.Command(argv[0], argv[1:]...)
 	return tea.ExecProcess(c, func(err error) tea.Msg { return editorDoneMsg{err, tmp} })
+}
+
+// editPath is the file `e` hands the editor: the repository's own file when
+// it is a regular file inside the root (LocalPath applies the containment
+// and symlink rules of reading), else a read-only copy in a temporary
+// directory (tmp) of what the repository holds. Anything else is refused,
+// with the status line saying why: a path out of the root, a symlink out of
+// it, a file the repository does not have (an editor would create it), or
+// no repository at all.
+func (m *Model) editPath(file string) (path, tmp, refused string) {
+	if p := m.ctx.Data.A.Partial; p != nil {
+		// The rebuilt lines have holes: there is no file to open.
+		return "", "", "no repository to open " + termsafe.Line(file) + " from (--repo DIR or --cache DIR)"
+	}
+	if m.opts.LocalPath != nil {
+		if path = m.opts.LocalPath(file); path != "" {
+			return path, "", ""
+		}
+	}
+	content, ok := m.ctx.Data.A.Files.Content(file)
+	if !ok {
+		return "", "", "not a file of the repository: " + termsafe.Line(file)
+	}
+	dir, err := os.MkdirTemp("", "trajscope-")
+	if err != nil {
+		return "", "", "cannot write a copy: " + err.Error()
+	}
+	name := filepath.Base(filepath.FromSlash(file))
+	if name == "." || name == ".." || name == string(filepath.Separator) {
+		name = "file"
+	}
+	path = filepath.Join(dir, name)
+	if err := os.WriteFile(path, content, 0o444); err != nil {
+		os.RemoveAll(dir)
+		return "", "", "cannot write a copy: " + err.Error()
+	}
+	return path, dir, ""
 }

@@ -147,12 +147,15 @@ func (m *Model) helpView(h int) []string {
 		t.MarkReadBefore.Render(runtext.GlyphReadBefore)+" read before",
 		t.MarkGoldFound.Render(runtext.GlyphGoldFound)+" gold, read",
 		t.MarkGoldPending.Render(runtext.GlyphGoldPending)+" gold, read later",
-		t.MarkGoldMissed.Render(runtext.GlyphGoldMissed)+" gold, never read")
+		t.MarkGoldMissed.Render(runtext.GlyphGoldMissed)+" gold, never read",
+		t.Value.Render(runtext.GlyphFinal)+" in the final context",
+		t.Error.Render(runtext.GlyphReadFailed)+" counted, but its command failed")
 	cats := []string{t.Bold.Render("Timeline:")}
 	for _, c := range runtext.CategoryOrder {
 		cats = append(cats, t.Category(c).Render(runtext.CategoryGlyph(c))+" "+c)
 	}
-	cats = append(cats, t.NewGold.Render("+n")+" new gold lines", t.Reread.Render(runtext.GlyphReread)+" only re-read", "* search match")
+	cats = append(cats, t.NewGold.Render("+n")+" new gold lines", t.Reread.Render(runtext.GlyphReread)+" only re-read",
+		t.Error.Render(runtext.GlyphFailed)+" command failed", "* search match")
 	legend(cats...)
 	lines = append(lines, t.Muted.Render(" Lens (v): contextbench = the evaluator's steps · observed = what actions showed"))
 	// Last, so that a short screen (80x24) loses this line and no key.

@@ -164,9 +164,10 @@ func TestKeys(t *testing.T) {
 		{"space pauses", []string{"space", "space"}, base},
 		{"+ faster", []string{"+"}, with(func(s *state) { s.speed = defaultSpeed + 1 })},
 		{"- slower", []string{"-", "-", "-", "-"}, with(func(s *state) { s.speed = 0 })},
-		{"f opens the picker", []string{"f"}, with(func(s *state) { s.picking = true })},
-		{"enter picks a file", []string{"f", "j", "enter"}, with(func(s *state) { s.follow = false })},
-		{"q closes the picker, not the app", []string{"f", "q"}, base},
+		// The picker takes the keys, so the source pane takes the focus.
+		{"f opens the picker", []string{"f"}, with(func(s *state) { s.picking = true; s.focus = paneSource })},
+		{"enter picks a file", []string{"f", "j", "enter"}, with(func(s *state) { s.follow = false; s.focus = paneSource })},
+		{"q closes the picker, not the app", []string{"f", "q"}, with(func(s *state) { s.focus = paneSource })},
 		{"] jumps to gold and pins", []string{"]"}, with(func(s *state) { s.follow = false })},
 		{"F follows again", []string{"]", "F"}, base},
 		{"m jumps to unread gold", []string{"m"}, with(func(s *state) { s.follow = false })},
@@ -226,9 +227,13 @@ func TestGoldJumps(t *testing.T) {
 		}
 		return strings.Join(got, " ")
 	}
-	// Step 1 shows __init__.py, the first gold file its find listed.
-	want := "pricebook/__init__.py:3 pricebook/cart.py:45 pricebook/discounts.py:49 pricebook/discounts.py:65 " +
-		"pricebook/discounts.py:78 pricebook/money.py:45 README.md:12 pricebook/__init__.py:3"
+	// Step 1 shows __init__.py, the first gold file its find listed, at its
+	// gold (3-5): ] goes on to the next span.
+	if f, l := src(m).File(); f != "pricebook/__init__.py" || l != 3 {
+		t.Errorf("step 1 shows %s:%d, want pricebook/__init__.py:3", f, l)
+	}
+	want := "pricebook/cart.py:45 pricebook/discounts.py:49 pricebook/discounts.py:65 " +
+		"pricebook/discounts.py:78 pricebook/money.py:45 README.md:12 pricebook/__init__.py:3 pricebook/cart.py:45"
 	if got := visit("]", 8); got != want {
 		t.Errorf("] visits %s\nwant %s", got, want)
 	}
@@ -438,7 +443,7 @@ func TestFooterAndHelpFollowFocus(t *testing.T) {
 	}{
 		{paneTimeline, " l/→ next step • h/← previous step • tab next pane • / search", " l/→   next step"},
 		{paneSource, " ]/[ next/prev gold span • m/M next/prev unread gold • F follow the step • f pick file", " ]/[    next/prev gold span"},
-		{paneObservation, " j/↓ scroll down • k/↑ scroll up • ctrl+d half page down • ctrl+u half page up • l/→ next step", " j/↓    scroll down"},
+		{paneObservation, " j/↓ scroll down • k/↑ scroll up • ctrl+d half page down • ctrl+u half page up • r hide/show thoughts • l/→ next step", " j/↓    scroll down"},
 		{paneGold, " enter gold: closest step • j/↓ scroll down • k/↑ scroll up • l/→ next step", " j/↓   scroll down"},
 	} {
 		if m.focus != c.focus {

@@ -234,7 +234,7 @@ func TestBrowserDemo(t *testing.T) {
 	// The gutter at step 4: the marks the explorer computes for the file
 	// the step read.
 	focus := d.Focus[lens][3]
-	fd := d.Files[focus.File]
+	fd := d.File(focus.File)
 	if want := focus.File + ":"; !strings.HasPrefix(b.text("#src-file"), want) {
 		t.Fatalf("source shows %q, want %s", b.text("#src-file"), want)
 	}

@@ -1,6 +1,7 @@
 package html
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -204,8 +205,8 @@ func clip(s string, limit int) (text string, lines, cut int) {
 }
 
 // files lists the files the page carries: the gold files and every file an
-// action put in view or is about, in the file picker's order, then the rest
-// of the explorer's files by path. It returns each path's index.
+// action put in view, in the file picker's order, then the other files an
+// action is about (a search hit) by path. It returns each path's index.
 func (p *pageData) files(d *rundata.Data) map[string]int {
 	index := map[string]int{}
 	var paths []string
@@ -214,9 +215,11 @@ func (p *pageData) files(d *rundata.Data) map[string]int {
 		paths = append(paths, f)
 	}
 	var rest []string
-	for f := range d.Files {
-		if _, ok := index[f]; !ok {
-			rest = append(rest, f)
+	for _, l := range model.Lenses {
+		for _, t := range d.Focus[l] {
+			if _, ok := index[t.File]; !ok && t.File != "" && !slices.Contains(rest, t.File) {
+				rest = append(rest, t.File)
+			}
 		}
 	}
 	sort.Strings(rest)
@@ -226,7 +229,7 @@ func (p *pageData) files(d *rundata.Data) map[string]int {
 	}
 	final := finalLines(d)
 	for _, path := range paths {
-		fd := d.Files[path]
+		fd := d.File(path)
 		f := file{raw: path, Path: termsafe.Line(path), OK: fd.OK, Lines: fd.Lines, Gold: pairs(fd.Gold), Final: pairs(final[path])}
 		for _, l := range model.Lenses {
 			f.First[l] = firstRuns(fd.First[l])
@@ -253,7 +256,7 @@ func finalLines(d *rundata.Data) map[string][]model.Interval {
 		}
 	}
 	for f, ivs := range out {
-		fd := d.Files[f]
+		fd := d.File(f)
 		merged := model.MergeIntervals(ivs)
 		out[f] = nil
 		for _, iv := range merged {

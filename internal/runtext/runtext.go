@@ -25,6 +25,8 @@ const (
 	GlyphGoldPending = "○" // gold, read later in the run
 	GlyphGoldMissed  = "✗" // gold the run never reads
 	GlyphReread      = "↺" // the action only re-read known lines
+	GlyphReadFailed  = "┆" // lines a failed command is counted for, not displayed
+	GlyphFinal       = "▪" // lines in the final context
 	GlyphGoldFile    = "◆" // a gold file in the picker
 	GlyphCursor      = "▸" // the focused pane / the picker cursor
 )
@@ -84,6 +86,15 @@ func ShortCommand(act *model.Action) string {
 	more := false
 	if k := strings.IndexByte(s, '\n'); k >= 0 {
 		s, more = s[:k], true
+	}
+	if len(s) > 4096 {
+		// A timeline row shows a few dozen cells: the rest of a huge
+		// command line is not worth a copy.
+		cut := 4096
+		for cut > 0 && s[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		s, more = s[:cut], true
 	}
 	for _, p := range []string{"cd /testbed && ", "cd /testbed; "} {
 		s = strings.TrimPrefix(s, p)

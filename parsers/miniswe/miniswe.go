@@ -23,6 +23,7 @@ import (
 
 	"github.com/trajscope/trajscope/internal/pystr"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/cmdfail"
 	"github.com/trajscope/trajscope/parsers/internal/jsonv"
 	"github.com/trajscope/trajscope/parsers/internal/runfile"
 	"github.com/trajscope/trajscope/parsers/internal/shell"
@@ -228,6 +229,8 @@ func buildTimeline(msgs []*jsonv.Value) *timeline {
 		if a.Command == "" {
 			continue
 		}
+		code, known := cmdfail.ReturnCode(a.Observation)
+		cmdfail.Mark(a, code, known, false, outputOf(a.Observation))
 		r := shell.ConfirmFromObservation(shell.Analyze(a.Command), a.Observation)
 		if a.Category != model.CategorySubmit {
 			a.Category = r.Category
@@ -303,4 +306,13 @@ func usage(msg *jsonv.Value) model.Usage {
 		CacheRead:    num("prompt_tokens_details", "cached_tokens") + num("cache_read_input_tokens"),
 		CacheWrite:   num("cache_creation_input_tokens"),
 	}
+}
+
+// outputOf strips mini-swe-agent's "<returncode>N</returncode>" and
+// "<output>" wrapper from an observation, leaving what the command printed.
+func outputOf(obs string) string {
+	if i := strings.Index(obs, "<output>"); i >= 0 && i < 256 {
+		obs = strings.TrimPrefix(obs[i+len("<output>"):], "\n")
+	}
+	return obs
 }

@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/cmdfail"
 	"github.com/trajscope/trajscope/parsers/internal/pyval"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
@@ -284,6 +285,11 @@ func setOutput(c *toolcall.Call, a *model.Action, msg map[string]any) string {
 	}
 	c.HasOutput = true
 	c.Output = content
+	if rc, ok := pyval.AnyInt(pyval.Path(msg, "extra", "returncode")); ok {
+		c.Exit, c.HasExit = rc, true
+	} else {
+		c.Exit, c.HasExit = cmdfail.ReturnCode(content)
+	}
 	raw, ok := pyval.Path(msg, "extra", "raw_output").(string)
 	switch {
 	case ok:

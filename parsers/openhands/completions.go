@@ -311,20 +311,30 @@ func callStep(fn map[string]any) (model.Step, bool, error) {
 func callAction(index int, call, fn map[string]any, obs string) model.Action {
 	name := pyval.Str(fn["name"])
 	a := model.Action{Index: index, Tool: name, Observation: obs}
+	callKind(&a, name, fn, obs)
+	if obs != "" {
+		isError := strings.HasPrefix(strings.TrimSpace(obs), "ERROR")
+		markFailure(&a, event{m: map[string]any{}}, isError, obs)
+	}
+	return a
+}
+
+// callKind fills the category, command and what the call read or changed.
+func callKind(a *model.Action, name string, fn map[string]any, obs string) {
 	v, ok := callArgs(fn)
 	args, _ := v.(map[string]any)
 	if !ok || args == nil {
 		a.Command = pyval.Str(fn["arguments"])
 		a.Category = model.CategoryOther
-		return a
+		return
 	}
 	switch name {
 	case "execute_bash", "bash", "terminal":
 		a.Command = pyval.Str(args["command"])
-		shellAction(&a, a.Command, obs)
+		shellAction(a, a.Command, obs)
 	case "execute_ipython_cell":
 		a.Command = pyval.Str(args["code"])
-		ipythonAction(&a, a.Command, obs)
+		ipythonAction(a, a.Command, obs)
 	case "str_replace_editor", "file_editor":
 		cmd := pyval.Str(args["command"])
 		a.Command = strings.TrimSpace(cmd + " " + pyval.Str(args["path"]))
@@ -332,10 +342,10 @@ func callAction(index int, call, fn map[string]any, obs string) model.Action {
 			a.Command += fmt.Sprintf(" [%v, %v]", vr[0], vr[1])
 		}
 		if cmd == "view" {
-			readAction(&a, args, obs)
+			readAction(a, args, obs)
 		} else {
 			failed := strings.HasPrefix(strings.TrimSpace(obs), "ERROR") || strings.Contains(obs, "No replacement was performed")
-			editAction(&a, args, obs, failed)
+			editAction(a, args, obs, failed)
 		}
 	case "think":
 		a.Command = pyval.Str(args["thought"])
@@ -348,5 +358,4 @@ func callAction(index int, call, fn map[string]any, obs string) model.Action {
 		a.Command = string(b)
 		a.Category = model.CategoryOther
 	}
-	return a
 }

@@ -214,6 +214,7 @@ func finishAction(a *model.Action, e event, obs event) {
 	kind := pyval.Str(e.m["action"])
 	text := observationText(obs.m)
 	isError := pyval.Str(obs.m["observation"]) == "error"
+	defer markFailure(a, obs, isError, text)
 	switch kind {
 	case "run":
 		shellAction(a, pyval.Str(f["command"]), text)

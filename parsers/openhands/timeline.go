@@ -2,9 +2,11 @@ package openhands
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/cmdfail"
 	"github.com/trajscope/trajscope/parsers/internal/pyval"
 	"github.com/trajscope/trajscope/parsers/internal/shell"
 )
@@ -138,4 +140,40 @@ func ipythonAction(a *model.Action, code, obs string) {
 			a.Edits = []string{file}
 		}
 	}
+}
+
+// commandExitRe is how OpenHands ends a shell command's output.
+var commandExitRe = regexp.MustCompile(`\[Command finished with exit code (-?\d{1,9})\]`)
+
+// exitCode reads a command's exit status from its observation event
+// (extras.exit_code, extras.metadata.exit_code, or the flat older field),
+// else from the output's closing "[Command finished with exit code N]".
+func exitCode(obs map[string]any, text string) (int, bool) {
+	extras, _ := obs["extras"].(map[string]any)
+	for _, v := range []any{pyval.Path(extras, "metadata", "exit_code"), extras["exit_code"], obs["exit_code"]} {
+		if n, ok := pyval.AnyInt(v); ok {
+			return n, true
+		}
+	}
+	if m := commandExitRe.FindAllStringSubmatch(text, -1); m != nil {
+		n, err := strconv.Atoi(m[len(m)-1][1])
+		return n, err == nil
+	}
+	return 0, false
+}
+
+// markFailure records whether an answered action failed: an error
+// observation, a non-zero exit status, or output saying the command could
+// not run.
+func markFailure(a *model.Action, obs event, isError bool, text string) {
+	if obs.m == nil {
+		return // never answered: nothing says how it went
+	}
+	code, known := exitCode(obs.m, text)
+	out := ""
+	switch a.Tool {
+	case "run", "execute_bash", "bash", "terminal":
+		out = text // a shell's output: its error lines say what could not run
+	}
+	cmdfail.Mark(a, code, known, isError, out)
 }

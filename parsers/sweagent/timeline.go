@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/cmdfail"
 	"github.com/trajscope/trajscope/parsers/internal/pyval"
 	"github.com/trajscope/trajscope/parsers/internal/shell"
 )
@@ -36,7 +37,10 @@ var (
 		End:      "End of matches",
 		DirMatch: regexp.MustCompile(`(?m)^(.+?) \(\d+ matches\)[ \t]*$`),
 	}
-	errorObsRe = regexp.MustCompile(`(?i)(^usage: |error:|does not exist|invalid .*view_range|not found|no such file|is a directory)`)
+	// editorFailRe is the first line of a SWE-agent tool that refused its
+	// command.
+	editorFailRe = regexp.MustCompile(`(?i)^(?:usage: |error\b|invalid |the path .* does not exist|no replacement was performed|file .* not found)`)
+	errorObsRe   = regexp.MustCompile(`(?i)(^usage: |error:|does not exist|invalid .*view_range|not found|no such file|is a directory)`)
 
 	rangeFlagRe  = regexp.MustCompile(`--view_range[ \t]+\[?[ \t]*(-?\d+)[ \t]*,?[ \t]*(-?\d+)[ \t]*\]?`)
 	rangeArrayRe = regexp.MustCompile(`\[[ \t]*(-?\d+)[ \t]*,[ \t]*(-?\d+)[ \t]*\]`)
@@ -53,6 +57,7 @@ const (
 // observation names it; v is the run's 0.x file viewer, which open, goto,
 // scroll_*, create and edit move.
 func analyzeAction(a *model.Action, tool, action, obs, openFile string, v *viewer) {
+	defer markFailure(a, obs)
 	cmd := strings.TrimSpace(action)
 	a.Command = cmd
 	a.Observation = obs
@@ -259,4 +264,19 @@ func stateOpenFile(state any) string {
 		}
 	}
 	return ""
+}
+
+// markFailure records a failed command: SWE-agent keeps no exit status, so
+// a shell command failed when its output says it could not run, and an
+// editor tool when its output opens with the tool's refusal.
+func markFailure(a *model.Action, obs string) {
+	if editorTools[a.Tool] {
+		if first := firstLine(strings.TrimSpace(obs)); editorFailRe.MatchString(first) {
+			a.Failure = cmdfail.Clip(strings.TrimSpace(first))
+		}
+		return
+	}
+	if a.Tool == "bash" {
+		cmdfail.Mark(a, 0, false, false, obs)
+	}
 }

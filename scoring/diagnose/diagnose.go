@@ -155,43 +155,66 @@ func (d *Diagnosis) ForFile(file string) []Span {
 // lines. Search hits come from the timeline under both lenses. The final
 // context is the same for both.
 func Diagnose(a *scoring.Analysis, lens model.Lens) *Diagnosis {
-	d := &Diagnosis{Lens: lens.String()}
+	return newDiagnoser(a, lens).diagnosis()
+}
+
+// diagnoser holds what one lens's diagnoses share: the steps by file, the
+// final context and the search hits.
+type diagnoser struct {
+	a          *scoring.Analysis
+	lens       model.Lens
+	final      scoring.StepContext
+	finalFiles map[string]bool
+	hits       map[string][]searchHit
+	missing    map[string]bool
+	byFile     map[string][]*lensStep
+}
+
+func newDiagnoser(a *scoring.Analysis, lens model.Lens) *diagnoser {
+	d := &diagnoser{a: a, lens: lens, final: a.StepContext(a.Run.Prediction.Final),
+		finalFiles: map[string]bool{}, hits: searchHits(a), missing: map[string]bool{},
+		byFile: map[string][]*lensStep{}}
 	steps := lensSteps(a, lens, true)
-	final := a.StepContext(a.Run.Prediction.Final)
-	finalFiles := map[string]bool{}
-	for _, f := range final.Files {
-		finalFiles[f] = true
+	for _, f := range d.final.Files {
+		d.finalFiles[f] = true
 	}
-	hits := searchHits(a)
-	missing := map[string]bool{}
 	for _, f := range a.Gold.Missing {
-		missing[f] = true
+		d.missing[f] = true
 	}
 	// byFile indexes the steps that named each file, in step order, so each
 	// span looks only at the steps that touched its file.
-	byFile := map[string][]*lensStep{}
 	for k := range steps {
-		for f := range steps[k].files {
-			byFile[f] = append(byFile[f], &steps[k])
+		for _, f := range steps[k].files {
+			d.byFile[f] = append(d.byFile[f], &steps[k])
 		}
 	}
+	return d
+}
 
-	files := append([]string(nil), a.Gold.Files...)
-	sort.Strings(files)
+func (dg *diagnoser) diagnosis() *Diagnosis {
+	a := dg.a
+	// Exact capacities: a large gold would otherwise pay for append's
+	// doubling twice per lens.
+	d := &Diagnosis{Lens: dg.lens.String(), Files: make([]File, 0, len(a.Gold.Files))}
+	files := a.Gold.Files
+	if !sort.StringsAreSorted(files) {
+		files = append([]string(nil), files...)
+		sort.Strings(files)
+	}
 	for _, f := range files {
-		fd := File{File: f, Action: -1, Missing: missing[f]}
-		if named := byFile[f]; len(named) > 0 {
+		fd := File{File: f, Action: -1, Missing: dg.missing[f]}
+		if named := dg.byFile[f]; len(named) > 0 {
 			fd.Step, fd.Action = named[0].number, named[0].action
 		}
 		switch {
-		case finalFiles[f]:
+		case dg.finalFiles[f]:
 			fd.Category = Found
 			fd.Declared = fd.Step == 0
 		case fd.Step > 0:
 			fd.Category = ReadThenDropped
-		case len(hits[f]) > 0:
+		case len(dg.hits[f]) > 0:
 			fd.Category = SearchedNotRead
-			fd.Action = hits[f][0].action
+			fd.Action = dg.hits[f][0].action
 		default:
 			fd.Category = NeverOpened
 		}
@@ -200,25 +223,45 @@ func Diagnose(a *scoring.Analysis, lens model.Lens) *Diagnosis {
 	}
 
 	lineFiles := make([]string, 0, len(a.Gold.Lines))
-	for f := range a.Gold.Lines {
+	spans := 0
+	for f, ivs := range a.Gold.Lines {
 		lineFiles = append(lineFiles, f)
+		spans += len(ivs)
 	}
 	sort.Strings(lineFiles)
+	d.Spans = make([]Span, 0, spans)
 	for _, f := range lineFiles {
-		finalLines := merge(final.Lines[f])
-		var all []model.Interval
-		for _, st := range byFile[f] {
-			all = append(all, st.lines[f]...)
-		}
-		seen := merge(all)
+		fc := dg.file(f)
 		for _, iv := range merge(a.Gold.Lines[f]) {
-			sp := diagnoseSpan(f, iv, byFile[f], seen, finalLines, hits[f])
-			sp.Missing = missing[f]
+			sp := fc.span(iv)
 			d.Spans = append(d.Spans, sp)
 			d.SpanCounts[sp.Category]++
 		}
 	}
 	return d
+}
+
+// fileCtx is what a file's span diagnoses share.
+type fileCtx struct {
+	dg          *diagnoser
+	file        string
+	seen, final []model.Interval // merged
+}
+
+func (dg *diagnoser) file(f string) fileCtx {
+	var all []model.Interval
+	for _, st := range dg.byFile[f] {
+		all = append(all, st.linesOf(f)...)
+	}
+	return fileCtx{dg, f, merge(all), merge(dg.final.Lines[f])}
+}
+
+// span diagnoses one gold interval of the file.
+func (fc fileCtx) span(iv model.Interval) Span {
+	dg := fc.dg
+	sp := diagnoseSpan(fc.file, iv, dg.byFile[fc.file], fc.seen, fc.final, dg.hits[fc.file])
+	sp.Missing = dg.missing[fc.file]
+	return sp
 }
 
 // diagnoseSpan classifies one gold span from the steps that named its file
@@ -230,7 +273,7 @@ func diagnoseSpan(file string, iv model.Interval, named []*lensStep, seen, final
 	sp.SeenLines = overlap(seen, iv.Start, iv.End)
 	if sp.SeenLines > 0 {
 		for _, st := range named {
-			if overlap(st.lines[file], iv.Start, iv.End) > 0 {
+			if overlap(st.linesOf(file), iv.Start, iv.End) > 0 {
 				sp.Step, sp.Action = st.number, st.action
 				break
 			}
@@ -251,7 +294,7 @@ func diagnoseSpan(file string, iv model.Interval, named []*lensStep, seen, final
 		sp.Category = NearMiss
 		sp.Action = named[0].action
 		for _, st := range named {
-			for _, r := range st.lines[file] {
+			for _, r := range st.linesOf(file) {
 				if d := distance(r.Start, r.End, iv.Start, iv.End); sp.Distance < 0 || d < sp.Distance {
 					sp.Distance, sp.Action = d, st.action
 				}

@@ -87,8 +87,8 @@ type UnionDrop struct {
 func UnionToFinal(a *scoring.Analysis, lens model.Lens) UnionDrop {
 	seen := map[string][]model.Interval{}
 	for _, st := range lensSteps(a, lens, false) {
-		for f, ivs := range st.lines {
-			seen[f] = append(seen[f], ivs...)
+		for _, fl := range st.lines {
+			seen[fl.file] = append(seen[fl.file], fl.ivs...)
 		}
 	}
 	final := a.StepContext(a.Run.Prediction.Final)

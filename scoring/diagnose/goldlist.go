@@ -132,6 +132,8 @@ func DiagnoseRun(a *scoring.Analysis) *RunGold {
 	for k := range cb.Spans {
 		withLines[cb.Spans[k].File] = true
 	}
+	var dgs [2]*diagnoser // made when a file's listed spans need them
+	rg.Spans = make([]GoldSpan, 0, len(cb.Spans)+len(cb.Files))
 	s, f := 0, 0
 	for s < len(cb.Spans) || f < len(cb.Files) {
 		// Merge the two sorted lists by file: a file's spans, or the file
@@ -158,22 +160,57 @@ func DiagnoseRun(a *scoring.Analysis) *RunGold {
 		}
 		sp := &cb.Spans[s]
 		s++
+		if list, ok := a.Gold.Listed[sp.File]; ok {
+			// Merging changed this file's spans: list them as the gold
+			// does, each diagnosed on its own.
+			for s < len(cb.Spans) && cb.Spans[s].File == sp.File {
+				s++
+			}
+			if dgs[0] == nil {
+				dgs = [2]*diagnoser{newDiagnoser(a, model.LensContextBench), newDiagnoser(a, model.LensObserved)}
+			}
+			rg.Spans = append(rg.Spans, listedSpans(a, dgs, sp.File, list, shown)...)
+			continue
+		}
 		g := GoldSpan{File: sp.File, Start: sp.Start, End: sp.End, Lines: sp.Lines(), InFinal: sp.FinalLines > 0}
 		g.Span = [2]*Span{sp, obsSpans[key{sp.File, sp.Start, sp.End}]}
 		if g.Span[model.LensObserved] == nil {
 			g.Span[model.LensObserved] = sp
 		}
-		n := a.Files.LineCount(g.File)
-		for l := range g.firsts {
-			g.firsts[l] = firstReads(shown[l][g.File], max(g.Start, 1), min(g.End, n))
-			g.FoundAt[l] = -1
-			if fs := g.firsts[l]; len(fs) > 0 && fs[0] != never {
-				g.FoundAt[l] = int(fs[0])
-			}
-		}
+		g.setFirsts(a, shown)
 		rg.Spans = append(rg.Spans, g)
 	}
 	return rg
+}
+
+// setFirsts fills when each lens first put the span's lines in view.
+func (g *GoldSpan) setFirsts(a *scoring.Analysis, shown [2]map[string][]shownLines) {
+	n := a.Files.LineCount(g.File)
+	for l := range g.firsts {
+		g.firsts[l] = firstReads(shown[l][g.File], max(g.Start, 1), min(g.End, n))
+		g.FoundAt[l] = -1
+		if fs := g.firsts[l]; len(fs) > 0 && fs[0] != never {
+			g.FoundAt[l] = int(fs[0])
+		}
+	}
+}
+
+// listedSpans diagnoses a file's gold spans as the gold lists them, under
+// both lenses.
+func listedSpans(a *scoring.Analysis, dgs [2]*diagnoser, file string, list []model.Interval, shown [2]map[string][]shownLines) []GoldSpan {
+	fcs := [2]fileCtx{dgs[0].file(file), dgs[1].file(file)}
+	out := make([]GoldSpan, 0, len(list))
+	for _, iv := range list {
+		g := GoldSpan{File: file, Start: iv.Start, End: iv.End, Lines: iv.End - iv.Start + 1}
+		for l := range fcs {
+			sp := fcs[l].span(iv)
+			g.Span[l] = &sp
+		}
+		g.InFinal = g.Span[model.LensContextBench].FinalLines > 0
+		g.setFirsts(a, shown)
+		out = append(out, g)
+	}
+	return out
 }
 
 // shownLines is what one action put in view of one file under a lens.
@@ -185,17 +222,15 @@ type shownLines struct {
 // lensShown indexes, for each gold file, the actions that put lines of it in
 // view under a lens, in action order.
 func lensShown(a *scoring.Analysis, l model.Lens) map[string][]shownLines {
-	gold := map[string]bool{}
-	for _, f := range a.Gold.Files {
-		gold[f] = true
-	}
-	for f := range a.Gold.Lines {
-		gold[f] = true
+	// Gold.Files is sorted and holds every file of Gold.Lines.
+	gold := func(f string) bool {
+		_, ok := slices.BinarySearch(a.Gold.Files, f)
+		return ok
 	}
 	out := map[string][]shownLines{}
 	for i, v := range a.Lenses[l].Actions {
 		for _, fl := range v.Lines {
-			if gold[fl.File] {
+			if gold(fl.File) {
 				out[fl.File] = append(out[fl.File], shownLines{i, fl.Lines})
 			}
 		}

@@ -19,10 +19,36 @@ type lensStep struct {
 	// when no action is known (upstream's final-as-step fallback, or a run
 	// whose parser did not link steps to actions).
 	action int
-	// files are the files the step named (with or without lines).
-	files map[string]bool
-	// lines are the merged line intervals the step showed.
-	lines map[string][]model.Interval
+	// files are the files the step named (with or without lines), each
+	// once; lines the merged line intervals it showed, per file. A step
+	// names a few files: slices cost far less than maps over a long run.
+	files []string
+	lines []fileIvs
+}
+
+type fileIvs struct {
+	file string
+	ivs  []model.Interval
+}
+
+// linesOf returns the merged lines the step showed of a file.
+func (st *lensStep) linesOf(f string) []model.Interval {
+	for _, fl := range st.lines {
+		if fl.file == f {
+			return fl.ivs
+		}
+	}
+	return nil
+}
+
+// name adds a file the step named, once.
+func (st *lensStep) name(f string) {
+	for _, g := range st.files {
+		if g == f {
+			return
+		}
+	}
+	st.files = append(st.files, f)
 }
 
 // lensSteps lists a lens's steps. With fallback, a ContextBench run without
@@ -36,13 +62,11 @@ func lensSteps(a *scoring.Analysis, lens model.Lens, fallback bool) []lensStep {
 			if len(reads) == 0 {
 				continue
 			}
-			st := lensStep{number: len(out) + 1, action: i, files: map[string]bool{}, lines: map[string][]model.Interval{}}
+			// Reads are grouped by file already: one entry each.
+			st := lensStep{number: len(out) + 1, action: i}
 			for _, fl := range reads {
-				st.files[fl.File] = true
-				st.lines[fl.File] = append(st.lines[fl.File], fl.Lines...)
-			}
-			for f, ivs := range st.lines {
-				st.lines[f] = merge(ivs)
+				st.name(fl.File)
+				st.lines = append(st.lines, fileIvs{fl.File, merge(fl.Lines)})
 			}
 			out = append(out, st)
 		}
@@ -55,14 +79,16 @@ func lensSteps(a *scoring.Analysis, lens model.Lens, fallback bool) []lensStep {
 	done := a.Lenses[model.LensContextBench].StepsDone
 	for j, raw := range steps {
 		ctx := a.StepContext(raw)
-		st := lensStep{number: j + 1, action: -1, files: map[string]bool{}, lines: map[string][]model.Interval{}}
-		for _, f := range ctx.Files {
-			st.files[f] = true
+		st := lensStep{number: j + 1, action: -1, files: append([]string(nil), ctx.Files...)}
+		lineFiles := make([]string, 0, len(ctx.Lines))
+		for f := range ctx.Lines {
+			lineFiles = append(lineFiles, f)
 		}
-		for f, ivs := range ctx.Lines {
-			st.files[f] = true
+		sort.Strings(lineFiles)
+		for _, f := range lineFiles {
+			st.name(f)
 			// Upstream keeps reversed line ranges; they hold no lines.
-			st.lines[f] = merge(ivs)
+			st.lines = append(st.lines, fileIvs{f, merge(ctx.Lines[f])})
 		}
 		if len(a.Run.Prediction.Steps) > 0 {
 			// The step belongs to the first action after which it counts,

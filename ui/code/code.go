@@ -18,6 +18,7 @@ import (
 	"github.com/trajscope/trajscope/internal/runtext"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/themes"
 	"github.com/trajscope/trajscope/ui/fit"
 	"github.com/trajscope/trajscope/ui/keys"
@@ -46,6 +47,7 @@ type Model struct {
 // marks are the gutter glyphs rendered once per theme.
 type marks struct {
 	now, before, found, pending, missed string
+	failed, final                       string
 	bg                                  string // SGR of the read-this-step band
 }
 
@@ -72,7 +74,14 @@ func (m *Model) Picking() bool { return m.picking }
 // Modal: the open file picker takes every key.
 func (m *Model) Modal() bool { return m.picking }
 
-func (m *Model) body() int { return max(m.H-1, 0) }
+// body is the number of source rows: the pane less its title and, without
+// the repository, the banner saying so.
+func (m *Model) body() int {
+	if m.Ctx.Data.A.Partial != nil {
+		return max(m.H-2, 0)
+	}
+	return max(m.H-1, 0)
+}
 
 // onStep follows the current action to the file and lines it touched; an
 // action that touched nothing keeps the previous action's file.
@@ -88,8 +97,17 @@ func (m *Model) onStep() {
 		}
 		changed := t.File != m.file
 		m.file = t.File
+		line := t.Line
+		if line == 0 {
+			// The action names the file, not a line (an edit): stay where
+			// the pane is, or land where a picked file would.
+			if !changed {
+				return
+			}
+			line = m.landing(t.File)
+		}
 		if i == m.Ctx.Cur || changed {
-			m.scrollTo(max(t.Line, 1), changed)
+			m.scrollTo(line, changed)
 		}
 		return
 	}
@@ -136,7 +154,7 @@ func (m *Model) clampTop() {
 }
 
 func (m *Model) lines() int {
-	if fd := m.Ctx.Data.Files[m.file]; fd != nil {
+	if fd := m.Ctx.Data.File(m.file); fd != nil {
 		return fd.Lines
 	}
 	return 0
@@ -187,7 +205,8 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 			if m.pick == 0 {
 				m.Follow()
 			} else {
-				m.Show(m.Ctx.Data.Order[m.pick-1], m.firstGold(m.Ctx.Data.Order[m.pick-1]))
+				f := m.Ctx.Data.Order[m.pick-1]
+				m.Show(f, m.landing(f))
 			}
 		case key.Matches(k, keys.Back), key.Matches(k, keys.Files):
 			m.picking = false
@@ -252,13 +271,6 @@ func (m *Model) Global(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-func (m *Model) firstGold(file string) int {
-	if fd := m.Ctx.Data.Files[file]; fd != nil && len(fd.Gold) > 0 {
-		return fd.Gold[0].Start
-	}
-	return 1
-}
-
 func (m *Model) syncTheme() {
 	t := m.Ctx.Theme
 	if m.theme == t {
@@ -276,6 +288,8 @@ func (m *Model) syncTheme() {
 		found:   t.MarkGoldFound.Render(runtext.GlyphGoldFound),
 		pending: t.MarkGoldPending.Render(runtext.GlyphGoldPending),
 		missed:  t.MarkGoldMissed.Render(runtext.GlyphGoldMissed),
+		failed:  t.Error.Render(runtext.GlyphReadFailed),
+		final:   t.Value.Render(runtext.GlyphFinal),
 	}
 	// GetBackground never returns nil: an unset background is NoColor.
 	if bg := t.ReadNowLine.GetBackground(); !isNoColor(bg) {
@@ -290,7 +304,8 @@ func isNoColor(c any) bool {
 
 // legend explains the gutter glyphs.
 const legend = runtext.GlyphReadNow + "now " + runtext.GlyphReadBefore + "before " +
-	runtext.GlyphGoldFound + "gold read " + runtext.GlyphGoldPending + "later " + runtext.GlyphGoldMissed + "never"
+	runtext.GlyphGoldFound + "gold read " + runtext.GlyphGoldPending + "later " + runtext.GlyphGoldMissed + "never " +
+	runtext.GlyphFinal + "final"
 
 // View renders the title and the visible lines with their gutter.
 func (m *Model) View() string {
@@ -313,10 +328,16 @@ func (m *Model) View() string {
 		detail += strings.Repeat(" ", pad) + legend
 	}
 	lines := []string{pane.Title(ctx, "Source", detail, m.Focused, m.W)}
-	fd := d.Files[m.file]
+	if p := d.A.Partial; p != nil && m.H > 1 {
+		lines = append(lines, t.Error.Render(fit.Line(" "+runtext.NoRepoShort(p.Reason()), m.W)))
+	}
+	fd := d.File(m.file)
 	switch {
 	case m.file == "":
 		lines = append(lines, t.Muted.Render(" No file yet: this step read nothing. f picks a file."))
+		return strings.Join(fit.Block(lines, m.W, m.H), "\n")
+	case fd.Partial && len(fd.Known) == 0 || !fd.OK && d.A.Partial != nil && d.A.Partial.IsFile(m.file):
+		lines = append(lines, t.Muted.Render(" The run displayed no line of "+termsafe.Line(m.file)+"."))
 		return strings.Join(fit.Block(lines, m.W, m.H), "\n")
 	case fd == nil || !fd.OK:
 		lines = append(lines, t.Muted.Render(" "+termsafe.Line(m.file)+" is not in the repository"))
@@ -327,7 +348,8 @@ func (m *Model) View() string {
 	}
 	content, _ := d.A.Files.Content(m.file)
 	code, widths := m.hl.lines(m.file, content, m.top, m.top+m.H)
-	now := m.nowLines()
+	now, shown := m.nowLines()
+	failed := d.Run.Actions[ctx.Cur].Failed()
 	numW := len(strconv.Itoa(fd.Lines))
 	gutterW := 1 + 2 + 1 + numW + 1
 	codeW := max(m.W-gutterW, 0)
@@ -336,8 +358,13 @@ func (m *Model) View() string {
 		b.Reset()
 		b.WriteByte(' ') // keeps the read mark apart from the pane separator
 		first := fd.FirstRead(ctx.Lens, l)
-		isNow := contains(now, l)
+		inNow := contains(now, l)
+		// A failed command's line that the lens counts but the command did
+		// not display is not "read by this step".
+		isNow := inNow && (!failed || contains(shown, l))
 		switch {
+		case inNow && !isNow:
+			b.WriteString(m.marks.failed)
 		case isNow:
 			b.WriteString(m.marks.now)
 		case first < ctx.Cur:
@@ -355,7 +382,11 @@ func (m *Model) View() string {
 		default:
 			b.WriteString(m.marks.pending)
 		}
-		b.WriteByte(' ')
+		if fd.InFinal(l) {
+			b.WriteString(m.marks.final)
+		} else {
+			b.WriteByte(' ')
+		}
 		num := fmt.Sprintf("%*d", numW, l)
 		if l == m.cursor {
 			b.WriteString(t.LineNoFocus.Render(num))
@@ -364,7 +395,10 @@ func (m *Model) View() string {
 		}
 		b.WriteByte(' ')
 		text, tw := "", 0
-		if l-1 < len(code) {
+		switch {
+		case !fd.IsKnown(l):
+			text, tw = m.unknown(fd, l, codeW)
+		case l-1 < len(code):
 			text, tw = code[l-1], widths[l-1]
 		}
 		if tw > codeW {
@@ -392,10 +426,17 @@ func (m *Model) View() string {
 	return strings.Join(lines, "\n")
 }
 
-// nowLines are the current file's lines the current action read.
-func (m *Model) nowLines() []model.Interval {
-	for _, fl := range m.Ctx.L().Actions[m.Ctx.Cur].Lines {
-		if fl.File == m.file {
+// nowLines are the current file's lines the current action put in view
+// under the lens, and those it displayed (the observed lens's).
+func (m *Model) nowLines() (now, shown []model.Interval) {
+	a := m.Ctx.Data.A
+	return fileLines(m.Ctx.L().Actions[m.Ctx.Cur].Lines, m.file),
+		fileLines(a.Lenses[model.LensObserved].Actions[m.Ctx.Cur].Lines, m.file)
+}
+
+func fileLines(fls []scoring.FileLines, file string) []model.Interval {
+	for _, fl := range fls {
+		if fl.File == file {
 			return fl.Lines
 		}
 	}

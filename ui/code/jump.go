@@ -18,32 +18,55 @@ func (m *Model) jump(dir int, unread bool) tea.Cmd {
 
 // JumpGold moves to the next (dir > 0) or previous gold span; unread
 // limits it to gold lines the run has not read by the current action. It
-// wraps across gold files and reports what it did.
+// wraps across gold files and reports what it did. The stops come from the
+// gold list (sorted by file and line), so only files read by now need their
+// per-line tables.
 func (m *Model) JumpGold(dir int, unread bool) string {
-	d := m.Ctx.Data
+	d, l := m.Ctx.Data, m.Ctx.Lens
 	type pos struct {
-		file int
-		line int
-		name string
+		file      string
+		line, end int
 	}
 	var stops []pos
-	for fi, f := range d.A.Gold.Files {
-		fd := d.Files[f]
-		if fd == nil {
+	add := func(p pos) {
+		if k := len(stops) - 1; k < 0 || stops[k].file != p.file || stops[k].line != p.line {
+			stops = append(stops, p)
+		}
+	}
+	for k := range d.Gold {
+		g := &d.Gold[k]
+		if g.FileLevel {
 			continue
 		}
-		for _, iv := range fd.Gold {
-			if !unread {
-				stops = append(stops, pos{fi, iv.Start, f})
-				continue
+		if !unread {
+			add(pos{g.File, g.Start, g.End})
+			continue
+		}
+		if g.FoundAt[l] < 0 || g.FoundAt[l] > m.Ctx.Cur {
+			add(pos{g.File, max(g.Start, 1), g.End}) // none of it read yet
+			continue
+		}
+		// Lines past the end of the file (or of what a run without the
+		// repository showed) were never read: one run to the span's end,
+		// however far the gold claims it goes.
+		fd := d.File(g.File)
+		prev := false
+		last := min(g.End, fd.Lines)
+		for line := max(g.Start, 1); line <= last; line++ {
+			u := fd.FirstRead(l, line) > m.Ctx.Cur
+			switch {
+			case u && !prev:
+				add(pos{g.File, line, line})
+			case u:
+				stops[len(stops)-1].end = line
 			}
-			prev := false
-			for l := iv.Start; l <= iv.End; l++ {
-				u := fd.FirstRead(m.Ctx.Lens, l) > m.Ctx.Cur
-				if u && !prev {
-					stops = append(stops, pos{fi, l, f})
-				}
-				prev = u
+			prev = u
+		}
+		if g.End > last {
+			if prev {
+				stops[len(stops)-1].end = g.End
+			} else {
+				add(pos{g.File, max(last+1, g.Start), g.End})
 			}
 		}
 	}
@@ -54,17 +77,11 @@ func (m *Model) JumpGold(dir int, unread bool) string {
 	if len(stops) == 0 {
 		return "no " + what
 	}
-	curFile := -1
-	for fi, f := range d.A.Gold.Files {
-		if f == m.file {
-			curFile = fi
-		}
-	}
-	less := func(a pos, f, l int) bool { return a.file < f || (a.file == f && a.line < l) }
+	less := func(a pos, f string, line int) bool { return a.file < f || (a.file == f && a.line < line) }
 	target := -1
 	if dir > 0 {
 		for k, s := range stops {
-			if less(pos{curFile, m.cursor, ""}, s.file, s.line) {
+			if less(pos{m.file, m.cursor, m.cursor}, s.file, s.line) {
 				target = k
 				break
 			}
@@ -74,7 +91,7 @@ func (m *Model) JumpGold(dir int, unread bool) string {
 		}
 	} else {
 		for k := len(stops) - 1; k >= 0; k-- {
-			if less(stops[k], curFile, m.cursor) {
+			if less(stops[k], m.file, m.cursor) {
 				target = k
 				break
 			}
@@ -84,6 +101,6 @@ func (m *Model) JumpGold(dir int, unread bool) string {
 		}
 	}
 	s := stops[target]
-	m.Show(s.name, s.line)
-	return fmt.Sprintf("%s %d/%d: %s:%d", what, target+1, len(stops), s.name, s.line)
+	m.showSpan(s.file, s.line, s.end)
+	return fmt.Sprintf("%s %d/%d: %s:%d", what, target+1, len(stops), s.file, s.line)
 }

@@ -34,7 +34,7 @@ func (m *Model) pickerView() string {
 	items := make([]string, 0, len(d.Order)+1)
 	items = append(items, "↻ follow the current step")
 	for _, f := range d.Order {
-		fd := d.Files[f]
+		fd := d.File(f)
 		mark := "  "
 		if fd != nil && fd.GoldLines > 0 || isGoldFile(d, f) {
 			mark = runtext.GlyphGoldFile + " "

@@ -210,10 +210,14 @@ func (m *Model) spanRow(g *diagnose.GoldSpan, selected bool, cols columns) strin
 		lines = fmt.Sprintf("%d-%d", g.Start, g.End)
 		frac = fmt.Sprintf("%d/%d", read, g.Lines)
 	}
-	// As of the current step: the step that first read it, or not yet.
-	at := "not yet"
-	if g.FoundAt[l] >= 0 && g.FoundAt[l] <= ctx.Cur {
-		at = fmt.Sprintf("@%d", g.FoundAt[l]+1)
+	// As of the current step: the step that first read it, or not yet
+	// (never, once there is no step left to read it).
+	at, readNow := "not yet", false
+	switch {
+	case g.FoundAt[l] >= 0 && g.FoundAt[l] <= ctx.Cur:
+		at, readNow = fmt.Sprintf("@%d", g.FoundAt[l]+1), true
+	case ctx.Cur == ctx.Data.N-1:
+		at = "never"
 	}
 	// By the end of the run (the arrow): the category, and the step that
 	// came closest (where enter goes) when the row has room for it.
@@ -234,7 +238,7 @@ func (m *Model) spanRow(g *diagnose.GoldSpan, selected bool, cols columns) strin
 		return t.Selected.Render(fit.Line(plain, m.W))
 	}
 	atStyle := t.Muted
-	if at != "not yet" {
+	if readNow {
 		atStyle = t.Value
 	}
 	return fmt.Sprintf("  %s %-*s %s%s %s %s", glyphStyled, cols.lines, lines, frac,

@@ -35,6 +35,7 @@ var (
 	NextMissed         = bind("m/M", "next/prev unread gold", "m")
 	PrevMissed, Follow = bind("M", "previous unread gold", "M"), bind("F", "follow the step", "F")
 	Select, Closest    = bind("enter", "show in source", "enter"), bind("enter", "gold: closest step", "enter")
+	Thoughts           = bind("r", "hide/show thoughts", "r")
 	Help, Quit, Back   = bind("?", "help", "?"), bind("q", "quit", "q", "ctrl+c"), bind("esc", "close / clear", "esc")
 	// The run list's own keys.
 	Open, ListFilter = bind("enter", "open the run", "enter"), bind("/", "filter runs", "/")
@@ -52,7 +53,8 @@ var reference = [][]key.Binding{
 	{Next, Prev, First, Last, Play, Faster, Lens},
 	{Focus, FocusBack, Down, Up, PageDown, PageUp, Select},
 	{NextGold, NextMissed, Closest, Files, Follow, Edit},
-	{Search, NextMatch, Filter, PrevRun, Back, Help, Quit},
+	{Search, NextMatch, Filter, Thoughts},
+	{PrevRun, Back, Help, Quit},
 }
 
 // Footer is a pane's footer: its own keys, then the common ones it did not

@@ -30,7 +30,7 @@ func TestFooterAndFullHelp(t *testing.T) {
 		t.Errorf("help with the stepping keys first differs from the reference")
 	}
 	groups := FullHelp(Down, Closest)
-	if len(groups) != 5 || len(groups[2]) != len(reference[1])-1 || len(groups[3]) != len(reference[2])-1 {
+	if len(groups) != len(reference)+1 || len(groups[2]) != len(reference[1])-1 || len(groups[3]) != len(reference[2])-1 {
 		t.Fatalf("groups %v", groups)
 	}
 	// enter selects a file in one pane and goes to the closest step in

@@ -78,8 +78,11 @@ func (m *Model) View() string {
 	ld := ctx.L()
 	cur := ctx.Cur
 	res := &ld.Result
-	title := pane.Title(ctx, "Coverage", fmt.Sprintf("%s lens · cumulative up to step %d", ctx.Lens, cur+1), false, m.w)
-	lines := []string{title}
+	detail := fmt.Sprintf("%s lens · cumulative up to step %d", ctx.Lens, cur+1)
+	if d.A.Partial != nil {
+		detail = runtext.NoRepoMetrics + " · " + detail
+	}
+	lines := []string{pane.Title(ctx, "Coverage", detail, false, m.w)}
 
 	at := &ld.Actions[cur]
 	reread := fmt.Sprintf("re-read %d/%d lines (%s)", at.CumReread, at.CumRead, runtext.Ratio(at.CumReread, at.CumRead))
@@ -87,6 +90,9 @@ func (m *Model) View() string {
 	if cur == d.N-1 {
 		if e := res.EditLoc; e != nil {
 			editloc = fmt.Sprintf("EditLoc recall %.2f precision %.2f", e.Recall, e.Precision)
+			if d.A.EditLocFromGold {
+				editloc = fmt.Sprintf("EditLoc %.2f/%.2f · %s", e.Recall, e.Precision, runtext.EditLocGoldPatch)
+			}
 		} else {
 			editloc = "EditLoc: no patch"
 		}
@@ -96,18 +102,37 @@ func (m *Model) View() string {
 	}
 
 	spark := func(g model.Granularity, w int) string {
+		if !d.A.Computable(g) {
+			// A row of dots would read as "not yet": say why instead.
+			return t.Muted.Render(fit.Line("needs the repository", w))
+		}
 		past, fut := Spark(ld.Curve[g], cur, w)
 		return t.Spark[g].Render(past) + t.SparkFuture.Render(fut)
 	}
-	val := func(g model.Granularity) string { return t.Value.Render(fmt.Sprintf("%.2f", ld.Curve[g][cur])) }
+	val := func(g model.Granularity) string {
+		if !d.A.Computable(g) {
+			return t.Muted.Render(fmt.Sprintf("%4s", runtext.NotComputable))
+		}
+		return t.Value.Render(fmt.Sprintf("%.2f", ld.Curve[g][cur]))
+	}
 
 	if m.h >= 5 {
 		infoW := min(44, m.w/3)
 		info := []string{reread, fmt.Sprintf("%s steps %d/%d", ctx.Lens, ld.StepsDone[cur], ld.NumSteps), editloc,
 			fmt.Sprintf("AUC line %.2f · redundancy line %.2f", res.Trajectory.AUCCoverage.Line, res.Trajectory.Redundancy.Line)}
+		if cur == d.N-1 && d.A.EditLocFromGold && res.EditLoc != nil {
+			// The quirk takes the row below the figures: the info column
+			// is too narrow for both.
+			e := res.EditLoc
+			info[2] = fmt.Sprintf("EditLoc recall %.2f precision %.2f", e.Recall, e.Precision)
+			info[3] = runtext.EditLocGoldPatch
+		}
 		for _, g := range model.Granularities {
 			fm := res.Final.At(g)
 			final := fmt.Sprintf("final %.2f p %.2f", fm.Coverage, fm.Precision)
+			if !d.A.Computable(g) {
+				final = fmt.Sprintf("final %-4s p %-4s", runtext.NotComputable, runtext.NotComputable)
+			}
 			sw := max(m.w-7-1-4-2-len(final)-3-infoW-1, 4)
 			row := fmt.Sprintf(" %-6s %s %s  %s %s %s", g, spark(g, sw), val(g), t.Muted.Render(final),
 				t.Separator.Render("│"), fit.Line(info[g], infoW))
@@ -129,6 +154,9 @@ func (m *Model) View() string {
 	info := fmt.Sprintf(" %s · final line %.2f p %.2f · %s", reread, fl.Coverage, fl.Precision, editloc)
 	if ansi.StringWidth(info) > m.w {
 		info = fmt.Sprintf(" %s · %s", reread, editloc)
+	}
+	if ansi.StringWidth(info) > m.w && cur == d.N-1 {
+		info = " " + editloc // at the end, EditLoc and its caveat matter most
 	}
 	lines = append(lines, t.Muted.Render(info))
 	return strings.Join(fit.Block(lines, m.w, m.h), "\n")

@@ -15,25 +15,73 @@ import (
 
 	"github.com/trajscope/trajscope/internal/runtext"
 	"github.com/trajscope/trajscope/internal/termsafe"
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/themes"
 	"github.com/trajscope/trajscope/ui/fit"
 	"github.com/trajscope/trajscope/ui/keys"
 	"github.com/trajscope/trajscope/ui/pane"
 )
 
-// maxLines caps how much of one output the pane lays out.
-const maxLines = 20000
+// maxLines caps how much of one output the pane lays out, and maxLineBytes
+// how much of one line: a gigabyte line would otherwise be copied and
+// wrapped into millions of rows.
+const (
+	maxLines     = 20000
+	maxLineBytes = 64 << 10
+)
+
+// clipLongLines cuts every line longer than max bytes, saying how much was
+// left out; text without such a line comes back as it is.
+func clipLongLines(text string, max int) string {
+	var b strings.Builder
+	start := 0
+	for start < len(text) {
+		end := strings.IndexByte(text[start:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += start
+		}
+		if end-start > max {
+			if b.Len() == 0 && start > 0 {
+				b.WriteString(text[:start])
+			}
+			cut := start + max
+			for cut > start && text[cut]&0xC0 == 0x80 {
+				cut--
+			}
+			b.WriteString(text[start:cut])
+			fmt.Fprintf(&b, " … (%d more bytes of this line not shown)", end-cut)
+			if end < len(text) {
+				b.WriteByte('\n')
+			}
+		} else if b.Len() > 0 {
+			b.WriteString(text[start:min(end+1, len(text))])
+		}
+		start = end + 1
+	}
+	if b.Len() == 0 {
+		return text
+	}
+	return b.String()
+}
 
 // Model is the observation pane.
 type Model struct {
 	pane.Base
 	offset int
 
-	// lines is the wrapped text of action `for` at width `forW`.
+	// hideThoughts leaves the model's thoughts out (r), for long runs.
+	hideThoughts bool
+
+	// lines is the wrapped text of action `for` at width `forW`; outLines
+	// counts the output's own lines, however they wrap.
 	lines      []string
 	outLines   int
 	forI, forW int
 	forTheme   *themes.Theme
+	forLens    model.Lens
+	forHide    bool
 }
 
 // New returns an observation pane.
@@ -68,10 +116,10 @@ func (m *Model) scroll(n int) {
 func (m *Model) build() {
 	ctx := m.Ctx
 	w := max(m.W-1, 1)
-	if m.forI == ctx.Cur && m.forW == w && m.forTheme == ctx.Theme {
+	if m.forI == ctx.Cur && m.forW == w && m.forTheme == ctx.Theme && m.forLens == ctx.Lens && m.forHide == m.hideThoughts {
 		return
 	}
-	m.forI, m.forW, m.forTheme = ctx.Cur, w, ctx.Theme
+	m.forI, m.forW, m.forTheme, m.forLens, m.forHide = ctx.Cur, w, ctx.Theme, ctx.Lens, m.hideThoughts
 	t := ctx.Theme
 	act := &ctx.Data.Run.Actions[ctx.Cur]
 	var out []string
@@ -85,20 +133,38 @@ func (m *Model) build() {
 			}
 		}
 	}
-	if th := strings.TrimSpace(act.Thought); th != "" {
-		for _, para := range strings.Split(th, "\n") {
-			// Thoughts are prose: wrap on words.
+	// Thoughts and notes are prose: wrap on words.
+	prose := func(text string, style func(string) string) {
+		for _, para := range strings.Split(text, "\n") {
 			for _, wl := range strings.Split(ansi.Wrap(termsafe.Line(para), w, " "), "\n") {
-				out = append(out, " "+t.Thought.Render(wl))
+				out = append(out, " "+style(wl))
 			}
 		}
+	}
+	if act.Failed() {
+		prose(runtext.GlyphFailed+" command failed: "+act.Failure, func(s string) string { return t.Error.Render(s) })
+		if note := runtext.FailedButCounted(ctx.Data.A, ctx.Lens, ctx.Cur); note != "" {
+			prose(note, func(s string) string { return t.Muted.Render(s) })
+		}
+		out = append(out, "")
+	}
+	th := strings.TrimSpace(act.Thought)
+	if th != "" && m.hideThoughts {
+		out = append(out, " "+t.Muted.Render("(thought hidden: r shows it)"), "")
+		th = ""
+	}
+	if th != "" {
+		prose(th, func(s string) string { return t.Thought.Render(s) })
 		out = append(out, "")
 	}
 	if cmd := act.Command; cmd != "" {
 		add("$ "+cmd, func(s string) string { return t.Command.Render(s) })
 	}
-	before := len(out)
 	obs := strings.TrimSuffix(act.Observation, "\n")
+	m.outLines = 0
+	if obs != "" {
+		m.outLines = strings.Count(obs, "\n") + 1
+	}
 	more := 0
 	if n := strings.Count(obs, "\n"); n > maxLines {
 		// Huge outputs: wrapping them all would stall every step onto them.
@@ -108,11 +174,10 @@ func (m *Model) build() {
 		}
 		obs, more = obs[:cut-1], n+1-maxLines
 	}
-	add(obs, nil)
+	add(clipLongLines(obs, maxLineBytes), nil)
 	if more > 0 {
 		out = append(out, " "+t.Muted.Render(fmt.Sprintf("… %d more lines not shown", more)))
 	}
-	m.outLines = len(out) - before
 	m.lines = out
 }
 
@@ -160,7 +225,13 @@ func (m *Model) View() string {
 	if act.Tool != "" && act.Tool != "bash" {
 		detail += " · " + act.Tool
 	}
-	detail += fmt.Sprintf(" · %d lines", m.outLines)
+	detail += fmt.Sprintf(" · %d %s", m.outLines, plural(m.outLines, "line"))
+	if act.Failed() {
+		detail += " · " + runtext.GlyphFailed + " failed"
+		if act.ExitKnown && act.ExitCode != 0 {
+			detail += fmt.Sprintf(" (exit %d)", act.ExitCode)
+		}
+	}
 	body := m.H - 1
 	m.offset = max(0, min(m.offset, len(m.lines)-body))
 	if len(m.lines) > body {
@@ -172,8 +243,28 @@ func (m *Model) View() string {
 	return strings.Join(fit.Block(lines, m.W, m.H), "\n")
 }
 
-// own are the pane's keys: scrolling the text.
-var own = []key.Binding{keys.Down, keys.Up, keys.PageDown, keys.PageUp}
+// Global handles r, which hides or shows the thoughts whatever the focus.
+func (m *Model) Global(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	if !key.Matches(k, keys.Thoughts) {
+		return nil, false
+	}
+	m.hideThoughts = !m.hideThoughts
+	m.offset = 0
+	if m.hideThoughts {
+		return pane.Status("thoughts hidden (r shows them)"), true
+	}
+	return pane.Status("thoughts shown"), true
+}
+
+func plural(n int, w string) string {
+	if n == 1 {
+		return w
+	}
+	return w + "s"
+}
+
+// own are the pane's keys: scrolling the text, and the thoughts.
+var own = []key.Binding{keys.Down, keys.Up, keys.PageDown, keys.PageUp, keys.Thoughts}
 
 // ShortHelp is the footer while the pane is focused.
 func (m *Model) ShortHelp() []key.Binding { return keys.Footer(own...) }

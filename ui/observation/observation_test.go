@@ -70,3 +70,17 @@ func TestWrapFitsWidth(t *testing.T) {
 		}
 	}
 }
+
+func TestClipLongLines(t *testing.T) {
+	long := strings.Repeat("é", 40)
+	for _, c := range []struct{ in, want string }{
+		{"short\nlines", "short\nlines"},
+		{"ab\n" + long + "\ncd", "ab\n" + strings.Repeat("é", 5) + " … (70 more bytes of this line not shown)\ncd"},
+		{long, strings.Repeat("é", 5) + " … (70 more bytes of this line not shown)"},
+		{long + "\n", strings.Repeat("é", 5) + " … (70 more bytes of this line not shown)\n"},
+	} {
+		if got := clipLongLines(c.in, 11); got != c.want {
+			t.Errorf("clipLongLines(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

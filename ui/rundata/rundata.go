@@ -8,6 +8,7 @@ package rundata
 
 import (
 	"math"
+	"sort"
 	"strings"
 
 	"github.com/trajscope/trajscope/internal/runtext"
@@ -25,8 +26,10 @@ type Data struct {
 	Run *model.Run
 	// N is the number of actions.
 	N int
-	// Files holds every gold file and every file a step read, by repo path.
-	Files map[string]*FileData
+	// files holds the files made so far, by repo path: every file a step
+	// read at once, a gold file when something asks for it (File), so a
+	// gold of a million files the run never read costs nothing here.
+	files map[string]*FileData
 	// Order is the file picker's order: gold files, then other read files in
 	// first-read order.
 	Order []string
@@ -42,7 +45,7 @@ type Data struct {
 	Short []string
 	// Categories lists the categories present, in timeline glyph order.
 	Categories []string
-	search     []string
+	search     [][3]string
 }
 
 // Target is a place in a file.
@@ -61,10 +64,30 @@ type FileData struct {
 	Gold []model.Interval
 	// GoldLines counts gold lines inside the file.
 	GoldLines int
-	gold      []bool
+	// Final are the file's lines in the final context, merged.
+	Final []model.Interval
+	// Known are the lines the run displayed, when the repository is missing
+	// and the file is rebuilt from them (Partial); the other lines are
+	// unknown.
+	Known   []model.Interval
+	Partial bool
+	gold    []bool
 	// First[lens][line] is the first action that read the line (1-based
 	// line index; index 0 unused), or Never.
 	First [2][]int32
+}
+
+// InFinal reports whether a line is in the final context.
+func (f *FileData) InFinal(line int) bool { return In(f.Final, line) }
+
+// IsKnown reports whether the line's text is known: always with the
+// repository, else when the run displayed it.
+func (f *FileData) IsKnown(line int) bool { return !f.Partial || In(f.Known, line) }
+
+// In reports whether line is in the merged, sorted intervals.
+func In(ivs []model.Interval, line int) bool {
+	k := sort.Search(len(ivs), func(k int) bool { return ivs[k].End >= line })
+	return k < len(ivs) && ivs[k].Start <= line
 }
 
 // IsGold reports whether a line (1-based) is gold.
@@ -91,10 +114,7 @@ func (f *FileData) FirstAny(l model.Lens) int {
 // New precomputes a run's views from its analysis.
 func New(a *scoring.Analysis) *Data {
 	run := a.Run
-	d := &Data{A: a, Run: run, N: len(run.Actions), Files: map[string]*FileData{}}
-	for _, f := range a.Gold.Files {
-		d.file(f)
-	}
+	d := &Data{A: a, Run: run, N: len(run.Actions), files: map[string]*FileData{}}
 	final := map[string][]model.Interval{}
 	for _, fs := range run.Prediction.Final.Spans {
 		r := a.Files.Resolve(fs.File)
@@ -110,6 +130,12 @@ func New(a *scoring.Analysis) *Data {
 	}
 	for f := range final {
 		final[f] = model.MergeIntervals(final[f])
+		fd := d.file(f)
+		for _, iv := range final[f] {
+			if iv.Start, iv.End = max(iv.Start, 1), min(iv.End, fd.Lines); iv.Start <= iv.End {
+				fd.Final = append(fd.Final, iv)
+			}
+		}
 	}
 	for _, l := range model.Lenses {
 		d.Focus[l] = make([]Target, d.N)
@@ -135,19 +161,33 @@ func New(a *scoring.Analysis) *Data {
 	return d
 }
 
+// File returns a file's data, making it on first use; "" gives nil.
+func (d *Data) File(path string) *FileData {
+	if path == "" {
+		return nil
+	}
+	return d.file(path)
+}
+
 // file returns (creating) a file's data.
 func (d *Data) file(path string) *FileData {
-	if fd, ok := d.Files[path]; ok {
+	if fd, ok := d.files[path]; ok {
 		return fd
 	}
 	fd := &FileData{Path: path}
-	if _, ok := d.A.Files.Content(path); ok {
+	_, ok := d.A.Files.Content(path)
+	if p := d.A.Partial; ok && p != nil {
+		fd.Partial, fd.Known = true, p.Known(path)
+	}
+	if ok {
 		fd.OK = true
 		fd.Lines = d.A.Files.LineCount(path)
 		fd.Gold = d.A.GoldShown(path)
-	} else {
-		// Not in the tree (or no repository): keep the spans as the dataset
-		// gave them, so the gold panel can still list them.
+	}
+	if !ok || fd.Partial && fd.Lines == 0 {
+		// Not in the tree, or a file the run never displayed: keep the
+		// spans as the dataset gave them, so the gold panel can still list
+		// them and the jumps reach them.
 		for _, iv := range d.A.GoldLines(path) {
 			if iv.Start <= iv.End { // reversed upstream spans have no lines
 				fd.Gold = append(fd.Gold, iv)
@@ -155,10 +195,12 @@ func (d *Data) file(path string) *FileData {
 			}
 		}
 	}
+	// Every per-line table is as long as the file, never as a span claims:
+	// gold spans are input.
 	fd.gold = make([]bool, fd.Lines+1)
-	if fd.OK {
+	if fd.Lines > 0 {
 		for _, iv := range fd.Gold {
-			for l := iv.Start; l <= iv.End; l++ {
+			for l := max(iv.Start, 1); l <= min(iv.End, fd.Lines); l++ {
 				if !fd.gold[l] {
 					fd.gold[l] = true
 					fd.GoldLines++
@@ -172,7 +214,7 @@ func (d *Data) file(path string) *FileData {
 			fd.First[l][i] = Never
 		}
 	}
-	d.Files[path] = fd
+	d.files[path] = fd
 	return fd
 }
 
@@ -182,7 +224,7 @@ func (d *Data) focus(reads []scoring.FileLines, i int, final map[string][]model.
 	// A read that shows gold is the one worth looking at, from its first
 	// gold line, so a short pane still shows the gold.
 	for _, fl := range reads {
-		fd := d.Files[fl.File]
+		fd := d.file(fl.File)
 		for _, iv := range fl.Lines {
 			for _, g := range fd.Gold {
 				if iv.Start <= g.End && g.Start <= iv.End {
@@ -249,11 +291,13 @@ func (d *Data) order() {
 
 func (d *Data) texts() {
 	d.Short = runtext.Shorts(d.A)
-	d.search = make([]string, d.N)
+	d.search = make([][3]string, d.N)
 	present := map[string]bool{}
 	for i := range d.Run.Actions {
 		act := &d.Run.Actions[i]
-		d.search[i] = strings.ToLower(act.Command + "\n" + act.Observation + "\n" + act.Thought)
+		// Field by field: ToLower returns a lower-case text itself, so a
+		// huge output costs no copy (joining them would copy it).
+		d.search[i] = [3]string{strings.ToLower(act.Command), strings.ToLower(act.Observation), strings.ToLower(act.Thought)}
 		present[string(runtext.Category(act))] = true
 	}
 	for _, c := range runtext.CategoryOrder {
@@ -265,5 +309,13 @@ func (d *Data) texts() {
 
 // Matches reports whether action i contains a lower-cased query.
 func (d *Data) Matches(i int, q string) bool {
-	return q != "" && strings.Contains(d.search[i], q)
+	if q == "" {
+		return false
+	}
+	for _, text := range d.search[i] {
+		if strings.Contains(text, q) {
+			return true
+		}
+	}
+	return false
 }

@@ -33,7 +33,7 @@ func TestCountersMatchGutter(t *testing.T) {
 		for i, v := range a.Lenses[l].Actions {
 			read, reread, gold := 0, 0, 0
 			for _, fl := range v.Lines {
-				fd := d.Files[fl.File]
+				fd := d.File(fl.File)
 				for _, iv := range fl.Lines {
 					for line := iv.Start; line <= iv.End; line++ {
 						read++
@@ -143,7 +143,7 @@ func TestDemoGold(t *testing.T) {
 		t.Errorf("money.py gold lines read (observed) = %d by the end, %d by step 6; want 1 and 0", n, n6)
 	}
 	// The first-read marks behind the gutter.
-	disc := d.Files["pricebook/discounts.py"]
+	disc := d.File("pricebook/discounts.py")
 	for _, c := range []struct {
 		lens        model.Lens
 		line, first int // first is 1-based, 0 never
@@ -161,7 +161,7 @@ func TestDemoGold(t *testing.T) {
 	}
 	// Reads the evaluator never saw (cat without a declaration) stay out of
 	// the contextbench lens.
-	if js := d.Files["web/cart.js"]; js.FirstRead(cb, 1) != Never || js.FirstRead(obs, 1) != 8 {
+	if js := d.File("web/cart.js"); js.FirstRead(cb, 1) != Never || js.FirstRead(obs, 1) != 8 {
 		t.Errorf("web/cart.js line 1: cb %d obs %d, want never and action 9", js.FirstRead(cb, 1), js.FirstRead(obs, 1))
 	}
 }
@@ -216,7 +216,7 @@ func TestGoldListMatchesGutter(t *testing.T) {
 		if g.FileLevel {
 			continue
 		}
-		fd := d.Files[g.File]
+		fd := d.File(g.File)
 		for _, l := range model.Lenses {
 			first := Never
 			for line := max(g.Start, 1); line <= min(g.End, fd.Lines); line++ {

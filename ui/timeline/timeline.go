@@ -89,6 +89,14 @@ func (m *Model) View() string {
 			suffix += runtext.GlyphReread
 			suffixStyled += t.Reread.Render(runtext.GlyphReread)
 		}
+		if d.Run.Actions[i].Failed() {
+			// First, so failures line up; the glyph says it without colour.
+			if suffix != "" {
+				suffix, suffixStyled = " "+suffix, " "+suffixStyled
+			}
+			suffix = runtext.GlyphFailed + suffix
+			suffixStyled = t.Error.Render(runtext.GlyphFailed) + suffixStyled
+		}
 		match := d.Matches(i, ctx.Query)
 		sw := ansi.StringWidth(suffix)
 		gap := 0

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/cmdfail"
 	"github.com/trajscope/trajscope/parsers/internal/pyval"
 	"github.com/trajscope/trajscope/parsers/internal/shell"
 )
@@ -31,6 +32,10 @@ type Call struct {
 	Meta map[string]any
 	// IsError marks a result the tool reported as an error.
 	IsError bool
+	// Exit is the command's exit status when the transcript recorded one
+	// (HasExit).
+	Exit    int
+	HasExit bool
 }
 
 // kind is a tool's role, whatever the agent calls it.
@@ -94,9 +99,19 @@ func kindOf(name string) kind {
 	return kOther
 }
 
-// Apply fills a's Tool, Command, Observation, Category, Reads, Searches and
-// Edits from c. It leaves the other fields (index, time, usage, …) alone.
+// Apply fills a's Tool, Command, Observation, Category, Reads, Searches,
+// Edits and failure from c. It leaves the other fields (index, time, usage,
+// …) alone.
 func Apply(a *model.Action, c Call) {
+	if c.HasOutput {
+		// Only a shell prints the error lines cmdfail reads; another tool's
+		// output is file content or hits, whatever it says.
+		out := ""
+		if kindOf(c.Name) == kBash {
+			out = c.Output
+		}
+		cmdfail.Mark(a, c.Exit, c.HasExit, c.IsError, out)
+	}
 	a.Tool = c.Name
 	a.Observation = c.Output
 	a.Command = Describe(c.Name, c.Input)

@@ -1,0 +1,59 @@
+package runtext
+
+import (
+	"fmt"
+
+	"github.com/trajscope/trajscope/internal/termsafe"
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/scoring"
+)
+
+// Notes the explorer and the plain summary both print, so that the two tell
+// the same story in the same words.
+const (
+	// GlyphFailed marks a failed command in the timeline.
+	GlyphFailed = "✗"
+	// NotComputable stands for a measure the analysis cannot compute.
+	NotComputable = "n/a"
+	// NoRepoMetrics labels measures computed without the repository.
+	NoRepoMetrics = "no repository — file/line from line numbers; symbol and span need the repository"
+	// EditLocGoldPatch explains EditLoc figures of a run without a patch
+	// under the reference semantics.
+	EditLocGoldPatch = "no patch: reference scores the gold patch"
+)
+
+// NoRepoBanner says the repository is missing, why, and how to give it.
+func NoRepoBanner(reason string) string {
+	return fmt.Sprintf("no repository (%s): showing the lines the run displayed; pass --repo DIR or --cache DIR", termsafe.Line(reason))
+}
+
+// NoRepoShort is NoRepoBanner for a pane: how to give the repository comes
+// before the reason, which a narrow pane may cut.
+func NoRepoShort(reason string) string {
+	return "no repository: pass --repo DIR or --cache DIR · " + termsafe.Line(reason)
+}
+
+// FailedButCounted says, for a failed action whose lines the lens counts
+// though the action displayed nothing, that the lens counts them anyway, as
+// the evaluator does; "" when there is no such disagreement.
+func FailedButCounted(a *scoring.Analysis, lens model.Lens, i int) string {
+	if !a.Run.Actions[i].Failed() || lens == model.LensObserved {
+		return ""
+	}
+	v := &a.Lenses[lens].Actions[i]
+	if v.ReadLines == 0 || a.Lenses[model.LensObserved].Actions[i].ReadLines > 0 {
+		return ""
+	}
+	gold := ""
+	if v.NewGold > 0 {
+		gold = fmt.Sprintf(", +%d new gold", v.NewGold)
+	}
+	return fmt.Sprintf("the command failed, but the %s lens counts its step (%d %s%s) as the evaluator does", lens, v.ReadLines, plural(v.ReadLines, "line"), gold)
+}
+
+func plural(n int, w string) string {
+	if n == 1 {
+		return w
+	}
+	return w + "s"
+}

@@ -1,0 +1,195 @@
+package viewmem
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/trajscope/trajscope/internal/memcap"
+)
+
+// TestViewHugeGoldSpan: one gold row claiming a huge end line (1e11, 4e9,
+// 2^62), in a file of the repository and in one it lacks, costs view what
+// the files and the run hold, in every form (summary, --json, both lenses,
+// both semantics), with the repository and without it. The run is capped:
+// a size taken from the claim would kill it or exceed the bound.
+func TestViewHugeGoldSpan(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs it capped")
+	}
+	bin := memcap.Binary(t)
+	dir := t.TempDir()
+	abs := func(p string) string { a, _ := filepath.Abs(p); return a }
+	const demoTraj = "../../demo/task/pricebook__pricebook-42.traj.json"
+	for _, end := range []string{"100000000000", "4000000000", strconv.Itoa(1 << 62)} {
+		gold := filepath.Join(dir, "gold-"+end+".jsonl")
+		row := fmt.Sprintf(`{"inst_id": "pricebook__pricebook-42", "repo_url": "https://github.com/trajscope/pricebook.git", "commit": "c", "gold_ctx": [`+
+			`{"file": "pricebook/discounts.py", "start_line": 1, "end_line": %s}, {"file": "pkg/nope.py", "start_line": 5, "end_line": %s}]}`, end, end)
+		if err := os.WriteFile(gold, []byte(row+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, extra := range [][]string{
+			nil, {"--json"}, {"--lens", "observed"}, {"--semantics", "fixed"},
+			{"--repo", abs("../../demo/task/repo")}, {"--repo", abs("../../demo/task/repo"), "--json", "--semantics", "fixed"},
+			{"--repo", abs("../../demo/task/repo"), "--lens", "observed"},
+		} {
+			args := append([]string{"view", abs(demoTraj), "--gold", gold}, extra...)
+			r := memcap.Run(t, 2<<30, []string{"XDG_CACHE_HOME=" + t.TempDir()}, bin, args...)
+			name := end + " " + strings.Join(extra, " ")
+			if r.Code != 0 || !strings.Contains(r.Stdout, "pricebook/discounts.py") {
+				t.Errorf("%s: exit %d\n%.1500s\n%.1500s", name, r.Code, r.Stdout, r.Stderr)
+				continue
+			}
+			if r.PeakRSS > 150<<20 {
+				t.Errorf("%s: peak RSS %d MB, want under 150", name, r.PeakRSS>>20)
+			}
+		}
+	}
+}
+
+// TestViewMemoryScales: view's peak memory grows linearly with a large
+// gold (files), a long run (actions) and a huge output line, and stays
+// within 3 × the input + 150 MB where the explorer's own structures decide
+// it. Sizes are a tenth of the full ones so the test stays quick; the full
+// sizes are measured in BENCHMARKS.md.
+func TestViewMemoryScales(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates large inputs and runs the binary capped")
+	}
+	bin := memcap.Binary(t)
+	dir := t.TempDir()
+	small := filepath.Join(dir, "g1.jsonl")
+	mustWrite(t, small, `{"inst_id": "o__r-1", "gold_ctx": [{"file": "pkg/mod.py", "start_line": 1, "end_line": 2}]}`+"\n")
+	// peak runs view and returns its peak RSS and the largest input's size.
+	peak := func(name, run, gold string) (rss, input int64) {
+		r := memcap.Run(t, 4<<30, []string{"XDG_CACHE_HOME=" + t.TempDir()}, bin, "view", run, "--gold", gold)
+		if r.Code != 0 {
+			t.Fatalf("%s: exit %d: %.1000s", name, r.Code, r.Stderr)
+		}
+		for _, p := range []string{run, gold} {
+			if st, err := os.Stat(p); err == nil {
+				input = max(input, st.Size())
+			}
+		}
+		t.Logf("%s: input %d MB, peak RSS %d MB", name, input>>20, r.PeakRSS>>20)
+		return r.PeakRSS, input
+	}
+	// Inputs are written in pieces, never held whole: a child's peak RSS
+	// as the kernel reports it includes this process's own peak (the
+	// child starts as its copy), so a test holding a large input would
+	// measure itself.
+	file := func(rel string, write func(w *bufio.Writer)) string {
+		p := filepath.Join(dir, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := bufio.NewWriter(f)
+		write(w)
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		return p
+	}
+	// traj writes a mini-swe-agent run of n actions, each a command and its
+	// output, as Python writes them ("<" and ">" unescaped).
+	traj := func(rel string, n int, action func(i int, w *bufio.Writer) string) string {
+		return file(rel, func(w *bufio.Writer) {
+			w.WriteString(`{"info": {"exit_status": "Submitted", "submission": ""}, "messages": [{"role": "system", "content": "sys"}, {"role": "user", "content": "task"}`)
+			for i := 0; i < n; i++ {
+				cmd, _ := json.Marshal("THOUGHT: next\n\n```bash\n" + action(i, nil) + "\n```")
+				fmt.Fprintf(w, `, {"role": "assistant", "content": %s}, {"role": "user", "content": "<returncode>0</returncode>\n<output>\n`, cmd)
+				action(i, w)
+				w.WriteString(`\n</output>"}`)
+			}
+			w.WriteString("]}")
+		})
+	}
+	tiny := traj("tiny/o__r-1.traj.json", 1, func(i int, w *bufio.Writer) string {
+		if w != nil {
+			w.WriteString(`     1\ta\n     2\tb`)
+		}
+		return "nl -ba pkg/mod.py | sed -n '1,2p'"
+	})
+	base, _ := peak("baseline", tiny, small)
+
+	goldOf := func(n int) string {
+		return file(fmt.Sprintf("gold%d.jsonl", n), func(w *bufio.Writer) {
+			w.WriteString(`{"inst_id": "o__r-1", "gold_ctx": [`)
+			for i := 0; i < n; i++ {
+				if i > 0 {
+					w.WriteString(", ")
+				}
+				fmt.Fprintf(w, `{"file": "pkg/d%d/f%d.py", "start_line": 1, "end_line": 10}`, i%1000, i)
+			}
+			w.WriteString("]}\n")
+		})
+	}
+	actionsOf := func(n int) string {
+		return traj(fmt.Sprintf("act%d/o__r-1.traj.json", n), n, func(i int, w *bufio.Writer) string {
+			a := i*7%200 + 1
+			for k := a; w != nil && k < a+5; k++ {
+				fmt.Fprintf(w, `%6d\tx = %d\n`, k, k)
+			}
+			return fmt.Sprintf("nl -ba pkg/mod.py | sed -n '%d,%dp'", a, a+4)
+		})
+	}
+	lineOf := func(mb int) string {
+		chunk := strings.Repeat("x", 1<<16)
+		return traj(fmt.Sprintf("line%d/o__r-1.traj.json", mb), 2, func(i int, w *bufio.Writer) string {
+			if i == 1 {
+				if w != nil {
+					w.WriteString(`     1\ta\n     2\tb`)
+				}
+				return "nl -ba pkg/mod.py | sed -n '1,2p'"
+			}
+			for k := 0; w != nil && k < mb<<4; k++ {
+				w.WriteString(chunk)
+			}
+			return "cat pkg/mod.py"
+		})
+	}
+	for _, c := range []struct {
+		name      string
+		make      func(int) (run, gold string)
+		n         int
+		withinCap bool // the 3 × input + 150 MB target holds at this size
+	}{
+		{"gold files", func(n int) (string, string) { return tiny, goldOf(n) }, 50000, true},
+		// The parser holds most of a long run: the explorer adds about a
+		// kilobyte an action, linearly.
+		{"actions", func(n int) (string, string) { return actionsOf(n), small }, 25000, false},
+		{"MB of one output line", func(n int) (string, string) { return lineOf(n), small }, 32, true},
+	} {
+		r1, g1 := c.make(c.n)
+		p1, in1 := peak(fmt.Sprintf("%d %s", c.n, c.name), r1, g1)
+		r2, g2 := c.make(2 * c.n)
+		p2, in2 := peak(fmt.Sprintf("%d %s", 2*c.n, c.name), r2, g2)
+		if p2-base > 5*(p1-base)/2 {
+			t.Errorf("%s: peak grows faster than the input: %d MB at %d, %d MB at %d (baseline %d MB)", c.name, p1>>20, c.n, p2>>20, 2*c.n, base>>20)
+		}
+		for _, m := range [][2]int64{{p1, in1}, {p2, in2}} {
+			limit := 3*m[1] + 150<<20
+			if !c.withinCap {
+				limit = 16*m[1] + 150<<20 // a regression guard, not the target
+			}
+			if m[0] > limit {
+				t.Errorf("%s: peak RSS %d MB for %d MB of input, want at most %d MB", c.name, m[0]>>20, m[1]>>20, limit>>20)
+			}
+		}
+	}
+}
+
+func mustWrite(t *testing.T, p, s string) {
+	t.Helper()
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

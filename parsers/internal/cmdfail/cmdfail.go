@@ -1,0 +1,109 @@
+// Package cmdfail decides whether an agent's command failed, from what the
+// format records (an exit status, an error flag) and from the error lines a
+// shell or a file tool prints when a command could not run. Every format
+// fills model.Action's failure fields through it, so the explorer marks
+// failed commands the same way whatever wrote the run.
+package cmdfail
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/trajscope/trajscope/model"
+)
+
+var (
+	// returnCodeRe is mini-swe-agent's exit status line.
+	returnCodeRe = regexp.MustCompile(`<returncode>\s*(-?\d{1,9})\s*</returncode>`)
+	// shellErrRe: the shell itself refused the command ("/bin/sh: 2: Syntax
+	// error: ...", "bash: line 1: foo: command not found").
+	shellErrRe = regexp.MustCompile(`^(?:/usr)?(?:/bin/)?(?:ba|da|z)?sh: (?:line )?\d+: \S.*$|^(?:/usr)?(?:/bin/)?(?:ba|da|z)?sh: .*(?:command not found|No such file or directory|Permission denied|syntax error.*)$`)
+	// notFoundRe: a command name the shell did not find.
+	notFoundRe = regexp.MustCompile(`^\S+: command not found$`)
+	// toolErrRe: a file tool that could not open what it was asked to show.
+	// Only tools that read files are listed: a program's own output (a
+	// test's traceback naming a missing file) is not the command failing.
+	toolErrRe = regexp.MustCompile(`^(?:cat|nl|head|tail|sed|grep|egrep|rg|ls|wc|awk|cd|less|more|find|sort|diff): .*(?:No such file or directory|Is a directory|cannot open|can't read|cannot access|can't cd)`)
+)
+
+// scanLines bounds how far into the output error lines are looked for: the
+// shell reports a command it could not run before anything else.
+const scanLines = 40
+
+// ReturnCode reads mini-swe-agent's "<returncode>N</returncode>" from an
+// observation; ok is false when there is none.
+func ReturnCode(obs string) (code int, ok bool) {
+	head := obs
+	if len(head) > 256 {
+		head = head[:256] // the status opens the observation
+	}
+	m := returnCodeRe.FindStringSubmatch(head)
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(m[1])
+	return n, err == nil
+}
+
+// ErrorLine returns the first line of output that says the command could not
+// run (a shell error, a command not found, a file tool that could not open
+// its file), trimmed; "" when there is none.
+func ErrorLine(output string) string {
+	for i := 0; i < scanLines && output != ""; i++ {
+		line, rest, _ := strings.Cut(output, "\n")
+		output = rest
+		line = strings.TrimSpace(strings.TrimSuffix(line, "\r"))
+		if len(line) > 400 {
+			continue // a long line is output, not an error message
+		}
+		if shellErrRe.MatchString(line) || notFoundRe.MatchString(line) || toolErrRe.MatchString(line) {
+			return line
+		}
+	}
+	return ""
+}
+
+// Reason says why a command failed, "" when nothing says it did: a non-zero
+// exit status the format recorded (known), an error flag it set (isError),
+// or an error line in the output. The error line, when there is one, follows
+// the status ("exit 2: /bin/sh: 2: Syntax error: ...").
+func Reason(code int, known, isError bool, output string) string {
+	line := ErrorLine(output)
+	var r string
+	switch {
+	case known && code != 0:
+		r = fmt.Sprintf("exit %d", code)
+	case isError:
+		r = "the tool reported an error"
+	case line != "":
+		return Clip(line)
+	default:
+		return ""
+	}
+	if line != "" {
+		r += ": " + line
+	}
+	return Clip(r)
+}
+
+// Mark fills an action's exit status and failure from what the format
+// recorded and the output the command printed.
+func Mark(a *model.Action, code int, known, isError bool, output string) {
+	a.ExitCode, a.ExitKnown = code, known
+	a.Failure = Reason(code, known, isError, output)
+}
+
+// Clip keeps a reason to one short line.
+func Clip(s string) string {
+	const max = 160
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut-- // not inside a UTF-8 sequence
+	}
+	return s[:cut] + "…"
+}

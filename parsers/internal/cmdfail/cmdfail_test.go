@@ -1,0 +1,62 @@
+package cmdfail
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestReason(t *testing.T) {
+	cases := []struct {
+		name    string
+		code    int
+		known   bool
+		isError bool
+		output  string
+		want    string
+	}{
+		{"success", 0, true, false, "ok\n", ""},
+		{"no status, quiet output", 0, false, false, "hello", ""},
+		{"non-zero exit", 1, true, false, "Traceback (most recent call last):\n...", "exit 1"},
+		{"exit with the shell's own error", 2, true, false, "/bin/sh: 2: Syntax error: \"(\" unexpected\n", `exit 2: /bin/sh: 2: Syntax error: "(" unexpected`},
+		{"bash line error, no status", 0, false, false, "bash: line 1: foo: command not found", "bash: line 1: foo: command not found"},
+		{"command not found", 0, false, false, "rg: command not found", "rg: command not found"},
+		{"a pipeline hides the status", 0, true, false, "nl: /testbed/x.py: No such file or directory\n", "nl: /testbed/x.py: No such file or directory"},
+		{"cannot access", 0, false, false, "ls: cannot access 'x': No such file or directory", "ls: cannot access 'x': No such file or directory"},
+		{"a program's traceback is not the command failing", 0, true, false, "FileNotFoundError: [Errno 2] No such file or directory: 'x'", ""},
+		{"tool error flag", 0, false, true, "File does not exist.", "the tool reported an error"},
+		{"error flag with a shell error", 0, false, true, "sh: 1: nl: not found", "the tool reported an error: sh: 1: nl: not found"},
+		{"error line past the first lines is output", 0, false, false, strings.Repeat("x\n", 50) + "cat: y: No such file or directory", ""},
+	}
+	for _, c := range cases {
+		if got := Reason(c.code, c.known, c.isError, c.output); got != c.want {
+			t.Errorf("%s: Reason = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+func TestReturnCode(t *testing.T) {
+	for _, c := range []struct {
+		obs  string
+		code int
+		ok   bool
+	}{
+		{"<returncode>0</returncode>\n<output>\n</output>", 0, true},
+		{"<returncode>127</returncode>", 127, true},
+		{"<returncode>-9</returncode>", -9, true},
+		{"no status here", 0, false},
+		{strings.Repeat("x", 300) + "<returncode>1</returncode>", 0, false}, // only where mini-swe-agent puts it
+	} {
+		code, ok := ReturnCode(c.obs)
+		if code != c.code || ok != c.ok {
+			t.Errorf("ReturnCode(%.40q) = %d %v, want %d %v", c.obs, code, ok, c.code, c.ok)
+		}
+	}
+}
+
+func TestClip(t *testing.T) {
+	long := strings.Repeat("é", 200)
+	got := Clip(long)
+	if len(got) > 165 || !strings.HasSuffix(got, "…") || !strings.HasPrefix(long, strings.TrimSuffix(got, "…")) {
+		t.Errorf("Clip cut %q badly", got)
+	}
+}

@@ -1,0 +1,165 @@
+package scoring
+
+import (
+	"cmp"
+	"slices"
+	"sort"
+
+	"github.com/trajscope/trajscope/model"
+)
+
+// Gold is gold context prepared for scoring against one tree.
+type Gold struct {
+	Files   []string // sorted
+	fileSet map[string]bool
+	Bytes   fileIntervals
+	symbols symbolSet
+	// Lines is the gold line intervals (init only under ContextBench semantics).
+	Lines fileIntervals
+	// Listed holds, for the files whose gold spans merging changes (nested,
+	// overlapping, adjacent or repeated spans), the spans as the gold lists
+	// them: sorted by start (the longer first), repeats once, reversed
+	// spans dropped. Other files' spans are Lines as they are.
+	Listed fileIntervals
+	// Missing lists gold files that are not in the repository.
+	Missing []string
+}
+
+// PrepareGold computes the gold sets for a tree.
+func PrepareGold(g *model.Gold, files *Files, sem model.Semantics) *Gold {
+	sc := scorer{files, sem}
+	return sc.prepareGold(g)
+}
+
+func (sc scorer) prepareGold(g *model.Gold) *Gold {
+	init, add := g.Init, g.Add
+	if g.TextForm && sc.sem == model.ContextBench {
+		// Upstream json.loads the text form, fails, and scores empty gold.
+		init, add = nil, nil
+	}
+	out := &Gold{fileSet: map[string]bool{}, Bytes: fileIntervals{}, Lines: fileIntervals{}}
+	exists := sc.files.exists
+	if pt := partial(sc.files.tree); pt != nil {
+		// A partial tree names files it has no lines of: they are there,
+		// only unread (and asking the tree costs no per-file state).
+		exists = pt.IsFile
+	}
+	missing := map[string]bool{}
+	all := append(append([]model.GoldSpan(nil), init...), add...)
+	for _, it := range all {
+		if it.File == "" {
+			continue
+		}
+		p := NormalizeGoldPath(it.File, sc.sem)
+		if sc.sem == model.Fixed && (p == "" || !exists(p)) {
+			missing[p] = true
+			continue
+		}
+		out.fileSet[p] = true
+		if p == "" {
+			continue
+		}
+		if partial(sc.files.tree) != nil {
+			continue // byte spans need whole files (not computable)
+		}
+		if iv, ok := sc.lineToByte(p, it.Start, it.End); ok {
+			out.Bytes.add(p, iv)
+		}
+	}
+	for _, f := range g.Files {
+		p := NormalizeGoldPath(f, sc.sem)
+		if p == "" || sc.sem == model.Fixed && !exists(p) {
+			missing[p] = p != ""
+			continue
+		}
+		out.fileSet[p] = true
+	}
+	for f := range out.fileSet {
+		out.Files = append(out.Files, f)
+		if sc.sem == model.ContextBench && !exists(f) {
+			missing[f] = true
+		}
+	}
+	sort.Strings(out.Files)
+	for f := range missing {
+		out.Missing = append(out.Missing, f)
+	}
+	sort.Strings(out.Missing)
+	out.Bytes.mergeAll()
+	out.symbols = sc.defsInSpans(out.Bytes)
+
+	lineItems := init
+	if sc.sem == model.Fixed {
+		// Line metrics and EditLoc read the same gold as the other granularities.
+		lineItems = all
+	}
+	for _, it := range lineItems {
+		p := NormalizeGoldPath(it.File, sc.sem)
+		if p == "" {
+			continue
+		}
+		if sc.sem == model.Fixed {
+			iv, ok := sc.clampLines(p, it.Start, it.End)
+			if ok {
+				out.Lines.add(p, iv)
+			}
+			continue
+		}
+		out.Lines.add(p, model.Interval{Start: it.Start, End: it.End})
+	}
+	out.Listed = listed(out.Lines)
+	out.Lines.mergeAll()
+	return out
+}
+
+// listed returns the files whose spans merging would change, with their
+// spans sorted and deduplicated.
+func listed(lines fileIntervals) fileIntervals {
+	var out fileIntervals
+	for f, ivs := range lines {
+		if len(ivs) < 2 {
+			continue
+		}
+		var list []model.Interval
+		for _, iv := range ivs {
+			if iv.Start <= iv.End {
+				list = append(list, iv)
+			}
+		}
+		slices.SortFunc(list, func(a, b model.Interval) int {
+			if a.Start != b.Start {
+				return cmp.Compare(a.Start, b.Start)
+			}
+			return cmp.Compare(b.End, a.End)
+		})
+		list = slices.Compact(list)
+		if merged := model.MergeIntervals(slices.Clone(list)); slices.Equal(merged, list) {
+			continue
+		}
+		if out == nil {
+			out = fileIntervals{}
+		}
+		out[f] = list
+	}
+	return out
+}
+
+// clampLines is the Fixed-semantics line range: swapped when reversed and
+// clipped to the file's lines; ok is false when nothing of it is in the file.
+func (sc scorer) clampLines(file string, a, b int) (model.Interval, bool) {
+	if a > b {
+		a, b = b, a
+	}
+	n := sc.files.LineCount(file)
+	a, b = max(a, 1), min(b, n)
+	return model.Interval{Start: a, End: b}, a <= b
+}
+
+// lineToByte converts lines to bytes. Upstream collapses a reversed range to
+// its start line; Fixed reads it as the range it names.
+func (sc scorer) lineToByte(file string, a, b int) (model.Interval, bool) {
+	if sc.sem == model.Fixed && a > b {
+		a, b = b, a
+	}
+	return sc.files.lineToByte(file, a, b, sc.sem == model.Fixed)
+}

@@ -1,0 +1,276 @@
+package observed
+
+import (
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/trajscope/trajscope/model"
+)
+
+// numLine is one line of a file as an action's output showed it.
+type numLine struct {
+	num  int
+	text string
+}
+
+// readLines is what one read of an action showed of its file: the numbered
+// lines, and the file's length when a file window reported it (0 if not).
+type readLines struct {
+	file  string
+	lines []numLine
+	total int
+}
+
+// entry is a numbered line of output; path is set when the line names its
+// file (grep -n over several files).
+type entry struct {
+	num  int
+	text string
+	path string
+	bare bool // a number alone: an empty line some listings print so
+}
+
+// abbreviated marks SWE-agent's abbreviated view of a large file, whose
+// lines are numbered "     1 text": a number and one space.
+const abbreviated = "This file is too large to display entirely"
+
+// windowHdrRe is the header of SWE-agent's and OpenHands' file windows,
+// which give the file's length. An "after edit" length is not the base
+// commit's, so only the plain form counts.
+var windowHdrRe = regexp.MustCompile(`(?m)^\[File: (.+?) \((\d{1,9}) lines total\)\]`)
+
+// linesOf returns, for each read of act that names its lines, the numbered
+// output lines that show them. Reads are matched to the output in order,
+// as the parsers confirmed them: each is a run of consecutive numbers from
+// its first line, in the file it names.
+func linesOf(act *model.Action) []readLines {
+	if len(act.Reads) == 0 || act.Observation == "" {
+		return nil
+	}
+	entries := numbered(act.Observation, strings.Contains(act.Observation, abbreviated))
+	if len(entries) == 0 {
+		return plainLines(act)
+	}
+	var totals map[string]int
+	if strings.Contains(act.Observation, "[File: ") { // the regexp costs more than the scan
+		totals = map[string]int{}
+		for _, m := range windowHdrRe.FindAllStringSubmatch(act.Observation, -1) {
+			n, _ := strconv.Atoi(m[2])
+			totals[m[1]] = n
+		}
+	}
+	var out []readLines
+	j := 0
+	for _, r := range act.Reads {
+		// Where the read's numbered lines start (0: anywhere, for a tail)
+		// and end.
+		start, end := r.Start, r.End
+		switch r.Kind {
+		case model.ReadWhole:
+			start, end = 1, math.MaxInt
+		case model.ReadHead:
+			start = 1
+		case model.ReadFrom:
+			end = math.MaxInt
+		case model.ReadTail:
+			start, end = 0, math.MaxInt
+		}
+		if start < 0 || end < max(start, 1) {
+			continue
+		}
+		k := j
+		for k < len(entries) && !((start == 0 && entries[k].num >= 1 || entries[k].num == start) && samePath(entries[k].path, r.File)) {
+			k++
+		}
+		if k == len(entries) {
+			continue
+		}
+		rl := readLines{file: r.File}
+		for want := entries[k].num; k < len(entries) && want <= end; want++ {
+			e := entries[k]
+			if e.num != want || !samePath(e.path, r.File) {
+				break
+			}
+			rl.lines = append(rl.lines, numLine{e.num, e.text})
+			k++
+		}
+		j = k
+		for p, n := range totals {
+			if samePath(p, r.File) {
+				rl.total = n
+			}
+		}
+		out = append(out, rl)
+	}
+	return out
+}
+
+// samePath reports whether a path printed in output (empty: the output
+// names none) and a read's file are one file.
+func samePath(printed, file string) bool {
+	if printed == "" {
+		return true
+	}
+	printed, file = strings.TrimPrefix(printed, "./"), strings.TrimPrefix(file, "./")
+	return printed == file || strings.HasSuffix(file, "/"+printed) || strings.HasSuffix(printed, "/"+file)
+}
+
+// numbered lists the numbered lines of output, in order: "   12\ttext"
+// (nl -ba, cat -n, an editor's view, Harbor's Read), "    12 text" (with
+// spaced: SWE-agent's abbreviated view), "    12→text" (Claude
+// Code's Read), "12|text" (OpenHands' window), "12:text" (SWE-agent's
+// window, grep -n on one file) and "path:12:text" (grep -n). The text is
+// the file's line as shown.
+func numbered(obs string, spaced bool) []entry {
+	var out []entry
+	shift, next := false, 0
+	for rest := obs; rest != ""; {
+		line, tail, _ := strings.Cut(rest, "\n")
+		rest = tail
+		line = strings.TrimSuffix(line, "\r")
+		e, ok := parseLine(line, spaced)
+		if !ok {
+			continue
+		}
+		// Claude Code numbers a Read with offset 0 from 0: such a listing
+		// is one below the file's lines.
+		switch {
+		case e.num == 0 && e.path == "":
+			shift, next = true, 0
+		case shift && e.num != next:
+			shift = false
+		}
+		if shift {
+			next = e.num + 1
+			e.num++
+		}
+		if e.bare {
+			// "   166" alone: an empty line, when it continues a listing.
+			if k := len(out) - 1; k < 0 || out[k].num != e.num-1 {
+				continue
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// parseLine reads one numbered output line; spaced accepts a number and
+// one space before the text.
+func parseLine(l string, spaced bool) (entry, bool) {
+	i := 0
+	for i < len(l) && l[i] == ' ' {
+		i++
+	}
+	start := i
+	for i < len(l) && i-start < 10 && '0' <= l[i] && l[i] <= '9' {
+		i++
+	}
+	if d := i - start; d >= 1 && d <= 9 {
+		n, _ := strconv.Atoi(l[start:i])
+		k := i
+		for k < len(l) && l[k] == ' ' {
+			k++
+		}
+		switch {
+		case strings.HasPrefix(l[k:], "\t"):
+			return entry{num: n, text: l[k+1:]}, true
+		case strings.HasPrefix(l[k:], "→"):
+			return entry{num: n, text: l[k+len("→"):]}, true
+		case spaced && start > 0 && i < len(l) && l[i] == ' ':
+			if strings.HasPrefix(l[i+1:], "... eliding lines ") {
+				return entry{}, false // a gap, not the line's text
+			}
+			return entry{num: n, text: l[i+1:]}, true
+		case k == len(l) && start > 0:
+			return entry{num: n, bare: true}, true
+		case start == 0 && i < len(l) && (l[i] == '|' || l[i] == ':'):
+			return entry{num: n, text: l[i+1:]}, true
+		}
+	}
+	// "path:12:text"
+	p, after, ok := strings.Cut(l, ":")
+	if !ok || p == "" || strings.ContainsAny(p, " \t") {
+		return entry{}, false
+	}
+	k := 0
+	for k < len(after) && k < 10 && '0' <= after[k] && after[k] <= '9' {
+		k++
+	}
+	if k == 0 || k > 9 || k >= len(after) || after[k] != ':' {
+		return entry{}, false
+	}
+	n, _ := strconv.Atoi(after[:k])
+	if n < 1 {
+		return entry{}, false
+	}
+	return entry{num: n, text: after[k+1:], path: p}, true
+}
+
+// plainLines reads the output of a command that printed one file's lines
+// without numbers (cat, head, sed -n 'a,bp'), when nothing else can have
+// been printed: one read, a command that did not fail, and an output whose
+// wrapper is known and not cut short. The read says where the lines start;
+// a whole-file read also gives the file's length.
+func plainLines(act *model.Action) []readLines {
+	if len(act.Reads) != 1 || act.Failed() {
+		return nil
+	}
+	r := act.Reads[0]
+	body, ok := plainBody(act.Observation)
+	if !ok {
+		return nil
+	}
+	text := strings.Split(strings.TrimSuffix(body, "\n"), "\n")
+	if body == "" {
+		text = nil
+	}
+	rl := readLines{file: r.File}
+	start := 1
+	switch r.Kind {
+	case model.ReadWhole:
+		rl.total = len(text)
+	case model.ReadHead:
+		if len(text) > r.End {
+			return nil // more than asked for: not the file alone
+		}
+	case model.ReadRange:
+		if r.Start < 1 || len(text) > r.End-r.Start+1 {
+			return nil
+		}
+		start = r.Start
+	default:
+		return nil
+	}
+	for k, l := range text {
+		rl.lines = append(rl.lines, numLine{start + k, strings.TrimSuffix(l, "\r")})
+	}
+	return []readLines{rl}
+}
+
+// plainBody is what a command printed: the inside of mini-swe-agent's
+// <output> block, or an output with no wrapper at all. Outputs cut short
+// (<output_head>, "[trimmed]") or wrapped in ways that add lines of their
+// own (a shell prompt, an exit-code note) give nothing.
+func plainBody(obs string) (string, bool) {
+	if strings.Contains(obs, "<output_head>") || strings.Contains(obs, "[trimmed]") || strings.Contains(obs, "<warning>") {
+		return "", false
+	}
+	if i := strings.Index(obs, "<output>"); i >= 0 {
+		j := strings.LastIndex(obs, "</output>")
+		if j < i {
+			return "", false
+		}
+		return strings.TrimPrefix(obs[i+len("<output>"):j], "\n"), true
+	}
+	if strings.Contains(obs, "<returncode>") || strings.Contains(obs, "[Command finished") ||
+		strings.Contains(obs, "[Python Interpreter") || promptRe.MatchString(obs) {
+		return "", false
+	}
+	return obs, true
+}
+
+// promptRe finds a shell prompt line, which OpenHands appends to outputs.
+var promptRe = regexp.MustCompile(`(?m)^\S+@\S+:.*[#$] ?$`)

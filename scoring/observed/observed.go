@@ -1,0 +1,345 @@
+// Package observed rebuilds the part of a repository a run displayed, for
+// when the repository itself is missing: every line an action showed with
+// its line number (nl -ba, cat -n, an editor's view, Claude Code's Read,
+// OpenHands' and SWE-agent's file windows, grep -n hits) is put back at that
+// line of its file, and every other line is unknown. The result is a
+// scoring.PartialTree, so the analysis, the diagnosis and the explorer's
+// panes work on it unchanged: file and line measures come from the line
+// numbers, symbols and byte spans are not computable.
+package observed
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/scoring"
+)
+
+// MaxLines bounds the lines the tree holds over all its files. A file is as
+// long as the last line shown of it, so one shown line numbered 999999999
+// would otherwise make a file of a billion lines; the lines of a file past
+// what is left of the budget are dropped (Truncated says so).
+const MaxLines = 1 << 21
+
+// MaxLineBytes bounds a rebuilt line: a line is for reading in a pane, and
+// one shown line of a gigabyte must not cost a gigabyte again.
+const MaxLineBytes = 4096
+
+// clipLine keeps the first MaxLineBytes of a line, on a character boundary,
+// marking the cut.
+func clipLine(s string) string {
+	if len(s) <= MaxLineBytes {
+		return s
+	}
+	cut := MaxLineBytes
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + " …"
+}
+
+// Tree is a repository rebuilt from what a run displayed.
+type Tree struct {
+	reason string
+	// files maps repository paths to their known lines; nil for a file the
+	// run named (gold, a search hit) without showing any line of it.
+	files map[string]*file
+	// Truncated lists files whose lines past the budget were dropped.
+	Truncated []string
+}
+
+type file struct {
+	lines   []string // lines[k] is line k+1; "" where unknown
+	known   []model.Interval
+	content []byte // built on first read
+}
+
+var _ scoring.PartialTree = (*Tree)(nil)
+
+// Build rebuilds what run displayed of its repository. The tree holds the
+// gold files (as sem normalises them), every file an action showed lines of
+// and every file a search listed; reason says why the repository is
+// missing.
+func Build(run *model.Run, g *model.Gold, sem model.Semantics, reason string) *Tree {
+	t := &Tree{reason: reason, files: map[string]*file{}}
+	n := newNamer(run, sem)
+	for _, sp := range g.Init {
+		n.addGold(t, sp.File)
+	}
+	for _, sp := range g.Add {
+		n.addGold(t, sp.File)
+	}
+	for _, f := range g.Files {
+		n.addGold(t, f)
+	}
+	n.learnRoots(run)
+	shown := map[string]map[int]string{}
+	lengths := map[string]int{}
+	var order []string
+	// created are files an action wrote before any showed them: the
+	// agent's own (a reproduction script), not the repository's.
+	created := map[string]bool{}
+	for i := range run.Actions {
+		act := &run.Actions[i]
+		for _, e := range act.Edits {
+			if p := n.name(e); p != "" && !t.IsFile(p) {
+				created[p] = true
+			}
+		}
+		for _, h := range act.Searches {
+			// A hit with a line (grep -n) is a file; a listing's may be a
+			// directory.
+			if p := n.name(h.File); p != "" && h.Line > 0 && !created[p] {
+				t.add(p)
+			}
+		}
+		for _, r := range act.Reads {
+			// A read the parser kept is a file that was there, even when
+			// its lines are unknown.
+			if p := n.name(r.File); p != "" && !created[p] {
+				t.add(p)
+			}
+		}
+		for _, rl := range linesOf(act) {
+			p := n.name(rl.file)
+			if p == "" || created[p] {
+				continue
+			}
+			t.add(p)
+			m := shown[p]
+			if m == nil {
+				m = map[int]string{}
+				shown[p] = m
+				order = append(order, p)
+			}
+			for _, l := range rl.lines {
+				if _, ok := m[l.num]; !ok {
+					// The first display is the closest to the base
+					// commit: later ones may follow the agent's edits.
+					m[l.num] = clipLine(l.text)
+				}
+			}
+			lengths[p] = max(lengths[p], rl.total)
+		}
+	}
+	budget := MaxLines
+	for _, p := range order {
+		budget -= t.fill(p, shown[p], lengths[p], budget)
+	}
+	return t
+}
+
+// add names a file of the tree (known to exist, no lines known yet).
+func (t *Tree) add(p string) {
+	if _, ok := t.files[p]; !ok {
+		t.files[p] = nil
+	}
+}
+
+// fill sets a file's lines from the numbered lines shown of it, within
+// budget lines. The file is as long as a file window or a whole-file view
+// said (total), else as the last line shown: never as long as a gold span
+// claims, which is input too. It returns the lines used.
+func (t *Tree) fill(p string, shown map[int]string, total, budget int) int {
+	n := max(total, 0)
+	for num := range shown {
+		n = max(n, num)
+	}
+	if n > budget {
+		n = max(budget, 0)
+		t.Truncated = append(t.Truncated, p)
+	}
+	f := &file{lines: make([]string, n)}
+	nums := make([]int, 0, len(shown))
+	for num, text := range shown {
+		if num >= 1 && num <= n {
+			f.lines[num-1] = text
+			nums = append(nums, num)
+		}
+	}
+	sort.Ints(nums)
+	for _, num := range nums {
+		if k := len(f.known) - 1; k >= 0 && f.known[k].End+1 == num {
+			f.known[k].End = num
+			continue
+		}
+		f.known = append(f.known, model.Interval{Start: num, End: num})
+	}
+	t.files[p] = f
+	return n
+}
+
+// ReadFile returns a file's lines, unknown ones empty.
+func (t *Tree) ReadFile(p string) ([]byte, error) {
+	f, ok := t.files[p]
+	if !ok {
+		return nil, fmt.Errorf("%s: not shown by the run", p)
+	}
+	if f == nil {
+		// Named (gold, a search hit, a read without numbers) but never
+		// shown: a file of the tree without readable lines.
+		return nil, fmt.Errorf("%s: no line of it was shown", p)
+	}
+	if f.content == nil {
+		size := 0
+		for _, l := range f.lines {
+			size += len(l) + 1
+		}
+		b := make([]byte, 0, size)
+		for _, l := range f.lines {
+			b = append(append(b, l...), '\n')
+		}
+		f.content = b
+	}
+	return f.content, nil
+}
+
+// IsFile reports whether the run named p as a file.
+func (t *Tree) IsFile(p string) bool {
+	_, ok := t.files[p]
+	return ok
+}
+
+// Known returns the lines of p the run displayed.
+func (t *Tree) Known(p string) []model.Interval {
+	if f := t.files[p]; f != nil {
+		return f.known
+	}
+	return nil
+}
+
+// Reason says why the repository is missing.
+func (t *Tree) Reason() string { return t.reason }
+
+// Files lists the tree's files, sorted.
+func (t *Tree) Files() []string {
+	out := make([]string, 0, len(t.files))
+	for p := range t.files {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// namer maps the paths a run printed to repository paths: gold files as sem
+// normalises them, and other paths with the sandbox root they sat under
+// removed. Roots are the usual sandbox ones (/testbed, /workspace/<name>,
+// /app, /repo) plus any the run shows by naming a gold file under it.
+type namer struct {
+	sem    model.Semantics
+	byBase map[string][]string // gold files by base name, for the bases below
+	bases  map[string]bool     // base names of the absolute paths the run printed
+	roots  []string            // learned roots, longest first
+}
+
+func newNamer(run *model.Run, sem model.Semantics) *namer {
+	n := &namer{sem: sem, byBase: map[string][]string{}, bases: map[string]bool{}}
+	// Only gold files an absolute path of the run can end with are worth
+	// indexing: a gold of a million files costs no index then.
+	note := func(p string) {
+		if p = slashes(p); strings.HasPrefix(p, "/") {
+			n.bases[path.Base(p)] = true
+		}
+	}
+	for i := range run.Actions {
+		for _, r := range run.Actions[i].Reads {
+			note(r.File)
+		}
+		for _, h := range run.Actions[i].Searches {
+			note(h.File)
+		}
+	}
+	return n
+}
+
+func (n *namer) addGold(t *Tree, raw string) {
+	// The path exactly as scoring normalises it, so the gold's files are
+	// the tree's; one that climbs out of the root names nothing.
+	p := scoring.NormalizeGoldPath(raw, n.sem)
+	if p == "" || strings.HasPrefix(p, "/") || clean(p) == "" || strings.Contains("/"+p+"/", "/../") {
+		return
+	}
+	if _, ok := t.files[p]; !ok {
+		if b := path.Base(p); n.bases[b] {
+			n.byBase[b] = append(n.byBase[b], p)
+		}
+	}
+	t.add(p)
+}
+
+// learnRoots finds the directories the run's absolute paths put gold files
+// under ("/home/u/proj/" for "/home/u/proj/pkg/a.py" and gold "pkg/a.py").
+func (n *namer) learnRoots(run *model.Run) {
+	seen := map[string]bool{}
+	learn := func(raw string) {
+		p := slashes(raw)
+		if !strings.HasPrefix(p, "/") {
+			return
+		}
+		for _, g := range n.byBase[path.Base(p)] {
+			if strings.HasSuffix(p, "/"+g) {
+				if root := p[:len(p)-len(g)]; !seen[root] {
+					seen[root] = true
+					n.roots = append(n.roots, root)
+				}
+			}
+		}
+	}
+	for i := range run.Actions {
+		for _, r := range run.Actions[i].Reads {
+			learn(r.File)
+		}
+		for _, h := range run.Actions[i].Searches {
+			learn(h.File)
+		}
+	}
+	sort.Slice(n.roots, func(i, j int) bool { return len(n.roots[i]) > len(n.roots[j]) })
+}
+
+// name is the repository path of a path the run printed, "" when it is not
+// one: outside every known root, or climbing with "..".
+func (n *namer) name(raw string) string {
+	p := slashes(raw)
+	if !strings.HasPrefix(p, "/") {
+		return clean(p)
+	}
+	for _, r := range n.roots {
+		if strings.HasPrefix(p, r) {
+			return clean(p[len(r):])
+		}
+	}
+	for _, r := range []string{"/testbed/", "/app/", "/repo/"} {
+		if strings.HasPrefix(p, r) {
+			return clean(p[len(r):])
+		}
+	}
+	if rest, ok := strings.CutPrefix(p, "/workspace/"); ok {
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			return clean(rest[i+1:])
+		}
+	}
+	return ""
+}
+
+func slashes(p string) string {
+	return strings.ReplaceAll(strings.TrimSpace(p), `\`, "/")
+}
+
+// clean is a relative slash path without "." segments or repeated slashes,
+// "" when it is empty or climbs out with "..".
+func clean(p string) string {
+	var parts []string
+	for _, x := range strings.Split(p, "/") {
+		switch x {
+		case "", ".":
+			continue
+		case "..":
+			return ""
+		}
+		parts = append(parts, x)
+	}
+	return strings.Join(parts, "/")
+}
