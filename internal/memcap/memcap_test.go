@@ -24,3 +24,21 @@ func TestRunCapsTheChild(t *testing.T) {
 		t.Errorf("--version under 8 MiB succeeded; the cap is not applied")
 	}
 }
+
+// The peak is the child's own: a test process holding far more memory than
+// the binary needs does not show in the child's figure.
+func TestPeakIsTheChilds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := Binary(t)
+	ballast := make([]byte, 400<<20)
+	for i := range ballast {
+		ballast[i] = 1
+	}
+	r := Run(t, 2<<30, nil, bin, "--version")
+	if r.Code != 0 || r.PeakRSS <= 0 || r.PeakRSS > 200<<20 {
+		t.Errorf("--version beside a 400 MiB test process: exit %d, peak %d MiB; want the child's own few MiB", r.Code, r.PeakRSS>>20)
+	}
+	ballast[len(ballast)-1]++ // keep it alive across Run
+}
