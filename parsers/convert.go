@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/unified"
 )
@@ -82,7 +83,7 @@ func Convert(paths []string, o ConvertOptions, w io.Writer) (n int, errs []error
 					continue
 				}
 			}
-			if werr := unified.Write(w, &pred); werr != nil {
+			if werr := writeRecord(w, &pred); werr != nil {
 				errs = append(errs, fmt.Errorf("%s: writing %s: %w", path, r.Pred.InstanceID, werr))
 				continue
 			}
@@ -105,6 +106,20 @@ func Convert(paths []string, o ConvertOptions, w io.Writer) (n int, errs []error
 		}
 	}
 	return n, errs
+}
+
+// writeRecord writes one unified record and a newline. Upstream writes
+// every character raw (ensure_ascii=False); runes a terminal acts on or a
+// reader cannot see (DEL, C1, bidirectional overrides, zero-width) are
+// written as \u escapes instead, as score and view --json do: the record
+// parses to the same values, and printing it cannot drive the terminal.
+func writeRecord(w io.Writer, p *model.Prediction) error {
+	b, err := unified.Append(nil, p)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(termsafe.JSON(b), '\n'))
+	return err
 }
 
 // isUnified reports a file of unified records (or one LoadPredictions read

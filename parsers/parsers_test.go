@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -449,5 +450,41 @@ func checkRun(t *testing.T, r model.Run) {
 				t.Fatalf("action links step %d of %d", k, len(r.Prediction.Steps))
 			}
 		}
+	}
+}
+
+// Convert escapes the runes a terminal acts on or a reader cannot see, as
+// score does, and the record still parses to the same instance id and
+// patch; plain non-ASCII stays raw, as upstream writes it.
+func TestConvertEscapesInvisibleRunes(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, raw, escaped string
+	}{
+		{"c1", "\u009b31m", `\u009b`},
+		{"del", "a\x7fb", `\u007f`},
+		{"bidi", "x\u202ey", `\u202e`},
+		{"zero width", "x\u200by", `\u200b`},
+		{"separator", "x\u2028y", `\u2028`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id := "owner__repo-" + tc.raw + "-é"
+			rec, _ := json.Marshal(map[string]any{"instance_id": id, "model_patch": "diff " + tc.raw,
+				"traj_data": map[string]any{"pred_steps": []any{}, "pred_files": []string{"a.py"}, "pred_spans": map[string]any{}}})
+			in := filepath.Join(dir, "in.jsonl")
+			os.WriteFile(in, append(rec, '\n'), 0o644)
+			var buf bytes.Buffer
+			if n, errs := Convert([]string{in}, ConvertOptions{}, &buf); n != 1 || len(errs) != 0 {
+				t.Fatalf("n=%d errs=%v", n, errs)
+			}
+			out := buf.String()
+			if strings.Contains(out, tc.raw) || strings.Count(out, tc.escaped) != 2 || !strings.Contains(out, "-é") {
+				t.Fatalf("not escaped (want %s twice, é raw): %q", tc.escaped, out)
+			}
+			recs, err := unified.Read(strings.NewReader(out), "out.jsonl")
+			if err != nil || len(recs) != 1 || recs[0].Pred.InstanceID != id || recs[0].Pred.ModelPatch != "diff "+tc.raw {
+				t.Fatalf("read back: %v %+v", err, recs)
+			}
+		})
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 
 	"github.com/trajscope/trajscope/internal/pyjson"
 	"github.com/trajscope/trajscope/internal/termsafe"
@@ -36,11 +38,12 @@ func (r *Report) WriteCSV(out io.Writer) error {
 	return writeCSV(out, recs)
 }
 
-// writeCSV writes records with every cell made safe for one terminal line.
+// writeCSV writes records with every cell made safe for one terminal line
+// and for a spreadsheet.
 func writeCSV(out io.Writer, recs [][]string) error {
 	for _, rec := range recs {
 		for i := range rec {
-			rec[i] = termsafe.Line(rec[i])
+			rec[i] = inertCell(termsafe.Line(rec[i]))
 		}
 	}
 	w := csv.NewWriter(out)
@@ -48,6 +51,22 @@ func writeCSV(out io.Writer, recs [][]string) error {
 		return err
 	}
 	return w.Error()
+}
+
+// inertCell keeps a spreadsheet from reading a text cell as a formula: an
+// instance id such as =HYPERLINK(...) would otherwise become a live link.
+// Text starting with a character that opens a formula (= + - @, or a tab or
+// carriage return that some spreadsheets skip first) gets a leading quote,
+// which spreadsheets take as "this is text" and do not display. Numbers,
+// negative ones included, stay as they are.
+func inertCell(s string) string {
+	if s == "" || !strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return s
+	}
+	if _, err := strconv.ParseFloat(s, 64); err == nil {
+		return s
+	}
+	return "'" + s
 }
 
 func num(v float64) string { return pyjson.FormatFloat(v) }
