@@ -69,14 +69,7 @@ Without RUN it exports the embedded demo.`,
 	}
 	f := cmd.Flags()
 	v := &o.view
-	f.StringVar(&v.gold, "gold", "", "gold context: parquet, JSONL, JSON, or a directory of annot.json files")
-	f.StringVar(&v.repo, "repo", "", "the task's repository (git: read at the run's commit) or a checked-out directory")
-	f.StringVar(&v.cache, "cache", "", "repository cache, upstream layout <cache>/github.com__<owner>__<repo>")
-	f.StringVar(&v.instance, "instance", "", "the instance to export when RUN holds several: its id, or its position N (1-based)")
-	f.StringVar(&v.lens, "lens", "contextbench", "contextbench (the evaluator's steps) or observed (what each action displayed)")
-	f.StringVar(&v.semantics, "semantics", "contextbench", "contextbench (upstream parity) or fixed")
-	f.StringVar(&v.inputFormat, "input-format", "", "force the run's format instead of detecting it")
-	f.BoolVar(&v.noClone, "no-clone", false, "never clone a repository missing from the cache")
+	v.addRunFlags(f, "the instance to export when RUN holds several: its id, or its position N (1-based)")
 	f.StringVarP(&o.out, "out", "o", "", "the file to write: .html, .cast or .svg (required)")
 	f.IntVar(&v.step, "step", 0, "the action to show (.svg), start playing at (.cast) or open at (.html), 1-based")
 	f.StringVar(&v.theme, "theme", "auto", "auto, dark, light or contrast (an .html page in auto follows the browser)")

@@ -60,18 +60,11 @@ embedded demo task.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.gold, "gold", "", "gold context: parquet, JSONL, JSON, or a directory of annot.json files")
-	f.StringVar(&o.repo, "repo", "", "the task's repository (git: read at the run's commit) or a checked-out directory")
-	f.StringVar(&o.cache, "cache", "", "repository cache, upstream layout <cache>/github.com__<owner>__<repo>")
-	f.StringVar(&o.instance, "instance", "", "the run to open among several: its instance id, or its position N (or #N) in the list")
+	o.addRunFlags(f, "the run to open among several: its instance id, or its position N (or #N) in the list")
 	f.IntVar(&o.step, "step", 0, "open at this action (1-based; 0 and $ are keys for the first and last)")
-	f.StringVar(&o.lens, "lens", "contextbench", "contextbench (the evaluator's steps) or observed (what each action displayed)")
 	f.StringVar(&o.theme, "theme", "auto", "auto, dark, light or contrast")
-	f.StringVar(&o.semantics, "semantics", "contextbench", "contextbench (upstream parity) or fixed")
-	f.StringVar(&o.inputFormat, "input-format", "", "force the runs' format instead of detecting it (see --help for names)")
 	f.BoolVar(&o.noColor, "no-color", false, "no colour (also when NO_COLOR is set)")
 	f.BoolVar(&o.json, "json", false, "print the summary (or the run list) as JSON instead of opening the explorer")
-	f.BoolVar(&o.noClone, "no-clone", false, "never clone a repository missing from the cache")
 	f.BoolVar(&o.autoplay, "autoplay", false, "start playing at once (from --step, at --speed): for live demos")
 	f.Var(speedFlag{&o.speed}, "speed", "autoplay interval, snapped to the explorer's (3s 2s 1s 500ms 250ms 100ms); +/- change it")
 	return cmd
