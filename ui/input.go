@@ -141,14 +141,8 @@ func (m *Model) searchKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 	case "esc":
 		m.searching = false
-	case "backspace":
-		if r := []rune(m.input); len(r) > 0 {
-			m.input = string(r[:len(r)-1])
-		}
 	default:
-		if k.Text != "" && k.Mod&(tea.ModCtrl|tea.ModAlt) == 0 {
-			m.input += k.Text
-		}
+		m.input = keys.TypeInto(m.input, k)
 	}
 	return nil
 }

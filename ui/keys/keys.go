@@ -112,3 +112,18 @@ func ScrollLines(k tea.KeyPressMsg, h int) int {
 	}
 	return 0
 }
+
+// TypeInto is input after key k in a one-line prompt (search, filter):
+// backspace removes the last character, printable text is appended, and
+// anything else (control and alt chords) leaves it as it is.
+func TypeInto(input string, k tea.KeyPressMsg) string {
+	switch {
+	case k.String() == "backspace":
+		if r := []rune(input); len(r) > 0 {
+			return string(r[:len(r)-1])
+		}
+	case k.Text != "" && k.Mod&(tea.ModCtrl|tea.ModAlt) == 0:
+		return input + k.Text
+	}
+	return input
+}

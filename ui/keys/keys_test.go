@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 )
 
 func helps(bs []key.Binding) []string {
@@ -37,5 +38,25 @@ func TestFooterAndFullHelp(t *testing.T) {
 	// another: only the pane's own enter leaves the reference.
 	if !contains(groups[2], Select) || contains(groups[3], Closest) {
 		t.Errorf("enter: %v / %v", helps(groups[2]), helps(groups[3]))
+	}
+}
+
+func TestTypeInto(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		k        tea.KeyPressMsg
+		want     string
+	}{
+		{"letter", "ab", tea.KeyPressMsg{Code: 'c', Text: "c"}, "abc"},
+		{"wide rune", "a", tea.KeyPressMsg{Code: '界', Text: "界"}, "a界"},
+		{"backspace removes one rune", "a界", tea.KeyPressMsg{Code: tea.KeyBackspace}, "a"},
+		{"backspace on empty", "", tea.KeyPressMsg{Code: tea.KeyBackspace}, ""},
+		{"ctrl chord ignored", "ab", tea.KeyPressMsg{Code: 'w', Text: "w", Mod: tea.ModCtrl}, "ab"},
+		{"alt chord ignored", "ab", tea.KeyPressMsg{Code: 'x', Text: "x", Mod: tea.ModAlt}, "ab"},
+		{"arrow ignored", "ab", tea.KeyPressMsg{Code: tea.KeyLeft}, "ab"},
+	} {
+		if got := TypeInto(tc.in, tc.k); got != tc.want {
+			t.Errorf("%s: TypeInto(%q) = %q, want %q", tc.name, tc.in, got, tc.want)
+		}
 	}
 }

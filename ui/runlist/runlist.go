@@ -226,14 +226,8 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 			m.refresh()
 		case "esc":
 			m.typing = false
-		case "backspace":
-			if r := []rune(m.input); len(r) > 0 {
-				m.input = string(r[:len(r)-1])
-			}
 		default:
-			if k.Text != "" && k.Mod&(tea.ModCtrl|tea.ModAlt) == 0 {
-				m.input += k.Text
-			}
+			m.input = keys.TypeInto(m.input, k)
 		}
 		return nil
 	}
