@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"path"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -57,16 +56,7 @@ type ListLens struct {
 
 // Who is the row's agent and model ("mini-swe-agent 1.17.3 · Qwen3-Coder"),
 // the model without its provider path.
-func (r *ListRow) Who() string {
-	who := r.Agent
-	if r.Model != "" {
-		if who != "" {
-			who += " · "
-		}
-		who += path.Base(r.Model)
-	}
-	return who
-}
+func (r *ListRow) Who() string { return model.Who(r.Agent, r.Model) }
 
 // ActionCount is how many actions the explorer will show for a run: its
 // timeline, or one per ContextBench step for a prediction record.

@@ -227,48 +227,15 @@ func (p *pageData) files(d *rundata.Data) map[string]int {
 		index[f] = len(paths)
 		paths = append(paths, f)
 	}
-	final := finalLines(d)
 	for _, path := range paths {
 		fd := d.File(path)
-		f := file{raw: path, Path: termsafe.Line(path), OK: fd.OK, Lines: fd.Lines, Gold: pairs(fd.Gold), Final: pairs(final[path])}
+		f := file{raw: path, Path: termsafe.Line(path), OK: fd.OK, Lines: fd.Lines, Gold: pairs(fd.Gold), Final: pairs(fd.Final)}
 		for _, l := range model.Lenses {
 			f.First[l] = firstRuns(fd.First[l])
 		}
 		p.Files = append(p.Files, f)
 	}
 	return index
-}
-
-// finalLines are the final context's lines per repository file, merged, as
-// the explorer's gutter marks them.
-func finalLines(d *rundata.Data) map[string][]model.Interval {
-	out := map[string][]model.Interval{}
-	for _, fs := range d.Run.Prediction.Final.Spans {
-		f := d.A.Files.Resolve(fs.File)
-		if f == "" {
-			continue
-		}
-		for _, sp := range fs.Spans {
-			if sp.Start > sp.End {
-				sp.Start, sp.End = sp.End, sp.Start
-			}
-			out[f] = append(out[f], sp)
-		}
-	}
-	for f, ivs := range out {
-		fd := d.File(f)
-		merged := model.MergeIntervals(ivs)
-		out[f] = nil
-		for _, iv := range merged {
-			if fd != nil && fd.OK {
-				iv.Start, iv.End = max(iv.Start, 1), min(iv.End, fd.Lines)
-			}
-			if iv.Start <= iv.End {
-				out[f] = append(out[f], iv)
-			}
-		}
-	}
-	return out
 }
 
 func pairs(ivs []model.Interval) [][2]int {

@@ -22,7 +22,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"path"
 	"strings"
 
 	"github.com/alecthomas/chroma/v2"
@@ -99,7 +98,7 @@ func Write(w io.Writer, a *scoring.Analysis, o Options) error {
 	}
 	f := formatter()
 	v := &view{Title: "trajscope · " + termsafe.Line(d.Run.InstanceID), Data0: data, Theme: pageTheme(o.Theme, th),
-		Who: termsafe.Line(who(d.Run)), Format: termsafe.Line(d.Run.Format), Sem: a.Sem.String(),
+		Who: termsafe.Line(model.Who(d.Run.Agent, d.Run.Model)), Format: termsafe.Line(d.Run.Format), Sem: a.Sem.String(),
 		ViewBox: fmt.Sprintf("-2 0 %g %g", chartW+4, chartH), Base: chartY(0), Width: chartW, Height: chartH}
 	for k, fd := range data.Files {
 		if !fd.OK {
@@ -136,18 +135,6 @@ func Write(w io.Writer, a *scoring.Analysis, o Options) error {
 	}
 	_, err = w.Write(b.Bytes())
 	return err
-}
-
-// who is the agent and model, as the explorer's header names them.
-func who(run *model.Run) string {
-	s := run.Agent
-	if run.Model != "" {
-		if s != "" {
-			s += " · "
-		}
-		s += path.Base(run.Model)
-	}
-	return s
 }
 
 // glyphFinal marks lines of the final context, as in the explorer's gutter.

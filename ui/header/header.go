@@ -5,7 +5,6 @@ package header
 
 import (
 	"fmt"
-	"path"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -133,15 +132,7 @@ func (m *Model) fields() []field {
 	pad := func(s string, w int) string { return s + strings.Repeat(" ", max(w-len(s), 0)) }
 	step := fmt.Sprintf("%d/%d", ctx.Cur+1, d.N)
 	done := ld.StepsDone[ctx.Cur]
-	who := termsafe.Line(run.Agent)
-	if run.Model != "" {
-		if who != "" {
-			who += " · "
-		}
-		// "hosted_vllm/Qwen/Qwen3-Coder" → "Qwen3-Coder": the provider
-		// path says little and costs a third of a narrow header.
-		who += termsafe.Line(path.Base(run.Model))
-	}
+	who := termsafe.Line(model.Who(run.Agent, run.Model))
 	fs := make([]field, numFields)
 	one := func(i int, label, v string) {
 		if v != "" {
@@ -161,7 +152,7 @@ func (m *Model) fields() []field {
 	}}
 	one(fWho, "", who)
 	if run.Agent != "" && run.Model != "" {
-		fs[fWho].forms = append(fs[fWho].forms, termsafe.Line(path.Base(run.Model)))
+		fs[fWho].forms = append(fs[fWho].forms, termsafe.Line(model.Who("", run.Model)))
 	}
 	one(fExit, "exit", termsafe.Line(run.ExitStatus))
 	one(fUsage, "", m.usage)

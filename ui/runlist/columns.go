@@ -2,7 +2,6 @@ package runlist
 
 import (
 	"fmt"
-	"path"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -94,7 +93,7 @@ var columns = []column{
 func who(r *report.ListRow, w int) string {
 	s := termsafe.Line(r.Who())
 	if ansi.StringWidth(s) > w && r.Model != "" {
-		s = termsafe.Line(path.Base(r.Model))
+		s = termsafe.Line(model.Who("", r.Model))
 	}
 	return runtext.Middle(s, w)
 }

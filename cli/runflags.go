@@ -1,0 +1,17 @@
+package cli
+
+import "github.com/spf13/pflag"
+
+// addRunFlags registers the flags that say how one run is loaded and scored,
+// the same for view, export and compare: gold, repository, lens, semantics,
+// format. instance says what --instance picks in this command.
+func (o *viewOptions) addRunFlags(f *pflag.FlagSet, instance string) {
+	f.StringVar(&o.gold, "gold", "", "gold context: parquet, JSONL, JSON, or a directory of annot.json files")
+	f.StringVar(&o.repo, "repo", "", "the task's repository (git: read at the run's commit) or a checked-out directory")
+	f.StringVar(&o.cache, "cache", "", "repository cache, upstream layout <cache>/github.com__<owner>__<repo>")
+	f.BoolVar(&o.noClone, "no-clone", false, "never clone a repository missing from the cache")
+	f.StringVar(&o.instance, "instance", "", instance)
+	f.StringVar(&o.lens, "lens", "contextbench", "contextbench (the evaluator's steps) or observed (what each action displayed)")
+	f.StringVar(&o.semantics, "semantics", "contextbench", "contextbench (upstream parity) or fixed")
+	f.StringVar(&o.inputFormat, "input-format", "", "force the runs' format instead of detecting it (see --help for names)")
+}
