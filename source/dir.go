@@ -20,17 +20,27 @@ type DirTree struct {
 
 var _ Tree = (*DirTree)(nil)
 
+// statDir checks that dir is a directory, in errors that name it as what
+// (a "directory", a "repository"); notDir is wrapped when it is a file.
+func statDir(what, dir string, notDir error) error {
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s %s: no such directory: %w", what, dir, fs.ErrNotExist)
+	case err != nil:
+		return fmt.Errorf("%s %s: %w", what, dir, err)
+	case !st.IsDir() && notDir != nil:
+		return fmt.Errorf("%s %s: not a directory: %w", what, dir, notDir)
+	case !st.IsDir():
+		return fmt.Errorf("%s %s: not a directory", what, dir)
+	}
+	return nil
+}
+
 // OpenDir opens the directory root as a Tree.
 func OpenDir(root string) (*DirTree, error) {
-	st, err := os.Stat(root)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("directory %s: no such directory: %w", root, fs.ErrNotExist)
-		}
-		return nil, fmt.Errorf("directory %s: %w", root, err)
-	}
-	if !st.IsDir() {
-		return nil, fmt.Errorf("directory %s: not a directory", root)
+	if err := statDir("directory", root, nil); err != nil {
+		return nil, err
 	}
 	abs, err := filepath.Abs(root)
 	if err != nil {

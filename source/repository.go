@@ -3,7 +3,6 @@ package source
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,15 +41,8 @@ var repos = struct {
 // work tree with .git, a linked worktree or a bare repository); release it
 // when done.
 func acquireRepository(dir string) (*repository, error) {
-	st, err := os.Stat(dir)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("repository %s: no such directory: %w", dir, fs.ErrNotExist)
-		}
-		return nil, fmt.Errorf("repository %s: %w", dir, err)
-	}
-	if !st.IsDir() {
-		return nil, fmt.Errorf("repository %s: not a directory: %w", dir, ErrNotRepo)
+	if err := statDir("repository", dir, ErrNotRepo); err != nil {
+		return nil, err
 	}
 	gitDir, err := findGitDir(dir)
 	if err != nil {
