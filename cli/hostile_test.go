@@ -695,7 +695,7 @@ func TestHostileMissingCommit(t *testing.T) {
 	traj := write(t, filepath.Join(dir, "o__r-2.traj.json"), miniTraj([]string{exploreEcho("pkg/mod.py", 2, 5)}, []string{"ok"}, "File: pkg/mod.py\nLines: 2-5"))
 	code, out, errs = exec(t, "view", traj, "--gold", gold, "--repo", repo)
 	reason := "no repository (repository " + repo + ": commit " + missing + ": commit not found)"
-	if code != exitOK || errs != "trajscope: "+reason+": showing the lines the run displayed; pass --repo DIR or --cache DIR for the rest\n" || !strings.Contains(out, reason) {
+	if code != exitOK || errs != "trajscope: "+reason+": showing the lines the run displayed; pass --repo DIR or --cache DIR\n" || !strings.Contains(out, reason) {
 		t.Errorf("view: exit %d, stderr:\n%s\nwant exit 0 and %q on stderr and in the summary:\n%s", code, errs, reason, out)
 	}
 }

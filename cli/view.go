@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/trajscope/trajscope/internal/runtext"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/runset"
@@ -127,7 +128,7 @@ func runView(env *Env, o *viewOptions, paths []string) error {
 		return usagef("--step %d: the run has %d actions", o.step, len(a.Run.Actions))
 	}
 	if a.Partial != nil {
-		fmt.Fprintf(env.Stderr, "trajscope: no repository (%s): showing the lines the run displayed; pass --repo DIR or --cache DIR for the rest\n", safe(a.Partial.Reason()))
+		fmt.Fprintf(env.Stderr, "trajscope: %s\n", runtext.NoRepoBanner(a.Partial.Reason()))
 	}
 	return explore(env, o, a, lens, local)
 }

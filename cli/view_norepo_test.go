@@ -47,9 +47,9 @@ func TestViewWithoutRepository(t *testing.T) {
 		args   []string
 		reason string
 	}{
-		{"no option", nil, "no --repo or --cache given"},
+		{"no option", nil, ""}, // the advice to pass one is the reason
 		{"cache without it", []string{"--cache", empty, "--no-clone"}, "not in the cache " + empty + ", and --no-clone forbids cloning"},
-		{"broken cache entry", []string{"--cache", empty}, "cache entry " + filepath.Join(empty, "github.com__pricebook__pricebook") + " exists but is not a git repository"},
+		{"broken cache entry", []string{"--cache", empty}, "repository https://github.com/pricebook/pricebook.git: cache entry " + filepath.Join(empty, "github.com__pricebook__pricebook") + " exists but is not a git repository"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -68,14 +68,18 @@ func TestViewWithoutRepository(t *testing.T) {
 				t.Fatalf("exit %d: %s", code, errs)
 			}
 			lines := strings.Split(strings.TrimSuffix(errs, "\n"), "\n")
-			if len(lines) != 1 || !strings.HasPrefix(lines[0], "trajscope: no repository (") || !strings.Contains(lines[0], c.reason) {
-				t.Errorf("stderr %q: want one line with %q", errs, c.reason)
+			want := "trajscope: no repository (" + c.reason + "): showing the lines the run displayed; pass --repo DIR or --cache DIR"
+			if c.reason == "" {
+				want = "trajscope: no repository: showing the lines the run displayed; pass --repo DIR or --cache DIR"
+			}
+			if len(lines) != 1 || lines[0] != want {
+				t.Errorf("stderr %q: want the one line %q", errs, want)
 			}
 			if n := strings.Count(errs, "not in the cache"); n > 1 {
 				t.Errorf("stderr repeats itself: %q", errs)
 			}
 			for _, want := range []string{
-				"no repository (", "pass --repo DIR or --cache DIR",
+				strings.TrimPrefix(want, "trajscope: "),
 				"no repository — file/line from line numbers; symbol and span need the repository",
 				"  contextbench lens              0.40     n/a     n/a    0.53",
 				"final context (coverage/precision): file 0.20/0.50 · symbol n/a · span n/a · line 0.15/0.44",

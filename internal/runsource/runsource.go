@@ -12,6 +12,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/trajscope/trajscope/internal/runtext"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/scoring/observed"
@@ -45,7 +46,7 @@ func Fallback(run *model.Run, g *model.Gold, sem model.Semantics, reason string)
 }
 
 // NoOptions is the reason when neither --repo nor --cache was given.
-const NoOptions = "no --repo or --cache given"
+const NoOptions = runtext.NoRepoGiven
 
 // Reason says in one line why the repository could not be opened. Source
 // errors wrap a sentinel that restates what the message already says, and a
