@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/trajscope/trajscope/internal/pystr"
 	"github.com/trajscope/trajscope/model"
@@ -116,59 +115,8 @@ func readsOf(s model.Step) []model.ObservedRead {
 // does: each maximal invalid subpart becomes U+FFFD, and universal newlines
 // turn "\r\n" and "\r" into "\n".
 func decode(b []byte) string {
-	var sb strings.Builder
-	sb.Grow(len(b))
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r != utf8.RuneError || n > 1 {
-			sb.Write(b[i : i+n])
-			i += n
-			continue
-		}
-		sb.WriteRune(utf8.RuneError)
-		i += maximalSubpart(b[i:])
-	}
-	s := strings.ReplaceAll(sb.String(), "\r\n", "\n")
+	s := strings.ReplaceAll(pystr.Decode(b), "\r\n", "\n")
 	return strings.ReplaceAll(s, "\r", "\n")
-}
-
-// maximalSubpart is the length of the invalid UTF-8 sequence at the start
-// of b that one replacement character stands for (Unicode's "maximal
-// subpart" rule, which CPython's decoder follows).
-func maximalSubpart(b []byte) int {
-	c := b[0]
-	var need int
-	lo, hi := byte(0x80), byte(0xBF)
-	switch {
-	case c >= 0xC2 && c <= 0xDF:
-		need = 1
-	case c == 0xE0:
-		need, lo = 2, 0xA0
-	case c == 0xED:
-		need, hi = 2, 0x9F
-	case c >= 0xE1 && c <= 0xEF:
-		need = 2
-	case c == 0xF0:
-		need, lo = 3, 0x90
-	case c == 0xF4:
-		need, hi = 3, 0x8F
-	case c >= 0xF1 && c <= 0xF3:
-		need = 3
-	default:
-		return 1
-	}
-	n := 1
-	for k := 0; k < need && n < len(b); k++ {
-		x := b[n]
-		if k > 0 {
-			lo, hi = 0x80, 0xBF
-		}
-		if x < lo || x > hi {
-			break
-		}
-		n++
-	}
-	return n
 }
 
 type textBlock struct {

@@ -530,5 +530,5 @@ func nodeText(src []byte, n *sitter.Node) string {
 	if s >= e {
 		return ""
 	}
-	return pyDecode(src[s:e])
+	return pystr.Decode(src[s:e])
 }

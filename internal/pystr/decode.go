@@ -1,14 +1,14 @@
-package symbols
+package pystr
 
 import (
 	"strings"
 	"unicode/utf8"
 )
 
-// pyDecode is bytes.decode("utf-8", errors="replace"): each maximal
-// ill-formed subpart becomes one U+FFFD (Go's own conversion would give one
-// per byte, so names with broken bytes would differ).
-func pyDecode(b []byte) string {
+// Decode is bytes.decode("utf-8", errors="replace"): each maximal
+// ill-formed subpart becomes one U+FFFD, as CPython's decoder does (Go's own
+// conversion gives one per byte, so text with broken bytes would differ).
+func Decode(b []byte) string {
 	if utf8.Valid(b) {
 		return string(b)
 	}
@@ -17,7 +17,7 @@ func pyDecode(b []byte) string {
 	for i := 0; i < len(b); {
 		r, size := utf8.DecodeRune(b[i:])
 		if r != utf8.RuneError || size > 1 {
-			sb.WriteRune(r)
+			sb.Write(b[i : i+size])
 			i += size
 			continue
 		}
