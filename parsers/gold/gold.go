@@ -42,6 +42,9 @@ type Set struct {
 	golds    []*model.Gold
 	byID     map[string]*model.Gold
 	problems []error
+	// unlisted counts problems past maxProblems, and skipped the rows among
+	// them that were not loaded.
+	unlisted, unlistedSkipped int
 
 	normOnce sync.Once
 	norm     map[string][]*model.Gold
@@ -102,13 +105,24 @@ func (s *Set) All() []*model.Gold {
 	return s.golds
 }
 
-// Problems lists rows that were skipped or partly lost, in file order. Each
-// error is a *Problem.
+// maxProblems is how many problems a Set lists one by one: a broken or
+// hostile file can have one per row (a million repeated ids), and a million
+// warning lines help nobody.
+const maxProblems = 100
+
+// Problems lists rows that were skipped or partly lost, in file order, the
+// first maxProblems of them; a last one counts the rest. Each error is a
+// *Problem.
 func (s *Set) Problems() []error {
 	if s == nil {
 		return nil
 	}
-	return s.problems
+	if s.unlisted == 0 {
+		return s.problems
+	}
+	last := s.problems[len(s.problems)-1].(*Problem)
+	more := &Problem{File: last.File, Msg: fmt.Sprintf("%d more problems not listed (%d of those rows skipped)", s.unlisted, s.unlistedSkipped)}
+	return append(s.problems[:len(s.problems):len(s.problems)], more)
 }
 
 func newSet() *Set {
@@ -116,7 +130,14 @@ func newSet() *Set {
 }
 
 func (s *Set) problem(p *Problem) {
-	s.problems = append(s.problems, p)
+	if len(s.problems) < maxProblems {
+		s.problems = append(s.problems, p)
+		return
+	}
+	s.unlisted++
+	if p.Skipped {
+		s.unlistedSkipped++
+	}
 }
 
 // add indexes g under both ids, later rows replacing earlier ones.

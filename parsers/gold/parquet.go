@@ -88,6 +88,7 @@ func readParquet(path string) (rows []parquetRow, err error) {
 	}
 
 	rows = make([]parquetRow, 0, pf.NumRows())
+	budget := &decodeBudget{left: maxParquetBytes}
 	for gi, rg := range pf.RowGroups() {
 		base := len(rows)
 		n := int(rg.NumRows())
@@ -100,7 +101,10 @@ func readParquet(path string) (rows []parquetRow, err error) {
 			if ci < 0 {
 				continue
 			}
-			got, err := readStringColumn(chunks[ci], rows[base:], i)
+			got, err := readStringColumn(chunks[ci], rows[base:], i, budget)
+			if errors.Is(err, errTooMuchText) {
+				return nil, fmt.Errorf("%s: %w (at row group %d, column %q)", path, err, gi, parquetColumns[i])
+			}
 			if err != nil {
 				return nil, fmt.Errorf("%s: row group %d, column %q: %w", path, gi, parquetColumns[i], err)
 			}
@@ -115,8 +119,25 @@ func readParquet(path string) (rows []parquetRow, err error) {
 // maxParquetRows bounds the rows a gold file may claim: the loader allocates
 // its row table from the footer's count before reading a value, and a
 // hostile footer can claim billions of rows in a few bytes. The ContextBench
-// exports hold about a thousand.
-const maxParquetRows = 1 << 20
+// exports hold about a thousand rows and the largest SWE-bench-style sets a
+// few tens of thousands; at this bound a file of tiny rows loads in about a
+// second and 300 MB.
+const maxParquetRows = 1 << 18
+
+// maxParquetBytes bounds the text the columns read decode to, counted once
+// per row. Dictionary encoding lets a few kilobytes stand for a value
+// repeated on a million rows; every row's gold is then parsed on its own,
+// so a repeated value costs its size on each row. The ContextBench exports
+// decode to a few megabytes.
+const maxParquetBytes = 256 << 20
+
+// errTooMuchText is the error past maxParquetBytes.
+var errTooMuchText = fmt.Errorf("the gold columns decode to more than %d MiB of text; a gold file holds at most that (counting a repeated value once per row)", maxParquetBytes>>20)
+
+// decodeBudget is what remains of maxParquetBytes while a file is read.
+type decodeBudget struct {
+	left int
+}
 
 // checkFooter validates the footer length against the file size before
 // parquet-go reads it: parquet-go allocates whatever length the last eight
@@ -136,10 +157,13 @@ func checkFooter(f io.ReaderAt, size int64) error {
 }
 
 // readStringColumn stores the values of one column chunk into rows[k].vals[col].
-func readStringColumn(cc parquet.ColumnChunk, rows []parquetRow, col int) (int, error) {
+// Equal values share one string, so a dictionary value repeated on many rows
+// is held once; each value is charged to budget before it is copied.
+func readStringColumn(cc parquet.ColumnChunk, rows []parquetRow, col int, budget *decodeBudget) (int, error) {
 	r := parquet.NewColumnChunkValueReader(cc)
 	defer r.Close()
 	buf := make([]parquet.Value, 64)
+	interned := map[string]string{}
 	k := 0
 	for {
 		n, err := r.ReadValues(buf)
@@ -148,8 +172,17 @@ func readStringColumn(cc parquet.ColumnChunk, rows []parquetRow, col int) (int, 
 				return k + 1, nil
 			}
 			if !v.IsNull() {
-				// string() copies: the reader reuses its page buffers.
-				rows[k].vals[col] = string(v.ByteArray())
+				b := v.ByteArray()
+				if budget.left -= len(b); budget.left < 0 {
+					return k, errTooMuchText
+				}
+				s, ok := interned[string(b)]
+				if !ok {
+					// string() copies: the reader reuses its page buffers.
+					s = string(b)
+					interned[s] = s
+				}
+				rows[k].vals[col] = s
 				rows[k].present[col] = true
 			}
 			k++
