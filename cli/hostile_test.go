@@ -732,3 +732,31 @@ func TestHostileEmptyPredictions(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileDotRepoURL: a gold row whose repo_url is "." or ".." would
+// name the repository cache itself or its parent; that instance is a
+// checkout_failed row saying so, nothing is cloned into the cache, and the
+// other instances score.
+func TestHostileDotRepoURL(t *testing.T) {
+	repo, commit := sourcetest.GitRepo(t, map[string]string{"pkg/mod.py": pyLines(20)})
+	dir, cache := t.TempDir(), t.TempDir()
+	withURL := func(row, url string) string {
+		return strings.Replace(withCommit(row, commit), `"commit":`, `"repo_url": `+jsonString(url)+`, "commit":`, 1)
+	}
+	for _, dot := range []string{".", "..", "./"} {
+		gold := write(t, filepath.Join(dir, "gold.jsonl"), withURL(goldRow("task-one", "pkg/mod.py", 2, 5), dot)+"\n"+
+			withURL(goldRow("task-two", "pkg/mod.py", 2, 5), repo)+"\n")
+		preds := write(t, filepath.Join(dir, "preds.jsonl"), predRow("task-one", "pkg/mod.py", 1, 5)+"\n"+predRow("task-two", "pkg/mod.py", 1, 5)+"\n")
+		code, out, errs := exec(t, "score", "--gold", gold, "--pred", preds, "--cache", cache)
+		rows := resultRows(t, out)
+		if code != exitOK || rows["task-one"]["error"] != "checkout_failed" || !strings.Contains(errs, "names no repository") {
+			t.Errorf("repo_url %q: exit %d, row %v, stderr:\n%s", dot, code, rows["task-one"], errs)
+		}
+		if c, _ := lineCov(rows["task-two"]); c != 1 {
+			t.Errorf("repo_url %q: the other instance: %v", dot, rows["task-two"])
+		}
+		if entries, _ := os.ReadDir(cache); len(entries) != 0 {
+			t.Errorf("repo_url %q: the cache was written to: %v", dot, entries)
+		}
+	}
+}

@@ -74,7 +74,9 @@ func (c *Checkouts) Key(predURL, goldURL, predCommit, goldCommit, instanceID str
 		if err != nil {
 			return "", err
 		}
-		dir = CachePath(c.o.Cache, url)
+		if dir, err = CachePath(c.o.Cache, url); err != nil {
+			return "", err
+		}
 	}
 	key := url + "\x00" + commit
 	c.mu.Lock()

@@ -15,6 +15,7 @@ import (
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/trajscope/trajscope/internal/pystr"
+	"github.com/trajscope/trajscope/internal/termsafe"
 )
 
 var (
@@ -171,11 +172,21 @@ func Close(t Tree) error {
 
 // CachePath is where the clone of url lives in cacheDir: url itself when it
 // is a local clone (a directory with .git), else <cacheDir>/<RepoKey(url)>.
-func CachePath(cacheDir, url string) string {
-	if isLocalClone(url) {
-		return url
+// A url whose key is "." or ".." (a repo_url of "." or "./") would name the
+// cache itself or its parent, so it is refused (upstream would open or
+// clone into them).
+func CachePath(cacheDir, url string) (string, error) {
+	key := RepoKey(url)
+	if key == "." || key == ".." {
+		// Checked first: "." or "../" is also a local clone whenever the
+		// working directory or its parent is one, which a dataset's
+		// repo_url cannot mean.
+		return "", fmt.Errorf("repository URL %q names no repository (its cache entry would be %q): %w", termsafe.Line(url), key, ErrUnresolved)
 	}
-	return filepath.Join(cacheDir, RepoKey(url))
+	if isLocalClone(url) {
+		return url, nil
+	}
+	return filepath.Join(cacheDir, key), nil
 }
 
 // OpenCached opens the clone of url at commit: url itself when it is a local
@@ -189,7 +200,10 @@ func openCached(cacheDir, url, commit string, facts Facts) (Tree, error) {
 	if url == "" {
 		return nil, fmt.Errorf("open cached repository: empty URL: %w", ErrUnresolved)
 	}
-	dir := CachePath(cacheDir, url)
+	dir, err := CachePath(cacheDir, url)
+	if err != nil {
+		return nil, err
+	}
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("repository %s: not in cache %s (no %s): %w", url, cacheDir, dir, ErrNotCached)
 	}
@@ -245,13 +259,15 @@ func EnsureCached(cacheDir, url string, progress io.Writer) (string, error) {
 	if url == "" {
 		return "", fmt.Errorf("ensure cached repository: empty URL: %w", ErrUnresolved)
 	}
-	if isLocalClone(url) {
+	dir, err := CachePath(cacheDir, url)
+	switch {
+	case err != nil:
+		return "", err
+	case isLocalClone(url):
 		return url, nil
-	}
-	if cacheDir == "" {
+	case cacheDir == "":
 		return "", fmt.Errorf("repository %s: no cache directory given", url)
 	}
-	dir := CachePath(cacheDir, url)
 	mu, _ := cloneLocks.LoadOrStore(dir, &sync.Mutex{})
 	mu.(*sync.Mutex).Lock()
 	defer mu.(*sync.Mutex).Unlock()

@@ -412,3 +412,29 @@ func TestFetchCommit(t *testing.T) {
 		})
 	}
 }
+
+// A repository URL whose cache key is "." or ".." would name the cache or
+// its parent: it is refused, as an unresolved repository, and nothing there
+// is opened or cloned into; names that merely contain dots are ordinary.
+func TestCachePathRefusesDotKeys(t *testing.T) {
+	cache := t.TempDir()
+	for _, url := range []string{".", "./", "..", "../", " .. ", "https://..", "git@.."} {
+		if dir, err := CachePath(cache, url); !errors.Is(err, ErrUnresolved) || dir != "" {
+			t.Errorf("CachePath(%q) = %q, %v; want ErrUnresolved", url, dir, err)
+		}
+		if _, err := OpenCached(cache, url, "abc"); !errors.Is(err, ErrUnresolved) {
+			t.Errorf("OpenCached(%q): %v", url, err)
+		}
+		if _, err := EnsureCached(cache, url, nil); !errors.Is(err, ErrUnresolved) {
+			t.Errorf("EnsureCached(%q): %v", url, err)
+		}
+	}
+	for url, key := range map[string]string{"a/..": "a__..", "...": "...", "https://github.com/o/r.git": "github.com__o__r"} {
+		if dir, err := CachePath(cache, url); err != nil || dir != filepath.Join(cache, key) {
+			t.Errorf("CachePath(%q) = %q, %v; want %q", url, dir, err, key)
+		}
+	}
+	if entries, _ := os.ReadDir(cache); len(entries) != 0 {
+		t.Errorf("the cache was written to: %v", entries)
+	}
+}
