@@ -3,6 +3,7 @@ package report_test
 import (
 	"testing"
 
+	"github.com/trajscope/trajscope/internal/fuzzbudget"
 	"github.com/trajscope/trajscope/report"
 )
 
@@ -14,6 +15,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`[{"instance_id": "x", "error": ""}]`))
 	f.Add([]byte(`{"instance_id": "x", "final": {"file": null}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
+		defer fuzzbudget.Start(t)()
 		ins, _, err := report.Parse(b, "f")
 		if err != nil {
 			return

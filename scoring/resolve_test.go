@@ -6,6 +6,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/trajscope/trajscope/internal/fuzzbudget"
 	"github.com/trajscope/trajscope/internal/pystr"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
@@ -133,6 +134,7 @@ func FuzzResolve(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
+		defer fuzzbudget.Start(t)()
 		for _, tree := range []scoring.Tree{g, d} {
 			got := scoring.Resolve(tree, in)
 			if got == "" {

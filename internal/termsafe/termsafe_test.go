@@ -3,6 +3,8 @@ package termsafe
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/trajscope/trajscope/internal/fuzzbudget"
 )
 
 func TestLineAndText(t *testing.T) {
@@ -47,6 +49,7 @@ func FuzzLine(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		defer fuzzbudget.Start(t)()
 		for _, out := range []string{Line(s), Text(s)} {
 			for _, r := range out {
 				if Unsafe(r) && r != '\n' && r != '\t' {

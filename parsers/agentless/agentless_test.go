@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajscope/trajscope/internal/fuzzbudget"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsonv"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
@@ -140,6 +141,7 @@ func FuzzAgentless(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		defer fuzzbudget.Start(t)()
 		run, err := Parse("f_traj.json", b)
 		if err != nil {
 			return

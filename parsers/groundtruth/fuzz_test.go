@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/trajscope/trajscope/internal/fuzzbudget"
 )
 
 // FuzzGroundTruth checks that no input panics under any of the file names
@@ -20,6 +22,7 @@ func FuzzGroundTruth(f *testing.F) {
 	names := []string{"ground_truth.json", "expected_defects.json", "expected_changes.json", "task_spec.json",
 		"oracle_answer.json", "instance.json", "reference_fix.patch", "x.json"}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer fuzzbudget.Start(t)()
 		for _, name := range names {
 			tr, err := parse(filepath.Join("task", "tests", name), data)
 			if err != nil {

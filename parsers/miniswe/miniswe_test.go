@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajscope/trajscope/internal/fuzzbudget"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsonv"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
@@ -357,6 +358,7 @@ func FuzzMiniSWE(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		defer fuzzbudget.Start(t)()
 		run, err := Parse("f.traj.json", b)
 		if err != nil {
 			return

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/trajscope/trajscope/internal/fuzzbudget"
 )
 
 // genPython writes about n lines of Python: classes with methods, top-level
@@ -116,6 +118,7 @@ func FuzzDefs(f *testing.F) {
 	}
 	f.Add(uint8(0), []byte("def \xff(:\n"))
 	f.Fuzz(func(t *testing.T, lang uint8, src []byte) {
+		defer fuzzbudget.Start(t)()
 		path := "f" + exts[int(lang)%len(exts)]
 		// Some grammars take seconds or loop on odd input (TestTimeout);
 		// that is the grammar's business, not a failure here.

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/trajscope/trajscope/internal/fuzzbudget"
 )
 
 func TestParse(t *testing.T) {
@@ -67,6 +69,7 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		defer fuzzbudget.Start(t)()
 		v, err := Parse(b)
 		if err == nil && v == nil {
 			t.Fatal("nil value without error")
