@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/trajscope/trajscope/model"
 )
@@ -15,6 +16,7 @@ type batchLog struct {
 	w        io.Writer
 	progress bool
 	total    int
+	budget   time.Duration // the parse budget, named in its warnings
 
 	mu      sync.Mutex
 	pending map[int]string // finished rows waiting for earlier ones
@@ -22,8 +24,8 @@ type batchLog struct {
 	count   int
 }
 
-func newBatchLog(w io.Writer, total int) *batchLog {
-	return &batchLog{w: w, progress: isTerminal(w) && total > 1, total: total, pending: map[int]string{}}
+func newBatchLog(w io.Writer, total int, budget time.Duration) *batchLog {
+	return &batchLog{w: w, progress: isTerminal(w) && total > 1, total: total, budget: budget, pending: map[int]string{}}
 }
 
 // row records row i; safe for concurrent use.
@@ -36,6 +38,9 @@ func (l *batchLog) row(i int, r *model.Result) {
 		} else {
 			line = fmt.Sprintf("trajscope: %s: %s: %s\n", safe(r.InstanceID), r.Error, safe(r.Reason))
 		}
+	}
+	for _, p := range r.ParseGaveUp {
+		line += parseGaveUpLine(r.InstanceID, p, l.budget, r.SymbolNA)
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -63,4 +68,13 @@ func (l *batchLog) finish() {
 	if l.progress {
 		fmt.Fprint(l.w, "\r\x1b[K")
 	}
+}
+
+// parseGaveUpLine is the warning for a file whose parse ran past budget.
+func parseGaveUpLine(id, path string, budget time.Duration, na bool) string {
+	effect := "its definitions are missing from the symbol figures"
+	if na {
+		effect = "the symbol figures are null"
+	}
+	return fmt.Sprintf("trajscope: warning: %s: gave up parsing %s after %v (--parse-timeout): %s\n", safe(id), safe(path), budget, effect)
 }

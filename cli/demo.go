@@ -2,12 +2,13 @@ package cli
 
 import (
 	"github.com/spf13/cobra"
+	"github.com/trajscope/trajscope/scoring/symbols"
 )
 
 // runDemo opens the embedded demo task: the explorer on a terminal, the
 // plain summary otherwise. It is `trajscope view` without a RUN and with
 // the default flags.
 func runDemo(cmd *cobra.Command, env *Env) error {
-	o := viewOptions{lens: "contextbench", theme: "auto", semantics: "contextbench"}
+	o := viewOptions{lens: "contextbench", theme: "auto", semantics: "contextbench", parseTimeout: symbols.DefaultTimeout}
 	return runViewDemo(env, &o)
 }

@@ -7,8 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/trajscope/trajscope/demo"
 	"github.com/trajscope/trajscope/source/sourcetest"
@@ -476,7 +478,7 @@ func TestHostileMillionLineSource(t *testing.T) {
 	dir := t.TempDir()
 	gold := write(t, filepath.Join(dir, "gold.jsonl"), goldRow("big1", "big.py", 999991, 1000000, "big.py", 1, 3)+"\n")
 	preds := write(t, filepath.Join(dir, "preds.jsonl"), predRow("big1", "big.py", 999996, 1000000)+"\n")
-	code, out, errs := exec(t, "score", "--gold", gold, "--pred", preds, "--repo", repo)
+	code, out, errs := exec(t, "score", "--gold", gold, "--pred", preds, "--repo", repo, "--parse-timeout", "2m")
 	if code != exitOK {
 		t.Fatalf("score: exit %d: %s", code, errs)
 	}
@@ -494,7 +496,7 @@ func TestHostileMillionLineSource(t *testing.T) {
 	traj := write(t, filepath.Join(dir, "big1.traj.json"), miniTraj(
 		[]string{"nl -ba big.py | sed -n '999990,1000000p'", "tail -n 5 big.py", exploreEcho("big.py", 999996, 1000000)},
 		[]string{"ok", "ok", "ok"}, "File: big.py\nLines: 999996-1000000"))
-	code, out, errs = exec(t, "view", traj, "--gold", gold, "--repo", repo)
+	code, out, errs = exec(t, "view", traj, "--gold", gold, "--repo", repo, "--parse-timeout", "2m")
 	if code != exitOK {
 		t.Fatalf("view: exit %d: %s", code, errs)
 	}
@@ -757,6 +759,58 @@ func TestHostileDotRepoURL(t *testing.T) {
 		}
 		if entries, _ := os.ReadDir(cache); len(entries) != 0 {
 			t.Errorf("repo_url %q: the cache was written to: %v", dot, entries)
+		}
+	}
+}
+
+// TestHostileSlowParse: gold files in a grammar's pathological case cost
+// the parse budget each, not the old 30 s: stderr names each one, the JSON
+// document records them under "trajscope", and under --semantics fixed the
+// symbol figures are null instead of a perfect 1.0.
+func TestHostileSlowParse(t *testing.T) {
+	hang, err := os.ReadFile("../scoring/symbols/testdata/hang/mutated_tsx.swift")
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo, _ := hostileRepo(t)
+	var spans []any
+	for _, f := range []string{"h1.swift", "h2.swift", "h3.swift"} {
+		write(t, filepath.Join(repo, f), string(hang))
+		spans = append(spans, f, 1, 3)
+	}
+	dir := t.TempDir()
+	gold := write(t, filepath.Join(dir, "gold.jsonl"), goldRow("slow1", spans...)+"\n")
+	preds := write(t, filepath.Join(dir, "preds.jsonl"), predRow("slow1", "h1.swift", 1, 3)+"\n")
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	for _, sem := range []string{"contextbench", "fixed"} {
+		start := time.Now()
+		code, out, errs := exec(t, "score", "--gold", gold, "--pred", preds, "--repo", repo, "--format", "json", "--parse-timeout", "200ms", "--semantics", sem)
+		if took := time.Since(start); code != exitOK || took > 20*time.Second {
+			t.Fatalf("%s: exit %d after %v: %s", sem, code, took, errs)
+		}
+		for _, f := range []string{"h1.swift", "h2.swift", "h3.swift"} {
+			if !strings.Contains(errs, "trajscope: warning: slow1: gave up parsing "+f+" after 200ms (--parse-timeout)") {
+				t.Errorf("%s: no warning for %s:\n%s", sem, f, errs)
+			}
+		}
+		var doc struct {
+			Results []struct {
+				Final     map[string]map[string]*float64 `json:"final"`
+				Trajscope struct {
+					ParseGaveUp []string `json:"parse_gave_up"`
+				} `json:"trajscope"`
+			} `json:"results"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Results) != 1 {
+			t.Fatalf("%s: %v\n%s", sem, err, out)
+		}
+		r := doc.Results[0]
+		if !reflect.DeepEqual(r.Trajscope.ParseGaveUp, []string{"h1.swift", "h2.swift", "h3.swift"}) {
+			t.Errorf("%s: parse_gave_up %v", sem, r.Trajscope.ParseGaveUp)
+		}
+		cov := r.Final["symbol"]["coverage"]
+		if sem == "fixed" && cov != nil || sem == "contextbench" && (cov == nil || *cov != 1) {
+			t.Errorf("%s: symbol coverage %v (want null under fixed, upstream's 1.0 under contextbench)", sem, cov)
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package cli
 
-import "github.com/spf13/pflag"
+import (
+	"github.com/spf13/pflag"
+	"github.com/trajscope/trajscope/scoring/symbols"
+)
 
 // addRunFlags registers the flags that say how one run is loaded and scored,
 // the same for view, export and compare: gold, repository, lens, semantics,
@@ -14,4 +17,5 @@ func (o *viewOptions) addRunFlags(f *pflag.FlagSet, instance string) {
 	f.StringVar(&o.lens, "lens", "contextbench", "contextbench (the evaluator's steps) or observed (what each action displayed)")
 	f.StringVar(&o.semantics, "semantics", "contextbench", "contextbench (upstream parity) or fixed")
 	f.StringVar(&o.inputFormat, "input-format", "", "force the runs' format instead of detecting it (see --help for names)")
+	f.DurationVar(&o.parseTimeout, "parse-timeout", symbols.DefaultTimeout, "give up parsing one file for symbols after this long (its symbols are then missing)")
 }

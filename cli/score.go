@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/trajscope/trajscope/parsers/gold"
 	"github.com/trajscope/trajscope/report"
 	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/scoring/symbols"
 	"github.com/trajscope/trajscope/source"
 )
 
@@ -29,6 +31,7 @@ type scoreOptions struct {
 	noCache      bool
 	shard        string
 	instanceList []string
+	parseTimeout time.Duration
 }
 
 func newScoreCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -74,6 +77,7 @@ run has none.`,
 	f.BoolVar(&o.noCache, "no-cache", false, "neither read nor write the cache of file facts kept between runs (see 'trajscope cache')")
 	f.StringVar(&o.shard, "shard", "", "score only the K-th of N contiguous slices of the instances (K/N); the shards' --out files concatenated in order are the unsharded one")
 	f.StringSliceVar(&o.instanceList, "instance", nil, "score only these instance ids")
+	f.DurationVar(&o.parseTimeout, "parse-timeout", symbols.DefaultTimeout, "give up parsing one file for symbols after this long (its symbols are then missing, null under --semantics fixed)")
 	return cmd
 }
 
@@ -114,9 +118,9 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 	co := source.NewCheckouts(source.CheckoutOptions{
 		Cache: o.cache, Repo: o.repo, NoClone: o.noClone, Progress: progressTo(stderr), Facts: facts.source(),
 	})
-	log := newBatchLog(stderr, len(instances))
+	log := newBatchLog(stderr, len(instances), o.parseTimeout)
 	batch := scoring.Batch{Checkouts: checkouts{co}, Cache: facts.scoring(), Semantics: sem, Workers: o.workers,
-		Lens: c.lens, Analyze: analyze, Done: func(i int, r *model.Result) { log.row(i, r) }}
+		Lens: c.lens, Analyze: analyze, ParseTimeout: o.parseTimeout, Done: func(i int, r *model.Result) { log.row(i, r) }}
 	results, analyses := batch.Run(instances)
 	log.finish()
 	res := report.NewResults(results, analyses, sem)

@@ -24,6 +24,8 @@ func (o *scoreOptions) check() (scoreChoice, error) {
 		return c, usagef("score needs --gold (the gold context)")
 	case o.pred == "":
 		return c, usagef("score needs --pred (the predictions or a run)")
+	case o.parseTimeout <= 0:
+		return c, usagef("--parse-timeout must be positive, e.g. 2s")
 	}
 	var err error
 	if c.sem, err = model.ParseSemantics(o.semantics); err != nil {

@@ -26,6 +26,7 @@ type viewOptions struct {
 	noClone                bool
 	autoplay               bool
 	speed                  time.Duration
+	parseTimeout           time.Duration
 	// export, when set, receives the run instead of the explorer (cli/export.go).
 	export func(a *scoring.Analysis, lens model.Lens) error
 }
@@ -87,6 +88,9 @@ func (o *viewOptions) check() (model.Lens, model.Semantics, error) {
 	if o.repo != "" && o.cache != "" {
 		return 0, 0, usagef("--repo and --cache are alternatives; pass one")
 	}
+	if o.parseTimeout <= 0 {
+		return 0, 0, usagef("--parse-timeout must be positive, e.g. 2s")
+	}
 	if o.step < 0 || o.stepSet && o.step == 0 {
 		return 0, 0, usagef("--step must be 1 or more (actions are numbered from 1)")
 	}
@@ -126,6 +130,10 @@ func runView(env *Env, o *viewOptions, paths []string) error {
 	}
 	if o.step > len(a.Run.Actions) && len(a.Run.Actions) > 0 {
 		return usagef("--step %d: the run has %d actions", o.step, len(a.Run.Actions))
+	}
+	res := &a.Lenses[model.LensContextBench].Result
+	for _, p := range res.ParseGaveUp {
+		fmt.Fprint(env.Stderr, parseGaveUpLine(res.InstanceID, p, o.parseTimeout, res.SymbolNA))
 	}
 	if a.Partial != nil {
 		fmt.Fprintf(env.Stderr, "trajscope: %s\n", runtext.NoRepoBanner(a.Partial.Reason()))

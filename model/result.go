@@ -69,4 +69,12 @@ type Result struct {
 	Final      ByGranularity[Measure]
 	Trajectory Trajectory
 	EditLoc    *EditLoc
+	// ParseGaveUp lists, sorted, the files this instance needed symbols of
+	// whose tree-sitter parse ran past the parse budget: their definitions
+	// are missing from the symbol figures. Never part of parity output.
+	ParseGaveUp []string
+	// SymbolNA is set under fixed semantics when ParseGaveUp is not empty:
+	// the symbol figures cannot be computed and are written as null (under
+	// contextbench semantics they stay upstream's, without those files).
+	SymbolNA bool
 }

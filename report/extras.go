@@ -27,6 +27,10 @@ type Extras struct {
 	// final context per granularity (0 when both are 0); nil for an error
 	// row, which was not scored.
 	F1 *model.ByGranularity[float64] `json:"f1,omitempty"`
+	// ParseGaveUp lists the files whose parse ran past the parse budget
+	// (--parse-timeout): their definitions are missing from the symbol
+	// figures, which are null under fixed semantics.
+	ParseGaveUp []string `json:"parse_gave_up,omitempty"`
 	// Lenses holds the run-derived analysis under each lens.
 	Lenses struct {
 		ContextBench *LensExtras `json:"contextbench,omitempty"`

@@ -249,7 +249,15 @@ func parseRow(b []byte) (Instance, error) {
 		return in, fmt.Errorf("instance %q: expected \"trajectory\" with \"auc_coverage\" and \"redundancy\"", *row.InstanceID)
 	}
 	r.NumSteps = row.NumSteps
+	if m := row.Final.Symbol; m != nil && m.Coverage == nil && m.Precision == nil {
+		// score --semantics fixed writes null symbol figures when a parse
+		// ran past its budget: not computable, left out of the means.
+		r.SymbolNA = true
+	}
 	for _, g := range model.Granularities {
+		if g == model.GranSymbol && r.SymbolNA {
+			continue
+		}
 		m := *row.Final.At(g)
 		if m == nil || m.Coverage == nil || m.Precision == nil {
 			return in, fmt.Errorf("instance %q: expected \"final\".%q with \"coverage\" and \"precision\"", *row.InstanceID, g)
@@ -269,6 +277,9 @@ func parseRow(b []byte) (Instance, error) {
 		}
 		for _, g := range model.Granularities {
 			v := *st.Coverage.At(g)
+			if g == model.GranSymbol && r.SymbolNA && v == nil {
+				continue
+			}
 			if v == nil {
 				return in, fmt.Errorf("instance %q: trajectory step %d has no %q coverage", *row.InstanceID, i+1, g)
 			}

@@ -34,6 +34,7 @@ func NewResults(rows []model.Result, analyses []*scoring.Analysis, sem model.Sem
 				// The row's own F1: under the observed lens its final
 				// context can differ from the evaluator's.
 				r.Extras[i].setF1(&rows[i])
+				r.Extras[i].ParseGaveUp = rows[i].ParseGaveUp
 			}
 		}
 	}
@@ -159,6 +160,10 @@ func (r *Results) WriteText(out io.Writer) error {
 		fmt.Fprintf(w, "  %-7s %8s %9s %7s %8s %10s   %s\n", "", "coverage", "precision", "F1", "AUC", "redundancy", "inter/gold/pred")
 		for _, g := range model.Granularities {
 			m := res.Final.At(g)
+			if g == model.GranSymbol && res.SymbolNA {
+				fmt.Fprintf(w, "  %-7s %8s %9s %7s %8s %10s   (a parse gave up: see --parse-timeout)\n", g, "n/a", "n/a", "n/a", "n/a", "n/a")
+				continue
+			}
 			fmt.Fprintf(w, "  %-7s %8.3f %9.3f %7.3f %8.3f %10.3f   %d/%d/%d\n", g, m.Coverage, m.Precision,
 				scoring.F1(m.Coverage, m.Precision), *res.Trajectory.AUCCoverage.At(g), *res.Trajectory.Redundancy.At(g),
 				m.Intersection, m.GoldSize, m.PredSize)
@@ -282,6 +287,10 @@ func (r *Results) WriteCSV(out io.Writer) error {
 			row[2] = fmt.Sprint(res.NumSteps)
 			for _, g := range model.Granularities {
 				m := res.Final.At(g)
+				if g == model.GranSymbol && res.SymbolNA {
+					row = append(row, "", "", "", "", "", "", "", "")
+					continue
+				}
 				row = append(row, num(m.Coverage), num(m.Precision), num(scoring.F1(m.Coverage, m.Precision)),
 					fmt.Sprint(m.Intersection), fmt.Sprint(m.GoldSize), fmt.Sprint(m.PredSize),
 					num(*res.Trajectory.AUCCoverage.At(g)), num(*res.Trajectory.Redundancy.At(g)))

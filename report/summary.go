@@ -175,8 +175,13 @@ func Summarize(run *Run, lens string) Row {
 		gs := row.Final.At(g)
 		var cov, prec, f1 float64
 		var drops, recallDrops []float64
+		n := n
 		for i := range results {
 			r := &results[i]
+			if g == model.GranSymbol && r.SymbolNA {
+				n-- // not computable: left out of the means, not counted as 0
+				continue
+			}
 			if r.Error == "" {
 				m := r.Final.At(g)
 				cov += m.Coverage

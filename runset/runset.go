@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/trajscope/trajscope/internal/runsource"
 	"github.com/trajscope/trajscope/internal/termsafe"
@@ -37,6 +38,8 @@ type Options struct {
 	// Where says where repositories were looked for, to word why one is
 	// missing.
 	Where runsource.Options
+	// ParseTimeout bounds each file's tree-sitter parse (0: the default).
+	ParseTimeout time.Duration
 }
 
 // Set is the runs of one view.

@@ -1,6 +1,8 @@
 package runset
 
 import (
+	"time"
+
 	"github.com/trajscope/trajscope/internal/runsource"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
@@ -16,7 +18,7 @@ type filesCache struct {
 
 const filesKept = 8
 
-func (c *filesCache) get(key string, tree scoring.Tree) *scoring.Files {
+func (c *filesCache) get(key string, tree scoring.Tree, parseTimeout time.Duration) *scoring.Files {
 	if f, ok := c.byKey[key]; ok {
 		return f
 	}
@@ -28,6 +30,7 @@ func (c *filesCache) get(key string, tree scoring.Tree) *scoring.Files {
 		c.order = c.order[1:]
 	}
 	f := scoring.NewFiles(tree)
+	f.ParseTimeout = parseTimeout
 	c.byKey[key], c.order = f, append(c.order, key)
 	return f
 }
@@ -62,7 +65,7 @@ func (s *Set) tree(run *model.Run, g *model.Gold) (*scoring.Files, func(string) 
 	if s.o.Local != nil {
 		local = s.o.Local(tree)
 	}
-	return s.files.get(key, tree), local
+	return s.files.get(key, tree, s.o.ParseTimeout), local
 }
 
 // Close releases the repositories the runs held.

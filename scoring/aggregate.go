@@ -41,9 +41,13 @@ func Summarize(results []model.Result) Aggregate {
 		return agg
 	}
 	for _, g := range model.Granularities {
-		var inter, gold, pred int
+		var inter, gold, pred, n int
 		aucSum, redSum := 0.0, 0.0
 		for _, r := range valid {
+			if g == model.GranSymbol && r.SymbolNA {
+				continue // not computable: left out, not counted as 0
+			}
+			n++
 			m := r.Final.At(g)
 			inter += m.Intersection
 			gold += m.GoldSize
@@ -52,9 +56,10 @@ func Summarize(results []model.Result) Aggregate {
 			redSum += *r.Trajectory.Redundancy.At(g)
 		}
 		*agg.Final.At(g) = measure(inter, gold, pred)
-		n := float64(len(valid))
-		*agg.AUC.At(g) = aucSum / n
-		*agg.Redundancy.At(g) = redSum / n
+		if n > 0 {
+			*agg.AUC.At(g) = aucSum / float64(n)
+			*agg.Redundancy.At(g) = redSum / float64(n)
+		}
 	}
 	var el *model.EditLoc
 	for _, r := range valid {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
@@ -72,6 +73,9 @@ type Batch struct {
 	// evaluator's (the zero value) or what each action displayed (see
 	// ObservedPrediction).
 	Lens model.Lens
+	// ParseTimeout bounds each file's tree-sitter parse (0: the default);
+	// see Files.ParseTimeout and Result.ParseGaveUp.
+	ParseTimeout time.Duration
 }
 
 // shared is one key's files, alive while instances still need them.
@@ -125,6 +129,7 @@ func (b Batch) Run(instances []Instance) (results []model.Result, analyses []*An
 				return
 			}
 			s.files = NewCachedFiles(tree, b.Cache)
+			s.files.ParseTimeout = b.ParseTimeout
 		})
 		return s.files, s.err
 	}

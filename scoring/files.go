@@ -3,12 +3,17 @@ package scoring
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"math"
+	"runtime"
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring/symbols"
@@ -29,6 +34,10 @@ type Files struct {
 
 	bundleOnce sync.Once
 	bundle     map[string]*facts // the tree's cache entry, by content id
+
+	// ParseTimeout bounds one file's tree-sitter parse (0:
+	// symbols.DefaultTimeout). Set it before the Files is shared.
+	ParseTimeout time.Duration
 
 	mu       sync.Mutex
 	resolved map[string]string
@@ -64,8 +73,9 @@ type fileInfo struct {
 type fileSyms struct {
 	defsOnce sync.Once
 	defs     []symbols.Def
-	defsLang string // set when defs were parsed here, not found in stored
-	hashID   string // content id computed from the bytes (trees without ids)
+	defsLang string      // set when defs were parsed here, not found in stored
+	gaveUp   atomic.Bool // the parse ran past the budget: defs are missing
+	hashID   string      // content id computed from the bytes (trees without ids)
 
 	indexOnce sync.Once
 	index     defIndex
@@ -238,27 +248,73 @@ func (f *Files) Defs(path string) []symbols.Def {
 			fs.defs = defs
 			return
 		}
-		var ok bool
-		if fs.defs, ok = f.sharedDefs(path, lang, id, fi); ok {
+		var ok, gaveUp bool
+		if fs.defs, ok, gaveUp = f.sharedDefs(path, lang, id, fi); ok {
 			fs.defsLang = lang
 		}
+		fs.gaveUp.Store(gaveUp)
 	})
 	return fs.defs
+}
+
+// parseAll parses the files of spans at once, a few at a time, before they
+// are asked for one by one: a file that takes its whole parse budget then
+// holds up one parse among several, not every file after it.
+func (f *Files) parseAll(spans fileIntervals) {
+	var todo []string
+	for p := range spans {
+		if symbols.Language(p) != "" {
+			todo = append(todo, p)
+		}
+	}
+	if len(todo) < 2 {
+		return
+	}
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for _, p := range todo {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			f.Defs(p)
+		}()
+	}
+	wg.Wait()
+}
+
+// GaveUp reports whether the definitions of path are missing because its
+// parse ran past ParseTimeout; false until Defs was asked for them (a
+// caller that needed them has called Defs, which waits for the parse).
+// Such a result is never cached: the next run parses the file again.
+func (f *Files) GaveUp(path string) bool {
+	if symbols.Language(path) == "" {
+		return false
+	}
+	fi := f.info(path)
+	return fi.ok && fi.syms().gaveUp.Load()
 }
 
 // sharedDefs is symbols.Defs through a process-wide cache keyed by language
 // and content id. Instances of one repository at different commits hold
 // mostly identical files, and tree-sitter dominates scoring: without it a
 // batch parses each such file once per instance. ok is false when the parse
-// failed (the definitions are then nil, as upstream's are).
-func (f *Files) sharedDefs(path, lang, id string, fi *fileInfo) ([]symbols.Def, bool) {
-	parse := func() ([]symbols.Def, bool) {
+// failed (the definitions are then nil, as upstream's are), gaveUp when it
+// failed by running past ParseTimeout.
+func (f *Files) sharedDefs(path, lang, id string, fi *fileInfo) (defs []symbols.Def, ok, gaveUp bool) {
+	parse := func() ([]symbols.Def, bool, bool) {
 		content, ok := f.read(fi, path)
 		if !ok {
-			return nil, false
+			return nil, false, false
 		}
-		defs, err := symbols.Defs(path, content)
-		return defs, err == nil
+		timeout := f.ParseTimeout
+		if timeout <= 0 {
+			timeout = symbols.DefaultTimeout
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		defs, err := symbols.DefsContext(ctx, path, content)
+		return defs, err == nil, errors.Is(err, context.DeadlineExceeded)
 	}
 	if !defsCache.enabled {
 		return parse()
@@ -273,10 +329,10 @@ func (f *Files) sharedDefs(path, lang, id string, fi *fileInfo) ([]symbols.Def, 
 	}
 	c.mu.Unlock()
 	e.once.Do(func() {
-		e.defs, e.ok = parse()
+		e.defs, e.ok, e.gaveUp = parse()
 		c.add(key, e)
 	})
-	return e.defs, e.ok
+	return e.defs, e.ok, e.gaveUp
 }
 
 // add records a finished entry, evicting the oldest past defsCacheMax; a
@@ -313,9 +369,10 @@ type memKey struct {
 }
 
 type defsEntry struct {
-	once sync.Once
-	defs []symbols.Def
-	ok   bool // parsed without error
+	once   sync.Once
+	defs   []symbols.Def
+	ok     bool // parsed without error
+	gaveUp bool // stopped by the parse budget
 }
 
 type defsCacheT struct {

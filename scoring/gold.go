@@ -86,6 +86,7 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 	}
 	sort.Strings(out.Missing)
 	out.Bytes.mergeAll()
+	sc.files.parseAll(out.Bytes)
 	out.symbols = sc.defsInSpans(out.Bytes)
 
 	lineItems := init

@@ -28,6 +28,10 @@ func AppendResultJSON(dst []byte, r *model.Result, sem model.Semantics) []byte {
 		}
 		m := r.Final.At(g)
 		dst = appendKey(dst, g.String())
+		if g == model.GranSymbol && r.SymbolNA {
+			dst = append(dst, `{"coverage": null, "precision": null, "intersection": null, "gold_size": null, "pred_size": null, "f1": null}`...)
+			continue
+		}
 		dst = append(dst, `{"coverage": `...)
 		dst = pyjson.AppendFloat(dst, m.Coverage)
 		dst = append(dst, `, "precision": `...)
@@ -47,13 +51,13 @@ func AppendResultJSON(dst []byte, r *model.Result, sem model.Semantics) []byte {
 		dst = append(dst, `{"step": `...)
 		dst = strconv.AppendInt(dst, int64(st.Step), 10)
 		dst = append(dst, `, "coverage": `...)
-		dst = appendByGranularity(dst, &st.Coverage)
+		dst = appendByGranularity(dst, &st.Coverage, r.SymbolNA)
 		dst = append(dst, '}')
 	}
 	dst = append(dst, `], "auc_coverage": `...)
-	dst = appendByGranularity(dst, &r.Trajectory.AUCCoverage)
+	dst = appendByGranularity(dst, &r.Trajectory.AUCCoverage, r.SymbolNA)
 	dst = append(dst, `, "redundancy": `...)
-	dst = appendByGranularity(dst, &r.Trajectory.Redundancy)
+	dst = appendByGranularity(dst, &r.Trajectory.Redundancy, r.SymbolNA)
 	dst = append(dst, '}')
 	if e := r.EditLoc; e != nil {
 		dst = append(dst, `, "editloc": {"recall": `...)
@@ -80,13 +84,19 @@ func appendCounts(dst []byte, inter, gold, pred int) []byte {
 	return strconv.AppendInt(dst, int64(pred), 10)
 }
 
-func appendByGranularity(dst []byte, b *model.ByGranularity[float64]) []byte {
+// appendByGranularity writes one value per granularity; symbolNA writes the
+// symbol one as null.
+func appendByGranularity(dst []byte, b *model.ByGranularity[float64], symbolNA bool) []byte {
 	dst = append(dst, '{')
 	for i, g := range model.Granularities {
 		if i > 0 {
 			dst = append(dst, ", "...)
 		}
 		dst = appendKey(dst, g.String())
+		if g == model.GranSymbol && symbolNA {
+			dst = append(dst, "null"...)
+			continue
+		}
 		dst = pyjson.AppendFloat(dst, *b.At(g))
 	}
 	return append(dst, '}')

@@ -264,7 +264,38 @@ func (sc scorer) score(g *model.Gold, pred *model.Prediction, gold *Gold) model.
 	}
 	res.Trajectory = sc.trajectory(rawSteps, gold)
 	res.EditLoc = sc.editLoc(g, pred, gold)
+	res.ParseGaveUp = sc.gaveUp(gold, rawSteps, pred.Final)
+	res.SymbolNA = len(res.ParseGaveUp) > 0 && sc.sem == model.Fixed
 	return res
+}
+
+// gaveUp lists the files of the gold and the steps whose parse ran past the
+// budget, sorted. Defs was asked for every file the symbol figures needed
+// (gold spans, read spans, named symbols) before this runs.
+func (sc scorer) gaveUp(gold *Gold, steps []model.Step, final model.Step) []string {
+	var out []string
+	seen := map[string]bool{}
+	check := func(f string) {
+		if f != "" && !seen[f] {
+			seen[f] = true
+			if sc.files.GaveUp(f) {
+				out = append(out, f)
+			}
+		}
+	}
+	for f := range gold.Bytes {
+		check(f)
+	}
+	for _, st := range append(steps[:len(steps):len(steps)], final) {
+		for _, fs := range st.Spans {
+			check(sc.files.Resolve(fs.File))
+		}
+		for _, fs := range st.Symbols {
+			check(sc.files.Resolve(fs.File))
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // trajectory is upstream compute_trajectory_metrics.

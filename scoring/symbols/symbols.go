@@ -289,11 +289,13 @@ func (g *grammar) info(n *sitter.Node) (string, uint8, int16) {
 // offsets are 32-bit).
 var ErrTooLarge = errors.New("symbols: file larger than 4 GiB")
 
-// DefaultTimeout bounds the work for one file in Defs and NamedDefs. Some
-// grammars loop for minutes or forever on rare malformed input (swift on
-// testdata/hang/mutated_tsx.swift), where upstream would hang; real files
-// take well under a second per megabyte.
-const DefaultTimeout = 30 * time.Second
+// DefaultTimeout bounds the work for one file in Defs and NamedDefs (the
+// parse budget, --parse-timeout). Some grammars loop for minutes or forever
+// on rare malformed input (swift on testdata/hang/mutated_tsx.swift), where
+// upstream would hang; real files parse at well under a second per
+// megabyte, and the largest source files of real repositories in a few
+// hundred milliseconds.
+const DefaultTimeout = 2 * time.Second
 
 // Defs returns the definition nodes of content, read as the file at path,
 // in the order of upstream extract_defs: depth-first pre-order from the
