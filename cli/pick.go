@@ -66,8 +66,9 @@ func prepare(env *Env, o *viewOptions, sem model.Semantics, set *runset.Set, one
 			printError(env.Stderr, "warning: ", p)
 		}
 		ro.Gold = g
-	} else {
+	} else if !o.goldWarned {
 		fmt.Fprintln(env.Stderr, "trajscope: no --gold: coverage and gold marks will be empty")
+		o.goldWarned = true // compare prepares two runs: say it once
 	}
 	ro.Where = runsource.Options{Repo: o.repo, Cache: o.cache, NoClone: o.noClone}
 	if err := runsource.CheckRepo(ro.Where); err != nil {

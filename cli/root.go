@@ -110,6 +110,7 @@ run in the terminal. With no arguments it opens the embedded demo.`,
 	root.AddCommand(newReportCmd(env))
 	root.AddCommand(newCacheCmd(env))
 	root.AddCommand(newExportCmd(env))
+	root.AddCommand(newCompareCmd(env))
 	for _, c := range append(root.Commands(), root) {
 		usageArgs(c)
 	}

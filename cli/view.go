@@ -27,6 +27,7 @@ type viewOptions struct {
 	autoplay               bool
 	speed                  time.Duration
 	parseTimeout           time.Duration
+	goldWarned             bool
 	// export, when set, receives the run instead of the explorer (cli/export.go).
 	export func(a *scoring.Analysis, lens model.Lens) error
 }

@@ -37,11 +37,18 @@ func Height(screenH int) int {
 	return 4
 }
 
-var blocks = []rune("▁▂▃▄▅▆▇█")
+// Blocks are the sparkline's eight levels.
+var Blocks = []rune("▁▂▃▄▅▆▇█")
 
 // Spark renders values[0..cur] as a sparkline of width w over the whole run,
 // so the axis does not move while stepping; columns after cur are dots.
 func Spark(values []float64, cur, w int) (past, future string) {
+	return SparkIn(Blocks, values, cur, w)
+}
+
+// SparkIn is Spark drawn with eight other level glyphs, lowest first (two
+// curves in one chart read apart without colour).
+func SparkIn(levels []rune, values []float64, cur, w int) (past, future string) {
 	n := len(values)
 	if n == 0 || w <= 0 {
 		return "", ""
@@ -64,7 +71,7 @@ func Spark(values []float64, cur, w int) (past, future string) {
 			continue
 		}
 		k := int(math.Ceil(v*8)) - 1
-		p.WriteRune(blocks[min(max(k, 0), 7)])
+		p.WriteRune(levels[min(max(k, 0), 7)])
 	}
 	return p.String(), f.String()
 }

@@ -20,6 +20,9 @@ import (
 // Model is the timeline pane.
 type Model struct {
 	pane.Base
+	// Name is the title ("Timeline" when empty): two timelines side by
+	// side say whose they are.
+	Name string
 	// offset is the first visible row of the filtered list.
 	offset int
 }
@@ -58,7 +61,11 @@ func (m *Model) View() string {
 	if ctx.Filter != "" {
 		detail += fmt.Sprintf("  [%s %s: %d]", runtext.CategoryGlyph(ctx.Filter), ctx.Filter, len(rows))
 	}
-	lines := []string{pane.Title(ctx, "Timeline", detail, m.Focused, m.W)}
+	name := m.Name
+	if name == "" {
+		name = "Timeline"
+	}
+	lines := []string{pane.Title(ctx, name, detail, m.Focused, m.W)}
 	body := m.H - 1
 	// Keep the current row in view with a margin of two rows.
 	if cur := ctx.Row(ctx.Cur); cur >= 0 && body > 0 {

@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCompareDifferentTasks: two runs of different tasks are a usage
+// error, one line, exit 2.
+func TestCompareDifferentTasks(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	other := renamedDemo(t, "other__task-7")
+	code, out, errs := viewExec(t, "compare", demoTraj, other, "--gold", demoGold, "--repo", "../demo/task/repo")
+	if code != exitUsage || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, `the runs are of different tasks: "pricebook__pricebook-42" and "other__task-7"`) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if code, _, errs := viewExec(t, "compare", demoTraj); code != exitUsage {
+		t.Errorf("one run: exit %d %s", code, errs)
+	}
+}
+
+// TestCompareRealPair: two real runs of one task by different agents and
+// models — mini-swe-agent v2 with deepseek-chat, and Agentless — with gold
+// on astropy's separable.py (the two functions the fix touches), and no
+// repository: the comparison reads what each run displayed.
+func TestCompareRealPair(t *testing.T) {
+	v2 := filepath.Join(sharedData, "formats", "mini-swe-agent-v2", "astropy__astropy-12907.traj.json")
+	agentless := filepath.Join(sharedData, "formats", "agentless", "loc_outputs-01.jsonl")
+	if _, err := os.Stat(v2); err != nil {
+		t.Skip("no shared data")
+	}
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	gold := write(t, filepath.Join(t.TempDir(), "gold.jsonl"), `{"inst_id": "astropy__astropy-12907", "original_inst_id": "astropy__astropy-12907", `+
+		`"commit": "d16bfe05a744909de4b27f5875fe0d4ed41ce607", "gold_ctx": [{"file": "astropy/modeling/separable.py", "start_line": 219, "end_line": 247}, `+
+		`{"file": "astropy/modeling/separable.py", "start_line": 66, "end_line": 102}]}`+"\n")
+	code, out, errs := viewExec(t, "compare", v2, agentless, "--gold", gold, "--lens", "observed")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	// By hand from the runs: the v2 run's second action prints the whole
+	// of separable.py (1-317); Agentless names the file and no lines.
+	for _, want := range []string{
+		"A  mini-swe-agent · deepseek-chat · mini-swe-agent-v2 · 64 actions",
+		"B  agentless · agentless-loc · 1 actions",
+		"gold spans (2): found by both 0, only A 2, only B 0, neither 0",
+		"astropy/modeling/separable.py:66-102   A @2 found · B never (searched, not read)",
+		"astropy/modeling/separable.py:219-247  A @2 found · B never (searched, not read)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("comparison lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, _ = viewExec(t, "compare", v2, agentless, "--gold", gold, "--json")
+	var doc struct {
+		InstanceID string `json:"instance_id"`
+		Lens       string `json:"lens"`
+		Runs       [2]struct {
+			Format string `json:"format"`
+			Found  int    `json:"spans_found"`
+		} `json:"runs"`
+		Spans []json.RawMessage `json:"spans"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); code != exitOK || err != nil || doc.InstanceID != "astropy__astropy-12907" ||
+		doc.Lens != "contextbench" || doc.Runs[0].Format != "mini-swe-agent-v2" || doc.Runs[1].Format != "agentless-loc" || len(doc.Spans) != 2 {
+		t.Errorf("--json: exit %d, %v: %+v", code, err, doc)
+	}
+}
+
+// renamedDemo copies the demo run under another name: a .traj.json's
+// instance id is its file name.
+func renamedDemo(t *testing.T, id string) string {
+	t.Helper()
+	data, err := os.ReadFile(demoTraj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return write(t, filepath.Join(t.TempDir(), id+".traj.json"), string(data))
+}

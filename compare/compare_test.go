@@ -1,0 +1,160 @@
+package compare
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/trajscope/trajscope/demo"
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/scoring/diagnose"
+)
+
+// demoRun analyses the demo task; keep > 0 keeps only its first keep
+// actions (and the closing messages that give the final context), as a
+// second, shorter run of the same task.
+func demoRun(t *testing.T, keep int) *scoring.Analysis {
+	t.Helper()
+	src := demo.FS()
+	m := fstest.MapFS{}
+	err := fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(src, p)
+		if err == nil && keep > 0 && strings.HasSuffix(p, ".traj.json") {
+			var doc map[string]any
+			if err = json.Unmarshal(b, &doc); err == nil {
+				msgs := doc["messages"].([]any)
+				// system, task, then one assistant/user pair per action;
+				// the last four messages declare the final context.
+				doc["messages"] = append(append([]any{}, msgs[:2+2*keep]...), msgs[len(msgs)-4:]...)
+				b, err = json.Marshal(doc)
+			}
+		}
+		m[p] = &fstest.MapFile{Data: b}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := demo.Analyze(m, model.ContextBench)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func TestNew(t *testing.T) {
+	full, short := demoRun(t, 0), demoRun(t, 3)
+	c, err := New(full, short, model.LensContextBench)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.InstanceID != "pricebook__pricebook-42" || c.Runs[0].Actions != 20 || c.Runs[1].Actions >= 10 {
+		t.Fatalf("runs: %q, %d and %d actions", c.InstanceID, c.Runs[0].Actions, c.Runs[1].Actions)
+	}
+	// What the full run did, as its explorer and summary say it; the short
+	// run read discounts.py 1-40 (action 3) and nothing after.
+	for _, tc := range []struct {
+		file  string
+		start int
+		aAt   int
+		aDiag diagnose.Category
+		bAt   int
+		bDiag diagnose.Category
+	}{
+		{"pricebook/discounts.py", 49, 4, diagnose.Found, 0, diagnose.Found},
+		{"pricebook/cart.py", 45, 6, diagnose.ReadThenDropped, 0, diagnose.SearchedNotRead},
+		{"pricebook/discounts.py", 78, 0, diagnose.NearMiss, 0, diagnose.NearMiss},
+		{"pricebook/money.py", 45, 0, diagnose.SearchedNotRead, 0, diagnose.SearchedNotRead},
+	} {
+		var sp *Span
+		for i := range c.Spans {
+			if c.Spans[i].File == tc.file && c.Spans[i].Start == tc.start {
+				sp = &c.Spans[i]
+			}
+		}
+		if sp == nil {
+			t.Errorf("%s:%d missing from %+v", tc.file, tc.start, c.Spans)
+			continue
+		}
+		if a := sp.Find[0]; a.Action != tc.aAt || a.Diagnosis != tc.aDiag {
+			t.Errorf("%s:%d A: %+v, want @%d %v", tc.file, tc.start, a, tc.aAt, tc.aDiag)
+		}
+		if b := sp.Find[1]; b.Action != tc.bAt || b.Diagnosis != tc.bDiag {
+			t.Errorf("%s:%d B: %+v, want @%d %v", tc.file, tc.start, b, tc.bAt, tc.bDiag)
+		}
+	}
+	if got := c.FirstReads(0); len(got) == 0 || got[0] != 3 {
+		t.Errorf("A's first reads (0-based actions) %v, want 3 first", got)
+	}
+	if n := len(c.Curve(0, model.GranLine)); n != 20 {
+		t.Errorf("A's line curve has %d points, want one per action", n)
+	}
+}
+
+func TestNewDifferentTasks(t *testing.T) {
+	a, b := demoRun(t, 0), demoRun(t, 3)
+	b.Run.InstanceID = "other__task-1"
+	if _, err := New(a, b, model.LensContextBench); !errors.Is(err, ErrDifferentTasks) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestTextAndJSON(t *testing.T) {
+	c, err := New(demoRun(t, 0), demoRun(t, 3), model.LensContextBench)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text bytes.Buffer
+	if err := c.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	onlyA, onlyB, both, neither := c.Differences()
+	for _, want := range []string{
+		"trajscope compare · pricebook__pricebook-42 · lens contextbench",
+		"final cov/p A ", "final cov/p B ", "AUC         A ",
+		"pricebook/discounts.py:49-62  A @4 found · B declared, never shown",
+		"pricebook/cart.py:45-49       A @6 read then dropped · B never (searched, not read)",
+	} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, text.String())
+		}
+	}
+	if both+onlyA+onlyB+neither != len(c.Spans) {
+		t.Errorf("differences %d+%d+%d+%d do not add up to %d spans", both, onlyA, onlyB, neither, len(c.Spans))
+	}
+	var js bytes.Buffer
+	if err := c.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		InstanceID string `json:"instance_id"`
+		Runs       [2]struct {
+			Actions int `json:"actions"`
+			Final   struct {
+				Line struct{ Coverage float64 } `json:"line"`
+			} `json:"final"`
+		} `json:"runs"`
+		Spans []struct {
+			File string `json:"file"`
+			Runs [2]struct {
+				FirstShown int    `json:"first_shown"`
+				Diagnosis  string `json:"diagnosis"`
+			} `json:"runs"`
+		} `json:"spans"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.InstanceID != c.InstanceID || back.Runs[0].Actions != 20 || back.Runs[0].Final.Line.Coverage != c.Runs[0].Final.Line.Coverage ||
+		len(back.Spans) != len(c.Spans) || back.Spans[0].Runs[0].Diagnosis == "" {
+		t.Errorf("JSON read back: %+v", back)
+	}
+}

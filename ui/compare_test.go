@@ -1,0 +1,85 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/trajscope/trajscope/compare"
+	"github.com/trajscope/trajscope/model"
+)
+
+// shortDemo is the demo run cut after its first three actions, keeping the
+// closing messages that declare the final context: a second run of the task.
+var shortDemo = variant{edit: func(msgs []map[string]any, _ map[string]any) []map[string]any {
+	return append(append([]map[string]any{}, msgs[:8]...), msgs[len(msgs)-4:]...)
+}}
+
+func newCompare(t *testing.T, w, h int, keys ...string) *CompareModel {
+	t.Helper()
+	c, err := compare.New(demoAnalysis(t), shortDemo.analysis(t), model.LensContextBench)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Compare(c, Options{Theme: "dark", Dark: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	for _, k := range keys {
+		m.Update(press(k))
+	}
+	return m
+}
+
+// TestCompareGolden: at 80x24 the runs stack, at 160x48 they sit side by
+// side with a curve pair per granularity; stepping moves both.
+func TestCompareGolden(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		w, h int
+		keys []string
+	}{
+		{"compare_80x24", 80, 24, []string{"l", "l", "l", "l"}},
+		{"compare_160x48", 160, 48, []string{"l", "l", "l", "l", "l"}},
+		{"compare_aligned_160x48", 160, 48, []string{"a", "l"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			raw := newCompare(t, c.w, c.h, c.keys...).View().Content
+			checkScreen(t, raw, c.w, c.h)
+			golden(t, c.name, ansi.Strip(raw))
+		})
+	}
+}
+
+// What the comparison must say, whatever the layout.
+func TestCompareSaysIt(t *testing.T) {
+	m := newCompare(t, 160, 48, "l", "l", "l", "l", "l", "l")
+	screen := ansi.Strip(m.View().Content)
+	for _, want := range []string{
+		"A · timeline  7/20", "B · timeline  4/4",
+		"pricebook/discounts.py:49-62  A @4 found · B declared, never shown",
+		"pricebook/cart.py:45-49       A @6 read then dropped · B never (searched, not read)",
+		"file   A", "line   A", // all four granularities, A and B each
+	} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("screen lacks %q:\n%s", want, screen)
+		}
+	}
+	// B's curve is drawn in braille, A's in blocks: the pair reads apart
+	// without colour.
+	if !strings.ContainsAny(screen, "⡀⣀⣄⣤⣦⣶⣷⣿") || !strings.ContainsAny(screen, "▁▂▃▄▅▆▇█") {
+		t.Errorf("curves not drawn in two glyph sets:\n%s", screen)
+	}
+	// Aligned: A jumps to its first read of gold (action 4).
+	m = newCompare(t, 160, 48, "a")
+	if m.ctx[0].Cur != 3 || !strings.Contains(ansi.Strip(m.View().Content), "aligned on gold first reads 1/") {
+		t.Errorf("aligned: A at action %d", m.ctx[0].Cur+1)
+	}
+	m.Update(press("G"))
+	if m.aligned && m.ctx[0].Cur == 3 {
+		t.Errorf("G did not move to the last aligned stop")
+	}
+}
