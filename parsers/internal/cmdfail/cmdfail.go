@@ -58,11 +58,37 @@ func ErrorLine(output string) string {
 		if len(line) > 400 {
 			continue // a long line is output, not an error message
 		}
-		if shellErrRe.MatchString(line) || notFoundRe.MatchString(line) || toolErrRe.MatchString(line) {
+		if isErrorLine(line) {
 			return line
 		}
 	}
 	return ""
+}
+
+// isErrorLine matches a line against the three patterns, each only when the
+// line has what its pattern requires: every error line has ": ", a shell's
+// starts with the shell's name, a tool's with the tool's. Without the
+// checks the backtracking patterns cost almost half of loading a long run.
+func isErrorLine(line string) bool {
+	name, _, ok := strings.Cut(line, ": ")
+	switch {
+	case !ok:
+		return false
+	case strings.HasSuffix(name, "sh") && shellErrRe.MatchString(line):
+		return true
+	case strings.HasSuffix(line, ": command not found") && notFoundRe.MatchString(line):
+		return true
+	}
+	return fileTools[name] && toolErrRe.MatchString(line)
+}
+
+// fileTools are the tools toolErrRe names.
+var fileTools = map[string]bool{}
+
+func init() {
+	for _, t := range strings.Fields("cat nl head tail sed grep egrep rg ls wc awk cd less more find sort diff") {
+		fileTools[t] = true
+	}
 }
 
 // Reason says why a command failed, "" when nothing says it did: a non-zero

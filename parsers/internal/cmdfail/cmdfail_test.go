@@ -60,3 +60,20 @@ func TestClip(t *testing.T) {
 		t.Errorf("Clip cut %q badly", got)
 	}
 }
+
+// The checks in front of the patterns never change their answer.
+func TestIsErrorLineAgreesWithPatterns(t *testing.T) {
+	for _, l := range []string{
+		"/bin/sh: 2: Syntax error: \"(\" unexpected", "bash: line 1: foo: command not found", "sh: 1: cd: can't cd to x",
+		"zsh: permission denied: ./x", "/usr/bin/bash: x: No such file or directory", "dash: 3: x: not found",
+		"foo: command not found", "my tool: command not found", "cat: a.py: No such file or directory",
+		"grep: src: Is a directory", "sed: can't read x: No such file or directory", "ls: cannot access 'x': No such file or directory",
+		"python: can't open file 'x.py': [Errno 2] No such file or directory", "fish: Unknown command", "ok", "",
+		"Traceback (most recent call last):", "cat a.py: No such file", "bash", "x: y", "sh:", "nl: x: Is a directory",
+	} {
+		want := shellErrRe.MatchString(l) || notFoundRe.MatchString(l) || toolErrRe.MatchString(l)
+		if got := isErrorLine(l); got != want {
+			t.Errorf("isErrorLine(%q) = %v, the patterns say %v", l, got, want)
+		}
+	}
+}
