@@ -56,12 +56,21 @@ var (
 
 // Parse builds a run from a trajectory's bytes; name is the file's base
 // name, which gives the instance id as upstream derives it.
-func Parse(name string, data []byte) (*model.Run, error) {
+func Parse(name string, data []byte) (*model.Run, error) { return parse(name, data, jsonv.Parse) }
+
+// ParseOwned is Parse for a buffer the caller hands over (a file just
+// read): the run's text shares its memory, and data must not be used
+// afterwards. A long trajectory then costs its size once, not twice.
+func ParseOwned(name string, data []byte) (*model.Run, error) {
+	return parse(name, data, jsonv.ParseOwned)
+}
+
+func parse(name string, data []byte, decode func([]byte) (*jsonv.Value, error)) (*model.Run, error) {
 	if !utf8.Valid(data) {
 		// The reference opens the file as strict UTF-8 and fails.
 		return nil, fmt.Errorf("byte %d: invalid UTF-8", runfile.InvalidUTF8(data))
 	}
-	doc, err := jsonv.Parse(data)
+	doc, err := decode(data)
 	if err != nil {
 		return nil, err
 	}
@@ -165,6 +174,15 @@ type timeline struct {
 // without a command.
 func buildTimeline(msgs []*jsonv.Value) *timeline {
 	tl := &timeline{msgAction: map[int]int{}}
+	// About one action per assistant message: sized once, a long run's
+	// actions are not copied at every doubling.
+	n := 0
+	for _, msg := range msgs {
+		if role(msg) == "assistant" {
+			n++
+		}
+	}
+	tl.actions = make([]model.Action, 0, n)
 	obs := map[int][]string{}
 	byCallID := map[string]int{}
 	cur := -1

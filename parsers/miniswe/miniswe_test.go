@@ -2,7 +2,9 @@ package miniswe
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -360,6 +362,11 @@ func FuzzMiniSWE(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		defer fuzzbudget.Start(t)()
 		run, err := Parse("f.traj.json", b)
+		// Decoding in place gives the same run, or the same error.
+		owned, oerr := ParseOwned("f.traj.json", bytes.Clone(b))
+		if fmt.Sprint(err) != fmt.Sprint(oerr) || err == nil && !reflect.DeepEqual(run, owned) {
+			t.Fatalf("ParseOwned differs: %v / %v", err, oerr)
+		}
 		if err != nil {
 			return
 		}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Kind is a JSON value's type.
@@ -132,8 +133,16 @@ func (e *SyntaxError) Error() string {
 const maxDepth = 1000
 
 // Parse decodes one JSON document; only whitespace may follow it.
-func Parse(data []byte) (*Value, error) {
-	p := &parser{s: data}
+func Parse(data []byte) (*Value, error) { return parse(data, false) }
+
+// ParseOwned is Parse for a buffer the caller hands over: strings are
+// decoded in place and share its memory, so a document costs its bytes once
+// rather than twice (a long trajectory's observations are most of it).
+// data must not be used or changed afterwards.
+func ParseOwned(data []byte) (*Value, error) { return parse(data, true) }
+
+func parse(data []byte, owned bool) (*Value, error) {
+	p := &parser{s: data, owned: owned, line: 1}
 	p.ws()
 	v, err := p.value(0)
 	if err != nil {
@@ -147,27 +156,26 @@ func Parse(data []byte) (*Value, error) {
 }
 
 type parser struct {
-	s []byte
-	i int
+	s     []byte
+	i     int
+	owned bool // strings are decoded over s (ParseOwned)
+	// line and lineStart place p.i for errors. Newlines are only ever
+	// whitespace between values (a string may not hold a raw one), so ws
+	// counts them all, and decoding in place cannot disturb the count.
+	line, lineStart int
 }
 
 func (p *parser) errf(format string, args ...any) error {
-	line, col := 1, 1
-	for _, c := range p.s[:min(p.i, len(p.s))] {
-		if c == '\n' {
-			line++
-			col = 1
-		} else {
-			col++
-		}
-	}
-	return &SyntaxError{Msg: fmt.Sprintf(format, args...), Offset: p.i, Line: line, Col: col}
+	return &SyntaxError{Msg: fmt.Sprintf(format, args...), Offset: p.i, Line: p.line, Col: p.i - p.lineStart + 1}
 }
 
 func (p *parser) ws() {
 	for p.i < len(p.s) {
 		switch p.s[p.i] {
-		case ' ', '\t', '\n', '\r':
+		case '\n':
+			p.i++
+			p.line, p.lineStart = p.line+1, p.i
+		case ' ', '\t', '\r':
 			p.i++
 		default:
 			return
@@ -258,9 +266,30 @@ func (p *parser) number() (*Value, error) {
 	return &Value{Kind: Number, Num: string(p.s[start:p.i]), Off: start}, nil
 }
 
+// stringEnd is the offset of the quote that closes the string running at
+// i (escapes skipped), or len(s) when none does: an upper bound on the
+// decoded length, as no escape decodes to more bytes than it takes.
+func stringEnd(s []byte, i int) int {
+	for i < len(s) {
+		switch s[i] {
+		case '"':
+			return i
+		case '\\':
+			i++
+		}
+		i++
+	}
+	return len(s)
+}
+
 func (p *parser) str() (string, error) {
 	p.i++ // opening quote
-	var b strings.Builder
+	// out collects the decoded bytes: in place over the string itself when
+	// the buffer is ours (no escape decodes to more bytes than it takes, so
+	// writing never overtakes reading), else in a buffer sized once for the
+	// whole string. Either way the string is made without another copy.
+	var out []byte
+	started := false
 	for {
 		// Copy the run of plain bytes at once: observations are long, and a
 		// byte at a time was most of the parse.
@@ -268,12 +297,23 @@ func (p *parser) str() (string, error) {
 		for j < len(p.s) && p.s[j] != '"' && p.s[j] != '\\' && p.s[j] >= 0x20 {
 			j++
 		}
-		if j < len(p.s) && p.s[j] == '"' && b.Len() == 0 {
-			s := string(p.s[p.i:j])
+		if j < len(p.s) && p.s[j] == '"' && !started {
+			s := p.s[p.i:j]
 			p.i = j + 1
-			return s, nil
+			if p.owned {
+				return unsafe.String(unsafe.SliceData(s), len(s)), nil
+			}
+			return string(s), nil
 		}
-		b.Write(p.s[p.i:j])
+		if !started {
+			started = true
+			if p.owned {
+				out = p.s[p.i:p.i]
+			} else {
+				out = make([]byte, 0, stringEnd(p.s, j)-p.i)
+			}
+		}
+		out = append(out, p.s[p.i:j]...)
 		p.i = j
 		if p.i >= len(p.s) {
 			return "", p.errf("unterminated string")
@@ -282,7 +322,7 @@ func (p *parser) str() (string, error) {
 		switch {
 		case c == '"':
 			p.i++
-			return b.String(), nil
+			return unsafe.String(unsafe.SliceData(out), len(out)), nil
 		case c < 0x20:
 			return "", p.errf("control character %#02x inside a string", c)
 		case c == '\\':
@@ -293,17 +333,17 @@ func (p *parser) str() (string, error) {
 			p.i += 2
 			switch e {
 			case '"', '\\', '/':
-				b.WriteByte(e)
+				out = append(out, e)
 			case 'b':
-				b.WriteByte('\b')
+				out = append(out, '\b')
 			case 'f':
-				b.WriteByte('\f')
+				out = append(out, '\f')
 			case 'n':
-				b.WriteByte('\n')
+				out = append(out, '\n')
 			case 'r':
-				b.WriteByte('\r')
+				out = append(out, '\r')
 			case 't':
-				b.WriteByte('\t')
+				out = append(out, '\t')
 			case 'u':
 				r, err := p.hex4()
 				if err != nil {
@@ -322,13 +362,13 @@ func (p *parser) str() (string, error) {
 				if utf16.IsSurrogate(r) {
 					r = utf8.RuneError // a lone surrogate has no UTF-8 form
 				}
-				b.WriteRune(r)
+				out = utf8.AppendRune(out, r)
 			default:
 				p.i -= 2
 				return "", p.errf("invalid escape \\%c", e)
 			}
 		default:
-			b.WriteByte(c)
+			out = append(out, c)
 			p.i++
 		}
 	}

@@ -1,7 +1,10 @@
 package jsonv
 
 import (
+	"bytes"
+	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -74,6 +77,10 @@ func FuzzParse(f *testing.F) {
 		if err == nil && v == nil {
 			t.Fatal("nil value without error")
 		}
+		owned, oerr := ParseOwned(bytes.Clone(b))
+		if fmt.Sprint(err) != fmt.Sprint(oerr) || !reflect.DeepEqual(v, owned) {
+			t.Fatalf("ParseOwned differs: %v / %v", err, oerr)
+		}
 	})
 }
 
@@ -100,4 +107,28 @@ func TestFloat(t *testing.T) {
 	if _, ok := (&Value{Kind: String, Str: "1"}).Float(); ok {
 		t.Error("a string is not a number")
 	}
+}
+
+// ParseOwned decodes every document as Parse does, errors and their
+// positions included, whatever it does to the buffer.
+func TestParseOwnedAgrees(t *testing.T) {
+	for _, doc := range []string{
+		`{"a": "plain", "b": "esc\n\"aped\u00e9\ud83d\ude00\t", "c": [1, -2.5e3, true, null, "", "\\"]}`,
+		"[\n  \"x\\ny\",\n  {\"k\": \"\\u0041\\u00\"}\n]",
+		"{\"a\":\n\"b\\nc\",\n \"d\": \"e\u0001\"}",
+		`"\ud800 lone"`, `{"a": "x", "a": "y\n"}`, "[1,\n2,\n", `"unterminated \n`,
+	} {
+		want, werr := Parse([]byte(doc))
+		got, gerr := ParseOwned([]byte(doc))
+		if fmt.Sprint(werr) != fmt.Sprint(gerr) || !reflect.DeepEqual(want, got) {
+			t.Errorf("%q:\n Parse      %v %v\n ParseOwned %v %v", doc, dump(want), werr, dump(got), gerr)
+		}
+	}
+}
+
+func dump(v *Value) string {
+	if v == nil {
+		return "<nil>"
+	}
+	return fmt.Sprintf("%+v", *v)
 }
