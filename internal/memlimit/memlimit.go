@@ -1,0 +1,52 @@
+// Package memlimit sets the Go runtime's soft memory limit from the size of
+// the inputs. The collector normally lets the heap grow to twice what is
+// live before it runs; on a large trajectory that doubles the peak for
+// nothing. With a limit the collector runs sooner as the heap nears it, so
+// the peak stays near what is live, at some CPU cost only on large inputs.
+package memlimit
+
+import (
+	"math"
+	"os"
+	"runtime/debug"
+)
+
+// Base is the Go heap the process may use besides its inputs (tables,
+// grammars' Go side), and PerInputByte how much one byte of the largest
+// input may take while it is parsed and analysed. The limit covers the Go
+// heap only: tree-sitter's C memory, stacks and the binary come on top, so
+// Base stays 50 MB under the 150 MB the memory tests allow.
+const (
+	Base         = 100 << 20
+	PerInputByte = 3
+)
+
+// MinInput is the size from which a limit is set: below it the default
+// pacing costs little, and a limit near Base would only make the collector
+// busy.
+const MinInput = 32 << 20
+
+// ForInputs sets the soft limit to PerInputByte × the largest of paths +
+// Base when that input is at least MinInput, unless GOMEMLIMIT already sets
+// one. Paths that are not regular files (directories, missing files) count
+// as nothing. It returns the limit set, 0 when none.
+func ForInputs(paths ...string) int64 {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return 0
+	}
+	var largest int64
+	for _, p := range paths {
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			largest = max(largest, st.Size())
+		}
+	}
+	if largest < MinInput {
+		return 0
+	}
+	limit := Base + PerInputByte*largest
+	if largest > (math.MaxInt64-Base)/PerInputByte {
+		limit = math.MaxInt64
+	}
+	debug.SetMemoryLimit(limit)
+	return limit
+}
