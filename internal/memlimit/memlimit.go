@@ -9,6 +9,8 @@ import (
 	"math"
 	"os"
 	"runtime/debug"
+	"runtime/metrics"
+	"time"
 )
 
 // Base is the Go heap the process may use besides its inputs (tables,
@@ -48,5 +50,31 @@ func ForInputs(paths ...string) int64 {
 		limit = math.MaxInt64
 	}
 	debug.SetMemoryLimit(limit)
+	go watch(limit, 50*time.Millisecond, nil)
 	return limit
+}
+
+// watch lifts the limit when what is live comes near it. Past the limit the
+// collector would run almost without pause (a run the explorer needs more
+// than the limit for took twice as long); with the limit at twice what is
+// live it paces as it would without one.
+func watch(limit int64, every time.Duration, stop <-chan struct{}) {
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+		}
+		metrics.Read(live)
+		if live[0].Value.Kind() != metrics.KindUint64 {
+			return // a runtime without the metric: keep the limit
+		}
+		if n := int64(live[0].Value.Uint64()); n > limit/10*9 && n < math.MaxInt64/2 {
+			limit = 2 * n
+			debug.SetMemoryLimit(limit)
+		}
+	}
 }

@@ -3,8 +3,10 @@ package memlimit
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"testing"
+	"time"
 )
 
 func TestForInputs(t *testing.T) {
@@ -35,4 +37,32 @@ func TestForInputs(t *testing.T) {
 	if got := ForInputs(big); got != 0 {
 		t.Errorf("with GOMEMLIMIT set: %d", got)
 	}
+}
+
+// TestWatchLiftsTheLimit: once what is live passes nine tenths of the
+// limit, the limit becomes twice what is live, so the collector never runs
+// without pause.
+func TestWatchLiftsTheLimit(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	held := make([]byte, 64<<20)
+	for i := range held {
+		held[i] = byte(i)
+	}
+	runtime.GC()
+	limit := int64(16 << 20)
+	debug.SetMemoryLimit(limit)
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() { watch(limit, time.Millisecond, stop); close(done) }()
+	deadline := time.Now().Add(5 * time.Second)
+	for debug.SetMemoryLimit(-1) == limit && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(5 * time.Millisecond)
+	}
+	close(stop)
+	<-done
+	if got := debug.SetMemoryLimit(-1); got < 2*int64(len(held)) {
+		t.Errorf("limit %d MB with %d MB live, want at least twice what is live", got>>20, len(held)>>20)
+	}
+	runtime.KeepAlive(held)
 }
