@@ -38,6 +38,9 @@ type CompareModel struct {
 	event   int
 	gran    model.Granularity // the chart's granularity on narrow screens
 	help    bool
+	// showSource puts the source pane where the timelines are, on a
+	// narrow screen (a wide one shows both).
+	showSource bool
 }
 
 // Spark glyphs: A draws blocks, B braille, so the two curves read apart
@@ -59,11 +62,12 @@ func Compare(c *compare.Comparison, opts Options) (*CompareModel, error) {
 	return m, nil
 }
 
-var compareKeys = struct{ Align, Gran, Help, Quit key.Binding }{
-	Align: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "align on gold first reads")),
-	Gran:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "chart granularity")),
-	Help:  key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-	Quit:  key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+var compareKeys = struct{ Align, Gran, Source, Help, Quit key.Binding }{
+	Source: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "source / timelines")),
+	Align:  key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "align on gold first reads")),
+	Gran:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "chart granularity")),
+	Help:   key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+	Quit:   key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 }
 
 // Init starts nothing: everything is computed.
@@ -84,6 +88,8 @@ func (m *CompareModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.aligned = !m.aligned
 			m.event = 0
 			m.sync()
+		case key.Matches(msg, compareKeys.Source):
+			m.showSource = !m.showSource
 		case key.Matches(msg, compareKeys.Gran):
 			m.gran = (m.gran + 1) % model.Granularity(len(model.Granularities))
 		case key.Matches(msg, keys.Next):
@@ -166,15 +172,22 @@ func (m *CompareModel) Render() string {
 	chart := m.chart(grans)
 	goldH := max(3, min(len(m.c.Spans)+1, body/3))
 	tlH := body - len(chart) - goldH
-	if wide {
-		colW := m.w / 2
-		m.tl[0].SetSize(colW, tlH)
-		m.tl[1].SetSize(m.w-colW, tlH)
-		a, b := strings.Split(m.tl[0].View(), "\n"), strings.Split(m.tl[1].View(), "\n")
-		for i := range a {
-			lines = append(lines, a[i]+b[i])
+	switch {
+	case wide:
+		// The timelines one above the other on the left, the source of
+		// the file the current actions point at on the right.
+		colW := m.w * 2 / 5
+		ha := tlH / 2
+		m.tl[0].SetSize(colW, ha)
+		m.tl[1].SetSize(colW, tlH-ha)
+		left := append(strings.Split(m.tl[0].View(), "\n"), strings.Split(m.tl[1].View(), "\n")...)
+		right := m.source(m.w-colW-1, tlH)
+		for i := range left {
+			lines = append(lines, left[i]+m.theme.Separator.Render("│")+right[i])
 		}
-	} else {
+	case m.showSource:
+		lines = append(lines, m.source(m.w, tlH)...)
+	default:
 		ha := tlH / 2
 		m.tl[0].SetSize(m.w, ha)
 		m.tl[1].SetSize(m.w, tlH-ha)
@@ -296,7 +309,7 @@ func (m *CompareModel) chart(grans []model.Granularity) []string {
 }
 
 func (m *CompareModel) footer() string {
-	bs := []key.Binding{keys.Next, keys.Prev, keys.First, keys.Last, compareKeys.Align, compareKeys.Gran, compareKeys.Help, compareKeys.Quit}
+	bs := []key.Binding{keys.Next, keys.Prev, keys.First, keys.Last, compareKeys.Align, compareKeys.Source, compareKeys.Gran, compareKeys.Help, compareKeys.Quit}
 	var parts []string
 	for _, b := range bs {
 		h := b.Help()
@@ -313,6 +326,8 @@ func (m *CompareModel) helpLines() []string {
 		" g/0 G/$   first / last action",
 		" a         align: step through the gold spans' first reads instead (A's k-th and B's k-th)",
 		" c         the chart's granularity on a narrow screen (wide screens show all four)",
+		" s         the source pane instead of the timelines on a narrow screen: its gutter",
+		"           marks each line A, B or both as those runs had shown it by now, ● gold",
 		"",
 		" Gold: per span, the action that first showed it in each run and what became of it;",
 		" dim until the run reaches that action. Coverage: A in blocks, B in braille.",

@@ -45,6 +45,9 @@ func TestCompareGolden(t *testing.T) {
 		{"compare_80x24", 80, 24, []string{"l", "l", "l", "l"}},
 		{"compare_160x48", 160, 48, []string{"l", "l", "l", "l", "l"}},
 		{"compare_aligned_160x48", 160, 48, []string{"a", "l"}},
+		// The source pane in place of the timelines: discounts.py 1-40,
+		// which both runs showed at their third action.
+		{"compare_source_80x24", 80, 24, []string{"l", "l", "s"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			raw := newCompare(t, c.w, c.h, c.keys...).View().Content
@@ -72,6 +75,22 @@ func TestCompareSaysIt(t *testing.T) {
 	// without colour.
 	if !strings.ContainsAny(screen, "⡀⣀⣄⣤⣦⣶⣷⣿") || !strings.ContainsAny(screen, "▁▂▃▄▅▆▇█") {
 		t.Errorf("curves not drawn in two glyph sets:\n%s", screen)
+	}
+	// The source gutter: at action 3 both runs have shown discounts.py
+	// 1-40; at action 4 A has shown 41-75 too (49-62 gold), B nothing more.
+	for _, c := range []struct {
+		keys []string
+		want []string
+	}{
+		{[]string{"l", "l"}, []string{"Source  pricebook/discounts.py:1", "AB   1 ", "AB  20 "}},
+		{[]string{"l", "l", "l"}, []string{"Source  pricebook/discounts.py:49", "A   41 ", "A ● 49 "}},
+	} {
+		screen = ansi.Strip(newCompare(t, 160, 48, c.keys...).View().Content)
+		for _, want := range c.want {
+			if !strings.Contains(screen, want) {
+				t.Errorf("after %v the source pane lacks %q:\n%s", c.keys, want, screen)
+			}
+		}
 	}
 	// Aligned: A jumps to its first read of gold (action 4).
 	m = newCompare(t, 160, 48, "a")
