@@ -103,7 +103,7 @@ func instanceID(name string, doc *jsonv.Value) string {
 		case jsonv.String:
 			id = v.Str
 		case jsonv.Number:
-			id = v.Num
+			id = v.Str
 		}
 	}
 	return id

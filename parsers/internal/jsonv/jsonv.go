@@ -17,7 +17,7 @@ import (
 )
 
 // Kind is a JSON value's type.
-type Kind int
+type Kind uint8
 
 const (
 	Null Kind = iota
@@ -38,18 +38,18 @@ func (k Kind) Article() string {
 	return [...]string{"null", "a boolean", "a number", "a string", "an array", "an object"}[k]
 }
 
-// Value is one decoded JSON value.
+// Value is one decoded JSON value. A long trajectory decodes to millions
+// of them, so the fields are few: Str serves strings and numbers alike.
 type Value struct {
 	Kind Kind
 	Bool bool
-	// Num is a number's text as written.
-	Num string
+	// Off is the byte offset where the value starts.
+	Off int
+	// Str is a string's value, or a number's text as written.
 	Str string
 	Arr []*Value
 	// Obj holds an object's members in order, keys unique.
 	Obj []Member
-	// Off is the byte offset where the value starts.
-	Off int
 }
 
 // Member is one object member.
@@ -84,7 +84,7 @@ func (v *Value) Truthy() bool {
 	case Bool:
 		return v.Bool
 	case Number:
-		f, err := strconv.ParseFloat(v.Num, 64)
+		f, err := strconv.ParseFloat(v.Str, 64)
 		return err != nil || f != 0 // NaN is truthy; huge ints parse as ±Inf
 	case String:
 		return v.Str != ""
@@ -98,10 +98,10 @@ func (v *Value) Truthy() bool {
 
 // Int returns a number as an int when it is written as an integer.
 func (v *Value) Int() (int64, bool) {
-	if v == nil || v.Kind != Number || strings.ContainsAny(v.Num, ".eEIN") {
+	if v == nil || v.Kind != Number || strings.ContainsAny(v.Str, ".eEIN") {
 		return 0, false
 	}
-	n, err := strconv.ParseInt(v.Num, 10, 64)
+	n, err := strconv.ParseInt(v.Str, 10, 64)
 	return n, err == nil
 }
 
@@ -110,7 +110,7 @@ func (v *Value) Float() (float64, bool) {
 	if v == nil || v.Kind != Number {
 		return 0, false
 	}
-	f, err := strconv.ParseFloat(v.Num, 64)
+	f, err := strconv.ParseFloat(v.Str, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return 0, false // past the float range is ±Inf, as Python's float() gives
 	}
@@ -217,11 +217,11 @@ func (p *parser) value(depth int) (*Value, error) {
 	case p.lit("false"):
 		return &Value{Kind: Bool, Off: start}, nil
 	case p.lit("NaN"):
-		return &Value{Kind: Number, Num: "NaN", Off: start}, nil
+		return &Value{Kind: Number, Str: "NaN", Off: start}, nil
 	case p.lit("Infinity"):
-		return &Value{Kind: Number, Num: "Infinity", Off: start}, nil
+		return &Value{Kind: Number, Str: "Infinity", Off: start}, nil
 	case p.lit("-Infinity"):
-		return &Value{Kind: Number, Num: "-Infinity", Off: start}, nil
+		return &Value{Kind: Number, Str: "-Infinity", Off: start}, nil
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number()
 	}
@@ -263,7 +263,11 @@ func (p *parser) number() (*Value, error) {
 			p.i = save
 		}
 	}
-	return &Value{Kind: Number, Num: string(p.s[start:p.i]), Off: start}, nil
+	num := p.s[start:p.i]
+	if p.owned {
+		return &Value{Kind: Number, Str: unsafe.String(unsafe.SliceData(num), len(num)), Off: start}, nil
+	}
+	return &Value{Kind: Number, Str: string(num), Off: start}, nil
 }
 
 // stringEnd is the offset of the quote that closes the string running at

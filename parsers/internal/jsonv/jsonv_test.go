@@ -23,8 +23,8 @@ func TestParse(t *testing.T) {
 	if strings.Join(keys, ",") != "b,a,c,d" {
 		t.Errorf("keys %v: a repeated key keeps its first position", keys)
 	}
-	if b, _ := v.Get("b"); b.Num != "NaN" {
-		t.Errorf("b = %q, want the last value NaN", b.Num)
+	if b, _ := v.Get("b"); b.Str != "NaN" {
+		t.Errorf("b = %q, want the last value NaN", b.Str)
 	}
 	if a, _ := v.Get("a"); a.Arr[2].Str != "xé😀" {
 		t.Errorf("surrogate pair decoded to %q", a.Arr[2].Str)

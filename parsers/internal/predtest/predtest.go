@@ -69,7 +69,7 @@ func stepDiff(got model.Step, want *jsonv.Value, fk, sk, yk string) []string {
 			for _, sp := range m.Val.Arr {
 				a, _ := sp.Get("start")
 				b, _ := sp.Get("end")
-				parts = append(parts, a.Num+"-"+b.Num)
+				parts = append(parts, a.Str+"-"+b.Str)
 			}
 			ws = append(ws, m.Key+":"+strings.Join(parts, ","))
 		}
