@@ -104,8 +104,9 @@ func (r *Results) run() *Run {
 // added under a last "trajscope" key; "aggregate" is upstream's aggregate
 // dict; "summary" holds the report rows (every aggregate definition) per lens.
 func (r *Results) WriteJSON(w io.Writer) error {
-	var buf []byte
-	buf = append(buf, `{"results": [`...)
+	// Written row by row: a batch of thousands of analysed instances is
+	// never held as one document.
+	buf := []byte(`{"results": [`)
 	for i := range r.Rows {
 		if i > 0 {
 			buf = append(buf, ", "...)
@@ -118,6 +119,10 @@ func (r *Results) WriteJSON(w io.Writer) error {
 				buf = append(buf, '}')
 			}
 		}
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+		buf = buf[:0]
 	}
 	buf = append(buf, `], "aggregate": `...)
 	buf = scoring.AppendAggregateJSON(buf, &r.Aggregate)
