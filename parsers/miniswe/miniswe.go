@@ -62,7 +62,12 @@ func Parse(name string, data []byte) (*model.Run, error) { return parse(name, da
 // read): the run's text shares its memory, and data must not be used
 // afterwards. A long trajectory then costs its size once, not twice.
 func ParseOwned(name string, data []byte) (*model.Run, error) {
-	return parse(name, data, jsonv.ParseOwned)
+	return parse(name, data, func(b []byte) (*jsonv.Value, error) {
+		// Each assistant message's extra.response.choices repeats the
+		// message (a third to a half of a real run's values); nothing here
+		// reads it.
+		return jsonv.ParseOwned(b, "choices")
+	})
 }
 
 func parse(name string, data []byte, decode func([]byte) (*jsonv.Value, error)) (*model.Run, error) {

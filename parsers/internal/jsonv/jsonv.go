@@ -9,6 +9,7 @@ package jsonv
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -138,11 +139,13 @@ func Parse(data []byte) (*Value, error) { return parse(data, false) }
 // ParseOwned is Parse for a buffer the caller hands over: strings are
 // decoded in place and share its memory, so a document costs its bytes once
 // rather than twice (a long trajectory's observations are most of it).
-// data must not be used or changed afterwards.
-func ParseOwned(data []byte) (*Value, error) { return parse(data, true) }
+// data must not be used or changed afterwards. Object members named in
+// drop are parsed (errors are the same) but left out of the tree: a
+// caller that never reads them need not hold them.
+func ParseOwned(data []byte, drop ...string) (*Value, error) { return parse(data, true, drop...) }
 
-func parse(data []byte, owned bool) (*Value, error) {
-	p := &parser{s: data, owned: owned, line: 1}
+func parse(data []byte, owned bool, drop ...string) (*Value, error) {
+	p := &parser{s: data, owned: owned, line: 1, drop: drop}
 	p.ws()
 	v, err := p.value(0)
 	if err != nil {
@@ -158,7 +161,8 @@ func parse(data []byte, owned bool) (*Value, error) {
 type parser struct {
 	s     []byte
 	i     int
-	owned bool // strings are decoded over s (ParseOwned)
+	owned bool     // strings are decoded over s (ParseOwned)
+	drop  []string // object members left out (ParseOwned)
 	// line and lineStart place p.i for errors. Newlines are only ever
 	// whitespace between values (a string may not hold a raw one), so ws
 	// counts them all, and decoding in place cannot disturb the count.
@@ -449,27 +453,34 @@ func (p *parser) object(depth int) (*Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(v.Obj) >= 8 && index == nil {
+		if slices.Contains(p.drop, k) {
+			e = nil // parsed for its errors, then let go
+		}
+		if e != nil && len(v.Obj) >= 8 && index == nil {
 			index = make(map[string]int, len(v.Obj)*2)
 			for i, m := range v.Obj {
 				index[m.Key] = i
 			}
 		}
 		pos := -1
-		if index != nil {
+		switch {
+		case e == nil:
+		case index != nil:
 			if i, ok := index[k]; ok {
 				pos = i
 			}
-		} else {
+		default:
 			for i, m := range v.Obj {
 				if m.Key == k {
 					pos = i
 				}
 			}
 		}
-		if pos >= 0 {
+		switch {
+		case e == nil:
+		case pos >= 0:
 			v.Obj[pos].Val = e // a dict keeps the first position, the last value
-		} else {
+		default:
 			if index != nil {
 				index[k] = len(v.Obj)
 			}

@@ -132,3 +132,25 @@ func dump(v *Value) string {
 	}
 	return fmt.Sprintf("%+v", *v)
 }
+
+// Members named to ParseOwned are parsed, so their errors are Parse's, but
+// left out of the tree; everything else is as Parse gives it.
+func TestParseOwnedDrops(t *testing.T) {
+	doc := `{"a": 1, "choices": [{"x": "y\n"}], "b": {"choices": 2, "c": "d"}}`
+	got, err := ParseOwned([]byte(doc), "choices")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := got.Get("choices"); ok || len(got.Obj) != 2 {
+		t.Errorf("top level: %+v", got.Obj)
+	}
+	if b, _ := got.Get("b"); len(b.Obj) != 1 || b.Obj[0].Key != "c" {
+		t.Errorf("nested: %+v", b.Obj)
+	}
+	bad := `{"a": 1, "choices": [1, }`
+	_, werr := Parse([]byte(bad))
+	_, gerr := ParseOwned([]byte(bad), "choices")
+	if werr == nil || fmt.Sprint(werr) != fmt.Sprint(gerr) {
+		t.Errorf("errors differ: %v / %v", werr, gerr)
+	}
+}
