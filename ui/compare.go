@@ -319,18 +319,23 @@ func (m *CompareModel) footer() string {
 }
 
 func (m *CompareModel) helpLines() []string {
+	// Short lines: the help must read whole at 80 columns.
 	return []string{
 		" Compare: two runs of one task, stepping together",
 		"",
-		" l/→ h/←   next / previous action (both runs; a run that has ended stays on its last)",
-		" g/0 G/$   first / last action",
-		" a         align: step through the gold spans' first reads instead (A's k-th and B's k-th)",
-		" c         the chart's granularity on a narrow screen (wide screens show all four)",
-		" s         the source pane instead of the timelines on a narrow screen: its gutter",
-		"           marks each line A, B or both as those runs had shown it by now, ● gold",
+		" l/→ h/←  next / previous action, both runs",
+		"          (a run that has ended stays on its last action)",
+		" g/0 G/$  first / last action",
+		" a        align: step through the gold spans' first reads",
+		"          (A's k-th first read beside B's k-th)",
+		" s        narrow screens: the source pane instead of the timelines",
+		" c        narrow screens: the chart's granularity",
 		"",
-		" Gold: per span, the action that first showed it in each run and what became of it;",
-		" dim until the run reaches that action. Coverage: A in blocks, B in braille.",
-		" ?         close this help    q  quit",
+		" Source gutter: A, B or AB as those runs had shown the line by",
+		" now; ● gold. Gold: the action that first showed each span in",
+		" each run and what became of it (dim until the run gets there).",
+		" Coverage: A in blocks, B in braille.",
+		"",
+		" ?  close this help    q  quit",
 	}
 }

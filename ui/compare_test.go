@@ -102,3 +102,17 @@ func TestCompareSaysIt(t *testing.T) {
 		t.Errorf("G did not move to the last aligned stop")
 	}
 }
+
+// The help reads whole at 80x24: no line is cut.
+func TestCompareHelpFits(t *testing.T) {
+	screen := ansi.Strip(newCompare(t, 80, 24, "?").View().Content)
+	lines := strings.Split(screen, "\n")
+	for _, l := range lines[3 : len(lines)-1] {
+		if strings.Contains(l, "…") {
+			t.Errorf("help line cut: %q", l)
+		}
+	}
+	if !strings.Contains(screen, "close this help") {
+		t.Errorf("help not shown whole:\n%s", screen)
+	}
+}
