@@ -47,19 +47,20 @@ type extraction struct {
 
 // messageList returns data["messages"] as the reference code iterates it:
 // a missing key, "" or {} iterate as nothing; other non-lists crash upstream.
-func messageList(data *jsonv.Value) ([]*jsonv.Value, error) {
+// msgs are the array's messages when it is one.
+func messageList(data *jsonv.Value, msgs []message) ([]message, error) {
 	m, ok := data.Get("messages")
 	if !ok {
 		return nil, nil
 	}
 	switch {
 	case m.Kind == jsonv.Array:
-		for i, msg := range m.Arr {
-			if msg.Kind != jsonv.Object {
-				return nil, fmt.Errorf("message %d: expected an object, found %s", i, msg.Kind.Article())
+		for i, msg := range msgs {
+			if msg.kind != jsonv.Object {
+				return nil, fmt.Errorf("message %d: expected an object, found %s", i, msg.kind.Article())
 			}
 		}
-		return m.Arr, nil
+		return msgs, nil
 	case (m.Kind == jsonv.String || m.Kind == jsonv.Object) && !m.Truthy():
 		return nil, nil
 	}
@@ -68,23 +69,11 @@ func messageList(data *jsonv.Value) ([]*jsonv.Value, error) {
 
 // content is msg.get("content", "") or "": falsy values read as "", other
 // non-strings make the reference regex search raise TypeError.
-func content(msg *jsonv.Value, i int) (string, error) {
-	c, ok := msg.Get("content")
-	if !ok || !c.Truthy() {
-		return "", nil
+func (m *message) text(i int) (string, error) {
+	if m.badContent != jsonv.Null {
+		return "", fmt.Errorf("message %d: content is %s, expected a string", i, m.badContent.Article())
 	}
-	if c.Kind != jsonv.String {
-		return "", fmt.Errorf("message %d: content is %s, expected a string", i, c.Kind.Article())
-	}
-	return c.Str, nil
-}
-
-// role returns a message's role when it is a string.
-func role(msg *jsonv.Value) string {
-	if r, ok := msg.Get("role"); ok && r.Kind == jsonv.String {
-		return r.Str
-	}
-	return ""
+	return m.content, nil
 }
 
 // repoDirName is _infer_repo_dir_name: the repository directory under /home
@@ -282,11 +271,11 @@ func extractViews(cmd string) []view {
 }
 
 // extract runs the reference MiniSWE extraction on a decoded .traj.json.
-func extract(data *jsonv.Value) (*extraction, error) {
+func extract(data *jsonv.Value, all []message) (*extraction, error) {
 	if data.Kind != jsonv.Object {
 		return nil, fmt.Errorf("expected a JSON object at the top level, found %s", data.Kind.Article())
 	}
-	msgs, err := messageList(data)
+	msgs, err := messageList(data, all)
 	if err != nil {
 		return nil, err
 	}
@@ -294,8 +283,8 @@ func extract(data *jsonv.Value) (*extraction, error) {
 	ex := &extraction{}
 
 	// Steps: every lowercase <explore_context> block, in message order.
-	for i, msg := range msgs {
-		c, err := content(msg, i)
+	for i := range msgs {
+		c, err := msgs[i].text(i)
 		if err != nil {
 			return nil, err
 		}
@@ -312,11 +301,11 @@ func extract(data *jsonv.Value) (*extraction, error) {
 	// Fallback steps from the first ```bash block of each assistant
 	// message, only when no explore_context step exists.
 	if len(ex.steps) == 0 {
-		for i, msg := range msgs {
-			if role(msg) != "assistant" {
+		for i := range msgs {
+			if msgs[i].role != "assistant" {
 				continue
 			}
-			c, _ := content(msg, i) // already checked above
+			c := msgs[i].content // already checked above
 			m := bashRe.FindStringSubmatch(c)
 			if m == nil {
 				continue
@@ -357,9 +346,8 @@ func extract(data *jsonv.Value) (*extraction, error) {
 
 	// Final: only the last <PATCH_CONTEXT> block of all messages.
 	last, found := "", false
-	for i, msg := range msgs {
-		c, _ := content(msg, i)
-		if ms := patchRe.FindAllStringSubmatch(c, -1); len(ms) > 0 {
+	for i := range msgs {
+		if ms := patchRe.FindAllStringSubmatch(msgs[i].content, -1); len(ms) > 0 {
 			last, found = ms[len(ms)-1][1], true
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -56,30 +57,53 @@ var (
 
 // Parse builds a run from a trajectory's bytes; name is the file's base
 // name, which gives the instance id as upstream derives it.
-func Parse(name string, data []byte) (*model.Run, error) { return parse(name, data, jsonv.Parse) }
-
-// ParseOwned is Parse for a buffer the caller hands over (a file just
-// read): the run's text shares its memory, and data must not be used
-// afterwards. A long trajectory then costs its size once, not twice.
-func ParseOwned(name string, data []byte) (*model.Run, error) {
-	return parse(name, data, func(b []byte) (*jsonv.Value, error) {
-		// Each assistant message's extra.response.choices repeats the
-		// message (a third to a half of a real run's values); nothing here
-		// reads it.
-		return jsonv.ParseOwned(b, "choices")
+func Parse(name string, data []byte) (*model.Run, error) {
+	return parse(name, data, func(b []byte) (*jsonv.Value, []message, error) {
+		doc, err := jsonv.Parse(b)
+		if err != nil {
+			return nil, nil, err
+		}
+		var msgs []message
+		if m, ok := doc.Get("messages"); ok && m.Kind == jsonv.Array {
+			msgs = make([]message, len(m.Arr))
+			for i, v := range m.Arr {
+				msgs[i] = newMessage(v)
+			}
+		}
+		return doc, msgs, nil
 	})
 }
 
-func parse(name string, data []byte, decode func([]byte) (*jsonv.Value, error)) (*model.Run, error) {
+// ParseOwned is Parse for a buffer the caller hands over (a file just
+// read): the run's text shares its memory, and data must not be used
+// afterwards. Each message is decoded, reduced to what is read of it and
+// let go, so a long trajectory costs its size once, not its decoded tree.
+func ParseOwned(name string, data []byte) (*model.Run, error) {
+	return parse(name, data, func(b []byte) (*jsonv.Value, []message, error) {
+		var msgs []message
+		// Each assistant message's extra.response.choices repeats the
+		// message; nothing here reads it.
+		doc, err := jsonv.Stream(b, "messages", func(i int, v *jsonv.Value) {
+			if i < 0 {
+				msgs = msgs[:0] // a repeated key: the last one counts
+				return
+			}
+			msgs = append(msgs, newMessage(v))
+		}, "choices")
+		return doc, slices.Clip(msgs), err
+	})
+}
+
+func parse(name string, data []byte, decode func([]byte) (*jsonv.Value, []message, error)) (*model.Run, error) {
 	if !utf8.Valid(data) {
 		// The reference opens the file as strict UTF-8 and fails.
 		return nil, fmt.Errorf("byte %d: invalid UTF-8", runfile.InvalidUTF8(data))
 	}
-	doc, err := decode(data)
+	doc, all, err := decode(data)
 	if err != nil {
 		return nil, err
 	}
-	ex, err := extract(doc)
+	ex, err := extract(doc, all)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +125,7 @@ func parse(name string, data []byte, decode func([]byte) (*jsonv.Value, error)) 
 	run.Model = str(doc, "info", "config", "model", "model_name")
 	run.ExitStatus = str(doc, "info", "exit_status")
 	run.CostUSD = cost(doc)
-	msgs, _ := messageList(doc) // validated by extract
+	msgs, _ := messageList(doc, all) // validated by extract
 	tl := buildTimeline(msgs)
 	if run.Model == "" {
 		run.Model = tl.model
@@ -114,6 +138,52 @@ func parse(name string, data []byte, decode func([]byte) (*jsonv.Value, error)) 
 	}
 	run.Actions = tl.actions
 	return run, nil
+}
+
+// message is what the extractor and the timeline read of one message.
+type message struct {
+	kind jsonv.Kind // the value's kind: only objects are messages
+	role string
+	// content is the content when it is a string; badContent the kind of
+	// a truthy non-string content (upstream's regex search raises on it),
+	// Null otherwise.
+	content    string
+	badContent jsonv.Kind
+	model      string // extra.response.model
+	toolCallID string
+	stamp      float64
+	usage      model.Usage
+	// calls are the tool calls of a v2 assistant message.
+	calls []toolCall
+}
+
+type toolCall struct{ name, command, id string }
+
+func newMessage(v *jsonv.Value) message {
+	m := message{kind: v.Kind}
+	if v.Kind != jsonv.Object {
+		return m
+	}
+	if r, ok := v.Get("role"); ok && r.Kind == jsonv.String {
+		m.role = r.Str
+	}
+	if c, ok := v.Get("content"); ok && c.Truthy() {
+		if c.Kind == jsonv.String {
+			m.content = c.Str
+		} else {
+			m.badContent = c.Kind
+		}
+	}
+	m.model = str(v, "extra", "response", "model")
+	m.toolCallID = str(v, "tool_call_id")
+	m.stamp, m.usage = stamp(v), usage(v)
+	if calls, ok := v.Get("tool_calls"); ok && calls.Kind == jsonv.Array {
+		m.calls = make([]toolCall, len(calls.Arr))
+		for k, call := range calls.Arr {
+			m.calls[k] = toolCall{name: str(call, "function", "name"), command: toolCommand(call), id: str(call, "id")}
+		}
+	}
+	return m
 }
 
 // instanceID follows load_traj_file: for a .traj.json name, the base name
@@ -177,13 +247,13 @@ type timeline struct {
 // follow an action (observations) belong to it until the next assistant
 // message. A v1 message with <PATCH_CONTEXT> is a submit action even
 // without a command.
-func buildTimeline(msgs []*jsonv.Value) *timeline {
+func buildTimeline(msgs []message) *timeline {
 	tl := &timeline{msgAction: map[int]int{}}
 	// About one action per assistant message: sized once, a long run's
 	// actions are not copied at every doubling.
 	n := 0
-	for _, msg := range msgs {
-		if role(msg) == "assistant" {
+	for i := range msgs {
+		if msgs[i].role == "assistant" {
 			n++
 		}
 	}
@@ -191,22 +261,23 @@ func buildTimeline(msgs []*jsonv.Value) *timeline {
 	obs := map[int][]string{}
 	byCallID := map[string]int{}
 	cur := -1
-	for i, msg := range msgs {
-		c, _ := content(msg, i)
-		if role(msg) == "assistant" {
+	for i := range msgs {
+		msg := &msgs[i]
+		c := msg.content
+		if msg.role == "assistant" {
 			cur = -1
 			if tl.model == "" {
-				tl.model = str(msg, "extra", "response", "model")
+				tl.model = msg.model
 			}
-			if calls, ok := msg.Get("tool_calls"); ok && calls.Kind == jsonv.Array && len(calls.Arr) > 0 {
-				for k, call := range calls.Arr {
-					a := model.Action{Index: len(tl.actions), Tool: str(call, "function", "name"), Command: toolCommand(call)}
+			if len(msg.calls) > 0 {
+				for k, call := range msg.calls {
+					a := model.Action{Index: len(tl.actions), Tool: call.name, Command: call.command}
 					if k == 0 {
 						a.Thought = pystr.StripSpace(c)
-						a.Timestamp, a.Usage = stamp(msg), usage(msg)
+						a.Timestamp, a.Usage = msg.stamp, msg.usage
 					}
-					if id := str(call, "id"); id != "" {
-						byCallID[id] = len(tl.actions)
+					if call.id != "" {
+						byCallID[call.id] = len(tl.actions)
 					}
 					cur = len(tl.actions)
 					tl.msgAction[i] = cur
@@ -219,7 +290,7 @@ func buildTimeline(msgs []*jsonv.Value) *timeline {
 			if loc == nil && !hasPatch {
 				continue
 			}
-			a := model.Action{Index: len(tl.actions), Timestamp: stamp(msg), Usage: usage(msg)}
+			a := model.Action{Index: len(tl.actions), Timestamp: msg.stamp, Usage: msg.usage}
 			if loc != nil {
 				a.Tool = "bash"
 				a.Command = pystr.StripSpace(c[loc[2]:loc[3]])
@@ -236,7 +307,7 @@ func buildTimeline(msgs []*jsonv.Value) *timeline {
 			continue
 		}
 		target := cur
-		if id := str(msg, "tool_call_id"); id != "" {
+		if id := msg.toolCallID; id != "" {
 			if a, ok := byCallID[id]; ok {
 				target = a
 			}

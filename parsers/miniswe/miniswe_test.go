@@ -384,3 +384,31 @@ func FuzzMiniSWE(f *testing.F) {
 		}
 	})
 }
+
+// ParseOwned reads each message as it is decoded and keeps only what it
+// needs; the run and the errors are Parse's, whatever the messages hold.
+func TestParseOwnedAgrees(t *testing.T) {
+	bash := func(cmd string) string { return "```bash\\n" + cmd + "\\n```" }
+	for _, doc := range []string{
+		`{"messages": [{"role": "assistant", "content": "` + bash("cat a.py") + `", "extra": {"response": {"model": "m1", "usage": {"prompt_tokens": 3}}}}, {"role": "user", "content": "x"}]}`,
+		// a repeated key: the last array is the messages
+		`{"messages": [{"role": "assistant", "content": "` + bash("cat a.py") + `"}], "messages": [{"role": "assistant", "content": "` + bash("cat b.py") + `"}]}`,
+		`{"messages": [{"role": "assistant", "content": "` + bash("cat a.py") + `"}], "messages": []}`,
+		`{"messages": [{"role": "assistant", "content": "` + bash("ls") + `"}], "messages": ""}`,
+		`{"messages": [{"role": "assistant", "content": "` + bash("ls") + `"}], "messages": {"a": 1}}`,
+		`{"messages": [{"role": "user", "content": "x"}, 3]}`,
+		`{"messages": [{"role": "user", "content": ["x"]}]}`,
+		`{"messages": [{"role": "assistant", "content": "t", "tool_calls": [{"id": "c1", "function": {"name": "bash", "arguments": "{\"command\": \"cat a.py\"}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "1\tx"}]}`,
+	} {
+		want, werr := Parse("f.traj.json", []byte(doc))
+		got, gerr := ParseOwned("f.traj.json", []byte(doc))
+		if fmt.Sprint(werr) != fmt.Sprint(gerr) || !reflect.DeepEqual(want, got) {
+			t.Errorf("%s:\n Parse      %+v %v\n ParseOwned %+v %v", doc, want, werr, got, gerr)
+		}
+	}
+	// and what is read is right: the last array counts
+	run, err := ParseOwned("f.traj.json", []byte(`{"messages": [{"role": "assistant", "content": "`+bash("cat a.py")+`"}], "messages": [{"role": "assistant", "content": "`+bash("cat b.py")+`"}]}`))
+	if err != nil || len(run.Actions) != 1 || run.Actions[0].Command != "cat b.py" {
+		t.Errorf("repeated messages key: %+v %v", run, err)
+	}
+}

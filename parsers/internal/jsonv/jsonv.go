@@ -134,7 +134,7 @@ func (e *SyntaxError) Error() string {
 const maxDepth = 1000
 
 // Parse decodes one JSON document; only whitespace may follow it.
-func Parse(data []byte) (*Value, error) { return parse(data, false) }
+func Parse(data []byte) (*Value, error) { return parse(&parser{s: data}) }
 
 // ParseOwned is Parse for a buffer the caller hands over: strings are
 // decoded in place and share its memory, so a document costs its bytes once
@@ -142,10 +142,23 @@ func Parse(data []byte) (*Value, error) { return parse(data, false) }
 // data must not be used or changed afterwards. Object members named in
 // drop are parsed (errors are the same) but left out of the tree: a
 // caller that never reads them need not hold them.
-func ParseOwned(data []byte, drop ...string) (*Value, error) { return parse(data, true, drop...) }
+func ParseOwned(data []byte, drop ...string) (*Value, error) {
+	return parse(&parser{s: data, owned: true, drop: drop})
+}
 
-func parse(data []byte, owned bool, drop ...string) (*Value, error) {
-	p := &parser{s: data, owned: owned, line: 1, drop: drop}
+// Stream is ParseOwned that hands each element of the array at the top-level
+// member named key to each as soon as it is decoded, instead of keeping it:
+// a caller that turns each element into something small never holds the
+// whole tree. In the result that member is an array with no elements.
+// each(-1, nil) marks the start of such an array (a repeated key starts
+// again: the last one is the member's value); each may keep what it is
+// given. Errors are ParseOwned's.
+func Stream(data []byte, key string, each func(i int, v *Value), drop ...string) (*Value, error) {
+	return parse(&parser{s: data, owned: true, drop: drop, streamKey: key, stream: each})
+}
+
+func parse(p *parser) (*Value, error) {
+	p.line = 1
 	p.ws()
 	v, err := p.value(0)
 	if err != nil {
@@ -163,6 +176,10 @@ type parser struct {
 	i     int
 	owned bool     // strings are decoded over s (ParseOwned)
 	drop  []string // object members left out (ParseOwned)
+	// streamKey and stream: the top-level member whose array elements go
+	// to stream one by one (Stream).
+	streamKey string
+	stream    func(int, *Value)
 	// line and lineStart place p.i for errors. Newlines are only ever
 	// whitespace between values (a string may not hold a raw one), so ws
 	// counts them all, and decoding in place cannot disturb the count.
@@ -207,7 +224,7 @@ func (p *parser) value(depth int) (*Value, error) {
 	case c == '{':
 		return p.object(depth)
 	case c == '[':
-		return p.array(depth)
+		return p.array(depth, nil)
 	case c == '"':
 		s, err := p.str()
 		if err != nil {
@@ -394,21 +411,31 @@ func (p *parser) hex4() (rune, error) {
 	return rune(n), nil
 }
 
-func (p *parser) array(depth int) (*Value, error) {
+// array decodes an array; with each, its elements go to each instead of
+// into the value.
+func (p *parser) array(depth int, each func(int, *Value)) (*Value, error) {
 	v := &Value{Kind: Array, Off: p.i}
+	if each != nil {
+		each(-1, nil)
+	}
 	p.i++
 	p.ws()
 	if p.i < len(p.s) && p.s[p.i] == ']' {
 		p.i++
 		return v, nil
 	}
-	for {
+	for n := 0; ; {
 		p.ws()
 		e, err := p.value(depth + 1)
 		if err != nil {
 			return nil, err
 		}
-		v.Arr = append(v.Arr, e)
+		if each != nil {
+			each(n, e)
+			n++
+		} else {
+			v.Arr = append(v.Arr, e)
+		}
 		p.ws()
 		if p.i >= len(p.s) {
 			return nil, p.errf("unterminated array")
@@ -449,7 +476,12 @@ func (p *parser) object(depth int) (*Value, error) {
 		}
 		p.i++
 		p.ws()
-		e, err := p.value(depth + 1)
+		var e *Value
+		if depth == 0 && p.stream != nil && k == p.streamKey && p.i < len(p.s) && p.s[p.i] == '[' {
+			e, err = p.array(depth+1, p.stream)
+		} else {
+			e, err = p.value(depth + 1)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -2,6 +2,7 @@ package jsonv
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"reflect"
@@ -68,7 +69,7 @@ func TestErrors(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{`{"a":[1,2,{"b":null}]}`, `"\u00e9"`, `-1.5e-3`, `[NaN,Infinity]`} {
+	for _, s := range []string{`{"a":[1,2,{"b":null}]}`, `{"m":[1,{"m":[2]}],"m":[3]}`, `"\u00e9"`, `-1.5e-3`, `[NaN,Infinity]`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -80,6 +81,20 @@ func FuzzParse(f *testing.F) {
 		owned, oerr := ParseOwned(bytes.Clone(b))
 		if fmt.Sprint(err) != fmt.Sprint(oerr) || !reflect.DeepEqual(v, owned) {
 			t.Fatalf("ParseOwned differs: %v / %v", err, oerr)
+		}
+		var streamed []*Value
+		_, serr := Stream(bytes.Clone(b), "m", func(i int, e *Value) {
+			if i < 0 {
+				streamed = nil
+				return
+			}
+			streamed = append(streamed, e)
+		})
+		if fmt.Sprint(err) != fmt.Sprint(serr) {
+			t.Fatalf("Stream's error differs: %v / %v", err, serr)
+		}
+		if m, ok := v.Get("m"); ok && m.Kind == Array && !reflect.DeepEqual(m.Arr, streamed) && len(m.Arr)+len(streamed) > 0 {
+			t.Fatalf("Stream handed over %d elements, Parse has %d", len(streamed), len(m.Arr))
 		}
 	})
 }
@@ -153,4 +168,83 @@ func TestParseOwnedDrops(t *testing.T) {
 	if werr == nil || fmt.Sprint(werr) != fmt.Sprint(gerr) {
 		t.Errorf("errors differ: %v / %v", werr, gerr)
 	}
+}
+
+// Stream hands over the elements of the named top-level array in order,
+// each as Parse decodes it, and leaves the array empty; a repeated key
+// starts again; a member of that name elsewhere, or not an array, is
+// decoded as usual; errors are Parse's.
+func TestStream(t *testing.T) {
+	for _, tc := range []struct {
+		doc  string
+		want []string // the elements handed over, dumped; "|" marks a start
+		rest string   // the member's value in the result
+	}{
+		{`{"m": [1, {"a": "b\n"}, []], "x": {"m": [2]}}`, []string{"|", "1", `{"a":"b\n"}`, "[]"}, "[]"},
+		{`{"m": [1], "m": []}`, []string{"|", "1", "|"}, "[]"},
+		{`{"m": "text"}`, nil, `"text"`},
+		{`[{"m": [1]}]`, nil, ""},
+		{`{"m": []}`, []string{"|"}, "[]"},
+	} {
+		var got []string
+		v, err := Stream([]byte(tc.doc), "m", func(i int, e *Value) {
+			if i < 0 {
+				got = append(got, "|")
+				return
+			}
+			got = append(got, compact(e))
+		})
+		if err != nil {
+			t.Errorf("%s: %v", tc.doc, err)
+			continue
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: handed over %q, want %q", tc.doc, got, tc.want)
+		}
+		if m, ok := v.Get("m"); (ok || tc.rest != "") && (!ok || compact(m) != tc.rest) {
+			t.Errorf("%s: member m is %s, want %s", tc.doc, compact(m), tc.rest)
+		}
+		if x, ok := v.Get("x"); ok {
+			if m, _ := x.Get("m"); len(m.Arr) != 1 {
+				t.Errorf("%s: a nested m was streamed", tc.doc)
+			}
+		}
+	}
+	for _, bad := range []string{`{"m": [1, }`, `{"m": [1, "a` + "\x01" + `"]}`, `{"m": [1]] `} {
+		_, werr := Parse([]byte(bad))
+		_, gerr := Stream([]byte(bad), "m", func(int, *Value) {})
+		if werr == nil || fmt.Sprint(werr) != fmt.Sprint(gerr) {
+			t.Errorf("%q: errors differ: %v / %v", bad, werr, gerr)
+		}
+	}
+}
+
+// compact writes a value back as JSON, for comparisons.
+func compact(v *Value) string {
+	if v == nil {
+		return "<nil>"
+	}
+	switch v.Kind {
+	case String:
+		b, _ := json.Marshal(v.Str)
+		return string(b)
+	case Array:
+		parts := make([]string, len(v.Arr))
+		for i, e := range v.Arr {
+			parts[i] = compact(e)
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	case Object:
+		parts := make([]string, len(v.Obj))
+		for i, m := range v.Obj {
+			k, _ := json.Marshal(m.Key)
+			parts[i] = string(k) + ":" + compact(m.Val)
+		}
+		return "{" + strings.Join(parts, ",") + "}"
+	case Bool:
+		return fmt.Sprint(v.Bool)
+	case Null:
+		return "null"
+	}
+	return v.Str
 }
