@@ -167,26 +167,18 @@ type diagnoser struct {
 	finalFiles map[string]bool
 	hits       map[string][]searchHit
 	missing    map[string]bool
-	byFile     map[string][]*lensStep
+	byFile     map[string][]stepLines
 }
 
 func newDiagnoser(a *scoring.Analysis, lens model.Lens) *diagnoser {
 	d := &diagnoser{a: a, lens: lens, final: a.StepContext(a.Run.Prediction.Final),
 		finalFiles: map[string]bool{}, hits: searchHits(a), missing: map[string]bool{},
-		byFile: map[string][]*lensStep{}}
-	steps := lensSteps(a, lens, true)
+		byFile: lensFiles(a, lens, true)}
 	for _, f := range d.final.Files {
 		d.finalFiles[f] = true
 	}
 	for _, f := range a.Gold.Missing {
 		d.missing[f] = true
-	}
-	// byFile indexes the steps that named each file, in step order, so each
-	// span looks only at the steps that touched its file.
-	for k := range steps {
-		for _, f := range steps[k].files {
-			d.byFile[f] = append(d.byFile[f], &steps[k])
-		}
 	}
 	return d
 }
@@ -249,11 +241,7 @@ type fileCtx struct {
 }
 
 func (dg *diagnoser) file(f string) fileCtx {
-	var all []model.Interval
-	for _, st := range dg.byFile[f] {
-		all = append(all, st.linesOf(f)...)
-	}
-	return fileCtx{dg, f, merge(all), merge(dg.final.Lines[f])}
+	return fileCtx{dg, f, merge(linesOf(dg.byFile[f])), merge(dg.final.Lines[f])}
 }
 
 // span diagnoses one gold interval of the file.
@@ -267,13 +255,13 @@ func (fc fileCtx) span(iv model.Interval) Span {
 // diagnoseSpan classifies one gold span from the steps that named its file
 // (in order), the union of the lines they showed, the final context's lines
 // of the file and the search hits on it.
-func diagnoseSpan(file string, iv model.Interval, named []*lensStep, seen, final []model.Interval, hits []searchHit) Span {
+func diagnoseSpan(file string, iv model.Interval, named []stepLines, seen, final []model.Interval, hits []searchHit) Span {
 	sp := Span{File: file, Start: iv.Start, End: iv.End, Action: -1, Distance: -1}
 	sp.FinalLines = overlap(final, iv.Start, iv.End)
 	sp.SeenLines = overlap(seen, iv.Start, iv.End)
 	if sp.SeenLines > 0 {
 		for _, st := range named {
-			if overlap(st.linesOf(file), iv.Start, iv.End) > 0 {
+			if overlap(st.lines, iv.Start, iv.End) > 0 {
 				sp.Step, sp.Action = st.number, st.action
 				break
 			}
@@ -294,7 +282,7 @@ func diagnoseSpan(file string, iv model.Interval, named []*lensStep, seen, final
 		sp.Category = NearMiss
 		sp.Action = named[0].action
 		for _, st := range named {
-			for _, r := range st.linesOf(file) {
+			for _, r := range st.lines {
 				if d := distance(r.Start, r.End, iv.Start, iv.End); sp.Distance < 0 || d < sp.Distance {
 					sp.Distance, sp.Action = d, st.action
 				}

@@ -85,17 +85,12 @@ type UnionDrop struct {
 // fallback: a run without exploration steps saw nothing); the observed lens
 // uses what the actions displayed.
 func UnionToFinal(a *scoring.Analysis, lens model.Lens) UnionDrop {
-	seen := map[string][]model.Interval{}
-	for _, st := range lensSteps(a, lens, false) {
-		for _, fl := range st.lines {
-			seen[fl.file] = append(seen[fl.file], fl.ivs...)
-		}
-	}
+	seen := lensFiles(a, lens, false)
 	final := a.StepContext(a.Run.Prediction.Final)
 	var u UnionDrop
 	for f, gold := range a.Gold.Lines {
 		g := merge(gold)
-		u.Seen += model.IntersectLength(merge(seen[f]), g)
+		u.Seen += model.IntersectLength(merge(linesOf(seen[f])), g)
 		u.Kept += model.IntersectLength(merge(final.Lines[f]), g)
 	}
 	u.Drop = 1.0

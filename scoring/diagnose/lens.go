@@ -5,70 +5,57 @@
 package diagnose
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 )
 
-// lensStep is one step of a lens, resolved to repository files.
-type lensStep struct {
+// stepLines is what one step of a lens showed of one file.
+type stepLines struct {
 	// number is the lens's 1-based step number.
 	number int
 	// action is the index into Run.Actions that produced the step, or -1
 	// when no action is known (upstream's final-as-step fallback, or a run
 	// whose parser did not link steps to actions).
 	action int
-	// files are the files the step named (with or without lines), each
-	// once; lines the merged line intervals it showed, per file. A step
-	// names a few files: slices cost far less than maps over a long run.
-	files []string
-	lines []fileIvs
+	// lines are the merged lines the step showed of the file; none when it
+	// named the file without lines.
+	lines []model.Interval
 }
 
-type fileIvs struct {
-	file string
-	ivs  []model.Interval
-}
-
-// linesOf returns the merged lines the step showed of a file.
-func (st *lensStep) linesOf(f string) []model.Interval {
-	for _, fl := range st.lines {
-		if fl.file == f {
-			return fl.ivs
-		}
+// lensFiles lists, for each gold file (a file of the gold set, or one with
+// gold lines), the steps of a lens that named it, in step order. Only gold
+// files are ever asked about, so a long run costs nothing here for the
+// files it read that are not gold. With fallback, a ContextBench run
+// without steps gets its final context as the one step, as upstream's
+// trajectory metrics do; the union usage drop asks for the steps alone.
+func lensFiles(a *scoring.Analysis, lens model.Lens, fallback bool) map[string][]stepLines {
+	out := map[string][]stepLines{}
+	files := a.Gold.Files
+	if !sort.StringsAreSorted(files) {
+		files = slices.Sorted(slices.Values(files))
 	}
-	return nil
-}
-
-// name adds a file the step named, once.
-func (st *lensStep) name(f string) {
-	for _, g := range st.files {
-		if g == f {
-			return
-		}
+	gold := func(f string) bool {
+		_, lines := a.Gold.Lines[f]
+		_, listed := slices.BinarySearch(files, f)
+		return lines || listed
 	}
-	st.files = append(st.files, f)
-}
-
-// lensSteps lists a lens's steps. With fallback, a ContextBench run without
-// steps gets its final context as the one step, as upstream's trajectory
-// metrics do; the union usage drop asks for the steps alone.
-func lensSteps(a *scoring.Analysis, lens model.Lens, fallback bool) []lensStep {
-	var out []lensStep
 	if lens == model.LensObserved {
+		n := 0
 		for i := range a.Actions {
 			reads := a.Actions[i].Reads
 			if len(reads) == 0 {
 				continue
 			}
+			n++
 			// Reads are grouped by file already: one entry each.
-			st := lensStep{number: len(out) + 1, action: i}
 			for _, fl := range reads {
-				st.name(fl.File)
-				st.lines = append(st.lines, fileIvs{fl.File, merge(fl.Lines)})
+				if gold(fl.File) {
+					out[fl.File] = append(out[fl.File], stepLines{n, i, merge(fl.Lines)})
+				}
 			}
-			out = append(out, st)
 		}
 		return out
 	}
@@ -79,34 +66,49 @@ func lensSteps(a *scoring.Analysis, lens model.Lens, fallback bool) []lensStep {
 	done := a.Lenses[model.LensContextBench].StepsDone
 	for j, raw := range steps {
 		ctx := a.StepContext(raw)
-		st := lensStep{number: j + 1, action: -1, files: append([]string(nil), ctx.Files...)}
-		lineFiles := make([]string, 0, len(ctx.Lines))
-		for f := range ctx.Lines {
-			lineFiles = append(lineFiles, f)
-		}
-		sort.Strings(lineFiles)
-		for _, f := range lineFiles {
-			st.name(f)
-			// Upstream keeps reversed line ranges; they hold no lines.
-			st.lines = append(st.lines, fileIvs{f, merge(ctx.Lines[f])})
-		}
+		action := -1
 		if len(a.Run.Prediction.Steps) > 0 {
 			// The step belongs to the first action after which it counts,
 			// which is where the explorer's coverage curve takes it in.
 			// done never decreases, so a binary search finds it (a scan
 			// per step was quadratic in long runs).
 			if i := sort.SearchInts(done, j+1); i < len(done) {
-				st.action = i
+				action = i
 			}
 		}
-		out = append(out, st)
+		// The files the step named, each once: those without lines, then
+		// those with lines (upstream keeps reversed line ranges; they hold
+		// no lines).
+		for _, f := range ctx.Files {
+			if _, lines := ctx.Lines[f]; !lines && gold(f) {
+				out[f] = append(out[f], stepLines{j + 1, action, nil})
+			}
+		}
+		for f, ivs := range ctx.Lines {
+			if gold(f) {
+				out[f] = append(out[f], stepLines{j + 1, action, merge(ivs)})
+			}
+		}
 	}
 	return out
 }
 
+// linesOf returns the lines steps showed of a file, unmerged.
+func linesOf(steps []stepLines) []model.Interval {
+	var all []model.Interval
+	for _, st := range steps {
+		all = append(all, st.lines...)
+	}
+	return all
+}
+
 // merge sorts and merges a copy of ivs (reversed intervals dropped: they
-// hold no lines).
+// hold no lines). Lines that are so already (one range, as most reads are)
+// come back as they are: nothing here changes them.
 func merge(ivs []model.Interval) []model.Interval {
+	if merged(ivs) {
+		return ivs
+	}
 	out := make([]model.Interval, 0, len(ivs))
 	for _, iv := range ivs {
 		if iv.Start <= iv.End {
@@ -159,4 +161,15 @@ func searchHits(a *scoring.Analysis) map[string][]searchHit {
 		}
 	}
 	return out
+}
+
+// merged reports intervals that are well formed, sorted and apart (not
+// overlapping or adjacent), as MergeIntervals leaves them.
+func merged(ivs []model.Interval) bool {
+	for i, iv := range ivs {
+		if iv.Start > iv.End || i > 0 && iv.Start <= ivs[i-1].End+1 {
+			return false
+		}
+	}
+	return true
 }
