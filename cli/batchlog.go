@@ -70,11 +70,12 @@ func (l *batchLog) finish() {
 	}
 }
 
-// parseGaveUpLine is the warning for a file whose parse ran past budget.
+// parseGaveUpLine is the warning for a file whose parse ran past budget
+// (or was too large to parse within it: see symbols.BudgetBytes).
 func parseGaveUpLine(id, path string, budget time.Duration, na bool) string {
 	effect := "its definitions are missing from the symbol figures"
 	if na {
 		effect = "the symbol figures are null"
 	}
-	return fmt.Sprintf("trajscope: warning: %s: gave up parsing %s after %v (--parse-timeout): %s\n", safe(id), safe(path), budget, effect)
+	return fmt.Sprintf("trajscope: warning: %s: gave up parsing %s: past the %v budget (--parse-timeout): %s\n", safe(id), safe(path), budget, effect)
 }

@@ -789,7 +789,7 @@ func TestHostileSlowParse(t *testing.T) {
 			t.Fatalf("%s: exit %d after %v: %s", sem, code, took, errs)
 		}
 		for _, f := range []string{"h1.swift", "h2.swift", "h3.swift"} {
-			if !strings.Contains(errs, "trajscope: warning: slow1: gave up parsing "+f+" after 200ms (--parse-timeout)") {
+			if !strings.Contains(errs, "trajscope: warning: slow1: gave up parsing "+f+": past the 200ms budget (--parse-timeout)") {
 				t.Errorf("%s: no warning for %s:\n%s", sem, f, errs)
 			}
 		}

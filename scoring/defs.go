@@ -102,6 +102,9 @@ func (f *Files) sharedDefs(path, lang, id string, fi *fileInfo) (defs []symbols.
 		if timeout <= 0 {
 			timeout = symbols.DefaultTimeout
 		}
+		if int64(len(content)) > symbols.BudgetBytes(timeout) && symbols.Language(path) != "" {
+			return nil, false, true
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
 		defs, err := symbols.DefsContext(ctx, path, content)
