@@ -1,8 +1,11 @@
 package viewmem
 
 import (
+	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/trajscope/trajscope/internal/benchgen"
@@ -10,9 +13,9 @@ import (
 )
 
 // TestScoreLongRunMemory: scoring a long mini-swe-agent run (40,000
-// actions, about 90 MB) peaks within 3 × the file + 150 MB: the run's text
-// is decoded in place over the bytes read, and the collector is held to a
-// limit set from the input's size.
+// actions, about 90 MB) peaks within 2 × the file + 100 MB: the run's text
+// is decoded in place over the bytes read, each message is let go once
+// read, and the collector is held to a limit set from the input's size.
 func TestScoreLongRunMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates a 90 MB run and scores it in a capped child")
@@ -37,7 +40,61 @@ func TestScoreLongRunMemory(t *testing.T) {
 		t.Fatalf("exit %d: %.1000s", r.Code, r.Stderr)
 	}
 	t.Logf("input %d MB, peak RSS %d MB (%.2f × input)", size>>20, r.PeakRSS>>20, float64(r.PeakRSS)/float64(size))
-	if limit := 3*size + 150<<20; r.PeakRSS > limit {
+	if limit := 2*size + 100<<20; r.PeakRSS > limit {
 		t.Errorf("peak RSS %d MB, want at most %d MB", r.PeakRSS>>20, limit>>20)
 	}
+}
+
+// TestLargeSourceFileMemory: a gold span in a source file larger than the
+// parse budget admits (here 40 MB of Python, past 32 MiB for the default
+// 2 s) is given up at once, with the warning, instead of feeding
+// tree-sitter (about 55 bytes of memory per byte parsed: within 2 s, half a
+// gigabyte). score and view stay within 3 × the file + 150 MB.
+func TestLargeSourceFileMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 40 MB source file and runs the binary capped")
+	}
+	bin := memcap.Binary(t)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "repo", "pkg", "big.py")
+	os.MkdirAll(filepath.Dir(src), 0o755)
+	f, err := os.Create(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	for i := 0; w.Buffered()+int(must(f.Seek(0, 1))) < 40<<20; i++ {
+		fmt.Fprintf(w, "def f%d(x):\n    return x + %d\n\n", i, i)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	size := must(os.Stat(src)).Size()
+	gold := filepath.Join(dir, "gold.jsonl")
+	mustWrite(t, gold, `{"inst_id": "o__r-1", "gold_ctx": [{"file": "pkg/big.py", "start_line": 100, "end_line": 109}]}`+"\n")
+	traj := filepath.Join(dir, "o__r-1.traj.json")
+	mustWrite(t, traj, `{"info": {"exit_status": "Submitted", "submission": ""}, "messages": [{"role": "system", "content": "sys"}, {"role": "user", "content": "task"}, `+
+		`{"role": "assistant", "content": "THOUGHT: x\n\n`+"```bash\\nnl -ba pkg/big.py | sed -n '95,110p'\\n```"+`"}, {"role": "user", "content": "<returncode>0</returncode>\n<output>\n</output>"}, `+
+		`{"role": "assistant", "content": "<PATCH_CONTEXT>\nFile: pkg/big.py\nLines: 95-110\n</PATCH_CONTEXT>"}]}`)
+	for _, args := range [][]string{
+		{"score", "--gold", gold, "--pred", traj, "--repo", filepath.Join(dir, "repo"), "--format", "jsonl"},
+		{"view", traj, "--gold", gold, "--repo", filepath.Join(dir, "repo")},
+	} {
+		r := memcap.Run(t, 4<<30, []string{"XDG_CACHE_HOME=" + t.TempDir()}, bin, args...)
+		if r.Code != 0 || !strings.Contains(r.Stderr, "gave up parsing pkg/big.py: past the 2s budget") {
+			t.Errorf("%s: exit %d, want the give-up warning\n%.1000s", args[0], r.Code, r.Stderr)
+		}
+		t.Logf("%s: file %d MB, peak RSS %d MB", args[0], size>>20, r.PeakRSS>>20)
+		if limit := 3*size + 150<<20; r.PeakRSS > limit {
+			t.Errorf("%s: peak RSS %d MB, want at most %d MB", args[0], r.PeakRSS>>20, limit>>20)
+		}
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
