@@ -40,6 +40,17 @@ func MergeIntervals(ivs []Interval) []Interval {
 	return out
 }
 
+// Merged reports intervals that are well formed, sorted and apart (not
+// overlapping or adjacent), as MergeIntervals leaves them.
+func Merged(ivs []Interval) bool {
+	for i, iv := range ivs {
+		if iv.Start > iv.End || i > 0 && iv.Start <= ivs[i-1].End+1 {
+			return false
+		}
+	}
+	return true
+}
+
 // TotalLength is Σ(End-Start+1) over merged intervals.
 func TotalLength(ivs []Interval) int {
 	n := 0

@@ -14,15 +14,26 @@ import (
 func (sc scorer) observedSteps(actions []model.Action) (reads [][]FileLines, steps []model.Step, at []int) {
 	reads = make([][]FileLines, len(actions))
 	at = make([]int, len(actions))
+	n := 0
 	for i := range actions {
-		reads[i] = sc.resolveReads(actions[i].Reads)
-		step := model.Step{}
-		for _, fl := range reads[i] {
-			merged := model.MergeIntervals(append([]model.Interval(nil), fl.Lines...))
-			step.Files = append(step.Files, fl.File)
-			step.Spans = append(step.Spans, model.FileSpans{File: fl.File, Spans: merged})
+		if reads[i] = sc.resolveReads(actions[i].Reads); len(reads[i]) > 0 {
+			n++
 		}
-		if len(step.Files) > 0 {
+	}
+	// Sized once, and lines already merged (one range, as most reads are)
+	// shared rather than copied: a long run has a step per action.
+	steps = make([]model.Step, 0, n)
+	for i := range actions {
+		if len(reads[i]) > 0 {
+			step := model.Step{Files: make([]string, len(reads[i])), Spans: make([]model.FileSpans, len(reads[i]))}
+			for k, fl := range reads[i] {
+				merged := fl.Lines
+				if !model.Merged(merged) {
+					merged = model.MergeIntervals(append([]model.Interval(nil), fl.Lines...))
+				}
+				step.Files[k] = fl.File
+				step.Spans[k] = model.FileSpans{File: fl.File, Spans: merged}
+			}
 			steps = append(steps, step)
 		}
 		at[i] = len(steps)

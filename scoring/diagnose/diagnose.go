@@ -3,6 +3,7 @@ package diagnose
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -166,21 +167,28 @@ type diagnoser struct {
 	final      scoring.StepContext
 	finalFiles map[string]bool
 	hits       map[string][]searchHit
-	missing    map[string]bool
+	missing    []string // sorted
 	byFile     map[string][]stepLines
 }
 
 func newDiagnoser(a *scoring.Analysis, lens model.Lens) *diagnoser {
 	d := &diagnoser{a: a, lens: lens, final: a.StepContext(a.Run.Prediction.Final),
-		finalFiles: map[string]bool{}, hits: searchHits(a), missing: map[string]bool{},
+		finalFiles: map[string]bool{}, hits: searchHits(a), missing: a.Gold.Missing,
 		byFile: lensFiles(a, lens, true)}
 	for _, f := range d.final.Files {
 		d.finalFiles[f] = true
 	}
-	for _, f := range a.Gold.Missing {
-		d.missing[f] = true
+	if !sort.StringsAreSorted(d.missing) {
+		d.missing = slices.Sorted(slices.Values(d.missing))
 	}
 	return d
+}
+
+// isMissing reports a gold file the repository lacks. A sorted list, not a
+// set: a gold of a million absent files costs nothing more here.
+func (dg *diagnoser) isMissing(f string) bool {
+	_, ok := slices.BinarySearch(dg.missing, f)
+	return ok
 }
 
 func (dg *diagnoser) diagnosis() *Diagnosis {
@@ -194,7 +202,7 @@ func (dg *diagnoser) diagnosis() *Diagnosis {
 		sort.Strings(files)
 	}
 	for _, f := range files {
-		fd := File{File: f, Action: -1, Missing: dg.missing[f]}
+		fd := File{File: f, Action: -1, Missing: dg.isMissing(f)}
 		if named := dg.byFile[f]; len(named) > 0 {
 			fd.Step, fd.Action = named[0].number, named[0].action
 		}
@@ -248,7 +256,7 @@ func (dg *diagnoser) file(f string) fileCtx {
 func (fc fileCtx) span(iv model.Interval) Span {
 	dg := fc.dg
 	sp := diagnoseSpan(fc.file, iv, dg.byFile[fc.file], fc.seen, fc.final, dg.hits[fc.file])
-	sp.Missing = dg.missing[fc.file]
+	sp.Missing = dg.isMissing(fc.file)
 	return sp
 }
 

@@ -106,7 +106,7 @@ func linesOf(steps []stepLines) []model.Interval {
 // hold no lines). Lines that are so already (one range, as most reads are)
 // come back as they are: nothing here changes them.
 func merge(ivs []model.Interval) []model.Interval {
-	if merged(ivs) {
+	if model.Merged(ivs) {
 		return ivs
 	}
 	out := make([]model.Interval, 0, len(ivs))
@@ -161,15 +161,4 @@ func searchHits(a *scoring.Analysis) map[string][]searchHit {
 		}
 	}
 	return out
-}
-
-// merged reports intervals that are well formed, sorted and apart (not
-// overlapping or adjacent), as MergeIntervals leaves them.
-func merged(ivs []model.Interval) bool {
-	for i, iv := range ivs {
-		if iv.Start > iv.End || i > 0 && iv.Start <= ivs[i-1].End+1 {
-			return false
-		}
-	}
-	return true
 }
