@@ -39,9 +39,9 @@ func TestForInputs(t *testing.T) {
 	}
 }
 
-// TestWatchLiftsTheLimit: once what is live passes nine tenths of the
-// limit, the limit becomes twice what is live, so the collector never runs
-// without pause.
+// TestWatchLiftsTheLimit: as what is live passes the limit, the limit
+// follows it at Headroom times what is live, so the collector never runs
+// without pause; it never comes down.
 func TestWatchLiftsTheLimit(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
 	held := make([]byte, 64<<20)
@@ -59,10 +59,18 @@ func TestWatchLiftsTheLimit(t *testing.T) {
 		runtime.GC()
 		time.Sleep(5 * time.Millisecond)
 	}
+	lifted := debug.SetMemoryLimit(-1)
+	runtime.KeepAlive(held)
+	if want := int64(float64(len(held)) * Headroom); lifted < want || lifted > want*6/5 {
+		t.Errorf("limit %d MB with %d MB live, want about %d MB", lifted>>20, len(held)>>20, want>>20)
+	}
+	// What is live shrinks: the limit stays.
+	held = nil
+	runtime.GC()
+	time.Sleep(20 * time.Millisecond)
 	close(stop)
 	<-done
-	if got := debug.SetMemoryLimit(-1); got < 2*int64(len(held)) {
-		t.Errorf("limit %d MB with %d MB live, want at least twice what is live", got>>20, len(held)>>20)
+	if got := debug.SetMemoryLimit(-1); got != lifted {
+		t.Errorf("limit %d MB after the live heap shrank, want it kept at %d MB", got>>20, lifted>>20)
 	}
-	runtime.KeepAlive(held)
 }
