@@ -81,15 +81,6 @@ func (fi *fileInfo) syms() *fileSyms {
 	return fi.sym
 }
 
-// missingInfo stands for every path that names no readable file, so a gold
-// of a million missing files costs a map entry each, not a fileInfo.
-var missingInfo = func() *fileInfo {
-	fi := &fileInfo{}
-	fi.statOnce.Do(func() {})
-	fi.contentOnce.Do(func() {})
-	return fi
-}()
-
 // NewFiles wraps a tree. A nil tree has no files.
 func NewFiles(tree Tree) *Files {
 	return NewCachedFiles(tree, nil)
@@ -163,10 +154,13 @@ func (f *Files) info(path string) *fileInfo {
 		}
 		fi.ok, fi.size, fi.offsets = true, len(b), lineOffsets(b)
 	})
-	if !fi.ok && fi != missingInfo {
+	if !fi.ok {
+		// Nothing is kept for a path that names no readable file: asking
+		// again costs a tree lookup, and a gold of a million missing files
+		// costs no map entry each.
 		f.mu.Lock()
 		if f.files[path] == fi {
-			f.files[path] = missingInfo
+			delete(f.files, path)
 		}
 		f.mu.Unlock()
 	}

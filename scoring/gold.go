@@ -3,15 +3,13 @@ package scoring
 import (
 	"cmp"
 	"slices"
-	"sort"
 
 	"github.com/trajscope/trajscope/model"
 )
 
 // Gold is gold context prepared for scoring against one tree.
 type Gold struct {
-	Files   []string // sorted
-	fileSet map[string]bool
+	Files   []string // sorted, each once
 	Bytes   fileIntervals
 	symbols symbolSet
 	// Lines is the gold line intervals (init only under ContextBench semantics).
@@ -37,14 +35,14 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 		// Upstream json.loads the text form, fails, and scores empty gold.
 		init, add = nil, nil
 	}
-	out := &Gold{fileSet: map[string]bool{}, Bytes: fileIntervals{}, Lines: fileIntervals{}}
+	out := &Gold{Bytes: fileIntervals{}, Lines: fileIntervals{}}
 	exists := sc.files.exists
 	if pt := partial(sc.files.tree); pt != nil {
 		// A partial tree names files it has no lines of: they are there,
 		// only unread (and asking the tree costs no per-file state).
 		exists = pt.IsFile
 	}
-	missing := map[string]bool{}
+	var missing []string
 	all := append(append([]model.GoldSpan(nil), init...), add...)
 	for _, it := range all {
 		if it.File == "" {
@@ -52,10 +50,10 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 		}
 		p := NormalizeGoldPath(it.File, sc.sem)
 		if sc.sem == model.Fixed && (p == "" || !exists(p)) {
-			missing[p] = true
+			missing = append(missing, p)
 			continue
 		}
-		out.fileSet[p] = true
+		out.Files = append(out.Files, p)
 		if p == "" {
 			continue
 		}
@@ -69,22 +67,22 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 	for _, f := range g.Files {
 		p := NormalizeGoldPath(f, sc.sem)
 		if p == "" || sc.sem == model.Fixed && !exists(p) {
-			missing[p] = p != ""
+			missing = append(missing, p)
 			continue
 		}
-		out.fileSet[p] = true
+		out.Files = append(out.Files, p)
 	}
-	for f := range out.fileSet {
-		out.Files = append(out.Files, f)
+	// A sorted list rather than a set: a gold of a million files costs a
+	// string header each, looked up by binary search.
+	slices.Sort(out.Files)
+	out.Files = slices.Clip(slices.Compact(out.Files))
+	for _, f := range out.Files {
 		if sc.sem == model.ContextBench && !exists(f) {
-			missing[f] = true
+			missing = append(missing, f)
 		}
 	}
-	sort.Strings(out.Files)
-	for f := range missing {
-		out.Missing = append(out.Missing, f)
-	}
-	sort.Strings(out.Missing)
+	slices.Sort(missing)
+	out.Missing = slices.Clip(slices.Compact(missing))
 	out.Bytes.mergeAll()
 	sc.files.parseAll(out.Bytes)
 	out.symbols = sc.defsInSpans(out.Bytes)
@@ -111,6 +109,12 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 	out.Listed = listed(out.Lines)
 	out.Lines.mergeAll()
 	return out
+}
+
+// HasFile reports whether f is a gold file.
+func (g *Gold) HasFile(f string) bool {
+	_, ok := slices.BinarySearch(g.Files, f)
+	return ok
 }
 
 // listed returns the files whose spans merging would change, with their

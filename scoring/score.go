@@ -219,10 +219,10 @@ func measure(inter, gold, pred int) model.Measure {
 	}
 }
 
-func countIn(files []string, set map[string]bool) int {
+func countIn(files []string, gold *Gold) int {
 	n := 0
 	for _, f := range files {
-		if set[f] {
+		if gold.HasFile(f) {
 			n++
 		}
 	}
@@ -257,7 +257,7 @@ func (sc scorer) score(g *model.Gold, pred *model.Prediction, gold *Gold) model.
 	fs := sc.sets(final)
 	res.NumSteps = len(rawSteps)
 	res.Final = model.ByGranularity[model.Measure]{
-		File:   measure(countIn(fs.files, gold.fileSet), len(gold.Files), len(fs.files)),
+		File:   measure(countIn(fs.files, gold), len(gold.Files), len(fs.files)),
 		Symbol: measure(fs.symbols.intersect(gold.symbols), len(gold.symbols), len(fs.symbols)),
 		Span:   measure(fs.bytes.intersect(gold.Bytes), gold.Bytes.total(), fs.bytes.total()),
 		Line:   measure(fs.lines.intersect(gold.Lines), gold.Lines.total(), fs.lines.total()),
@@ -314,7 +314,7 @@ func (sc scorer) trajectory(steps []model.Step, gold *Gold) model.Trajectory {
 		for _, f := range s.files {
 			if !unionFiles[f] {
 				unionFiles[f] = true
-				if gold.fileSet[f] {
+				if gold.HasFile(f) {
 					filesHit++
 				}
 			}

@@ -132,7 +132,8 @@ func parse(name string, data []byte, decode func([]byte) (*jsonv.Value, []messag
 	}
 	// Link each action to the ContextBench steps its messages produced.
 	for k, mi := range ex.stepMsg {
-		if a, ok := tl.msgAction[mi]; ok {
+		if mi >= 0 && mi < len(tl.msgAction) && tl.msgAction[mi] >= 0 {
+			a := tl.msgAction[mi]
 			tl.actions[a].Steps = append(tl.actions[a].Steps, k)
 		}
 	}
@@ -142,13 +143,19 @@ func parse(name string, data []byte, decode func([]byte) (*jsonv.Value, []messag
 
 // message is what the extractor and the timeline read of one message.
 type message struct {
-	kind jsonv.Kind // the value's kind: only objects are messages
 	role string
 	// content is the content when it is a string; badContent the kind of
 	// a truthy non-string content (upstream's regex search raises on it),
 	// Null otherwise.
-	content    string
+	content string
+	// meta is what only some messages carry, shared and empty for the
+	// others (an observation), so a long run's messages cost 48 bytes each.
+	*meta
+	kind       jsonv.Kind // the value's kind: only objects are messages
 	badContent jsonv.Kind
+}
+
+type meta struct {
 	model      string // extra.response.model
 	toolCallID string
 	stamp      float64
@@ -157,10 +164,13 @@ type message struct {
 	calls []toolCall
 }
 
+// noMeta is the meta of a message that carries none; never written.
+var noMeta = &meta{}
+
 type toolCall struct{ name, command, id string }
 
 func newMessage(v *jsonv.Value) message {
-	m := message{kind: v.Kind}
+	m := message{kind: v.Kind, meta: noMeta}
 	if v.Kind != jsonv.Object {
 		return m
 	}
@@ -174,14 +184,15 @@ func newMessage(v *jsonv.Value) message {
 			m.badContent = c.Kind
 		}
 	}
-	m.model = str(v, "extra", "response", "model")
-	m.toolCallID = str(v, "tool_call_id")
-	m.stamp, m.usage = stamp(v), usage(v)
+	mt := meta{model: str(v, "extra", "response", "model"), toolCallID: str(v, "tool_call_id"), stamp: stamp(v), usage: usage(v)}
 	if calls, ok := v.Get("tool_calls"); ok && calls.Kind == jsonv.Array {
-		m.calls = make([]toolCall, len(calls.Arr))
+		mt.calls = make([]toolCall, len(calls.Arr))
 		for k, call := range calls.Arr {
-			m.calls[k] = toolCall{name: str(call, "function", "name"), command: toolCommand(call), id: str(call, "id")}
+			mt.calls[k] = toolCall{name: str(call, "function", "name"), command: toolCommand(call), id: str(call, "id")}
 		}
+	}
+	if mt.model != "" || mt.toolCallID != "" || mt.stamp != 0 || mt.usage != (model.Usage{}) || mt.calls != nil {
+		m.meta = &mt
 	}
 	return m
 }
@@ -236,9 +247,10 @@ func cost(doc *jsonv.Value) float64 {
 
 type timeline struct {
 	actions []model.Action
-	// msgAction maps a message index to the action it belongs to: the
-	// assistant message that issued it and the observations that followed.
-	msgAction map[int]int
+	// msgAction maps a message index to the action it belongs to (the
+	// assistant message that issued it and the observations that
+	// followed), -1 for none.
+	msgAction []int32
 	model     string
 }
 
@@ -248,7 +260,11 @@ type timeline struct {
 // message. A v1 message with <PATCH_CONTEXT> is a submit action even
 // without a command.
 func buildTimeline(msgs []message) *timeline {
-	tl := &timeline{msgAction: map[int]int{}}
+	// int32: a run file holds at most 4 GiB, so fewer than 2^31 messages.
+	tl := &timeline{msgAction: make([]int32, len(msgs))}
+	for i := range tl.msgAction {
+		tl.msgAction[i] = -1
+	}
 	// About one action per assistant message: sized once, a long run's
 	// actions are not copied at every doubling.
 	n := 0
@@ -258,7 +274,10 @@ func buildTimeline(msgs []message) *timeline {
 		}
 	}
 	tl.actions = make([]model.Action, 0, n)
-	obs := map[int][]string{}
+	// An action's observations are joined by "\n": the first is kept as the
+	// action's observation, the rest (rare) beside it.
+	nobs := make([]int32, 0, n)
+	more := map[int][]string{}
 	byCallID := map[string]int{}
 	cur := -1
 	for i := range msgs {
@@ -280,8 +299,9 @@ func buildTimeline(msgs []message) *timeline {
 						byCallID[call.id] = len(tl.actions)
 					}
 					cur = len(tl.actions)
-					tl.msgAction[i] = cur
+					tl.msgAction[i] = int32(cur)
 					tl.actions = append(tl.actions, a)
+					nobs = append(nobs, 0)
 				}
 				continue
 			}
@@ -302,8 +322,9 @@ func buildTimeline(msgs []message) *timeline {
 				a.Category = model.CategorySubmit
 			}
 			cur = len(tl.actions)
-			tl.msgAction[i] = cur
+			tl.msgAction[i] = int32(cur)
 			tl.actions = append(tl.actions, a)
+			nobs = append(nobs, 0)
 			continue
 		}
 		target := cur
@@ -313,13 +334,22 @@ func buildTimeline(msgs []message) *timeline {
 			}
 		}
 		if target >= 0 {
-			tl.msgAction[i] = target
-			obs[target] = append(obs[target], c)
+			tl.msgAction[i] = int32(target)
+			switch nobs[target]++; nobs[target] {
+			case 1:
+				tl.actions[target].Observation = c
+			case 2:
+				more[target] = []string{tl.actions[target].Observation, c}
+			default:
+				more[target] = append(more[target], c)
+			}
 		}
 	}
 	for i := range tl.actions {
 		a := &tl.actions[i]
-		a.Observation = strings.Join(obs[i], "\n")
+		if list, ok := more[i]; ok {
+			a.Observation = strings.Join(list, "\n")
+		}
 		if a.Command == "" {
 			continue
 		}

@@ -412,3 +412,44 @@ func TestParseOwnedAgrees(t *testing.T) {
 		t.Errorf("repeated messages key: %+v %v", run, err)
 	}
 }
+
+// An action's observations are the messages that follow it, joined by
+// "\n" in order: none, one, an empty one then another, three; a v2 tool
+// reply goes to its call by id even when another action came between.
+func TestObservationsJoined(t *testing.T) {
+	bash := func(cmd string) string {
+		return `{"role": "assistant", "content": "` + "```bash\\n" + cmd + "\\n```" + `"}`
+	}
+	user := func(s string) string { return `{"role": "user", "content": "` + s + `"}` }
+	call := func(id, cmd string) string {
+		return `{"role": "assistant", "content": "t", "tool_calls": [{"id": "` + id + `", "function": {"name": "bash", "arguments": "{\"command\": \"` + cmd + `\"}"}}]}`
+	}
+	tool := func(id, s string) string {
+		return `{"role": "tool", "tool_call_id": "` + id + `", "content": "` + s + `"}`
+	}
+	for _, c := range []struct {
+		name string
+		msgs []string
+		want []string
+	}{
+		{"none and one", []string{bash("ls"), bash("cat a"), user("o1")}, []string{"", "o1"}},
+		{"empty then one", []string{bash("ls"), user(""), user("x")}, []string{"\nx"}},
+		{"three", []string{bash("ls"), user("a"), user("b"), user("c"), bash("pwd"), user("d")}, []string{"a\nb\nc", "d"}},
+		{"by call id", []string{call("c1", "ls"), call("c2", "pwd"), tool("c1", "r1"), tool("c2", "r2"), tool("c1", "r1b")}, []string{"r1\nr1b", "r2"}},
+	} {
+		doc := `{"messages": [` + strings.Join(c.msgs, ", ") + `]}`
+		for name, parse := range map[string]func(string, []byte) (*model.Run, error){"Parse": Parse, "ParseOwned": ParseOwned} {
+			run, err := parse("f.traj.json", []byte(doc))
+			if err != nil {
+				t.Fatalf("%s %s: %v", c.name, name, err)
+			}
+			var got []string
+			for _, a := range run.Actions {
+				got = append(got, a.Observation)
+			}
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("%s %s: observations %q, want %q", c.name, name, got, c.want)
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -113,32 +114,16 @@ func DiagnoseRun(a *scoring.Analysis) *RunGold {
 	}
 	shown := [2]map[string][]shownLines{lensShown(a, model.LensContextBench), lensShown(a, model.LensObserved)}
 	cb, obs := rg.Diag[model.LensContextBench], rg.Diag[model.LensObserved]
-	// The spans depend only on the gold, so both lenses list the same ones;
-	// the key lookup only guards against that ever changing.
-	type key struct {
-		file       string
-		start, end int
-	}
-	obsSpans := map[key]*Span{}
-	for k := range obs.Spans {
-		sp := &obs.Spans[k]
-		obsSpans[key{sp.File, sp.Start, sp.End}] = sp
-	}
-	obsFiles := map[string]*File{}
-	for k := range obs.Files {
-		obsFiles[obs.Files[k].File] = &obs.Files[k]
-	}
-	withLines := map[string]bool{}
-	for k := range cb.Spans {
-		withLines[cb.Spans[k].File] = true
-	}
 	var dgs [2]*diagnoser // made when a file's listed spans need them
 	// One entry per merged span and per file without spans (more for the
 	// few files whose spans are listed as the gold gives them): sized
 	// exactly, a large gold is not paid for twice.
 	n := len(cb.Spans)
-	for k := range cb.Files {
-		if !withLines[cb.Files[k].File] {
+	for f, s := 0, 0; f < len(cb.Files); f++ {
+		for s < len(cb.Spans) && cb.Spans[s].File < cb.Files[f].File {
+			s++
+		}
+		if s == len(cb.Spans) || cb.Spans[s].File != cb.Files[f].File {
 			n++
 		}
 	}
@@ -150,14 +135,11 @@ func DiagnoseRun(a *scoring.Analysis) *RunGold {
 		if f < len(cb.Files) && (s == len(cb.Spans) || cb.Files[f].File < cb.Spans[s].File) {
 			fd := &cb.Files[f]
 			f++
-			if withLines[fd.File] {
-				continue
+			if s > 0 && cb.Spans[s-1].File == fd.File {
+				continue // listed by its spans
 			}
 			g := GoldSpan{File: fd.File, FileLevel: true, InFinal: fd.Category == Found}
-			g.Whole = [2]*File{fd, obsFiles[fd.File]}
-			if g.Whole[model.LensObserved] == nil {
-				g.Whole[model.LensObserved] = fd
-			}
+			g.Whole = [2]*File{fd, obs.file(f-1, fd)}
 			for l := range g.FoundAt {
 				g.FoundAt[l] = -1
 				if reads := shown[l][g.File]; len(reads) > 0 {
@@ -182,14 +164,41 @@ func DiagnoseRun(a *scoring.Analysis) *RunGold {
 			continue
 		}
 		g := GoldSpan{File: sp.File, Start: sp.Start, End: sp.End, Lines: sp.Lines(), InFinal: sp.FinalLines > 0}
-		g.Span = [2]*Span{sp, obsSpans[key{sp.File, sp.Start, sp.End}]}
-		if g.Span[model.LensObserved] == nil {
-			g.Span[model.LensObserved] = sp
-		}
+		g.Span = [2]*Span{sp, obs.span(s-1, sp)}
 		g.setFirsts(a, shown)
 		rg.Spans = append(rg.Spans, g)
 	}
 	return rg
+}
+
+// The spans and files depend only on the gold, so both lenses list the same
+// ones in the same order: the other lens's entry is found at the same index.
+// The lookups only guard against that ever changing (the entry itself
+// stands in when the other lens lacks it).
+
+// span returns the lens's diagnosis of the span like at index k.
+func (d *Diagnosis) span(k int, like *Span) *Span {
+	if k < len(d.Spans) && d.Spans[k].File == like.File && d.Spans[k].Start == like.Start && d.Spans[k].End == like.End {
+		return &d.Spans[k]
+	}
+	spans := d.ForFile(like.File)
+	for i := range spans {
+		if spans[i].Start == like.Start && spans[i].End == like.End {
+			return &spans[i]
+		}
+	}
+	return like
+}
+
+// file returns the lens's diagnosis of the file like at index k.
+func (d *Diagnosis) file(k int, like *File) *File {
+	if k < len(d.Files) && d.Files[k].File == like.File {
+		return &d.Files[k]
+	}
+	if i, ok := slices.BinarySearchFunc(d.Files, like.File, func(f File, name string) int { return cmp.Compare(f.File, name) }); ok {
+		return &d.Files[i]
+	}
+	return like
 }
 
 // setFirsts fills when each lens first put the span's lines in view.
