@@ -106,11 +106,12 @@ func NewExtras(a *scoring.Analysis) *Extras {
 	e := &Extras{Semantics: a.Sem.String()}
 	e.runInfo(a.Run)
 	e.setF1(&a.Lenses[model.LensContextBench].Result)
+	diag := diagnose.DiagnoseBoth(a)
 	for _, l := range []model.Lens{model.LensContextBench, model.LensObserved} {
 		le := &LensExtras{
 			UsageDropLastStep: diagnose.LastStepToFinal(&a.Lenses[l].Result),
 			UsageDropUnion:    diagnose.UnionToFinal(a, l),
-			Diagnosis:         diagnose.Diagnose(a, l),
+			Diagnosis:         diag[l],
 			IR:                ir.Evaluate(a, l),
 		}
 		if l == model.LensObserved {

@@ -90,7 +90,14 @@ func (d *DirTree) locate(p string) (string, bool) {
 	if !ok || c == "." {
 		return "", false
 	}
-	real, err := filepath.EvalSymlinks(filepath.Join(d.real, filepath.FromSlash(c)))
+	joined := filepath.Join(d.real, filepath.FromSlash(c))
+	if _, err := os.Stat(joined); err != nil {
+		// Nothing readable there, through any link: one system call
+		// instead of one per path element (a large gold of absent files
+		// asks for each more than once).
+		return "", false
+	}
+	real, err := filepath.EvalSymlinks(joined)
 	if err != nil {
 		return "", false
 	}

@@ -108,10 +108,7 @@ func (g *GoldSpan) ReadBy(l model.Lens, i int) int {
 // DiagnoseRun diagnoses a run's gold under both lenses and lists it span by
 // span.
 func DiagnoseRun(a *scoring.Analysis) *RunGold {
-	rg := &RunGold{}
-	for l := range rg.Diag {
-		rg.Diag[l] = Diagnose(a, model.Lens(l))
-	}
+	rg := &RunGold{Diag: DiagnoseBoth(a)}
 	shown := [2]map[string][]shownLines{lensShown(a, model.LensContextBench), lensShown(a, model.LensObserved)}
 	cb, obs := rg.Diag[model.LensContextBench], rg.Diag[model.LensObserved]
 	var dgs [2]*diagnoser // made when a file's listed spans need them
