@@ -139,7 +139,7 @@ func (c *Comparison) Analysis(k int) *scoring.Analysis { return c.analyses[k] }
 // Curve is run k's cumulative coverage at granularity g after each of its
 // actions.
 func (c *Comparison) Curve(k int, g model.Granularity) []float64 {
-	return c.analyses[k].Lenses[c.lens].Curve[g]
+	return c.analyses[k].Lenses[c.lens].Curve(g)
 }
 
 // Actions is the longer run's action count: the steps the two take together.

@@ -68,7 +68,7 @@ func WriteRunSummary(w io.Writer, a *scoring.Analysis, lens model.Lens) error {
 	for _, l := range model.Lenses {
 		fmt.Fprintf(b, "  %-27s", l.String()+" lens")
 		for _, g := range model.Granularities {
-			fmt.Fprintf(b, " %7s", value(a, g, a.Lenses[l].Curve[g][last]))
+			fmt.Fprintf(b, " %7s", value(a, g, a.Lenses[l].CurveAt(g, last)))
 		}
 		fmt.Fprintln(b)
 	}
@@ -231,7 +231,8 @@ func WriteRunJSON(w io.Writer, a *scoring.Analysis) error {
 			c := map[string]*float64{}
 			for _, g := range model.Granularities {
 				if a.Computable(g) {
-					c[g.String()] = &ld.Curve[g][i]
+					v := ld.CurveAt(g, i)
+					c[g.String()] = &v
 				} else {
 					c[g.String()] = nil
 				}

@@ -52,9 +52,23 @@ type LensData struct {
 	NumSteps int
 	// Actions[i] is action i under the lens.
 	Actions []LensAction
-	// Curve[g][i] is the cumulative coverage at granularity g (indexed by
-	// model.Granularity) after action i: Coverage, for every action.
-	Curve [len(model.Granularities)][]float64
+}
+
+// CurveAt is the cumulative coverage at granularity g after action i. It is
+// read from the scored steps, not stored: a long run's curves would cost 32
+// bytes an action per lens.
+func (ld *LensData) CurveAt(g model.Granularity, i int) float64 {
+	c := ld.coverage(i)
+	return *c.At(g)
+}
+
+// Curve is CurveAt for every action, in a new slice.
+func (ld *LensData) Curve(g model.Granularity) []float64 {
+	out := make([]float64, len(ld.Actions))
+	for i := range out {
+		out[i] = ld.CurveAt(g, i)
+	}
+	return out
 }
 
 // Analysis is a run scored under both lenses plus per-action views, so the
@@ -140,15 +154,6 @@ func lensData(res model.Result, stepsDone []int, lines [][]FileLines, gold fileI
 		cumRead += v.ReadLines
 		cumReread += v.Reread
 		v.CumRead, v.CumReread = cumRead, cumReread
-	}
-	for g := range ld.Curve {
-		ld.Curve[g] = make([]float64, n)
-	}
-	for i := range n {
-		cov := ld.coverage(i)
-		for _, g := range model.Granularities {
-			ld.Curve[g][i] = *cov.At(g)
-		}
 	}
 	return ld
 }

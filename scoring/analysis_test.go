@@ -59,7 +59,7 @@ func TestAnalyze(t *testing.T) {
 	if got := a.Lenses[model.LensContextBench].NumSteps; got != 1 {
 		t.Errorf("contextbench NumSteps = %d, want 1", got)
 	}
-	if got := a.Lenses[model.LensObserved].Curve[model.GranLine]; !reflect.DeepEqual(got, []float64{0.5, 0.5, 0.5, 0.5, 0.75}) {
+	if got := a.Lenses[model.LensObserved].Curve(model.GranLine); !reflect.DeepEqual(got, []float64{0.5, 0.5, 0.5, 0.5, 0.75}) {
 		t.Errorf("observed line coverage curve = %v", got)
 	}
 	if got := a.Actions[4].Reads; len(got) != 1 || got[0].File != "pkg/util.py" || !reflect.DeepEqual(got[0].Lines, []model.Interval{{Start: 2, End: 2}}) {

@@ -222,7 +222,7 @@ func TestBrowserDemo(t *testing.T) {
 		t.Error("the line coverage curve did not change")
 	}
 	for _, g := range model.Granularities {
-		want := fmt.Sprintf("%.2f", a.Lenses[lens].Curve[g][3])
+		want := fmt.Sprintf("%.2f", a.Lenses[lens].CurveAt(g, 3))
 		if got := b.text("#cov-" + g.String()); got != want {
 			t.Errorf("%s coverage at step 4: %q, want %q", g, got, want)
 		}

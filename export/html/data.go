@@ -292,12 +292,12 @@ func lensData(d *rundata.Data, l model.Lens, index map[string]int) lens {
 	}
 	res := &ld.Result
 	for _, g := range model.Granularities {
-		out.Curve[g] = ld.Curve[g]
+		out.Curve[g] = ld.Curve(g)
 		m := res.Final.At(g)
 		out.Final[g] = [2]float64{m.Coverage, m.Precision}
 		out.AUC[g] = *res.Trajectory.AUCCoverage.At(g)
 		out.Red[g] = *res.Trajectory.Redundancy.At(g)
-		out.Points[g] = points(ld.Curve[g])
+		out.Points[g] = points(out.Curve[g])
 	}
 	if e := res.EditLoc; e != nil {
 		out.EditLoc = &[2]float64{e.Recall, e.Precision}

@@ -214,8 +214,8 @@ func TestDemoPage(t *testing.T) {
 	}
 	for _, l := range model.Lenses {
 		ld := &a.Lenses[l]
-		for g := range ld.Curve {
-			if fmt.Sprint(d.L[l].Curve[g]) != fmt.Sprint(ld.Curve[g]) {
+		for _, g := range model.Granularities {
+			if fmt.Sprint(d.L[l].Curve[g]) != fmt.Sprint(ld.Curve(g)) {
 				t.Errorf("lens %s granularity %d: curve differs from the analysis", l, g)
 			}
 		}

@@ -234,8 +234,8 @@ func TestAnalysisMatchesRepository(t *testing.T) {
 	for _, l := range model.Lenses {
 		w, g := &want.Lenses[l], &got.Lenses[l]
 		for _, gr := range []model.Granularity{model.GranFile, model.GranLine} {
-			if !reflect.DeepEqual(w.Curve[gr], g.Curve[gr]) {
-				t.Errorf("%s lens %s curve\n got %v\nwant %v", l, gr, g.Curve[gr], w.Curve[gr])
+			if !reflect.DeepEqual(w.Curve(gr), g.Curve(gr)) {
+				t.Errorf("%s lens %s curve\n got %v\nwant %v", l, gr, g.Curve(gr), w.Curve(gr))
 			}
 			if *w.Result.Final.At(gr) != *g.Result.Final.At(gr) {
 				t.Errorf("%s lens final %s = %+v, want %+v", l, gr, *g.Result.Final.At(gr), *w.Result.Final.At(gr))

@@ -49,7 +49,12 @@ func Spark(values []float64, cur, w int) (past, future string) {
 // SparkIn is Spark drawn with eight other level glyphs, lowest first (two
 // curves in one chart read apart without colour).
 func SparkIn(levels []rune, values []float64, cur, w int) (past, future string) {
-	n := len(values)
+	return SparkOf(levels, len(values), func(i int) float64 { return values[i] }, cur, w)
+}
+
+// SparkOf is SparkIn over n values read by at: a long run's curve is read
+// only where a column samples it.
+func SparkOf(levels []rune, n int, at func(int) float64, cur, w int) (past, future string) {
 	if n == 0 || w <= 0 {
 		return "", ""
 	}
@@ -65,7 +70,7 @@ func SparkIn(levels []rune, values []float64, cur, w int) (past, future string) 
 			f.WriteRune('·')
 			continue
 		}
-		v := values[i]
+		v := at(i)
 		if v <= 0 {
 			p.WriteRune(' ')
 			continue
@@ -113,14 +118,14 @@ func (m *Model) View() string {
 			// A row of dots would read as "not yet": say why instead.
 			return t.Muted.Render(fit.Line("needs the repository", w))
 		}
-		past, fut := Spark(ld.Curve[g], cur, w)
+		past, fut := SparkOf(Blocks, len(ld.Actions), func(i int) float64 { return ld.CurveAt(g, i) }, cur, w)
 		return t.Spark[g].Render(past) + t.SparkFuture.Render(fut)
 	}
 	val := func(g model.Granularity) string {
 		if !d.A.Computable(g) {
 			return t.Muted.Render(fmt.Sprintf("%4s", runtext.NotComputable))
 		}
-		return t.Value.Render(fmt.Sprintf("%.2f", ld.Curve[g][cur]))
+		return t.Value.Render(fmt.Sprintf("%.2f", ld.CurveAt(g, cur)))
 	}
 
 	if m.h >= 5 {

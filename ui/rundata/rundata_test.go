@@ -62,7 +62,7 @@ func TestCountersMatchGutter(t *testing.T) {
 		for _, ivs := range a.Gold.Lines {
 			goldLines += model.TotalLength(ivs)
 		}
-		curve := a.Lenses[l].Curve[model.GranLine]
+		curve := a.Lenses[l].Curve(model.GranLine)
 		if got, want := curve[len(curve)-1], float64(newGold)/float64(goldLines); math.Abs(got-want) > 1e-12 || newGold == 0 {
 			t.Errorf("%s: line coverage %v, but the timeline's new gold lines add up to %d/%d", l, got, newGold, goldLines)
 		}
