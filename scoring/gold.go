@@ -2,6 +2,7 @@ package scoring
 
 import (
 	"cmp"
+	"iter"
 	"slices"
 
 	"github.com/trajscope/trajscope/model"
@@ -43,8 +44,9 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 		exists = pt.IsFile
 	}
 	var missing []string
-	all := append(append([]model.GoldSpan(nil), init...), add...)
-	for _, it := range all {
+	// Both lists in turn, not copied into one: a large gold is held once.
+	all := [][]model.GoldSpan{init, add}
+	for it := range goldSpans(all...) {
 		if it.File == "" {
 			continue
 		}
@@ -87,12 +89,12 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 	sc.files.parseAll(out.Bytes)
 	out.symbols = sc.defsInSpans(out.Bytes)
 
-	lineItems := init
+	lineItems := all[:1]
 	if sc.sem == model.Fixed {
 		// Line metrics and EditLoc read the same gold as the other granularities.
 		lineItems = all
 	}
-	for _, it := range lineItems {
+	for it := range goldSpans(lineItems...) {
 		p := NormalizeGoldPath(it.File, sc.sem)
 		if p == "" {
 			continue
@@ -109,6 +111,19 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 	out.Listed = listed(out.Lines)
 	out.Lines.mergeAll()
 	return out
+}
+
+// goldSpans yields the spans of each list in turn.
+func goldSpans(lists ...[]model.GoldSpan) iter.Seq[*model.GoldSpan] {
+	return func(yield func(*model.GoldSpan) bool) {
+		for _, list := range lists {
+			for i := range list {
+				if !yield(&list[i]) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // HasFile reports whether f is a gold file.
