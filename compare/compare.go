@@ -142,6 +142,17 @@ func (c *Comparison) Curve(k int, g model.Granularity) []float64 {
 	return c.analyses[k].Lenses[c.lens].Curve(g)
 }
 
+// CurveAt is run k's cumulative coverage at granularity g after its action
+// i; past its last action, the coverage it ended with (0 for a run without
+// actions).
+func (c *Comparison) CurveAt(k int, g model.Granularity, i int) float64 {
+	ld := &c.analyses[k].Lenses[c.lens]
+	if len(ld.Actions) == 0 {
+		return 0
+	}
+	return ld.CurveAt(g, min(i, len(ld.Actions)-1))
+}
+
 // Actions is the longer run's action count: the steps the two take together.
 func (c *Comparison) Actions() int {
 	return max(len(c.analyses[0].Run.Actions), len(c.analyses[1].Run.Actions))

@@ -273,13 +273,6 @@ func (m *CompareModel) chart(grans []model.Granularity) []string {
 	lines := []string{pane.Title(m.ctx[0], "Coverage", "A "+string(metrics.Blocks[7])+"  B "+string(sparkB[7])+"  cumulative, per action", false, m.w)}
 	for _, g := range grans {
 		for k := range m.ctx {
-			curve := m.c.Curve(k, g)
-			vals := make([]float64, n)
-			for i := range vals {
-				if len(curve) > 0 {
-					vals[i] = curve[min(i, len(curve)-1)]
-				}
-			}
 			label := fmt.Sprintf(" %-6s %s ", g, compare.Labels[k])
 			if k == 1 {
 				label = fmt.Sprintf(" %-6s %s ", "", compare.Labels[k])
@@ -291,17 +284,14 @@ func (m *CompareModel) chart(grans []model.Granularity) []string {
 			if !m.aligned {
 				cur = max(m.ctx[0].Cur, m.ctx[1].Cur)
 			}
-			val := 0.0
-			if len(curve) > 0 {
-				val = curve[min(cur, len(curve)-1)]
-			}
-			figure := fmt.Sprintf(" %.2f", val)
+			at := func(i int) float64 { return m.c.CurveAt(k, g, i) }
+			figure := fmt.Sprintf(" %.2f", at(cur))
 			w := max(1, m.w-len(label)-len(figure))
 			levels := metrics.Blocks
 			if k == 1 {
 				levels = sparkB
 			}
-			past, future := metrics.SparkIn(levels, vals, cur, w)
+			past, future := metrics.SparkOf(levels, n, at, cur, w)
 			lines = append(lines, label+m.runStyle(k).Render(past)+t.SparkFuture.Render(future)+t.Value.Render(figure))
 		}
 	}
