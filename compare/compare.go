@@ -122,7 +122,7 @@ func side(a *scoring.Analysis, lens model.Lens) Side {
 	run, ld := a.Run, &a.Lenses[lens]
 	s := Side{Path: run.Path, Format: run.Format, Agent: run.Agent, Model: run.Model,
 		Actions: len(run.Actions), Steps: ld.NumSteps, Error: ld.Result.Error,
-		NoGold: a.Gold == nil || len(a.Gold.Files) == 0 && len(a.Gold.Lines) == 0}
+		NoGold: a.Gold == nil || len(a.Gold.Files) == 0 && a.Gold.Lines.Len() == 0}
 	if s.Error == "" && !s.NoGold {
 		for _, g := range model.Granularities {
 			m := ld.Result.Final.At(g)

@@ -104,16 +104,19 @@ func Analyze(run *model.Run, g *model.Gold, files *Files, sem model.Semantics) *
 	// NewGold counts against the gold lines the files have: every interval
 	// is then well formed, so each action costs a binary search per
 	// interval.
-	gold := fileIntervals{}
-	for f, ivs := range a.Gold.Lines {
+	var gold tableBuilder
+	for f, ivs := range a.Gold.Lines.All() {
 		// A file without gold lines it has (missing, or shown none of
 		// without the repository) gets no entry: a large gold of absent
 		// files then costs nothing here.
 		if shown := clipLines(ivs, files.LineCount(f), false); len(shown) > 0 {
 			a.shown[f] = shown
-			gold[f] = model.MergeIntervals(append([]model.Interval(nil), shown...))
+			for _, iv := range model.MergeIntervals(append([]model.Interval(nil), shown...)) {
+				gold.add(f, iv)
+			}
 		}
 	}
+	goldShown := gold.build()
 	n := len(run.Actions)
 	a.Actions = make([]ActionView, n)
 	observedLines := make([][]FileLines, n)
@@ -124,16 +127,16 @@ func Analyze(run *model.Run, g *model.Gold, files *Files, sem model.Semantics) *
 	}
 
 	cb := sc.score(g, &run.Prediction, a.Gold)
-	a.Lenses[model.LensContextBench] = lensData(cb, contextBenchStepsDone(run), a.contextBenchLines(), gold)
+	a.Lenses[model.LensContextBench] = lensData(cb, contextBenchStepsDone(run), a.contextBenchLines(), goldShown)
 	obsPred := withObserved(&run.Prediction, observed)
-	a.Lenses[model.LensObserved] = lensData(sc.score(g, &obsPred, a.Gold), observedAt, observedLines, gold)
+	a.Lenses[model.LensObserved] = lensData(sc.score(g, &obsPred, a.Gold), observedAt, observedLines, goldShown)
 	return a
 }
 
 // lensData counts, action by action, what each action put in view under a
 // lens (lines) against the merged gold, and reads the lens's cumulative
 // coverage after every action.
-func lensData(res model.Result, stepsDone []int, lines [][]FileLines, gold fileIntervals) LensData {
+func lensData(res model.Result, stepsDone []int, lines [][]FileLines, gold *IntervalTable) LensData {
 	n := len(lines)
 	ld := LensData{Result: res, StepsDone: stepsDone, Actions: make([]LensAction, n), NumSteps: len(res.Trajectory.Steps)}
 	if n > 0 {
@@ -336,7 +339,10 @@ func (a *Analysis) ReadSoFar(file string, i int) []model.Interval {
 }
 
 // GoldLines returns the gold line intervals of a file.
-func (a *Analysis) GoldLines(file string) []model.Interval { return a.Gold.Lines[file] }
+func (a *Analysis) GoldLines(file string) []model.Interval {
+	ivs, _ := a.Gold.Lines.Get(file)
+	return ivs
+}
 
 // GoldShown returns the gold lines of a file that the file has, in gold
 // order: reversed spans (which hold no lines) dropped, the rest clipped to

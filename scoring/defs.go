@@ -5,9 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"iter"
 	"runtime"
 	"sync"
 
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring/symbols"
 )
 
@@ -51,7 +53,7 @@ func (f *Files) Defs(path string) []symbols.Def {
 // parseAll parses the files of spans at once, a few at a time, before they
 // are asked for one by one: a file that takes its whole parse budget then
 // holds up one parse among several, not every file after it.
-func (f *Files) parseAll(spans fileIntervals) {
+func (f *Files) parseAll(spans iter.Seq2[string, []model.Interval]) {
 	var todo []string
 	for p := range spans {
 		if symbols.Language(p) != "" {

@@ -11,15 +11,15 @@ import (
 // Gold is gold context prepared for scoring against one tree.
 type Gold struct {
 	Files   []string // sorted, each once
-	Bytes   fileIntervals
+	Bytes   *IntervalTable
 	symbols symbolSet
 	// Lines is the gold line intervals (init only under ContextBench semantics).
-	Lines fileIntervals
+	Lines *IntervalTable
 	// Listed holds, for the files whose gold spans merging changes (nested,
 	// overlapping, adjacent or repeated spans), the spans as the gold lists
 	// them: sorted by start (the longer first), repeats once, reversed
 	// spans dropped. Other files' spans are Lines as they are.
-	Listed fileIntervals
+	Listed *IntervalTable
 	// Missing lists gold files that are not in the repository.
 	Missing []string
 }
@@ -36,7 +36,8 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 		// Upstream json.loads the text form, fails, and scores empty gold.
 		init, add = nil, nil
 	}
-	out := &Gold{Bytes: fileIntervals{}, Lines: fileIntervals{}}
+	out := &Gold{}
+	var bytes, lines tableBuilder
 	exists := sc.files.exists
 	if pt := partial(sc.files.tree); pt != nil {
 		// A partial tree names files it has no lines of: they are there,
@@ -63,7 +64,7 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 			continue // byte spans need whole files (not computable)
 		}
 		if iv, ok := sc.lineToByte(p, it.Start, it.End); ok {
-			out.Bytes.add(p, iv)
+			bytes.add(p, iv)
 		}
 	}
 	for _, f := range g.Files {
@@ -85,9 +86,9 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 	}
 	slices.Sort(missing)
 	out.Missing = slices.Clip(slices.Compact(missing))
-	out.Bytes.mergeAll()
-	sc.files.parseAll(out.Bytes)
-	out.symbols = sc.defsInSpans(out.Bytes)
+	out.Bytes = bytes.build().merged()
+	sc.files.parseAll(out.Bytes.All())
+	out.symbols = sc.defsInSpans(out.Bytes.All())
 
 	lineItems := all[:1]
 	if sc.sem == model.Fixed {
@@ -102,14 +103,15 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 		if sc.sem == model.Fixed {
 			iv, ok := sc.clampLines(p, it.Start, it.End)
 			if ok {
-				out.Lines.add(p, iv)
+				lines.add(p, iv)
 			}
 			continue
 		}
-		out.Lines.add(p, model.Interval{Start: it.Start, End: it.End})
+		lines.add(p, model.Interval{Start: it.Start, End: it.End})
 	}
+	out.Lines = lines.build()
 	out.Listed = listed(out.Lines)
-	out.Lines.mergeAll()
+	out.Lines = out.Lines.merged()
 	return out
 }
 
@@ -134,9 +136,9 @@ func (g *Gold) HasFile(f string) bool {
 
 // listed returns the files whose spans merging would change, with their
 // spans sorted and deduplicated.
-func listed(lines fileIntervals) fileIntervals {
-	var out fileIntervals
-	for f, ivs := range lines {
+func listed(lines *IntervalTable) *IntervalTable {
+	var out tableBuilder
+	for f, ivs := range lines.All() {
 		if len(ivs) < 2 {
 			continue
 		}
@@ -156,12 +158,11 @@ func listed(lines fileIntervals) fileIntervals {
 		if merged := model.MergeIntervals(slices.Clone(list)); slices.Equal(merged, list) {
 			continue
 		}
-		if out == nil {
-			out = fileIntervals{}
+		for _, iv := range list {
+			out.add(f, iv)
 		}
-		out[f] = list
 	}
-	return out
+	return out.build()
 }
 
 // clampLines is the Fixed-semantics line range: swapped when reversed and

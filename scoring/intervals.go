@@ -35,10 +35,10 @@ func (m fileIntervals) total() int {
 	return n
 }
 
-func (m fileIntervals) intersect(other fileIntervals) int {
+func (m fileIntervals) intersect(other *IntervalTable) int {
 	n := 0
 	for f, ivs := range m {
-		if o, ok := other[f]; ok {
+		if o, ok := other.Get(f); ok {
 			n += model.IntersectLength(ivs, o)
 		}
 	}
@@ -57,7 +57,7 @@ func (m fileIntervals) intersect(other fileIntervals) int {
 // Upstream line spans can be reversed; a file that meets one (in gold or in
 // any step) falls back to upstream's merge and sweep for good.
 type cumulative struct {
-	gold  fileIntervals
+	gold  *IntervalTable
 	files map[string]*cumFile
 	inter int // Σ model.IntersectLength(union, gold) over files
 	total int // Σ model.TotalLength(union) over files
@@ -72,7 +72,7 @@ type cumFile struct {
 	total int
 }
 
-func newCumulative(gold fileIntervals) *cumulative {
+func newCumulative(gold *IntervalTable) *cumulative {
 	return &cumulative{gold: gold, files: map[string]*cumFile{}}
 }
 
@@ -88,7 +88,8 @@ func wellFormed(ivs []model.Interval) bool {
 func (c *cumulative) file(name string) *cumFile {
 	f := c.files[name]
 	if f == nil {
-		f = &cumFile{gold: c.gold[name]}
+		gold, _ := c.gold.Get(name)
+		f = &cumFile{gold: gold}
 		if wellFormed(f.gold) {
 			f.pre = make([]int, len(f.gold)+1)
 			for i, iv := range f.gold {

@@ -1,6 +1,8 @@
 package scoring
 
 import (
+	"iter"
+	"maps"
 	"sort"
 	"strings"
 
@@ -139,7 +141,7 @@ func (sc scorer) sets(st filteredStep) stepSets {
 	if len(st.symbols) > 0 {
 		s.symbols = sc.defsByName(st.symbols)
 	} else {
-		s.symbols = sc.defsInSpans(s.bytes)
+		s.symbols = sc.defsInSpans(maps.All(s.bytes))
 	}
 	return s
 }
@@ -148,7 +150,7 @@ func (sc scorer) sets(st filteredStep) stepSets {
 // overlaps a span. Upstream compares the exclusive def end with the inclusive
 // span start (e >= a), so a def ending exactly where a span begins counts;
 // Fixed requires a shared byte.
-func (sc scorer) defsInSpans(spans fileIntervals) symbolSet {
+func (sc scorer) defsInSpans(spans iter.Seq2[string, []model.Interval]) symbolSet {
 	out := symbolSet{}
 	for file, ivs := range spans {
 		if len(ivs) == 0 {
@@ -283,7 +285,7 @@ func (sc scorer) gaveUp(gold *Gold, steps []model.Step, final model.Step) []stri
 			}
 		}
 	}
-	for f := range gold.Bytes {
+	for f := range gold.Bytes.All() {
 		check(f)
 	}
 	for _, st := range append(steps[:len(steps):len(steps)], final) {
@@ -335,7 +337,7 @@ func (sc scorer) trajectory(steps []model.Step, gold *Gold) model.Trajectory {
 		cov.Symbol = coverage(symsHit, len(gold.symbols))
 		cov.Span = coverage(unionBytes.inter, goldBytes)
 		switch {
-		case len(gold.Lines) > 0 || sc.sem == model.Fixed:
+		case gold.Lines.Len() > 0 || sc.sem == model.Fixed:
 			cov.Line = coverage(unionLines.inter, goldLines)
 		default:
 			// Upstream: an empty gold line map scores 0.0 here, though the
@@ -383,7 +385,7 @@ func (sc scorer) editLoc(g *model.Gold, pred *model.Prediction, gold *Gold) *mod
 	}
 	hits, predSize := 0, 0
 	for _, df := range DeletedLines(patch, sc.sem) {
-		ranges := gold.Lines[df.File]
+		ranges, _ := gold.Lines.Get(df.File)
 		for _, iv := range df.Lines {
 			for line := iv.Start; line <= iv.End; line++ {
 				predSize++

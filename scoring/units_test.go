@@ -1,6 +1,7 @@
 package scoring
 
 import (
+	"maps"
 	"reflect"
 	"testing"
 
@@ -138,10 +139,10 @@ func TestSymbolOverlapBoundary(t *testing.T) {
 	fs := fi.syms()
 	fs.defsOnce.Do(func() { fs.defs = []symbols.Def{{Type: "function_definition", Start: 0, End: 5}} })
 	spans := fileIntervals{"a.py": {{Start: 5, End: 9}}}
-	if n := len((scorer{f, model.ContextBench}).defsInSpans(spans)); n != 1 {
+	if n := len((scorer{f, model.ContextBench}).defsInSpans(maps.All(spans))); n != 1 {
 		t.Errorf("upstream: %d defs, want 1", n)
 	}
-	if n := len((scorer{f, model.Fixed}).defsInSpans(spans)); n != 0 {
+	if n := len((scorer{f, model.Fixed}).defsInSpans(maps.All(spans))); n != 0 {
 		t.Errorf("fixed: %d defs, want 0", n)
 	}
 }

@@ -240,17 +240,14 @@ func (dg *diagnoser) diagnosis(like *Diagnosis) *Diagnosis {
 	}
 	d.Files = fileList.list()
 
-	lineFiles := make([]string, 0, len(a.Gold.Lines))
 	spans := 0
-	for f, ivs := range a.Gold.Lines {
-		lineFiles = append(lineFiles, f)
+	for _, ivs := range a.Gold.Lines.All() {
 		spans += len(ivs)
 	}
-	sort.Strings(lineFiles)
 	spanList := sharing[Span]{like: likeSpans, size: spans}
-	for _, f := range lineFiles {
+	for f, ivs := range a.Gold.Lines.All() { // sorted by file
 		fc := dg.file(f)
-		for _, iv := range merge(a.Gold.Lines[f]) {
+		for _, iv := range merge(ivs) {
 			sp := fc.span(iv)
 			spanList.add(sp)
 			d.SpanCounts[sp.Category]++

@@ -88,7 +88,7 @@ func UnionToFinal(a *scoring.Analysis, lens model.Lens) UnionDrop {
 	seen := lensFiles(a, lens, false)
 	final := a.StepContext(a.Run.Prediction.Final)
 	var u UnionDrop
-	for f, gold := range a.Gold.Lines {
+	for f, gold := range a.Gold.Lines.All() {
 		g := merge(gold)
 		u.Seen += model.IntersectLength(merge(linesOf(seen[f])), g)
 		u.Kept += model.IntersectLength(merge(final.Lines[f]), g)

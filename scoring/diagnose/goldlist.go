@@ -148,7 +148,7 @@ func DiagnoseRun(a *scoring.Analysis) *RunGold {
 		}
 		sp := &cb.Spans[s]
 		s++
-		if list, ok := a.Gold.Listed[sp.File]; ok {
+		if list, ok := a.Gold.Listed.Get(sp.File); ok {
 			// Merging changed this file's spans: list them as the gold
 			// does, each diagnosed on its own.
 			for s < len(cb.Spans) && cb.Spans[s].File == sp.File {

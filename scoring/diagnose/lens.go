@@ -38,7 +38,7 @@ func lensFiles(a *scoring.Analysis, lens model.Lens, fallback bool) map[string][
 		files = slices.Sorted(slices.Values(files))
 	}
 	gold := func(f string) bool {
-		_, lines := a.Gold.Lines[f]
+		lines := a.Gold.Lines.Has(f)
 		_, listed := slices.BinarySearch(files, f)
 		return lines || listed
 	}

@@ -116,10 +116,7 @@ type event struct {
 func Evaluate(a *scoring.Analysis, lens model.Lens) *Metrics {
 	m := &Metrics{Lens: lens.String()}
 	events := lensEvents(a, lens)
-	relevant := map[string]bool{}
-	for _, f := range a.Gold.Files {
-		relevant[f] = true
-	}
+	relevant := Relevant(a.Gold.Files) // sorted, each once
 
 	seen := map[string]bool{}
 	firstAt := map[string]int{} // retrieved file → event index
@@ -158,7 +155,7 @@ func Evaluate(a *scoring.Analysis, lens model.Lens) *Metrics {
 
 	timing := newTiming(a.Run)
 	first, last := -1, -1
-	for f := range relevant {
+	for _, f := range relevant {
 		if k, ok := firstAt[f]; ok {
 			if first < 0 || k < first {
 				first = k
@@ -276,7 +273,7 @@ func writes(a *scoring.Analysis) ([]string, map[string]int) {
 	return files, first
 }
 
-func utilization(events []event, relevant map[string]bool, written []string, firstWrite map[string]int) Utilization {
+func utilization(events []event, relevant Relevant, written []string, firstWrite map[string]int) Utilization {
 	var u Utilization
 	read := map[string]bool{}
 	firstReadLike := map[string]int{}
@@ -295,7 +292,7 @@ func utilization(events []event, relevant map[string]bool, written []string, fir
 	}
 	u.FilesRead = len(read)
 	for f := range read {
-		if relevant[f] {
+		if relevant.Has(f) {
 			u.FilesReadRelevant++
 		}
 	}
@@ -308,7 +305,7 @@ func utilization(events []event, relevant map[string]bool, written []string, fir
 	u.WriteProbes = true
 	before := 0
 	for _, f := range written {
-		if relevant[f] {
+		if relevant.Has(f) {
 			u.FilesWrittenRelevant++
 		}
 		if r, ok := firstReadLike[f]; ok && r < firstWrite[f] {
@@ -321,7 +318,7 @@ func utilization(events []event, relevant map[string]bool, written []string, fir
 	return u
 }
 
-func taxonomy(retrieved []string, relevant map[string]bool, written []string) Taxonomy {
+func taxonomy(retrieved []string, relevant Relevant, written []string) Taxonomy {
 	var t Taxonomy
 	got := map[string]bool{}
 	for _, f := range retrieved {
@@ -330,12 +327,12 @@ func taxonomy(retrieved []string, relevant map[string]bool, written []string) Ta
 	wrote := map[string]bool{}
 	for _, f := range written {
 		wrote[f] = true
-		if !relevant[f] {
+		if !relevant.Has(f) {
 			t.WrongEvidenceUsed++
 		}
 	}
 	goldDirs := map[string]bool{}
-	for f := range relevant {
+	for _, f := range relevant {
 		if !got[f] {
 			t.MissedKeyEvidence++
 		} else if !wrote[f] {
@@ -346,7 +343,7 @@ func taxonomy(retrieved []string, relevant map[string]bool, written []string) Ta
 		}
 	}
 	for _, f := range retrieved {
-		if relevant[f] {
+		if relevant.Has(f) {
 			continue
 		}
 		t.IrrelevantRetrieval++

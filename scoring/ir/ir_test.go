@@ -12,13 +12,7 @@ import (
 	"github.com/trajscope/trajscope/source/sourcetest"
 )
 
-func set(files ...string) map[string]bool {
-	m := map[string]bool{}
-	for _, f := range files {
-		m[f] = true
-	}
-	return m
-}
+func set(files ...string) ir.Relevant { return ir.NewRelevant(files...) }
 
 // TestRankingFunctions: every formula on hand-ranked lists. Values are
 // Python's for the same arithmetic (ir_metrics.py run by hand).
@@ -30,7 +24,7 @@ func TestRankingFunctions(t *testing.T) {
 	cases := []struct {
 		name      string
 		retrieved []string
-		relevant  map[string]bool
+		relevant  ir.Relevant
 		want      want
 	}{
 		{
@@ -264,5 +258,23 @@ func TestAtKJSON(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(`{"2": 1}`), &back); err == nil {
 		t.Error("cut-off 2 accepted")
+	}
+}
+
+// TestRelevant: the set is sorted and distinct whatever order the files
+// come in, and Has answers for members only (the recall divisor is its
+// length, so a repeat would lower every recall).
+func TestRelevant(t *testing.T) {
+	r := ir.NewRelevant("b.py", "a.py", "b.py", "")
+	if want := (ir.Relevant{"", "a.py", "b.py"}); !reflect.DeepEqual(r, want) {
+		t.Fatalf("NewRelevant = %q, want %q", r, want)
+	}
+	for f, want := range map[string]bool{"a.py": true, "b.py": true, "": true, "c.py": false, "a": false} {
+		if got := r.Has(f); got != want {
+			t.Errorf("Has(%q) = %v, want %v", f, got, want)
+		}
+	}
+	if got := ir.RecallAtK([]string{"a.py"}, ir.NewRelevant("a.py", "a.py", "b.py"), 1); got != 0.5 {
+		t.Errorf("recall with a repeated gold file = %v, want 0.5", got)
 	}
 }

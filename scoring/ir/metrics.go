@@ -11,20 +11,41 @@
 // than Claude Code tool names, so shell reads count.
 package ir
 
-import "math"
+import (
+	"math"
+	"slices"
+)
+
+// Relevant is the relevant set: sorted, each file once. A sorted list
+// rather than a map, so a gold of a million files costs a string header
+// each (the prepared gold's own list is one already).
+type Relevant []string
+
+// NewRelevant makes the relevant set of files given in any order.
+func NewRelevant(files ...string) Relevant {
+	out := slices.Clone(files)
+	slices.Sort(out)
+	return slices.Clip(slices.Compact(out))
+}
+
+// Has reports whether f is relevant.
+func (r Relevant) Has(f string) bool {
+	_, ok := slices.BinarySearch(r, f)
+	return ok
+}
 
 // Ks are the cut-offs of the @K metrics.
 var Ks = [4]int{1, 3, 5, 10}
 
 // PrecisionAtK is |relevant ∩ retrieved[:k]| / k, with k the divisor even
 // when fewer files were retrieved; 0 when k ≤ 0 or nothing was retrieved.
-func PrecisionAtK(retrieved []string, relevant map[string]bool, k int) float64 {
+func PrecisionAtK(retrieved []string, relevant Relevant, k int) float64 {
 	if k <= 0 || len(retrieved) == 0 {
 		return 0
 	}
 	hits := 0
 	for _, f := range retrieved[:min(k, len(retrieved))] {
-		if relevant[f] {
+		if relevant.Has(f) {
 			hits++
 		}
 	}
@@ -33,7 +54,7 @@ func PrecisionAtK(retrieved []string, relevant map[string]bool, k int) float64 {
 
 // RecallAtK is |relevant ∩ retrieved[:k]| / |relevant|; 1.0 when nothing is
 // relevant, 0 when nothing was retrieved.
-func RecallAtK(retrieved []string, relevant map[string]bool, k int) float64 {
+func RecallAtK(retrieved []string, relevant Relevant, k int) float64 {
 	if len(relevant) == 0 {
 		return 1
 	}
@@ -44,7 +65,7 @@ func RecallAtK(retrieved []string, relevant map[string]bool, k int) float64 {
 }
 
 // F1AtK is the harmonic mean of PrecisionAtK and RecallAtK, 0 when both are.
-func F1AtK(retrieved []string, relevant map[string]bool, k int) float64 {
+func F1AtK(retrieved []string, relevant Relevant, k int) float64 {
 	p, r := PrecisionAtK(retrieved, relevant, k), RecallAtK(retrieved, relevant, k)
 	if p+r == 0 {
 		return 0
@@ -53,9 +74,9 @@ func F1AtK(retrieved []string, relevant map[string]bool, k int) float64 {
 }
 
 // MRR is 1/rank of the first relevant file, 0 when there is none.
-func MRR(retrieved []string, relevant map[string]bool) float64 {
+func MRR(retrieved []string, relevant Relevant) float64 {
 	for i, f := range retrieved {
-		if relevant[f] {
+		if relevant.Has(f) {
 			return 1 / float64(i+1)
 		}
 	}
@@ -64,13 +85,13 @@ func MRR(retrieved []string, relevant map[string]bool) float64 {
 
 // NDCGAtK is binary-gain nDCG: Σ_{i<k, relevant} 1/log2(i+2) over the ideal
 // Σ_{i<min(k,|relevant|)} 1/log2(i+2); 0 when k ≤ 0 or nothing is relevant.
-func NDCGAtK(retrieved []string, relevant map[string]bool, k int) float64 {
+func NDCGAtK(retrieved []string, relevant Relevant, k int) float64 {
 	if k <= 0 || len(relevant) == 0 {
 		return 0
 	}
 	dcg := 0.0
 	for i, f := range retrieved[:min(k, len(retrieved))] {
-		if relevant[f] {
+		if relevant.Has(f) {
 			dcg += 1 / log2(i+2)
 		}
 	}
@@ -87,13 +108,13 @@ func NDCGAtK(retrieved []string, relevant map[string]bool, k int) float64 {
 // AveragePrecision is Σ over relevant ranks of (hits so far)/(rank), over
 // |relevant| (CodeScaleBench's "map" for one task); 1.0 when nothing is
 // relevant, 0 when nothing relevant was retrieved.
-func AveragePrecision(retrieved []string, relevant map[string]bool) float64 {
+func AveragePrecision(retrieved []string, relevant Relevant) float64 {
 	if len(relevant) == 0 {
 		return 1
 	}
 	sum, hits := 0.0, 0
 	for i, f := range retrieved {
-		if relevant[f] {
+		if relevant.Has(f) {
 			hits++
 			sum += float64(hits) / float64(i+1)
 		}
@@ -106,7 +127,7 @@ func AveragePrecision(retrieved []string, relevant map[string]bool) float64 {
 
 // FileRecall is the share of relevant files retrieved anywhere; 1.0 when
 // nothing is relevant.
-func FileRecall(retrieved []string, relevant map[string]bool) float64 {
+func FileRecall(retrieved []string, relevant Relevant) float64 {
 	if len(relevant) == 0 {
 		return 1
 	}
@@ -115,13 +136,13 @@ func FileRecall(retrieved []string, relevant map[string]bool) float64 {
 
 // ContextEfficiency is the share of retrieved files that are relevant; 0
 // when nothing was retrieved.
-func ContextEfficiency(retrieved []string, relevant map[string]bool) float64 {
+func ContextEfficiency(retrieved []string, relevant Relevant) float64 {
 	if len(retrieved) == 0 {
 		return 0
 	}
 	hits := 0
 	for _, f := range retrieved {
-		if relevant[f] {
+		if relevant.Has(f) {
 			hits++
 		}
 	}
@@ -129,10 +150,10 @@ func ContextEfficiency(retrieved []string, relevant map[string]bool) float64 {
 }
 
 // countRelevant counts distinct relevant files in a list.
-func countRelevant(files []string, relevant map[string]bool) int {
+func countRelevant(files []string, relevant Relevant) int {
 	seen := map[string]bool{}
 	for _, f := range files {
-		if relevant[f] && !seen[f] {
+		if relevant.Has(f) && !seen[f] {
 			seen[f] = true
 		}
 	}

@@ -59,7 +59,7 @@ func TestCountersMatchGutter(t *testing.T) {
 			continue
 		}
 		goldLines := 0
-		for _, ivs := range a.Gold.Lines {
+		for _, ivs := range a.Gold.Lines.All() {
 			goldLines += model.TotalLength(ivs)
 		}
 		curve := a.Lenses[l].Curve(model.GranLine)
