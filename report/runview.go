@@ -104,15 +104,15 @@ func WriteRunSummary(w io.Writer, a *scoring.Analysis, lens model.Lens) error {
 	for k := range gold {
 		g := &gold[k]
 		lines := "whole file"
-		if !g.FileLevel {
-			lines = fmt.Sprintf("%d-%d", g.Start, g.End)
+		if !g.FileLevel() {
+			lines = fmt.Sprintf("%d-%d", g.Start(), g.End())
 		}
 		// "read", not "found": found is a diagnosis category.
 		found := "never read"
-		if at := g.FoundAt[lens]; at >= 0 {
+		if at := g.FoundAt(lens); at >= 0 {
 			found = fmt.Sprintf("read @%d", at+1)
 		}
-		fmt.Fprintf(b, "  %-32s %-9s %-11s %s\n", termsafe.Line(g.File), lines, found, g.Describe(lens))
+		fmt.Fprintf(b, "  %-32s %-9s %-11s %s\n", termsafe.Line(g.File()), lines, found, g.Describe(lens))
 	}
 	return b.Flush()
 }
@@ -262,10 +262,10 @@ func WriteRunJSON(w io.Writer, a *scoring.Analysis) error {
 		}
 	}
 	for _, g := range diagnose.DiagnoseRun(a).Spans {
-		jg := runGoldJSON{File: g.File, Start: g.Start, End: g.End, InFinal: g.InFinal,
+		jg := runGoldJSON{File: g.File(), Start: g.Start(), End: g.End(), InFinal: g.InFinal(),
 			FoundAt: map[string]int{}, Diagnosis: map[string]string{}, Closest: map[string]int{}}
 		for _, l := range model.Lenses {
-			jg.FoundAt[l.String()] = g.FoundAt[l] + 1
+			jg.FoundAt[l.String()] = g.FoundAt(l) + 1
 			jg.Diagnosis[l.String()] = g.Category(l).Key()
 			jg.Closest[l.String()] = g.Closest(l) + 1
 		}

@@ -302,10 +302,10 @@ func TestBrowserDemo(t *testing.T) {
 		}
 		eval[bool](b, fmt.Sprintf("document.querySelectorAll('#goldlist .grow')[%d].click(), true", k))
 		if got := b.text("#h-step"); got != fmt.Sprintf("%d/%d", want+1, d.N) {
-			t.Errorf("gold span %d (%s:%d-%d): step %q, want %d", k, g.File, g.Start, g.End, got, want+1)
+			t.Errorf("gold span %d (%s:%d-%d): step %q, want %d", k, g.File(), g.Start(), g.End(), got, want+1)
 		}
-		if got := b.text("#src-file"); !strings.HasPrefix(got, g.File+":") || !strings.Contains(got, "pinned") {
-			t.Errorf("gold span %d: source %q, want %s pinned", k, got, g.File)
+		if got := b.text("#src-file"); !strings.HasPrefix(got, g.File()+":") || !strings.Contains(got, "pinned") {
+			t.Errorf("gold span %d: source %q, want %s pinned", k, got, g.File())
 		}
 	}
 

@@ -149,16 +149,16 @@ func buildData(d *rundata.Data, o Options) *pageData {
 	}
 	for k := range d.Gold {
 		g := &d.Gold[k]
-		row := goldRow{File: index[g.File], Start: g.Start, End: g.End, FileLevel: g.FileLevel, Lines: g.Lines,
-			InFinal: g.InFinal, FoundAt: g.FoundAt}
+		row := goldRow{File: index[g.File()], Start: g.Start(), End: g.End(), FileLevel: g.FileLevel(), Lines: g.Lines(),
+			InFinal: g.InFinal(), FoundAt: [2]int{g.FoundAt(0), g.FoundAt(1)}}
 		for _, l := range model.Lenses {
 			row.Closest[l] = g.Closest(l)
 			row.Cat[l] = g.Category(l).Key()
 			row.Label[l] = g.Label(l)
 			row.Desc[l] = g.Describe(l)
-			if !g.FileLevel && g.FoundAt[l] >= 0 {
+			if !g.FileLevel() && g.FoundAt(l) >= 0 {
 				last := 0
-				for i := g.FoundAt[l]; i < d.N; i++ {
+				for i := g.FoundAt(l); i < d.N; i++ {
 					if n := g.ReadBy(l, i); n != last {
 						row.ReadBy[l] = append(row.ReadBy[l], [2]int{i, n})
 						last = n

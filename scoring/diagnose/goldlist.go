@@ -25,28 +25,72 @@ type RunGold struct {
 
 // GoldSpan is one merged gold interval (or a whole file when the gold names
 // no lines): when it was first read under each lens, and what became of it
-// by the end of the run.
+// by the end of the run. What the diagnoses say (file, lines, the final
+// context) is read from them rather than held again: a gold of a million
+// spans lists a million of these.
 type GoldSpan struct {
-	File string
-	// Start, End are the gold lines as the gold gives them (the line metric
-	// does not clamp them); 0,0 for a file-level entry.
-	Start, End int
-	FileLevel  bool
-	Lines      int
-	// firsts[lens] holds the first action that put each line of the span
-	// the file has in view (never for a line never shown), sorted.
-	firsts [2][]int32
-	// FoundAt is the first action that put any of its lines in view under
-	// each lens (any line of the file, for a file-level entry), or -1.
-	FoundAt [2]int
-	// InFinal: the final context holds some of its lines (the file, for a
-	// file-level entry).
-	InFinal bool
 	// Span is the span's diagnosis under each lens; Whole the file's, for
 	// a file-level entry. Exactly one of the two is set.
 	Span  [2]*Span
 	Whole [2]*File
+	// foundAt[lens] is the first action that put any of its lines in view
+	// (any line of the file, for a file-level entry), or -1.
+	foundAt [2]int32
+	// firsts[lens] holds the first action that put each line of the span
+	// the file has in view (never for a line never shown), sorted; nil
+	// when no action put any line of it in view under either lens.
+	firsts *[2][]int32
 }
+
+// File is the gold file.
+func (g *GoldSpan) File() string {
+	if g.Span[0] != nil {
+		return g.Span[0].File
+	}
+	return g.Whole[0].File
+}
+
+// FileLevel reports an entry for a whole gold file (the gold names no
+// lines of it).
+func (g *GoldSpan) FileLevel() bool { return g.Span[0] == nil }
+
+// Start and End are the gold lines as the gold gives them (the line metric
+// does not clamp them); 0, 0 for a file-level entry.
+func (g *GoldSpan) Start() int {
+	if g.Span[0] != nil {
+		return g.Span[0].Start
+	}
+	return 0
+}
+
+// End: see Start.
+func (g *GoldSpan) End() int {
+	if g.Span[0] != nil {
+		return g.Span[0].End
+	}
+	return 0
+}
+
+// Lines is the span's length in lines; 0 for a file-level entry.
+func (g *GoldSpan) Lines() int {
+	if g.Span[0] != nil {
+		return g.Span[0].Lines()
+	}
+	return 0
+}
+
+// InFinal reports that the final context holds some of its lines (the
+// file, for a file-level entry).
+func (g *GoldSpan) InFinal() bool {
+	if g.Span[0] != nil {
+		return g.Span[0].FinalLines > 0
+	}
+	return g.Whole[0].Category == Found
+}
+
+// FoundAt is the first action that put any of its lines in view under a
+// lens (any line of the file, for a file-level entry), or -1.
+func (g *GoldSpan) FoundAt(l model.Lens) int { return int(g.foundAt[l]) }
 
 // never is the first-read action of a line no action showed; it sorts last.
 const never = math.MaxInt32
@@ -101,6 +145,9 @@ func (g *GoldSpan) Label(l model.Lens) string {
 
 // ReadBy counts the span's lines read by action i (inclusive) under a lens.
 func (g *GoldSpan) ReadBy(l model.Lens, i int) int {
+	if g.firsts == nil {
+		return 0
+	}
 	f := g.firsts[l]
 	return sort.Search(len(f), func(k int) bool { return int(f[k]) > i })
 }
@@ -135,12 +182,11 @@ func DiagnoseRun(a *scoring.Analysis) *RunGold {
 			if s > 0 && cb.Spans[s-1].File == fd.File {
 				continue // listed by its spans
 			}
-			g := GoldSpan{File: fd.File, FileLevel: true, InFinal: fd.Category == Found}
-			g.Whole = [2]*File{fd, obs.file(f-1, fd)}
-			for l := range g.FoundAt {
-				g.FoundAt[l] = -1
-				if reads := shown[l][g.File]; len(reads) > 0 {
-					g.FoundAt[l] = reads[0].action
+			g := GoldSpan{Whole: [2]*File{fd, obs.file(f-1, fd)}}
+			for l := range g.foundAt {
+				g.foundAt[l] = -1
+				if reads := shown[l][fd.File]; len(reads) > 0 {
+					g.foundAt[l] = int32(reads[0].action)
 				}
 			}
 			rg.Spans = append(rg.Spans, g)
@@ -160,8 +206,7 @@ func DiagnoseRun(a *scoring.Analysis) *RunGold {
 			rg.Spans = append(rg.Spans, listedSpans(a, dgs, sp.File, list, shown)...)
 			continue
 		}
-		g := GoldSpan{File: sp.File, Start: sp.Start, End: sp.End, Lines: sp.Lines(), InFinal: sp.FinalLines > 0}
-		g.Span = [2]*Span{sp, obs.span(s-1, sp)}
+		g := GoldSpan{Span: [2]*Span{sp, obs.span(s-1, sp)}}
 		g.setFirsts(a, shown)
 		rg.Spans = append(rg.Spans, g)
 	}
@@ -200,13 +245,22 @@ func (d *Diagnosis) file(k int, like *File) *File {
 
 // setFirsts fills when each lens first put the span's lines in view.
 func (g *GoldSpan) setFirsts(a *scoring.Analysis, shown [2]map[string][]shownLines) {
-	n := a.Files.LineCount(g.File)
-	for l := range g.firsts {
-		g.firsts[l] = firstReads(shown[l][g.File], max(g.Start, 1), min(g.End, n))
-		g.FoundAt[l] = -1
-		if fs := g.firsts[l]; len(fs) > 0 && fs[0] != never {
-			g.FoundAt[l] = int(fs[0])
+	file := g.File()
+	var firsts [2][]int32
+	if len(shown[0][file])+len(shown[1][file]) > 0 {
+		n := a.Files.LineCount(file)
+		for l := range firsts {
+			firsts[l] = firstReads(shown[l][file], max(g.Start(), 1), min(g.End(), n))
 		}
+	}
+	for l := range firsts {
+		g.foundAt[l] = -1
+		if fs := firsts[l]; len(fs) > 0 && fs[0] != never {
+			g.foundAt[l] = fs[0]
+		}
+	}
+	if g.foundAt[0] >= 0 || g.foundAt[1] >= 0 {
+		g.firsts = &firsts // else every line is never: nothing to keep
 	}
 }
 
@@ -216,12 +270,11 @@ func listedSpans(a *scoring.Analysis, dgs [2]*diagnoser, file string, list []mod
 	fcs := [2]fileCtx{dgs[0].file(file), dgs[1].file(file)}
 	out := make([]GoldSpan, 0, len(list))
 	for _, iv := range list {
-		g := GoldSpan{File: file, Start: iv.Start, End: iv.End, Lines: iv.End - iv.Start + 1}
+		var g GoldSpan
 		for l := range fcs {
 			sp := fcs[l].span(iv)
 			g.Span[l] = &sp
 		}
-		g.InFinal = g.Span[model.LensContextBench].FinalLines > 0
 		g.setFirsts(a, shown)
 		out = append(out, g)
 	}

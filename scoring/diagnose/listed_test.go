@@ -2,6 +2,7 @@ package diagnose_test
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
@@ -28,7 +29,7 @@ func TestRunGoldListsSpansAsGiven(t *testing.T) {
 	}
 	var got []row
 	for _, s := range rg.Spans {
-		got = append(got, row{s.File, s.Start, s.End, s.Category(model.LensObserved)})
+		got = append(got, row{s.File(), s.Start(), s.End(), s.Category(model.LensObserved)})
 	}
 	want := []row{
 		{"a.py", 5, 25, diagnose.Found},            // final 6-7 inside
@@ -47,5 +48,14 @@ func TestRunGoldListsSpansAsGiven(t *testing.T) {
 	// The counts are the merged spans': a.py 5-28 and b.py 3-4.
 	if n := rg.Diag[model.LensObserved].SpanCounts.Total(); n != 2 {
 		t.Errorf("diagnosis counts %d spans, want the 2 merged ones", n)
+	}
+}
+
+// TestGoldSpanSize: the explorer lists one GoldSpan per gold span, so a
+// gold of a million spans pays this size a million times; what the
+// diagnoses hold (file, lines, final context) is read from them.
+func TestGoldSpanSize(t *testing.T) {
+	if n := unsafe.Sizeof(diagnose.GoldSpan{}); n > 48 {
+		t.Errorf("GoldSpan is %d bytes, want at most 48", n)
 	}
 }

@@ -11,6 +11,7 @@ package observed
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -44,9 +45,15 @@ func clipLine(s string) string {
 // Tree is a repository rebuilt from what a run displayed.
 type Tree struct {
 	reason string
-	// files maps repository paths to their known lines; nil for a file the
-	// run named (gold, a search hit) without showing any line of it.
+	// files maps the paths the run named to their known lines; nil for a
+	// file it named (a search hit, a read without numbers) without showing
+	// any line of it.
 	files map[string]*file
+	// gold lists the gold files, sorted, each once: files of the tree
+	// whether or not the run named them. A list rather than map entries, so
+	// a gold of a million files the run never came near costs a string
+	// header each.
+	gold []string
 	// Truncated lists files whose lines past the budget were dropped.
 	Truncated []string
 }
@@ -75,6 +82,9 @@ func Build(run *model.Run, g *model.Gold, sem model.Semantics, reason string) *T
 	for _, f := range g.Files {
 		n.addGold(t, f)
 	}
+	slices.Sort(t.gold)
+	t.gold = slices.Clip(slices.Compact(t.gold))
+	n.indexGold(t.gold)
 	n.learnRoots(run)
 	shown := map[string]map[int]string{}
 	lengths := map[string]int{}
@@ -172,10 +182,16 @@ func (t *Tree) fill(p string, shown map[int]string, total, budget int) int {
 	return n
 }
 
+// isGold reports a gold file.
+func (t *Tree) isGold(p string) bool {
+	_, ok := slices.BinarySearch(t.gold, p)
+	return ok
+}
+
 // ReadFile returns a file's lines, unknown ones empty.
 func (t *Tree) ReadFile(p string) ([]byte, error) {
 	f, ok := t.files[p]
-	if !ok {
+	if !ok && !t.isGold(p) {
 		return nil, fmt.Errorf("%s: not shown by the run", p)
 	}
 	if f == nil {
@@ -200,7 +216,7 @@ func (t *Tree) ReadFile(p string) ([]byte, error) {
 // IsFile reports whether the run named p as a file.
 func (t *Tree) IsFile(p string) bool {
 	_, ok := t.files[p]
-	return ok
+	return ok || t.isGold(p)
 }
 
 // Known returns the lines of p the run displayed.
@@ -216,12 +232,13 @@ func (t *Tree) Reason() string { return t.reason }
 
 // Files lists the tree's files, sorted.
 func (t *Tree) Files() []string {
-	out := make([]string, 0, len(t.files))
+	out := make([]string, 0, len(t.files)+len(t.gold))
+	out = append(out, t.gold...)
 	for p := range t.files {
 		out = append(out, p)
 	}
-	sort.Strings(out)
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // namer maps the paths a run printed to repository paths: gold files as sem
@@ -262,12 +279,17 @@ func (n *namer) addGold(t *Tree, raw string) {
 	if p == "" || strings.HasPrefix(p, "/") || clean(p) == "" || strings.Contains("/"+p+"/", "/../") {
 		return
 	}
-	if _, ok := t.files[p]; !ok {
+	t.gold = append(t.gold, p)
+}
+
+// indexGold indexes the gold files (sorted, each once) by base name, for
+// the base names of the absolute paths the run printed.
+func (n *namer) indexGold(gold []string) {
+	for _, p := range gold {
 		if b := path.Base(p); n.bases[b] {
 			n.byBase[b] = append(n.byBase[b], p)
 		}
 	}
-	t.add(p)
 }
 
 // learnRoots finds the directories the run's absolute paths put gold files

@@ -35,38 +35,38 @@ func (m *Model) JumpGold(dir int, unread bool) string {
 	}
 	for k := range d.Gold {
 		g := &d.Gold[k]
-		if g.FileLevel {
+		if g.FileLevel() {
 			continue
 		}
 		if !unread {
-			add(pos{g.File, g.Start, g.End})
+			add(pos{g.File(), g.Start(), g.End()})
 			continue
 		}
-		if g.FoundAt[l] < 0 || g.FoundAt[l] > m.Ctx.Cur {
-			add(pos{g.File, max(g.Start, 1), g.End}) // none of it read yet
+		if g.FoundAt(l) < 0 || g.FoundAt(l) > m.Ctx.Cur {
+			add(pos{g.File(), max(g.Start(), 1), g.End()}) // none of it read yet
 			continue
 		}
 		// Lines past the end of the file (or of what a run without the
 		// repository showed) were never read: one run to the span's end,
 		// however far the gold claims it goes.
-		fd := d.File(g.File)
+		fd := d.File(g.File())
 		prev := false
-		last := min(g.End, fd.Lines)
-		for line := max(g.Start, 1); line <= last; line++ {
+		last := min(g.End(), fd.Lines)
+		for line := max(g.Start(), 1); line <= last; line++ {
 			u := fd.FirstRead(l, line) > m.Ctx.Cur
 			switch {
 			case u && !prev:
-				add(pos{g.File, line, line})
+				add(pos{g.File(), line, line})
 			case u:
 				stops[len(stops)-1].end = line
 			}
 			prev = u
 		}
-		if g.End > last {
+		if g.End() > last {
 			if prev {
-				stops[len(stops)-1].end = g.End
+				stops[len(stops)-1].end = g.End()
 			} else {
-				add(pos{g.File, max(last+1, g.Start), g.End})
+				add(pos{g.File(), max(last+1, g.Start()), g.End()})
 			}
 		}
 	}

@@ -58,16 +58,16 @@ func (m *Model) jump() tea.Cmd {
 		return nil
 	}
 	g := &d.Gold[m.sel]
-	where := termsafe.Line(g.File)
-	if !g.FileLevel {
-		where += fmt.Sprintf(":%d-%d", g.Start, g.End)
+	where := termsafe.Line(g.File())
+	if !g.FileLevel() {
+		where += fmt.Sprintf(":%d-%d", g.Start(), g.End())
 	}
 	i := g.Closest(l)
 	status := fmt.Sprintf("no step came near %s", where)
 	if i >= 0 {
 		status = fmt.Sprintf("step %d came closest to %s", i+1, where)
 	}
-	return pane.Jump(i, g.File, max(g.Start, 1), status)
+	return pane.Jump(i, g.File(), max(g.Start(), 1), status)
 }
 
 // Scroll moves the selection by n spans.
@@ -97,7 +97,7 @@ func (m *Model) View() string {
 	ctx, t, d := m.Ctx, m.Ctx.Theme, m.Ctx.Data
 	found := 0
 	for k := range d.Gold {
-		if g := &d.Gold[k]; g.FoundAt[ctx.Lens] >= 0 && g.FoundAt[ctx.Lens] <= ctx.Cur {
+		if g := &d.Gold[k]; g.FoundAt(ctx.Lens) >= 0 && g.FoundAt(ctx.Lens) <= ctx.Cur {
 			found++
 		}
 	}
@@ -130,9 +130,9 @@ func (m *Model) View() string {
 	cols := m.columns()
 	for k := range d.Gold {
 		g := &d.Gold[k]
-		if k == 0 || d.Gold[k-1].File != g.File {
+		if k == 0 || d.Gold[k-1].File() != g.File() {
 			// Cut in the middle: two files of one directory stay apart.
-			name := runtext.Middle(termsafe.Line(g.File), m.W-2)
+			name := runtext.Middle(termsafe.Line(g.File()), m.W-2)
 			rows = append(rows, row{t.Bold.Render(runtext.GlyphGoldFile + " " + name), -1})
 		}
 		if k == m.sel {
@@ -172,9 +172,9 @@ func (m *Model) columns() columns {
 	c := columns{lines: 4, frac: 1} // "file", "-"
 	for k := range m.Ctx.Data.Gold {
 		g := &m.Ctx.Data.Gold[k]
-		if !g.FileLevel {
-			c.lines = max(c.lines, len(fmt.Sprintf("%d-%d", g.Start, g.End)))
-			c.frac = max(c.frac, 2*len(fmt.Sprint(g.Lines))+1)
+		if !g.FileLevel() {
+			c.lines = max(c.lines, len(fmt.Sprintf("%d-%d", g.Start(), g.End())))
+			c.frac = max(c.frac, 2*len(fmt.Sprint(g.Lines()))+1)
 		}
 	}
 	// On a narrow pane the diagnosis matters more than the fraction: the
@@ -190,8 +190,8 @@ func (m *Model) spanRow(g *diagnose.GoldSpan, selected bool, cols columns) strin
 	l := ctx.Lens
 	var glyph, glyphStyled string
 	read := 0
-	if g.FileLevel {
-		if g.FoundAt[l] >= 0 && g.FoundAt[l] <= ctx.Cur {
+	if g.FileLevel() {
+		if g.FoundAt(l) >= 0 && g.FoundAt(l) <= ctx.Cur {
 			read = 1
 		}
 	} else {
@@ -200,22 +200,22 @@ func (m *Model) spanRow(g *diagnose.GoldSpan, selected bool, cols columns) strin
 	switch {
 	case read > 0:
 		glyph, glyphStyled = runtext.GlyphGoldFound, t.MarkGoldFound.Render(runtext.GlyphGoldFound)
-	case g.FoundAt[l] >= 0:
+	case g.FoundAt(l) >= 0:
 		glyph, glyphStyled = runtext.GlyphGoldPending, t.MarkGoldPending.Render(runtext.GlyphGoldPending)
 	default:
 		glyph, glyphStyled = runtext.GlyphGoldMissed, t.MarkGoldMissed.Render(runtext.GlyphGoldMissed)
 	}
 	lines, frac := "file", "-"
-	if !g.FileLevel {
-		lines = fmt.Sprintf("%d-%d", g.Start, g.End)
-		frac = fmt.Sprintf("%d/%d", read, g.Lines)
+	if !g.FileLevel() {
+		lines = fmt.Sprintf("%d-%d", g.Start(), g.End())
+		frac = fmt.Sprintf("%d/%d", read, g.Lines())
 	}
 	// As of the current step: the step that first read it, or not yet
 	// (never, once there is no step left to read it).
 	at, readNow := "not yet", false
 	switch {
-	case g.FoundAt[l] >= 0 && g.FoundAt[l] <= ctx.Cur:
-		at, readNow = fmt.Sprintf("@%d", g.FoundAt[l]+1), true
+	case g.FoundAt(l) >= 0 && g.FoundAt(l) <= ctx.Cur:
+		at, readNow = fmt.Sprintf("@%d", g.FoundAt(l)+1), true
 	case ctx.Cur == ctx.Data.N-1:
 		at = "never"
 	}

@@ -106,26 +106,26 @@ func TestDemoGold(t *testing.T) {
 	}
 	for k, c := range cases {
 		g := &d.Gold[k]
-		if g.File != c.file || g.Start != c.start || g.End != c.end || g.FileLevel {
-			t.Errorf("span %d is %s %d-%d, want %s %d-%d", k, g.File, g.Start, g.End, c.file, c.start, c.end)
+		if g.File() != c.file || g.Start() != c.start || g.End() != c.end || g.FileLevel() {
+			t.Errorf("span %d is %s %d-%d, want %s %d-%d", k, g.File(), g.Start(), g.End(), c.file, c.start, c.end)
 			continue
 		}
-		if g.InFinal != c.inFinal {
-			t.Errorf("%s %d-%d: in final %v, want %v", c.file, c.start, c.end, g.InFinal, c.inFinal)
+		if g.InFinal() != c.inFinal {
+			t.Errorf("%s %d-%d: in final %v, want %v", c.file, c.start, c.end, g.InFinal(), c.inFinal)
 		}
 		for _, lw := range []struct {
 			l    model.Lens
 			want lensWant
 		}{{cb, c.cb}, {obs, c.obs}} {
-			got := lensWant{g.Category(lw.l), g.Closest(lw.l) + 1, g.FoundAt[lw.l] + 1}
+			got := lensWant{g.Category(lw.l), g.Closest(lw.l) + 1, g.FoundAt(lw.l) + 1}
 			if got != lw.want {
 				t.Errorf("%s %d-%d (%s): %v closest %d found %d; want %v closest %d found %d", c.file, c.start, c.end, lw.l,
 					got.cat, got.closest, got.found, lw.want.cat, lw.want.closest, lw.want.found)
 			}
 			// A span read during the run was first read where the diagnosis
 			// says it was first shown: the panel's two columns agree.
-			if cat := g.Category(lw.l); (cat == diagnose.Found || cat == diagnose.ReadThenDropped) && g.FoundAt[lw.l] != g.Closest(lw.l) {
-				t.Errorf("%s %d-%d (%s): found at %d but diagnosed at %d", c.file, c.start, c.end, lw.l, g.FoundAt[lw.l]+1, g.Closest(lw.l)+1)
+			if cat := g.Category(lw.l); (cat == diagnose.Found || cat == diagnose.ReadThenDropped) && g.FoundAt(lw.l) != g.Closest(lw.l) {
+				t.Errorf("%s %d-%d (%s): found at %d but diagnosed at %d", c.file, c.start, c.end, lw.l, g.FoundAt(lw.l)+1, g.Closest(lw.l)+1)
 			}
 		}
 	}
@@ -174,18 +174,18 @@ func TestFileLevelGold(t *testing.T) {
 	d := New(a)
 	var g *diagnose.GoldSpan
 	for k := range d.Gold {
-		if d.Gold[k].File == "pricebook/tax.py" {
+		if d.Gold[k].File() == "pricebook/tax.py" {
 			g = &d.Gold[k]
 		}
 	}
-	if g == nil || !g.FileLevel {
+	if g == nil || !g.FileLevel() {
 		t.Fatalf("tax.py: %+v, want a file-level entry", g)
 	}
 	// Read at step 17 under the evaluator's steps (grep showed lines 7 and
 	// 31 at step 7), absent from the final context.
 	for l, want := range map[model.Lens]int{model.LensContextBench: 17, model.LensObserved: 7} {
-		if g.Category(l) != diagnose.ReadThenDropped || g.Closest(l)+1 != want || g.FoundAt[l]+1 != want {
-			t.Errorf("tax.py (%s): %v closest %d found %d, want read then dropped at %d", l, g.Category(l), g.Closest(l)+1, g.FoundAt[l]+1, want)
+		if g.Category(l) != diagnose.ReadThenDropped || g.Closest(l)+1 != want || g.FoundAt(l)+1 != want {
+			t.Errorf("tax.py (%s): %v closest %d found %d, want read then dropped at %d", l, g.Category(l), g.Closest(l)+1, g.FoundAt(l)+1, want)
 		}
 	}
 }
@@ -213,27 +213,27 @@ func TestGoldListMatchesGutter(t *testing.T) {
 	d := New(demoTask(t))
 	for k := range d.Gold {
 		g := &d.Gold[k]
-		if g.FileLevel {
+		if g.FileLevel() {
 			continue
 		}
-		fd := d.File(g.File)
+		fd := d.File(g.File())
 		for _, l := range model.Lenses {
 			first := Never
-			for line := max(g.Start, 1); line <= min(g.End, fd.Lines); line++ {
+			for line := max(g.Start(), 1); line <= min(g.End(), fd.Lines); line++ {
 				first = min(first, fd.FirstRead(l, line))
 			}
-			if want := map[bool]int{true: -1, false: first}[first == Never]; g.FoundAt[l] != want {
-				t.Errorf("%s %d-%d (%s): found at %d, gutter says %d", g.File, g.Start, g.End, l, g.FoundAt[l], want)
+			if want := map[bool]int{true: -1, false: first}[first == Never]; g.FoundAt(l) != want {
+				t.Errorf("%s %d-%d (%s): found at %d, gutter says %d", g.File(), g.Start(), g.End(), l, g.FoundAt(l), want)
 			}
 			for i := 0; i < d.N; i++ {
 				n := 0
-				for line := max(g.Start, 1); line <= min(g.End, fd.Lines); line++ {
+				for line := max(g.Start(), 1); line <= min(g.End(), fd.Lines); line++ {
 					if fd.FirstRead(l, line) <= i {
 						n++
 					}
 				}
 				if got := g.ReadBy(l, i); got != n {
-					t.Errorf("%s %d-%d (%s) at step %d: %d lines read, gutter says %d", g.File, g.Start, g.End, l, i+1, got, n)
+					t.Errorf("%s %d-%d (%s) at step %d: %d lines read, gutter says %d", g.File(), g.Start(), g.End(), l, i+1, got, n)
 				}
 			}
 		}
