@@ -101,7 +101,7 @@ func New(a, b *scoring.Analysis, lens model.Lens) (*Comparison, error) {
 			}
 			f := Find{Diagnosis: sp.Category, Declared: sp.Declared}
 			if (sp.Category == diagnose.Found || sp.Category == diagnose.ReadThenDropped) && !sp.Declared && sp.Action >= 0 {
-				f.Action = sp.Action + 1
+				f.Action = int(sp.Action) + 1
 			}
 			c.Spans[i].Find[k] = f
 			if sp.Category == diagnose.Found {

@@ -27,7 +27,7 @@ func TestAppendExtrasEncodesAsJSON(t *testing.T) {
 	big := &diagnose.Diagnosis{Lens: "observed"}
 	for i := range 20000 {
 		f := fmt.Sprintf("pkg/<d%d>/f\u202e%d.py", i%7, i)
-		big.Files = append(big.Files, diagnose.File{File: f, Category: diagnose.Category(i % 5), Step: i % 3, Action: i%11 - 1, Missing: i%13 == 0})
+		big.Files = append(big.Files, diagnose.File{File: f, Category: diagnose.Category(i % 5), Step: int32(i % 3), Action: int32(i%11 - 1), Missing: i%13 == 0})
 		big.Spans = append(big.Spans, diagnose.Span{File: f, Start: i, End: i + 9, Category: diagnose.NearMiss, Action: -1, Distance: i % 4, Declared: i%17 == 0})
 		big.SpanCounts[diagnose.NearMiss]++
 	}

@@ -60,6 +60,14 @@ func (t *IntervalTable) All() iter.Seq2[string, []model.Interval] {
 
 func (t *IntervalTable) total() int { return model.TotalLength(t.ivs) }
 
+// share makes the table's file list files when the two are equal (a gold
+// whose every file has lines): the list is then held once.
+func (t *IntervalTable) share(files []string) {
+	if slices.Equal(t.files, files) {
+		t.files = files
+	}
+}
+
 // tableBuilder collects (file, interval) pairs in any order.
 type tableBuilder struct {
 	pairs []filedInterval

@@ -112,6 +112,7 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 	out.Lines = lines.build()
 	out.Listed = listed(out.Lines)
 	out.Lines = out.Lines.merged()
+	out.Lines.share(out.Files)
 	return out
 }
 

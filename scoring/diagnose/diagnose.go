@@ -13,7 +13,7 @@ import (
 
 // Category is what became of a gold span or file by the end of a run. The
 // order runs from worst to best, so a larger value got further.
-type Category int
+type Category uint8
 
 const (
 	// NeverOpened: no step of the lens showed or named the file, and no
@@ -86,13 +86,13 @@ type Span struct {
 	Category Category `json:"category"`
 	// Step is the lens's 1-based step that first showed any line of the
 	// span, 0 when none did.
-	Step int `json:"step"`
+	Step int32 `json:"step"`
 	// Action is the index into Run.Actions of the action that came
 	// closest: for found and read-then-dropped spans the first action that
 	// showed any of its lines, for near misses the action whose shown
 	// lines came nearest, for searched spans the search whose hit came
 	// nearest (else the first). -1 when there is none.
-	Action int `json:"action"`
+	Action int32 `json:"action"`
 	// Distance is, for a near miss, how many lines separate the span from
 	// the closest shown line of its file (1-5 shown, 7-9 gold: 2); for a
 	// searched span, from the closest hit line. -1 when unknown (the step
@@ -120,8 +120,8 @@ type File struct {
 	// Step is the lens's 1-based step that first named the file, 0 when
 	// none did; Action the action of that step (or of the first search that
 	// listed it, for a searched file), -1 when none.
-	Step   int `json:"step"`
-	Action int `json:"action"`
+	Step   int32 `json:"step"`
+	Action int32 `json:"action"`
 	// Declared: in the final context's files, never named by a step.
 	Declared bool `json:"declared,omitempty"`
 	// Missing: the gold file is not in the repository.
@@ -444,7 +444,7 @@ func (c Counts) Total() int {
 
 // where names the action (1-based, as the timeline numbers them), or the
 // lens step when no action produced it (upstream's final-as-step fallback).
-func where(step, action int) string {
+func where(step, action int32) string {
 	switch {
 	case action >= 0:
 		return fmt.Sprintf("action %d", action+1)

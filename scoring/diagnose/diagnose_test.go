@@ -141,7 +141,7 @@ func TestDiagnoseSpans(t *testing.T) {
 			}
 			for i, w := range c.want {
 				s := d.Spans[i]
-				got := row{s.File, s.Start, s.Category, s.Step, s.Action, s.Distance, s.SeenLines, s.FinalLines, s.Missing}
+				got := row{s.File, s.Start, s.Category, int(s.Step), int(s.Action), s.Distance, s.SeenLines, s.FinalLines, s.Missing}
 				if got != w {
 					t.Errorf("span %d:\n got %+v\nwant %+v", i, got, w)
 				}
@@ -172,7 +172,7 @@ func TestDiagnoseFiles(t *testing.T) {
 	}
 	for i, w := range want {
 		f := d.Files[i]
-		if got := (row{f.File, f.Category, f.Step, f.Action}); got != w {
+		if got := (row{f.File, f.Category, int(f.Step), int(f.Action)}); got != w {
 			t.Errorf("file %d: got %+v, want %+v", i, got, w)
 		}
 	}

@@ -106,9 +106,9 @@ func (g *GoldSpan) Category(l model.Lens) Category {
 // Closest is the action (0-based) that came closest to the span, or -1.
 func (g *GoldSpan) Closest(l model.Lens) int {
 	if g.Span[l] != nil {
-		return g.Span[l].Action
+		return int(g.Span[l].Action)
 	}
-	return g.Whole[l].Action
+	return int(g.Whole[l].Action)
 }
 
 // Describe says in one line what became of the span (no file path).
@@ -260,7 +260,10 @@ func (g *GoldSpan) setFirsts(a *scoring.Analysis, shown [2]map[string][]shownLin
 		}
 	}
 	if g.foundAt[0] >= 0 || g.foundAt[1] >= 0 {
-		g.firsts = &firsts // else every line is never: nothing to keep
+		// Else every line is never: nothing to keep (and nothing allocated:
+		// firsts itself stays on the stack).
+		g.firsts = new([2][]int32)
+		*g.firsts = firsts
 	}
 }
 

@@ -15,11 +15,11 @@ import (
 // stepLines is what one step of a lens showed of one file.
 type stepLines struct {
 	// number is the lens's 1-based step number.
-	number int
+	number int32
 	// action is the index into Run.Actions that produced the step, or -1
 	// when no action is known (upstream's final-as-step fallback, or a run
 	// whose parser did not link steps to actions).
-	action int
+	action int32
 	// lines are the merged lines the step showed of the file; none when it
 	// named the file without lines.
 	lines []model.Interval
@@ -53,7 +53,7 @@ func lensFiles(a *scoring.Analysis, lens model.Lens, fallback bool) map[string][
 			// Reads are grouped by file already: one entry each.
 			for _, fl := range reads {
 				if gold(fl.File) {
-					out[fl.File] = append(out[fl.File], stepLines{n, i, merge(fl.Lines)})
+					out[fl.File] = append(out[fl.File], stepLines{int32(n), int32(i), merge(fl.Lines)})
 				}
 			}
 		}
@@ -81,12 +81,12 @@ func lensFiles(a *scoring.Analysis, lens model.Lens, fallback bool) map[string][
 		// no lines).
 		for _, f := range ctx.Files {
 			if _, lines := ctx.Lines[f]; !lines && gold(f) {
-				out[f] = append(out[f], stepLines{j + 1, action, nil})
+				out[f] = append(out[f], stepLines{int32(j + 1), int32(action), nil})
 			}
 		}
 		for f, ivs := range ctx.Lines {
 			if gold(f) {
-				out[f] = append(out[f], stepLines{j + 1, action, merge(ivs)})
+				out[f] = append(out[f], stepLines{int32(j + 1), int32(action), merge(ivs)})
 			}
 		}
 	}
@@ -145,7 +145,7 @@ func distance(a, b, s, e int) int {
 
 // searchHit is a search action's hit on a repository file.
 type searchHit struct {
-	action int
+	action int32
 	line   int // 0 when the hit named only the file
 }
 
@@ -156,7 +156,7 @@ func searchHits(a *scoring.Analysis) map[string][]searchHit {
 	for i := range a.Run.Actions {
 		for _, h := range a.Run.Actions[i].Searches {
 			if f := a.Files.Resolve(h.File); f != "" {
-				out[f] = append(out[f], searchHit{i, h.Line})
+				out[f] = append(out[f], searchHit{int32(i), h.Line})
 			}
 		}
 	}

@@ -52,10 +52,21 @@ func TestRunGoldListsSpansAsGiven(t *testing.T) {
 }
 
 // TestGoldSpanSize: the explorer lists one GoldSpan per gold span, so a
-// gold of a million spans pays this size a million times; what the
+// gold of a million spans pays these sizes a million times; what the
 // diagnoses hold (file, lines, final context) is read from them.
 func TestGoldSpanSize(t *testing.T) {
-	if n := unsafe.Sizeof(diagnose.GoldSpan{}); n > 48 {
-		t.Errorf("GoldSpan is %d bytes, want at most 48", n)
+	for _, c := range []struct {
+		name      string
+		size, max uintptr
+	}{
+		{"GoldSpan", unsafe.Sizeof(diagnose.GoldSpan{}), 48},
+		// Each lens's diagnosis has a Span per gold span and a File per
+		// gold file (shared when the lenses agree).
+		{"Span", unsafe.Sizeof(diagnose.Span{}), 80},
+		{"File", unsafe.Sizeof(diagnose.File{}), 32},
+	} {
+		if c.size > c.max {
+			t.Errorf("%s is %d bytes, want at most %d", c.name, c.size, c.max)
+		}
 	}
 }
