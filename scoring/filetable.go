@@ -40,11 +40,11 @@ func (t *IntervalTable) Has(file string) bool {
 
 // at is the k-th file's intervals, capped so that appending copies.
 func (t *IntervalTable) at(k int) []model.Interval {
-	start := 0
+	start, end := 0, t.ends[k]
 	if k > 0 {
 		start = t.ends[k-1]
 	}
-	return t.ivs[start:t.ends[k]:t.ends[k]]
+	return t.ivs[start:end:end]
 }
 
 // All yields every file with its intervals, in file order.

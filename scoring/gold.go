@@ -36,7 +36,7 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 		// Upstream json.loads the text form, fails, and scores empty gold.
 		init, add = nil, nil
 	}
-	out := &Gold{}
+	out := &Gold{Files: make([]string, 0, len(init)+len(add)+len(g.Files))}
 	var bytes, lines tableBuilder
 	exists := sc.files.exists
 	if pt := partial(sc.files.tree); pt != nil {
@@ -79,6 +79,9 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 	// string header each, looked up by binary search.
 	slices.Sort(out.Files)
 	out.Files = slices.Clip(slices.Compact(out.Files))
+	if gl, ok := sc.files.tree.(goldLister); ok && slices.Equal(out.Files, gl.GoldFiles()) {
+		out.Files = gl.GoldFiles()
+	}
 	for _, f := range out.Files {
 		if sc.sem == model.ContextBench && !exists(f) {
 			missing = append(missing, f)

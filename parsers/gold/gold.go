@@ -212,8 +212,7 @@ func loadFile(path string) (*Set, error) {
 	}
 	trimmed := bytes.TrimSpace(data)
 	base := len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
-	var v json.RawMessage
-	if err := json.Unmarshal(trimmed, &v); err != nil {
+	if err := checkJSON(trimmed); err != nil {
 		off := base + max(syntaxOffset(err), 0)
 		return set, fmt.Errorf("%s:%d: invalid JSON at byte offset %d: %v", path, rawjson.LineAt(data, off), off, err)
 	}
@@ -263,8 +262,7 @@ func loadLines(set *Set, data []byte, path string) {
 		if len(trimmed) == 0 {
 			continue
 		}
-		var v json.RawMessage
-		if err := json.Unmarshal(trimmed, &v); err != nil {
+		if err := checkJSON(trimmed); err != nil {
 			col := max(syntaxOffset(err), 0) + len(line) - len(bytes.TrimLeft(line, " \t\r"))
 			set.problem(&Problem{File: path, Line: lineNo, Skipped: true,
 				Msg: fmt.Sprintf("invalid JSON at byte %d of the line: %v", col, err)})
@@ -295,8 +293,7 @@ func loadDir(dir string) (*Set, error) {
 			return nil
 		}
 		data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-		var v json.RawMessage
-		if err := json.Unmarshal(data, &v); err != nil {
+		if err := checkJSON(data); err != nil {
 			off := max(syntaxOffset(err), 0)
 			set.problem(&Problem{File: p, Line: rawjson.LineAt(data, off), Skipped: true,
 				Msg: fmt.Sprintf("invalid JSON at byte offset %d: %v", off, err)})

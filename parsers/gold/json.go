@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strconv"
 
 	"github.com/trajscope/trajscope/parsers/internal/rawjson"
@@ -34,16 +33,36 @@ func truthy(raw []byte) bool {
 
 // object decodes a JSON object; a repeated key takes the last value, as in
 // Python.
-func object(raw []byte) (map[string]json.RawMessage, error) {
+// raw is valid JSON (checked by the caller); the values are raw's own
+// bytes, not copies, so a row holding a large gold costs its size once.
+func object(raw []byte) (map[string][]byte, error) {
 	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' {
-		return nil, fmt.Errorf("expected an object, found %s", rawjson.KindOf(raw))
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
+	it, err := rawjson.NewObjIter(raw)
+	if err != nil {
 		return nil, err
 	}
-	return m, nil
+	m := map[string][]byte{}
+	for {
+		key, val, ok := it.Next()
+		if !ok {
+			return m, nil
+		}
+		k, err := rawjson.DecodeString(key)
+		if err != nil {
+			return nil, err
+		}
+		m[k] = val
+	}
+}
+
+// checkJSON reports whether b is one valid JSON value, with encoding/json's
+// error (and its offset) when it is not; valid input is not copied.
+func checkJSON(b []byte) error {
+	if json.Valid(b) {
+		return nil
+	}
+	var v json.RawMessage
+	return json.Unmarshal(b, &v)
 }
 
 // syntaxOffset is the byte offset a json error points at, or -1.

@@ -140,7 +140,7 @@ func rowGold(raw []byte, warns *[]*rowError) (*model.Gold, *rowError) {
 // ctxItems converts ctx items, dropping those with a falsy file. Items must
 // be valid JSON; a repeated key takes its last value, as in Python.
 func ctxItems(items [][]byte, path string) ([]model.GoldSpan, *rowError) {
-	var out []model.GoldSpan
+	out := make([]model.GoldSpan, 0, len(items))
 	for i, item := range items {
 		ipath := func() string { return path + "[" + strconv.Itoa(i) + "]" }
 		it, err := rawjson.NewObjIter(item)
@@ -185,6 +185,9 @@ func ctxItems(items [][]byte, path string) ([]model.GoldSpan, *rowError) {
 			*k.dst = n
 		}
 		out = append(out, sp)
+	}
+	if len(out) == 0 {
+		return nil, nil // as before sizing: no spans is nil
 	}
 	return out, nil
 }

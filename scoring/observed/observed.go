@@ -71,7 +71,7 @@ var _ scoring.PartialTree = (*Tree)(nil)
 // and every file a search listed; reason says why the repository is
 // missing.
 func Build(run *model.Run, g *model.Gold, sem model.Semantics, reason string) *Tree {
-	t := &Tree{reason: reason, files: map[string]*file{}}
+	t := &Tree{reason: reason, files: map[string]*file{}, gold: make([]string, 0, len(g.Init)+len(g.Add)+len(g.Files))}
 	n := newNamer(run, sem)
 	for _, sp := range g.Init {
 		n.addGold(t, sp.File)
@@ -212,6 +212,9 @@ func (t *Tree) ReadFile(p string) ([]byte, error) {
 	}
 	return f.content, nil
 }
+
+// GoldFiles lists the gold files, sorted, each once (read-only).
+func (t *Tree) GoldFiles() []string { return t.gold }
 
 // IsFile reports whether the run named p as a file.
 func (t *Tree) IsFile(p string) bool {

@@ -46,26 +46,38 @@ func DecodeString(raw []byte) (string, error) {
 }
 
 // Elements returns the raw elements of a JSON list. raw must be valid JSON.
+// The list is walked twice, to count and then to fill: a list of a million
+// elements is one exact allocation, not a doubling series.
 func Elements(raw []byte) ([][]byte, error) {
 	i := SkipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '[' {
 		return nil, fmt.Errorf("expected a list, found %s", KindOf(raw))
 	}
-	var out [][]byte
+	n := 0
+	eachElement(raw, i, func([]byte) { n++ })
+	if n == 0 {
+		return nil, nil
+	}
+	out := make([][]byte, 0, n)
+	eachElement(raw, i, func(el []byte) { out = append(out, el) })
+	return out, nil
+}
+
+// eachElement calls f with each element of the list opening at raw[i].
+func eachElement(raw []byte, i int, f func([]byte)) {
 	i = SkipSpace(raw, i+1)
 	if i < len(raw) && raw[i] == ']' {
-		return out, nil
+		return
 	}
 	for i < len(raw) {
 		end := SkipValue(raw, i)
-		out = append(out, raw[i:end])
+		f(raw[i:end])
 		i = SkipSpace(raw, end)
 		if i >= len(raw) || raw[i] == ']' {
 			break
 		}
 		i = SkipSpace(raw, i+1)
 	}
-	return out, nil
 }
 
 // hex4 reads four hex digits at b[i:], or returns -1.
