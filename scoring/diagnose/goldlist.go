@@ -29,10 +29,11 @@ type RunGold struct {
 // context) is read from them rather than held again: a gold of a million
 // spans lists a million of these.
 type GoldSpan struct {
-	// Span is the span's diagnosis under each lens; Whole the file's, for
-	// a file-level entry. Exactly one of the two is set.
+	// Span is the span's diagnosis under each lens; whole the file's, for
+	// a file-level entry (the rarer kind, behind one more pointer). Exactly
+	// one of the two is set.
 	Span  [2]*Span
-	Whole [2]*File
+	whole *[2]*File
 	// foundAt[lens] is the first action that put any of its lines in view
 	// (any line of the file, for a file-level entry), or -1.
 	foundAt [2]int32
@@ -47,7 +48,7 @@ func (g *GoldSpan) File() string {
 	if g.Span[0] != nil {
 		return g.Span[0].File
 	}
-	return g.Whole[0].File
+	return g.whole[0].File
 }
 
 // FileLevel reports an entry for a whole gold file (the gold names no
@@ -85,7 +86,7 @@ func (g *GoldSpan) InFinal() bool {
 	if g.Span[0] != nil {
 		return g.Span[0].FinalLines > 0
 	}
-	return g.Whole[0].Category == Found
+	return g.whole[0].Category == Found
 }
 
 // FoundAt is the first action that put any of its lines in view under a
@@ -100,7 +101,7 @@ func (g *GoldSpan) Category(l model.Lens) Category {
 	if g.Span[l] != nil {
 		return g.Span[l].Category
 	}
-	return g.Whole[l].Category
+	return g.whole[l].Category
 }
 
 // Closest is the action (0-based) that came closest to the span, or -1.
@@ -108,7 +109,7 @@ func (g *GoldSpan) Closest(l model.Lens) int {
 	if g.Span[l] != nil {
 		return int(g.Span[l].Action)
 	}
-	return int(g.Whole[l].Action)
+	return int(g.whole[l].Action)
 }
 
 // Describe says in one line what became of the span (no file path).
@@ -116,14 +117,14 @@ func (g *GoldSpan) Describe(l model.Lens) string {
 	if g.Span[l] != nil {
 		return g.Span[l].Describe()
 	}
-	return g.Whole[l].Describe()
+	return g.whole[l].Describe()
 }
 
 // Label names what became of the span in a few words, for a narrow column.
 func (g *GoldSpan) Label(l model.Lens) string {
 	switch g.Category(l) {
 	case Found:
-		if g.Span[l] != nil && g.Span[l].Declared || g.Whole[l] != nil && g.Whole[l].Declared {
+		if g.Span[l] != nil && g.Span[l].Declared || g.whole != nil && g.whole[l].Declared {
 			return "found (declared)"
 		}
 		return "found"
@@ -137,7 +138,7 @@ func (g *GoldSpan) Label(l model.Lens) string {
 	case SearchedNotRead:
 		return "searched"
 	}
-	if g.Span[l] != nil && g.Span[l].Missing || g.Whole[l] != nil && g.Whole[l].Missing {
+	if g.Span[l] != nil && g.Span[l].Missing || g.whole != nil && g.whole[l].Missing {
 		return "not in repo"
 	}
 	return "never opened"
@@ -182,7 +183,7 @@ func DiagnoseRun(a *scoring.Analysis) *RunGold {
 			if s > 0 && cb.Spans[s-1].File == fd.File {
 				continue // listed by its spans
 			}
-			g := GoldSpan{Whole: [2]*File{fd, obs.file(f-1, fd)}}
+			g := GoldSpan{whole: &[2]*File{fd, obs.file(f-1, fd)}}
 			for l := range g.foundAt {
 				g.foundAt[l] = -1
 				if reads := shown[l][fd.File]; len(reads) > 0 {

@@ -59,7 +59,7 @@ func TestGoldSpanSize(t *testing.T) {
 		name      string
 		size, max uintptr
 	}{
-		{"GoldSpan", unsafe.Sizeof(diagnose.GoldSpan{}), 48},
+		{"GoldSpan", unsafe.Sizeof(diagnose.GoldSpan{}), 40},
 		// Each lens's diagnosis has a Span per gold span and a File per
 		// gold file (shared when the lenses agree).
 		{"Span", unsafe.Sizeof(diagnose.Span{}), 80},
