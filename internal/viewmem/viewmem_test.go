@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -65,9 +66,19 @@ func TestViewMemoryScales(t *testing.T) {
 	dir := t.TempDir()
 	small := filepath.Join(dir, "g1.jsonl")
 	mustWrite(t, small, `{"inst_id": "o__r-1", "gold_ctx": [{"file": "pkg/mod.py", "start_line": 1, "end_line": 2}]}`+"\n")
-	// peak runs view and returns its peak RSS and the largest input's size.
-	peak := func(name, run, gold string) (rss, input int64) {
-		r := memcap.Run(t, 4<<30, []string{"XDG_CACHE_HOME=" + t.TempDir()}, bin, "view", run, "--gold", gold)
+	// peak runs view (or the command extra names) and returns its peak RSS
+	// and the largest input's size.
+	peak := func(name, run, gold string, extra ...string) (rss, input int64) {
+		args := []string{"view", run, "--gold", gold}
+		if len(extra) > 0 {
+			args = append(slices.Clone(extra), "--gold", gold)
+			if extra[0] == "view" {
+				args = append(args, run)
+			} else {
+				args = append(args, "--pred", run)
+			}
+		}
+		r := memcap.Run(t, 4<<30, []string{"XDG_CACHE_HOME=" + t.TempDir()}, bin, args...)
 		if r.Code != 0 {
 			t.Fatalf("%s: exit %d: %.1000s", name, r.Code, r.Stderr)
 		}
@@ -161,27 +172,37 @@ func TestViewMemoryScales(t *testing.T) {
 		make      func(int) (run, gold string)
 		n         int
 		withinCap bool // the 3 × input + 150 MB target holds at this size
+		// extra are other commands checked on the same inputs (and bound).
+		extra [][]string
 	}{
-		{"gold files", func(n int) (string, string) { return tiny, goldOf(n) }, 50000, true},
+		{"gold files", func(n int) (string, string) { return tiny, goldOf(n) }, 50000, true,
+			// The outputs that list every gold span write them as they go.
+			[][]string{{"view", "--json"}, {"score", "--format", "json"}}},
 		// The parser holds most of a long run: the explorer adds about a
 		// kilobyte an action, linearly.
-		{"actions", func(n int) (string, string) { return actionsOf(n), small }, 25000, false},
-		{"MB of one output line", func(n int) (string, string) { return lineOf(n), small }, 32, true},
+		{"actions", func(n int) (string, string) { return actionsOf(n), small }, 25000, false, nil},
+		{"MB of one output line", func(n int) (string, string) { return lineOf(n), small }, 32, true, nil},
 	} {
 		r1, g1 := c.make(c.n)
-		p1, in1 := peak(fmt.Sprintf("%d %s", c.n, c.name), r1, g1)
 		r2, g2 := c.make(2 * c.n)
-		p2, in2 := peak(fmt.Sprintf("%d %s", 2*c.n, c.name), r2, g2)
-		if p2-base > 5*(p1-base)/2 {
-			t.Errorf("%s: peak grows faster than the input: %d MB at %d, %d MB at %d (baseline %d MB)", c.name, p1>>20, c.n, p2>>20, 2*c.n, base>>20)
-		}
-		for _, m := range [][2]int64{{p1, in1}, {p2, in2}} {
-			limit := 3*m[1] + 150<<20
-			if !c.withinCap {
-				limit = 16*m[1] + 150<<20 // a regression guard, not the target
+		for _, extra := range append([][]string{nil}, c.extra...) {
+			name := c.name
+			if extra != nil {
+				name += " (" + strings.Join(extra, " ") + ")"
 			}
-			if m[0] > limit {
-				t.Errorf("%s: peak RSS %d MB for %d MB of input, want at most %d MB", c.name, m[0]>>20, m[1]>>20, limit>>20)
+			p1, in1 := peak(fmt.Sprintf("%d %s", c.n, name), r1, g1, extra...)
+			p2, in2 := peak(fmt.Sprintf("%d %s", 2*c.n, name), r2, g2, extra...)
+			if p2-base > 5*(p1-base)/2 {
+				t.Errorf("%s: peak grows faster than the input: %d MB at %d, %d MB at %d (baseline %d MB)", name, p1>>20, c.n, p2>>20, 2*c.n, base>>20)
+			}
+			for _, m := range [][2]int64{{p1, in1}, {p2, in2}} {
+				limit := 3*m[1] + 150<<20
+				if !c.withinCap {
+					limit = 16*m[1] + 150<<20 // a regression guard, not the target
+				}
+				if m[0] > limit {
+					t.Errorf("%s: peak RSS %d MB for %d MB of input, want at most %d MB", name, m[0]>>20, m[1]>>20, limit>>20)
+				}
 			}
 		}
 	}
