@@ -43,7 +43,7 @@ var (
 
 // String is the category as people read it ("read then dropped").
 func (c Category) String() string {
-	if c < 0 || int(c) >= NumCategories {
+	if int(c) >= NumCategories {
 		return fmt.Sprintf("Category(%d)", int(c))
 	}
 	return categoryNames[c]
@@ -51,7 +51,7 @@ func (c Category) String() string {
 
 // Key is the category's machine name ("read_then_dropped"), used in JSON.
 func (c Category) Key() string {
-	if c < 0 || int(c) >= NumCategories {
+	if int(c) >= NumCategories {
 		return fmt.Sprintf("category_%d", int(c))
 	}
 	return categoryKeys[c]
