@@ -2,6 +2,7 @@ package scoring
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/trajscope/trajscope/model"
 )
@@ -127,9 +128,9 @@ func Analyze(run *model.Run, g *model.Gold, files *Files, sem model.Semantics) *
 	}
 
 	cb := sc.score(g, &run.Prediction, a.Gold)
-	a.Lenses[model.LensContextBench] = lensData(cb, contextBenchStepsDone(run), a.contextBenchLines(), goldShown)
+	a.Lenses[model.LensContextBench] = lensData(cb, contextBenchStepsDone(run), a.contextBenchLines(observedLines), goldShown)
 	obsPred := withObserved(&run.Prediction, observed)
-	a.Lenses[model.LensObserved] = lensData(sc.score(g, &obsPred, a.Gold), observedAt, observedLines, goldShown)
+	a.Lenses[model.LensObserved] = lensData(sc.scoreSteps(g, &obsPred, observed, a.Gold), observedAt, observedLines, goldShown)
 	return a
 }
 
@@ -215,15 +216,17 @@ func clipLines(ivs []model.Interval, n int, swap bool) []model.Interval {
 }
 
 // contextBenchLines turns each action's ContextBench steps into the lines
-// they put in view: a step belongs to the first action that lists it.
-func (a *Analysis) contextBenchLines() [][]FileLines {
+// they put in view: a step belongs to the first action that lists it. Where
+// an action's lines equal what it displayed (observed[i]), the two lenses
+// share them.
+func (a *Analysis) contextBenchLines(observed [][]FileLines) [][]FileLines {
 	run := a.Run
 	out := make([][]FileLines, len(run.Actions))
-	claimed := map[int]bool{}
+	claimed := make([]bool, len(run.Prediction.Steps)) // a long run has a step per action
 	for i := range run.Actions {
 		var reads byFile
 		for _, s := range run.Actions[i].Steps {
-			if claimed[s] || s < 0 || s >= len(run.Prediction.Steps) {
+			if s < 0 || s >= len(run.Prediction.Steps) || claimed[s] {
 				continue
 			}
 			claimed[s] = true
@@ -234,8 +237,17 @@ func (a *Analysis) contextBenchLines() [][]FileLines {
 			}
 		}
 		out[i] = a.inView(reads.list)
+		if i < len(observed) && sameLines(out[i], observed[i]) {
+			out[i] = observed[i]
+		}
 	}
 	return out
+}
+
+// sameLines reports whether x and y hold the same files and lines, in the
+// same order.
+func sameLines(x, y []FileLines) bool {
+	return slices.EqualFunc(x, y, func(p, q FileLines) bool { return p.File == q.File && slices.Equal(p.Lines, q.Lines) })
 }
 
 // contextBenchStepsDone maps actions to the number of ContextBench steps

@@ -7,11 +7,12 @@ import (
 )
 
 // observedSteps resolves every action's reads against the repository and
-// builds the observed lens's steps from them: one step per action that
+// gives the observed lens's steps from them: one step per action that
 // displayed lines of a repository file, naming its files in first-seen
 // order with each file's lines clipped to the file and merged. reads[i] are
 // action i's resolved reads; at[i] counts the steps once action i has run.
-func (sc scorer) observedSteps(actions []model.Action) (reads [][]FileLines, steps []model.Step, at []int) {
+// The steps are made when read (see stepList), each from its action's reads.
+func (sc scorer) observedSteps(actions []model.Action) (reads [][]FileLines, steps stepList, at []int) {
 	reads = make([][]FileLines, len(actions))
 	at = make([]int, len(actions))
 	n := 0
@@ -19,26 +20,31 @@ func (sc scorer) observedSteps(actions []model.Action) (reads [][]FileLines, ste
 		if reads[i] = sc.resolveReads(actions[i].Reads); len(reads[i]) > 0 {
 			n++
 		}
+		at[i] = n
 	}
-	// Sized once, and lines already merged (one range, as most reads are)
-	// shared rather than copied: a long run has a step per action.
-	steps = make([]model.Step, 0, n)
+	// from[k] is the action of step k.
+	from := make([]int, 0, n)
 	for i := range actions {
 		if len(reads[i]) > 0 {
-			step := model.Step{Files: make([]string, len(reads[i])), Spans: make([]model.FileSpans, len(reads[i]))}
-			for k, fl := range reads[i] {
-				merged := fl.Lines
-				if !model.Merged(merged) {
-					merged = model.MergeIntervals(append([]model.Interval(nil), fl.Lines...))
-				}
-				step.Files[k] = fl.File
-				step.Spans[k] = model.FileSpans{File: fl.File, Spans: merged}
-			}
-			steps = append(steps, step)
+			from = append(from, i)
 		}
-		at[i] = len(steps)
 	}
-	return reads, steps, at
+	return reads, stepList{n, func(k int) model.Step { return stepOf(reads[from[k]]) }}, at
+}
+
+// stepOf is the observed step of an action's resolved reads. Lines already
+// merged (one range, as most reads are) are shared rather than copied.
+func stepOf(reads []FileLines) model.Step {
+	step := model.Step{Files: make([]string, len(reads)), Spans: make([]model.FileSpans, len(reads))}
+	for k, fl := range reads {
+		merged := fl.Lines
+		if !model.Merged(merged) {
+			merged = model.MergeIntervals(append([]model.Interval(nil), fl.Lines...))
+		}
+		step.Files[k] = fl.File
+		step.Spans[k] = model.FileSpans{File: fl.File, Spans: merged}
+	}
+	return step
 }
 
 // withObserved is p scored through the observed lens: its steps are the
@@ -47,13 +53,12 @@ func (sc scorer) observedSteps(actions []model.Action) (reads [][]FileLines, ste
 // nothing from, such as a mini-swe-agent v2 run) gets the union of the
 // observed steps instead, so a run that displayed files is scored on them
 // rather than rejected as having no context.
-func withObserved(p *model.Prediction, steps []model.Step) model.Prediction {
+// The steps themselves are left to the caller (out.Steps is nil): scoring
+// reads them through steps; nothing displayed (no steps) scores the final
+// context alone, as upstream does.
+func withObserved(p *model.Prediction, steps stepList) model.Prediction {
 	out := *p
-	out.Steps = steps
-	if len(steps) == 0 {
-		// Nothing displayed: upstream then scores the final context alone.
-		out.Steps = nil
-	}
+	out.Steps = nil
 	if out.Final.Empty() {
 		out.Final = unionOf(steps)
 	}
@@ -61,9 +66,9 @@ func withObserved(p *model.Prediction, steps []model.Step) model.Prediction {
 }
 
 // unionOf is the union of steps: files sorted, each file's spans merged.
-func unionOf(steps []model.Step) model.Step {
+func unionOf(steps stepList) model.Step {
 	spans := map[string][]model.Interval{}
-	for _, st := range steps {
+	for _, st := range steps.all() {
 		for _, f := range st.Files {
 			if _, ok := spans[f]; !ok {
 				spans[f] = nil
@@ -100,7 +105,11 @@ func ObservedPrediction(run *model.Run, files *Files) model.Prediction {
 		actions = syntheticActions(&run.Prediction)
 	}
 	_, steps, _ := scorer{files: files}.observedSteps(actions)
-	return withObserved(&run.Prediction, steps)
+	p := withObserved(&run.Prediction, steps)
+	if steps.n > 0 {
+		p.Steps = steps.collect()
+	}
+	return p
 }
 
 // Observer builds the observed predictions of runs one after another, each

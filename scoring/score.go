@@ -240,11 +240,15 @@ func Score(g *model.Gold, pred *model.Prediction, files *Files, sem model.Semant
 // score is Score with the gold already prepared for the tree (nil: prepare
 // it here), so an analysis scoring two lenses prepares it once.
 func (sc scorer) score(g *model.Gold, pred *model.Prediction, gold *Gold) model.Result {
-	res := model.Result{InstanceID: pred.InstanceID}
+	return sc.scoreSteps(g, pred, stepsOf(pred.Steps), gold)
+}
 
-	rawSteps := pred.Steps
-	if len(rawSteps) == 0 {
-		rawSteps = []model.Step{pred.Final}
+// scoreSteps is score with the prediction's steps read through steps
+// (pred.Steps is not read).
+func (sc scorer) scoreSteps(g *model.Gold, pred *model.Prediction, rawSteps stepList, gold *Gold) model.Result {
+	res := model.Result{InstanceID: pred.InstanceID}
+	if rawSteps.n == 0 {
+		rawSteps = stepsOf([]model.Step{pred.Final})
 	}
 	final := sc.filterStep(pred.Final)
 	if final.empty() {
@@ -257,7 +261,7 @@ func (sc scorer) score(g *model.Gold, pred *model.Prediction, gold *Gold) model.
 	}
 
 	fs := sc.sets(final)
-	res.NumSteps = len(rawSteps)
+	res.NumSteps = rawSteps.n
 	res.Final = model.ByGranularity[model.Measure]{
 		File:   measure(countIn(fs.files, gold), len(gold.Files), len(fs.files)),
 		Symbol: measure(fs.symbols.intersect(gold.symbols), len(gold.symbols), len(fs.symbols)),
@@ -274,7 +278,7 @@ func (sc scorer) score(g *model.Gold, pred *model.Prediction, gold *Gold) model.
 // gaveUp lists the files of the gold and the steps whose parse ran past the
 // budget, sorted. Defs was asked for every file the symbol figures needed
 // (gold spans, read spans, named symbols) before this runs.
-func (sc scorer) gaveUp(gold *Gold, steps []model.Step, final model.Step) []string {
+func (sc scorer) gaveUp(gold *Gold, steps stepList, final model.Step) []string {
 	var out []string
 	seen := map[string]bool{}
 	check := func(f string) {
@@ -288,7 +292,7 @@ func (sc scorer) gaveUp(gold *Gold, steps []model.Step, final model.Step) []stri
 	for f := range gold.Bytes.All() {
 		check(f)
 	}
-	for _, st := range append(steps[:len(steps):len(steps)], final) {
+	checkStep := func(st model.Step) {
 		for _, fs := range st.Spans {
 			check(sc.files.Resolve(fs.File))
 		}
@@ -296,13 +300,17 @@ func (sc scorer) gaveUp(gold *Gold, steps []model.Step, final model.Step) []stri
 			check(sc.files.Resolve(fs.File))
 		}
 	}
+	for _, st := range steps.all() {
+		checkStep(st)
+	}
+	checkStep(final)
 	sort.Strings(out)
 	return out
 }
 
 // trajectory is upstream compute_trajectory_metrics.
-func (sc scorer) trajectory(steps []model.Step, gold *Gold) model.Trajectory {
-	var tr model.Trajectory
+func (sc scorer) trajectory(steps stepList, gold *Gold) model.Trajectory {
+	tr := model.Trajectory{Steps: make([]model.StepCoverage, 0, steps.n)}
 	// The unions and their gold hits grow step by step; each step costs
 	// what it adds, not the size of the union (see cumulative).
 	unionFiles := map[string]bool{}
@@ -311,7 +319,7 @@ func (sc scorer) trajectory(steps []model.Step, gold *Gold) model.Trajectory {
 	unionBytes, unionLines := newCumulative(gold.Bytes), newCumulative(gold.Lines)
 	var sumFiles, sumSyms, sumBytes, sumLines int
 	goldBytes, goldLines := gold.Bytes.total(), gold.Lines.total()
-	for t, raw := range steps {
+	for t, raw := range steps.all() {
 		s := sc.sets(sc.filterStep(raw))
 		for _, f := range s.files {
 			if !unionFiles[f] {
@@ -350,7 +358,7 @@ func (sc scorer) trajectory(steps []model.Step, gold *Gold) model.Trajectory {
 		sumBytes += s.bytes.total()
 		sumLines += s.lines.total()
 	}
-	T := float64(len(steps))
+	T := float64(steps.n)
 	for _, g := range model.Granularities {
 		sum := 0.0
 		for _, st := range tr.Steps {
