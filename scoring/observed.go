@@ -75,7 +75,14 @@ func unionOf(steps stepList) model.Step {
 			}
 		}
 		for _, fs := range st.Spans {
-			spans[fs.File] = append(spans[fs.File], fs.Spans...)
+			ivs := append(spans[fs.File], fs.Spans...)
+			if len(ivs) >= 64 && len(ivs) == cap(ivs) {
+				// Merge before the list grows again: a long run re-reads
+				// the same lines, so the union stays small while the
+				// spans it is made of do not.
+				ivs = model.MergeIntervals(ivs)
+			}
+			spans[fs.File] = ivs
 		}
 	}
 	var u model.Step
