@@ -1,17 +1,34 @@
 package model
 
+import "math"
+
 // Category is the kind of an agent action, following CodeScaleBench's tool
-// categories.
-type Category string
+// categories. The zero value is no category (a parser that set none).
+type Category uint8
 
 const (
-	CategoryRead   Category = "read"
-	CategorySearch Category = "search"
-	CategoryEdit   Category = "edit"
-	CategoryRun    Category = "run"
-	CategorySubmit Category = "submit"
-	CategoryOther  Category = "other"
+	CategoryRead Category = iota + 1
+	CategorySearch
+	CategoryEdit
+	CategoryRun
+	CategorySubmit
+	CategoryOther
 )
+
+var categoryNames = [...]string{"", "read", "search", "edit", "run", "submit", "other"}
+
+// String is the category's name as CodeScaleBench writes it ("read"), ""
+// for no category.
+func (c Category) String() string {
+	if int(c) < len(categoryNames) {
+		return categoryNames[c]
+	}
+	return ""
+}
+
+// MarshalText writes the category by name, so that JSON never shows its
+// number.
+func (c Category) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
 
 // ReadKind says how an observed read's lines are known.
 type ReadKind int
@@ -79,23 +96,48 @@ type SearchHit struct {
 }
 
 // Usage is token accounting for one action, when the format records it.
+// One call's counts fit 32 bits; sums over a run are taken as int.
 type Usage struct {
-	InputTokens  int
-	OutputTokens int
-	CacheRead    int
-	CacheWrite   int
+	InputTokens  int32
+	OutputTokens int32
+	CacheRead    int32
+	CacheWrite   int32
 }
 
+// NewUsage is the usage of the counts given; a count beyond 32 bits (no
+// model call is that large) is kept as the nearest that fits.
+func NewUsage(input, output, cacheRead, cacheWrite int) Usage {
+	return Usage{count32(input), count32(output), count32(cacheRead), count32(cacheWrite)}
+}
+
+// Plus adds two usages field by field.
+func (u Usage) Plus(v Usage) Usage {
+	return NewUsage(int(u.InputTokens)+int(v.InputTokens), int(u.OutputTokens)+int(v.OutputTokens),
+		int(u.CacheRead)+int(v.CacheRead), int(u.CacheWrite)+int(v.CacheWrite))
+}
+
+func count32(n int) int32 { return int32(max(math.MinInt32, min(n, math.MaxInt32))) }
+
 // Action is one thing the agent did: a tool call or shell command, with what
-// it displayed.
+// it displayed. A long run holds a million of them, so the small fields are
+// small and come last, packed together.
 type Action struct {
-	Index       int // 0-based position in the run
-	Tool        string
-	Command     string
+	Tool    string
+	Command string
+	// Observation is the action's output as its parser read it. Once the run
+	// is loaded it lives in Run.Observations and this is empty: read it with
+	// Run.Observation.
 	Observation string
-	Category    Category
-	Reads       []ObservedRead
-	Searches    []SearchHit
+	// Thought is the model's text accompanying the action, when present.
+	Thought string
+	// Failure says why the command failed, in one line ("exit 2: /bin/sh:
+	// 2: Syntax error: ..."), or is "" when nothing says it did: a non-zero
+	// exit status, an error flag the format set, or output saying the
+	// command could not run. It changes no score: the evaluator counts a
+	// failed action's steps like any other.
+	Failure  string
+	Reads    []ObservedRead
+	Searches []SearchHit
 	// Edits lists files the action changed.
 	Edits []string
 	// Steps are indices into Run.Prediction.Steps that this action produced.
@@ -103,20 +145,14 @@ type Action struct {
 	// Timestamp is seconds since the Unix epoch, 0 when unknown.
 	Timestamp float64
 	Usage     Usage
-	// Sidechain marks a sub-agent's action.
-	Sidechain bool
-	// Thought is the model's text accompanying the action, when present.
-	Thought string
+	Index     int32 // 0-based position in the run
 	// ExitCode is the command's exit status when the format recorded one
 	// (ExitKnown).
-	ExitCode  int
+	ExitCode  int32
+	Category  Category
 	ExitKnown bool
-	// Failure says why the command failed, in one line ("exit 2: /bin/sh:
-	// 2: Syntax error: ..."), or is "" when nothing says it did: a non-zero
-	// exit status, an error flag the format set, or output saying the
-	// command could not run. It changes no score: the evaluator counts a
-	// failed action's steps like any other.
-	Failure string
+	// Sidechain marks a sub-agent's action.
+	Sidechain bool
 }
 
 // Failed reports whether the action's command failed.
@@ -140,4 +176,26 @@ type Run struct {
 	// ("Submitted", "LimitsExceeded", Claude Code's "success" or
 	// "error_max_turns"); "" when the format records none.
 	ExitStatus string
+	// Observations holds the actions' outputs, text i for action i, when
+	// they were moved out of the actions (a loaded run's are: they are most
+	// of a run's size and are read one at a time); nil when the actions
+	// hold them.
+	Observations Texts
+}
+
+// Texts is a list of texts read back by index.
+type Texts interface {
+	// Text returns text i, "" when there is none.
+	Text(i int) string
+}
+
+// Observation returns action i's output.
+func (r *Run) Observation(i int) string {
+	if r.Observations != nil {
+		return r.Observations.Text(i)
+	}
+	if i < 0 || i >= len(r.Actions) {
+		return ""
+	}
+	return r.Actions[i].Observation
 }

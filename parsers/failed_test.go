@@ -117,7 +117,7 @@ func TestFailedCommands(t *testing.T) {
 				a := acts[ch.action-1]
 				exit := -1
 				if a.ExitKnown {
-					exit = a.ExitCode
+					exit = int(a.ExitCode)
 				}
 				if a.Failure != ch.want || exit != ch.exit || a.Failed() != (ch.want != "") {
 					t.Errorf("action %d (%.50q): failure %q exit %d, want %q exit %d", ch.action, a.Command, a.Failure, exit, ch.want, ch.exit)

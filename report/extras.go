@@ -82,10 +82,10 @@ func (e *Extras) runInfo(run *model.Run) {
 	var t Tokens
 	for i := range run.Actions {
 		u := &run.Actions[i].Usage
-		t.Input += u.InputTokens
-		t.Output += u.OutputTokens
-		t.CacheRead += u.CacheRead
-		t.CacheWrite += u.CacheWrite
+		t.Input += int(u.InputTokens)
+		t.Output += int(u.OutputTokens)
+		t.CacheRead += int(u.CacheRead)
+		t.CacheWrite += int(u.CacheWrite)
 	}
 	if t != (Tokens{}) {
 		e.Tokens = &t

@@ -49,7 +49,7 @@ type runActionJSON struct {
 	Pure     map[string]bool `json:"pure_reread"`
 	Steps    map[string]int  `json:"steps_done"`
 	Failed   string          `json:"failed,omitempty"`
-	ExitCode *int            `json:"exit_code,omitempty"`
+	ExitCode *int32          `json:"exit_code,omitempty"`
 }
 
 type runLensJSON struct {
@@ -144,7 +144,7 @@ func sortedLenses() []model.Lens {
 
 func actionJSON(a *scoring.Analysis, i int) runActionJSON {
 	act := &a.Run.Actions[i]
-	ja := runActionJSON{Index: i + 1, Category: string(runtext.Category(act)), Command: act.Command,
+	ja := runActionJSON{Index: i + 1, Category: runtext.Category(act).String(), Command: act.Command,
 		NewGold: map[string]int{}, Reread: map[string]int{}, Pure: map[string]bool{}, Steps: map[string]int{},
 		Failed: act.Failure}
 	if act.ExitKnown {

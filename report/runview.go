@@ -43,7 +43,7 @@ func WriteRunSummary(w io.Writer, a *scoring.Analysis, lens model.Lens) error {
 	numW := len(fmt.Sprint(n))
 	shorts := runtext.Shorts(a)
 	for i := range run.Actions {
-		cat := string(runtext.Category(&run.Actions[i]))
+		cat := runtext.Category(&run.Actions[i]).String()
 		v := &ld.Actions[i]
 		mark := ""
 		if v.NewGold > 0 {

@@ -279,7 +279,7 @@ func syntheticActions(p *model.Prediction) []model.Action {
 	}
 	var acts []model.Action
 	for i, st := range p.Steps {
-		act := model.Action{Index: i, Tool: "step", Category: model.CategoryRead, Steps: []int{i}}
+		act := model.Action{Index: int32(i), Tool: "step", Category: model.CategoryRead, Steps: []int{i}}
 		for _, fs := range st.Spans {
 			for _, sp := range fs.Spans {
 				act.Reads = append(act.Reads, model.ObservedRead{File: fs.File, Kind: model.ReadRange, Start: sp.Start, End: sp.End})

@@ -105,7 +105,7 @@ func BenchmarkDisjointReads(b *testing.B) {
 			run := &model.Run{InstanceID: "disjoint"}
 			for i := 0; i < n; i++ {
 				s := 3*i + 1
-				run.Actions = append(run.Actions, model.Action{Index: i, Steps: []int{i},
+				run.Actions = append(run.Actions, model.Action{Index: int32(i), Steps: []int{i},
 					Reads: []model.ObservedRead{{File: "big.py", Kind: model.ReadRange, Start: s, End: s + 1}}})
 				run.Prediction.Steps = append(run.Prediction.Steps, model.Step{Files: []string{"big.py"},
 					Spans: []model.FileSpans{{File: "big.py", Spans: []model.Interval{{Start: s, End: s + 1}}}}})

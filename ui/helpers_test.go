@@ -157,7 +157,7 @@ func synthetic(t testing.TB, n, lines int, observation string) *scoring.Analysis
 		start := (i*37)%lines + 1
 		end := min(start+40, lines)
 		run.Actions = append(run.Actions, model.Action{
-			Index: i, Tool: "bash", Category: model.CategoryRead,
+			Index: int32(i), Tool: "bash", Category: model.CategoryRead,
 			Command:     fmt.Sprintf("nl -ba /testbed/pkg/big.py | sed -n '%d,%dp'", start, end),
 			Observation: observation,
 			Reads:       []model.ObservedRead{{File: "/testbed/pkg/big.py", Kind: model.ReadRange, Start: start, End: end}},

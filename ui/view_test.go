@@ -87,7 +87,7 @@ func TestResizeReflows(t *testing.T) {
 	m := newModel(t, a, Options{}, 80, 24)
 	for _, sz := range [][2]int{{80, 24}, {60, 20}, {40, 12}, {12, 8}, {6, 10}, {1, 3}, {100, 30}, {120, 36}, {159, 40}, {200, 60}, {80, 24}} {
 		send(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
-		for step := 0; step < a.Run.Actions[len(a.Run.Actions)-1].Index+1; step += 3 {
+		for step := 0; step < int(a.Run.Actions[len(a.Run.Actions)-1].Index)+1; step += 3 {
 			send(m, press("l"), press("l"), press("l"))
 			checkScreen(t, m.View().Content, sz[0], sz[1])
 		}

@@ -130,14 +130,14 @@ func buildData(d *rundata.Data, o Options) *pageData {
 	total := 0
 	for i := range d.Run.Actions {
 		act := &d.Run.Actions[i]
-		cat := string(runtext.Category(act))
+		cat := runtext.Category(act).String()
 		limit := maxObsBytes
 		if total > obsBudget {
 			limit = obsTail
 		}
 		// Control characters become visible escapes, as in the explorer:
 		// a browser would hide them, and bidi overrides would reorder text.
-		obs, lines, cut := clip(termsafe.Text(strings.TrimSuffix(act.Observation, "\n")), limit)
+		obs, lines, cut := clip(termsafe.Text(strings.TrimSuffix(d.Run.Observation(i), "\n")), limit)
 		total += len(obs)
 		p.Actions = append(p.Actions, action{Cat: cat, Glyph: runtext.CategoryGlyph(cat), Short: d.Short[i],
 			Tool: termsafe.Line(act.Tool), Cmd: termsafe.Text(act.Command), Thought: termsafe.Text(strings.TrimSpace(act.Thought)),

@@ -36,7 +36,7 @@ var CategoryOrder = []string{"read", "search", "edit", "run", "submit", "other"}
 
 // Category is an action's category, "other" when the parser left it empty.
 func Category(act *model.Action) model.Category {
-	if act.Category == "" {
+	if act.Category == 0 {
 		return model.CategoryOther
 	}
 	return act.Category

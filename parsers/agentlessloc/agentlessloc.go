@@ -161,7 +161,7 @@ func record(rec map[string]any) (model.Run, error) {
 		run.Actions = append(run.Actions, a)
 	}
 	for i := range run.Actions {
-		run.Actions[i].Index = i
+		run.Actions[i].Index = int32(i)
 	}
 
 	// The ContextBench step: upstream's single Agentless step.

@@ -145,7 +145,7 @@ func load(path string, t map[string]any, dir, where string) (model.Run, error) {
 		CostUSD: toolcall.Cost(pyval.Path(t, "final_metrics", "total_cost_usd")),
 	}
 	for i := range run.Actions {
-		run.Actions[i].Index = i
+		run.Actions[i].Index = int32(i)
 	}
 	run.InstanceID = pyval.First(t, "session_id", "trajectory_id")
 	if run.InstanceID == "" {
@@ -334,15 +334,14 @@ func (w *walker) metrics(step map[string]any) model.Usage {
 	}
 	write, _ := pyval.AnyInt(extra["cache_creation_input_tokens"])
 	// prompt_tokens counts all input, cached included (ATIF RFC).
-	u := model.Usage{OutputTokens: completion, CacheRead: cached, CacheWrite: write}
-	u.InputTokens = prompt - cached - write
-	if u.InputTokens < 0 {
-		u.InputTokens = max(prompt-cached, 0)
+	input := prompt - cached - write
+	if input < 0 {
+		input = max(prompt-cached, 0)
 		if prompt < cached {
-			u.InputTokens = prompt
+			input = prompt
 		}
 	}
-	return u
+	return model.NewUsage(input, completion, cached, write)
 }
 
 // arguments decodes a tool call's arguments: an object, or (from exporters

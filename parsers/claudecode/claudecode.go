@@ -284,7 +284,7 @@ func (b *builder) assistant(r record) {
 			}
 			in := pyval.Obj(blk["input"])
 			a := model.Action{
-				Index:     len(b.actions),
+				Index:     int32(len(b.actions)),
 				Timestamp: ts,
 				Sidechain: side,
 				Thought:   b.thought[id],
@@ -416,7 +416,7 @@ func mergeSubagents(run *model.Run, path string) {
 // finish numbers the actions, builds the prediction and names the run.
 func finish(run *model.Run, path string) {
 	for i := range run.Actions {
-		run.Actions[i].Index = i
+		run.Actions[i].Index = int32(i)
 	}
 	run.Prediction.Steps, run.Prediction.Final = toolcall.Predict(run.Actions)
 	run.Format = Name

@@ -55,7 +55,7 @@ func TestStreamJSON(t *testing.T) {
 	}
 	for i, w := range wants {
 		a := run.Actions[i]
-		if a.Index != i || a.Tool != w.tool || a.Category != w.cat || !reflect.DeepEqual(a.Reads, w.reads) ||
+		if int(a.Index) != i || a.Tool != w.tool || a.Category != w.cat || !reflect.DeepEqual(a.Reads, w.reads) ||
 			!reflect.DeepEqual(a.Searches, w.searches) || !reflect.DeepEqual(a.Edits, w.edits) || a.Sidechain != w.side || a.Usage != w.usage {
 			t.Errorf("action %d = %+v\nwant %+v", i, a, w)
 		}

@@ -290,7 +290,7 @@ func buildTimeline(msgs []message) *timeline {
 			}
 			if len(msg.calls) > 0 {
 				for k, call := range msg.calls {
-					a := model.Action{Index: len(tl.actions), Tool: call.name, Command: call.command}
+					a := model.Action{Index: int32(len(tl.actions)), Tool: call.name, Command: call.command}
 					if k == 0 {
 						a.Thought = pystr.StripSpace(c)
 						a.Timestamp, a.Usage = msg.stamp, msg.usage
@@ -310,7 +310,7 @@ func buildTimeline(msgs []message) *timeline {
 			if loc == nil && !hasPatch {
 				continue
 			}
-			a := model.Action{Index: len(tl.actions), Timestamp: msg.stamp, Usage: msg.usage}
+			a := model.Action{Index: int32(len(tl.actions)), Timestamp: msg.stamp, Usage: msg.usage}
 			if loc != nil {
 				a.Tool = "bash"
 				a.Command = pystr.StripSpace(c[loc[2]:loc[3]])
@@ -362,7 +362,7 @@ func buildTimeline(msgs []message) *timeline {
 		a.Reads, a.Searches, a.Edits = r.Reads, r.Searches, r.Edits
 	}
 	for i := range tl.actions {
-		if tl.actions[i].Category == "" {
+		if tl.actions[i].Category == 0 {
 			tl.actions[i].Category = model.CategoryOther
 		}
 	}
@@ -424,12 +424,8 @@ func usage(msg *jsonv.Value) model.Usage {
 		n, _ := v.Int()
 		return int(n)
 	}
-	return model.Usage{
-		InputTokens:  num("prompt_tokens"),
-		OutputTokens: num("completion_tokens"),
-		CacheRead:    num("prompt_tokens_details", "cached_tokens") + num("cache_read_input_tokens"),
-		CacheWrite:   num("cache_creation_input_tokens"),
-	}
+	return model.NewUsage(num("prompt_tokens"), num("completion_tokens"),
+		num("prompt_tokens_details", "cached_tokens")+num("cache_read_input_tokens"), num("cache_creation_input_tokens"))
 }
 
 // outputOf strips mini-swe-agent's "<returncode>N</returncode>" and

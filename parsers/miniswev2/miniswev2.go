@@ -163,7 +163,7 @@ func parse(path string, data []byte) (model.Run, error) {
 		toolcall.AddUsage(&run.Actions[len(run.Actions)-1], carry)
 	}
 	for i := range run.Actions {
-		run.Actions[i].Index = i
+		run.Actions[i].Index = int32(i)
 		toolcall.Apply(&run.Actions[i], calls[i])
 		if obs, ok := shown[i]; ok {
 			run.Actions[i].Observation = obs

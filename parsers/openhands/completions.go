@@ -310,7 +310,7 @@ func callStep(fn map[string]any) (model.Step, bool, error) {
 // callAction builds the timeline entry of one tool call.
 func callAction(index int, call, fn map[string]any, obs string) model.Action {
 	name := pyval.Str(fn["name"])
-	a := model.Action{Index: index, Tool: name, Observation: obs}
+	a := model.Action{Index: int32(index), Tool: name, Observation: obs}
 	callKind(&a, name, fn, obs)
 	if obs != "" {
 		isError := strings.HasPrefix(strings.TrimSpace(obs), "ERROR")

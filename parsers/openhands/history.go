@@ -131,7 +131,7 @@ func historyActions(hist []any, stepOf map[int]int) []model.Action {
 	handle := func(e event) {
 		switch {
 		case e.m["action"] != nil:
-			a := model.Action{Index: len(acts)}
+			a := model.Action{Index: int32(len(acts))}
 			if k, ok := stepOf[e.index]; ok && e.index >= 0 {
 				a.Steps = []int{k}
 			}
@@ -325,17 +325,17 @@ func usageOf(v any) model.Usage {
 	if !ok {
 		return model.Usage{}
 	}
-	var out model.Usage
-	out.InputTokens, _ = pyval.Int(u["prompt_tokens"])
-	out.OutputTokens, _ = pyval.Int(u["completion_tokens"])
+	in, _ := pyval.Int(u["prompt_tokens"])
+	out, _ := pyval.Int(u["completion_tokens"])
+	var read int
 	if d, ok := u["prompt_tokens_details"].(map[string]any); ok {
-		out.CacheRead, _ = pyval.Int(d["cached_tokens"])
+		read, _ = pyval.Int(d["cached_tokens"])
 	}
-	if n, ok := pyval.Int(u["cache_read_input_tokens"]); ok && out.CacheRead == 0 {
-		out.CacheRead = n
+	if n, ok := pyval.Int(u["cache_read_input_tokens"]); ok && read == 0 {
+		read = n
 	}
-	out.CacheWrite, _ = pyval.Int(u["cache_creation_input_tokens"])
-	return out
+	write, _ := pyval.Int(u["cache_creation_input_tokens"])
+	return model.NewUsage(in, out, read, write)
 }
 
 // responseText is the assistant text of a model response, if any.

@@ -114,7 +114,7 @@ func TestOutputJSONLTimeline(t *testing.T) {
 		if w.reads != nil && !reflect.DeepEqual(a.Reads, w.reads) {
 			t.Errorf("action %d reads = %+v, want %+v", i, a.Reads, w.reads)
 		}
-		if a.Index != i {
+		if int(a.Index) != i {
 			t.Errorf("action %d has Index %d", i, a.Index)
 		}
 	}

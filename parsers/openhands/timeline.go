@@ -35,7 +35,7 @@ const listingPrefix = "Here's the files and directories up to 2 levels deep in"
 func shellAction(a *model.Action, cmd, obs string) {
 	r := shell.ConfirmFromObservation(shell.Analyze(cmd), obs)
 	a.Category = r.Category
-	if a.Category == "" {
+	if a.Category == 0 {
 		a.Category = model.CategoryRun
 	}
 	a.Reads, a.Searches, a.Edits = r.Reads, r.Searches, r.Edits

@@ -54,7 +54,7 @@ func Parse(name string, data []byte) (*model.Run, error) {
 	var actions []model.Action
 	for _, b := range extractBlocks(text, beginContext, endContext) {
 		ranges := parseFileRanges(b.text)
-		a := model.Action{Index: len(actions), Tool: "context", Category: model.CategoryRead,
+		a := model.Action{Index: int32(len(actions)), Tool: "context", Category: model.CategoryRead,
 			Command: "BEGIN CONTEXT (byte " + fmt.Sprint(b.offset) + ")", Observation: b.text}
 		for _, f := range ranges.files {
 			if len(f.Spans) == 0 {
@@ -81,7 +81,7 @@ func Parse(name string, data []byte) (*model.Run, error) {
 	if len(steps) == 0 && len(final.Files) > 0 {
 		steps = []model.Step{final}
 		last := aggs[len(aggs)-1]
-		actions = append(actions, model.Action{Index: len(actions), Tool: "aggregated_context", Category: model.CategoryRead,
+		actions = append(actions, model.Action{Index: int32(len(actions)), Tool: "aggregated_context", Category: model.CategoryRead,
 			Command: "BEGIN AGGREGATED CONTEXT (byte " + fmt.Sprint(last.offset) + ")", Observation: last.text,
 			Reads: readsOf(final), Steps: []int{0}})
 	}

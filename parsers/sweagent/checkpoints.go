@@ -72,7 +72,7 @@ func loadCheckpoints(path string, data []byte) (model.Run, error) {
 		if !hasTool && !hasAction {
 			continue
 		}
-		a := model.Action{Index: len(run.Actions)}
+		a := model.Action{Index: int32(len(run.Actions))}
 		tool := pyval.Str(rec["tool"])
 		analyzeAction(&a, tool, actionStr, pyval.Str(rec["observation"]), stateOpenFile(rec["state"]), view)
 		if a.Tool == "" {

@@ -180,7 +180,7 @@ func TestCheckpointsFixtures(t *testing.T) {
 			}
 		}
 		for i, a := range run.Actions {
-			if a.Index != i {
+			if int(a.Index) != i {
 				t.Errorf("%s action %d has Index %d", tt.file, i, a.Index)
 			}
 		}

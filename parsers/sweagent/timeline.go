@@ -124,7 +124,7 @@ func analyzeAction(a *model.Action, tool, action, obs, openFile string, v *viewe
 		a.Tool = "bash"
 		r := shell.ConfirmFromObservation(shell.Analyze(cmd), obs)
 		a.Category = r.Category
-		if a.Category == "" {
+		if a.Category == 0 {
 			a.Category = model.CategoryRun
 		}
 		a.Reads, a.Searches, a.Edits = r.Reads, r.Searches, r.Edits

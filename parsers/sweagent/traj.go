@@ -75,7 +75,7 @@ func loadTraj(path string, data []byte) (model.Run, error) {
 			if !ok {
 				continue
 			}
-			a := model.Action{Index: len(run.Actions), Thought: pyval.Str(entry["thought"])}
+			a := model.Action{Index: int32(len(run.Actions)), Thought: pyval.Str(entry["thought"])}
 			analyzeAction(&a, "", pyval.Str(entry["action"]), pyval.Str(entry["observation"]), stateOpenFile(entry["state"]), view)
 			run.Actions = append(run.Actions, a)
 		}
@@ -104,7 +104,7 @@ func loadTraj(path string, data []byte) (model.Run, error) {
 				break
 			}
 		}
-		a := model.Action{Index: len(run.Actions), Thought: pyval.Str(msg["thought"])}
+		a := model.Action{Index: int32(len(run.Actions)), Thought: pyval.Str(msg["thought"])}
 		analyzeAction(&a, "", pyval.Str(msg["action"]), obs, "", view)
 		run.Actions = append(run.Actions, a)
 	}

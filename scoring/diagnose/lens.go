@@ -34,6 +34,9 @@ type stepLines struct {
 func lensFiles(a *scoring.Analysis, lens model.Lens, fallback bool) map[string][]stepLines {
 	out := map[string][]stepLines{}
 	files := a.Gold.Files
+	if len(files) == 0 && a.Gold.Lines.Len() == 0 {
+		return out // no gold file to ask about: no step need be read
+	}
 	if !sort.StringsAreSorted(files) {
 		files = slices.Sorted(slices.Values(files))
 	}

@@ -195,7 +195,7 @@ func lensEvents(a *scoring.Analysis, lens model.Lens) []event {
 	if lens == model.LensObserved {
 		for i := range a.Run.Actions {
 			act := &a.Run.Actions[i]
-			ev := event{action: i, category: string(act.Category)}
+			ev := event{action: i, category: act.Category.String()}
 			seen := map[string]bool{}
 			for _, fl := range a.Actions[i].Reads {
 				if !seen[fl.File] {
@@ -225,7 +225,7 @@ func lensEvents(a *scoring.Analysis, lens model.Lens) []event {
 	}
 	done := a.Lenses[model.LensContextBench].StepsDone
 	for j, st := range steps {
-		ev := event{action: -1, category: string(model.CategoryRead)}
+		ev := event{action: -1, category: model.CategoryRead.String()}
 		if !fallback {
 			for i, d := range done {
 				if d >= j+1 {
@@ -415,7 +415,7 @@ func newTiming(run *model.Run) timing {
 			t.origin = act.Timestamp
 		}
 		u := act.Usage
-		n := u.InputTokens + u.OutputTokens + u.CacheRead + u.CacheWrite
+		n := int(u.InputTokens) + int(u.OutputTokens) + int(u.CacheRead) + int(u.CacheWrite)
 		if n > 0 {
 			t.tokens = true
 		}

@@ -42,21 +42,21 @@ const abbreviated = "This file is too large to display entirely"
 var windowHdrRe = regexp.MustCompile(`(?m)^\[File: (.+?) \((\d{1,9}) lines total\)\]`)
 
 // linesOf returns, for each read of act that names its lines, the numbered
-// output lines that show them. Reads are matched to the output in order,
+// lines of its output obs that show them. Reads are matched to the output in order,
 // as the parsers confirmed them: each is a run of consecutive numbers from
 // its first line, in the file it names.
-func linesOf(act *model.Action) []readLines {
-	if len(act.Reads) == 0 || act.Observation == "" {
+func linesOf(act *model.Action, obs string) []readLines {
+	if len(act.Reads) == 0 || obs == "" {
 		return nil
 	}
-	entries := numbered(act.Observation, strings.Contains(act.Observation, abbreviated))
+	entries := numbered(obs, strings.Contains(obs, abbreviated))
 	if len(entries) == 0 {
-		return plainLines(act)
+		return plainLines(act, obs)
 	}
 	var totals map[string]int
-	if strings.Contains(act.Observation, "[File: ") { // the regexp costs more than the scan
+	if strings.Contains(obs, "[File: ") { // the regexp costs more than the scan
 		totals = map[string]int{}
-		for _, m := range windowHdrRe.FindAllStringSubmatch(act.Observation, -1) {
+		for _, m := range windowHdrRe.FindAllStringSubmatch(obs, -1) {
 			n, _ := strconv.Atoi(m[2])
 			totals[m[1]] = n
 		}
@@ -213,13 +213,13 @@ func parseLine(l string, spaced bool) (entry, bool) {
 // without numbers (cat, head, sed -n 'a,bp'), when nothing else can have
 // been printed: one read, a command that did not fail, and an output whose
 // wrapper is known and not cut short. The read says where the lines start;
-// a whole-file read also gives the file's length.
-func plainLines(act *model.Action) []readLines {
+// a whole-file read also gives the file's length. obs is its output.
+func plainLines(act *model.Action, obs string) []readLines {
 	if len(act.Reads) != 1 || act.Failed() {
 		return nil
 	}
 	r := act.Reads[0]
-	body, ok := plainBody(act.Observation)
+	body, ok := plainBody(obs)
 	if !ok {
 		return nil
 	}

@@ -113,7 +113,7 @@ func Build(run *model.Run, g *model.Gold, sem model.Semantics, reason string) *T
 				t.add(p)
 			}
 		}
-		for _, rl := range linesOf(act) {
+		for _, rl := range linesOf(act, run.Observation(i)) {
 			p := n.name(rl.file)
 			if p == "" || created[p] {
 				continue
@@ -129,7 +129,8 @@ func Build(run *model.Run, g *model.Gold, sem model.Semantics, reason string) *T
 				if _, ok := m[l.num]; !ok {
 					// The first display is the closest to the base
 					// commit: later ones may follow the agent's edits.
-					m[l.num] = clipLine(l.text)
+					// A copy: the line would keep the whole output alive.
+					m[l.num] = strings.Clone(clipLine(l.text))
 				}
 			}
 			lengths[p] = max(lengths[p], rl.total)

@@ -58,7 +58,7 @@ func usage(run *model.Run) string {
 	tokens := 0
 	for i := range run.Actions {
 		u := &run.Actions[i].Usage
-		tokens += u.InputTokens + u.OutputTokens
+		tokens += int(u.InputTokens) + int(u.OutputTokens)
 	}
 	var parts []string
 	if tokens > 0 {

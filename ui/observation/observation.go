@@ -160,7 +160,7 @@ func (m *Model) build() {
 	if cmd := act.Command; cmd != "" {
 		add("$ "+cmd, func(s string) string { return t.Command.Render(s) })
 	}
-	obs := strings.TrimSuffix(act.Observation, "\n")
+	obs := strings.TrimSuffix(ctx.Data.Run.Observation(ctx.Cur), "\n")
 	m.outLines = 0
 	if obs != "" {
 		m.outLines = strings.Count(obs, "\n") + 1

@@ -25,7 +25,7 @@ func (c *Context) sync() {
 	c.rows.pos = make([]int, d.N)
 	for i := range d.Run.Actions {
 		c.rows.pos[i] = -1
-		if c.Filter == "" || string(runtext.Category(&d.Run.Actions[i])) == c.Filter {
+		if c.Filter == "" || runtext.Category(&d.Run.Actions[i]).String() == c.Filter {
 			c.rows.pos[i] = len(c.rows.list)
 			c.rows.list = append(c.rows.list, i)
 		}

@@ -45,7 +45,7 @@ type Data struct {
 	Short []string
 	// Categories lists the categories present, in timeline glyph order.
 	Categories []string
-	search     [][3]string
+	search     [][2]string
 }
 
 // Target is a place in a file.
@@ -291,14 +291,16 @@ func (d *Data) order() {
 
 func (d *Data) texts() {
 	d.Short = runtext.Shorts(d.A)
-	d.search = make([][3]string, d.N)
+	d.search = make([][2]string, d.N)
 	present := map[string]bool{}
 	for i := range d.Run.Actions {
 		act := &d.Run.Actions[i]
-		// Field by field: ToLower returns a lower-case text itself, so a
-		// huge output costs no copy (joining them would copy it).
-		d.search[i] = [3]string{strings.ToLower(act.Command), strings.ToLower(act.Observation), strings.ToLower(act.Thought)}
-		present[string(runtext.Category(act))] = true
+		// Field by field: ToLower returns a lower-case text itself, so it
+		// costs no copy (joining them would copy them). Outputs are not
+		// kept: they are most of a run, held compressed, and read when
+		// searched.
+		d.search[i] = [2]string{strings.ToLower(act.Command), strings.ToLower(act.Thought)}
+		present[runtext.Category(act).String()] = true
 	}
 	for _, c := range runtext.CategoryOrder {
 		if present[c] {
@@ -317,5 +319,5 @@ func (d *Data) Matches(i int, q string) bool {
 			return true
 		}
 	}
-	return false
+	return strings.Contains(strings.ToLower(d.Run.Observation(i)), q)
 }

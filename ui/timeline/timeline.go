@@ -82,7 +82,7 @@ func (m *Model) View() string {
 	ld := ctx.L()
 	for r := m.offset; r < len(rows) && len(lines) < m.H; r++ {
 		i := rows[r]
-		cat := string(runtext.Category(&d.Run.Actions[i]))
+		cat := runtext.Category(&d.Run.Actions[i]).String()
 		num := fmt.Sprintf("%*d", numW, i+1)
 		var suffix, suffixStyled string
 		if n := ld.Actions[i].NewGold; n > 0 {

@@ -67,7 +67,7 @@ func Hostile(t testing.TB) *scoring.Analysis {
 	run := &model.Run{InstanceID: Attacks[0] + Attacks[1], Format: Attacks[2], Agent: Attacks[4], Model: Attacks[3]}
 	for i, p := range HostilePaths {
 		run.Actions = append(run.Actions, model.Action{
-			Index: i, Tool: Attacks[5], Category: model.CategoryRead,
+			Index: int32(i), Tool: Attacks[5], Category: model.CategoryRead,
 			Command:     "cat '" + Attacks[i%len(Attacks)] + "' /testbed/" + p,
 			Thought:     all,
 			Observation: all + "\n" + HostileSource,
@@ -77,7 +77,7 @@ func Hostile(t testing.TB) *scoring.Analysis {
 		run.Prediction.Steps = append(run.Prediction.Steps, model.Step{Files: []string{p},
 			Spans: []model.FileSpans{{File: p, Spans: []model.Interval{{Start: 1, End: 4}}}}})
 	}
-	run.Actions = append(run.Actions, model.Action{Index: len(run.Actions), Tool: "bash", Category: model.CategoryRun,
+	run.Actions = append(run.Actions, model.Action{Index: int32(len(run.Actions)), Tool: "bash", Category: model.CategoryRun,
 		Command: all, Observation: all, Thought: all})
 	run.Prediction.InstanceID = run.InstanceID
 	run.Prediction.Final = run.Prediction.Steps[0]

@@ -13,9 +13,28 @@ import (
 
 // Loader is how a format's tests read a file: the shared run-file reader
 // with the format's parser (and directory loader), as the format table in
-// package parsers uses them.
+// package parsers uses them. The runs come back unpacked (see Unpack), as
+// the parser built them, so that tests can compare actions whole; package
+// pack's tests check packing itself on every format.
 func Loader(parse runfile.Parser, dir runfile.DirLoader) func(path string) ([]model.Run, error) {
-	return func(path string) ([]model.Run, error) { return runfile.Load(path, parse, dir) }
+	return func(path string) ([]model.Run, error) {
+		runs, err := runfile.Load(path, parse, dir)
+		for i := range runs {
+			Unpack(&runs[i])
+		}
+		return runs, err
+	}
+}
+
+// Unpack puts a packed run's observations back into its actions.
+func Unpack(r *model.Run) {
+	if r.Observations == nil {
+		return
+	}
+	for i := range r.Actions {
+		r.Actions[i].Observation = r.Observation(i)
+	}
+	r.Observations = nil
 }
 
 // LoadOne loads path with a format's loader and requires exactly one run,
@@ -149,10 +168,10 @@ func ReadJSON(t testing.TB, path string) *jsonv.Value {
 func CheckActions(t testing.TB, run model.Run) {
 	t.Helper()
 	for i, a := range run.Actions {
-		if a.Index != i {
+		if int(a.Index) != i {
 			t.Fatalf("action %d has Index %d", i, a.Index)
 		}
-		if a.Category == "" {
+		if a.Category == 0 {
 			t.Fatalf("action %d has no category", i)
 		}
 		for _, s := range a.Steps {

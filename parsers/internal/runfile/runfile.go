@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/pack"
 )
 
 // MaxSize is the largest run file read. Every parser holds the whole file
@@ -28,8 +29,18 @@ type Parser func(path string, data []byte) ([]model.Run, error)
 type DirLoader func(path string) ([]model.Run, error)
 
 // Load reads the runs at path. With dir set, a directory goes to dir (and a
-// path that cannot be stat'ed is an error); a file is read and parsed.
+// path that cannot be stat'ed is an error); a file is read and parsed. The
+// runs come back packed (see package pack): their observations in
+// Run.Observations, nothing shared with the file's bytes.
 func Load(path string, parse Parser, dir DirLoader) ([]model.Run, error) {
+	runs, err := load(path, parse, dir)
+	for i := range runs {
+		pack.Run(&runs[i])
+	}
+	return runs, err
+}
+
+func load(path string, parse Parser, dir DirLoader) ([]model.Run, error) {
 	if dir != nil {
 		st, err := os.Stat(path)
 		if err != nil {

@@ -47,7 +47,7 @@ func FuzzAnalyze(f *testing.F) {
 				t.Fatalf("bad confirmed read %+v from %q / %q", rd, cmd, obs)
 			}
 		}
-		if r.Category == "" {
+		if r.Category == 0 {
 			t.Fatal("empty category")
 		}
 	})

@@ -121,14 +121,7 @@ func unionStep(files map[string]bool, spans map[string][]model.Interval) model.S
 func AddUsage(a *model.Action, u model.Usage) { a.Usage = SumUsage(a.Usage, u) }
 
 // SumUsage adds two usages field by field.
-func SumUsage(a, b model.Usage) model.Usage {
-	return model.Usage{
-		InputTokens:  a.InputTokens + b.InputTokens,
-		OutputTokens: a.OutputTokens + b.OutputTokens,
-		CacheRead:    a.CacheRead + b.CacheRead,
-		CacheWrite:   a.CacheWrite + b.CacheWrite,
-	}
-}
+func SumUsage(a, b model.Usage) model.Usage { return a.Plus(b) }
 
 // UsageZero reports whether u records nothing.
 func UsageZero(u model.Usage) bool { return u == model.Usage{} }
@@ -137,12 +130,11 @@ func UsageZero(u model.Usage) bool { return u == model.Usage{} }
 // uncached input, so Input+CacheRead+CacheWrite is what the model was sent.
 func AnthropicUsage(v any) model.Usage {
 	m := pyval.Obj(v)
-	var u model.Usage
-	u.InputTokens, _ = pyval.AnyInt(m["input_tokens"])
-	u.OutputTokens, _ = pyval.AnyInt(m["output_tokens"])
-	u.CacheRead, _ = pyval.AnyInt(m["cache_read_input_tokens"])
-	u.CacheWrite, _ = pyval.AnyInt(m["cache_creation_input_tokens"])
-	return u
+	in, _ := pyval.AnyInt(m["input_tokens"])
+	out, _ := pyval.AnyInt(m["output_tokens"])
+	read, _ := pyval.AnyInt(m["cache_read_input_tokens"])
+	write, _ := pyval.AnyInt(m["cache_creation_input_tokens"])
+	return model.NewUsage(in, out, read, write)
 }
 
 // OpenAIUsage reads an OpenAI-style usage object (chat completions or the
@@ -150,14 +142,13 @@ func AnthropicUsage(v any) model.Usage {
 // moved to CacheRead so that InputTokens means uncached input everywhere.
 func OpenAIUsage(v any) model.Usage {
 	m := pyval.Obj(v)
-	var u model.Usage
 	prompt, ok := pyval.AnyInt(m["prompt_tokens"])
 	if !ok {
 		prompt, _ = pyval.AnyInt(m["input_tokens"])
 	}
-	u.OutputTokens, ok = pyval.AnyInt(m["completion_tokens"])
+	output, ok := pyval.AnyInt(m["completion_tokens"])
 	if !ok {
-		u.OutputTokens, _ = pyval.AnyInt(m["output_tokens"])
+		output, _ = pyval.AnyInt(m["output_tokens"])
 	}
 	cached, ok := pyval.AnyInt(pyval.Path(m, "prompt_tokens_details", "cached_tokens"))
 	if !ok {
@@ -169,13 +160,12 @@ func OpenAIUsage(v any) model.Usage {
 	if w, ok := pyval.AnyInt(pyval.Path(m, "prompt_tokens_details", "cache_write_tokens")); ok && write == 0 {
 		write = w
 	}
-	u.CacheRead, u.CacheWrite = cached, write
-	u.InputTokens = max(prompt-cached-write, 0)
+	input := max(prompt-cached-write, 0)
 	if prompt < cached+write {
 		// A provider that reports prompt tokens without the cached part.
-		u.InputTokens = prompt
+		input = prompt
 	}
-	return u
+	return model.NewUsage(input, output, cached, write)
 }
 
 // Check reports a run that breaks the invariants every loader here keeps:
@@ -184,7 +174,7 @@ func OpenAIUsage(v any) model.Usage {
 func Check(run *model.Run) error {
 	n := len(run.Prediction.Steps)
 	for i, a := range run.Actions {
-		if a.Index != i {
+		if int(a.Index) != i {
 			return fmt.Errorf("action %d has Index %d", i, a.Index)
 		}
 		for _, r := range a.Reads {

@@ -152,7 +152,7 @@ func Apply(a *model.Action, c Call) {
 			r = shell.ConfirmFromObservation(r, c.Output)
 		}
 		a.Category = r.Category
-		if a.Category == "" || a.Category == model.CategoryOther {
+		if a.Category == 0 || a.Category == model.CategoryOther {
 			a.Category = model.CategoryRun
 		}
 		a.Reads, a.Searches, a.Edits = r.Reads, r.Searches, r.Edits

@@ -1,0 +1,140 @@
+// Package textstore holds many texts compressed, each read back by its
+// index. A run's observations are most of its file and are shown one at a
+// time, so they are kept this way instead of as strings: a million-action
+// run's outputs take a tenth of their size (see BENCHMARKS.md, round 6).
+//
+// The texts are one stream cut into blocks of BlockSize bytes, each
+// compressed with S2 on its own. Reading a text decompresses the blocks it
+// spans; the last block read is kept, so reading the texts in order
+// decompresses each block once.
+package textstore
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+
+	"github.com/klauspost/compress/s2"
+)
+
+// BlockSize is how many bytes of the stream one block holds: small enough
+// that reading one short text costs little, large enough to compress well.
+const BlockSize = 64 << 10
+
+// Builder collects texts in order.
+type Builder struct {
+	ends    []uint64
+	blocks  [][]byte
+	cur     []byte // the stream's bytes not yet in a block
+	n       uint64
+	scratch []byte // where a block is encoded before it is copied to its size
+}
+
+// NewBuilder returns a builder expecting about n texts.
+func NewBuilder(n int) *Builder {
+	return &Builder{ends: make([]uint64, 0, n)}
+}
+
+// Add appends s as the next text.
+func (b *Builder) Add(s string) {
+	b.n += uint64(len(s))
+	b.ends = append(b.ends, b.n)
+	for len(s) > 0 {
+		if b.cur == nil {
+			b.cur = make([]byte, 0, BlockSize)
+		}
+		k := min(len(s), BlockSize-len(b.cur))
+		b.cur = append(b.cur, s[:k]...)
+		s = s[k:]
+		if len(b.cur) == BlockSize {
+			b.flush()
+		}
+	}
+}
+
+func (b *Builder) flush() {
+	if len(b.cur) > 0 {
+		if b.scratch == nil {
+			b.scratch = make([]byte, s2.MaxEncodedLen(BlockSize))
+		}
+		b.blocks = append(b.blocks, bytes.Clone(s2.Encode(b.scratch, b.cur)))
+		b.cur = b.cur[:0]
+	}
+}
+
+// Store returns the texts added; the builder must not be used afterwards.
+func (b *Builder) Store() *Store {
+	b.flush()
+	return &Store{ends: b.ends, blocks: b.blocks, cached: -1}
+}
+
+// Store is a list of texts, compressed. It is safe for concurrent use.
+type Store struct {
+	ends   []uint64 // text i is the stream's bytes [ends[i-1], ends[i])
+	blocks [][]byte
+
+	mu     sync.Mutex
+	cached int // the block decoded in buf, -1 for none
+	buf    []byte
+}
+
+// Len is the number of texts.
+func (s *Store) Len() int { return len(s.ends) }
+
+// Size is the texts' total length in bytes, uncompressed.
+func (s *Store) Size() uint64 {
+	if len(s.ends) == 0 {
+		return 0
+	}
+	return s.ends[len(s.ends)-1]
+}
+
+// Compressed is the memory the compressed blocks take.
+func (s *Store) Compressed() int {
+	n := 0
+	for _, b := range s.blocks {
+		n += len(b)
+	}
+	return n
+}
+
+// Text returns text i; "" when i is out of range.
+func (s *Store) Text(i int) string {
+	if i < 0 || i >= len(s.ends) {
+		return ""
+	}
+	start, end := uint64(0), s.ends[i]
+	if i > 0 {
+		start = s.ends[i-1]
+	}
+	if start == end {
+		return ""
+	}
+	var out strings.Builder
+	out.Grow(int(end - start))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k := start / BlockSize; k*BlockSize < end; k++ {
+		blk := s.block(int(k))
+		lo := max(start, k*BlockSize) - k*BlockSize
+		hi := min(end, k*BlockSize+uint64(len(blk))) - k*BlockSize
+		out.Write(blk[lo:hi])
+	}
+	return out.String()
+}
+
+// block returns block k decoded, from buf. The blocks were encoded here
+// from memory, so they decode; a failure would be memory corruption.
+func (s *Store) block(k int) []byte {
+	if s.cached != k {
+		if s.buf == nil {
+			s.buf = make([]byte, BlockSize)
+		}
+		b, err := s2.Decode(s.buf, s.blocks[k])
+		if err != nil {
+			panic("textstore: a block built here does not decode: " + err.Error())
+		}
+		s.buf, s.cached = b, k
+	}
+	return s.buf
+}

@@ -1,0 +1,128 @@
+// Package pack makes a parsed run independent of the bytes it was parsed
+// from and moves its actions' outputs into a compressed store.
+//
+// Parsers decode a file in place, so every string of a run shares the
+// file's buffer, and one short path keeps all of it alive. A run's outputs
+// are most of its file but are read one at a time; its paths repeat on
+// every read. Packing copies each distinct path once, the other texts into
+// one block of exactly their size, and the outputs into a
+// textstore.Store, after which the file's buffer is garbage: a
+// million-action run then holds a fifth of its file instead of all of it.
+package pack
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/trajscope/trajscope/internal/textstore"
+	"github.com/trajscope/trajscope/model"
+)
+
+// Run packs r in place: its observations go to r.Observations (the actions'
+// Observation fields are emptied) and none of its strings or bytes share
+// memory with anything else afterwards. A run already packed is left as it
+// is.
+func Run(r *model.Run) {
+	if r.Observations == nil && len(r.Actions) > 0 {
+		b := textstore.NewBuilder(len(r.Actions))
+		for i := range r.Actions {
+			b.Add(r.Actions[i].Observation)
+			r.Actions[i].Observation = ""
+		}
+		r.Observations = b.Store()
+	}
+	p := packer{names: map[string]string{}}
+	// Texts go to one block sized by a first pass: appending would copy
+	// them again as it grew, at twice their size.
+	total := 0
+	p.texts(r, func(s *string) { total += len(*s) })
+	var block strings.Builder
+	block.Grow(total)
+	p.texts(r, func(s *string) { block.WriteString(*s) })
+	all, off := block.String(), 0
+	p.texts(r, func(s *string) {
+		*s = all[off : off+len(*s)]
+		off += len(*s)
+	})
+	p.rest(r)
+}
+
+type packer struct {
+	names map[string]string
+}
+
+// name returns the packed copy of a name that repeats (a path, a tool),
+// copying it the first time it is seen.
+func (p *packer) name(s *string) {
+	if *s == "" {
+		return
+	}
+	if c, ok := p.names[*s]; ok {
+		*s = c
+		return
+	}
+	c := strings.Clone(*s)
+	p.names[c] = c
+	*s = c
+}
+
+// texts calls f on every text of r that is not a name, always in the same
+// order.
+func (p *packer) texts(r *model.Run, f func(*string)) {
+	for i := range r.Actions {
+		a := &r.Actions[i]
+		f(&a.Command)
+		f(&a.Thought)
+		f(&a.Failure)
+	}
+	for _, s := range []*string{&r.InstanceID, &r.Format, &r.Agent, &r.Model, &r.Path, &r.ExitStatus} {
+		f(s)
+	}
+	pr := &r.Prediction
+	for _, s := range []*string{&pr.InstanceID, &pr.OriginalInstID, &pr.ModelPatch, &pr.RepoURL, &pr.Commit} {
+		f(s)
+	}
+	for i := range pr.Extra {
+		f(&pr.Extra[i].Key)
+	}
+}
+
+// rest packs the names of r and its raw bytes.
+func (p *packer) rest(r *model.Run) {
+	for i := range r.Actions {
+		a := &r.Actions[i]
+		p.name(&a.Tool)
+		for k := range a.Reads {
+			p.name(&a.Reads[k].File)
+		}
+		for k := range a.Searches {
+			p.name(&a.Searches[k].File)
+		}
+		for k := range a.Edits {
+			p.name(&a.Edits[k])
+		}
+	}
+	pr := &r.Prediction
+	for i := range pr.Steps {
+		p.step(&pr.Steps[i])
+	}
+	p.step(&pr.Final)
+	for i := range pr.Extra {
+		pr.Extra[i].Value = bytes.Clone(pr.Extra[i].Value)
+	}
+}
+
+func (p *packer) step(s *model.Step) {
+	for i := range s.Files {
+		p.name(&s.Files[i])
+	}
+	for i := range s.Spans {
+		p.name(&s.Spans[i].File)
+	}
+	for i := range s.Symbols {
+		p.name(&s.Symbols[i].File)
+		for k := range s.Symbols[i].Symbols {
+			p.name(&s.Symbols[i].Symbols[k])
+		}
+	}
+}
