@@ -129,6 +129,8 @@ type Action struct {
 	// Run.Observation.
 	Observation string
 	// Thought is the model's text accompanying the action, when present.
+	// Like Observation, it moves to Run.Thoughts once the run is loaded:
+	// read it with Run.Thought.
 	Thought string
 	// Failure says why the command failed, in one line ("exit 2: /bin/sh:
 	// 2: Syntax error: ..."), or is "" when nothing says it did: a non-zero
@@ -179,8 +181,8 @@ type Run struct {
 	// Observations holds the actions' outputs, text i for action i, when
 	// they were moved out of the actions (a loaded run's are: they are most
 	// of a run's size and are read one at a time); nil when the actions
-	// hold them.
-	Observations Texts
+	// hold them. Thoughts holds their thoughts the same way.
+	Observations, Thoughts Texts
 }
 
 // Texts is a list of texts read back by index.
@@ -198,4 +200,15 @@ func (r *Run) Observation(i int) string {
 		return ""
 	}
 	return r.Actions[i].Observation
+}
+
+// Thought returns action i's thought.
+func (r *Run) Thought(i int) string {
+	if r.Thoughts != nil {
+		return r.Thoughts.Text(i)
+	}
+	if i < 0 || i >= len(r.Actions) {
+		return ""
+	}
+	return r.Actions[i].Thought
 }

@@ -152,9 +152,9 @@ func actionJSON(a *scoring.Analysis, i int) runActionJSON {
 	}
 	for _, l := range model.Lenses {
 		ld, name := &a.Lenses[l], l.String()
-		ja.NewGold[name] = ld.Actions[i].NewGold
-		ja.Reread[name] = ld.Actions[i].Reread
-		ja.Pure[name] = ld.Actions[i].PureReread
+		ja.NewGold[name] = int(ld.Actions[i].NewGold)
+		ja.Reread[name] = int(ld.Actions[i].Reread)
+		ja.Pure[name] = ld.Actions[i].PureReread()
 		ja.Steps[name] = ld.StepsDone[i]
 	}
 	return ja

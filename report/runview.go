@@ -41,7 +41,8 @@ func WriteRunSummary(w io.Writer, a *scoring.Analysis, lens model.Lens) error {
 	ld := &a.Lenses[lens]
 	fmt.Fprintf(b, "timeline (%s lens: +n new gold lines, %s only re-read, %s command failed)\n", lens, runtext.GlyphReread, runtext.GlyphFailed)
 	numW := len(fmt.Sprint(n))
-	shorts := runtext.Shorts(a)
+	// Each row's command is made as it is printed: a long run's would
+	// otherwise be held all at once.
 	for i := range run.Actions {
 		cat := runtext.Category(&run.Actions[i]).String()
 		v := &ld.Actions[i]
@@ -49,13 +50,13 @@ func WriteRunSummary(w io.Writer, a *scoring.Analysis, lens model.Lens) error {
 		if v.NewGold > 0 {
 			mark = fmt.Sprintf("+%d", v.NewGold)
 		}
-		if v.PureReread {
+		if v.PureReread() {
 			mark = strings.TrimSpace(mark + " " + runtext.GlyphReread)
 		}
 		if run.Actions[i].Failed() {
 			mark = strings.TrimSpace(runtext.GlyphFailed + " " + mark)
 		}
-		cmd := runtext.Truncate(shorts[i], 70)
+		cmd := runtext.Truncate(runtext.Short(a, i), 70)
 		line := fmt.Sprintf("  %*d %s %-6s %-70s %s", numW, i+1, runtext.CategoryGlyph(cat), cat, cmd, mark)
 		fmt.Fprintln(b, strings.TrimRight(line, " "))
 	}

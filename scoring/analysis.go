@@ -2,6 +2,7 @@ package scoring
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/trajscope/trajscope/model"
@@ -23,7 +24,8 @@ type ActionView struct {
 
 // LensAction is one action under one lens: the lines it put in view and the
 // counters the timeline, the metrics bar and the summary show, computed once
-// here so that no two of them can disagree.
+// here so that no two of them can disagree. A long run has one per action
+// and lens, so what can be read from the lines is not stored.
 type LensAction struct {
 	// Lines are the lines the action put in view under the lens, per
 	// repository file in first-seen order, clipped to the file and merged.
@@ -31,15 +33,26 @@ type LensAction struct {
 	// the steps it produced (a step belongs to the first action that lists
 	// it).
 	Lines []FileLines
-	// NewGold counts gold lines (GoldShown) put in view for the first time.
-	NewGold int
-	// ReadLines counts the lines put in view; Reread of them had been in view
-	// before.
-	ReadLines, Reread int
-	// PureReread: the action put in view only lines already seen.
-	PureReread bool
+	// NewGold counts gold lines (GoldShown) put in view for the first time;
+	// Reread counts the lines put in view that had been before.
+	NewGold, Reread int32
 	// CumRead and CumReread are the redundancy counter up to this action.
 	CumRead, CumReread int
+}
+
+// ReadLines counts the lines the action put in view.
+func (v *LensAction) ReadLines() int {
+	n := 0
+	for _, fl := range v.Lines {
+		n += model.TotalLength(fl.Lines)
+	}
+	return n
+}
+
+// PureReread reports whether the action put in view only lines already seen.
+func (v *LensAction) PureReread() bool {
+	n := v.ReadLines()
+	return n > 0 && int(v.Reread) == n
 }
 
 // LensData is one lens's scoring of the run and its per-action view.
@@ -148,19 +161,23 @@ func lensData(res model.Result, stepsDone []int, lines [][]FileLines, gold *Inte
 	for i, fls := range lines {
 		v := &ld.Actions[i]
 		v.Lines = fls
+		reread, newGold := 0, 0
 		for _, fl := range fls {
-			again, newGold := seen.add(fl.File, fl.Lines)
-			v.ReadLines += model.TotalLength(fl.Lines)
-			v.Reread += again
-			v.NewGold += newGold
+			again, n := seen.add(fl.File, fl.Lines)
+			cumRead += model.TotalLength(fl.Lines)
+			reread += again
+			newGold += n
 		}
-		v.PureReread = v.ReadLines > 0 && v.Reread == v.ReadLines
-		cumRead += v.ReadLines
-		cumReread += v.Reread
+		// An action shows at most every line of the files it names: more
+		// than 2^31 would be a file of gigabytes of empty lines.
+		v.Reread, v.NewGold = count32(reread), count32(newGold)
+		cumReread += reread
 		v.CumRead, v.CumReread = cumRead, cumReread
 	}
 	return ld
 }
+
+func count32(n int) int32 { return int32(min(n, math.MaxInt32)) }
 
 // inView is what reads put in view: each file's lines clipped to the file
 // (a file without lines shows none) and merged. Reads that already are (one

@@ -47,7 +47,7 @@ func TestAnalyze(t *testing.T) {
 				w.cumRead = 2
 			}
 			v := a.Lenses[c.lens].Actions[i]
-			got := view{v.NewGold, v.ReadLines, v.Reread, v.CumRead, v.CumReread, v.PureReread}
+			got := view{int(v.NewGold), v.ReadLines(), int(v.Reread), v.CumRead, v.CumReread, v.PureReread()}
 			if got != w {
 				t.Errorf("%s action %d: got %+v, want %+v", c.lens, i, got, w)
 			}
@@ -106,8 +106,8 @@ func TestAnalyzeClipsContextBenchSteps(t *testing.T) {
 	if got := cb.Actions[1].Lines; !reflect.DeepEqual(got, want) {
 		t.Errorf("lines = %+v, want %+v", got, want)
 	}
-	if v := cb.Actions[1]; v.ReadLines != 7 || v.NewGold != 2 || v.Reread != 0 {
-		t.Errorf("action 2: read %d new gold %d reread %d, want 7, 2, 0", v.ReadLines, v.NewGold, v.Reread)
+	if v := cb.Actions[1]; v.ReadLines() != 7 || v.NewGold != 2 || v.Reread != 0 {
+		t.Errorf("action 2: read %d new gold %d reread %d, want 7, 2, 0", v.ReadLines(), v.NewGold, v.Reread)
 	}
 	// The step was claimed by action 2: action 3 lists it again and shows
 	// nothing.

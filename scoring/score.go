@@ -123,27 +123,36 @@ func (st filteredStep) empty() bool { return len(st.files) == 0 && len(st.spans)
 
 // sets converts a filtered step to its four representations.
 func (sc scorer) sets(st filteredStep) stepSets {
-	s := stepSets{files: st.files, bytes: fileIntervals{}, lines: fileIntervals{}}
+	s := stepSets{files: st.files, bytes: fileIntervals{}, lines: sc.lines(st)}
 	for _, sp := range st.spans {
 		if iv, ok := sc.lineToByte(sp.file, sp.start, sp.end); ok {
 			s.bytes.add(sp.file, iv)
 		}
-		if sc.sem == model.Fixed {
-			if iv, ok := sc.clampLines(sp.file, sp.start, sp.end); ok {
-				s.lines.add(sp.file, iv)
-			}
-		} else if sp.start > 0 && sp.end > 0 {
-			s.lines.add(sp.file, model.Interval{Start: sp.start, End: sp.end})
-		}
 	}
 	s.bytes.mergeAll()
-	s.lines.mergeAll()
 	if len(st.symbols) > 0 {
 		s.symbols = sc.defsByName(st.symbols)
 	} else {
 		s.symbols = sc.defsInSpans(maps.All(s.bytes))
 	}
 	return s
+}
+
+// lines is the line granularity's set of a step: its spans' lines per
+// file, merged.
+func (sc scorer) lines(st filteredStep) fileIntervals {
+	lines := fileIntervals{}
+	for _, sp := range st.spans {
+		if sc.sem == model.Fixed {
+			if iv, ok := sc.clampLines(sp.file, sp.start, sp.end); ok {
+				lines.add(sp.file, iv)
+			}
+		} else if sp.start > 0 && sp.end > 0 {
+			lines.add(sp.file, model.Interval{Start: sp.start, End: sp.end})
+		}
+	}
+	lines.mergeAll()
+	return lines
 }
 
 // defsInSpans is upstream extract_def_set_in_spans: every definition that

@@ -17,11 +17,8 @@ type StepContext struct {
 // StepContext converts one step (a ContextBench step or the final context).
 func (a *Analysis) StepContext(st model.Step) StepContext {
 	sc := scorer{a.Files, a.Sem}
-	// sets is what Score counts, so the two can never disagree.
-	s := sc.sets(sc.filterStep(st))
-	out := StepContext{Files: s.files, Lines: make(map[string][]model.Interval, len(s.lines))}
-	for file, ivs := range s.lines {
-		out.Lines[file] = ivs
-	}
-	return out
+	// filterStep and lines are what Score counts (see sets), so the two can
+	// never disagree; the bytes and symbols it also counts are not needed.
+	f := sc.filterStep(st)
+	return StepContext{Files: f.files, Lines: sc.lines(f)}
 }

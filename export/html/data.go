@@ -140,7 +140,7 @@ func buildData(d *rundata.Data, o Options) *pageData {
 		obs, lines, cut := clip(termsafe.Text(strings.TrimSuffix(d.Run.Observation(i), "\n")), limit)
 		total += len(obs)
 		p.Actions = append(p.Actions, action{Cat: cat, Glyph: runtext.CategoryGlyph(cat), Short: d.Short[i],
-			Tool: termsafe.Line(act.Tool), Cmd: termsafe.Text(act.Command), Thought: termsafe.Text(strings.TrimSpace(act.Thought)),
+			Tool: termsafe.Line(act.Tool), Cmd: termsafe.Text(act.Command), Thought: termsafe.Text(strings.TrimSpace(d.Run.Thought(i))),
 			Obs: obs, Lines: lines, Cut: cut})
 	}
 	index := p.files(d)
@@ -269,8 +269,8 @@ func lensData(d *rundata.Data, l model.Lens, index map[string]int) lens {
 	out := lens{StepsDone: ld.StepsDone, NumSteps: ld.NumSteps, Error: ld.Result.Error}
 	for i := range ld.Actions {
 		v := &ld.Actions[i]
-		out.NewGold = append(out.NewGold, v.NewGold)
-		out.Pure = append(out.Pure, v.PureReread)
+		out.NewGold = append(out.NewGold, int(v.NewGold))
+		out.Pure = append(out.Pure, v.PureReread())
 		out.CumRead = append(out.CumRead, v.CumRead)
 		out.CumReread = append(out.CumReread, v.CumReread)
 		now := [][3]int{}

@@ -219,7 +219,7 @@ func TestDemoPage(t *testing.T) {
 				t.Errorf("lens %s granularity %d: curve differs from the analysis", l, g)
 			}
 		}
-		if d.L[l].NewGold[3] != ld.Actions[3].NewGold {
+		if d.L[l].NewGold[3] != int(ld.Actions[3].NewGold) {
 			t.Errorf("lens %s: new gold at step 4 %d, want %d", l, d.L[l].NewGold[3], ld.Actions[3].NewGold)
 		}
 	}

@@ -1,6 +1,7 @@
 package memlimit
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -53,7 +54,7 @@ func TestWatchLiftsTheLimit(t *testing.T) {
 	debug.SetMemoryLimit(limit)
 	stop := make(chan struct{})
 	done := make(chan struct{})
-	go func() { watch(limit, time.Millisecond, stop); close(done) }()
+	go func() { watch(limit, math.MaxInt64, time.Millisecond, stop); close(done) }()
 	deadline := time.Now().Add(5 * time.Second)
 	for debug.SetMemoryLimit(-1) == limit && time.Now().Before(deadline) {
 		runtime.GC()

@@ -51,14 +51,15 @@ func FailedButCounted(a *scoring.Analysis, lens model.Lens, i int) string {
 		return ""
 	}
 	v := &a.Lenses[lens].Actions[i]
-	if v.ReadLines == 0 || a.Lenses[model.LensObserved].Actions[i].ReadLines > 0 {
+	read := v.ReadLines()
+	if read == 0 || a.Lenses[model.LensObserved].Actions[i].ReadLines() > 0 {
 		return ""
 	}
 	gold := ""
 	if v.NewGold > 0 {
 		gold = fmt.Sprintf(", +%d new gold", v.NewGold)
 	}
-	return fmt.Sprintf("the command failed, but the %s lens counts its step (%d %s%s) as the evaluator does", lens, v.ReadLines, plural(v.ReadLines, "line"), gold)
+	return fmt.Sprintf("the command failed, but the %s lens counts its step (%d %s%s) as the evaluator does", lens, read, plural(read, "line"), gold)
 }
 
 func plural(n int, w string) string {

@@ -66,13 +66,18 @@ func CategoryGlyph(c string) string {
 func Shorts(a *scoring.Analysis) []string {
 	out := make([]string, len(a.Run.Actions))
 	for i := range a.Run.Actions {
-		act := &a.Run.Actions[i]
-		out[i] = ShortCommand(act)
-		if act.Category == model.CategoryRead && len(a.Actions[i].Reads) > 0 {
-			out[i] = compactRead(a.Actions[i].Reads)
-		}
+		out[i] = Short(a, i)
 	}
 	return out
+}
+
+// Short is Shorts for action i alone.
+func Short(a *scoring.Analysis, i int) string {
+	act := &a.Run.Actions[i]
+	if act.Category == model.CategoryRead && len(a.Actions[i].Reads) > 0 {
+		return compactRead(a.Actions[i].Reads)
+	}
+	return ShortCommand(act)
 }
 
 // ShortCommand is an action's command on one safe line, with the sandbox

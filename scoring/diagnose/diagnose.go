@@ -300,7 +300,7 @@ type fileCtx struct {
 }
 
 func (dg *diagnoser) file(f string) fileCtx {
-	return fileCtx{dg, f, merge(linesOf(dg.byFile[f])), merge(dg.final.Lines[f])}
+	return fileCtx{dg, f, union(dg.byFile[f]), merge(dg.final.Lines[f])}
 }
 
 // span diagnoses one gold interval of the file.

@@ -157,7 +157,7 @@ func (g *GoldSpan) ReadBy(l model.Lens, i int) int {
 // span.
 func DiagnoseRun(a *scoring.Analysis) *RunGold {
 	rg := &RunGold{Diag: DiagnoseBoth(a)}
-	shown := [2]map[string][]shownLines{lensShown(a, model.LensContextBench), lensShown(a, model.LensObserved)}
+	shown := newShownIndex(a)
 	cb, obs := rg.Diag[model.LensContextBench], rg.Diag[model.LensObserved]
 	var dgs [2]*diagnoser // made when a file's listed spans need them
 	// One entry per merged span and per file without spans (more for the
@@ -186,8 +186,8 @@ func DiagnoseRun(a *scoring.Analysis) *RunGold {
 			g := GoldSpan{whole: &[2]*File{fd, obs.file(f-1, fd)}}
 			for l := range g.foundAt {
 				g.foundAt[l] = -1
-				if reads := shown[l][fd.File]; len(reads) > 0 {
-					g.foundAt[l] = int32(reads[0].action)
+				if reads := shown.byFile[l][fd.File]; len(reads) > 0 {
+					g.foundAt[l] = reads[0].action
 				}
 			}
 			rg.Spans = append(rg.Spans, g)
@@ -245,13 +245,13 @@ func (d *Diagnosis) file(k int, like *File) *File {
 }
 
 // setFirsts fills when each lens first put the span's lines in view.
-func (g *GoldSpan) setFirsts(a *scoring.Analysis, shown [2]map[string][]shownLines) {
+func (g *GoldSpan) setFirsts(a *scoring.Analysis, shown *shownIndex) {
 	file := g.File()
 	var firsts [2][]int32
-	if len(shown[0][file])+len(shown[1][file]) > 0 {
+	if len(shown.byFile[0][file])+len(shown.byFile[1][file]) > 0 {
 		n := a.Files.LineCount(file)
 		for l := range firsts {
-			firsts[l] = firstReads(shown[l][file], max(g.Start(), 1), min(g.End(), n))
+			firsts[l] = shown.firstReads(l, file, max(g.Start(), 1), min(g.End(), n))
 		}
 	}
 	for l := range firsts {
@@ -270,7 +270,7 @@ func (g *GoldSpan) setFirsts(a *scoring.Analysis, shown [2]map[string][]shownLin
 
 // listedSpans diagnoses a file's gold spans as the gold lists them, under
 // both lenses.
-func listedSpans(a *scoring.Analysis, dgs [2]*diagnoser, file string, list []model.Interval, shown [2]map[string][]shownLines) []GoldSpan {
+func listedSpans(a *scoring.Analysis, dgs [2]*diagnoser, file string, list []model.Interval, shown *shownIndex) []GoldSpan {
 	fcs := [2]fileCtx{dgs[0].file(file), dgs[1].file(file)}
 	out := make([]GoldSpan, 0, len(list))
 	for _, iv := range list {
@@ -285,34 +285,45 @@ func listedSpans(a *scoring.Analysis, dgs [2]*diagnoser, file string, list []mod
 	return out
 }
 
-// shownLines is what one action put in view of one file under a lens.
-type shownLines struct {
-	action int
-	lines  []model.Interval
+// shownIndex indexes, for each gold file and lens (ContextBench, then
+// observed), the actions that put lines of it in view, in action order. An
+// entry names the action and which of its lens lines it is, not the lines
+// themselves: a long run has an entry per action and lens, and the lines
+// are the lens's already (LensAction.Lines).
+type shownIndex struct {
+	a      *scoring.Analysis
+	byFile [2]map[string][]shown
 }
 
-// lensShown indexes, for each gold file, the actions that put lines of it in
-// view under a lens, in action order.
-func lensShown(a *scoring.Analysis, l model.Lens) map[string][]shownLines {
+// shown is Lenses[lens].Actions[action].Lines[k].
+type shown struct{ action, k int32 }
+
+var shownLenses = [2]model.Lens{model.LensContextBench, model.LensObserved}
+
+func newShownIndex(a *scoring.Analysis) *shownIndex {
 	// Gold.Files is sorted and holds every file of Gold.Lines.
 	gold := func(f string) bool {
 		_, ok := slices.BinarySearch(a.Gold.Files, f)
 		return ok
 	}
-	out := map[string][]shownLines{}
-	for i, v := range a.Lenses[l].Actions {
-		for _, fl := range v.Lines {
-			if gold(fl.File) {
-				out[fl.File] = append(out[fl.File], shownLines{i, fl.Lines})
+	idx := &shownIndex{a: a}
+	for l, lens := range shownLenses {
+		out := map[string][]shown{}
+		for i, v := range a.Lenses[lens].Actions {
+			for k, fl := range v.Lines {
+				if gold(fl.File) {
+					out[fl.File] = append(out[fl.File], shown{int32(i), int32(k)})
+				}
 			}
 		}
+		idx.byFile[l] = out
 	}
-	return out
+	return idx
 }
 
-// firstReads returns, for each line of [s, e], the first action that put it
-// in view (never when none did), sorted.
-func firstReads(shown []shownLines, s, e int) []int32 {
+// firstReads returns, for each line of [s, e] of file, the first action
+// that put it in view under lens l (never when none did), sorted.
+func (idx *shownIndex) firstReads(l int, file string, s, e int) []int32 {
 	if s > e {
 		return []int32{}
 	}
@@ -320,11 +331,12 @@ func firstReads(shown []shownLines, s, e int) []int32 {
 	for k := range fs {
 		fs[k] = never
 	}
-	for _, sh := range shown {
-		for _, iv := range sh.lines {
+	actions := idx.a.Lenses[shownLenses[l]].Actions
+	for _, sh := range idx.byFile[l][file] {
+		for _, iv := range actions[sh.action].Lines[sh.k].Lines {
 			for line := max(iv.Start, s); line <= min(iv.End, e); line++ {
 				if fs[line-s] == never {
-					fs[line-s] = int32(sh.action)
+					fs[line-s] = sh.action
 				}
 			}
 		}

@@ -96,13 +96,23 @@ func lensFiles(a *scoring.Analysis, lens model.Lens, fallback bool) map[string][
 	return out
 }
 
-// linesOf returns the lines steps showed of a file, unmerged.
-func linesOf(steps []stepLines) []model.Interval {
+// union returns the lines steps showed of a file, merged (reversed
+// intervals dropped: they hold no lines). It merges as it goes: a long run
+// shows the same lines many times over, so the union stays small while the
+// lines it is made of do not.
+func union(steps []stepLines) []model.Interval {
 	var all []model.Interval
 	for _, st := range steps {
-		all = append(all, st.lines...)
+		for _, iv := range st.lines {
+			if iv.Start <= iv.End {
+				all = append(all, iv)
+			}
+		}
+		if len(all) >= 64 && len(all) == cap(all) {
+			all = model.MergeIntervals(all)
+		}
 	}
-	return all
+	return model.MergeIntervals(all)
 }
 
 // merge sorts and merges a copy of ivs (reversed intervals dropped: they

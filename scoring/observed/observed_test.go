@@ -242,9 +242,9 @@ func TestAnalysisMatchesRepository(t *testing.T) {
 			}
 		}
 		for i := range w.Actions {
-			if w.Actions[i].NewGold != g.Actions[i].NewGold || w.Actions[i].ReadLines != g.Actions[i].ReadLines {
+			if w.Actions[i].NewGold != g.Actions[i].NewGold || w.Actions[i].ReadLines() != g.Actions[i].ReadLines() {
 				t.Errorf("%s lens action %d: new gold %d read %d, want %d %d", l, i+1,
-					g.Actions[i].NewGold, g.Actions[i].ReadLines, w.Actions[i].NewGold, w.Actions[i].ReadLines)
+					g.Actions[i].NewGold, g.Actions[i].ReadLines(), w.Actions[i].NewGold, w.Actions[i].ReadLines())
 			}
 		}
 	}

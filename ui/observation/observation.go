@@ -148,7 +148,7 @@ func (m *Model) build() {
 		}
 		out = append(out, "")
 	}
-	th := strings.TrimSpace(act.Thought)
+	th := strings.TrimSpace(ctx.Data.Run.Thought(ctx.Cur))
 	if th != "" && m.hideThoughts {
 		out = append(out, " "+t.Muted.Render("(thought hidden: r shows it)"), "")
 		th = ""

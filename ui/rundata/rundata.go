@@ -45,7 +45,7 @@ type Data struct {
 	Short []string
 	// Categories lists the categories present, in timeline glyph order.
 	Categories []string
-	search     [][2]string
+	search     []string
 }
 
 // Target is a place in a file.
@@ -291,15 +291,14 @@ func (d *Data) order() {
 
 func (d *Data) texts() {
 	d.Short = runtext.Shorts(d.A)
-	d.search = make([][2]string, d.N)
+	d.search = make([]string, d.N)
 	present := map[string]bool{}
 	for i := range d.Run.Actions {
 		act := &d.Run.Actions[i]
-		// Field by field: ToLower returns a lower-case text itself, so it
-		// costs no copy (joining them would copy them). Outputs are not
-		// kept: they are most of a run, held compressed, and read when
-		// searched.
-		d.search[i] = [2]string{strings.ToLower(act.Command), strings.ToLower(act.Thought)}
+		// ToLower returns a lower-case text itself, so it costs no copy.
+		// Outputs and thoughts are not kept: they are most of a run, held
+		// compressed, and read when searched.
+		d.search[i] = strings.ToLower(act.Command)
 		present[runtext.Category(act).String()] = true
 	}
 	for _, c := range runtext.CategoryOrder {
@@ -314,10 +313,7 @@ func (d *Data) Matches(i int, q string) bool {
 	if q == "" {
 		return false
 	}
-	for _, text := range d.search[i] {
-		if strings.Contains(text, q) {
-			return true
-		}
-	}
-	return strings.Contains(strings.ToLower(d.Run.Observation(i)), q)
+	return strings.Contains(d.search[i], q) ||
+		strings.Contains(strings.ToLower(d.Run.Thought(i)), q) ||
+		strings.Contains(strings.ToLower(d.Run.Observation(i)), q)
 }

@@ -50,9 +50,9 @@ func TestCountersMatchGutter(t *testing.T) {
 			cumReread += reread
 			newGold += gold
 			pure := read > 0 && reread == read
-			if v.ReadLines != read || v.Reread != reread || v.NewGold != gold || v.PureReread != pure || v.CumRead != cumRead || v.CumReread != cumReread {
+			if v.ReadLines() != read || int(v.Reread) != reread || int(v.NewGold) != gold || v.PureReread() != pure || v.CumRead != cumRead || v.CumReread != cumReread {
 				t.Errorf("%s action %d: Analyze read=%d reread=%d new=%d pure=%v cum=%d/%d; gutter %d %d %d %v %d/%d", l, i+1,
-					v.ReadLines, v.Reread, v.NewGold, v.PureReread, v.CumReread, v.CumRead, read, reread, gold, pure, cumReread, cumRead)
+					v.ReadLines(), v.Reread, v.NewGold, v.PureReread(), v.CumReread, v.CumRead, read, reread, gold, pure, cumReread, cumRead)
 			}
 		}
 		if l != model.LensContextBench {

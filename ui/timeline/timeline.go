@@ -86,10 +86,10 @@ func (m *Model) View() string {
 		num := fmt.Sprintf("%*d", numW, i+1)
 		var suffix, suffixStyled string
 		if n := ld.Actions[i].NewGold; n > 0 {
-			suffix = "+" + strconv.Itoa(n)
+			suffix = "+" + strconv.Itoa(int(n))
 			suffixStyled = t.NewGold.Render(suffix)
 		}
-		if ld.Actions[i].PureReread {
+		if ld.Actions[i].PureReread() {
 			if suffix != "" {
 				suffix, suffixStyled = suffix+" ", suffixStyled+" "
 			}

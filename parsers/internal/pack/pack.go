@@ -5,8 +5,8 @@
 // file's buffer, and one short path keeps all of it alive. A run's outputs
 // are most of its file but are read one at a time; its paths repeat on
 // every read. Packing copies each distinct path once, the other texts into
-// one block of exactly their size, and the outputs into a
-// textstore.Store, after which the file's buffer is garbage: a
+// one block of exactly their size, and the outputs and thoughts into
+// textstore.Stores, after which the file's buffer is garbage: a
 // million-action run then holds a fifth of its file instead of all of it.
 package pack
 
@@ -18,18 +18,20 @@ import (
 	"github.com/trajscope/trajscope/model"
 )
 
-// Run packs r in place: its observations go to r.Observations (the actions'
-// Observation fields are emptied) and none of its strings or bytes share
+// Run packs r in place: its observations go to r.Observations and its
+// thoughts to r.Thoughts (the actions' fields are emptied), and none of its strings or bytes share
 // memory with anything else afterwards. A run already packed is left as it
 // is.
 func Run(r *model.Run) {
 	if r.Observations == nil && len(r.Actions) > 0 {
-		b := textstore.NewBuilder(len(r.Actions))
+		obs, thoughts := textstore.NewBuilder(len(r.Actions)), textstore.NewBuilder(len(r.Actions))
 		for i := range r.Actions {
-			b.Add(r.Actions[i].Observation)
-			r.Actions[i].Observation = ""
+			a := &r.Actions[i]
+			obs.Add(a.Observation)
+			thoughts.Add(a.Thought)
+			a.Observation, a.Thought = "", ""
 		}
-		r.Observations = b.Store()
+		r.Observations, r.Thoughts = obs.Store(), thoughts.Store()
 	}
 	p := packer{names: map[string]string{}}
 	// Texts go to one block sized by a first pass: appending would copy
@@ -72,7 +74,6 @@ func (p *packer) texts(r *model.Run, f func(*string)) {
 	for i := range r.Actions {
 		a := &r.Actions[i]
 		f(&a.Command)
-		f(&a.Thought)
 		f(&a.Failure)
 	}
 	for _, s := range []*string{&r.InstanceID, &r.Format, &r.Agent, &r.Model, &r.Path, &r.ExitStatus} {

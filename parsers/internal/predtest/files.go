@@ -26,15 +26,16 @@ func Loader(parse runfile.Parser, dir runfile.DirLoader) func(path string) ([]mo
 	}
 }
 
-// Unpack puts a packed run's observations back into its actions.
+// Unpack puts a packed run's observations and thoughts back into its
+// actions.
 func Unpack(r *model.Run) {
 	if r.Observations == nil {
 		return
 	}
 	for i := range r.Actions {
-		r.Actions[i].Observation = r.Observation(i)
+		r.Actions[i].Observation, r.Actions[i].Thought = r.Observation(i), r.Thought(i)
 	}
-	r.Observations = nil
+	r.Observations, r.Thoughts = nil, nil
 }
 
 // LoadOne loads path with a format's loader and requires exactly one run,
