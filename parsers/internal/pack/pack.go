@@ -111,6 +111,83 @@ func (p *packer) rest(r *model.Run) {
 	for i := range pr.Extra {
 		pr.Extra[i].Value = bytes.Clone(pr.Extra[i].Value)
 	}
+	lists(r)
+}
+
+// lists moves the many short lists of r (an action's reads, a step's files
+// and spans) into one block per kind: a long run has millions of them, each
+// its own small allocation rounded up to a size class, and the parser's
+// growing lists leave room unused. One block per kind also leaves the
+// collector a few large objects to scan instead of millions of small ones.
+func lists(r *model.Run) {
+	acts := r.Actions
+	slab(func(f func(*[]model.ObservedRead)) {
+		for i := range acts {
+			f(&acts[i].Reads)
+		}
+	})
+	slab(func(f func(*[]model.SearchHit)) {
+		for i := range acts {
+			f(&acts[i].Searches)
+		}
+	})
+	slab(func(f func(*[]string)) {
+		for i := range acts {
+			f(&acts[i].Edits)
+		}
+	})
+	slab(func(f func(*[]int)) {
+		for i := range acts {
+			f(&acts[i].Steps)
+		}
+	})
+	pr := &r.Prediction
+	if cap(pr.Steps) > len(pr.Steps) {
+		pr.Steps = append(make([]model.Step, 0, len(pr.Steps)), pr.Steps...)
+	}
+	steps := pr.Steps
+	slab(func(f func(*[]string)) {
+		for i := range steps {
+			f(&steps[i].Files)
+		}
+	})
+	slab(func(f func(*[]model.FileSpans)) {
+		for i := range steps {
+			f(&steps[i].Spans)
+		}
+	})
+	slab(func(f func(*[]model.Interval)) {
+		for i := range steps {
+			for k := range steps[i].Spans {
+				f(&steps[i].Spans[k].Spans)
+			}
+		}
+	})
+	slab(func(f func(*[]model.FileSymbols)) {
+		for i := range steps {
+			f(&steps[i].Symbols)
+		}
+	})
+}
+
+// slab copies the lists each yields into one block of their total length
+// and points each list at its part, its capacity clipped so that appending
+// to one copies it rather than writing into the next. Empty lists are left
+// as they are. each must yield the same lists both times it is called.
+func slab[T any](each func(func(*[]T))) {
+	total := 0
+	each(func(l *[]T) { total += len(*l) })
+	if total == 0 {
+		return
+	}
+	block := make([]T, 0, total)
+	each(func(l *[]T) {
+		if len(*l) > 0 {
+			k := len(block)
+			block = append(block, *l...)
+			*l = block[k:len(block):len(block)]
+		}
+	})
 }
 
 func (p *packer) step(s *model.Step) {
