@@ -119,19 +119,13 @@ func (u Usage) Plus(v Usage) Usage {
 func count32(n int) int32 { return int32(max(math.MinInt32, min(n, math.MaxInt32))) }
 
 // Action is one thing the agent did: a tool call or shell command, with what
-// it displayed. A long run holds a million of them, so the small fields are
-// small and come last, packed together.
+// it displayed. Its output and thought are the run's (Run.Observation,
+// Run.Thought): they are most of a run's size and are read one at a time.
+// A long run holds a million actions, so the small fields are small and come
+// last, packed together.
 type Action struct {
 	Tool    string
 	Command string
-	// Observation is the action's output as its parser read it. Once the run
-	// is loaded it lives in Run.Observations and this is empty: read it with
-	// Run.Observation.
-	Observation string
-	// Thought is the model's text accompanying the action, when present.
-	// Like Observation, it moves to Run.Thoughts once the run is loaded:
-	// read it with Run.Thought.
-	Thought string
 	// Failure says why the command failed, in one line ("exit 2: /bin/sh:
 	// 2: Syntax error: ..."), or is "" when nothing says it did: a non-zero
 	// exit status, an error flag the format set, or output saying the
@@ -178,10 +172,10 @@ type Run struct {
 	// ("Submitted", "LimitsExceeded", Claude Code's "success" or
 	// "error_max_turns"); "" when the format records none.
 	ExitStatus string
-	// Observations holds the actions' outputs, text i for action i, when
-	// they were moved out of the actions (a loaded run's are: they are most
-	// of a run's size and are read one at a time); nil when the actions
-	// hold them. Thoughts holds their thoughts the same way.
+	// Observations holds the actions' outputs (what each displayed), text i
+	// for action i, and Thoughts the model's text accompanying each; nil
+	// when there are none. A parser gives TextLists; a loaded run holds
+	// them compressed.
 	Observations, Thoughts Texts
 }
 
@@ -191,24 +185,29 @@ type Texts interface {
 	Text(i int) string
 }
 
-// Observation returns action i's output.
-func (r *Run) Observation(i int) string {
-	if r.Observations != nil {
-		return r.Observations.Text(i)
-	}
-	if i < 0 || i >= len(r.Actions) {
+// TextList is a list of texts held as strings.
+type TextList []string
+
+// Text returns text i, "" when there is none.
+func (l TextList) Text(i int) string {
+	if i < 0 || i >= len(l) {
 		return ""
 	}
-	return r.Actions[i].Observation
+	return l[i]
+}
+
+// Observation returns action i's output.
+func (r *Run) Observation(i int) string {
+	if r.Observations == nil {
+		return ""
+	}
+	return r.Observations.Text(i)
 }
 
 // Thought returns action i's thought.
 func (r *Run) Thought(i int) string {
-	if r.Thoughts != nil {
-		return r.Thoughts.Text(i)
-	}
-	if i < 0 || i >= len(r.Actions) {
+	if r.Thoughts == nil {
 		return ""
 	}
-	return r.Actions[i].Thought
+	return r.Thoughts.Text(i)
 }

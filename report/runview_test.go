@@ -67,10 +67,11 @@ func TestRunSummaryIsInert(t *testing.T) {
 	run := &model.Run{
 		InstanceID: "id\x1b]0;pwn\x07", Format: "fmt\u202e", Agent: "a\x9b",
 		Actions: []model.Action{{
-			Command: "cat \x1b[31mred\x1b[0m\rfile" + hostile, Observation: hostile, Thought: hostile,
+			Command:  "cat \x1b[31mred\x1b[0m\rfile" + hostile,
 			Category: model.CategoryRead, Steps: []int{0},
 			Reads: []model.ObservedRead{{File: "pkg/a.py", Kind: model.ReadWhole}},
 		}},
+		Observations: model.TextList{hostile}, Thoughts: model.TextList{hostile},
 		Prediction: model.Prediction{Steps: []model.Step{step}, Final: step},
 	}
 	g := &model.Gold{ID: "x", Init: []model.GoldSpan{{File: "pkg/a.py", Start: 1, End: 1}, {File: "pkg/\x1b[2Jevil.py", Start: 1, End: 1}}}

@@ -132,12 +132,11 @@ func Analyze(run *model.Run, g *model.Gold, files *Files, sem model.Semantics) *
 	}
 	goldShown := gold.build()
 	n := len(run.Actions)
-	a.Actions = make([]ActionView, n)
+	views, observed, observedAt := sc.observedSteps(run.Actions)
+	a.Actions = views
 	observedLines := make([][]FileLines, n)
-	reads, observed, observedAt := sc.observedSteps(run.Actions)
-	for i := range run.Actions {
-		a.Actions[i].Reads = reads[i]
-		observedLines[i] = a.inView(reads[i])
+	for i := range views {
+		observedLines[i] = a.inView(views[i].Reads)
 	}
 
 	cb := sc.score(g, &run.Prediction, a.Gold)
@@ -306,22 +305,6 @@ func syntheticActions(p *model.Prediction) []model.Action {
 		acts = append(acts, act)
 	}
 	return acts
-}
-
-// resolveReads turns observed reads into concrete line ranges of repository
-// files, grouped by file in first-seen order.
-func (sc scorer) resolveReads(reads []model.ObservedRead) []FileLines {
-	var out byFile
-	for _, r := range reads {
-		file := sc.files.Resolve(r.File)
-		if file == "" {
-			continue
-		}
-		if span, ok := r.Resolve(sc.files.LineCount(file)); ok {
-			out.add(file, span)
-		}
-	}
-	return out.list
 }
 
 // byFile groups line intervals by file, files in first-seen order. An

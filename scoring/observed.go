@@ -1,6 +1,7 @@
 package scoring
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/trajscope/trajscope/model"
@@ -9,27 +10,79 @@ import (
 // observedSteps resolves every action's reads against the repository and
 // gives the observed lens's steps from them: one step per action that
 // displayed lines of a repository file, naming its files in first-seen
-// order with each file's lines clipped to the file and merged. reads[i] are
-// action i's resolved reads; at[i] counts the steps once action i has run.
-// The steps are made when read (see stepList), each from its action's reads.
-func (sc scorer) observedSteps(actions []model.Action) (reads [][]FileLines, steps stepList, at []int) {
-	reads = make([][]FileLines, len(actions))
+// order with each file's lines clipped to the file and merged. views[i].Reads
+// are action i's resolved reads; at[i] counts the steps once action i has
+// run. The steps are made when read (see stepList), each from its action's
+// reads.
+func (sc scorer) observedSteps(actions []model.Action) (views []ActionView, steps stepList, at []int) {
+	views = sc.resolveAll(actions)
 	at = make([]int, len(actions))
 	n := 0
-	for i := range actions {
-		if reads[i] = sc.resolveReads(actions[i].Reads); len(reads[i]) > 0 {
+	for i := range views {
+		if len(views[i].Reads) > 0 {
 			n++
 		}
 		at[i] = n
 	}
 	// from[k] is the action of step k.
-	from := make([]int, 0, n)
-	for i := range actions {
-		if len(reads[i]) > 0 {
-			from = append(from, i)
+	from := make([]int32, 0, n)
+	for i := range views {
+		if len(views[i].Reads) > 0 {
+			from = append(from, int32(i))
 		}
 	}
-	return reads, stepList{n, func(k int) model.Step { return stepOf(reads[from[k]]) }}, at
+	return views, stepList{n, func(k int) model.Step { return stepOf(views[from[k]].Reads) }}, at
+}
+
+// resolveAll is resolveReads for every action, its lists cut from two
+// blocks (a long run has a read or more per action: small lists each of
+// their own would be millions of objects).
+func (sc scorer) resolveAll(actions []model.Action) []ActionView {
+	total := 0
+	for i := range actions {
+		total += len(actions[i].Reads)
+	}
+	views := make([]ActionView, len(actions))
+	// A read resolves to at most one interval of one file.
+	lines := make([]FileLines, 0, total)
+	ivs := make([]model.Interval, 0, total)
+	// One action's resolved reads, the file of each as an index into
+	// files (first-seen order): reused from action to action.
+	var spans []model.Interval
+	var group []int
+	var files []string
+	for i := range actions {
+		spans, group, files = spans[:0], group[:0], files[:0]
+		for _, r := range actions[i].Reads {
+			file := sc.files.Resolve(r.File)
+			if file == "" {
+				continue
+			}
+			if span, ok := r.Resolve(sc.files.LineCount(file)); ok {
+				// An action names few files: a scan finds them faster
+				// than a map.
+				g := slices.Index(files, file)
+				if g < 0 {
+					g, files = len(files), append(files, file)
+				}
+				spans, group = append(spans, span), append(group, g)
+			}
+		}
+		first := len(lines)
+		for g, file := range files {
+			start := len(ivs)
+			for k, sp := range spans {
+				if group[k] == g {
+					ivs = append(ivs, sp)
+				}
+			}
+			lines = append(lines, FileLines{File: file, Lines: ivs[start:len(ivs):len(ivs)]})
+		}
+		if len(lines) > first {
+			views[i].Reads = lines[first:len(lines):len(lines)]
+		}
+	}
+	return views
 }
 
 // stepOf is the observed step of an action's resolved reads. Lines already

@@ -153,21 +153,23 @@ func synthetic(t testing.TB, n, lines int, observation string) *scoring.Analysis
 	}
 	repo := fstest.MapFS{"pkg/big.py": {Data: []byte(src.String())}}
 	run := &model.Run{InstanceID: "synthetic", Format: "mini-swe-agent-v1", Agent: "bench", Model: "m"}
+	var obs model.TextList
 	for i := 0; i < n; i++ {
 		start := (i*37)%lines + 1
 		end := min(start+40, lines)
 		run.Actions = append(run.Actions, model.Action{
 			Index: int32(i), Tool: "bash", Category: model.CategoryRead,
-			Command:     fmt.Sprintf("nl -ba /testbed/pkg/big.py | sed -n '%d,%dp'", start, end),
-			Observation: observation,
-			Reads:       []model.ObservedRead{{File: "/testbed/pkg/big.py", Kind: model.ReadRange, Start: start, End: end}},
-			Steps:       []int{i},
+			Command: fmt.Sprintf("nl -ba /testbed/pkg/big.py | sed -n '%d,%dp'", start, end),
+			Reads:   []model.ObservedRead{{File: "/testbed/pkg/big.py", Kind: model.ReadRange, Start: start, End: end}},
+			Steps:   []int{i},
 		})
+		obs = append(obs, observation)
 		run.Prediction.Steps = append(run.Prediction.Steps, model.Step{
 			Files: []string{"pkg/big.py"},
 			Spans: []model.FileSpans{{File: "pkg/big.py", Spans: []model.Interval{{Start: start, End: end}}}},
 		})
 	}
+	run.Observations = obs
 	run.Prediction.InstanceID = "synthetic"
 	run.Prediction.Final = run.Prediction.Steps[len(run.Prediction.Steps)-1]
 	g := &model.Gold{ID: "synthetic"}

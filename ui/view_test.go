@@ -293,7 +293,9 @@ func TestObservationControlBytesNeverReachTheTerminal(t *testing.T) {
 	hostile := "ok\x1b[2J\x1b]52;c;ZXZpbA==\x07 clip\rover\bwrite \x9b31m c1 \u202eevil\u202c \x1b]0;title\x1b\\ \x07bell \xff bad"
 	a := synthetic(t, 5, 50, hostile)
 	a.Run.Actions[2].Command = "cat \x1b[31mred\x1b[0m\rfile"
-	a.Run.Actions[2].Thought = "think \x1b]52;c;AAAA\x07 hard"
+	thoughts := make(model.TextList, len(a.Run.Actions))
+	thoughts[2] = "think \x1b]52;c;AAAA\x07 hard"
+	a.Run.Thoughts = thoughts
 	a.Run.InstanceID = "id\x1b]0;pwn\x07"
 	m := newModel(t, a, Options{}, 120, 36)
 	typeKeys(m, "l", "l", "tab", "tab") // step 3, observation focused

@@ -235,9 +235,11 @@ func TestObservationBudget(t *testing.T) {
 	obsBudget = 100 << 10
 	a := exporttest.Demo(t)
 	big := strings.Repeat("0123456789abcdef\n", 10000) // 170,000 bytes
-	for i := range a.Run.Actions {
-		a.Run.Actions[i].Observation = big
+	obs := make(model.TextList, len(a.Run.Actions))
+	for i := range obs {
+		obs[i] = big
 	}
+	a.Run.Observations = obs
 	var d pageData
 	p := parse(t, render(t, a, Options{}))
 	if err := json.Unmarshal([]byte(strings.TrimPrefix(p.scripts[0], "application/json\x00")), &d); err != nil {

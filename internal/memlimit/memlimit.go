@@ -43,7 +43,7 @@ func Budget(n int64) int64 {
 // NonHeap is the memory beside the Go runtime's: the binary's resident
 // pages (about 40 MB), tree-sitter's C memory, pages freed but not yet
 // returned.
-const NonHeap = 64 << 20
+const NonHeap = 128 << 20
 
 // ForInputs sets the soft limit to PerInputByte × the largest of paths +
 // Base when that input is at least MinInput, unless GOMEMLIMIT already sets

@@ -86,7 +86,8 @@ func Parse(name string, data []byte) (*model.Run, error) {
 	if p, ok := doc.Get("6_final_selected_patch"); ok && p.Kind == jsonv.String {
 		run.Prediction.ModelPatch = p.Str
 	}
-	run.Actions = []model.Action{timelineAction(doc, step)}
+	act, obs := timelineAction(doc, step)
+	run.Actions, run.Observations = []model.Action{act}, model.TextList{obs}
 	return run, nil
 }
 
@@ -331,8 +332,9 @@ func parseEditLocLines(items *jsonv.Value) ([]model.Interval, error) {
 }
 
 // timelineAction is the run's single action: the localisation with the
-// files it named (search hits) and the spans it pinned (reads).
-func timelineAction(doc *jsonv.Value, step model.Step) model.Action {
+// files it named (search hits) and the spans it pinned (reads), and its
+// observation.
+func timelineAction(doc *jsonv.Value, step model.Step) (model.Action, string) {
 	a := model.Action{Tool: "agentless", Command: "localize", Category: model.CategoryRead, Steps: []int{0}}
 	withSpans := map[string]bool{}
 	for _, fs := range step.Spans {
@@ -369,6 +371,5 @@ func timelineAction(doc *jsonv.Value, step model.Step) model.Action {
 		}
 		fmt.Fprintf(&b, "5_edit_locs %s: %s\n", fs.File, strings.Join(parts, ", "))
 	}
-	a.Observation = strings.TrimSuffix(b.String(), "\n")
-	return a
+	return a, strings.TrimSuffix(b.String(), "\n")
 }

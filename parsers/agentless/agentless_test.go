@@ -107,8 +107,8 @@ func TestTimeline(t *testing.T) {
 	if want := []model.SearchHit{{File: "pkg/b.py"}, {File: "pkg/é.py"}}; !reflect.DeepEqual(a.Searches, want) {
 		t.Errorf("searches %+v", a.Searches)
 	}
-	if !strings.Contains(a.Observation, "3_final_combined_files") {
-		t.Errorf("observation %q", a.Observation)
+	if obs := run.Observation(0); !strings.Contains(obs, "3_final_combined_files") {
+		t.Errorf("observation %q", obs)
 	}
 	if run.InstanceID != "owner__repo-7" {
 		t.Errorf("instance id %q: data.instance_id wins", run.InstanceID)

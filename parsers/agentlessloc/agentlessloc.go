@@ -104,24 +104,25 @@ func record(rec map[string]any) (model.Run, error) {
 		}
 	}
 	run := model.Run{InstanceID: id, Format: Name, Agent: "agentless"}
+	var obs model.TextList // obs[i] is action i's
 
 	// Stage 1: files.
 	if len(files) > 0 || len(pyval.Obj(rec["file_traj"])) > 0 {
-		a := stageAction("localize_files", "found_files", rec["file_traj"])
-		if a.Observation == "" {
-			a.Observation = pyval.Str(pyval.Path(rec, "additional_artifact_loc_file", "raw_output_files"))
+		a, out := stageAction("localize_files", "found_files", rec["file_traj"])
+		if out == "" {
+			out = pyval.Str(pyval.Path(rec, "additional_artifact_loc_file", "raw_output_files"))
 		}
 		for _, f := range files {
 			a.Searches = append(a.Searches, model.SearchHit{File: f})
 		}
-		run.Actions = append(run.Actions, a)
+		run.Actions, obs = append(run.Actions, a), append(obs, out)
 	}
 
 	// Stage 2: related classes, functions and variables.
 	related := locsByFile(rec["found_related_locs"], files)
 	symbols := map[string]map[string]bool{}
 	if len(related) > 0 || hasTraj(rec["related_loc_traj"]) {
-		a := stageAction("localize_related", "found_related_locs", rec["related_loc_traj"])
+		a, out := stageAction("localize_related", "found_related_locs", rec["related_loc_traj"])
 		for _, fl := range related {
 			a.Searches = append(a.Searches, model.SearchHit{File: fl.file})
 			for _, s := range fl.locs {
@@ -136,14 +137,14 @@ func record(rec map[string]any) (model.Run, error) {
 				}
 			}
 		}
-		run.Actions = append(run.Actions, a)
+		run.Actions, obs = append(run.Actions, a), append(obs, out)
 	}
 
 	// Stage 3: edit locations (line numbers).
 	edit := editLocs(rec["found_edit_locs"], files)
 	spans := map[string][]model.Interval{}
 	if len(edit) > 0 || hasTraj(rec["edit_loc_traj"]) {
-		a := stageAction("localize_edit", "found_edit_locs", rec["edit_loc_traj"])
+		a, out := stageAction("localize_edit", "found_edit_locs", rec["edit_loc_traj"])
 		for _, fl := range edit {
 			a.Searches = append(a.Searches, model.SearchHit{File: fl.file})
 			for _, s := range fl.locs {
@@ -158,11 +159,12 @@ func record(rec map[string]any) (model.Run, error) {
 		if len(a.Reads) > 0 {
 			a.Category = model.CategoryRead
 		}
-		run.Actions = append(run.Actions, a)
+		run.Actions, obs = append(run.Actions, a), append(obs, out)
 	}
 	for i := range run.Actions {
 		run.Actions[i].Index = int32(i)
 	}
+	run.Observations = obs
 
 	// The ContextBench step: upstream's single Agentless step.
 	var st model.Step
@@ -197,9 +199,9 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// stageAction makes the action of one stage from its trajectory record
-// ({"response", "usage", "prompt"}, or a list of them).
-func stageAction(tool, field string, traj any) model.Action {
+// stageAction makes the action of one stage, and its observation, from its
+// trajectory record ({"response", "usage", "prompt"}, or a list of them).
+func stageAction(tool, field string, traj any) (model.Action, string) {
 	a := model.Action{Tool: tool, Command: field, Category: model.CategorySearch}
 	trajs := pyval.List(traj)
 	if trajs == nil && traj != nil {
@@ -220,8 +222,7 @@ func stageAction(tool, field string, traj any) model.Action {
 		}
 		toolcall.AddUsage(&a, toolcall.OpenAIUsage(m["usage"]))
 	}
-	a.Observation = strings.Join(out, "\n\n")
-	return a
+	return a, strings.Join(out, "\n\n")
 }
 
 func hasTraj(v any) bool {

@@ -53,7 +53,7 @@ func TestShapes(t *testing.T) {
 		t.Fatalf("run 0 = %q %s", r.InstanceID, tools(r))
 	}
 	files, related, edit := r.Actions[0], r.Actions[1], r.Actions[2]
-	if len(files.Searches) != 3 || files.Usage != (model.Usage{InputTokens: 3000, OutputTokens: 12}) || !strings.Contains(files.Observation, "c.py") {
+	if len(files.Searches) != 3 || files.Usage != (model.Usage{InputTokens: 3000, OutputTokens: 12}) || !strings.Contains(r.Observation(0), "c.py") {
 		t.Errorf("files stage = %+v", files)
 	}
 	if !reflect.DeepEqual(related.Searches, []model.SearchHit{{File: "a.py"}, {File: "b.py"}}) || related.Usage.InputTokens != 5000 {

@@ -137,12 +137,14 @@ func load(path string, t map[string]any, dir, where string) (model.Run, error) {
 
 	agent := pyval.Obj(t["agent"])
 	run := model.Run{
-		Format:  Name,
-		Agent:   pyval.Str(agent["name"]),
-		Model:   pyval.Str(agent["model_name"]),
-		Actions: w.actions,
-		Path:    path,
-		CostUSD: toolcall.Cost(pyval.Path(t, "final_metrics", "total_cost_usd")),
+		Format:       Name,
+		Agent:        pyval.Str(agent["name"]),
+		Model:        pyval.Str(agent["model_name"]),
+		Actions:      w.actions,
+		Observations: w.obs,
+		Thoughts:     w.thoughts,
+		Path:         path,
+		CostUSD:      toolcall.Cost(pyval.Path(t, "final_metrics", "total_cost_usd")),
 	}
 	for i := range run.Actions {
 		run.Actions[i].Index = int32(i)
@@ -172,6 +174,8 @@ type walker struct {
 	path     string
 	dir      string
 	actions  []model.Action
+	obs      model.TextList // obs[i] and thoughts[i] are action i's
+	thoughts model.TextList
 	carry    model.Usage
 	lastUse  [3]int // the previous agent step's metrics, for dedup
 	embedded map[string]map[string]any
@@ -281,14 +285,16 @@ func (w *walker) step(step map[string]any, side bool, depth int, where string) {
 				pyval.Bool(pyval.Path(res, "extra", "is_error"))
 		}
 		a := model.Action{Timestamp: ts, Sidechain: side}
+		th := ""
 		if first {
-			a.Thought = thought
+			th = thought
 			a.Usage = toolcall.SumUsage(w.carry, usage)
 			w.carry = model.Usage{}
 			first = false
 		}
 		toolcall.Apply(&a, tc)
 		w.actions = append(w.actions, a)
+		w.obs, w.thoughts = append(w.obs, tc.Output), append(w.thoughts, th)
 		if res != nil {
 			w.subagents(res, depth, where)
 		}

@@ -40,7 +40,7 @@ func TestV10(t *testing.T) {
 		t.Fatalf("run = %+v", run)
 	}
 	a := run.Actions[0]
-	if !reflect.DeepEqual(a.Reads, rng("/workspace/a.py", 5, 7)) || a.Thought != "Reading a.py" ||
+	if !reflect.DeepEqual(a.Reads, rng("/workspace/a.py", 5, 7)) || run.Thought(0) != "Reading a.py" ||
 		a.Usage != (model.Usage{InputTokens: 100, OutputTokens: 10}) || a.Timestamp != 1761991200 {
 		t.Fatalf("action = %+v", a)
 	}
@@ -57,7 +57,7 @@ func TestV12MetricsDedup(t *testing.T) {
 	if a.Usage != (model.Usage{InputTokens: 8, OutputTokens: 4, CacheRead: 26874}) {
 		t.Errorf("usage 0 = %+v (metrics counted twice?)", a.Usage)
 	}
-	if !reflect.DeepEqual(a.Reads, rng("src/x.py", 3, 9)) || a.Thought != "Executed Bash toolu_1" {
+	if !reflect.DeepEqual(a.Reads, rng("src/x.py", 3, 9)) || run.Thought(0) != "Executed Bash toolu_1" {
 		t.Errorf("action 0 = %+v", a)
 	}
 	if b.Usage != (model.Usage{InputTokens: 118, OutputTokens: 30, CacheRead: 26882}) || b.Category != model.CategorySearch ||
@@ -75,7 +75,7 @@ func TestV15(t *testing.T) {
 		t.Fatalf("actions = %s", summary(run))
 	}
 	g := run.Actions[0]
-	if g.Thought != "search first" || !reflect.DeepEqual(g.Reads, append(rng("pkg/m.py", 12, 12), rng("pkg/n.py", 3, 3)...)) ||
+	if run.Thought(0) != "search first" || !reflect.DeepEqual(g.Reads, append(rng("pkg/m.py", 12, 12), rng("pkg/n.py", 3, 3)...)) ||
 		!reflect.DeepEqual(g.Searches, []model.SearchHit{{File: "pkg/m.py", Line: 12}, {File: "pkg/n.py", Line: 3}}) {
 		t.Errorf("grep = %+v", g)
 	}
@@ -88,8 +88,8 @@ func TestV15(t *testing.T) {
 func TestV16ContentParts(t *testing.T) {
 	run := load1(t, "testdata/v1.6.json")
 	a := run.Actions[0]
-	if len(run.Actions) != 1 || a.Thought != "Reading." || !reflect.DeepEqual(a.Reads, rng("/repo/b.go", 1, 2)) ||
-		a.Observation != "1\tpackage b\n2\t" {
+	if len(run.Actions) != 1 || run.Thought(0) != "Reading." || !reflect.DeepEqual(a.Reads, rng("/repo/b.go", 1, 2)) ||
+		run.Observation(0) != "1\tpackage b\n2\t" {
 		t.Fatalf("action = %+v", a)
 	}
 }
@@ -106,8 +106,8 @@ func TestV17(t *testing.T) {
 		t.Fatalf("actions = %s", got)
 	}
 	a := run.Actions
-	if !reflect.DeepEqual(a[0].Reads, rng("/repo/a.py", 1, 120)) || strings.Contains(a[0].Observation, "[metadata]") ||
-		a[0].Usage != (model.Usage{InputTokens: 100, OutputTokens: 50, CacheRead: 900}) || a[0].Thought != "two calls" {
+	if !reflect.DeepEqual(a[0].Reads, rng("/repo/a.py", 1, 120)) || strings.Contains(run.Observation(0), "[metadata]") ||
+		a[0].Usage != (model.Usage{InputTokens: 100, OutputTokens: 50, CacheRead: 900}) || run.Thought(0) != "two calls" {
 		t.Errorf("action 0 = %+v", a[0])
 	}
 	if a[1].Category != model.CategoryOther || a[1].Usage != (model.Usage{}) {

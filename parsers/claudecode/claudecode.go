@@ -164,6 +164,7 @@ type builder struct {
 	run        model.Run
 	recognised int
 	actions    []model.Action
+	thoughts   model.TextList // thoughts[i] is action i's
 	calls      []toolcall.Call
 	byID       map[string]int
 	seenUUID   map[string]bool
@@ -287,7 +288,6 @@ func (b *builder) assistant(r record) {
 				Index:     int32(len(b.actions)),
 				Timestamp: ts,
 				Sidechain: side,
-				Thought:   b.thought[id],
 			}
 			if mu.firstAction < 0 {
 				mu.firstAction = len(b.actions)
@@ -296,6 +296,7 @@ func (b *builder) assistant(r record) {
 				b.byID[callID] = len(b.actions)
 			}
 			b.actions = append(b.actions, a)
+			b.thoughts = append(b.thoughts, b.thought[id])
 			b.calls = append(b.calls, toolcall.Call{Name: pyval.Str(blk["name"]), Input: in})
 		}
 	}
@@ -346,8 +347,10 @@ func (b *builder) user(m map[string]any) {
 }
 
 func (b *builder) finish() model.Run {
+	obs := make(model.TextList, len(b.actions))
 	for i := range b.actions {
 		toolcall.Apply(&b.actions[i], b.calls[i])
+		obs[i] = b.calls[i].Output
 	}
 	n := len(b.actions)
 	for _, id := range b.usageOrder {
@@ -362,7 +365,7 @@ func (b *builder) finish() model.Run {
 		toolcall.AddUsage(&b.actions[target], mu.usage)
 	}
 	run := b.run
-	run.Actions = b.actions
+	run.Actions, run.Observations, run.Thoughts = b.actions, obs, b.thoughts
 	return run
 }
 
@@ -385,6 +388,10 @@ func mergeSubagents(run *model.Run, path string) {
 		matches = matches[:256]
 	}
 	var extra []model.Action
+	var obs, thoughts model.TextList
+	for i := range run.Actions {
+		obs, thoughts = append(obs, run.Observation(i)), append(thoughts, run.Thought(i))
+	}
 	for _, f := range matches {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -394,23 +401,33 @@ func mergeSubagents(run *model.Run, path string) {
 		if err != nil {
 			continue
 		}
-		for _, a := range sub.Actions {
+		for i, a := range sub.Actions {
 			a.Sidechain = true
 			extra = append(extra, a)
+			obs, thoughts = append(obs, sub.Observation(i)), append(thoughts, sub.Thought(i))
 		}
 	}
 	if len(extra) == 0 {
 		return
 	}
 	all := append(run.Actions, extra...)
-	sort.SliceStable(all, func(i, j int) bool {
-		ti, tj := all[i].Timestamp, all[j].Timestamp
+	// Sorted through a permutation, so that each action's texts follow it.
+	order := make([]int, len(all))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		ti, tj := all[order[i]].Timestamp, all[order[j]].Timestamp
 		if ti == 0 || tj == 0 {
 			return false
 		}
 		return ti < tj
 	})
-	run.Actions = all
+	acts, o, th := make([]model.Action, len(all)), make(model.TextList, len(all)), make(model.TextList, len(all))
+	for k, i := range order {
+		acts[k], o[k], th[k] = all[i], obs[i], thoughts[i]
+	}
+	run.Actions, run.Observations, run.Thoughts = acts, o, th
 }
 
 // finish numbers the actions, builds the prediction and names the run.

@@ -60,14 +60,14 @@ func TestStreamJSON(t *testing.T) {
 			t.Errorf("action %d = %+v\nwant %+v", i, a, w)
 		}
 	}
-	if got := run.Actions[0].Thought; got != "Let me look at a.py." {
+	if got := run.Thought(0); got != "Let me look at a.py." {
 		t.Errorf("thought 0 = %q", got)
 	}
-	if got := run.Actions[5].Thought; got != "line one\u2028line two" {
+	if got := run.Thought(5); got != "line one\u2028line two" {
 		t.Errorf("thought 5 = %q (U+2028 record split?)", got)
 	}
-	if !strings.Contains(run.Actions[5].Observation, "b\u2028still line 2") {
-		t.Errorf("observation 5 = %q", run.Actions[5].Observation)
+	if !strings.Contains(run.Observation(5), "b\u2028still line 2") {
+		t.Errorf("observation 5 = %q", run.Observation(5))
 	}
 	// Steps: the three actions that displayed lines.
 	p := run.Prediction
@@ -112,7 +112,7 @@ func TestSession(t *testing.T) {
 		t.Errorf("action 1 = %+v", a[1])
 	}
 	// msg_3 is split over two lines with output 5 then 30: counted once, as 30.
-	if a[2].Usage != (model.Usage{InputTokens: 3, OutputTokens: 30, CacheRead: 2000}) || a[2].Thought != "Now n.py." {
+	if a[2].Usage != (model.Usage{InputTokens: 3, OutputTokens: 30, CacheRead: 2000}) || run.Thought(2) != "Now n.py." {
 		t.Errorf("action 2 = %+v", a[2])
 	}
 	if a[2].Reads != nil || a[2].Category != model.CategoryRead {

@@ -137,7 +137,7 @@ func parse(name string, data []byte, decode func([]byte) (*jsonv.Value, []messag
 			tl.actions[a].Steps = append(tl.actions[a].Steps, k)
 		}
 	}
-	run.Actions = tl.actions
+	run.Actions, run.Observations, run.Thoughts = tl.actions, tl.obs, tl.thoughts
 	return run, nil
 }
 
@@ -247,6 +247,8 @@ func cost(doc *jsonv.Value) float64 {
 
 type timeline struct {
 	actions []model.Action
+	// obs[i] and thoughts[i] are action i's.
+	obs, thoughts model.TextList
 	// msgAction maps a message index to the action it belongs to (the
 	// assistant message that issued it and the observations that
 	// followed), -1 for none.
@@ -274,6 +276,7 @@ func buildTimeline(msgs []message) *timeline {
 		}
 	}
 	tl.actions = make([]model.Action, 0, n)
+	tl.obs, tl.thoughts = make(model.TextList, 0, n), make(model.TextList, 0, n)
 	// An action's observations are joined by "\n": the first is kept as the
 	// action's observation, the rest (rare) beside it.
 	nobs := make([]int32, 0, n)
@@ -291,8 +294,9 @@ func buildTimeline(msgs []message) *timeline {
 			if len(msg.calls) > 0 {
 				for k, call := range msg.calls {
 					a := model.Action{Index: int32(len(tl.actions)), Tool: call.name, Command: call.command}
+					thought := ""
 					if k == 0 {
-						a.Thought = pystr.StripSpace(c)
+						thought = pystr.StripSpace(c)
 						a.Timestamp, a.Usage = msg.stamp, msg.usage
 					}
 					if call.id != "" {
@@ -301,6 +305,7 @@ func buildTimeline(msgs []message) *timeline {
 					cur = len(tl.actions)
 					tl.msgAction[i] = int32(cur)
 					tl.actions = append(tl.actions, a)
+					tl.obs, tl.thoughts = append(tl.obs, ""), append(tl.thoughts, thought)
 					nobs = append(nobs, 0)
 				}
 				continue
@@ -311,12 +316,11 @@ func buildTimeline(msgs []message) *timeline {
 				continue
 			}
 			a := model.Action{Index: int32(len(tl.actions)), Timestamp: msg.stamp, Usage: msg.usage}
+			thought := pystr.StripSpace(c)
 			if loc != nil {
 				a.Tool = "bash"
 				a.Command = pystr.StripSpace(c[loc[2]:loc[3]])
-				a.Thought = pystr.StripSpace(c[:loc[0]])
-			} else {
-				a.Thought = pystr.StripSpace(c)
+				thought = pystr.StripSpace(c[:loc[0]])
 			}
 			if hasPatch {
 				a.Category = model.CategorySubmit
@@ -324,6 +328,7 @@ func buildTimeline(msgs []message) *timeline {
 			cur = len(tl.actions)
 			tl.msgAction[i] = int32(cur)
 			tl.actions = append(tl.actions, a)
+			tl.obs, tl.thoughts = append(tl.obs, ""), append(tl.thoughts, thought)
 			nobs = append(nobs, 0)
 			continue
 		}
@@ -337,9 +342,9 @@ func buildTimeline(msgs []message) *timeline {
 			tl.msgAction[i] = int32(target)
 			switch nobs[target]++; nobs[target] {
 			case 1:
-				tl.actions[target].Observation = c
+				tl.obs[target] = c
 			case 2:
-				more[target] = []string{tl.actions[target].Observation, c}
+				more[target] = []string{tl.obs[target], c}
 			default:
 				more[target] = append(more[target], c)
 			}
@@ -348,14 +353,15 @@ func buildTimeline(msgs []message) *timeline {
 	for i := range tl.actions {
 		a := &tl.actions[i]
 		if list, ok := more[i]; ok {
-			a.Observation = strings.Join(list, "\n")
+			tl.obs[i] = strings.Join(list, "\n")
 		}
 		if a.Command == "" {
 			continue
 		}
-		code, known := cmdfail.ReturnCode(a.Observation)
-		cmdfail.Mark(a, code, known, false, outputOf(a.Observation))
-		r := shell.ConfirmFromObservation(shell.Analyze(a.Command), a.Observation)
+		obs := tl.obs[i]
+		code, known := cmdfail.ReturnCode(obs)
+		cmdfail.Mark(a, code, known, false, outputOf(obs))
+		r := shell.ConfirmFromObservation(shell.Analyze(a.Command), obs)
 		if a.Category != model.CategorySubmit {
 			a.Category = r.Category
 		}

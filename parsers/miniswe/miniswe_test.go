@@ -208,7 +208,7 @@ func TestTimeline(t *testing.T) {
 		t.Fatalf("%d actions, want 5", len(run.Actions))
 	}
 	a0 := run.Actions[0]
-	if a0.Tool != "bash" || a0.Command != "nl -ba /testbed/a.py | sed -n '1,2p'" || !strings.HasPrefix(a0.Thought, "THOUGHT: look") {
+	if a0.Tool != "bash" || a0.Command != "nl -ba /testbed/a.py | sed -n '1,2p'" || !strings.HasPrefix(run.Thought(0), "THOUGHT: look") {
 		t.Errorf("action 0: %+v", a0)
 	}
 	if a0.Timestamp != 1700000000.5 || a0.Usage != (model.Usage{InputTokens: 100, OutputTokens: 20, CacheRead: 60}) {
@@ -225,7 +225,7 @@ func TestTimeline(t *testing.T) {
 		t.Errorf("action 1 steps %v, want [1 2]", run.Actions[1].Steps)
 	}
 	last := run.Actions[4]
-	if last.Category != model.CategorySubmit || !strings.Contains(last.Observation, "context_received") || !strings.Contains(last.Observation, "diff --git") {
+	if last.Category != model.CategorySubmit || !strings.Contains(run.Observation(4), "context_received") || !strings.Contains(run.Observation(4), "diff --git") {
 		t.Errorf("last action: %+v", last)
 	}
 	if run.Agent != "mini-swe-agent 1.17.3" || run.Model != "test/model" {
@@ -318,8 +318,8 @@ func TestRealV2(t *testing.T) {
 		if len(run.Actions) != n || n == 0 {
 			t.Errorf("%s: %d actions, want %d tool calls", path, len(run.Actions), n)
 		}
-		for _, a := range run.Actions {
-			if a.Command == "" || a.Observation == "" {
+		for i, a := range run.Actions {
+			if a.Command == "" || run.Observation(i) == "" {
 				t.Errorf("action %d without command or observation: %+v", a.Index, a)
 				break
 			}
@@ -444,8 +444,8 @@ func TestObservationsJoined(t *testing.T) {
 				t.Fatalf("%s %s: %v", c.name, name, err)
 			}
 			var got []string
-			for _, a := range run.Actions {
-				got = append(got, a.Observation)
+			for i := range run.Actions {
+				got = append(got, run.Observation(i))
 			}
 			if !reflect.DeepEqual(got, c.want) {
 				t.Errorf("%s %s: observations %q, want %q", c.name, name, got, c.want)

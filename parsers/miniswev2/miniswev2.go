@@ -101,6 +101,7 @@ func parse(path string, data []byte) (model.Run, error) {
 	byID := map[string]int{}
 	var waiting []int // actions without a call id, answered in order
 	var carry model.Usage
+	var thoughts []string     // thoughts[i] is action i's
 	shown := map[int]string{} // action → its output message as the model saw it
 	patch := pyval.Str(info["submission"])
 
@@ -126,13 +127,15 @@ func parse(path string, data []byte) (model.Run, error) {
 			}
 			for k, act := range acts {
 				a := model.Action{Timestamp: ts}
+				th := ""
 				if k == 0 {
-					a.Thought = thought
+					th = thought
 					a.Usage = toolcall.SumUsage(carry, usage)
 					carry = model.Usage{}
 				}
 				idx := len(run.Actions)
 				run.Actions = append(run.Actions, a)
+				thoughts = append(thoughts, th)
 				calls = append(calls, toolcall.Call{Name: act.tool, Input: map[string]any{"command": act.command}})
 				if act.id != "" {
 					byID[act.id] = idx
@@ -162,13 +165,16 @@ func parse(path string, data []byte) (model.Run, error) {
 	if len(run.Actions) > 0 && !toolcall.UsageZero(carry) {
 		toolcall.AddUsage(&run.Actions[len(run.Actions)-1], carry)
 	}
+	obs := make(model.TextList, len(run.Actions))
 	for i := range run.Actions {
 		run.Actions[i].Index = int32(i)
 		toolcall.Apply(&run.Actions[i], calls[i])
-		if obs, ok := shown[i]; ok {
-			run.Actions[i].Observation = obs
+		obs[i] = calls[i].Output
+		if o, ok := shown[i]; ok {
+			obs[i] = o
 		}
 	}
+	run.Observations, run.Thoughts = obs, model.TextList(thoughts)
 
 	run.InstanceID = pyval.Str(doc["instance_id"])
 	if run.InstanceID == "" {

@@ -34,8 +34,8 @@ func TestToolCalls(t *testing.T) {
 	}
 	a := run.Actions
 	if a[0].Command != "grep -rn 'def f' src" || !reflect.DeepEqual(a[0].Reads, rng("src/m.py", 12, 12)) ||
-		a[0].Usage != (model.Usage{InputTokens: 20, OutputTokens: 10, CacheRead: 80}) || a[0].Thought != "Find f first." ||
-		a[0].Timestamp != 1780000001 || !strings.HasPrefix(a[0].Observation, "<returncode>0</returncode>") {
+		a[0].Usage != (model.Usage{InputTokens: 20, OutputTokens: 10, CacheRead: 80}) || run.Thought(0) != "Find f first." ||
+		a[0].Timestamp != 1780000001 || !strings.HasPrefix(run.Observation(0), "<returncode>0</returncode>") {
 		t.Errorf("action 0 = %+v", a[0])
 	}
 	if !reflect.DeepEqual(a[1].Reads, rng("src/m.py", 10, 14)) || a[1].Usage != (model.Usage{InputTokens: 50, OutputTokens: 20, CacheRead: 150}) {
@@ -70,7 +70,7 @@ func TestTextBased(t *testing.T) {
 		t.Errorf("action 0 = %+v", run.Actions[0])
 	}
 	// cat of a missing file showed nothing.
-	if run.Actions[1].Reads != nil || !strings.Contains(run.Actions[1].Observation, "No such file") {
+	if run.Actions[1].Reads != nil || !strings.Contains(run.Observation(1), "No such file") {
 		t.Errorf("action 1 = %+v", run.Actions[1])
 	}
 }
@@ -83,7 +83,7 @@ func TestResponsesAPI(t *testing.T) {
 		t.Fatalf("run = %+v", run)
 	}
 	a := run.Actions[0]
-	if !reflect.DeepEqual(a.Reads, rng("pkg/q.py", 5, 9)) || a.Thought != "I will inspect the workspace." ||
+	if !reflect.DeepEqual(a.Reads, rng("pkg/q.py", 5, 9)) || run.Thought(0) != "I will inspect the workspace." ||
 		a.Usage != (model.Usage{InputTokens: 75, OutputTokens: 40, CacheRead: 25}) || a.Timestamp != 1015 {
 		t.Fatalf("action = %+v", a)
 	}

@@ -133,6 +133,7 @@ func guessPatch(file string) string {
 // tool call in its messages and in its final response.
 func loadCompletionsInstance(dir string) (model.Run, error) {
 	run := model.Run{Format: Name, Agent: "openhands", Path: dir}
+	var obs, thoughts model.TextList // obs[i] and thoughts[i] are action i's
 	run.InstanceID = filepath.Base(dir)
 	run.Prediction.InstanceID = run.InstanceID
 	files := completionFiles(dir)
@@ -200,15 +201,18 @@ func loadCompletionsInstance(dir string) (model.Run, error) {
 			if err != nil {
 				return run, fmt.Errorf("%s: %v", where, err)
 			}
-			a := callAction(len(run.Actions), call, fn, results[pyval.Str(call["id"])])
+			o := results[pyval.Str(call["id"])]
+			a := callAction(len(run.Actions), call, fn, o)
+			th := ""
 			if j == 0 {
-				a.Thought = thought
+				th = thought
 			}
 			if ok {
 				a.Steps = []int{len(p.Steps)}
 				p.Steps = append(p.Steps, st)
 			}
 			run.Actions = append(run.Actions, a)
+			obs, thoughts = append(obs, o), append(thoughts, th)
 		}
 	}
 	p.Final = UnionFinal(p.Steps)
@@ -227,13 +231,16 @@ func loadCompletionsInstance(dir string) (model.Run, error) {
 					continue
 				}
 				a := callAction(len(run.Actions), call, fn, "")
+				th := ""
 				if j == 0 {
-					a.Thought = contentText(msg["content"])
+					th = contentText(msg["content"])
 				}
 				run.Actions = append(run.Actions, a)
+				obs, thoughts = append(obs, ""), append(thoughts, th)
 			}
 		}
 	}
+	run.Observations, run.Thoughts = obs, thoughts
 	return run, nil
 }
 
@@ -307,10 +314,11 @@ func callStep(fn map[string]any) (model.Step, bool, error) {
 	return RunCommandStep(cmd, Completions)
 }
 
-// callAction builds the timeline entry of one tool call.
+// callAction builds the timeline entry of one tool call, whose output is
+// obs.
 func callAction(index int, call, fn map[string]any, obs string) model.Action {
 	name := pyval.Str(fn["name"])
-	a := model.Action{Index: int32(index), Tool: name, Observation: obs}
+	a := model.Action{Index: int32(index), Tool: name}
 	callKind(&a, name, fn, obs)
 	if obs != "" {
 		isError := strings.HasPrefix(strings.TrimSpace(obs), "ERROR")

@@ -66,7 +66,7 @@ func recordRun(rec map[string]any) (model.Run, error) {
 	}
 	p.Final = UnionFinal(p.Steps)
 
-	run.Actions = historyActions(hist, stepOf)
+	run.Actions, run.Observations, run.Thoughts = historyActions(hist, stepOf)
 	return run, nil
 }
 
@@ -110,17 +110,17 @@ func (e event) fields() map[string]any {
 
 // historyActions builds the timeline: every entry with an "action" is an
 // action; an observation goes to the action named by its "cause", else to
-// the latest action still without one.
-func historyActions(hist []any, stepOf map[int]int) []model.Action {
-	var acts []model.Action
+// the latest action still without one. observed[i] and thoughts[i] are
+// action i's.
+func historyActions(hist []any, stepOf map[int]int) (acts []model.Action, observed, thoughts model.TextList) {
 	var evs []event
 	byID := map[string]int{}
 	seenResp := map[string]bool{}
 	pending := []int{} // actions without an observation, in order
-	attach := func(ai int, obs event) {
+	attach := func(ai int, o event) {
 		a := &acts[ai]
-		a.Observation = observationText(obs.m)
-		finishAction(a, evs[ai], obs)
+		observed[ai] = observationText(o.m)
+		finishAction(a, evs[ai], o)
 		for k, p := range pending {
 			if p == ai {
 				pending = append(pending[:k], pending[k+1:]...)
@@ -135,11 +135,12 @@ func historyActions(hist []any, stepOf map[int]int) []model.Action {
 			if k, ok := stepOf[e.index]; ok && e.index >= 0 {
 				a.Steps = []int{k}
 			}
-			startAction(&a, e, seenResp)
+			thought := startAction(&a, e, seenResp)
 			if id, ok := e.m["id"]; ok {
 				byID[fmt.Sprint(id)] = len(acts)
 			}
 			acts = append(acts, a)
+			observed, thoughts = append(observed, ""), append(thoughts, thought)
 			evs = append(evs, e)
 			pending = append(pending, len(acts)-1)
 		case e.m["observation"] != nil:
@@ -178,15 +179,16 @@ func historyActions(hist []any, stepOf map[int]int) []model.Action {
 	for _, ai := range pending {
 		finishAction(&acts[ai], evs[ai], event{})
 	}
-	return acts
+	return acts, observed, thoughts
 }
 
-// startAction fills what the action event alone tells.
-func startAction(a *model.Action, e event, seenResp map[string]bool) {
+// startAction fills what the action event alone tells, and returns the
+// action's thought.
+func startAction(a *model.Action, e event, seenResp map[string]bool) string {
 	f := e.fields()
 	kind := pyval.Str(e.m["action"])
 	a.Tool = kind
-	a.Thought = pyval.Str(f["thought"])
+	thought := pyval.Str(f["thought"])
 	if meta, ok := e.m["tool_call_metadata"].(map[string]any); ok {
 		if fn := pyval.Str(meta["function_name"]); fn != "" {
 			a.Tool = fn
@@ -198,13 +200,14 @@ func startAction(a *model.Action, e event, seenResp map[string]bool) {
 				seenResp[id] = id != ""
 				a.Usage = usageOf(resp["usage"])
 			}
-			if a.Thought == "" {
-				a.Thought = responseText(resp)
+			if thought == "" {
+				thought = responseText(resp)
 			}
 		}
 	}
 	a.Timestamp = parseTime(e.m["timestamp"])
 	a.Command = commandText(kind, f, e.m)
+	return thought
 }
 
 // finishAction sets category, reads, searches and edits once the

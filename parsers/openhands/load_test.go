@@ -125,15 +125,15 @@ func TestOutputJSONLTimeline(t *testing.T) {
 		t.Errorf("edit = %v", acts[8].Edits)
 	}
 	// Observations linked by cause, even out of order.
-	if acts[3].Observation != "line 10\nline 11\n" || !strings.Contains(acts[4].Observation, "def alpha") {
-		t.Errorf("observations: %q / %q", acts[3].Observation, acts[4].Observation)
+	if r.Observation(3) != "line 10\nline 11\n" || !strings.Contains(r.Observation(4), "def alpha") {
+		t.Errorf("observations: %q / %q", r.Observation(3), r.Observation(4))
 	}
 	// The final agent_state_changed event has no cause: it answers nothing.
-	if acts[14].Observation != "" || acts[9].Observation != "" {
-		t.Errorf("uncaused observation attached: %q / %q", acts[14].Observation, acts[9].Observation)
+	if r.Observation(14) != "" || r.Observation(9) != "" {
+		t.Errorf("uncaused observation attached: %q / %q", r.Observation(14), r.Observation(9))
 	}
-	if !strings.Contains(acts[6].Observation, "Invalid `view_range`") {
-		t.Errorf("error observation not linked: %q", acts[6].Observation)
+	if !strings.Contains(r.Observation(6), "Invalid `view_range`") {
+		t.Errorf("error observation not linked: %q", r.Observation(6))
 	}
 	// Usage counted once per model response.
 	if acts[2].Usage != (model.Usage{InputTokens: 100, OutputTokens: 10, CacheRead: 40}) ||
@@ -144,8 +144,8 @@ func TestOutputJSONLTimeline(t *testing.T) {
 	if acts[2].Timestamp != wantTS {
 		t.Errorf("timestamp = %v, want %v", acts[2].Timestamp, wantTS)
 	}
-	if acts[2].Thought != "look at mod" || acts[3].Thought != "thinking about execute_bash" {
-		t.Errorf("thoughts = %q, %q", acts[2].Thought, acts[3].Thought)
+	if r.Thought(2) != "look at mod" || r.Thought(3) != "thinking about execute_bash" {
+		t.Errorf("thoughts = %q, %q", r.Thought(2), r.Thought(3))
 	}
 	if acts[2].Command != "view /workspace/repo__0.1/pkg/mod.py [4, 5]" || acts[9].Command != "Now verify." || acts[14].Command != "Fixed." {
 		t.Errorf("commands = %q, %q, %q", acts[2].Command, acts[9].Command, acts[14].Command)
@@ -157,14 +157,14 @@ func TestMultiAndPairs(t *testing.T) {
 	if len(runs) != 1 || runs[0].InstanceID != "owner__repo-3" || len(runs[0].Actions) != 1 {
 		t.Fatalf("c.jsonl = %+v", runs)
 	}
-	if a := runs[0].Actions[0]; !reflect.DeepEqual(a.Steps, []int{0}) || a.Observation != "     1\tA\n     2\tB\n" {
+	if a := runs[0].Actions[0]; !reflect.DeepEqual(a.Steps, []int{0}) || runs[0].Observation(0) != "     1\tA\n     2\tB\n" {
 		t.Errorf("c.jsonl action = %+v", a)
 	}
 	p := loadAll(t, "testdata/pairs_output.jsonl")[0]
 	if len(p.Actions) != 3 || len(p.Prediction.Steps) != 0 {
 		t.Fatalf("pairs: %d actions, %d steps", len(p.Actions), len(p.Prediction.Steps))
 	}
-	if p.Actions[0].Observation != "x\n" || p.Actions[1].Observation != "y\n" || p.Actions[2].Category != model.CategorySubmit {
+	if p.Observation(0) != "x\n" || p.Observation(1) != "y\n" || p.Actions[2].Category != model.CategorySubmit {
 		t.Errorf("pairs actions = %+v", p.Actions)
 	}
 	if !reflect.DeepEqual(p.Actions[1].Reads, []model.ObservedRead{{File: "pkg/util.py", Kind: model.ReadWhole}}) {
@@ -230,7 +230,7 @@ func TestCompletionsInstance(t *testing.T) {
 			t.Errorf("action %d (%s) steps %v, want %v", i, a.Command, a.Steps, wantLinks[i])
 		}
 	}
-	if a := r.Actions[1]; !reflect.DeepEqual(a.Reads, []model.ObservedRead{{File: "/workspace/x/pkg/mod.py", Kind: model.ReadRange, Start: 12, End: 13}}) || a.Observation == "" {
+	if a := r.Actions[1]; !reflect.DeepEqual(a.Reads, []model.ObservedRead{{File: "/workspace/x/pkg/mod.py", Kind: model.ReadRange, Start: 12, End: 13}}) || r.Observation(1) == "" {
 		t.Errorf("editor view = %+v", a)
 	}
 	if a := r.Actions[4]; !reflect.DeepEqual(a.Reads, []model.ObservedRead{{File: "/workspace/x/pkg/util.py", Kind: model.ReadRange, Start: 1, End: 2}}) {
@@ -249,8 +249,8 @@ func TestCompletionsInstance(t *testing.T) {
 	if a := r.Actions[9]; a.Category != model.CategorySubmit || a.Command != "All done" {
 		t.Errorf("finish = %+v", a)
 	}
-	if r.Actions[0].Thought != "Look first." || r.Actions[2].Thought != "More." {
-		t.Errorf("thoughts %q %q", r.Actions[0].Thought, r.Actions[2].Thought)
+	if r.Thought(0) != "Look first." || r.Thought(2) != "More." {
+		t.Errorf("thoughts %q %q", r.Thought(0), r.Thought(2))
 	}
 }
 
@@ -358,7 +358,7 @@ func TestRealOutputJSONL(t *testing.T) {
 	//  record 0, history[5]: run "cat LICENSE" shows the whole LICENSE.
 	if a[3].Command != "cat LICENSE" || a[3].Category != model.CategoryRead ||
 		!reflect.DeepEqual(a[3].Reads, []model.ObservedRead{{File: "LICENSE", Kind: model.ReadWhole}}) ||
-		!strings.HasPrefix(a[3].Observation, "MIT License") {
+		!strings.HasPrefix(runs[0].Observation(3), "MIT License") {
 		t.Errorf("cat LICENSE = %+v", a[3])
 	}
 	//  history[3]: Python code writing LICENSE is a run.
@@ -387,7 +387,7 @@ func TestRealOutputJSONL(t *testing.T) {
 		t.Errorf("ls -R = %q %s", b[1].Command, b[1].Category)
 	}
 	for i, act := range b[:len(b)-1] {
-		if act.Observation == "" && act.Tool != "message" {
+		if runs[1].Observation(i) == "" && act.Tool != "message" {
 			t.Errorf("record 1 action %d (%s) has no observation", i, act.Tool)
 		}
 	}

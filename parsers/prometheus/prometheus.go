@@ -52,10 +52,11 @@ func Parse(name string, data []byte) (*model.Run, error) {
 	text := decode(data)
 	var steps []model.Step
 	var actions []model.Action
+	var obs model.TextList // obs[i] is action i's
 	for _, b := range extractBlocks(text, beginContext, endContext) {
 		ranges := parseFileRanges(b.text)
 		a := model.Action{Index: int32(len(actions)), Tool: "context", Category: model.CategoryRead,
-			Command: "BEGIN CONTEXT (byte " + fmt.Sprint(b.offset) + ")", Observation: b.text}
+			Command: "BEGIN CONTEXT (byte " + fmt.Sprint(b.offset) + ")"}
 		for _, f := range ranges.files {
 			if len(f.Spans) == 0 {
 				a.Searches = append(a.Searches, model.SearchHit{File: f.File})
@@ -68,7 +69,7 @@ func Parse(name string, data []byte) (*model.Run, error) {
 			a.Steps = []int{len(steps)}
 			steps = append(steps, st)
 		}
-		actions = append(actions, a)
+		actions, obs = append(actions, a), append(obs, b.text)
 	}
 	aggs := extractBlocks(text, beginAgg, endAgg)
 	var final model.Step
@@ -82,8 +83,9 @@ func Parse(name string, data []byte) (*model.Run, error) {
 		steps = []model.Step{final}
 		last := aggs[len(aggs)-1]
 		actions = append(actions, model.Action{Index: int32(len(actions)), Tool: "aggregated_context", Category: model.CategoryRead,
-			Command: "BEGIN AGGREGATED CONTEXT (byte " + fmt.Sprint(last.offset) + ")", Observation: last.text,
-			Reads: readsOf(final), Steps: []int{0}})
+			Command: "BEGIN AGGREGATED CONTEXT (byte " + fmt.Sprint(last.offset) + ")",
+			Reads:   readsOf(final), Steps: []int{0}})
+		obs = append(obs, last.text)
 	}
 	if len(steps) == 0 && len(final.Files) == 0 {
 		return nil, ErrNothingFound
@@ -93,11 +95,12 @@ func Parse(name string, data []byte) (*model.Run, error) {
 		id = strings.TrimSuffix(name, filepath.Ext(name))
 	}
 	return &model.Run{
-		InstanceID: id,
-		Format:     Name,
-		Agent:      "prometheus",
-		Actions:    actions,
-		Prediction: model.Prediction{InstanceID: id, Steps: steps, Final: final},
+		InstanceID:   id,
+		Format:       Name,
+		Agent:        "prometheus",
+		Actions:      actions,
+		Observations: obs,
+		Prediction:   model.Prediction{InstanceID: id, Steps: steps, Final: final},
 	}, nil
 }
 

@@ -17,6 +17,7 @@ import (
 // step; without steps, empty. model_patch is always "".
 func loadCheckpoints(path string, data []byte) (model.Run, error) {
 	var run model.Run
+	var obs model.TextList // obs[i] is action i's
 	var steps []model.Step
 	var final *model.Step
 	view := &viewer{}
@@ -74,15 +75,17 @@ func loadCheckpoints(path string, data []byte) (model.Run, error) {
 		}
 		a := model.Action{Index: int32(len(run.Actions))}
 		tool := pyval.Str(rec["tool"])
-		analyzeAction(&a, tool, actionStr, pyval.Str(rec["observation"]), stateOpenFile(rec["state"]), view)
+		o := pyval.Str(rec["observation"])
+		analyzeAction(&a, tool, actionStr, o, stateOpenFile(rec["state"]), view)
 		if a.Tool == "" {
 			a.Tool = tool
 		}
 		if stepIdx >= 0 {
 			a.Steps = []int{stepIdx}
 		}
-		run.Actions = append(run.Actions, a)
+		run.Actions, obs = append(run.Actions, a), append(obs, o)
 	}
+	run.Observations = obs
 	run.Prediction.Steps = steps
 	switch {
 	case final != nil:

@@ -314,7 +314,8 @@ func TestTrajFiles(t *testing.T) {
 }
 
 func TestTrajTimelines(t *testing.T) {
-	v1 := predtest.LoadOne(t, load, "testdata/owner__repo-1.traj").Actions
+	v1run := predtest.LoadOne(t, load, "testdata/owner__repo-1.traj")
+	v1 := v1run.Actions
 	type want struct {
 		tool  string
 		cat   model.Category
@@ -334,8 +335,8 @@ func TestTrajTimelines(t *testing.T) {
 			t.Errorf("1.x action %d = tool %q cat %s reads %+v edits %v; want %+v", i, a.Tool, a.Category, a.Reads, a.Edits, w)
 		}
 	}
-	if v1[1].Thought != "read mod" || !strings.Contains(v1[1].Observation, "     4\tline 4") {
-		t.Errorf("1.x action 1 thought/observation not kept: %q", v1[1].Thought)
+	if v1run.Thought(1) != "read mod" || !strings.Contains(v1run.Observation(1), "     4\tline 4") {
+		t.Errorf("1.x action 1 thought/observation not kept: %q", v1run.Thought(1))
 	}
 	// cat -n goes through parsers/internal/shell; its numbered output confirms 1-2.
 	if r := v1[3].Reads; !reflect.DeepEqual(r, []model.ObservedRead{{File: "/testbed/pkg/util.py", Kind: model.ReadRange, Start: 1, End: 2}}) {
@@ -365,11 +366,12 @@ func TestTrajTimelines(t *testing.T) {
 		t.Errorf("0.x search_file hits = %+v", h)
 	}
 
-	hist := predtest.LoadOne(t, load, "testdata/history-only.traj").Actions
+	histRun := predtest.LoadOne(t, load, "testdata/history-only.traj")
+	hist := histRun.Actions
 	if r := hist[0].Reads; !reflect.DeepEqual(r, []model.ObservedRead{{File: "/testbed/pkg/mod.py", Kind: model.ReadRange, Start: 1, End: 3}}) {
 		t.Errorf("history action 0 reads = %+v", r)
 	}
-	if hist[1].Observation != "4:def alpha(x):\n" || hist[1].Thought != "grep" {
+	if histRun.Observation(1) != "4:def alpha(x):\n" || histRun.Thought(1) != "grep" {
 		t.Errorf("history action 1 = %+v", hist[1])
 	}
 }
@@ -525,8 +527,8 @@ func TestRealTraj(t *testing.T) {
 		t.Errorf("prediction = %+v", run.Prediction)
 	}
 	for i, a := range run.Actions {
-		if a.Tool != "bash" || a.Thought == "" || a.Observation == "" {
-			t.Errorf("action %d = tool %q thought %d bytes obs %d bytes", i, a.Tool, len(a.Thought), len(a.Observation))
+		if a.Tool != "bash" || run.Thought(i) == "" || run.Observation(i) == "" {
+			t.Errorf("action %d = tool %q thought %d bytes obs %d bytes", i, a.Tool, len(run.Thought(i)), len(run.Observation(i)))
 		}
 		// The model prefixed every command with "bash "; it is analysed
 		// without it.

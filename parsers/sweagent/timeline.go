@@ -60,7 +60,6 @@ func analyzeAction(a *model.Action, tool, action, obs, openFile string, v *viewe
 	defer markFailure(a, obs)
 	cmd := strings.TrimSpace(action)
 	a.Command = cmd
-	a.Observation = obs
 	args := tokens(firstLine(cmd))
 	name := ""
 	if len(args) > 0 {

@@ -69,16 +69,20 @@ func loadTraj(path string, data []byte) (model.Run, error) {
 	run.Model, run.InstanceID = trajConfig(doc)
 
 	view := &viewer{}
+	var obs, thoughts model.TextList // obs[i] and thoughts[i] are action i's
 	if steps, ok := doc["trajectory"].([]any); ok && len(steps) > 0 {
 		for _, e := range steps {
 			entry, ok := e.(map[string]any)
 			if !ok {
 				continue
 			}
-			a := model.Action{Index: int32(len(run.Actions)), Thought: pyval.Str(entry["thought"])}
-			analyzeAction(&a, "", pyval.Str(entry["action"]), pyval.Str(entry["observation"]), stateOpenFile(entry["state"]), view)
+			a := model.Action{Index: int32(len(run.Actions))}
+			o := pyval.Str(entry["observation"])
+			analyzeAction(&a, "", pyval.Str(entry["action"]), o, stateOpenFile(entry["state"]), view)
 			run.Actions = append(run.Actions, a)
+			obs, thoughts = append(obs, o), append(thoughts, pyval.Str(entry["thought"]))
 		}
+		run.Observations, run.Thoughts = obs, thoughts
 		return run, nil
 	}
 	hist, _ := doc["history"].([]any)
@@ -90,7 +94,7 @@ func loadTraj(path string, data []byte) (model.Run, error) {
 		if _, has := msg["action"]; !has {
 			continue
 		}
-		obs := ""
+		o := ""
 		for _, n := range hist[i+1:] {
 			next, ok := n.(map[string]any)
 			if !ok {
@@ -100,14 +104,16 @@ func loadTraj(path string, data []byte) (model.Run, error) {
 				break
 			}
 			if r := pyval.Str(next["role"]); r == "user" || r == "tool" {
-				obs = contentText(next["content"])
+				o = contentText(next["content"])
 				break
 			}
 		}
-		a := model.Action{Index: int32(len(run.Actions)), Thought: pyval.Str(msg["thought"])}
-		analyzeAction(&a, "", pyval.Str(msg["action"]), obs, "", view)
+		a := model.Action{Index: int32(len(run.Actions))}
+		analyzeAction(&a, "", pyval.Str(msg["action"]), o, "", view)
 		run.Actions = append(run.Actions, a)
+		obs, thoughts = append(obs, o), append(thoughts, pyval.Str(msg["thought"]))
 	}
+	run.Observations, run.Thoughts = obs, thoughts
 	return run, nil
 }
 

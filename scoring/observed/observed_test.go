@@ -42,50 +42,39 @@ func lineOf(t *testing.T, tr *observed.Tree, p string, n int) string {
 func TestBuildFromNumberedOutput(t *testing.T) {
 	cases := []struct {
 		name  string
-		act   model.Action
+		act   obsAction
 		file  string
 		known []model.Interval
 		lines map[int]string
 	}{
-		{"nl -ba", model.Action{Reads: []model.ObservedRead{rng("/testbed/pkg/a.py", 3, 5)},
-			Observation: "<returncode>0</returncode>\n<output>\n     3\tx = 1\n     4\t\n     5\t\tif y:\n</output>"},
+		{"nl -ba", withObs(model.Action{Reads: []model.ObservedRead{rng("/testbed/pkg/a.py", 3, 5)}}, "<returncode>0</returncode>\n<output>\n     3\tx = 1\n     4\t\n     5\t\tif y:\n</output>"),
 			"pkg/a.py", []model.Interval{iv(3, 5)}, map[int]string{3: "x = 1", 4: "", 5: "\tif y:", 2: ""}},
-		{"Claude Code Read", model.Action{Reads: []model.ObservedRead{{File: "/app/pkg/a.py", Kind: model.ReadWhole}},
-			Observation: "     1→import os\n     2→\n     3→def f():"},
+		{"Claude Code Read", withObs(model.Action{Reads: []model.ObservedRead{{File: "/app/pkg/a.py", Kind: model.ReadWhole}}}, "     1→import os\n     2→\n     3→def f():"),
 			"pkg/a.py", []model.Interval{iv(1, 3)}, map[int]string{1: "import os", 3: "def f():"}},
-		{"Claude Code Read from offset 0", model.Action{Reads: []model.ObservedRead{rng("/app/pkg/a.py", 1, 2)},
-			Observation: "0\tfirst\n1\tsecond"},
+		{"Claude Code Read from offset 0", withObs(model.Action{Reads: []model.ObservedRead{rng("/app/pkg/a.py", 1, 2)}}, "0\tfirst\n1\tsecond"),
 			"pkg/a.py", []model.Interval{iv(1, 2)}, map[int]string{1: "first", 2: "second"}},
-		{"OpenHands window", model.Action{Reads: []model.ObservedRead{rng("/workspace/r__r-1/pkg/a.py", 1, 2)},
-			Observation: "[File: /workspace/r__r-1/pkg/a.py (40 lines total)]\n1|a = 1\n2|b = 2\n(38 more lines below)"},
+		{"OpenHands window", withObs(model.Action{Reads: []model.ObservedRead{rng("/workspace/r__r-1/pkg/a.py", 1, 2)}}, "[File: /workspace/r__r-1/pkg/a.py (40 lines total)]\n1|a = 1\n2|b = 2\n(38 more lines below)"),
 			"pkg/a.py", []model.Interval{iv(1, 2)}, map[int]string{2: "b = 2", 40: ""}},
-		{"SWE-agent window", model.Action{Reads: []model.ObservedRead{rng("/testbed/pkg/a.py", 10, 11)},
-			Observation: "[File: /testbed/pkg/a.py (12 lines total)]\n(9 more lines above)\n10:    return x\n11:"},
+		{"SWE-agent window", withObs(model.Action{Reads: []model.ObservedRead{rng("/testbed/pkg/a.py", 10, 11)}}, "[File: /testbed/pkg/a.py (12 lines total)]\n(9 more lines above)\n10:    return x\n11:"),
 			"pkg/a.py", []model.Interval{iv(10, 11)}, map[int]string{10: "    return x", 11: ""}},
-		{"SWE-agent abbreviated view", model.Action{Reads: []model.ObservedRead{rng("/testbed/pkg/a.py", 1, 2), rng("/testbed/pkg/a.py", 9, 9)},
-			Observation: "<NOTE>This file is too large to display entirely. Showing abbreviated version.</NOTE>\n     1 import os\n     2 \n     3 ... eliding lines 3-8 ...\n     9 x = 9"},
+		{"SWE-agent abbreviated view", withObs(model.Action{Reads: []model.ObservedRead{rng("/testbed/pkg/a.py", 1, 2), rng("/testbed/pkg/a.py", 9, 9)}}, "<NOTE>This file is too large to display entirely. Showing abbreviated version.</NOTE>\n     1 import os\n     2 \n     3 ... eliding lines 3-8 ...\n     9 x = 9"),
 			"pkg/a.py", []model.Interval{iv(1, 2), iv(9, 9)}, map[int]string{1: "import os", 2: "", 3: "", 9: "x = 9"}},
-		{"grep -n over files", model.Action{Reads: []model.ObservedRead{rng("pkg/a.py", 7, 7), rng("pkg/b.py", 7, 7)},
-			Observation: "pkg/a.py:7:alpha = 1\npkg/b.py:7:beta = 2"},
+		{"grep -n over files", withObs(model.Action{Reads: []model.ObservedRead{rng("pkg/a.py", 7, 7), rng("pkg/b.py", 7, 7)}}, "pkg/a.py:7:alpha = 1\npkg/b.py:7:beta = 2"),
 			"pkg/b.py", []model.Interval{iv(7, 7)}, map[int]string{7: "beta = 2"}},
-		{"two files, one listing each", model.Action{Reads: []model.ObservedRead{rng("pkg/a.py", 1, 2), rng("pkg/b.py", 1, 1)},
-			Observation: "     1\ta1\n     2\ta2\n     1\tb1"},
+		{"two files, one listing each", withObs(model.Action{Reads: []model.ObservedRead{rng("pkg/a.py", 1, 2), rng("pkg/b.py", 1, 1)}}, "     1\ta1\n     2\ta2\n     1\tb1"),
 			"pkg/b.py", []model.Interval{iv(1, 1)}, map[int]string{1: "b1"}},
-		{"plain cat", model.Action{Reads: []model.ObservedRead{{File: "pkg/a.py", Kind: model.ReadWhole}},
-			Observation: "<returncode>0</returncode>\n<output>\nimport os\n\nx = 1\n</output>"},
+		{"plain cat", withObs(model.Action{Reads: []model.ObservedRead{{File: "pkg/a.py", Kind: model.ReadWhole}}}, "<returncode>0</returncode>\n<output>\nimport os\n\nx = 1\n</output>"),
 			"pkg/a.py", []model.Interval{iv(1, 3)}, map[int]string{1: "import os", 2: "", 3: "x = 1"}},
-		{"plain sed -n", model.Action{Reads: []model.ObservedRead{rng("pkg/a.py", 5, 6)}, Observation: "five\nsix\n"},
+		{"plain sed -n", withObs(model.Action{Reads: []model.ObservedRead{rng("pkg/a.py", 5, 6)}}, "five\nsix\n"),
 			"pkg/a.py", []model.Interval{iv(5, 6)}, map[int]string{5: "five", 6: "six"}},
-		{"plain output cut short", model.Action{Reads: []model.ObservedRead{{File: "pkg/a.py", Kind: model.ReadWhole}},
-			Observation: "<returncode>0</returncode>\n<output_head>\na\n</output_head>\n<elided_chars>\n9</elided_chars>"},
+		{"plain output cut short", withObs(model.Action{Reads: []model.ObservedRead{{File: "pkg/a.py", Kind: model.ReadWhole}}}, "<returncode>0</returncode>\n<output_head>\na\n</output_head>\n<elided_chars>\n9</elided_chars>"),
 			"pkg/a.py", nil, nil},
-		{"a failed read", model.Action{Reads: []model.ObservedRead{rng("pkg/a.py", 1, 2)},
-			Observation: "cat: pkg/a.py: No such file or directory", Failure: "cat: pkg/a.py: No such file or directory"},
+		{"a failed read", withObs(model.Action{Reads: []model.ObservedRead{rng("pkg/a.py", 1, 2)}, Failure: "cat: pkg/a.py: No such file or directory"}, "cat: pkg/a.py: No such file or directory"),
 			"pkg/a.py", nil, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			run := &model.Run{Actions: []model.Action{c.act}}
+			run := &model.Run{Actions: []model.Action{c.act.Action}, Observations: model.TextList{c.act.obs}}
 			tr := observed.Build(run, &model.Gold{}, model.ContextBench, "test")
 			if got := tr.Known(c.file); !reflect.DeepEqual(got, c.known) {
 				t.Errorf("Known(%q) = %v, want %v (files %v)", c.file, got, c.known, tr.Files())
@@ -105,12 +94,12 @@ func TestBuildFromNumberedOutput(t *testing.T) {
 func TestBuildNames(t *testing.T) {
 	g := &model.Gold{Init: []model.GoldSpan{{File: "src/pkg/a.py", Start: 1, End: 2}, {File: "pkg/../../outside/secret.py", Start: 1, End: 1}}}
 	run := &model.Run{Actions: []model.Action{
-		{Reads: []model.ObservedRead{rng("/home/u/proj/src/pkg/a.py", 1, 1)}, Observation: "1\ta"},
-		{Reads: []model.ObservedRead{rng("/home/u/proj/src/pkg/b.py", 2, 2)}, Observation: "2\tb"},
-		{Reads: []model.ObservedRead{rng("/usr/lib/python3/os.py", 1, 1)}, Observation: "1\tos"},
-		{Reads: []model.ObservedRead{rng("../up.py", 1, 1)}, Observation: "1\tup"},
+		{Reads: []model.ObservedRead{rng("/home/u/proj/src/pkg/a.py", 1, 1)}},
+		{Reads: []model.ObservedRead{rng("/home/u/proj/src/pkg/b.py", 2, 2)}},
+		{Reads: []model.ObservedRead{rng("/usr/lib/python3/os.py", 1, 1)}},
+		{Reads: []model.ObservedRead{rng("../up.py", 1, 1)}},
 		{Searches: []model.SearchHit{{File: "/testbed/src/c.py", Line: 4}, {File: "/testbed/src/dir"}}},
-	}}
+	}, Observations: model.TextList{"1\ta", "2\tb", "1\tos", "1\tup"}}
 	tr := observed.Build(run, g, model.ContextBench, "test")
 	// b.py is named under the root a.py showed ("/home/u/proj/"); c.py by
 	// its grep hit under /testbed; the listed directory is no file.
@@ -130,9 +119,9 @@ func TestBuildNames(t *testing.T) {
 // long: the tree's lines are bounded, the rest dropped and reported.
 func TestBuildBoundsLines(t *testing.T) {
 	run := &model.Run{Actions: []model.Action{
-		{Reads: []model.ObservedRead{rng("pkg/a.py", 999999999, 999999999)}, Observation: "999999999\thuge"},
-		{Reads: []model.ObservedRead{rng("pkg/b.py", 1, 1)}, Observation: "1\tsmall"},
-	}}
+		{Reads: []model.ObservedRead{rng("pkg/a.py", 999999999, 999999999)}},
+		{Reads: []model.ObservedRead{rng("pkg/b.py", 1, 1)}},
+	}, Observations: model.TextList{"999999999\thuge", "1\tsmall"}}
 	tr := observed.Build(run, &model.Gold{}, model.ContextBench, "test")
 	files := scoring.NewFiles(tr)
 	if n := files.LineCount("pkg/a.py"); n != observed.MaxLines {
@@ -249,3 +238,11 @@ func TestAnalysisMatchesRepository(t *testing.T) {
 		}
 	}
 }
+
+// obsAction is an action and its output.
+type obsAction struct {
+	model.Action
+	obs string
+}
+
+func withObs(a model.Action, obs string) obsAction { return obsAction{a, obs} }

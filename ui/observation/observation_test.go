@@ -52,10 +52,11 @@ func TestVisible(t *testing.T) {
 // Thoughts and output wrap within the pane: no line is cut off.
 func TestWrapFitsWidth(t *testing.T) {
 	run := &model.Run{InstanceID: "x", Actions: []model.Action{{
-		Command:     "grep -rn 'SECURE_REFERRER_POLICY' /testbed --include=*.py && echo done",
-		Thought:     "THOUGHT: It appears that the line containing `SECURE_REFERRER_POLICY` is not within the range of lines 100-110. I'll need a broader range: supercalifragilisticexpialidocious-hyphenated-words-everywhere.",
-		Observation: strings.Repeat("x", 300) + "\n\tshort\n" + strings.Repeat("日本", 80),
-	}}}
+		Command: "grep -rn 'SECURE_REFERRER_POLICY' /testbed --include=*.py && echo done",
+	}},
+		Thoughts:     model.TextList{"THOUGHT: It appears that the line containing `SECURE_REFERRER_POLICY` is not within the range of lines 100-110. I'll need a broader range: supercalifragilisticexpialidocious-hyphenated-words-everywhere."},
+		Observations: model.TextList{strings.Repeat("x", 300) + "\n\tshort\n" + strings.Repeat("日本", 80)},
+	}
 	a := scoring.Analyze(run, &model.Gold{}, scoring.NewFiles(nil), model.ContextBench)
 	th, _ := themes.Get("dark", true, false)
 	ctx := &pane.Context{Data: rundata.New(a), Theme: th}

@@ -65,20 +65,21 @@ func Hostile(t testing.TB) *scoring.Analysis {
 		repo[p] = &fstest.MapFile{Data: []byte(HostileSource)}
 	}
 	run := &model.Run{InstanceID: Attacks[0] + Attacks[1], Format: Attacks[2], Agent: Attacks[4], Model: Attacks[3]}
+	var obs, thoughts model.TextList
 	for i, p := range HostilePaths {
 		run.Actions = append(run.Actions, model.Action{
 			Index: int32(i), Tool: Attacks[5], Category: model.CategoryRead,
-			Command:     "cat '" + Attacks[i%len(Attacks)] + "' /testbed/" + p,
-			Thought:     all,
-			Observation: all + "\n" + HostileSource,
-			Reads:       []model.ObservedRead{{File: "/testbed/" + p, Kind: model.ReadRange, Start: 1, End: 4}},
-			Steps:       []int{i},
+			Command: "cat '" + Attacks[i%len(Attacks)] + "' /testbed/" + p,
+			Reads:   []model.ObservedRead{{File: "/testbed/" + p, Kind: model.ReadRange, Start: 1, End: 4}},
+			Steps:   []int{i},
 		})
+		obs, thoughts = append(obs, all+"\n"+HostileSource), append(thoughts, all)
 		run.Prediction.Steps = append(run.Prediction.Steps, model.Step{Files: []string{p},
 			Spans: []model.FileSpans{{File: p, Spans: []model.Interval{{Start: 1, End: 4}}}}})
 	}
 	run.Actions = append(run.Actions, model.Action{Index: int32(len(run.Actions)), Tool: "bash", Category: model.CategoryRun,
-		Command: all, Observation: all, Thought: all})
+		Command: all})
+	run.Observations, run.Thoughts = append(obs, all), append(thoughts, all)
 	run.Prediction.InstanceID = run.InstanceID
 	run.Prediction.Final = run.Prediction.Steps[0]
 	g := &model.Gold{ID: run.InstanceID}

@@ -18,21 +18,13 @@ import (
 	"github.com/trajscope/trajscope/model"
 )
 
-// Run packs r in place: its observations go to r.Observations and its
-// thoughts to r.Thoughts (the actions' fields are emptied), and none of its strings or bytes share
+// Run packs r in place: its observations and thoughts are compressed, and
+// none of its strings or bytes share
 // memory with anything else afterwards. A run already packed is left as it
 // is.
 func Run(r *model.Run) {
-	if r.Observations == nil && len(r.Actions) > 0 {
-		obs, thoughts := textstore.NewBuilder(len(r.Actions)), textstore.NewBuilder(len(r.Actions))
-		for i := range r.Actions {
-			a := &r.Actions[i]
-			obs.Add(a.Observation)
-			thoughts.Add(a.Thought)
-			a.Observation, a.Thought = "", ""
-		}
-		r.Observations, r.Thoughts = obs.Store(), thoughts.Store()
-	}
+	r.Observations = compress(r.Observations, len(r.Actions))
+	r.Thoughts = compress(r.Thoughts, len(r.Actions))
 	p := packer{names: map[string]string{}}
 	// Texts go to one block sized by a first pass: appending would copy
 	// them again as it grew, at twice their size.
@@ -47,6 +39,19 @@ func Run(r *model.Run) {
 		off += len(*s)
 	})
 	p.rest(r)
+}
+
+// compress returns the first n texts of t in a textstore.Store; nil when t
+// is nil or already one.
+func compress(t model.Texts, n int) model.Texts {
+	if _, done := t.(*textstore.Store); t == nil || done {
+		return t
+	}
+	b := textstore.NewBuilder(n)
+	for i := range n {
+		b.Add(t.Text(i))
+	}
+	return b.Store()
 }
 
 type packer struct {

@@ -13,9 +13,9 @@ import (
 
 // Loader is how a format's tests read a file: the shared run-file reader
 // with the format's parser (and directory loader), as the format table in
-// package parsers uses them. The runs come back unpacked (see Unpack), as
-// the parser built them, so that tests can compare actions whole; package
-// pack's tests check packing itself on every format.
+// package parsers uses them. The runs come back unpacked (see Unpack), their
+// texts as the parser gave them, so that tests can compare them whole;
+// package pack's tests check packing itself on every format.
 func Loader(parse runfile.Parser, dir runfile.DirLoader) func(path string) ([]model.Run, error) {
 	return func(path string) ([]model.Run, error) {
 		runs, err := runfile.Load(path, parse, dir)
@@ -26,16 +26,20 @@ func Loader(parse runfile.Parser, dir runfile.DirLoader) func(path string) ([]mo
 	}
 }
 
-// Unpack puts a packed run's observations and thoughts back into its
-// actions.
+// Unpack gives a packed run's observations and thoughts back as TextLists.
 func Unpack(r *model.Run) {
-	if r.Observations == nil {
-		return
+	r.Observations, r.Thoughts = unpack(r.Observations, len(r.Actions)), unpack(r.Thoughts, len(r.Actions))
+}
+
+func unpack(t model.Texts, n int) model.Texts {
+	if t == nil {
+		return nil
 	}
-	for i := range r.Actions {
-		r.Actions[i].Observation, r.Actions[i].Thought = r.Observation(i), r.Thought(i)
+	l := make(model.TextList, n)
+	for i := range l {
+		l[i] = t.Text(i)
 	}
-	r.Observations, r.Thoughts = nil, nil
+	return l
 }
 
 // LoadOne loads path with a format's loader and requires exactly one run,

@@ -99,8 +99,8 @@ func kindOf(name string) kind {
 	return kOther
 }
 
-// Apply fills a's Tool, Command, Observation, Category, Reads, Searches,
-// Edits and failure from c. It leaves the other fields (index, time, usage,
+// Apply fills a's Tool, Command, Category, Reads, Searches, Edits and
+// failure from c (its output, c.Output, is the run's to keep). It leaves the other fields (index, time, usage,
 // …) alone.
 func Apply(a *model.Action, c Call) {
 	if c.HasOutput {
@@ -113,7 +113,6 @@ func Apply(a *model.Action, c Call) {
 		cmdfail.Mark(a, c.Exit, c.HasExit, c.IsError, out)
 	}
 	a.Tool = c.Name
-	a.Observation = c.Output
 	a.Command = Describe(c.Name, c.Input)
 	in := c.Input
 	switch kindOf(c.Name) {
