@@ -75,3 +75,31 @@ func TestWatchLiftsTheLimit(t *testing.T) {
 		t.Errorf("limit %d MB after the live heap shrank, want it kept at %d MB", got>>20, lifted>>20)
 	}
 }
+
+// TestNext: the limit follows Headroom × what is live while that fits the
+// budget; past it, it stays at the budget until Tight × what is live
+// passes it, then follows that; it never comes down.
+func TestNext(t *testing.T) {
+	const mb = 1 << 20
+	for _, tc := range []struct {
+		name                string
+		limit, live, budget int64
+		want                int64
+	}{
+		{"well within the budget", 100 * mb, 200 * mb, 1000 * mb, 250 * mb},
+		{"headroom would pass the budget", 100 * mb, 850 * mb, 1000 * mb, 1000 * mb},
+		{"tight headroom passes it too", 100 * mb, 1000 * mb, 1000 * mb, 1100 * mb},
+		{"never down", 900 * mb, 200 * mb, 1000 * mb, 900 * mb},
+		{"no budget", 100 * mb, 200 * mb, math.MaxInt64, 250 * mb},
+	} {
+		if got := next(tc.limit, tc.live, tc.budget); got < tc.want-1 || got > tc.want+1 {
+			t.Errorf("%s: next = %d MB, want %d MB", tc.name, got/mb, tc.want/mb)
+		}
+	}
+	if b := Budget(269360145); b != 3*269360145+150_000_000-NonHeap {
+		t.Errorf("Budget = %d", b)
+	}
+	if Budget(math.MaxInt64/2) != math.MaxInt64 {
+		t.Error("Budget overflows")
+	}
+}

@@ -178,9 +178,10 @@ func TestViewMemoryScales(t *testing.T) {
 		{"gold files", func(n int) (string, string) { return tiny, goldOf(n) }, 50000, true,
 			// The outputs that list every gold span write them as they go.
 			[][]string{{"view", "--json"}, {"score", "--format", "json"}}},
-		// The parser holds most of a long run: the explorer adds about a
-		// kilobyte an action, linearly.
-		{"actions", func(n int) (string, string) { return actionsOf(n), small }, 25000, false, nil},
+		// A long run's outputs are held compressed; its actions and their
+		// analysis take some 700 bytes each, linearly.
+		{"actions", func(n int) (string, string) { return actionsOf(n), small }, 25000, true,
+			[][]string{{"view", "--json"}}},
 		{"MB of one output line", func(n int) (string, string) { return lineOf(n), small }, 32, true, nil},
 	} {
 		r1, g1 := c.make(c.n)
@@ -192,7 +193,10 @@ func TestViewMemoryScales(t *testing.T) {
 			}
 			p1, in1 := peak(fmt.Sprintf("%d %s", c.n, name), r1, g1, extra...)
 			p2, in2 := peak(fmt.Sprintf("%d %s", 2*c.n, name), r2, g2, extra...)
-			if p2-base > 5*(p1-base)/2 {
+			// Twice the input may cost 2.5 times as much, give or take
+			// 16 MB: at these sizes when the collector runs moves a
+			// peak by some 15 MB from one run to the next.
+			if p2-base > 5*(p1-base)/2+16<<20 {
 				t.Errorf("%s: peak grows faster than the input: %d MB at %d, %d MB at %d (baseline %d MB)", name, p1>>20, c.n, p2>>20, 2*c.n, base>>20)
 			}
 			for _, m := range [][2]int64{{p1, in1}, {p2, in2}} {
