@@ -25,7 +25,10 @@
 //     through parsers/internal/shell, tool calls through
 //     parsers/internal/toolcall (whose Predict builds the ContextBench
 //     prediction when the reference evaluator has no extractor for the
-//     format), JSON values through parsers/internal/pyval. Its tests read
+//     format), JSON values through parsers/internal/pyval. An action's
+//     output and thought go in the run's Observations and Thoughts
+//     (model.TextList, one entry per action), not in the action; runfile
+//     packs every run it returns (parsers/internal/pack). Its tests read
 //     files with predtest.Loader, as the table does.
 //  2. parsers/formats.go: one row in formats, placed in the content
 //     detection order (most distinctive markers first), with the name,

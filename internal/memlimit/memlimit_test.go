@@ -96,7 +96,7 @@ func TestNext(t *testing.T) {
 			t.Errorf("%s: next = %d MB, want %d MB", tc.name, got/mb, tc.want/mb)
 		}
 	}
-	if b := Budget(269360145); b != 3*269360145+150_000_000-NonHeap {
+	if b := Budget(269360145); b != (3*269360145+150_000_000-NonHeap)*16/17 {
 		t.Errorf("Budget = %d", b)
 	}
 	if Budget(math.MaxInt64/2) != math.MaxInt64 {
