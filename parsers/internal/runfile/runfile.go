@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"unicode/utf8"
 
 	"github.com/trajscope/trajscope/model"
@@ -33,28 +34,42 @@ type DirLoader func(path string) ([]model.Run, error)
 // runs come back packed (see package pack): their observations in
 // Run.Observations, nothing shared with the file's bytes.
 func Load(path string, parse Parser, dir DirLoader) ([]model.Run, error) {
-	runs, err := load(path, parse, dir)
+	runs, size, err := load(path, parse, dir)
 	for i := range runs {
 		pack.Run(&runs[i])
+	}
+	if size >= ReleaseSize {
+		// The file's bytes are garbage now. Handing them back at once
+		// keeps them from adding to whatever the run's analysis needs
+		// next (one 1 GB output decompressed to be read, say): the
+		// collector would otherwise wait for the limit, set from the
+		// file's size, before reusing them.
+		debug.FreeOSMemory()
 	}
 	return runs, err
 }
 
-func load(path string, parse Parser, dir DirLoader) ([]model.Run, error) {
+// ReleaseSize is the file size from which Load returns the file's buffer
+// to the system once the runs are packed.
+const ReleaseSize = 64 << 20
+
+func load(path string, parse Parser, dir DirLoader) ([]model.Run, int, error) {
 	if dir != nil {
 		st, err := os.Stat(path)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if st.IsDir() {
-			return dir(path)
+			runs, err := dir(path)
+			return runs, 0, err
 		}
 	}
 	data, err := Read(path)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return parse(path, data)
+	runs, err := parse(path, data)
+	return runs, len(data), err
 }
 
 // Read reads a whole file of at most MaxSize bytes. Its errors are those of
