@@ -27,6 +27,7 @@ type Builder struct {
 	blocks  [][]byte
 	cur     []byte // the stream's bytes not yet in a block
 	n       uint64
+	longest int
 	scratch []byte // where a block is encoded before it is copied to its size
 }
 
@@ -37,6 +38,7 @@ func NewBuilder(n int) *Builder {
 
 // Add appends s as the next text.
 func (b *Builder) Add(s string) {
+	b.longest = max(b.longest, len(s))
 	b.n += uint64(len(s))
 	b.ends = append(b.ends, b.n)
 	for len(s) > 0 {
@@ -65,13 +67,14 @@ func (b *Builder) flush() {
 // Store returns the texts added; the builder must not be used afterwards.
 func (b *Builder) Store() *Store {
 	b.flush()
-	return &Store{ends: b.ends, blocks: b.blocks, cached: -1}
+	return &Store{ends: b.ends, blocks: b.blocks, longest: b.longest, cached: -1}
 }
 
 // Store is a list of texts, compressed. It is safe for concurrent use.
 type Store struct {
-	ends   []uint64 // text i is the stream's bytes [ends[i-1], ends[i])
-	blocks [][]byte
+	ends    []uint64 // text i is the stream's bytes [ends[i-1], ends[i])
+	blocks  [][]byte
+	longest int
 
 	mu     sync.Mutex
 	cached int // the block decoded in buf, -1 for none
@@ -88,6 +91,9 @@ func (s *Store) Size() uint64 {
 	}
 	return s.ends[len(s.ends)-1]
 }
+
+// Longest is the length of the longest text.
+func (s *Store) Longest() int { return s.longest }
 
 // Compressed is the memory the compressed blocks take.
 func (s *Store) Compressed() int {

@@ -41,6 +41,18 @@ func Run(r *model.Run) {
 	p.rest(r)
 }
 
+// Longest is the length of r's longest output or thought once packed, 0
+// when r is not packed.
+func Longest(r *model.Run) int {
+	n := 0
+	for _, t := range []model.Texts{r.Observations, r.Thoughts} {
+		if s, ok := t.(*textstore.Store); ok {
+			n = max(n, s.Longest())
+		}
+	}
+	return n
+}
+
 // compress returns the first n texts of t in a textstore.Store; nil when t
 // is nil or already one.
 func compress(t model.Texts, n int) model.Texts {

@@ -11,7 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
+	"runtime"
 	"unicode/utf8"
 
 	"github.com/trajscope/trajscope/model"
@@ -34,42 +34,42 @@ type DirLoader func(path string) ([]model.Run, error)
 // runs come back packed (see package pack): their observations in
 // Run.Observations, nothing shared with the file's bytes.
 func Load(path string, parse Parser, dir DirLoader) ([]model.Run, error) {
-	runs, size, err := load(path, parse, dir)
+	runs, err := load(path, parse, dir)
+	longest := 0
 	for i := range runs {
 		pack.Run(&runs[i])
+		longest = max(longest, pack.Longest(&runs[i]))
 	}
-	if size >= ReleaseSize {
-		// The file's bytes are garbage now. Handing them back at once
-		// keeps them from adding to whatever the run's analysis needs
-		// next (one 1 GB output decompressed to be read, say): the
-		// collector would otherwise wait for the limit, set from the
-		// file's size, before reusing them.
-		debug.FreeOSMemory()
+	if longest >= CollectAfter {
+		// Such an output is decompressed whole when it is read (the
+		// rebuilt tree reads every output); collecting now lets that
+		// reuse the file's bytes, garbage since packing, rather than sit
+		// beside them until the collector reaches its limit (set from the
+		// file's size): a 1 GB output took 2.1 GB instead of 1.1.
+		runtime.GC()
 	}
 	return runs, err
 }
 
-// ReleaseSize is the file size from which Load returns the file's buffer
-// to the system once the runs are packed.
-const ReleaseSize = 64 << 20
+// CollectAfter is the output length from which Load collects garbage once
+// the runs are packed.
+const CollectAfter = 64 << 20
 
-func load(path string, parse Parser, dir DirLoader) ([]model.Run, int, error) {
+func load(path string, parse Parser, dir DirLoader) ([]model.Run, error) {
 	if dir != nil {
 		st, err := os.Stat(path)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		if st.IsDir() {
-			runs, err := dir(path)
-			return runs, 0, err
+			return dir(path)
 		}
 	}
 	data, err := Read(path)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
-	runs, err := parse(path, data)
-	return runs, len(data), err
+	return parse(path, data)
 }
 
 // Read reads a whole file of at most MaxSize bytes. Its errors are those of
