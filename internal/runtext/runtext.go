@@ -59,19 +59,10 @@ func CategoryGlyph(c string) string {
 	return "·"
 }
 
-// Shorts is each action's command on one safe line. A read shows what it
+// Short is action i's command on one safe line. A read shows what it
 // displayed ("discounts.py:41-75"): read commands differ mostly in the file
 // and lines, which a long pipeline pushes out of a narrow timeline; the full
 // command is in the observation.
-func Shorts(a *scoring.Analysis) []string {
-	out := make([]string, len(a.Run.Actions))
-	for i := range a.Run.Actions {
-		out[i] = Short(a, i)
-	}
-	return out
-}
-
-// Short is Shorts for action i alone.
 func Short(a *scoring.Analysis, i int) string {
 	act := &a.Run.Actions[i]
 	if act.Category == model.CategoryRead && len(a.Actions[i].Reads) > 0 {

@@ -41,12 +41,13 @@ type Data struct {
 	// Focus[lens][i] is the file and line action i is about under a lens,
 	// for the source pane.
 	Focus [2][]Target
-	// Short is each action's command on one safe line.
-	Short []string
 	// Categories lists the categories present, in timeline glyph order.
 	Categories []string
-	search     []string
 }
+
+// Short is action i's command on one safe line. It is made when a row is
+// drawn: a long run's would be held all at once for the few rows shown.
+func (d *Data) Short(i int) string { return runtext.Short(d.A, i) }
 
 // Target is a place in a file.
 type Target struct {
@@ -157,7 +158,7 @@ func New(a *scoring.Analysis) *Data {
 	rg := diagnose.DiagnoseRun(a)
 	d.Gold, d.Diag = rg.Spans, rg.Diag
 	d.order()
-	d.texts()
+	d.categories()
 	return d
 }
 
@@ -289,17 +290,11 @@ func (d *Data) order() {
 	}
 }
 
-func (d *Data) texts() {
-	d.Short = runtext.Shorts(d.A)
-	d.search = make([]string, d.N)
+// categories lists the categories present.
+func (d *Data) categories() {
 	present := map[string]bool{}
 	for i := range d.Run.Actions {
-		act := &d.Run.Actions[i]
-		// ToLower returns a lower-case text itself, so it costs no copy.
-		// Outputs and thoughts are not kept: they are most of a run, held
-		// compressed, and read when searched.
-		d.search[i] = strings.ToLower(act.Command)
-		present[runtext.Category(act).String()] = true
+		present[runtext.Category(&d.Run.Actions[i]).String()] = true
 	}
 	for _, c := range runtext.CategoryOrder {
 		if present[c] {
@@ -313,7 +308,9 @@ func (d *Data) Matches(i int, q string) bool {
 	if q == "" {
 		return false
 	}
-	return strings.Contains(d.search[i], q) ||
+	// Read as searched, not kept lower-cased: outputs and thoughts are
+	// most of a run and held compressed.
+	return strings.Contains(strings.ToLower(d.Run.Actions[i].Command), q) ||
 		strings.Contains(strings.ToLower(d.Run.Thought(i)), q) ||
 		strings.Contains(strings.ToLower(d.Run.Observation(i)), q)
 }

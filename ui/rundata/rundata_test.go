@@ -200,8 +200,8 @@ func TestShortCommand(t *testing.T) {
 		10: "python repro.py",
 	}
 	for i, want := range cases {
-		if d.Short[i] != want {
-			t.Errorf("action %d short = %q, want %q", i+1, d.Short[i], want)
+		if d.Short(i) != want {
+			t.Errorf("action %d short = %q, want %q", i+1, d.Short(i), want)
 		}
 	}
 }

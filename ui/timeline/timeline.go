@@ -111,7 +111,7 @@ func (m *Model) View() string {
 			gap = 1 // the command never touches the suffix
 		}
 		fixed := numW + 4 + 1 + sw + gap // mark, number, glyph, spaces, trailing space
-		cmd := runtext.Truncate(d.Short[i], max(m.W-fixed, 1))
+		cmd := runtext.Truncate(d.Short(i), max(m.W-fixed, 1))
 		pad := max(gap, m.W-fixed+gap-ansi.StringWidth(cmd))
 		if i == ctx.Cur {
 			row := runtext.GlyphCursor + num + " " + runtext.CategoryGlyph(cat) + " " + cmd + strings.Repeat(" ", pad) + suffix + " "
