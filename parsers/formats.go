@@ -113,7 +113,7 @@ func (f *format) predictions(path string) ([]unified.Record, error) {
 	if f.records != nil {
 		return f.records(path)
 	}
-	return runRecords(f.load(path))
+	return runRecords(runfile.LoadPredictions(path, f.parse, f.loadDir))
 }
 
 // lookup finds a format by name or alias.

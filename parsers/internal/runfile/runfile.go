@@ -35,6 +35,21 @@ type DirLoader func(path string) ([]model.Run, error)
 // Run.Observations, nothing shared with the file's bytes.
 func Load(path string, parse Parser, dir DirLoader) ([]model.Run, error) {
 	runs, err := load(path, parse, dir)
+	return packAll(runs), err
+}
+
+// LoadPredictions is Load for a caller that reads only the runs'
+// predictions (a scorer): their outputs and thoughts are dropped rather
+// than compressed.
+func LoadPredictions(path string, parse Parser, dir DirLoader) ([]model.Run, error) {
+	runs, err := load(path, parse, dir)
+	for i := range runs {
+		runs[i].Observations, runs[i].Thoughts = nil, nil
+	}
+	return packAll(runs), err
+}
+
+func packAll(runs []model.Run) []model.Run {
 	longest := 0
 	for i := range runs {
 		pack.Run(&runs[i])
@@ -48,7 +63,7 @@ func Load(path string, parse Parser, dir DirLoader) ([]model.Run, error) {
 		// file's size): a 1 GB output took 2.1 GB instead of 1.1.
 		runtime.GC()
 	}
-	return runs, err
+	return runs
 }
 
 // CollectAfter is the output length from which Load collects garbage once

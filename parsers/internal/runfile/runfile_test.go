@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -89,5 +90,36 @@ func TestReadTooLarge(t *testing.T) {
 	}
 	if data, err := Read(path); err != nil || len(data) != 5 {
 		t.Errorf("5 bytes: %q %v", data, err)
+	}
+}
+
+// TestLoadPredictions: a scorer's load keeps the runs' predictions and
+// actions as Load gives them and drops their outputs and thoughts; Load
+// keeps them, packed.
+func TestLoadPredictions(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a__b-1.x")
+	if err := os.WriteFile(file, []byte("content"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	parse := func(path string, data []byte) ([]model.Run, error) {
+		step := model.Step{Files: []string{"a.py"}}
+		return []model.Run{{InstanceID: "r", Actions: []model.Action{{Command: "cat a.py", Steps: []int{0}}},
+			Observations: model.TextList{string(data)}, Thoughts: model.TextList{"why"},
+			Prediction: model.Prediction{InstanceID: "r", Steps: []model.Step{step}, Final: step}}}, nil
+	}
+	full, err := Load(file, parse, nil)
+	if err != nil || len(full) != 1 || full[0].Observation(0) != "content" || full[0].Thought(0) != "why" {
+		t.Fatalf("Load: %v, %+v", err, full)
+	}
+	preds, err := LoadPredictions(file, parse, nil)
+	if err != nil || len(preds) != 1 {
+		t.Fatalf("LoadPredictions: %v, %d runs", err, len(preds))
+	}
+	if preds[0].Observations != nil || preds[0].Thoughts != nil {
+		t.Errorf("LoadPredictions kept the texts: %v %v", preds[0].Observations, preds[0].Thoughts)
+	}
+	full[0].Observations, full[0].Thoughts = nil, nil
+	if !reflect.DeepEqual(preds[0], full[0]) {
+		t.Errorf("LoadPredictions run %+v, want %+v", preds[0], full[0])
 	}
 }
