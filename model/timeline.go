@@ -107,7 +107,7 @@ type Usage struct {
 // NewUsage is the usage of the counts given; a count beyond 32 bits (no
 // model call is that large) is kept as the nearest that fits.
 func NewUsage(input, output, cacheRead, cacheWrite int) Usage {
-	return Usage{count32(input), count32(output), count32(cacheRead), count32(cacheWrite)}
+	return Usage{Clamp32(input), Clamp32(output), Clamp32(cacheRead), Clamp32(cacheWrite)}
 }
 
 // Plus adds two usages field by field.
@@ -116,7 +116,10 @@ func (u Usage) Plus(v Usage) Usage {
 		int(u.CacheRead)+int(v.CacheRead), int(u.CacheWrite)+int(v.CacheWrite))
 }
 
-func count32(n int) int32 { return int32(max(math.MinInt32, min(n, math.MaxInt32))) }
+// Clamp32 is n as an int32, the nearest that fits when n does not: the
+// counts kept in 32 bits (tokens, exit statuses, lines an action showed)
+// never need more, so more is nonsense from input.
+func Clamp32(n int) int32 { return int32(max(math.MinInt32, min(n, math.MaxInt32))) }
 
 // Action is one thing the agent did: a tool call or shell command, with what
 // it displayed. Its output and thought are the run's (Run.Observation,

@@ -2,7 +2,6 @@ package scoring
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/trajscope/trajscope/model"
@@ -169,14 +168,12 @@ func lensData(res model.Result, stepsDone []int, lines [][]FileLines, gold *Inte
 		}
 		// An action shows at most every line of the files it names: more
 		// than 2^31 would be a file of gigabytes of empty lines.
-		v.Reread, v.NewGold = count32(reread), count32(newGold)
+		v.Reread, v.NewGold = model.Clamp32(reread), model.Clamp32(newGold)
 		cumReread += reread
 		v.CumRead, v.CumReread = cumRead, cumReread
 	}
 	return ld
 }
-
-func count32(n int) int32 { return int32(min(n, math.MaxInt32)) }
 
 // inView is what reads put in view: each file's lines clipped to the file
 // (a file without lines shows none) and merged. Reads that already are (one

@@ -84,25 +84,8 @@ type Store struct {
 // Len is the number of texts.
 func (s *Store) Len() int { return len(s.ends) }
 
-// Size is the texts' total length in bytes, uncompressed.
-func (s *Store) Size() uint64 {
-	if len(s.ends) == 0 {
-		return 0
-	}
-	return s.ends[len(s.ends)-1]
-}
-
 // Longest is the length of the longest text.
 func (s *Store) Longest() int { return s.longest }
-
-// Compressed is the memory the compressed blocks take.
-func (s *Store) Compressed() int {
-	n := 0
-	for _, b := range s.blocks {
-		n += len(b)
-	}
-	return n
-}
 
 // Text returns text i; "" when i is out of range.
 func (s *Store) Text(i int) string {

@@ -7,7 +7,6 @@ package cmdfail
 
 import (
 	"fmt"
-	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -118,9 +117,8 @@ func Reason(code int, known, isError bool, output string) string {
 // Mark fills an action's exit status and failure from what the format
 // recorded and the output the command printed.
 func Mark(a *model.Action, code int, known, isError bool, output string) {
-	// An exit status is a byte on every system; one beyond 32 bits is
-	// nonsense kept as the nearest it can be.
-	a.ExitCode, a.ExitKnown = int32(max(math.MinInt32, min(code, math.MaxInt32))), known
+	// An exit status is a byte on every system.
+	a.ExitCode, a.ExitKnown = model.Clamp32(code), known
 	a.Failure = Reason(code, known, isError, output)
 }
 
