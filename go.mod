@@ -73,5 +73,3 @@ require (
 	gopkg.in/warnings.v0 v0.1.2 // indirect
 )
 
-// colorprofile without the `tmux info` probe lipgloss runs at package
-// initialisation (third_party/colorprofile/PATCHED.md).

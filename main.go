@@ -7,11 +7,8 @@ import (
 
 	"github.com/trajscope/trajscope/cli"
 	"github.com/trajscope/trajscope/demo"
-	"github.com/trajscope/trajscope/internal/memcap"
 )
 
 func main() {
-	code := cli.Execute(os.Args[1:], cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Demo: demo.FS()})
-	memcap.ReportPeak() // only when a memory test asks for it
-	os.Exit(code)
+	os.Exit(cli.Execute(os.Args[1:], cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Demo: demo.FS()}))
 }

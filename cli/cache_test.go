@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/trajscope/trajscope/internal/filefacts"
-	"github.com/trajscope/trajscope/source/sourcetest"
+	"github.com/trajscope/trajscope/internal/testkit"
 )
 
 // TestMain points the user cache directory at a temporary one, so no test
@@ -50,7 +50,7 @@ func gitVectorRepo(t *testing.T) (repo, goldFile string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir, commit := sourcetest.GitRepo(t, files)
+	dir, commit := testkit.GitRepo(t, files)
 	b, err := os.ReadFile(exGold)
 	if err != nil {
 		t.Fatal(err)

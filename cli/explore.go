@@ -80,7 +80,7 @@ func program(env *Env, o *viewOptions, m tea.Model) error {
 		later = ui.TmuxProfile(environ, profile)
 	}
 	opts = append(opts, tea.WithColorProfile(profile))
-	p := tea.NewProgram(ui.FirstFrame(m), opts...)
+	p := ui.Program(m, opts...)
 	if later != nil {
 		go p.Send(later())
 	}

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/trajscope/trajscope/demo"
-	"github.com/trajscope/trajscope/source/sourcetest"
+	"github.com/trajscope/trajscope/internal/testkit"
 )
 
 // Hostile input, end to end through Execute: each case gives
@@ -574,11 +574,11 @@ func withCommit(row, commit string) string {
 // measure, and the diagnosis calls it absent from the repository.
 func TestHostilePathsNeverLeaveRepo(t *testing.T) {
 	plain, secretPath := hostileRepo(t)
-	gitDir, commit := sourcetest.GitRepo(t, map[string]string{
+	gitDir, commit := testkit.GitRepo(t, map[string]string{
 		"pkg/mod.py":  pyLines(20),
 		"pkg/util.py": pyLines(5),
-		"pkg/leak.py": sourcetest.SymlinkPrefix + "../../outside/secret.py",
-		"outdir":      sourcetest.SymlinkPrefix + "../outside",
+		"pkg/leak.py": testkit.SymlinkPrefix + "../../outside/secret.py",
+		"outdir":      testkit.SymlinkPrefix + "../outside",
 	})
 	gitSecret := write(t, filepath.Join(filepath.Dir(gitDir), "outside", "secret.py"), "def "+secret+"():\n    return '"+secret+"'\n")
 	if _, err := os.Stat(filepath.Join(gitDir, "pkg", "leak.py")); err != nil {
@@ -668,7 +668,7 @@ func TestHostilePathsNeverLeaveRepo(t *testing.T) {
 // commit; the others score. view of that instance opens without the
 // repository, saying why.
 func TestHostileMissingCommit(t *testing.T) {
-	repo, commit := sourcetest.GitRepo(t, map[string]string{"pkg/mod.py": pyLines(20), "pkg/util.py": pyLines(5)})
+	repo, commit := testkit.GitRepo(t, map[string]string{"pkg/mod.py": pyLines(20), "pkg/util.py": pyLines(5)})
 	dir := t.TempDir()
 	missing := strings.Repeat("d", 40)
 	gold := write(t, filepath.Join(dir, "gold.jsonl"), strings.Join([]string{
@@ -740,7 +740,7 @@ func TestHostileEmptyPredictions(t *testing.T) {
 // checkout_failed row saying so, nothing is cloned into the cache, and the
 // other instances score.
 func TestHostileDotRepoURL(t *testing.T) {
-	repo, commit := sourcetest.GitRepo(t, map[string]string{"pkg/mod.py": pyLines(20)})
+	repo, commit := testkit.GitRepo(t, map[string]string{"pkg/mod.py": pyLines(20)})
 	dir, cache := t.TempDir(), t.TempDir()
 	withURL := func(row, url string) string {
 		return strings.Replace(withCommit(row, commit), `"commit":`, `"repo_url": `+jsonString(url)+`, "commit":`, 1)

@@ -93,13 +93,3 @@ func (g Granularity) String() string {
 	}
 	return granNames[g]
 }
-
-// ParseGranularity reads an upstream key name.
-func ParseGranularity(v string) (Granularity, error) {
-	for i, n := range granNames {
-		if n == v {
-			return Granularity(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown granularity %q (want file, symbol, span or line)", v)
-}

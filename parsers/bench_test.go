@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/benchgen"
+	"github.com/trajscope/trajscope/internal/testkit/benchgen"
 	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/parsers/miniswe"
 )

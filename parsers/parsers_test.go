@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/fuzzbudget"
+	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/agentless"
 	"github.com/trajscope/trajscope/parsers/agentlessloc"
@@ -423,7 +423,7 @@ func FuzzDetect(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte, name string) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		name = filepath.Base(strings.ReplaceAll(name, "\x00", ""))
 		if name == "." || name == "/" || name == "" || name == ".." {
 			name = "x"

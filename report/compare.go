@@ -135,11 +135,6 @@ type Comparison struct {
 	PerInstance []InstanceDelta `json:"per_instance"`
 }
 
-// Compare is CompareSeeded with DefaultSeed.
-func Compare(a, b *Run, lens string) (*Comparison, error) {
-	return CompareSeeded(a, b, lens, DefaultSeed)
-}
-
 // CompareSeeded matches instances by id and summarises B − A, with a
 // bootstrap interval and a paired test per metric drawn from seed. A run
 // that repeats an instance id is an error: which row to match would be a

@@ -3,7 +3,7 @@ package report_test
 import (
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/fuzzbudget"
+	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/report"
 )
 
@@ -15,7 +15,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`[{"instance_id": "x", "error": ""}]`))
 	f.Add([]byte(`{"instance_id": "x", "final": {"file": null}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		ins, _, err := report.Parse(b, "f")
 		if err != nil {
 			return

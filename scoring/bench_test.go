@@ -7,10 +7,10 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
-	"github.com/trajscope/trajscope/source/sourcetest"
 )
 
 // pythonFile generates n lines of plausible Python: classes with methods.
@@ -44,7 +44,7 @@ func typicalInstance(tb testing.TB) (*model.Gold, *model.Prediction, source.Tree
 	}
 	pred.Final = pred.Steps[len(pred.Steps)-1]
 	pred.ModelPatch = "--- a/pkg/mod0.py\n+++ b/pkg/mod0.py\n@@ -120,2 +120,2 @@\n-x\n+y\n z\n"
-	dir, commit := sourcetest.GitRepo(tb, files)
+	dir, commit := testkit.GitRepo(tb, files)
 	tree, err := source.Open(dir, commit)
 	if err != nil {
 		tb.Fatal(err)

@@ -109,7 +109,7 @@ func (f *Files) sharedDefs(path, lang, id string, fi *fileInfo) (defs []symbols.
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
-		defs, err := symbols.DefsContext(ctx, path, content)
+		defs, err := symbols.Defs(ctx, path, content)
 		return defs, err == nil, errors.Is(err, context.DeadlineExceeded)
 	}
 	if !defsCache.enabled {

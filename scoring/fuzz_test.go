@@ -5,7 +5,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/trajscope/trajscope/internal/fuzzbudget"
+	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/source"
 )
@@ -22,7 +22,7 @@ func FuzzDeletedLines(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, patch string) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		for _, sem := range []model.Semantics{model.ContextBench, model.Fixed} {
 			for _, df := range DeletedLines(patch, sem) {
 				for i, iv := range df.Lines {

@@ -24,12 +24,6 @@ type Gold struct {
 	Missing []string
 }
 
-// PrepareGold computes the gold sets for a tree.
-func PrepareGold(g *model.Gold, files *Files, sem model.Semantics) *Gold {
-	sc := scorer{files, sem}
-	return sc.prepareGold(g)
-}
-
 func (sc scorer) prepareGold(g *model.Gold) *Gold {
 	init, add := g.Init, g.Add
 	if g.TextForm && sc.sem == model.ContextBench {

@@ -9,12 +9,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/gold"
 	"github.com/trajscope/trajscope/parsers/unified"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
-	"github.com/trajscope/trajscope/source/sourcetest"
 )
 
 const vectors = "../testdata/testvectors"
@@ -40,7 +40,7 @@ func vectorRepo(t testing.TB) *scoring.Files {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir, commit := sourcetest.GitRepo(t, files)
+	dir, commit := testkit.GitRepo(t, files)
 	tree, err := source.Open(dir, commit)
 	if err != nil {
 		t.Fatal(err)

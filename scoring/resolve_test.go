@@ -6,11 +6,10 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/trajscope/trajscope/internal/fuzzbudget"
 	"github.com/trajscope/trajscope/internal/pystr"
+	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
-	"github.com/trajscope/trajscope/source/sourcetest"
 )
 
 // resolveFiles is the repository used by the Resolve tables: it holds the
@@ -84,7 +83,7 @@ var resolveCases = []struct {
 }
 
 func TestResolve(t *testing.T) {
-	dir, commit := sourcetest.GitRepo(t, resolveFiles)
+	dir, commit := testkit.GitRepo(t, resolveFiles)
 	g, err := source.OpenGit(dir, commit)
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +94,7 @@ func TestResolve(t *testing.T) {
 	}
 	mfs := fstest.MapFS{}
 	for p, c := range resolveFiles {
-		if !strings.HasPrefix(c, sourcetest.SymlinkPrefix) {
+		if !strings.HasPrefix(c, testkit.SymlinkPrefix) {
 			mfs[p] = &fstest.MapFile{Data: []byte(c)}
 		}
 	}
@@ -124,7 +123,7 @@ func FuzzResolve(f *testing.F) {
 	}
 	f.Add("a/../../b")
 	f.Add("\\\\server\\share\\pkg\\util.py")
-	dir, commit := sourcetest.GitRepo(f, resolveFiles)
+	dir, commit := testkit.GitRepo(f, resolveFiles)
 	g, err := source.OpenGit(dir, commit)
 	if err != nil {
 		f.Fatal(err)
@@ -134,7 +133,7 @@ func FuzzResolve(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		for _, tree := range []scoring.Tree{g, d} {
 			got := scoring.Resolve(tree, in)
 			if got == "" {

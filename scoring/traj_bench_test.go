@@ -5,12 +5,12 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/benchgen"
+	"github.com/trajscope/trajscope/internal/testkit"
+	"github.com/trajscope/trajscope/internal/testkit/benchgen"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/miniswe"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
-	"github.com/trajscope/trajscope/source/sourcetest"
 )
 
 // genRun generates a task, parses its trajectory and stores its repository
@@ -22,7 +22,7 @@ func genRun(tb testing.TB, o benchgen.Options) (*model.Run, *model.Gold, source.
 	if err != nil {
 		tb.Fatal(err)
 	}
-	dir, commit := sourcetest.GitRepo(tb, t.Files)
+	dir, commit := testkit.GitRepo(tb, t.Files)
 	tree, err := source.Open(dir, commit)
 	if err != nil {
 		tb.Fatal(err)
@@ -97,7 +97,7 @@ func BenchmarkDisjointReads(b *testing.B) {
 	for _, n := range actionSizes {
 		b.Run(fmt.Sprintf("steps=%d", n), func(b *testing.B) {
 			file := benchgen.Python(3*n+10, 0)
-			dir, commit := sourcetest.GitRepo(b, map[string]string{"big.py": file})
+			dir, commit := testkit.GitRepo(b, map[string]string{"big.py": file})
 			tree, err := source.Open(dir, commit)
 			if err != nil {
 				b.Fatal(err)
@@ -132,7 +132,7 @@ func BenchmarkDisjointReads(b *testing.B) {
 // BENCHMARKS.md).
 func BenchmarkMemory10000(b *testing.B) {
 	t := benchgen.New(benchgen.Options{Actions: 10000, GoldFiles: 5, Lines: 2000, OtherFiles: 3})
-	dir, commit := sourcetest.GitRepo(b, t.Files)
+	dir, commit := testkit.GitRepo(b, t.Files)
 	var live, total float64
 	for b.Loop() {
 		scoring.ResetDefsCache()

@@ -7,12 +7,12 @@ import (
 	"testing"
 
 	"github.com/trajscope/trajscope/internal/pyjson"
+	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/parsers/gold"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
-	"github.com/trajscope/trajscope/source/sourcetest"
 )
 
 // TestParityTrajectoryFiles: each trajectory file of trajfile_cases.json,
@@ -70,7 +70,7 @@ func TestRealTrajectoryFileAndLine(t *testing.T) {
 	for i := 0; i < 700; i++ {
 		stub = append(stub, "X = 1\n"...)
 	}
-	dir, commit := sourcetest.GitRepo(t, map[string]string{"django/conf/global_settings.py": string(stub)})
+	dir, commit := testkit.GitRepo(t, map[string]string{"django/conf/global_settings.py": string(stub)})
 	tree, err := source.Open(dir, commit)
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/trajscope/trajscope/source/sourcetest"
+	"github.com/trajscope/trajscope/internal/testkit"
 )
 
 // users reports how many holders the shared handle of the repository at
@@ -33,7 +33,7 @@ func users(t *testing.T, dir string) int {
 // through any path to it (a work tree, its .git, a .git file naming it),
 // share one handle, closed after the last tree.
 func TestRepositoryHandleIsShared(t *testing.T) {
-	dir, hashes := sourcetest.GitRepoCommits(t, map[string]string{"a": "1"}, map[string]string{"a": "2"})
+	dir, hashes := testkit.GitRepoCommits(t, map[string]string{"a": "1"}, map[string]string{"a": "2"})
 	linked := t.TempDir()
 	if err := os.WriteFile(filepath.Join(linked, ".git"), []byte("gitdir: "+filepath.Join(dir, ".git")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -89,7 +89,7 @@ func TestRepositoryHandleIsShared(t *testing.T) {
 // instances at other commits of the same repository share its handle,
 // which stays open between them and closes after the last.
 func TestCheckoutsShareAndRelease(t *testing.T) {
-	dir, hashes := sourcetest.GitRepoCommits(t, map[string]string{"a": "1"}, map[string]string{"a": "2"})
+	dir, hashes := testkit.GitRepoCommits(t, map[string]string{"a": "1"}, map[string]string{"a": "2"})
 	c := NewCheckouts(CheckoutOptions{Repo: dir})
 	k1, err := c.Key("", "", hashes[0], "", "i1")
 	if err != nil {
@@ -130,7 +130,7 @@ func TestCheckoutsShareAndRelease(t *testing.T) {
 }
 
 func TestCheckoutsErrors(t *testing.T) {
-	dir, _ := sourcetest.GitRepo(t, map[string]string{"a": "1"})
+	dir, _ := testkit.GitRepo(t, map[string]string{"a": "1"})
 	c := NewCheckouts(CheckoutOptions{Cache: t.TempDir(), NoClone: true})
 	if _, err := c.Key("", "", "", "", "no-id"); !errors.Is(err, ErrUnresolved) {
 		t.Errorf("no URL: err %v, want ErrUnresolved", err)
@@ -162,7 +162,7 @@ func TestCheckoutsErrors(t *testing.T) {
 // TestCheckoutsConcurrent: many goroutines opening and releasing the same
 // keys end with every handle closed.
 func TestCheckoutsConcurrent(t *testing.T) {
-	dir, hashes := sourcetest.GitRepoCommits(t, map[string]string{"a": "1"}, map[string]string{"a": "2"})
+	dir, hashes := testkit.GitRepoCommits(t, map[string]string{"a": "1"}, map[string]string{"a": "2"})
 	c := NewCheckouts(CheckoutOptions{Repo: dir})
 	var keys []string
 	for i := range 40 {
@@ -215,7 +215,7 @@ func (f *memFacts) Put(k string, v []byte) {
 // answer the next tree of that commit without walking; a corrupt entry is
 // ignored.
 func TestPathFactsPersist(t *testing.T) {
-	dir, commit := sourcetest.GitRepo(t, map[string]string{"a.txt": "A", "pkg/b.go": "B", "link": "symlink:a.txt"})
+	dir, commit := testkit.GitRepo(t, map[string]string{"a.txt": "A", "pkg/b.go": "B", "link": "symlink:a.txt"})
 	facts := &memFacts{m: map[string][]byte{}}
 	g, err := openGit(dir, commit, facts)
 	if err != nil {
@@ -320,7 +320,7 @@ func TestDecodersNeverPanic(t *testing.T) {
 // the shared handle, without opening the repository with go-git (which a
 // fetch needs) and without a remote to fetch from.
 func TestPresentCommitNeverFetches(t *testing.T) {
-	dir, commit := sourcetest.GitRepo(t, map[string]string{"a": "1"})
+	dir, commit := testkit.GitRepo(t, map[string]string{"a": "1"})
 	g, err := OpenGit(dir, commit) // keeps the handle open to inspect it
 	if err != nil {
 		t.Fatal(err)

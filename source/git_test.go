@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/trajscope/trajscope/source/sourcetest"
+	"github.com/trajscope/trajscope/internal/testkit"
 )
 
 // copyDir copies a directory tree (regular files, dirs and symlinks).
@@ -53,7 +53,7 @@ func bareCopy(t testing.TB, dir string) string {
 }
 
 func TestGitTreeCommitsAndRevisions(t *testing.T) {
-	dir, hashes := sourcetest.GitRepoCommits(t,
+	dir, hashes := testkit.GitRepoCommits(t,
 		map[string]string{"a.txt": "old\n", "only-old.txt": "o", "pkg/m.go": "package pkg // v1\n"},
 		map[string]string{"a.txt": "new\n", "pkg/m.go": "package pkg // v2\n", "pkg/n.go": "n"},
 	)
@@ -74,7 +74,7 @@ func TestGitTreeCommitsAndRevisions(t *testing.T) {
 		{"uppercase full hash", dir, strings.ToUpper(hashes[1]), hashes[1], "a.txt", "new\n"},
 		{"empty commit means HEAD", dir, "", hashes[1], "a.txt", "new\n"},
 		{"HEAD", dir, "HEAD", hashes[1], "a.txt", "new\n"},
-		{"branch name", dir, sourcetest.Branch, hashes[1], "a.txt", "new\n"},
+		{"branch name", dir, testkit.Branch, hashes[1], "a.txt", "new\n"},
 		{"HEAD~1", dir, "HEAD~1", hashes[0], "a.txt", "old\n"},
 		{"bare repo, old commit", bare, hashes[0], hashes[0], "a.txt", "old\n"},
 		{"bare repo, abbreviated", bare, hashes[1][:8], hashes[1], "pkg/n.go", "n"},
@@ -113,7 +113,7 @@ func TestGitTreeCommitsAndRevisions(t *testing.T) {
 }
 
 func TestOpenGitErrors(t *testing.T) {
-	dir, commit := sourcetest.GitRepo(t, map[string]string{"a": "a"})
+	dir, commit := testkit.GitRepo(t, map[string]string{"a": "a"})
 	plain := t.TempDir()
 	file := filepath.Join(plain, "f")
 	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
@@ -162,7 +162,7 @@ func treeHash(t *testing.T, dir, commit string) string {
 }
 
 func TestGitTreeSymlinks(t *testing.T) {
-	dir, commit := sourcetest.GitRepo(t, map[string]string{
+	dir, commit := testkit.GitRepo(t, map[string]string{
 		"a.txt":            "A",
 		"pkg/b.go":         "B",
 		"pkg/deep/c.go":    "C",
@@ -229,7 +229,7 @@ func TestGitTreeConcurrentReads(t *testing.T) {
 	}
 	files["same1"] = "dup"
 	files["same2"] = "dup" // same blob as same1
-	dir, commit := sourcetest.GitRepo(t, files)
+	dir, commit := testkit.GitRepo(t, files)
 	g, err := OpenGit(dir, commit)
 	if err != nil {
 		t.Fatal(err)
@@ -266,7 +266,7 @@ func TestGitTreeConcurrentReads(t *testing.T) {
 
 func BenchmarkGitTreeReadFile(b *testing.B) {
 	content := strings.Repeat("line of source code\n", 5000) // ~100 KB
-	dir, commit := sourcetest.GitRepo(b, map[string]string{"big.go": content})
+	dir, commit := testkit.GitRepo(b, map[string]string{"big.go": content})
 	b.Run("first", func(b *testing.B) {
 		for b.Loop() {
 			b.StopTimer()

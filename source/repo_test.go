@@ -13,7 +13,7 @@ import (
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/trajscope/trajscope/source/sourcetest"
+	"github.com/trajscope/trajscope/internal/testkit"
 )
 
 // repoKeyCases and friends were checked against the upstream Python.
@@ -140,7 +140,7 @@ func TestResolveRepo(t *testing.T) {
 }
 
 func TestOpenAndOpenCached(t *testing.T) {
-	dir, hashes := sourcetest.GitRepoCommits(t,
+	dir, hashes := testkit.GitRepoCommits(t,
 		map[string]string{"a.txt": "v1"},
 		map[string]string{"a.txt": "v2"},
 	)
@@ -231,7 +231,7 @@ func needGit(t *testing.T) {
 
 func TestCloneAndEnsureCached(t *testing.T) {
 	needGit(t)
-	src, hashes := sourcetest.GitRepoCommits(t,
+	src, hashes := testkit.GitRepoCommits(t,
 		map[string]string{"a.txt": "v1", "pkg/b.go": "b"},
 		map[string]string{"a.txt": "v2"},
 	)
@@ -286,7 +286,7 @@ func TestCloneAndEnsureCached(t *testing.T) {
 
 func TestCloneErrors(t *testing.T) {
 	needGit(t)
-	src, _ := sourcetest.GitRepo(t, map[string]string{"a": "a"})
+	src, _ := testkit.GitRepo(t, map[string]string{"a": "a"})
 	base := t.TempDir()
 	missing := "file://" + filepath.ToSlash(filepath.Join(base, "does-not-exist"))
 	occupied := filepath.Join(base, "occupied")
@@ -344,7 +344,7 @@ func TestCloneErrors(t *testing.T) {
 
 func TestFetchCommit(t *testing.T) {
 	needGit(t)
-	src, hashes := sourcetest.GitRepoCommits(t,
+	src, hashes := testkit.GitRepoCommits(t,
 		map[string]string{"a.txt": "v1"},
 		map[string]string{"a.txt": "v2"},
 	)
@@ -355,8 +355,8 @@ func TestFetchCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, h := range map[string]string{
-		"refs/heads/" + sourcetest.Branch: hashes[0],
-		"refs/pull/1/head":                hashes[1],
+		"refs/heads/" + testkit.Branch: hashes[0],
+		"refs/pull/1/head":             hashes[1],
 	} {
 		ref := plumbing.NewHashReference(plumbing.ReferenceName(name), plumbing.NewHash(h))
 		if err := repo.Storer.SetReference(ref); err != nil {

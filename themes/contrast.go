@@ -69,9 +69,6 @@ func luminance(r, g, b uint8) float64 {
 	return 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(b)
 }
 
-// Ratio is the WCAG contrast ratio of two colours, 1 to 21.
-func Ratio(a, b color.Color) float64 { return ratio(Luminance(a), Luminance(b)) }
-
 func ratio(la, lb float64) float64 {
 	if la < lb {
 		la, lb = lb, la

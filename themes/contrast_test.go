@@ -114,3 +114,6 @@ func TestReadable(t *testing.T) {
 		t.Errorf("comment %s has contrast %.2f, want just above 4.5", c, r)
 	}
 }
+
+// Ratio is the WCAG contrast ratio of two colours, 1 to 21.
+func Ratio(a, b color.Color) float64 { return ratio(Luminance(a), Luminance(b)) }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/memcap"
+	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 )
 
@@ -55,7 +55,7 @@ func TestTUIHugeGoldSpan(t *testing.T) {
 		for _, mode := range []string{"repo", "norepo"} {
 			// The test binary maps about 1 GiB of address space before it
 			// allocates anything; the peak RSS is what is bounded.
-			r := memcap.Run(t, 3<<30, []string{helperEnv + "=" + end + "," + mode}, os.Args[0], "-test.run=^TestTUIHelper$", "-test.v")
+			r := testkit.RunCapped(t, 3<<30, []string{helperEnv + "=" + end + "," + mode}, os.Args[0], "-test.run=^TestTUIHelper$", "-test.v")
 			if r.Code != 0 || !strings.Contains(r.Stdout, "rendered") {
 				t.Errorf("end %s, %s: exit %d\n%.2000s\n%.2000s", end, mode, r.Code, r.Stdout, r.Stderr)
 				continue

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"os"
-
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 )
@@ -56,23 +54,14 @@ func cut(kv string) (string, string, bool) {
 	return "", "", false
 }
 
-// FirstFrame, when TRAJSCOPE_FIRST_FRAME=exit, makes the program quit as
-// soon as its first full screen is drawn: start-up can then be timed from
-// outside (/usr/bin/time, hyperfine) on a real terminal.
-func FirstFrame(m tea.Model) tea.Model {
-	if os.Getenv("TRAJSCOPE_FIRST_FRAME") != "exit" {
-		return m
-	}
-	return firstFrame{m}
-}
+// firstFrameHook wraps the program's model; only a timing build sets it
+// (firstframe.go).
+var firstFrameHook func(tea.Model) tea.Model
 
-type firstFrame struct{ tea.Model }
-
-func (f firstFrame) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	m, cmd := f.Model.Update(msg)
-	if _, sized := msg.(tea.WindowSizeMsg); sized {
-		// Quitting renders the final frame: the first full screen.
-		return firstFrame{m}, tea.Quit
+// Program is the explorer's program for m with opts.
+func Program(m tea.Model, opts ...tea.ProgramOption) *tea.Program {
+	if firstFrameHook != nil {
+		m = firstFrameHook(m)
 	}
-	return firstFrame{m}, cmd
+	return tea.NewProgram(m, opts...)
 }

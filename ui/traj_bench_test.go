@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/benchgen"
+	"github.com/trajscope/trajscope/internal/testkit"
+	"github.com/trajscope/trajscope/internal/testkit/benchgen"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/miniswe"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
-	"github.com/trajscope/trajscope/source/sourcetest"
 )
 
 // benchAnalysis parses and analyses a generated mini-swe-agent v1 run of n
@@ -21,7 +21,7 @@ func benchAnalysis(b *testing.B, n int) *scoring.Analysis {
 	if err != nil {
 		b.Fatal(err)
 	}
-	dir, commit := sourcetest.GitRepo(b, t.Files)
+	dir, commit := testkit.GitRepo(b, t.Files)
 	tree, err := source.Open(dir, commit)
 	if err != nil {
 		b.Fatal(err)

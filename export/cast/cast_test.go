@@ -153,7 +153,7 @@ func TestRecordingIsTheExplorersAutoplay(t *testing.T) {
 				want := screen.Grab(ref, c.o.Width, c.o.Height)
 				for y := range want {
 					if !equal(scr[y], want[y]) {
-						t.Fatalf("step %d, row %d:\n got %q\nwant %q", i+1, y+1, screen.Plain(scr[y]), screen.Plain(want[y]))
+						t.Fatalf("step %d, row %d:\n got %q\nwant %q", i+1, y+1, exporttest.Plain(scr[y]), exporttest.Plain(want[y]))
 					}
 				}
 				dt := time.Duration((evs[k+1].t-evs[k].t)*1000+0.5) * time.Millisecond
@@ -167,7 +167,7 @@ func TestRecordingIsTheExplorersAutoplay(t *testing.T) {
 				ref.Update(tea.KeyPressMsg{Code: 'l', Text: "l"})
 			}
 			apply(t, scr, evs[steps].data, c.o.Width)
-			if bottom := screen.Plain(scr[c.o.Height-1]); !strings.Contains(bottom, "autoplay reached the last step") {
+			if bottom := exporttest.Plain(scr[c.o.Height-1]); !strings.Contains(bottom, "autoplay reached the last step") {
 				t.Errorf("last frame's footer %q", bottom)
 			}
 			if evs[steps+1].data != end {
@@ -176,7 +176,7 @@ func TestRecordingIsTheExplorersAutoplay(t *testing.T) {
 			if c.name == "hostile" {
 				all := ""
 				for _, l := range scr {
-					all += screen.Plain(l)
+					all += exporttest.Plain(l)
 				}
 				if !strings.Contains(all, `\e]52;`) && !strings.Contains(all, "pwn") {
 					t.Error("the hostile run's text is not on screen")

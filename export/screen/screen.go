@@ -84,32 +84,3 @@ func Cells(text string, w, h int) []uv.Line {
 
 // Grab is the explorer's current screen as cells.
 func Grab(m *ui.Model, w, h int) []uv.Line { return Cells(m.Render(), w, h) }
-
-// Plain is a line's text without styles, trailing spaces kept: for tests and
-// for measuring.
-func Plain(l uv.Line) string {
-	var b strings.Builder
-	for _, c := range l {
-		if c.Width == 0 && c.Content == "" {
-			continue // the second cell of a wide character
-		}
-		b.WriteString(c.Content)
-	}
-	return b.String()
-}
-
-// Safe reports whether a line's cells hold only printable text: no cell
-// carries a control character or an escape sequence.
-func Safe(l uv.Line) bool {
-	for _, c := range l {
-		for _, r := range c.Content {
-			if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-				return false
-			}
-		}
-		if c.Link.URL != "" {
-			return false
-		}
-	}
-	return true
-}

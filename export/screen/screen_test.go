@@ -51,10 +51,10 @@ func TestCells(t *testing.T) {
 	if lines[1][0].Style.Fg == nil || lines[2][0].Style.Fg != nil {
 		t.Error("the style should carry to the second line and be reset on the third")
 	}
-	if got := Plain(lines[2]); got != "界x  " { // 界 takes two of the five cells
+	if got := exporttest.Plain(lines[2]); got != "界x  " { // 界 takes two of the five cells
 		t.Errorf("wide line %q", got)
 	}
-	if !Safe(lines[0]) {
+	if !exporttest.Safe(lines[0]) {
 		t.Error("plain text reported unsafe")
 	}
 }
@@ -65,8 +65,8 @@ func TestOpenAtStep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Current() != 6 || !strings.Contains(Plain(Grab(m, 120, 40)[0]), "step 7/20") {
-		t.Errorf("current %d, header %q", m.Current(), Plain(Grab(m, 120, 40)[0]))
+	if m.Current() != 6 || !strings.Contains(exporttest.Plain(Grab(m, 120, 40)[0]), "step 7/20") {
+		t.Errorf("current %d, header %q", m.Current(), exporttest.Plain(Grab(m, 120, 40)[0]))
 	}
 	if _, err := Open(a, Options{Width: 20, Height: 40}); err == nil {
 		t.Error("a screen narrower than the explorer's minimum opened")

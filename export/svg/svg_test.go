@@ -137,7 +137,7 @@ func TestStillIsTheExplorersScreen(t *testing.T) {
 				rows[tx.row] = r + tx.s
 			}
 			for y, l := range screen.Grab(m, c.o.Width, c.o.Height) {
-				if want, got := strings.TrimRight(screen.Plain(l), " "), strings.TrimRight(rows[y], " "); got != want {
+				if want, got := strings.TrimRight(exporttest.Plain(l), " "), strings.TrimRight(rows[y], " "); got != want {
 					t.Errorf("row %d:\n got %q\nwant %q", y+1, got, want)
 				}
 			}

@@ -19,21 +19,12 @@ func IsSpace(r rune) bool {
 // StripSpace is Python's s.strip() with no arguments.
 func StripSpace(s string) string { return strings.TrimFunc(s, IsSpace) }
 
-// LStripSpace is Python's s.lstrip() with no arguments.
-func LStripSpace(s string) string { return strings.TrimLeftFunc(s, IsSpace) }
-
-// RStripSpace is Python's s.rstrip() with no arguments.
-func RStripSpace(s string) string { return strings.TrimRightFunc(s, IsSpace) }
-
 // Strip is Python's s.strip(chars): chars is a set of characters.
 func Strip(s, chars string) string { return strings.Trim(s, chars) }
 
 // LStrip is Python's s.lstrip(chars): every leading character in the set goes,
 // so LStrip(".github/x", "./") is "github/x".
 func LStrip(s, chars string) string { return strings.TrimLeft(s, chars) }
-
-// RStrip is Python's s.rstrip(chars).
-func RStrip(s, chars string) string { return strings.TrimRight(s, chars) }
 
 // isLineBreak lists the code points Python's str.splitlines() breaks on
 // ("\r\n" is handled as one break by SplitLines).

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/fuzzbudget"
+	"github.com/trajscope/trajscope/internal/testkit"
 )
 
 func TestLineAndText(t *testing.T) {
@@ -49,7 +49,7 @@ func FuzzLine(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		for _, out := range []string{Line(s), Text(s)} {
 			for _, r := range out {
 				if Unsafe(r) && r != '\n' && r != '\t' {

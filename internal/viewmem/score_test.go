@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/benchgen"
-	"github.com/trajscope/trajscope/internal/memcap"
+	"github.com/trajscope/trajscope/internal/testkit"
+	"github.com/trajscope/trajscope/internal/testkit/benchgen"
 )
 
 // TestScoreLongRunMemory: scoring a long mini-swe-agent run (40,000
@@ -20,7 +20,7 @@ func TestScoreLongRunMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates a 90 MB run and scores it in a capped child")
 	}
-	bin := memcap.Binary(t)
+	bin := testkit.Binary(t)
 	dir := t.TempDir()
 	task := benchgen.New(benchgen.Options{Actions: 40000, GoldFiles: 5, Lines: 2000, OtherFiles: 3})
 	for p, c := range task.Files {
@@ -34,7 +34,7 @@ func TestScoreLongRunMemory(t *testing.T) {
 	mustWrite(t, traj, string(task.Traj))
 	size := int64(len(task.Traj))
 	task = nil
-	r := memcap.Run(t, 4<<30, []string{"XDG_CACHE_HOME=" + t.TempDir()}, bin,
+	r := testkit.RunCapped(t, 4<<30, []string{"XDG_CACHE_HOME=" + t.TempDir()}, bin,
 		"score", "--gold", gold, "--pred", traj, "--repo", filepath.Join(dir, "repo"), "--format", "jsonl")
 	if r.Code != 0 {
 		t.Fatalf("exit %d: %.1000s", r.Code, r.Stderr)
@@ -54,7 +54,7 @@ func TestLargeSourceFileMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes a 40 MB source file and runs the binary capped")
 	}
-	bin := memcap.Binary(t)
+	bin := testkit.Binary(t)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "repo", "pkg", "big.py")
 	os.MkdirAll(filepath.Dir(src), 0o755)
@@ -81,7 +81,7 @@ func TestLargeSourceFileMemory(t *testing.T) {
 		{"score", "--gold", gold, "--pred", traj, "--repo", filepath.Join(dir, "repo"), "--format", "jsonl"},
 		{"view", traj, "--gold", gold, "--repo", filepath.Join(dir, "repo")},
 	} {
-		r := memcap.Run(t, 4<<30, []string{"XDG_CACHE_HOME=" + t.TempDir()}, bin, args...)
+		r := testkit.RunCapped(t, 4<<30, []string{"XDG_CACHE_HOME=" + t.TempDir()}, bin, args...)
 		if r.Code != 0 || !strings.Contains(r.Stderr, "gave up parsing pkg/big.py: past the 2s budget") {
 			t.Errorf("%s: exit %d, want the give-up warning\n%.1000s", args[0], r.Code, r.Stderr)
 		}

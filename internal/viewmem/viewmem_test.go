@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/memcap"
+	"github.com/trajscope/trajscope/internal/testkit"
 )
 
 // TestViewHugeGoldSpan: one gold row claiming a huge end line (1e11, 4e9,
@@ -23,7 +23,7 @@ func TestViewHugeGoldSpan(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and runs it capped")
 	}
-	bin := memcap.Binary(t)
+	bin := testkit.Binary(t)
 	dir := t.TempDir()
 	abs := func(p string) string { a, _ := filepath.Abs(p); return a }
 	const demoTraj = "../../demo/task/pricebook__pricebook-42.traj.json"
@@ -40,7 +40,7 @@ func TestViewHugeGoldSpan(t *testing.T) {
 			{"--repo", abs("../../demo/task/repo"), "--lens", "observed"},
 		} {
 			args := append([]string{"view", abs(demoTraj), "--gold", gold}, extra...)
-			r := memcap.Run(t, 2<<30, []string{"XDG_CACHE_HOME=" + t.TempDir()}, bin, args...)
+			r := testkit.RunCapped(t, 2<<30, []string{"XDG_CACHE_HOME=" + t.TempDir()}, bin, args...)
 			name := end + " " + strings.Join(extra, " ")
 			if r.Code != 0 || !strings.Contains(r.Stdout, "pricebook/discounts.py") {
 				t.Errorf("%s: exit %d\n%.1500s\n%.1500s", name, r.Code, r.Stdout, r.Stderr)
@@ -62,7 +62,7 @@ func TestViewMemoryScales(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates large inputs and runs the binary capped")
 	}
-	bin := memcap.Binary(t)
+	bin := testkit.Binary(t)
 	dir := t.TempDir()
 	small := filepath.Join(dir, "g1.jsonl")
 	mustWrite(t, small, `{"inst_id": "o__r-1", "gold_ctx": [{"file": "pkg/mod.py", "start_line": 1, "end_line": 2}]}`+"\n")
@@ -78,7 +78,7 @@ func TestViewMemoryScales(t *testing.T) {
 				args = append(args, "--pred", run)
 			}
 		}
-		r := memcap.Run(t, 4<<30, []string{"XDG_CACHE_HOME=" + t.TempDir()}, bin, args...)
+		r := testkit.RunCapped(t, 4<<30, []string{"XDG_CACHE_HOME=" + t.TempDir()}, bin, args...)
 		if r.Code != 0 {
 			t.Fatalf("%s: exit %d: %.1000s", name, r.Code, r.Stderr)
 		}

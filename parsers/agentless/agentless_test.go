@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/fuzzbudget"
+	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsonv"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
@@ -141,7 +141,7 @@ func FuzzAgentless(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		run, err := Parse("f_traj.json", b)
 		if err != nil {
 			return

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/fuzzbudget"
+	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
@@ -16,7 +16,7 @@ func FuzzAgentlessLoc(f *testing.F) {
 	}
 	f.Add([]byte(`{"instance_id":"a","found_files":["x"],"found_edit_locs":[[[["line: 0"]]],{"x":"lines: 9-1"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		runs, err := ParseRuns("fuzz.jsonl", data)
 		if err != nil {
 			return

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/fuzzbudget"
+	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
@@ -23,7 +23,7 @@ func FuzzATIF(f *testing.F) {
 		`"subagent_trajectories":[{"trajectory_id":"s","schema_version":"ATIF-v1.7","steps":[{"source":"agent","tool_calls":[{"function_name":"Task"}],` +
 		`"observation":{"results":[{"subagent_trajectory_ref":[{"trajectory_id":"s"}]}]}}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		runs, err := parse("fuzz.json", data, "")
 		if err != nil {
 			return

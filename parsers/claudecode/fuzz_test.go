@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/fuzzbudget"
+	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
@@ -21,7 +21,7 @@ func FuzzClaudeCode(f *testing.F) {
 	f.Add([]byte("[{\"type\":\"system\",\"subtype\":\"init\"}]"))
 	f.Add([]byte("{\"type\":\"user\",\"message\":{\"content\":\"\u2028\"}}\n{"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		run, err := parse("fuzz.jsonl", data)
 		if err != nil {
 			return

@@ -10,7 +10,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/trajscope/trajscope/internal/memcap"
+	"github.com/trajscope/trajscope/internal/testkit"
 )
 
 // bombRow is a hub row whose id and gold are dictionary-encoded: a million
@@ -90,14 +90,14 @@ func TestParquetBombUnderMemoryCap(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := memcap.Binary(t)
+	bin := testkit.Binary(t)
 	dir := t.TempDir()
 	bomb := filepath.Join(dir, "bomb.parquet")
 	writeBomb(t, bomb, maxParquetRows, 10<<10)
 	pred := filepath.Join(dir, "preds.jsonl")
 	os.WriteFile(pred, []byte(`{"instance_id": "bomb__bomb-1", "traj_data": {"pred_files": ["a.py"]}}`+"\n"), 0o644)
 	env := []string{"XDG_CACHE_HOME=" + t.TempDir()}
-	r := memcap.Run(t, 2<<30, env, bin, "score", "--gold", bomb, "--pred", pred, "--repo", dir)
+	r := testkit.RunCapped(t, 2<<30, env, bin, "score", "--gold", bomb, "--pred", pred, "--repo", dir)
 	if r.Code != 1 || !strings.HasPrefix(r.Stderr, "trajscope: "+bomb+": the gold columns decode to more than") || strings.Count(r.Stderr, "\n") != 1 {
 		t.Errorf("exit %d, stderr %q", r.Code, r.Stderr)
 	}
@@ -114,7 +114,7 @@ func TestParquetManyRowsOneID(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := memcap.Binary(t)
+	bin := testkit.Binary(t)
 	dir := t.TempDir()
 	many := filepath.Join(dir, "many.parquet")
 	writeBomb(t, many, maxParquetRows, 60)
@@ -122,7 +122,7 @@ func TestParquetManyRowsOneID(t *testing.T) {
 	os.WriteFile(pred, []byte(`{"instance_id": "bomb__bomb-1", "traj_data": {"pred_files": ["a.py"]}}`+"\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "a.py"), []byte("x = 1\ny = 2\n"), 0o644)
 	env := []string{"XDG_CACHE_HOME=" + t.TempDir()}
-	r := memcap.Run(t, 3<<30, env, bin, "score", "--gold", many, "--pred", pred, "--repo", dir, "--format", "text")
+	r := testkit.RunCapped(t, 3<<30, env, bin, "score", "--gold", many, "--pred", pred, "--repo", dir, "--format", "text")
 	t.Logf("peak RSS %d MiB", r.PeakRSS>>20)
 	lines := strings.Split(strings.TrimSpace(r.Stderr), "\n")
 	warnings := 0

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
-	"github.com/trajscope/trajscope/internal/fuzzbudget"
+	"github.com/trajscope/trajscope/internal/testkit"
 )
 
 // checkSet asserts what every loaded Set keeps, whatever the input: each
@@ -52,7 +52,7 @@ func FuzzGoldJSON(f *testing.F) {
 	// One file per fuzz process: the loader reads paths, not bytes.
 	path := filepath.Join(f.TempDir(), "gold.json")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -89,7 +89,7 @@ func FuzzGoldParquet(f *testing.F) {
 	f.Add(buf.Bytes())
 	path := filepath.Join(f.TempDir(), "gold.parquet")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}

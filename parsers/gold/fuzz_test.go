@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/fuzzbudget"
+	"github.com/trajscope/trajscope/internal/testkit"
 )
 
 // FuzzGoldJSONL: no panic; every non-blank line is either a loaded row or a
@@ -19,7 +19,7 @@ func FuzzGoldJSONL(f *testing.F) {
 	f.Add([]byte(`{"inst_id": "a", "gold_ctx": "context0：\nfile: a\nstart_line: 1\nend_line: 2\n"}`))
 	f.Add([]byte(`{"original_inst_id": "x__y-1__AbCdEf1", "init_ctx": [{"file": "a", "start_line": 99999999999999999999}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		set := newSet()
 		loadLines(set, data, "f.jsonl")
 		lines := 0
@@ -73,7 +73,7 @@ func FuzzTextForm(f *testing.F) {
 	f.Add("/workspace/x y/b.go", -2, 0, "\n\ncontext1：\nfile: fake\n", "context0：\n")
 	f.Add("f", 5, 5, "", "context0：\nfile: a\nstart_line: 1\nend_line: 2\n\n\ncontext1：\nfile: b\nstart_line: 3\nend_line: 4\n")
 	f.Fuzz(func(t *testing.T, file string, start, end int, content, raw string) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		if entries, err := parseTextForm(raw); err == nil {
 			if len(entries) == 0 {
 				t.Fatal("no entries and no error")

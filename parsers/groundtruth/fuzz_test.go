@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/fuzzbudget"
+	"github.com/trajscope/trajscope/internal/testkit"
 )
 
 // FuzzGroundTruth checks that no input panics under any of the file names
@@ -22,7 +22,7 @@ func FuzzGroundTruth(f *testing.F) {
 	names := []string{"ground_truth.json", "expected_defects.json", "expected_changes.json", "task_spec.json",
 		"oracle_answer.json", "instance.json", "reference_fix.patch", "x.json"}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		for _, name := range names {
 			tr, err := parse(filepath.Join("task", "tests", name), data)
 			if err != nil {

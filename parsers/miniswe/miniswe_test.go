@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/fuzzbudget"
+	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsonv"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
@@ -360,7 +360,7 @@ func FuzzMiniSWE(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		run, err := Parse("f.traj.json", b)
 		// Decoding in place gives the same run, or the same error.
 		owned, oerr := ParseOwned("f.traj.json", bytes.Clone(b))

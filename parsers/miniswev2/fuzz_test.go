@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/fuzzbudget"
+	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
@@ -20,7 +20,7 @@ func FuzzMiniSWEv2(f *testing.F) {
 	}
 	f.Add([]byte(`{"messages":[{"role":"assistant","tool_calls":[{"id":"a","function":{"arguments":"{\"command\":\"sed -n '0,-1p' x\"}"}}]},{"role":"tool","tool_call_id":"a","content":"<output_head>\n</output_head>"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		run, err := parse("fuzz.traj.json", data)
 		if err != nil {
 			return

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/fuzzbudget"
+	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
 )
@@ -29,7 +29,7 @@ func FuzzOpenHands(f *testing.F) {
 	f.Add([]byte(`{"instance_id": "a", "history": null}`))
 	f.Add([]byte(`{"history": [{"id": 1, "action": "read", "args": {"path": "/a.py", "view_range": [1, -1]}}, {"cause": 1, "observation": "error"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		runs, err := loadJSONL("fuzz.jsonl", data)
 		if err != nil && !strings.Contains(err.Error(), "fuzz.jsonl") {
 			t.Fatalf("error does not name the file: %v", err)
@@ -50,7 +50,7 @@ func FuzzRunCommand(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, cmd string) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		for _, v := range []Variant{History, Completions} {
 			st, ok, err := RunCommandStep(cmd, v)
 			if err == nil && ok && len(st.Files) == 0 {
@@ -80,7 +80,7 @@ func FuzzCompletions(f *testing.F) {
 	}
 	log := filepath.Join(dir, "log.json")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		if err := os.WriteFile(log, data, 0o644); err != nil {
 			t.Fatal(err)
 		}

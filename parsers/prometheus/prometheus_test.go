@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/fuzzbudget"
+	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
 	"github.com/trajscope/trajscope/parsers/internal/runfile"
@@ -149,7 +149,7 @@ func FuzzPrometheus(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		run, err := Parse("f.log", b)
 		if err != nil {
 			if !errors.Is(err, ErrNothingFound) {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/fuzzbudget"
+	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
 )
@@ -34,7 +34,7 @@ func FuzzSWEAgentCheckpoints(f *testing.F) {
 	f.Add([]byte(`{"action": 5}` + "\n" + `{"action": ["str_replace_editor view"]}`))
 	f.Add([]byte(`{"type": "patch_context", "patch_context": ["x"]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		run, err := loadCheckpoints("fuzz.checkpoints.jsonl", data)
 		if err != nil {
 			if !strings.Contains(err.Error(), "fuzz.checkpoints.jsonl") {
@@ -50,7 +50,7 @@ func FuzzSWEAgentTraj(f *testing.F) {
 	seedFiles(f, "owner__repo-1.traj", "instance_owner__repo-7/instance_owner__repo-7.traj", "history-only.traj", "windows-0x.traj",
 		"badinfo.traj", "owner__repo-3.context.json")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		if run, err := loadTraj("fuzz.traj", data); err == nil {
 			checkRun(t, run)
 		}
@@ -67,7 +67,7 @@ func FuzzPatchContext(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		spans, err := ParsePatchContext(s)
 		if err != nil {
 			if _, ok := err.(*PatchContextError); !ok {

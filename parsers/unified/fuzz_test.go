@@ -7,7 +7,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/fuzzbudget"
+	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/parsers/internal/rawjson"
 )
 
@@ -26,7 +26,7 @@ func FuzzUnifiedRead(f *testing.F) {
 	f.Add([]byte(`{"instance_id": "a", "traj_data": {"pred_steps": [{"files": ["x"], "spans": {"x": [{"start": 1, "end": 2}]}, "symbols": {"x": ["f"]}}]}, "z": [1e400, -0, 0.1]}`))
 	f.Add([]byte("[{\"original_inst_id\": \"o\"}, {}]"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		for _, name := range []string{"f.jsonl", "f.json"} {
 			recs, err := Read(bytes.NewReader(data), name)
 			if name == "f.jsonl" && err != nil {
@@ -74,7 +74,7 @@ func FuzzStringAt(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, tok []byte) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		tok = bytes.TrimSpace(tok)
 		if len(tok) < 2 || tok[0] != '"' || !json.Valid(tok) {
 			return

@@ -115,9 +115,11 @@ func TestWriteMatchesPython(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	for _, i := range []int{0, 9} {
-		if err := Write(&buf, &recs[i].Pred); err != nil {
+		b, err := Append(nil, &recs[i].Pred)
+		if err != nil {
 			t.Fatal(err)
 		}
+		buf.Write(append(b, '\n'))
 	}
 	if buf.String() != string(golden) {
 		t.Errorf("got:\n%s\nwant:\n%s", buf.String(), golden)

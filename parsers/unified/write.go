@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -12,16 +11,6 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/rawjson"
 )
-
-// Write writes p as one JSONL line (Append's bytes and "\n").
-func Write(w io.Writer, p *model.Prediction) error {
-	b, err := Append(nil, p)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
-}
 
 // Append appends p as Python's json.dumps(record, ensure_ascii=False) writes
 // the record the upstream converter builds, without a newline:

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/benchgen"
+	"github.com/trajscope/trajscope/internal/testkit"
+	"github.com/trajscope/trajscope/internal/testkit/benchgen"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/miniswe"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/scoring/diagnose"
 	"github.com/trajscope/trajscope/source"
-	"github.com/trajscope/trajscope/source/sourcetest"
 )
 
 // BenchmarkDiagnose diagnoses a generated mini-swe-agent run under both
@@ -24,7 +24,7 @@ func BenchmarkDiagnose(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			dir, commit := sourcetest.GitRepo(b, t.Files)
+			dir, commit := testkit.GitRepo(b, t.Files)
 			tree, err := source.Open(dir, commit)
 			if err != nil {
 				b.Fatal(err)

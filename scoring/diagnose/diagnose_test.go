@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/scoring/diagnose"
 	"github.com/trajscope/trajscope/source"
-	"github.com/trajscope/trajscope/source/sourcetest"
 )
 
 // numbered is a file of n lines "line 1" … "line n".
@@ -27,7 +27,7 @@ func numbered(n int) string {
 // d.py and e.py 10 each, notes.md 5. missing.py is deliberately absent.
 func testFiles(t *testing.T) *scoring.Files {
 	t.Helper()
-	dir, commit := sourcetest.GitRepo(t, map[string]string{
+	dir, commit := testkit.GitRepo(t, map[string]string{
 		"a.py": numbered(30), "b.py": numbered(20), "c.py": numbered(10),
 		"d.py": numbered(10), "e.py": numbered(10), "notes.md": numbered(5),
 	})

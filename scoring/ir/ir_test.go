@@ -3,16 +3,23 @@ package ir_test
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"testing"
 
+	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/scoring/ir"
 	"github.com/trajscope/trajscope/source"
-	"github.com/trajscope/trajscope/source/sourcetest"
 )
 
-func set(files ...string) ir.Relevant { return ir.NewRelevant(files...) }
+// set is the relevant set of files given in any order: sorted, each once,
+// as the prepared gold's file list is.
+func set(files ...string) ir.Relevant {
+	out := slices.Clone(files)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
 
 // TestRankingFunctions: every formula on hand-ranked lists. Values are
 // Python's for the same arithmetic (ir_metrics.py run by hand).
@@ -89,7 +96,7 @@ func TestRankingFunctions(t *testing.T) {
 
 func testFiles(t *testing.T) *scoring.Files {
 	t.Helper()
-	dir, commit := sourcetest.GitRepo(t, map[string]string{
+	dir, commit := testkit.GitRepo(t, map[string]string{
 		"a.py": "1\n2\n3\n4\n5\n", "b.py": "1\n", "d.py": "1\n",
 		"sub/c.py": "1\n", "sub/x.py": "1\n", "notes.md": "1\n2\n",
 	})
@@ -261,20 +268,16 @@ func TestAtKJSON(t *testing.T) {
 	}
 }
 
-// TestRelevant: the set is sorted and distinct whatever order the files
-// come in, and Has answers for members only (the recall divisor is its
-// length, so a repeat would lower every recall).
+// TestRelevant: Has answers for members only, and recall divides by the
+// distinct relevant files.
 func TestRelevant(t *testing.T) {
-	r := ir.NewRelevant("b.py", "a.py", "b.py", "")
-	if want := (ir.Relevant{"", "a.py", "b.py"}); !reflect.DeepEqual(r, want) {
-		t.Fatalf("NewRelevant = %q, want %q", r, want)
-	}
+	r := set("b.py", "a.py", "b.py", "")
 	for f, want := range map[string]bool{"a.py": true, "b.py": true, "": true, "c.py": false, "a": false} {
 		if got := r.Has(f); got != want {
 			t.Errorf("Has(%q) = %v, want %v", f, got, want)
 		}
 	}
-	if got := ir.RecallAtK([]string{"a.py"}, ir.NewRelevant("a.py", "a.py", "b.py"), 1); got != 0.5 {
+	if got := ir.RecallAtK([]string{"a.py"}, set("a.py", "a.py", "b.py"), 1); got != 0.5 {
 		t.Errorf("recall with a repeated gold file = %v, want 0.5", got)
 	}
 }

@@ -21,13 +21,6 @@ import (
 // each (the prepared gold's own list is one already).
 type Relevant []string
 
-// NewRelevant makes the relevant set of files given in any order.
-func NewRelevant(files ...string) Relevant {
-	out := slices.Clone(files)
-	slices.Sort(out)
-	return slices.Clip(slices.Compact(out))
-}
-
 // Has reports whether f is relevant.
 func (r Relevant) Has(f string) bool {
 	_, ok := slices.BinarySearch(r, f)

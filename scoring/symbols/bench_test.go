@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trajscope/trajscope/internal/fuzzbudget"
+	"github.com/trajscope/trajscope/internal/testkit"
 )
 
 // genPython writes about n lines of Python: classes with methods, top-level
@@ -52,7 +52,7 @@ func genJS(n int) []byte {
 
 func benchDefs(b *testing.B, path string, src []byte) {
 	b.Helper()
-	defs, err := Defs(path, src)
+	defs, err := testDefs(path, src)
 	if err != nil || len(defs) == 0 {
 		b.Fatalf("warm-up: %d defs, %v", len(defs), err)
 	}
@@ -60,7 +60,7 @@ func benchDefs(b *testing.B, path string, src []byte) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := Defs(path, src); err != nil {
+		if _, err := testDefs(path, src); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -80,7 +80,7 @@ func TestGenerators(t *testing.T) {
 	if n := strings.Count(string(py), "\n"); n < 2000 || n > 2100 {
 		t.Errorf("genPython(2000) has %d lines", n)
 	}
-	defs, err := Defs("gen.py", py)
+	defs, err := testDefs("gen.py", py)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestGenerators(t *testing.T) {
 		t.Errorf("gen.py: %d defs, want %d", len(defs), want)
 	}
 	js := genJS(2000)
-	defs, err = Defs("gen.js", js)
+	defs, err = testDefs("gen.js", js)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,13 +118,13 @@ func FuzzDefs(f *testing.F) {
 	}
 	f.Add(uint8(0), []byte("def \xff(:\n"))
 	f.Fuzz(func(t *testing.T, lang uint8, src []byte) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		path := "f" + exts[int(lang)%len(exts)]
 		// Some grammars take seconds or loop on odd input (TestTimeout);
 		// that is the grammar's business, not a failure here.
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		defs, err := DefsContext(ctx, path, src)
+		defs, err := Defs(ctx, path, src)
 		if errors.Is(err, context.DeadlineExceeded) {
 			t.Skip("parse too slow")
 		}
@@ -132,14 +132,6 @@ func FuzzDefs(f *testing.F) {
 			t.Fatal(err)
 		}
 		checkSane(t, path, src, defs)
-		named, err := NamedDefsContext(ctx, path, src)
-		if errors.Is(err, context.DeadlineExceeded) {
-			t.Skip("parse too slow")
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkSane(t, path, src, named)
 		checkOracle(t, path, src)
 	})
 }

@@ -66,30 +66,10 @@ func TestLanguage(t *testing.T) {
 func TestUnmappedGivesNil(t *testing.T) {
 	src := []byte("def f():\n    pass\n")
 	for _, p := range []string{"README.md", "a.pyi", ".py", "noext", "x.mjs"} {
-		got, err := Defs(p, src)
+		got, err := testDefs(p, src)
 		if got != nil || err != nil {
-			t.Errorf("Defs(%q) = %v, %v; want nil, nil", p, got, err)
+			t.Errorf("testDefs(%q) = %v, %v; want nil, nil", p, got, err)
 		}
-	}
-}
-
-func TestDefTypes(t *testing.T) {
-	if got := DefTypes("javascript"); !slices.Contains(got, "arrow_function") {
-		t.Errorf("javascript def types %v lack arrow_function", got)
-	}
-	if got := DefTypes("python"); !slices.Contains(got, "async_function_definition") {
-		t.Errorf("python def types %v lack async_function_definition", got)
-	}
-	if got := DefTypes("typescript"); slices.Contains(got, "arrow_function") {
-		t.Errorf("typescript def types %v have arrow_function", got)
-	}
-	if DefTypes("markdown") != nil {
-		t.Error("unmapped language has def types")
-	}
-	// The copy is the caller's: changing it leaves the table alone.
-	DefTypes("c")[0] = "x"
-	if DefTypes("c")[0] != "function_definition" {
-		t.Error("DefTypes exposes the table")
 	}
 }
 
@@ -108,44 +88,13 @@ func allFixtures(t testing.TB) map[string][]byte {
 	return out
 }
 
-// TestNamedDefs: NamedDefs is Defs without the nameless entries on every
-// fixture (upstream's two walks agree unless a def hides under a skipped
-// node), and the nameless ones exist, so the filter is exercised.
-func TestNamedDefs(t *testing.T) {
-	nameless := 0
-	for p, src := range allFixtures(t) {
-		defs, err := Defs(p, src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var want []Def
-		for _, d := range defs {
-			if d.Name != "" {
-				want = append(want, d)
-			} else {
-				nameless++
-			}
-		}
-		got, err := NamedDefs(p, src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: NamedDefs\n got  %v\n want %v", p, got, want)
-		}
-	}
-	if nameless == 0 {
-		t.Error("no fixture has a nameless def")
-	}
-}
-
 // TestConcurrent runs every fixture from many goroutines: pooled parsers
 // must not be shared, and every run must give the sequential answer.
 func TestConcurrent(t *testing.T) {
 	fx := allFixtures(t)
 	want := map[string][]Def{}
 	for p, src := range fx {
-		d, err := Defs(p, src)
+		d, err := testDefs(p, src)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -159,7 +108,7 @@ func TestConcurrent(t *testing.T) {
 			defer wg.Done()
 			for i := 0; i < 5; i++ {
 				for p, src := range fx {
-					got, err := Defs(p, src)
+					got, err := testDefs(p, src)
 					if err != nil || !reflect.DeepEqual(got, want[p]) {
 						select {
 						case errs <- p:
@@ -180,7 +129,7 @@ func TestConcurrent(t *testing.T) {
 // checkSane asserts the invariants every result must hold.
 func checkSane(t testing.TB, path string, src []byte, defs []Def) {
 	t.Helper()
-	types := DefTypes(Language(path))
+	types := defNodes[Language(path)]
 	for _, d := range defs {
 		if d.Start < 0 || d.Start > d.End || d.End > len(src) {
 			t.Fatalf("%s: def out of bounds %v (len %d)", path, d, len(src))
@@ -219,7 +168,7 @@ func TestBadInput(t *testing.T) {
 	for lang, ext := range extByLang {
 		for name, src := range inputs {
 			path := "x/" + name + ext
-			defs, err := Defs(path, src)
+			defs, err := testDefs(path, src)
 			if err != nil {
 				t.Errorf("%s (%s): %v", name, lang, err)
 			}
@@ -231,7 +180,7 @@ func TestBadInput(t *testing.T) {
 	}
 	// A BOM or CRLF must not hide a Python def.
 	for _, name := range []string{"bom", "crlf"} {
-		defs, _ := Defs("x.py", inputs[name])
+		defs, _ := testDefs("x.py", inputs[name])
 		if len(defs) != 1 || defs[0].Name != "f" {
 			t.Errorf("%s: got %v, want one def f", name, defs)
 		}
@@ -245,7 +194,7 @@ func TestHugeFile(t *testing.T) {
 		t.Skip("slow")
 	}
 	src := genPython(60000) // ~1.3 MB
-	defs, err := Defs("big.py", src)
+	defs, err := testDefs("big.py", src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +229,7 @@ func TestTimeout(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	defs, err := DefsContext(ctx, "hang.swift", src)
+	defs, err := Defs(ctx, "hang.swift", src)
 	if !errors.Is(err, context.DeadlineExceeded) || defs != nil {
 		t.Fatalf("got %v, %v; want deadline exceeded", defs, err)
 	}
@@ -288,16 +237,16 @@ func TestTimeout(t *testing.T) {
 		t.Errorf("stopping took %v", el)
 	}
 	fx := filepath.Join("testdata", "lang", "sample.swift")
-	if defs, err := Defs(fx, readFixture(t, fx)); err != nil || len(defs) != 6 {
+	if defs, err := testDefs(fx, readFixture(t, fx)); err != nil || len(defs) != 6 {
 		t.Errorf("after a timeout: %d defs, %v", len(defs), err)
 	}
 
 	done, cancel2 := context.WithCancel(context.Background())
 	cancel2()
-	if _, err := DefsContext(done, "x.py", []byte("def f(): pass\n")); !errors.Is(err, context.Canceled) {
+	if _, err := Defs(done, "x.py", []byte("def f(): pass\n")); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: %v", err)
 	}
-	if _, err := DefsContext(done, "x.md", nil); err != nil {
+	if _, err := Defs(done, "x.md", nil); err != nil {
 		t.Errorf("unmapped language with a cancelled context: %v", err)
 	}
 }
@@ -308,7 +257,7 @@ func TestTimeout(t *testing.T) {
 func TestPoolNotPoisoned(t *testing.T) {
 	src := readFixture(t, filepath.Join("testdata", "mod.py"))
 	for i := 0; i < 2000; i++ {
-		defs, err := Defs("pkg/mod.py", src)
+		defs, err := testDefs("pkg/mod.py", src)
 		if err != nil || len(defs) != 4 {
 			t.Fatalf("run %d: %d defs, %v", i, len(defs), err)
 		}
@@ -319,7 +268,7 @@ func TestPoolNotPoisoned(t *testing.T) {
 // it must still finish and name none of them.
 func TestDeepArrows(t *testing.T) {
 	src := []byte("f(" + strings.Repeat("() => ", 3000) + "0)")
-	defs, err := Defs("deep.js", src)
+	defs, err := testDefs("deep.js", src)
 	if err != nil {
 		t.Fatal(err)
 	}

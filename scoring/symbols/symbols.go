@@ -68,12 +68,6 @@ var identRank = map[string]int{
 	"constant_identifier":  100,
 }
 
-// DefTypes returns the upstream DEF_NODES entry for lang (a value of
-// Language), or nil for an unmapped language.
-func DefTypes(lang string) []string {
-	return append([]string(nil), defNodes[lang]...)
-}
-
 // Language maps a path to the upstream language name by its extension, as
 // LANG_MAP.get(os.path.splitext(path.lower())[1]) does; "" when unmapped.
 func Language(path string) string {
@@ -146,36 +140,13 @@ func BudgetBytes(timeout time.Duration) int64 {
 // contains "comment", and still descending into every definition. Each
 // Def's Name follows upstream _best_name_for_def. An unmapped language gives
 // nil, nil. Upstream turns a parse error into an empty list, so callers
-// should treat an error the same way; after DefaultTimeout the error wraps
-// context.DeadlineExceeded.
-func Defs(path string, content []byte) ([]Def, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), DefaultTimeout)
-	defer cancel()
-	return extract(ctx, path, content, false)
+// should treat an error the same way; when ctx ends the error wraps its
+// cause (context.DeadlineExceeded for a parse budget).
+func Defs(ctx context.Context, path string, content []byte) ([]Def, error) {
+	return extract(ctx, path, content)
 }
 
-// DefsContext is Defs without the default timeout: it stops when ctx is done.
-func DefsContext(ctx context.Context, path string, content []byte) ([]Def, error) {
-	return extract(ctx, path, content, false)
-}
-
-// NamedDefs returns the definitions with a non-empty name, as upstream
-// extract_named_defs (used to resolve symbol names). Upstream walks every
-// node here, including inside the subtrees that extract_defs skips, so this
-// is Defs filtered by Name plus any definition nested in an anonymous or
-// comment node; no fixture produces one.
-func NamedDefs(path string, content []byte) ([]Def, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), DefaultTimeout)
-	defer cancel()
-	return extract(ctx, path, content, true)
-}
-
-// NamedDefsContext is NamedDefs without the default timeout.
-func NamedDefsContext(ctx context.Context, path string, content []byte) ([]Def, error) {
-	return extract(ctx, path, content, true)
-}
-
-func extract(ctx context.Context, path string, content []byte, named bool) ([]Def, error) {
+func extract(ctx context.Context, path string, content []byte) ([]Def, error) {
 	g := grammarFor(Language(path))
 	if g == nil {
 		return nil, nil
@@ -200,11 +171,8 @@ func extract(ctx context.Context, path string, content []byte, named bool) ([]De
 	// pattern completes on entry, so matches arrive in upstream's order.
 	qc.Exec(g.query, root)
 	var nodes []*sitter.Node
-	var tracker *pathTracker
-	if !named {
-		tracker = newPathTracker(g, root)
-		defer tracker.close()
-	}
+	tracker := newPathTracker(g, root)
+	defer tracker.close()
 	for {
 		m, ok := qc.NextMatch()
 		if !ok {
@@ -212,8 +180,8 @@ func extract(ctx context.Context, path string, content []byte, named bool) ([]De
 		}
 		for _, c := range m.Captures {
 			// extract_defs never enters the subtree of an anonymous or
-			// comment node; extract_named_defs walks everything.
-			if !named && tracker.hidden(c.Node) {
+			// comment node.
+			if tracker.hidden(c.Node) {
 				continue
 			}
 			if g.dropPureVirtual && g.hasChild(nameCur, c.Node, "pure_virtual_clause") {
@@ -238,9 +206,6 @@ func extract(ctx context.Context, path string, content []byte, named bool) ([]De
 	}
 	out := make([]Def, 0, len(nodes))
 	for i, n := range nodes {
-		if named && names[i] == "" {
-			continue
-		}
 		out = append(out, Def{Type: g.typeOf(n), Start: int(n.StartByte()), End: int(n.EndByte()), Name: names[i]})
 	}
 	if len(out) == 0 {

@@ -1,6 +1,7 @@
 package symbols
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -60,7 +61,7 @@ func TestVectorRepo(t *testing.T) {
 		t.Run(tc.file, func(t *testing.T) {
 			path := filepath.Join("testdata", tc.file)
 			src := readFixture(t, path)
-			got, err := Defs("pkg/"+tc.file, src)
+			got, err := testDefs("pkg/"+tc.file, src)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -306,11 +307,18 @@ func TestLanguageFixtures(t *testing.T) {
 		t.Run(tc.file, func(t *testing.T) {
 			path := filepath.Join("testdata", "lang", tc.file)
 			src := readFixture(t, path)
-			got, err := Defs(path, src)
+			got, err := testDefs(path, src)
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkRows(t, path, src, got, tc.want)
 		})
 	}
+}
+
+// testDefs is Defs under the default parse budget.
+func testDefs(path string, content []byte) ([]Def, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), DefaultTimeout)
+	defer cancel()
+	return Defs(ctx, path, content)
 }

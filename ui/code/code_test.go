@@ -91,3 +91,16 @@ func TestHighlightWindow(t *testing.T) {
 		t.Errorf("a chunk inside a docstring: %q, whole-file %q", got[chunkLines], first[chunkLines])
 	}
 }
+
+// plainLines is every line of content as the pane shows it without
+// colours: tabs expanded and control characters made visible.
+func plainLines(content []byte) []string {
+	f := &hlFile{raw: splitLines(content)}
+	n := len(f.raw)
+	f.plain, f.lines, f.widths = make([]string, n), make([]string, n), make([]int, n)
+	f.ready = make([]bool, (n+chunkLines-1)/chunkLines)
+	for c := range f.ready {
+		f.prepare(c)
+	}
+	return f.plain
+}

@@ -177,19 +177,6 @@ func splitLines(content []byte) []string {
 	return strings.Split(text, "\n")
 }
 
-// plainLines is every line of content as the pane shows it without
-// colours: tabs expanded and control characters made visible.
-func plainLines(content []byte) []string {
-	f := &hlFile{raw: splitLines(content)}
-	n := len(f.raw)
-	f.plain, f.lines, f.widths = make([]string, n), make([]string, n), make([]int, n)
-	f.ready = make([]bool, (n+chunkLines-1)/chunkLines)
-	for c := range f.ready {
-		f.prepare(c)
-	}
-	return f.plain
-}
-
 // seq is the SGR sequence of a token type under the chroma style; the
 // background is left to the terminal.
 func (h *highlighter) seq(tt chroma.TokenType) string {

@@ -40,20 +40,10 @@ func Height(screenH int) int {
 // Blocks are the sparkline's eight levels.
 var Blocks = []rune("▁▂▃▄▅▆▇█")
 
-// Spark renders values[0..cur] as a sparkline of width w over the whole run,
-// so the axis does not move while stepping; columns after cur are dots.
-func Spark(values []float64, cur, w int) (past, future string) {
-	return SparkIn(Blocks, values, cur, w)
-}
-
-// SparkIn is Spark drawn with eight other level glyphs, lowest first (two
-// curves in one chart read apart without colour).
-func SparkIn(levels []rune, values []float64, cur, w int) (past, future string) {
-	return SparkOf(levels, len(values), func(i int) float64 { return values[i] }, cur, w)
-}
-
-// SparkOf is SparkIn over n values read by at: a long run's curve is read
-// only where a column samples it.
+// SparkOf renders values at(0..cur) of n as a sparkline of width w over
+// the whole run, in eight level glyphs lowest first, so the axis does not
+// move while stepping; columns after cur are dots. A long run's curve is
+// read only where a column samples it.
 func SparkOf(levels []rune, n int, at func(int) float64, cur, w int) (past, future string) {
 	if n == 0 || w <= 0 {
 		return "", ""

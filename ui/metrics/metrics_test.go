@@ -18,7 +18,7 @@ func TestSpark(t *testing.T) {
 		{"tiny value shows", []float64{0.001}, 0, 1, "▁", ""},
 	}
 	for _, c := range cases {
-		p, f := Spark(c.vals, c.cur, c.w)
+		p, f := SparkOf(Blocks, len(c.vals), func(i int) float64 { return c.vals[i] }, c.cur, c.w)
 		if p != c.past || f != c.future {
 			t.Errorf("%s: got %q+%q, want %q+%q", c.name, p, f, c.past, c.future)
 		}

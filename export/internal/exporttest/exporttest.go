@@ -1,6 +1,6 @@
-// Package exporttest builds analysed runs for the exports' tests: the demo,
+// Package exporttest builds analysed runs for the exports' tests (the demo,
 // and a hostile run whose every piece of text tries to break out of the
-// page, the recording or the picture.
+// page, the recording or the picture) and reads the screens they draw.
 package exporttest
 
 import (
@@ -12,6 +12,8 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
+
+	uv "github.com/charmbracelet/ultraviolet"
 )
 
 // Demo is the embedded demo task, analysed.
@@ -87,4 +89,33 @@ func Hostile(t testing.TB) *scoring.Analysis {
 		g.Init = append(g.Init, model.GoldSpan{File: p, Start: 2, End: 6})
 	}
 	return scoring.Analyze(run, g, scoring.NewFiles(source.NewFS(repo)), model.ContextBench)
+}
+
+// Plain is a line's text without styles, trailing spaces kept: for tests and
+// for measuring.
+func Plain(l uv.Line) string {
+	var b strings.Builder
+	for _, c := range l {
+		if c.Width == 0 && c.Content == "" {
+			continue // the second cell of a wide character
+		}
+		b.WriteString(c.Content)
+	}
+	return b.String()
+}
+
+// Safe reports whether a line's cells hold only printable text: no cell
+// carries a control character or an escape sequence.
+func Safe(l uv.Line) bool {
+	for _, c := range l {
+		for _, r := range c.Content {
+			if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+				return false
+			}
+		}
+		if c.Link.URL != "" {
+			return false
+		}
+	}
+	return true
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/fuzzbudget"
+	"github.com/trajscope/trajscope/internal/testkit"
 )
 
 func TestParse(t *testing.T) {
@@ -73,7 +73,7 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		v, err := Parse(b)
 		if err == nil && v == nil {
 			t.Fatal("nil value without error")

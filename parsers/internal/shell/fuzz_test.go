@@ -3,7 +3,7 @@ package shell
 import (
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/fuzzbudget"
+	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 )
 
@@ -20,7 +20,7 @@ func FuzzAnalyze(f *testing.F) {
 		f.Add(s, "   10\tx\n./a.py:3:y\nNo such file or directory")
 	}
 	f.Fuzz(func(t *testing.T, cmd, obs string) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		r := Analyze(cmd)
 		if len(r.numbered) != len(r.Reads) {
 			t.Fatalf("numbered %d != reads %d", len(r.numbered), len(r.Reads))
@@ -63,7 +63,7 @@ func FuzzObservation(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, obs string) {
-		defer fuzzbudget.Start(t)()
+		defer testkit.FuzzBudget(t)()
 		if first, last, ok := ViewNumbered(obs); ok && (first < 1 || last < first) {
 			t.Fatalf("ViewNumbered(%q) = %d, %d", obs, first, last)
 		}

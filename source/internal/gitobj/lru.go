@@ -78,10 +78,3 @@ func (c *lru) drop(s *Store, packs map[*pack]bool) {
 		}
 	}
 }
-
-// len reports the number of entries (for tests).
-func (c *lru) len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.m)
-}

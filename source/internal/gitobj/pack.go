@@ -100,15 +100,6 @@ func (p *pack) open(off int64) (entry, *bufio.Reader, error) {
 	return e, br, nil
 }
 
-// header parses the entry header at off.
-func (p *pack) header(off int64) (entry, error) {
-	e, br, err := p.open(off)
-	if err == nil {
-		bufPool.Put(br)
-	}
-	return e, err
-}
-
 func parseHeader(br *bufio.Reader, off int64) (entry, error) {
 	bad := func(what string) (entry, error) {
 		return entry{}, fmt.Errorf("offset %d: bad %s header", off, what)

@@ -16,7 +16,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 
-	"github.com/trajscope/trajscope/source/sourcetest"
+	"github.com/trajscope/trajscope/internal/testkit"
 )
 
 func needGit(t testing.TB) {
@@ -94,7 +94,7 @@ func makePackedRepo(t *testing.T, base string) string {
 		}
 		commits = append(commits, snap)
 	}
-	src, _ := sourcetest.GitRepoCommits(t, commits...)
+	src, _ := testkit.GitRepoCommits(t, commits...)
 	dir := filepath.Join(base, "repo")
 	run(t, "", "clone", "-q", "--no-local", src, dir)
 	run(t, dir, "repack", "-adq", "--depth=50", "--window=50")
@@ -135,7 +135,7 @@ func allObjects(t testing.TB, dir string) map[plumbing.Hash][]byte {
 
 func TestReadMatchesGoGit(t *testing.T) {
 	packed := packedRepo(t)
-	loose, _ := sourcetest.GitRepoCommits(t, map[string]string{"a": "1", "d/b": "2"}, map[string]string{"a": "3"})
+	loose, _ := testkit.GitRepoCommits(t, map[string]string{"a": "1", "d/b": "2"}, map[string]string{"a": "3"})
 	for _, dir := range []string{packed, loose} {
 		want := allObjects(t, dir)
 		if len(want) < 5 {
@@ -395,4 +395,20 @@ func TestCorruptPackNeverLies(t *testing.T) {
 	if failed == 0 {
 		t.Error("no read ever failed: the corruption was not exercised")
 	}
+}
+
+// len reports the number of entries (for tests).
+func (c *lru) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.m)
+}
+
+// header parses the entry header at off.
+func (p *pack) header(off int64) (entry, error) {
+	e, br, err := p.open(off)
+	if err == nil {
+		bufPool.Put(br)
+	}
+	return e, err
 }

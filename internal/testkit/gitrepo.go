@@ -1,10 +1,10 @@
-// Package sourcetest builds small, real git repositories for tests.
-//
+// GitRepo and GitRepoCommits build small, real git repositories for tests.
 // Objects are written straight into the object store (blobs, trees, commit)
 // with a fixed author and time, so the same files always give the same commit
 // hash; the last commit is then checked out so the directory also works as a
 // plain worktree.
-package sourcetest
+
+package testkit
 
 import (
 	"fmt"
@@ -49,35 +49,35 @@ func GitRepo(t testing.TB, files map[string]string) (dir, commit string) {
 func GitRepoCommits(t testing.TB, commits ...map[string]string) (dir string, hashes []string) {
 	t.Helper()
 	if len(commits) == 0 {
-		t.Fatalf("sourcetest.GitRepoCommits: need at least one commit")
+		t.Fatalf("GitRepoCommits: need at least one commit")
 	}
 	dir = t.TempDir()
 	repo, err := git.PlainInit(dir, false)
 	if err != nil {
-		t.Fatalf("sourcetest: git init %s: %v", dir, err)
+		t.Fatalf("testkit: git init %s: %v", dir, err)
 	}
 	var parent plumbing.Hash
 	for i, files := range commits {
 		h, err := writeCommit(repo.Storer, files, parent, i)
 		if err != nil {
-			t.Fatalf("sourcetest: commit %d: %v", i, err)
+			t.Fatalf("testkit: commit %d: %v", i, err)
 		}
 		hashes = append(hashes, h.String())
 		parent = h
 	}
 	ref := plumbing.NewBranchReferenceName(Branch)
 	if err := repo.Storer.SetReference(plumbing.NewHashReference(ref, parent)); err != nil {
-		t.Fatalf("sourcetest: set %s: %v", ref, err)
+		t.Fatalf("testkit: set %s: %v", ref, err)
 	}
 	if err := repo.Storer.SetReference(plumbing.NewSymbolicReference(plumbing.HEAD, ref)); err != nil {
-		t.Fatalf("sourcetest: set HEAD: %v", err)
+		t.Fatalf("testkit: set HEAD: %v", err)
 	}
 	wt, err := repo.Worktree()
 	if err != nil {
-		t.Fatalf("sourcetest: worktree: %v", err)
+		t.Fatalf("testkit: worktree: %v", err)
 	}
 	if err := wt.Checkout(&git.CheckoutOptions{Branch: ref, Force: true}); err != nil {
-		t.Fatalf("sourcetest: checkout %s: %v", ref, err)
+		t.Fatalf("testkit: checkout %s: %v", ref, err)
 	}
 	return dir, hashes
 }

@@ -1,8 +1,9 @@
-// Package fuzzbudget gives each fuzz input a time budget. The fuzzer finds
+// FuzzBudget gives each fuzz input a time budget. The fuzzer finds
 // inputs that make a parser crash; it does not, by itself, notice inputs
 // that make one crawl (a pathological grammar case, a quadratic scan), and
 // those stall a real run as surely as a crash stops it.
-package fuzzbudget
+
+package testkit
 
 import (
 	"fmt"
@@ -20,13 +21,13 @@ const Budget = time.Second
 // crash, which the fuzzer records with its input, reports it.
 const stall = 10 * Budget
 
-// Start starts timing one input; defer the function it returns:
+// FuzzBudget starts timing one input; defer the function it returns:
 //
-//	defer fuzzbudget.Start(t)()
+//	defer testkit.FuzzBudget(t)()
 //
 // The input fails when it took longer than Budget, and the process panics
 // (a crash the fuzzer minimises and saves) when it runs past ten times that.
-func Start(t testing.TB) func() {
+func FuzzBudget(t testing.TB) func() {
 	t.Helper()
 	return start(t, Budget, stall)
 }

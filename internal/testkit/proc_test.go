@@ -1,4 +1,4 @@
-package memcap
+package testkit
 
 import (
 	"strings"
@@ -13,14 +13,14 @@ func TestRunCapsTheChild(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	bin := Binary(t)
-	r := Run(t, 1<<30, nil, bin, "--version")
+	r := RunCapped(t, 1<<30, nil, bin, "--version")
 	if r.Code != 0 || !strings.HasPrefix(r.Stdout, "trajscope ") {
 		t.Fatalf("--version under 1 GiB: exit %d, %q %q", r.Code, r.Stdout, r.Stderr)
 	}
 	if r.PeakRSS <= 0 || r.PeakRSS > 1<<30 {
 		t.Errorf("peak RSS %d not measured", r.PeakRSS)
 	}
-	if r := Run(t, 8<<20, nil, bin, "--version"); r.Code == 0 {
+	if r := RunCapped(t, 8<<20, nil, bin, "--version"); r.Code == 0 {
 		t.Errorf("--version under 8 MiB succeeded; the cap is not applied")
 	}
 }
@@ -36,7 +36,7 @@ func TestPeakIsTheChilds(t *testing.T) {
 	for i := range ballast {
 		ballast[i] = 1
 	}
-	r := Run(t, 2<<30, nil, bin, "--version")
+	r := RunCapped(t, 2<<30, nil, bin, "--version")
 	if r.Code != 0 || r.PeakRSS <= 0 || r.PeakRSS > 200<<20 {
 		t.Errorf("--version beside a 400 MiB test process: exit %d, peak %d MiB; want the child's own few MiB", r.Code, r.PeakRSS>>20)
 	}

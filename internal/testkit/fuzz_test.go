@@ -1,4 +1,4 @@
-package fuzzbudget
+package testkit
 
 import (
 	"testing"
