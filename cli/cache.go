@@ -7,8 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/trajscope/trajscope/internal/filefacts"
-	"github.com/trajscope/trajscope/scoring"
-	"github.com/trajscope/trajscope/source"
+	"github.com/trajscope/trajscope/model"
 )
 
 func newCacheCmd(env *Env) *cobra.Command {
@@ -90,14 +89,14 @@ func openFacts(off bool, stderr io.Writer) facts {
 
 // source and scoring return the store as each package's interface, or a
 // nil interface (not a typed nil) when there is none.
-func (f facts) source() source.Facts {
+func (f facts) source() model.FactStore {
 	if f.s == nil {
 		return nil
 	}
 	return f.s
 }
 
-func (f facts) scoring() scoring.Cache {
+func (f facts) scoring() model.FactStore {
 	if f.s == nil {
 		return nil
 	}

@@ -129,7 +129,7 @@ func (o *convertOptions) observer() (*scoring.Observer, func(), error) {
 	co := source.NewCheckouts(source.CheckoutOptions{
 		Cache: o.cache, Repo: o.repo, NoClone: o.noClone, Progress: progressTo(o.stderr), Facts: facts.source(),
 	})
-	obs := &scoring.Observer{Checkouts: checkouts{co}, Cache: facts.scoring()}
+	obs := &scoring.Observer{Checkouts: co, Cache: facts.scoring()}
 	if set != nil {
 		obs.Gold = func(id string) *model.Gold {
 			g, _ := set.Lookup(id, model.ContextBench)

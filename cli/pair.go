@@ -5,7 +5,6 @@ import (
 	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/parsers/gold"
 	"github.com/trajscope/trajscope/scoring"
-	"github.com/trajscope/trajscope/source"
 )
 
 // buildInstances pairs predictions with gold, in prediction order, skipping
@@ -35,9 +34,3 @@ func buildInstances(records []parsers.Prediction, gs *gold.Set, sem model.Semant
 	}
 	return out
 }
-
-// checkouts gives scoring the trees source opens (the two packages each
-// define the tree interface they need).
-type checkouts struct{ *source.Checkouts }
-
-func (c checkouts) Open(key string) (scoring.Tree, error) { return c.Checkouts.Open(key) }

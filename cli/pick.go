@@ -11,7 +11,6 @@ import (
 	"github.com/trajscope/trajscope/parsers/gold"
 	"github.com/trajscope/trajscope/report"
 	"github.com/trajscope/trajscope/runset"
-	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
 )
 
@@ -79,8 +78,8 @@ func prepare(env *Env, o *viewOptions, sem model.Semantics, set *runset.Set, one
 		if one {
 			co.Progress = progressTo(env.Stderr)
 		}
-		ro.Checkouts = checkouts{source.NewCheckouts(co)}
-		ro.Local = func(t scoring.Tree) func(string) string {
+		ro.Checkouts = source.NewCheckouts(co)
+		ro.Local = func(t model.Tree) func(string) string {
 			if dir, ok := t.(*source.DirTree); ok {
 				// A checked-out directory: `e` edits the real file, when it
 				// is one inside the root.

@@ -121,7 +121,7 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 		Cache: o.cache, Repo: o.repo, NoClone: o.noClone, Progress: progressTo(stderr), Facts: facts.source(),
 	})
 	log := newBatchLog(stderr, len(instances), o.parseTimeout)
-	batch := scoring.Batch{Checkouts: checkouts{co}, Cache: facts.scoring(), Semantics: sem, Workers: o.workers,
+	batch := scoring.Batch{Checkouts: co, Cache: facts.scoring(), Semantics: sem, Workers: o.workers,
 		Lens: c.lens, Analyze: analyze, ParseTimeout: o.parseTimeout, Done: func(i int, r *model.Result) { log.row(i, r) }}
 	results, analyses := batch.Run(instances)
 	log.finish()

@@ -34,7 +34,7 @@ type Options struct {
 	Checkouts scoring.Checkouts
 	// Local gives, for a run's repository tree, the path of a repository
 	// file the editor may open in place ("" for none); nil for none at all.
-	Local func(scoring.Tree) func(string) string
+	Local func(model.Tree) func(string) string
 	// Where says where repositories were looked for, to word why one is
 	// missing.
 	Where runsource.Options

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/parsers/gold"
-	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
 )
 
@@ -57,7 +57,7 @@ func prepared(t testing.TB) Options {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Options{Gold: g, Sem: model.ContextBench, Checkouts: scoring.SameTree(tree)}
+	return Options{Gold: g, Sem: model.ContextBench, Checkouts: testkit.OneTree{Tree: tree}}
 }
 
 // Rows come in three passes: a row per file named by the file, then the

@@ -18,7 +18,7 @@ type filesCache struct {
 
 const filesKept = 8
 
-func (c *filesCache) get(key string, tree scoring.Tree, parseTimeout time.Duration) *scoring.Files {
+func (c *filesCache) get(key string, tree model.Tree, parseTimeout time.Duration) *scoring.Files {
 	if f, ok := c.byKey[key]; ok {
 		return f
 	}

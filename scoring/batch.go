@@ -38,21 +38,11 @@ type Checkouts interface {
 	// and Release to come.
 	Key(predURL, goldURL, predCommit, goldCommit, instanceID string) (string, error)
 	// Open returns the tree of key; it is called concurrently.
-	Open(key string) (Tree, error)
+	Open(key string) (model.Tree, error)
 	// Release ends one instance's use of key, after Open whatever it
 	// returned.
 	Release(key string)
 }
-
-// SameTree returns Checkouts that give every instance tree: for scoring
-// against one directory or fixture.
-func SameTree(tree Tree) Checkouts { return sameTree{tree} }
-
-type sameTree struct{ tree Tree }
-
-func (s sameTree) Key(_, _, _, _, _ string) (string, error) { return "", nil }
-func (s sameTree) Open(string) (Tree, error)                { return s.tree, nil }
-func (s sameTree) Release(string)                           {}
 
 // Batch scores instances on all cores. Results come back in input order, one
 // per instance; a failure in one instance is that instance's error row.
@@ -60,7 +50,7 @@ type Batch struct {
 	Checkouts Checkouts
 	// Cache, when set, keeps line offsets and definitions of file contents
 	// across processes; results are the same with or without it.
-	Cache     Cache
+	Cache     model.FactStore
 	Semantics model.Semantics
 	// Workers defaults to GOMAXPROCS.
 	Workers int

@@ -26,7 +26,7 @@ func pythonFile(n, seed int) string {
 }
 
 // typicalInstance: 5 gold files of ~2,000 lines, 20 steps.
-func typicalInstance(tb testing.TB) (*model.Gold, *model.Prediction, source.Tree) {
+func typicalInstance(tb testing.TB) (*model.Gold, *model.Prediction, model.Tree) {
 	files := map[string]string{}
 	g := &model.Gold{ID: "bench__bench-1", Commit: "x"}
 	pred := &model.Prediction{InstanceID: "bench__bench-1"}
@@ -45,7 +45,7 @@ func typicalInstance(tb testing.TB) (*model.Gold, *model.Prediction, source.Tree
 	pred.Final = pred.Steps[len(pred.Steps)-1]
 	pred.ModelPatch = "--- a/pkg/mod0.py\n+++ b/pkg/mod0.py\n@@ -120,2 +120,2 @@\n-x\n+y\n z\n"
 	dir, commit := testkit.GitRepo(tb, files)
-	tree, err := source.Open(dir, commit)
+	tree, err := source.Open(dir, commit, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -104,12 +104,12 @@ func batch500(b *testing.B) {
 // distinctTrees gives every instance its own key for one tree, so each gets
 // cold files, as instances of distinct checkouts do.
 type distinctTrees struct {
-	tree scoring.Tree
+	tree model.Tree
 	n    atomic.Int64
 }
 
 func (d *distinctTrees) Key(_, _, _, _, _ string) (string, error) {
 	return strconv.FormatInt(d.n.Add(1), 10), nil
 }
-func (d *distinctTrees) Open(string) (scoring.Tree, error) { return d.tree, nil }
-func (d *distinctTrees) Release(string)                    {}
+func (d *distinctTrees) Open(string) (model.Tree, error) { return d.tree, nil }
+func (d *distinctTrees) Release(string)                  {}

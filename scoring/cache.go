@@ -7,19 +7,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring/symbols"
 )
-
-// Cache keeps facts about file contents across processes, such as the
-// persistent cache of internal/filefacts: Get returns what Put stored under
-// key. Implementations must be comparable (pointers, typically). Scoring stores only what a content id fixes (the size, line offsets
-// and, per language, tree-sitter definitions), so a cached answer is the
-// computed one; every value is checked as it is decoded, and one that does
-// not decode is recomputed.
-type Cache interface {
-	Get(key string) ([]byte, bool)
-	Put(key string, value []byte)
-}
 
 // facts is what the cache keeps of one content.
 type facts struct {
@@ -101,7 +91,7 @@ func (e *facts) defsFor(lang string) ([]symbols.Def, bool) {
 var flushed sync.Map
 
 type flushKey struct {
-	cache Cache // compared with ==: implementations are pointers
+	cache model.FactStore // compared with ==: implementations are pointers
 	key   string
 }
 

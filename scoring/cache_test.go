@@ -253,13 +253,13 @@ func TestFactsRoundTripAndValidation(t *testing.T) {
 type recordingCheckouts struct {
 	mu                   sync.Mutex
 	keys, opens, release map[string]int
-	trees                map[string]Tree
+	trees                map[string]model.Tree
 	open                 map[string]int // opened and not yet released
 	maxOpen              int
 }
 
 func newRecording() *recordingCheckouts {
-	return &recordingCheckouts{keys: map[string]int{}, opens: map[string]int{}, release: map[string]int{}, trees: map[string]Tree{}, open: map[string]int{}}
+	return &recordingCheckouts{keys: map[string]int{}, opens: map[string]int{}, release: map[string]int{}, trees: map[string]model.Tree{}, open: map[string]int{}}
 }
 
 func (r *recordingCheckouts) Key(_, _, predCommit, goldCommit, id string) (string, error) {
@@ -273,7 +273,7 @@ func (r *recordingCheckouts) Key(_, _, predCommit, goldCommit, id string) (strin
 	return k, nil
 }
 
-func (r *recordingCheckouts) Open(k string) (Tree, error) {
+func (r *recordingCheckouts) Open(k string) (model.Tree, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.opens[k]++

@@ -22,9 +22,9 @@ import (
 // before has its line offsets and definitions looked up instead. Safe for
 // concurrent use.
 type Files struct {
-	tree   Tree
+	tree   model.Tree
 	ids    ContentIDer // tree, when it names contents
-	cache  Cache
+	cache  model.FactStore
 	treeID string // the tree's name, when it has one (TreeIDer)
 
 	bundleOnce sync.Once
@@ -82,12 +82,12 @@ func (fi *fileInfo) syms() *fileSyms {
 }
 
 // NewFiles wraps a tree. A nil tree has no files.
-func NewFiles(tree Tree) *Files {
+func NewFiles(tree model.Tree) *Files {
 	return NewCachedFiles(tree, nil)
 }
 
 // NewCachedFiles wraps a tree, looking up what it can in cache (nil for none).
-func NewCachedFiles(tree Tree, cache Cache) *Files {
+func NewCachedFiles(tree model.Tree, cache model.FactStore) *Files {
 	f := &Files{tree: tree, cache: cache, resolved: map[string]string{}, files: map[string]*fileInfo{}}
 	f.ids, _ = tree.(ContentIDer)
 	if t, ok := tree.(TreeIDer); ok && f.ids != nil {
@@ -97,7 +97,7 @@ func NewCachedFiles(tree Tree, cache Cache) *Files {
 }
 
 // Tree returns the wrapped tree.
-func (f *Files) Tree() Tree { return f.tree }
+func (f *Files) Tree() model.Tree { return f.tree }
 
 // Resolve maps a predicted path to a repository file (upstream suffix
 // resolution), or "" when no suffix names a file in the tree.

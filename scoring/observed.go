@@ -179,7 +179,7 @@ func ObservedPrediction(run *model.Run, files *Files) model.Prediction {
 type Observer struct {
 	Checkouts Checkouts
 	// Cache, when set, keeps file facts across processes.
-	Cache Cache
+	Cache model.FactStore
 	// Gold, when set, gives the gold of an instance, whose repository and
 	// commit stand in for those the run does not record; nil: none.
 	Gold func(instanceID string) *model.Gold

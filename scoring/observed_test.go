@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
@@ -92,7 +93,7 @@ func TestBatchObservedLens(t *testing.T) {
 	pred.Final = pred.Steps[0]
 	run.Prediction = pred
 	in := []scoring.Instance{{Pred: &pred, Gold: g, Run: run}}
-	tree := scoring.SameTree(fsTree(t))
+	tree := testkit.OneTree{Tree: fsTree(t)}
 	a := scoring.Analyze(observedRun(pred.Final), g, files, model.ContextBench)
 	wantObs := a.Lenses[model.LensObserved].Result
 	for _, analyze := range []bool{false, true} {
@@ -112,7 +113,7 @@ func TestBatchObservedLens(t *testing.T) {
 
 // countingCheckouts names a checkout by commit and counts what is asked.
 type countingCheckouts struct {
-	tree                 scoring.Tree
+	tree                 model.Tree
 	keys, opens, release map[string]int
 }
 
@@ -124,8 +125,8 @@ func (c *countingCheckouts) Key(_, _, predCommit, goldCommit, _ string) (string,
 	c.keys[k]++
 	return k, nil
 }
-func (c *countingCheckouts) Open(k string) (scoring.Tree, error) { c.opens[k]++; return c.tree, nil }
-func (c *countingCheckouts) Release(k string)                    { c.release[k]++ }
+func (c *countingCheckouts) Open(k string) (model.Tree, error) { c.opens[k]++; return c.tree, nil }
+func (c *countingCheckouts) Release(k string)                  { c.release[k]++ }
 
 // TestObserver: runs are read against their checkouts, the commit coming
 // from the gold when the run has none; consecutive runs of one checkout
@@ -162,9 +163,9 @@ func TestObserver(t *testing.T) {
 }
 
 // fsTree is the vector repository as a plain directory.
-func fsTree(t *testing.T) scoring.Tree {
+func fsTree(t *testing.T) model.Tree {
 	t.Helper()
-	tree, err := source.Open(filepath.Join(vectors, "repo"), "")
+	tree, err := source.Open(filepath.Join(vectors, "repo"), "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

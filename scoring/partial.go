@@ -8,7 +8,7 @@ import "github.com/trajscope/trajscope/model"
 // measures come from line numbers alone; symbols and byte spans need whole
 // files and are not computable from it (Analysis.Computable).
 type PartialTree interface {
-	Tree
+	model.Tree
 	// Known returns the lines of path the tree holds, merged and sorted.
 	Known(path string) []model.Interval
 	// Reason says why the repository is missing, in a few words ("not in
@@ -24,7 +24,7 @@ type goldLister interface {
 }
 
 // partial returns the tree as a PartialTree, or nil.
-func partial(t Tree) PartialTree {
+func partial(t model.Tree) PartialTree {
 	p, _ := t.(PartialTree)
 	return p
 }

@@ -4,18 +4,8 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/internal/pystr"
+	"github.com/trajscope/trajscope/model"
 )
-
-// Tree is what scoring reads of a repository at one commit: the package
-// source provides it from a git object store, a plain directory or an fs.FS.
-// Paths are slash-separated and relative to the repository root.
-type Tree interface {
-	// ReadFile returns the content of the regular file at path.
-	ReadFile(path string) ([]byte, error)
-	// IsFile reports whether path names a regular file, following symlinks
-	// only while they stay inside the tree.
-	IsFile(path string) bool
-}
 
 // Resolve maps a path predicted by an agent to a repository-relative file
 // path, or "" when no suffix of it names a regular file in t. It mirrors the
@@ -34,7 +24,7 @@ type Tree interface {
 // Deliberate difference: a candidate with a ".." component is rejected even
 // when it would stay inside the tree (upstream accepted it if its realpath
 // did), so a returned path can never climb out of the root.
-func Resolve(t Tree, p string) string {
+func Resolve(t model.Tree, p string) string {
 	if t == nil || p == "" {
 		return ""
 	}
@@ -67,7 +57,7 @@ func Resolve(t Tree, p string) string {
 
 // isRepoFile mirrors upstream _is_repo_file: the candidate is stripped again,
 // absolute paths are refused, and the file must exist inside the tree.
-func isRepoFile(t Tree, cand string) bool {
+func isRepoFile(t model.Tree, cand string) bool {
 	c := pystr.StripSpace(cand)
 	if c == "" || strings.HasPrefix(c, "/") || strings.IndexByte(c, 0) >= 0 {
 		return false

@@ -8,6 +8,7 @@ import (
 
 	"github.com/trajscope/trajscope/internal/pystr"
 	"github.com/trajscope/trajscope/internal/testkit"
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
 )
@@ -84,7 +85,7 @@ var resolveCases = []struct {
 
 func TestResolve(t *testing.T) {
 	dir, commit := testkit.GitRepo(t, resolveFiles)
-	g, err := source.OpenGit(dir, commit)
+	g, err := source.Open(dir, commit, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +101,7 @@ func TestResolve(t *testing.T) {
 	}
 	for _, tr := range []struct {
 		name string
-		tree scoring.Tree
+		tree model.Tree
 	}{{"git", g}, {"dir", d}, {"fs", source.NewFS(mfs)}} {
 		for _, tc := range resolveCases {
 			want := tc.want
@@ -124,7 +125,7 @@ func FuzzResolve(f *testing.F) {
 	f.Add("a/../../b")
 	f.Add("\\\\server\\share\\pkg\\util.py")
 	dir, commit := testkit.GitRepo(f, resolveFiles)
-	g, err := source.OpenGit(dir, commit)
+	g, err := source.Open(dir, commit, nil)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func FuzzResolve(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		defer testkit.FuzzBudget(t)()
-		for _, tree := range []scoring.Tree{g, d} {
+		for _, tree := range []model.Tree{g, d} {
 			got := scoring.Resolve(tree, in)
 			if got == "" {
 				continue

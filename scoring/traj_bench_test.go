@@ -15,7 +15,7 @@ import (
 
 // genRun generates a task, parses its trajectory and stores its repository
 // in git, as trajscope view would find them.
-func genRun(tb testing.TB, o benchgen.Options) (*model.Run, *model.Gold, source.Tree) {
+func genRun(tb testing.TB, o benchgen.Options) (*model.Run, *model.Gold, model.Tree) {
 	tb.Helper()
 	t := benchgen.New(o)
 	run, err := miniswe.Parse(t.ID+".traj.json", t.Traj)
@@ -23,7 +23,7 @@ func genRun(tb testing.TB, o benchgen.Options) (*model.Run, *model.Gold, source.
 		tb.Fatal(err)
 	}
 	dir, commit := testkit.GitRepo(tb, t.Files)
-	tree, err := source.Open(dir, commit)
+	tree, err := source.Open(dir, commit, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func BenchmarkDisjointReads(b *testing.B) {
 		b.Run(fmt.Sprintf("steps=%d", n), func(b *testing.B) {
 			file := benchgen.Python(3*n+10, 0)
 			dir, commit := testkit.GitRepo(b, map[string]string{"big.py": file})
-			tree, err := source.Open(dir, commit)
+			tree, err := source.Open(dir, commit, nil)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -139,7 +139,7 @@ func BenchmarkMemory10000(b *testing.B) {
 		runtime.GC()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		tree, err := source.Open(dir, commit)
+		tree, err := source.Open(dir, commit, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

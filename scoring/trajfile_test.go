@@ -71,7 +71,7 @@ func TestRealTrajectoryFileAndLine(t *testing.T) {
 		stub = append(stub, "X = 1\n"...)
 	}
 	dir, commit := testkit.GitRepo(t, map[string]string{"django/conf/global_settings.py": string(stub)})
-	tree, err := source.Open(dir, commit)
+	tree, err := source.Open(dir, commit, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

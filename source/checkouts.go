@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"sync"
+
+	"github.com/trajscope/trajscope/model"
 )
 
 // CheckoutOptions say where instances' repositories are.
@@ -21,7 +23,7 @@ type CheckoutOptions struct {
 	Progress io.Writer
 	// Facts, when set, persists what paths name at each commit, so a later
 	// process answers them without walking trees.
-	Facts Facts
+	Facts model.FactStore
 }
 
 // Checkouts gives each instance of a batch the tree of its repository at its
@@ -45,7 +47,7 @@ type checkout struct {
 	url, commit, dir string
 	want             int // Key calls not yet released
 	once             sync.Once
-	tree             Tree
+	tree             model.Tree
 	err              error
 }
 
@@ -99,7 +101,7 @@ func (c *Checkouts) Key(predURL, goldURL, predCommit, goldCommit, instanceID str
 // Open returns the tree of key, opening (and, unless NoClone, cloning or
 // fetching) it for the first of its instances. The tree stays valid until
 // the Release of its last instance.
-func (c *Checkouts) Open(key string) (Tree, error) {
+func (c *Checkouts) Open(key string) (model.Tree, error) {
 	c.mu.Lock()
 	co := c.trees[key]
 	c.mu.Unlock()
@@ -118,9 +120,9 @@ func (c *Checkouts) Open(key string) (Tree, error) {
 	return co.tree, co.err
 }
 
-func (c *Checkouts) open(co *checkout) (Tree, error) {
+func (c *Checkouts) open(co *checkout) (model.Tree, error) {
 	if c.o.Repo != "" {
-		return open(c.o.Repo, co.commit, c.o.Facts)
+		return Open(c.o.Repo, co.commit, c.o.Facts)
 	}
 	if !c.o.NoClone {
 		dir, err := EnsureCached(c.o.Cache, co.url, c.o.Progress)
@@ -156,7 +158,7 @@ func (c *Checkouts) Release(key string) {
 		c.mu.Unlock()
 		return
 	}
-	var closeTree Tree
+	var closeTree model.Tree
 	var closeRepo *repository
 	if co.want--; co.want <= 0 {
 		delete(c.trees, key)

@@ -38,15 +38,15 @@ func TestRepositoryHandleIsShared(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(linked, ".git"), []byte("gitdir: "+filepath.Join(dir, ".git")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t1, err := OpenGit(dir, hashes[0])
+	t1, err := openGit(dir, hashes[0], nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t2, err := OpenGit(filepath.Join(dir, ".git"), hashes[1])
+	t2, err := openGit(filepath.Join(dir, ".git"), hashes[1], nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t3, err := OpenGit(linked, hashes[1])
+	t3, err := openGit(linked, hashes[1], nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestRepositoryHandleIsShared(t *testing.T) {
 		t.Fatalf("after the last close: %d users, want 0 (closed)", n)
 	}
 	// Reopening after the last close opens a fresh handle.
-	t4, err := OpenGit(dir, hashes[0])
+	t4, err := openGit(dir, hashes[0], nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func TestCheckoutsConcurrent(t *testing.T) {
 	}
 }
 
-// memFacts is an in-memory Facts.
+// memFacts is an in-memory model.FactStore.
 type memFacts struct {
 	mu sync.Mutex
 	m  map[string][]byte
@@ -321,7 +321,7 @@ func TestDecodersNeverPanic(t *testing.T) {
 // fetch needs) and without a remote to fetch from.
 func TestPresentCommitNeverFetches(t *testing.T) {
 	dir, commit := testkit.GitRepo(t, map[string]string{"a": "1"})
-	g, err := OpenGit(dir, commit) // keeps the handle open to inspect it
+	g, err := openGit(dir, commit, nil) // keeps the handle open to inspect it
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/trajscope/trajscope/model"
 )
 
 // DirTree reads files from a plain directory, such as a checked-out
@@ -18,7 +20,7 @@ type DirTree struct {
 	real string // realpath of root
 }
 
-var _ Tree = (*DirTree)(nil)
+var _ model.Tree = (*DirTree)(nil)
 
 // statDir checks that dir is a directory, in errors that name it as what
 // (a "directory", a "repository"); notDir is wrapped when it is a file.
@@ -37,7 +39,7 @@ func statDir(what, dir string, notDir error) error {
 	return nil
 }
 
-// OpenDir opens the directory root as a Tree.
+// OpenDir opens the directory root as a model.Tree.
 func OpenDir(root string) (*DirTree, error) {
 	if err := statDir("directory", root, nil); err != nil {
 		return nil, err

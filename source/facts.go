@@ -7,14 +7,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// Facts keeps small facts across processes, such as the persistent cache of
-// internal/filefacts. Get returns what Put stored under key. A value is
-// checked as it is decoded, and one that does not decode is ignored.
-type Facts interface {
-	Get(key string) ([]byte, bool)
-	Put(key string, value []byte)
-}
-
 // pathsKey names the answers for one commit. A commit hash fixes every tree
 // below it, so what a path names there never changes; the version changes
 // if the walk's rules (symlinks, containment) ever do.

@@ -3,16 +3,18 @@ package source
 import (
 	"fmt"
 	"io/fs"
+
+	"github.com/trajscope/trajscope/model"
 )
 
-// FSTree adapts an io/fs.FS, such as the embedded demo, to Tree. Paths are
+// FSTree adapts an io/fs.FS, such as the embedded demo, to model.Tree. Paths are
 // cleaned and refused when absolute or climbing above the root. Symlinks are
 // left to the FS (embed.FS has none).
 type FSTree struct {
 	fsys fs.FS
 }
 
-var _ Tree = (*FSTree)(nil)
+var _ model.Tree = (*FSTree)(nil)
 
 // NewFS wraps fsys; it is safe for concurrent use when fsys is.
 func NewFS(fsys fs.FS) *FSTree { return &FSTree{fsys: fsys} }

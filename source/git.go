@@ -11,6 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/source/internal/gitobj"
 )
 
@@ -39,7 +40,7 @@ type GitTree struct {
 
 	mu       sync.Mutex
 	paths    map[string]pathFact // cleaned path → what it names
-	facts    Facts               // persists paths across processes; may be nil
+	facts    model.FactStore     // persists paths across processes; may be nil
 	newFacts int                 // answers not yet persisted
 	closed   bool
 }
@@ -51,16 +52,12 @@ type pathFact struct {
 	file bool
 }
 
-var _ Tree = (*GitTree)(nil)
+var _ model.Tree = (*GitTree)(nil)
 
-// OpenGit opens the git repository at repoDir (a work tree with .git, a
+// openGit opens the git repository at repoDir (a work tree with .git, a
 // linked worktree, or a bare repository) at commit, which may be a full or
 // abbreviated hash or a ref name; "" means HEAD.
-func OpenGit(repoDir, commit string) (*GitTree, error) {
-	return openGit(repoDir, commit, nil)
-}
-
-func openGit(repoDir, commit string, facts Facts) (*GitTree, error) {
+func openGit(repoDir, commit string, facts model.FactStore) (*GitTree, error) {
 	repo, err := acquireRepository(repoDir)
 	if err != nil {
 		return nil, err
@@ -96,7 +93,7 @@ func (g *GitTree) TreeID() string { return "git:" + g.commit.String() }
 // Dir returns the repository directory the tree was opened from.
 func (g *GitTree) Dir() string { return g.dir }
 
-// Close saves the answers learnt (with Facts) and releases the repository;
+// Close saves the answers learnt (with its FactStore) and releases the repository;
 // the last tree of a repository closes its files. After Close nothing is a
 // file.
 func (g *GitTree) Close() error {

@@ -87,9 +87,9 @@ func TestGitTreeCommitsAndRevisions(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			g, err := OpenGit(tc.repo, tc.commit)
+			g, err := openGit(tc.repo, tc.commit, nil)
 			if err != nil {
-				t.Fatalf("OpenGit(%s, %q): %v", tc.repo, tc.commit, err)
+				t.Fatalf("openGit(%s, %q, nil): %v", tc.repo, tc.commit, err)
 			}
 			if g.Commit() != tc.wantCommit {
 				t.Errorf("Commit() = %s, want %s", g.Commit(), tc.wantCommit)
@@ -135,7 +135,7 @@ func TestOpenGitErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			g, err := OpenGit(tc.repo, tc.commit)
+			g, err := openGit(tc.repo, tc.commit, nil)
 			if err == nil {
 				t.Fatalf("OpenGit succeeded (%s), want error", g.Commit())
 			}
@@ -153,7 +153,7 @@ func TestOpenGitErrors(t *testing.T) {
 
 func treeHash(t *testing.T, dir, commit string) string {
 	t.Helper()
-	g, err := OpenGit(dir, commit)
+	g, err := openGit(dir, commit, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestGitTreeSymlinks(t *testing.T) {
 		"dirlink":          "symlink:pkg/deep",
 		"pkg/deep/rootish": "symlink:../..",
 	})
-	g, err := OpenGit(dir, commit)
+	g, err := openGit(dir, commit, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +230,7 @@ func TestGitTreeConcurrentReads(t *testing.T) {
 	files["same1"] = "dup"
 	files["same2"] = "dup" // same blob as same1
 	dir, commit := testkit.GitRepo(t, files)
-	g, err := OpenGit(dir, commit)
+	g, err := openGit(dir, commit, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +270,7 @@ func BenchmarkGitTreeReadFile(b *testing.B) {
 	b.Run("first", func(b *testing.B) {
 		for b.Loop() {
 			b.StopTimer()
-			g, err := OpenGit(dir, commit)
+			g, err := openGit(dir, commit, nil)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -281,7 +281,7 @@ func BenchmarkGitTreeReadFile(b *testing.B) {
 		}
 	})
 	b.Run("cached", func(b *testing.B) {
-		g, err := OpenGit(dir, commit)
+		g, err := openGit(dir, commit, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

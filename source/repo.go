@@ -16,6 +16,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/trajscope/trajscope/internal/pystr"
 	"github.com/trajscope/trajscope/internal/termsafe"
+	"github.com/trajscope/trajscope/model"
 )
 
 var (
@@ -131,12 +132,9 @@ func pyJoin(a, b string) string {
 // Open opens repoDir at commit: a git repository (work tree, linked worktree
 // or bare) is read from its object store at commit ("" means HEAD); any
 // other directory is read as is and commit is ignored. A git tree holds its
-// repository open until closed (see Close).
-func Open(repoDir, commit string) (Tree, error) {
-	return open(repoDir, commit, nil)
-}
-
-func open(repoDir, commit string, facts Facts) (Tree, error) {
+// repository open until closed (see Close); facts, when set, keep what
+// paths name at the commit across processes.
+func Open(repoDir, commit string, facts model.FactStore) (model.Tree, error) {
 	st, err := os.Stat(repoDir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -163,7 +161,7 @@ func open(repoDir, commit string, facts Facts) (Tree, error) {
 
 // Close releases what a tree holds open: a *GitTree's repository. Other
 // trees hold nothing.
-func Close(t Tree) error {
+func Close(t model.Tree) error {
 	if c, ok := t.(interface{ Close() error }); ok {
 		return c.Close()
 	}
@@ -189,14 +187,10 @@ func CachePath(cacheDir, url string) (string, error) {
 	return filepath.Join(cacheDir, key), nil
 }
 
-// OpenCached opens the clone of url at commit: url itself when it is a local
-// clone, else <cacheDir>/<RepoKey(url)>, a normal or bare repository. It does
-// not clone; see EnsureCached.
-func OpenCached(cacheDir, url, commit string) (Tree, error) {
-	return openCached(cacheDir, url, commit, nil)
-}
-
-func openCached(cacheDir, url, commit string, facts Facts) (Tree, error) {
+// openCached opens the clone of url at commit: url itself when it is a
+// local clone, else <cacheDir>/<RepoKey(url)>, a normal or bare repository.
+// It does not clone; see EnsureCached.
+func openCached(cacheDir, url, commit string, facts model.FactStore) (model.Tree, error) {
 	if url == "" {
 		return nil, fmt.Errorf("open cached repository: empty URL: %w", ErrUnresolved)
 	}

@@ -54,7 +54,7 @@ func BenchmarkGitOpenRead(b *testing.B) {
 	dir, commit, files := benchRepo(b, 30)
 	b.ReportAllocs()
 	for b.Loop() {
-		g, err := OpenGit(dir, commit)
+		g, err := openGit(dir, commit, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -76,7 +76,7 @@ func BenchmarkGitOpen(b *testing.B) {
 	dir, commit, _ := benchRepo(b, 1)
 	b.ReportAllocs()
 	for b.Loop() {
-		g, err := OpenGit(dir, commit)
+		g, err := openGit(dir, commit, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -90,7 +90,7 @@ func BenchmarkGitResolve(b *testing.B) {
 	dir, commit, files := benchRepo(b, 200)
 	b.ReportAllocs()
 	for b.Loop() {
-		g, err := OpenGit(dir, commit)
+		g, err := openGit(dir, commit, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/trajscope/trajscope/internal/testkit"
+	"github.com/trajscope/trajscope/model"
 )
 
 // repoKeyCases and friends were checked against the upstream Python.
@@ -152,15 +153,15 @@ func TestOpenAndOpenCached(t *testing.T) {
 	url := "https://github.com/o/r.git"
 	copyDir(t, bare, filepath.Join(cache, RepoKey(url))) // bare layout in the cache
 
-	open := func(repo, commit string) func() (Tree, error) {
-		return func() (Tree, error) { return Open(repo, commit) }
+	open := func(repo, commit string) func() (model.Tree, error) {
+		return func() (model.Tree, error) { return Open(repo, commit, nil) }
 	}
-	cached := func(cacheDir, url, commit string) func() (Tree, error) {
-		return func() (Tree, error) { return OpenCached(cacheDir, url, commit) }
+	cached := func(cacheDir, url, commit string) func() (model.Tree, error) {
+		return func() (model.Tree, error) { return openCached(cacheDir, url, commit, nil) }
 	}
 	tests := []struct {
 		name     string
-		open     func() (Tree, error)
+		open     func() (model.Tree, error)
 		wantType string
 		want     string // content of a.txt; "" when an error is expected
 		errIs    error
@@ -208,7 +209,7 @@ func TestOpenAndOpenCached(t *testing.T) {
 	}
 }
 
-func typeName(t Tree) string {
+func typeName(t model.Tree) string {
 	switch t.(type) {
 	case *GitTree:
 		return "*source.GitTree"
@@ -257,7 +258,7 @@ func TestCloneAndEnsureCached(t *testing.T) {
 		t.Errorf("cache holds %d entries, want 1", len(ents))
 	}
 	for i, want := range []string{"v1", "v2"} {
-		tree, err := OpenCached(cache, url, hashes[i])
+		tree, err := openCached(cache, url, hashes[i], nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -378,7 +379,7 @@ func TestFetchCommit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := OpenCached(cache, url, hashes[1]); !errors.Is(err, ErrCommitNotFound) {
+	if _, err := openCached(cache, url, hashes[1], nil); !errors.Is(err, ErrCommitNotFound) {
 		t.Fatalf("before fetch: err %v, want ErrCommitNotFound", err)
 	}
 	tests := []struct {
@@ -402,7 +403,7 @@ func TestFetchCommit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tree, err := OpenCached(cache, url, tc.commit)
+			tree, err := openCached(cache, url, tc.commit, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -422,8 +423,8 @@ func TestCachePathRefusesDotKeys(t *testing.T) {
 		if dir, err := CachePath(cache, url); !errors.Is(err, ErrUnresolved) || dir != "" {
 			t.Errorf("CachePath(%q) = %q, %v; want ErrUnresolved", url, dir, err)
 		}
-		if _, err := OpenCached(cache, url, "abc"); !errors.Is(err, ErrUnresolved) {
-			t.Errorf("OpenCached(%q): %v", url, err)
+		if _, err := openCached(cache, url, "abc", nil); !errors.Is(err, ErrUnresolved) {
+			t.Errorf("openCached(%q, nil): %v", url, err)
 		}
 		if _, err := EnsureCached(cache, url, nil); !errors.Is(err, ErrUnresolved) {
 			t.Errorf("EnsureCached(%q): %v", url, err)

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// cleanRel cleans a slash path given to a Tree and reports whether it is a
+// cleanRel cleans a slash path given to a model.Tree and reports whether it is a
 // relative path that stays at or below the root. Absolute paths, NUL bytes
 // and paths that climb above the root are refused; "." means the root.
 func cleanRel(p string) (string, bool) {

@@ -58,7 +58,7 @@ func (v variant) analysis(t testing.TB) *scoring.Analysis {
 	if v.gold != nil {
 		v.gold(g)
 	}
-	var tree scoring.Tree
+	var tree model.Tree
 	if v.noRepo {
 		tree = observed.Build(run, g, model.ContextBench, "no --repo or --cache given")
 	} else {

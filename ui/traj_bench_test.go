@@ -22,7 +22,7 @@ func benchAnalysis(b *testing.B, n int) *scoring.Analysis {
 		b.Fatal(err)
 	}
 	dir, commit := testkit.GitRepo(b, t.Files)
-	tree, err := source.Open(dir, commit)
+	tree, err := source.Open(dir, commit, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func BenchmarkDiagnose(b *testing.B) {
 				b.Fatal(err)
 			}
 			dir, commit := testkit.GitRepo(b, t.Files)
-			tree, err := source.Open(dir, commit)
+			tree, err := source.Open(dir, commit, nil)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -31,7 +31,7 @@ func testFiles(t *testing.T) *scoring.Files {
 		"a.py": numbered(30), "b.py": numbered(20), "c.py": numbered(10),
 		"d.py": numbered(10), "e.py": numbered(10), "notes.md": numbered(5),
 	})
-	tree, err := source.Open(dir, commit)
+	tree, err := source.Open(dir, commit, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

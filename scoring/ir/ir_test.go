@@ -100,7 +100,7 @@ func testFiles(t *testing.T) *scoring.Files {
 		"a.py": "1\n2\n3\n4\n5\n", "b.py": "1\n", "d.py": "1\n",
 		"sub/c.py": "1\n", "sub/x.py": "1\n", "notes.md": "1\n2\n",
 	})
-	tree, err := source.Open(dir, commit)
+	tree, err := source.Open(dir, commit, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
