@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/trajscope/trajscope/internal/pyjson"
+	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring/diagnose"
@@ -69,7 +69,7 @@ func inertCell(s string) string {
 	return "'" + s
 }
 
-func num(v float64) string { return pyjson.FormatFloat(v) }
+func num(v float64) string { return python.JSONFloat(v) }
 
 func optNum(p *float64) string {
 	if p == nil {

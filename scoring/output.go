@@ -3,7 +3,7 @@ package scoring
 import (
 	"strconv"
 
-	"github.com/trajscope/trajscope/internal/pyjson"
+	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
 )
 
@@ -13,10 +13,10 @@ import (
 // never writes.
 func AppendResultJSON(dst []byte, r *model.Result, sem model.Semantics) []byte {
 	dst = append(dst, `{"instance_id": `...)
-	dst = pyjson.AppendString(dst, r.InstanceID)
+	dst = python.AppendJSONString(dst, r.InstanceID)
 	if r.Error != "" {
 		dst = append(dst, `, "error": `...)
-		dst = pyjson.AppendString(dst, r.Error)
+		dst = python.AppendJSONString(dst, r.Error)
 		return append(dst, '}')
 	}
 	dst = append(dst, `, "num_steps": `...)
@@ -33,13 +33,13 @@ func AppendResultJSON(dst []byte, r *model.Result, sem model.Semantics) []byte {
 			continue
 		}
 		dst = append(dst, `{"coverage": `...)
-		dst = pyjson.AppendFloat(dst, m.Coverage)
+		dst = python.AppendJSONFloat(dst, m.Coverage)
 		dst = append(dst, `, "precision": `...)
-		dst = pyjson.AppendFloat(dst, m.Precision)
+		dst = python.AppendJSONFloat(dst, m.Precision)
 		dst = appendCounts(dst, m.Intersection, m.GoldSize, m.PredSize)
 		if sem == model.Fixed {
 			dst = append(dst, `, "f1": `...)
-			dst = pyjson.AppendFloat(dst, F1(m.Coverage, m.Precision))
+			dst = python.AppendJSONFloat(dst, F1(m.Coverage, m.Precision))
 		}
 		dst = append(dst, '}')
 	}
@@ -61,9 +61,9 @@ func AppendResultJSON(dst []byte, r *model.Result, sem model.Semantics) []byte {
 	dst = append(dst, '}')
 	if e := r.EditLoc; e != nil {
 		dst = append(dst, `, "editloc": {"recall": `...)
-		dst = pyjson.AppendFloat(dst, e.Recall)
+		dst = python.AppendJSONFloat(dst, e.Recall)
 		dst = append(dst, `, "precision": `...)
-		dst = pyjson.AppendFloat(dst, e.Precision)
+		dst = python.AppendJSONFloat(dst, e.Precision)
 		dst = appendCounts(dst, e.Intersection, e.GoldSize, e.PredSize)
 		dst = append(dst, '}')
 	}
@@ -71,7 +71,7 @@ func AppendResultJSON(dst []byte, r *model.Result, sem model.Semantics) []byte {
 }
 
 func appendKey(dst []byte, k string) []byte {
-	dst = pyjson.AppendString(dst, k)
+	dst = python.AppendJSONString(dst, k)
 	return append(dst, ": "...)
 }
 
@@ -97,7 +97,7 @@ func appendByGranularity(dst []byte, b *model.ByGranularity[float64], symbolNA b
 			dst = append(dst, "null"...)
 			continue
 		}
-		dst = pyjson.AppendFloat(dst, *b.At(g))
+		dst = python.AppendJSONFloat(dst, *b.At(g))
 	}
 	return append(dst, '}')
 }
@@ -124,22 +124,22 @@ func AppendAggregateJSON(dst []byte, a *Aggregate) []byte {
 	for _, g := range model.Granularities {
 		m := a.Final.At(g)
 		dst = append(dst, `, "final_`+g.String()+`": {"coverage": `...)
-		dst = pyjson.AppendFloat(dst, m.Coverage)
+		dst = python.AppendJSONFloat(dst, m.Coverage)
 		dst = append(dst, `, "precision": `...)
-		dst = pyjson.AppendFloat(dst, m.Precision)
+		dst = python.AppendJSONFloat(dst, m.Precision)
 		dst = append(dst, '}')
 	}
 	for _, g := range model.Granularities {
 		dst = append(dst, `, "traj_auc_`+g.String()+`": `...)
-		dst = pyjson.AppendFloat(dst, *a.AUC.At(g))
+		dst = python.AppendJSONFloat(dst, *a.AUC.At(g))
 		dst = append(dst, `, "traj_redundancy_`+g.String()+`": `...)
-		dst = pyjson.AppendFloat(dst, *a.Redundancy.At(g))
+		dst = python.AppendJSONFloat(dst, *a.Redundancy.At(g))
 	}
 	if e := a.EditLoc; e != nil {
 		dst = append(dst, `, "editloc": {"recall": `...)
-		dst = pyjson.AppendFloat(dst, e.Recall)
+		dst = python.AppendJSONFloat(dst, e.Recall)
 		dst = append(dst, `, "precision": `...)
-		dst = pyjson.AppendFloat(dst, e.Precision)
+		dst = python.AppendJSONFloat(dst, e.Precision)
 		dst = append(dst, '}')
 	}
 	return append(dst, '}')

@@ -3,7 +3,7 @@ package scoring
 import (
 	"strings"
 
-	"github.com/trajscope/trajscope/internal/pystr"
+	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
 )
 
@@ -28,7 +28,7 @@ func Resolve(t model.Tree, p string) string {
 	if t == nil || p == "" {
 		return ""
 	}
-	s := strings.Trim(pystr.StripSpace(p), `'"`)
+	s := strings.Trim(python.StripSpace(p), `'"`)
 	s = strings.ReplaceAll(s, `\`, "/")
 	if s == "" {
 		return ""
@@ -58,7 +58,7 @@ func Resolve(t model.Tree, p string) string {
 // isRepoFile mirrors upstream _is_repo_file: the candidate is stripped again,
 // absolute paths are refused, and the file must exist inside the tree.
 func isRepoFile(t model.Tree, cand string) bool {
-	c := pystr.StripSpace(cand)
+	c := python.StripSpace(cand)
 	if c == "" || strings.HasPrefix(c, "/") || strings.IndexByte(c, 0) >= 0 {
 		return false
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/trajscope/trajscope/internal/pystr"
+	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
@@ -142,7 +142,7 @@ func FuzzResolve(f *testing.F) {
 			}
 			// Upstream returns the candidate unstripped; the file it names is
 			// the stripped one.
-			c := pystr.StripSpace(got)
+			c := python.StripSpace(got)
 			if strings.HasPrefix(c, "/") || slices.Contains(strings.Split(c, "/"), "..") || strings.Contains(got, "//") {
 				t.Fatalf("scoring.Resolve(%q) = %q: not a relative path free of ..", in, got)
 			}

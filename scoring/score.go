@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/trajscope/trajscope/internal/pystr"
+	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring/symbols"
 )
@@ -198,7 +198,7 @@ func (sc scorer) defsByName(syms []model.FileSymbols) symbolSet {
 			}
 		}
 		for _, name := range fs.Symbols {
-			name = pystr.StripSpace(name)
+			name = python.StripSpace(name)
 			if name == "" {
 				continue
 			}

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/pyjson"
+	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers"
@@ -100,10 +100,10 @@ func TestRealTrajectoryFileAndLine(t *testing.T) {
 	if r.Trajectory.AUCCoverage.File != 1.0 || r.Trajectory.AUCCoverage.Line != 0.0 {
 		t.Errorf("AUC = %+v", r.Trajectory.AUCCoverage)
 	}
-	if got := pyjson.FormatFloat(r.Trajectory.Redundancy.File); got != "0.8888888888888888" {
+	if got := python.JSONFloat(r.Trajectory.Redundancy.File); got != "0.8888888888888888" {
 		t.Errorf("file redundancy = %s", got)
 	}
-	if got := pyjson.FormatFloat(r.Trajectory.Redundancy.Line); got != "0.12790697674418605" {
+	if got := python.JSONFloat(r.Trajectory.Redundancy.Line); got != "0.12790697674418605" {
 		t.Errorf("line redundancy = %s", got)
 	}
 	if want := (model.EditLoc{Recall: 1, Precision: 1, Intersection: 1, GoldSize: 13, PredSize: 1}); r.EditLoc == nil || *r.EditLoc != want {

@@ -14,7 +14,7 @@ import (
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/trajscope/trajscope/internal/pystr"
+	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 )
@@ -40,7 +40,7 @@ var (
 // clone inside the cache, e.g. "https://github.com/django/django.git" →
 // "github.com__django__django".
 func RepoKey(url string) string {
-	s := reScheme.ReplaceAllLiteralString(pystr.StripSpace(url), "")
+	s := reScheme.ReplaceAllLiteralString(python.StripSpace(url), "")
 	s = reGitAt.ReplaceAllLiteralString(s, "")
 	s = strings.ReplaceAll(s, ":", "/")
 	s = strings.TrimRight(s, "/")
@@ -56,7 +56,7 @@ func RepoKey(url string) string {
 // Slug is upstream _normalize_repo_slug: the lower-cased last two path parts
 // of a URL without scheme, trailing "/" and ".git" ("owner/repo").
 func Slug(url string) string {
-	s := reScheme.ReplaceAllLiteralString(pystr.StripSpace(url), "")
+	s := reScheme.ReplaceAllLiteralString(python.StripSpace(url), "")
 	s = strings.TrimRight(s, "/")
 	s = strings.TrimSuffix(s, ".git")
 	parts := strings.Split(s, "/")
@@ -70,7 +70,7 @@ func Slug(url string) string {
 // "owner__repo-1234" (upstream _resolve_repo_from_original_id). Pro ids and
 // new-style ids do not match.
 func RepoFromInstanceID(id string) (owner, repo string, ok bool) {
-	m := reInstance.FindStringSubmatch(pystr.StripSpace(id))
+	m := reInstance.FindStringSubmatch(python.StripSpace(id))
 	if m == nil {
 		return "", "", false
 	}

@@ -14,21 +14,20 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/trajscope/trajscope/internal/pystr"
+	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsonv"
-	"github.com/trajscope/trajscope/parsers/internal/pyre"
 )
 
 // Name is the format name.
 const Name = "agentless"
 
 var (
-	lineRe     = pyre.MustCompile(`^line\s*:\s*(\d+)\s*$`)
-	linesRe    = pyre.MustCompile(`^lines\s*:\s*(\d+)\s*-\s*(\d+)\s*$`)
-	functionRe = pyre.MustCompile(`^function\s*:\s*`)
-	classRe    = pyre.MustCompile(`^class\s*:\s*`)
-	variableRe = pyre.MustCompile(`^variable\s*:\s*`)
+	lineRe     = python.MustCompileRegexp(`^line\s*:\s*(\d+)\s*$`)
+	linesRe    = python.MustCompileRegexp(`^lines\s*:\s*(\d+)\s*-\s*(\d+)\s*$`)
+	functionRe = python.MustCompileRegexp(`^function\s*:\s*`)
+	classRe    = python.MustCompileRegexp(`^class\s*:\s*`)
+	variableRe = python.MustCompileRegexp(`^variable\s*:\s*`)
 )
 
 // stageKeys are the keys only Agentless trajectories carry.
@@ -171,11 +170,11 @@ func predFiles(doc *jsonv.Value) ([]string, error) {
 // normSymbol is _norm_symbol: strip, drop one "function:", then "class:",
 // then "variable:" prefix (in that order, each once), strip again.
 func normSymbol(s string) string {
-	s = pystr.StripSpace(s)
+	s = python.StripSpace(s)
 	for _, re := range []interface{ ReplaceAllString(string, string) string }{functionRe, classRe, variableRe} {
 		s = re.ReplaceAllString(s, "")
 	}
-	return pystr.StripSpace(s)
+	return python.StripSpace(s)
 }
 
 // symbolsFromBlocks is _extract_symbols_from_blocks: lines of the string
@@ -189,8 +188,8 @@ func symbolsFromBlocks(items *jsonv.Value) []string {
 		if it.Kind != jsonv.String || it.Str == "" {
 			continue
 		}
-		for _, line := range pystr.SplitLines(it.Str) {
-			line = pystr.StripSpace(line)
+		for _, line := range python.SplitLines(it.Str) {
+			line = python.StripSpace(line)
 			if strings.HasPrefix(line, "function:") || strings.HasPrefix(line, "class:") || strings.HasPrefix(line, "variable:") {
 				if sym := normSymbol(line); sym != "" {
 					out = append(out, sym)
@@ -284,15 +283,15 @@ func hasLine(locs *jsonv.Value) bool {
 // matchLines applies the two anchored patterns to one string.
 func matchLines(s string) (model.Interval, bool) {
 	if m := linesRe.FindStringSubmatch(s); m != nil {
-		a, _ := pyre.Atoi(m[1])
-		b, _ := pyre.Atoi(m[2])
+		a, _ := python.DigitsInt(m[1])
+		b, _ := python.DigitsInt(m[2])
 		if a > b {
 			a, b = b, a
 		}
 		return model.Interval{Start: a, End: b}, true
 	}
 	if m := lineRe.FindStringSubmatch(s); m != nil {
-		a, _ := pyre.Atoi(m[1])
+		a, _ := python.DigitsInt(m[1])
 		return model.Interval{Start: a, End: a}, true
 	}
 	return model.Interval{}, false
@@ -310,7 +309,7 @@ func parseEditLocLines(items *jsonv.Value) ([]model.Interval, error) {
 		if it.Kind != jsonv.String {
 			return nil, fmt.Errorf("item %d is %s, expected a string", i, it.Kind.Article())
 		}
-		raw := pystr.StripSpace(it.Str)
+		raw := python.StripSpace(it.Str)
 		if raw == "" {
 			continue
 		}
@@ -318,8 +317,8 @@ func parseEditLocLines(items *jsonv.Value) ([]model.Interval, error) {
 			spans = append(spans, sp)
 			continue
 		}
-		for _, line := range pystr.SplitLines(raw) {
-			line = pystr.StripSpace(line)
+		for _, line := range python.SplitLines(raw) {
+			line = python.StripSpace(line)
 			if line == "" {
 				continue
 			}

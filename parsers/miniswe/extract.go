@@ -5,31 +5,30 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/trajscope/trajscope/internal/pystr"
+	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsonv"
-	"github.com/trajscope/trajscope/parsers/internal/pyre"
 )
 
 // The reference extractor's patterns (agents/minisweagent/extract.py),
 // translated to RE2 with Python's Unicode classes. Python's \b is spelled
-// out as pyre.WordStart before a word and "a non-word character or the end"
+// out as python.ReWordStart before a word and "a non-word character or the end"
 // after one; consuming that character does not change which submatch
 // re.search picks.
-const nonWord = `[^` + pyre.WordChar + `]`
+const nonWord = `[^` + python.ReWordChar + `]`
 
 var (
-	exploreRe = pyre.MustCompile(`<explore_context>\s*([\s\S]*?)\s*</explore_context>`)
-	patchRe   = pyre.MustCompile(`<PATCH_CONTEXT>\s*([\s\S]*?)\s*</PATCH_CONTEXT>`)
-	bashRe    = pyre.MustCompile("```bash\\s*\\r?\\n([\\s\\S]*?)\\r?\\n```")
-	imageRe   = pyre.MustCompile(`_m_([A-Za-z0-9_.-]+)(?::|$)`)
-	linesRe   = pyre.MustCompile(`^(\d+)\s*-\s*(\d+)`)
-	chunkRe   = pyre.MustCompile(`\s*(?:&&|\|\||;)\s*`)
-	nlSedRe   = pyre.MustCompile(`nl\s+[^|]+\s+([^\s|]+)\s*\|\s*sed\s+-n\s+['"]?(\d+),(\d+)p`)
-	sedRe     = pyre.MustCompile(`sed\s+-n\s+['"]?(\d+),(\d+)p['"]?\s+([^\s&|>;<]+)`)
-	headRe    = pyre.MustCompile(pyre.WordStart + `head\s+-n\s+(\d+)\s+([^\s&|>]+)`)
-	catRe     = pyre.MustCompile(pyre.WordStart + `cat\s+([^\s&|>]+)`)
-	grepRe    = pyre.MustCompile(pyre.WordStart + `grep\s+.*?\s+([^\s&|>]+\.(?:py|js|java|go|rs|c|cpp|h|hpp|ts|tsx|jsx|rb|php|cs|kt|scala|swift))(?:` + nonWord + `|$)`)
+	exploreRe = python.MustCompileRegexp(`<explore_context>\s*([\s\S]*?)\s*</explore_context>`)
+	patchRe   = python.MustCompileRegexp(`<PATCH_CONTEXT>\s*([\s\S]*?)\s*</PATCH_CONTEXT>`)
+	bashRe    = python.MustCompileRegexp("```bash\\s*\\r?\\n([\\s\\S]*?)\\r?\\n```")
+	imageRe   = python.MustCompileRegexp(`_m_([A-Za-z0-9_.-]+)(?::|$)`)
+	linesRe   = python.MustCompileRegexp(`^(\d+)\s*-\s*(\d+)`)
+	chunkRe   = python.MustCompileRegexp(`\s*(?:&&|\|\||;)\s*`)
+	nlSedRe   = python.MustCompileRegexp(`nl\s+[^|]+\s+([^\s|]+)\s*\|\s*sed\s+-n\s+['"]?(\d+),(\d+)p`)
+	sedRe     = python.MustCompileRegexp(`sed\s+-n\s+['"]?(\d+),(\d+)p['"]?\s+([^\s&|>;<]+)`)
+	headRe    = python.MustCompileRegexp(python.ReWordStart + `head\s+-n\s+(\d+)\s+([^\s&|>]+)`)
+	catRe     = python.MustCompileRegexp(python.ReWordStart + `cat\s+([^\s&|>]+)`)
+	grepRe    = python.MustCompileRegexp(python.ReWordStart + `grep\s+.*?\s+([^\s&|>]+\.(?:py|js|java|go|rs|c|cpp|h|hpp|ts|tsx|jsx|rb|php|cs|kt|scala|swift))(?:` + nonWord + `|$)`)
 	skipList  = []string{"sed -i", "echo ", "mkdir", "rm ", "git add", "git commit"}
 	srcExts   = []string{".py", ".js", ".java", ".go", ".rs", ".c", ".cpp", ".h", ".hpp", ".ts", ".tsx", ".jsx",
 		".rb", ".php", ".cs", ".kt", ".scala", ".swift"}
@@ -100,7 +99,7 @@ func repoDirName(data *jsonv.Value) string {
 // normalizePath is _normalize_path: container paths to candidate
 // repository-relative paths (final validation happens at scoring time).
 func normalizePath(p, repoDir string) string {
-	p = pystr.Strip(pystr.StripSpace(p), `'"`)
+	p = python.Strip(python.StripSpace(p), `'"`)
 	if p == "" {
 		return ""
 	}
@@ -117,7 +116,7 @@ func normalizePath(p, repoDir string) string {
 		}
 	}
 	if strings.HasPrefix(p, "/") {
-		p = pystr.LStrip(p, "/")
+		p = python.LStrip(p, "/")
 	}
 	return strings.TrimPrefix(p, "./")
 }
@@ -159,22 +158,22 @@ func (s *spanSet) sortedKeys() []string {
 func parseFileLines(text, repoDir string) *spanSet {
 	out := &spanSet{}
 	current := ""
-	for _, raw := range pystr.SplitLines(text) {
-		line := pystr.StripSpace(raw)
+	for _, raw := range python.SplitLines(text) {
+		line := python.StripSpace(raw)
 		if line == "" {
 			continue
 		}
 		if rest, ok := strings.CutPrefix(line, "File:"); ok {
-			current = normalizePath(pystr.StripSpace(rest), repoDir)
+			current = normalizePath(python.StripSpace(rest), repoDir)
 			continue
 		}
 		if rest, ok := strings.CutPrefix(line, "Lines:"); ok && current != "" {
-			m := linesRe.FindStringSubmatch(pystr.StripSpace(rest))
+			m := linesRe.FindStringSubmatch(python.StripSpace(rest))
 			if m == nil {
 				continue
 			}
-			a, _ := pyre.Atoi(m[1])
-			b, _ := pyre.Atoi(m[2])
+			a, _ := python.DigitsInt(m[1])
+			b, _ := python.DigitsInt(m[2])
 			if a > b {
 				a, b = b, a
 			}
@@ -214,33 +213,33 @@ func extractViews(cmd string) []view {
 		}
 	}
 	clean := func(f string) string {
-		return strings.TrimPrefix(pystr.Strip(f, `'"`), "/testbed/")
+		return strings.TrimPrefix(python.Strip(f, `'"`), "/testbed/")
 	}
 	var views []view
 	for _, chunk := range chunkRe.Split(cmd, -1) {
-		c := pystr.StripSpace(chunk)
+		c := python.StripSpace(chunk)
 		if c == "" {
 			continue
 		}
 		if m := nlSedRe.FindStringSubmatch(c); m != nil {
 			if f := clean(m[1]); isSourceFile(f) {
-				a, _ := pyre.Atoi(m[2])
-				b, _ := pyre.Atoi(m[3])
+				a, _ := python.DigitsInt(m[2])
+				b, _ := python.DigitsInt(m[3])
 				views = append(views, view{f, a, b, true})
 			}
 			continue
 		}
 		if m := sedRe.FindStringSubmatch(c); m != nil {
 			if f := clean(m[3]); isSourceFile(f) {
-				a, _ := pyre.Atoi(m[1])
-				b, _ := pyre.Atoi(m[2])
+				a, _ := python.DigitsInt(m[1])
+				b, _ := python.DigitsInt(m[2])
 				views = append(views, view{f, a, b, true})
 			}
 			continue
 		}
 		if m := headRe.FindStringSubmatch(c); m != nil {
 			if f := clean(m[2]); isSourceFile(f) {
-				n, _ := pyre.Atoi(m[1])
+				n, _ := python.DigitsInt(m[1])
 				views = append(views, view{f, 1, n, true})
 			}
 			continue
@@ -310,7 +309,7 @@ func extract(data *jsonv.Value, all []message) (*extraction, error) {
 			if m == nil {
 				continue
 			}
-			cmd := pystr.StripSpace(m[1])
+			cmd := python.StripSpace(m[1])
 			if strings.Contains(cmd, "COMPLETE_TASK") {
 				continue
 			}

@@ -22,7 +22,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/trajscope/trajscope/internal/pystr"
+	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/cmdfail"
 	"github.com/trajscope/trajscope/parsers/internal/jsonv"
@@ -296,7 +296,7 @@ func buildTimeline(msgs []message) *timeline {
 					a := model.Action{Index: int32(len(tl.actions)), Tool: call.name, Command: call.command}
 					thought := ""
 					if k == 0 {
-						thought = pystr.StripSpace(c)
+						thought = python.StripSpace(c)
 						a.Timestamp, a.Usage = msg.stamp, msg.usage
 					}
 					if call.id != "" {
@@ -316,11 +316,11 @@ func buildTimeline(msgs []message) *timeline {
 				continue
 			}
 			a := model.Action{Index: int32(len(tl.actions)), Timestamp: msg.stamp, Usage: msg.usage}
-			thought := pystr.StripSpace(c)
+			thought := python.StripSpace(c)
 			if loc != nil {
 				a.Tool = "bash"
-				a.Command = pystr.StripSpace(c[loc[2]:loc[3]])
-				thought = pystr.StripSpace(c[:loc[0]])
+				a.Command = python.StripSpace(c[loc[2]:loc[3]])
+				thought = python.StripSpace(c[:loc[0]])
 			}
 			if hasPatch {
 				a.Category = model.CategorySubmit

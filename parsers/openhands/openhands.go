@@ -17,7 +17,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/trajscope/trajscope/internal/pystr"
+	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsonv"
 	"github.com/trajscope/trajscope/parsers/internal/pyval"
@@ -121,7 +121,7 @@ func firstLine(data []byte) string {
 	if i := bytes.IndexByte(data, '\n'); i >= 0 {
 		data = data[:i]
 	}
-	return pystr.StripSpace(string(data))
+	return python.StripSpace(string(data))
 }
 
 func loadJSONL(path string, data []byte) ([]model.Run, error) {
@@ -133,7 +133,7 @@ func loadJSONL(path string, data []byte) ([]model.Run, error) {
 	for sc.Scan() {
 		lineNo++
 		line := sc.Bytes()
-		if pystr.StripSpace(string(line)) == "" {
+		if python.StripSpace(string(line)) == "" {
 			continue
 		}
 		run, err := loadRecord(line)
@@ -182,7 +182,7 @@ func IsHistoryJSONL(path string) bool {
 	r := bufio.NewReaderSize(f, 1<<16)
 	for {
 		line, err := r.ReadString('\n')
-		if s := pystr.StripSpace(line); s != "" {
+		if s := python.StripSpace(line); s != "" {
 			v, perr := jsonv.Parse([]byte(s))
 			if perr != nil || v.Kind != jsonv.Object {
 				return false

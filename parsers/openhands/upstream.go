@@ -5,9 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/trajscope/trajscope/internal/pystr"
+	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/pyre"
 	"github.com/trajscope/trajscope/parsers/internal/pyval"
 )
 
@@ -30,11 +29,11 @@ const (
 var skipWords = []string{"git add", "git commit", "rm ", "mkdir", "echo ", "sed -i"}
 
 var (
-	sedRe  = pyre.MustCompile(`sed\s+-n\s+['"]?(\d+),(\d+)p['"]?\s+([^\s&|>;<]+)`)
-	nlRe   = pyre.MustCompile(`nl\s+[^|]+\s+([^\s|]+)\s*\|\s*sed\s+-n\s+['"]?(\d+),(\d+)p`)
-	headRe = pyre.MustCompile(pyre.WordStart + `head\s+-n\s+(\d+)\s+([^\s&|>]+)`)
-	catRe  = pyre.MustCompile(pyre.WordStart + `cat\s+(?:-n\s+)?([^\s&|>]+)`)
-	grepRe = pyre.MustCompile(pyre.WordStart + `grep\s+.*\s+([^\s&|>;<'"]+\.(?:py|js|java|go|rs|c|cpp|h|hpp|ts|tsx|jsx|rb|php|cs|kt|scala|swift))(?:\s*(?:\||&|;|$))`)
+	sedRe  = python.MustCompileRegexp(`sed\s+-n\s+['"]?(\d+),(\d+)p['"]?\s+([^\s&|>;<]+)`)
+	nlRe   = python.MustCompileRegexp(`nl\s+[^|]+\s+([^\s|]+)\s*\|\s*sed\s+-n\s+['"]?(\d+),(\d+)p`)
+	headRe = python.MustCompileRegexp(python.ReWordStart + `head\s+-n\s+(\d+)\s+([^\s&|>]+)`)
+	catRe  = python.MustCompileRegexp(python.ReWordStart + `cat\s+(?:-n\s+)?([^\s&|>]+)`)
+	grepRe = python.MustCompileRegexp(python.ReWordStart + `grep\s+.*\s+([^\s&|>;<'"]+\.(?:py|js|java|go|rs|c|cpp|h|hpp|ts|tsx|jsx|rb|php|cs|kt|scala|swift))(?:\s*(?:\||&|;|$))`)
 )
 
 // NormalizePath is the variant's path normalisation. History: strip blanks
@@ -43,14 +42,14 @@ var (
 // resolution fixes it later). Completions: the same with "/workspace/"
 // instead of "/testbed/".
 func NormalizePath(p string, v Variant) string {
-	p = pystr.Strip(pystr.StripSpace(p), `'"`)
+	p = python.Strip(python.StripSpace(p), `'"`)
 	prefix := "/testbed/"
 	if v == Completions {
 		prefix = "/workspace/"
 	}
 	p = strings.TrimPrefix(p, prefix)
 	if strings.HasPrefix(p, "/") {
-		p = pystr.LStrip(p, "/")
+		p = python.LStrip(p, "/")
 	}
 	return strings.TrimPrefix(p, "./")
 }
@@ -85,11 +84,11 @@ func RunCommandStep(cmd string, v Variant) (model.Step, bool, error) {
 		}
 	}
 	ints := func(a, b string) (int, int, error) {
-		x, err := pyval.ParseInt(a)
+		x, err := python.Int(a)
 		if err != nil {
 			return 0, 0, err
 		}
-		y, err := pyval.ParseInt(b)
+		y, err := python.Int(b)
 		return x, y, err
 	}
 	for _, m := range sedRe.FindAllStringSubmatch(cmd, -1) {
@@ -105,18 +104,18 @@ func RunCommandStep(cmd string, v Variant) (model.Step, bool, error) {
 			if err != nil {
 				return model.Step{}, false, err
 			}
-			add(pystr.Strip(m[1], `'"`), a, b, true)
+			add(python.Strip(m[1], `'"`), a, b, true)
 		}
 	}
 	for _, m := range headRe.FindAllStringSubmatch(cmd, -1) {
-		n, err := pyval.ParseInt(m[1])
+		n, err := python.Int(m[1])
 		if err != nil {
 			return model.Step{}, false, err
 		}
-		add(pystr.Strip(m[2], `'"`), 1, n, true)
+		add(python.Strip(m[2], `'"`), 1, n, true)
 	}
 	for _, m := range catRe.FindAllStringSubmatch(cmd, -1) {
-		raw := pystr.Strip(m[1], `'"`)
+		raw := python.Strip(m[1], `'"`)
 		if v == Completions && !strings.Contains(raw, "/") {
 			continue
 		}
@@ -245,7 +244,7 @@ func pyIntValue(x any) (int, error) {
 		}
 		return 0, nil
 	case string:
-		return pyval.ParseInt(v)
+		return python.Int(v)
 	}
 	if n, ok := pyval.Int(x); ok {
 		return n, nil

@@ -13,9 +13,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/trajscope/trajscope/internal/pystr"
+	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/pyre"
 )
 
 // Name is the format name.
@@ -29,10 +28,10 @@ const (
 )
 
 var (
-	fileRe = pyre.MustCompile(`^\s*File:\s*(.+?)\s*$`)
+	fileRe = python.MustCompileRegexp(`^\s*File:\s*(.+?)\s*$`)
 	// The reference pattern is re.IGNORECASE; Python's case-insensitive
 	// "i" also matches U+0130 and U+0131, so the letters are spelled out.
-	rangeRe = pyre.MustCompile(`^\s*[Ll][Ii\x{130}\x{131}][Nn][Ee]\s*[Nn][Uu][Mm][Bb][Ee][Rr]\s*[Rr][Aa][Nn][Gg][Ee]\s*:\s*(\d+)\s*-\s*(\d+)\s*$`)
+	rangeRe = python.MustCompileRegexp(`^\s*[Ll][Ii\x{130}\x{131}][Nn][Ee]\s*[Nn][Uu][Mm][Bb][Ee][Rr]\s*[Rr][Aa][Nn][Gg][Ee]\s*:\s*(\d+)\s*-\s*(\d+)\s*$`)
 )
 
 // ErrNothingFound is returned for a log with no context at all, where the
@@ -118,7 +117,7 @@ func readsOf(s model.Step) []model.ObservedRead {
 // does: each maximal invalid subpart becomes U+FFFD, and universal newlines
 // turn "\r\n" and "\r" into "\n".
 func decode(b []byte) string {
-	s := strings.ReplaceAll(pystr.Decode(b), "\r\n", "\n")
+	s := strings.ReplaceAll(python.DecodeUTF8(b), "\r\n", "\n")
 	return strings.ReplaceAll(s, "\r", "\n")
 }
 
@@ -154,7 +153,7 @@ func extractBlocks(text, begin, end string) []textBlock {
 // becomes "/", then "/testbed/" and "/workspace/<first>/" are removed and
 // leading slashes stripped.
 func normalizeFile(p string) string {
-	p = strings.ReplaceAll(pystr.StripSpace(p), `\\`, "/")
+	p = strings.ReplaceAll(python.StripSpace(p), `\\`, "/")
 	if rest, ok := strings.CutPrefix(p, "/testbed/"); ok {
 		p = rest
 	} else if rest, ok := strings.CutPrefix(p, "/workspace/"); ok {
@@ -166,7 +165,7 @@ func normalizeFile(p string) string {
 		}
 	}
 	if strings.HasPrefix(p, "/") {
-		p = pystr.LStrip(p, "/")
+		p = python.LStrip(p, "/")
 	}
 	return p
 }
@@ -182,7 +181,7 @@ func parseFileRanges(block string) fileRanges {
 	var files []model.FileSpans
 	index := map[string]int{}
 	current := ""
-	for _, line := range pystr.SplitLines(block) {
+	for _, line := range python.SplitLines(block) {
 		if m := fileRe.FindStringSubmatch(line); m != nil {
 			current = normalizeFile(m[1])
 			if current != "" {
@@ -194,8 +193,8 @@ func parseFileRanges(block string) fileRanges {
 			continue
 		}
 		if m := rangeRe.FindStringSubmatch(line); m != nil && current != "" {
-			a, _ := pyre.Atoi(m[1])
-			b, _ := pyre.Atoi(m[2])
+			a, _ := python.DigitsInt(m[1])
+			b, _ := python.DigitsInt(m[2])
 			if a > b {
 				a, b = b, a
 			}

@@ -3,7 +3,7 @@ package sweagent
 import (
 	"fmt"
 
-	"github.com/trajscope/trajscope/internal/pystr"
+	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/pyval"
 )
@@ -21,9 +21,9 @@ func loadCheckpoints(path string, data []byte) (model.Run, error) {
 	var steps []model.Step
 	var final *model.Step
 	view := &viewer{}
-	for i, line := range pyval.SplitUniversal(string(data)) {
+	for i, line := range python.SplitUniversal(string(data)) {
 		lineNo := i + 1
-		if pystr.StripSpace(line) == "" {
+		if python.StripSpace(line) == "" {
 			continue
 		}
 		v, err := pyval.Decode([]byte(line))

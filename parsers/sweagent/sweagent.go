@@ -11,9 +11,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/trajscope/trajscope/internal/pystr"
+	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
 	"github.com/trajscope/trajscope/parsers/internal/runfile"
 )
 
@@ -82,7 +81,7 @@ func kindByContent(head []byte) kind {
 		lines = lines[:len(lines)-1] // the last line may be cut short
 	}
 	for _, l := range lines {
-		l = pystr.StripSpace(l)
+		l = python.StripSpace(l)
 		if l == "" {
 			continue
 		}
@@ -158,19 +157,19 @@ func ParseRuns(path string, data []byte) ([]model.Run, error) {
 // instanceID follows upstream load_traj_file. str.replace removes every
 // occurrence of the suffix, not only the trailing one, and so does this.
 func instanceID(path string) string {
-	base := pyval.Base(path)
+	base := python.Basename(path)
 	switch kindBySuffix(path) {
 	case kindCheckpoints:
 		return strings.ReplaceAll(base, ".checkpoints.jsonl", "")
 	case kindContextJSON:
 		return strings.ReplaceAll(base, ".context.json", "")
 	case kindPatchContext:
-		if parent := pyval.Base(pyval.Dir(path)); parent != "" && strings.Contains(parent, "__") {
+		if parent := python.Basename(python.Dirname(path)); parent != "" && strings.Contains(parent, "__") {
 			return parent
 		}
 		return strings.ReplaceAll(base, ".patch_context.txt", "")
 	case kindTraj:
-		if parent := pyval.Base(pyval.Dir(path)); strings.HasPrefix(parent, "instance_") {
+		if parent := python.Basename(python.Dirname(path)); strings.HasPrefix(parent, "instance_") {
 			return parent
 		}
 		return strings.ReplaceAll(base, ".traj", "")

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/trajscope/trajscope/internal/python"
+
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/pyval"
 	"github.com/trajscope/trajscope/parsers/internal/rawjson"
@@ -331,7 +333,7 @@ func iterValues(v any) []any {
 func loadPatchContext(path string, data []byte) (model.Run, error) {
 	var run model.Run
 	// Python reads the file in text mode: "\r\n" and "\r" become "\n".
-	text := strings.Join(pyval.SplitUniversal(string(data)), "\n")
+	text := strings.Join(python.SplitUniversal(string(data)), "\n")
 	spans, err := ParsePatchContext(text)
 	if err != nil {
 		return run, fmt.Errorf("%s: %w", path, err)

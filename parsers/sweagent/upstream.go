@@ -6,9 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/trajscope/trajscope/internal/pystr"
+	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
 )
 
 // This file reproduces contextbench/agents/sweagent/extract.py: what the
@@ -43,8 +42,8 @@ func ExtractView(action string) (v View, ok bool) {
 		return View{}, false
 	}
 	if m[2] != "" && m[3] != "" {
-		a, err1 := pyval.ParseInt(m[2])
-		b, err2 := pyval.ParseInt(m[3])
+		a, err1 := python.Int(m[2])
+		b, err2 := python.Int(m[3])
 		if err1 == nil && err2 == nil {
 			return View{Path: m[1], Start: a, End: b}, true
 		}
@@ -82,18 +81,18 @@ func ParsePatchContext(s string) ([]model.FileSpans, error) {
 	var out []model.FileSpans
 	index := map[string]int{}
 	current := ""
-	for i, line := range strings.Split(pystr.StripSpace(s), "\n") {
-		line = pystr.StripSpace(line)
+	for i, line := range strings.Split(python.StripSpace(s), "\n") {
+		line = python.StripSpace(line)
 		switch {
 		case strings.HasPrefix(line, "File:"):
 			// str.replace removes every "File:", not only the prefix.
-			current = NormalizePath(pystr.StripSpace(strings.ReplaceAll(line, "File:", "")))
+			current = NormalizePath(python.StripSpace(strings.ReplaceAll(line, "File:", "")))
 			if _, seen := index[current]; !seen {
 				index[current] = len(out)
 				out = append(out, model.FileSpans{File: current, Spans: []model.Interval{}})
 			}
 		case strings.HasPrefix(line, "Lines:") && current != "":
-			rng := pystr.StripSpace(strings.ReplaceAll(line, "Lines:", ""))
+			rng := python.StripSpace(strings.ReplaceAll(line, "Lines:", ""))
 			if !strings.Contains(rng, "-") {
 				continue
 			}
@@ -101,11 +100,11 @@ func ParsePatchContext(s string) ([]model.FileSpans, error) {
 			if len(parts) != 2 {
 				return nil, &PatchContextError{Line: i + 1, Range: rng, Err: fmt.Errorf("%d values to unpack, want 2", len(parts))}
 			}
-			a, err := pyval.ParseInt(parts[0])
+			a, err := python.Int(parts[0])
 			if err != nil {
 				return nil, &PatchContextError{Line: i + 1, Range: rng, Err: err}
 			}
-			b, err := pyval.ParseInt(parts[1])
+			b, err := python.Int(parts[1])
 			if err != nil {
 				return nil, &PatchContextError{Line: i + 1, Range: rng, Err: err}
 			}

@@ -7,9 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajscope/trajscope/internal/python"
+
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
 )
 
 // The project's extractor vectors (testvectors/extractor_vectors.json),
@@ -166,9 +167,9 @@ func TestPyInt(t *testing.T) {
 		{"99999999999999999999", 0, false},
 	}
 	for _, tt := range tests {
-		got, err := pyval.ParseInt(tt.in)
+		got, err := python.Int(tt.in)
 		if (err == nil) != tt.ok || (tt.ok && got != tt.want) {
-			t.Errorf("pyval.ParseInt(%q) = %d, %v; want %d, ok=%v", tt.in, got, err, tt.want, tt.ok)
+			t.Errorf("python.Int(%q) = %d, %v; want %d, ok=%v", tt.in, got, err, tt.want, tt.ok)
 		}
 	}
 }
@@ -197,8 +198,8 @@ func TestPyPath(t *testing.T) {
 		{"//x", "//", "x"},
 	}
 	for _, tt := range tests {
-		if d, b := pyval.Dir(tt.in), pyval.Base(tt.in); d != tt.dir || b != tt.base {
-			t.Errorf("pyDir/pyval.Base(%q) = %q, %q; want %q, %q", tt.in, d, b, tt.dir, tt.base)
+		if d, b := python.Dirname(tt.in), python.Basename(tt.in); d != tt.dir || b != tt.base {
+			t.Errorf("pyDir/python.Basename(%q) = %q, %q; want %q, %q", tt.in, d, b, tt.dir, tt.base)
 		}
 	}
 }

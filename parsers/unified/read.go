@@ -22,7 +22,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/trajscope/trajscope/internal/pystr"
+	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/rawjson"
 )
@@ -127,7 +127,7 @@ func readLines(data []byte, name string) []Record {
 // isBlank mirrors upstream's `if line.strip()`: Python strips what
 // str.isspace() holds for, Unicode spaces and \x1c-\x1f included.
 func isBlank(line []byte) bool {
-	return len(bytes.TrimFunc(line, pystr.IsSpace)) == 0
+	return len(bytes.TrimFunc(line, python.IsSpace)) == 0
 }
 
 func readList(data, trimmed []byte, base int, name string) ([]Record, error) {

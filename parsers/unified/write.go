@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/trajscope/trajscope/internal/pyjson"
+	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/rawjson"
 )
@@ -27,10 +27,10 @@ import (
 // The error reports an Extra value that is not valid JSON.
 func Append(dst []byte, p *model.Prediction) ([]byte, error) {
 	dst = append(dst, `{"instance_id": `...)
-	dst = pyjson.AppendStringUnicode(dst, p.InstanceID)
+	dst = python.AppendJSONStringUnicode(dst, p.InstanceID)
 	if p.OriginalInstID != "" {
 		dst = append(dst, `, "original_inst_id": `...)
-		dst = pyjson.AppendStringUnicode(dst, p.OriginalInstID)
+		dst = python.AppendJSONStringUnicode(dst, p.OriginalInstID)
 	}
 	dst = append(dst, `, "traj_data": {"pred_steps": `...)
 	dst = appendSeq(dst, '[', ']', len(p.Steps), func(dst []byte, i int) []byte {
@@ -54,18 +54,18 @@ func Append(dst []byte, p *model.Prediction) ([]byte, error) {
 		dst = appendSymbols(dst, p.Final.Symbols)
 	}
 	dst = append(dst, `}, "model_patch": `...)
-	dst = pyjson.AppendStringUnicode(dst, p.ModelPatch)
+	dst = python.AppendJSONStringUnicode(dst, p.ModelPatch)
 	if p.RepoURL != "" {
 		dst = append(dst, `, "repo_url": `...)
-		dst = pyjson.AppendStringUnicode(dst, p.RepoURL)
+		dst = python.AppendJSONStringUnicode(dst, p.RepoURL)
 	}
 	if p.Commit != "" {
 		dst = append(dst, `, "commit": `...)
-		dst = pyjson.AppendStringUnicode(dst, p.Commit)
+		dst = python.AppendJSONStringUnicode(dst, p.Commit)
 	}
 	for _, f := range p.Extra {
 		dst = append(dst, ", "...)
-		dst = pyjson.AppendStringUnicode(dst, f.Key)
+		dst = python.AppendJSONStringUnicode(dst, f.Key)
 		dst = append(dst, ": "...)
 		var err error
 		if dst, err = appendPyValue(dst, f.Value); err != nil {
@@ -90,7 +90,7 @@ func appendSeq(dst []byte, open, close byte, n int, item func(dst []byte, i int)
 
 func appendStrings(dst []byte, ss []string) []byte {
 	return appendSeq(dst, '[', ']', len(ss), func(dst []byte, i int) []byte {
-		return pyjson.AppendStringUnicode(dst, ss[i])
+		return python.AppendJSONStringUnicode(dst, ss[i])
 	})
 }
 
@@ -98,7 +98,7 @@ func appendStrings(dst []byte, ss []string) []byte {
 func appendSpans(dst []byte, spans []model.FileSpans) []byte {
 	return appendSeq(dst, '{', '}', len(spans), func(dst []byte, i int) []byte {
 		fs := spans[i]
-		dst = pyjson.AppendStringUnicode(dst, fs.File)
+		dst = python.AppendJSONStringUnicode(dst, fs.File)
 		dst = append(dst, ": "...)
 		return appendSeq(dst, '[', ']', len(fs.Spans), func(dst []byte, j int) []byte {
 			dst = append(dst, `{"type": "line", "start": `...)
@@ -113,7 +113,7 @@ func appendSpans(dst []byte, spans []model.FileSpans) []byte {
 // appendSymbols writes {"file": ["name", …], …}.
 func appendSymbols(dst []byte, syms []model.FileSymbols) []byte {
 	return appendSeq(dst, '{', '}', len(syms), func(dst []byte, i int) []byte {
-		dst = pyjson.AppendStringUnicode(dst, syms[i].File)
+		dst = python.AppendJSONStringUnicode(dst, syms[i].File)
 		dst = append(dst, ": "...)
 		return appendStrings(dst, syms[i].Symbols)
 	})
@@ -142,7 +142,7 @@ func appendValid(dst []byte, raw []byte) ([]byte, error) {
 			if i > 0 {
 				dst = append(dst, ", "...)
 			}
-			dst = pyjson.AppendStringUnicode(dst, m.key)
+			dst = python.AppendJSONStringUnicode(dst, m.key)
 			dst = append(dst, ": "...)
 			if dst, err = appendValid(dst, m.val); err != nil {
 				return dst, err
@@ -169,7 +169,7 @@ func appendValid(dst []byte, raw []byte) ([]byte, error) {
 		if err != nil {
 			return dst, err
 		}
-		return pyjson.AppendStringUnicode(dst, s), nil
+		return python.AppendJSONStringUnicode(dst, s), nil
 	}
 	switch raw[0] {
 	case 't', 'f', 'n':
@@ -185,5 +185,5 @@ func appendValid(dst []byte, raw []byte) ([]byte, error) {
 	// Out-of-range values parse to ±Inf or 0 as in Python; the error only
 	// reports the range.
 	f, _ := strconv.ParseFloat(string(raw), 64)
-	return pyjson.AppendFloat(dst, f), nil
+	return python.AppendJSONFloat(dst, f), nil
 }

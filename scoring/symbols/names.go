@@ -5,7 +5,7 @@ import (
 	"math"
 
 	sitter "github.com/smacker/go-tree-sitter"
-	"github.com/trajscope/trajscope/internal/pystr"
+	"github.com/trajscope/trajscope/internal/python"
 )
 
 func (g *grammar) typeOf(n *sitter.Node) string {
@@ -32,7 +32,7 @@ type nameHit struct {
 // node of that stretch of the pre-order.
 func (g *grammar) bestName(ctx context.Context, def *sitter.Node, src []byte, cur *sitter.TreeCursor, memo map[*sitter.Node]nameHit) (string, error) {
 	if nn := def.ChildByFieldName("name"); nn != nil {
-		if s := pystr.StripSpace(nodeText(src, nn)); s != "" {
+		if s := python.StripSpace(nodeText(src, nn)); s != "" {
 			return s, nil
 		}
 	}
@@ -57,7 +57,7 @@ func (g *grammar) bestName(ctx context.Context, def *sitter.Node, src []byte, cu
 			}
 			descend = false
 		} else if r >= 0 && r < best.rank && n.IsNamed() {
-			if s := pystr.StripSpace(nodeText(src, n)); s != "" {
+			if s := python.StripSpace(nodeText(src, n)); s != "" {
 				best = nameHit{s, r}
 			}
 		}
@@ -98,5 +98,5 @@ func nodeText(src []byte, n *sitter.Node) string {
 	if s >= e {
 		return ""
 	}
-	return pystr.Decode(src[s:e])
+	return python.DecodeUTF8(src[s:e])
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	sitter "github.com/smacker/go-tree-sitter"
-	"github.com/trajscope/trajscope/internal/pystr"
+	"github.com/trajscope/trajscope/internal/python"
 )
 
 // walkDefs is a literal transcription of upstream extract_defs (named=false)
@@ -91,7 +91,7 @@ func TestQueryMatchesWalk(t *testing.T) {
 // oracleName is upstream _best_name_for_def transcribed without memo.
 func oracleName(g *grammar, def *sitter.Node, src []byte, cur *sitter.TreeCursor) string {
 	if nn := def.ChildByFieldName("name"); nn != nil {
-		if s := pystr.StripSpace(nodeText(src, nn)); s != "" {
+		if s := python.StripSpace(nodeText(src, nn)); s != "" {
 			return s
 		}
 	}
@@ -104,7 +104,7 @@ func oracleName(g *grammar, def *sitter.Node, src []byte, cur *sitter.TreeCursor
 	for {
 		n := cur.CurrentNode()
 		if _, _, r := g.info(n); r >= 0 && r < bestRank && n.IsNamed() {
-			if s := pystr.StripSpace(nodeText(src, n)); s != "" {
+			if s := python.StripSpace(nodeText(src, n)); s != "" {
 				best, bestRank = s, r
 				if r == 0 {
 					return best

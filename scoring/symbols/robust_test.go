@@ -14,7 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/trajscope/trajscope/internal/pystr"
+	"github.com/trajscope/trajscope/internal/python"
 )
 
 func TestLanguage(t *testing.T) {
@@ -215,8 +215,8 @@ func TestPyStrip(t *testing.T) {
 		{" \x0b\x0c ", ""},
 	}
 	for _, tc := range tests {
-		if got := pystr.StripSpace(tc.in); got != tc.want {
-			t.Errorf("pystr.StripSpace(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := python.StripSpace(tc.in); got != tc.want {
+			t.Errorf("python.StripSpace(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }

@@ -1,39 +1,38 @@
-// Package pyre compiles the reference evaluator's Python regular expressions
+// TranslateRegexp makes the reference evaluator's Python regular expressions
 // into Go ones with Python's Unicode semantics for str patterns: \s is
 // str.isspace() (which includes \x1c-\x1f, \x85 and the Unicode spaces),
 // \d is any Unicode decimal digit and \w any letter, number or underscore.
 // RE2 alone reads these as ASCII classes, and its $ matches only at the very
 // end. \b has no RE2 form that keeps the match the same, so patterns spell
-// it out instead (see WordStart).
+// it out instead (see ReWordStart).
 //
 // For the patterns used here RE2's leftmost-first submatch choice is the one
 // Python's backtracking engine makes (no lookaround, no backreferences).
-package pyre
+
+package python
 
 import (
-	"math"
 	"regexp"
 	"strings"
-	"unicode"
 )
 
 // Character class bodies (without brackets) of Python's \s, \d and \w.
 const (
-	Space    = `\t-\r\x1c-\x20\x{85}\p{Z}`
-	Digit    = `\p{Nd}`
-	WordChar = `\p{L}\p{N}_`
+	ReSpace    = `\t-\r\x1c-\x20\x{85}\p{Z}`
+	ReDigit    = `\p{Nd}`
+	ReWordChar = `\p{L}\p{N}_`
 )
 
-// WordStart stands for Python's \b in front of a word character: the start
+// ReWordStart stands for Python's \b in front of a word character: the start
 // of the text or one character that is not a word character. It consumes
 // that character, so it serves patterns read for their groups, where the
 // match's own start does not matter.
-const WordStart = `(?:^|[^` + WordChar + `])`
+const ReWordStart = `(?:^|[^` + ReWordChar + `])`
 
-// Translate rewrites \s \S \d \D \w \W (inside and outside character
+// TranslateRegexp rewrites \s \S \d \D \w \W (inside and outside character
 // classes), the any-character idiom [\s\S] and $ into RE2 syntax. It panics
 // on \b and \B, which callers must spell out.
-func Translate(py string) string {
+func TranslateRegexp(py string) string {
 	var b strings.Builder
 	inClass := false
 	for i := 0; i < len(py); i++ {
@@ -77,20 +76,20 @@ func Translate(py string) string {
 		i++
 		switch e {
 		case 's', 'd', 'w':
-			body := map[byte]string{'s': Space, 'd': Digit, 'w': WordChar}[e]
+			body := map[byte]string{'s': ReSpace, 'd': ReDigit, 'w': ReWordChar}[e]
 			if inClass {
 				b.WriteString(body)
 			} else {
 				b.WriteString("[" + body + "]")
 			}
 		case 'S', 'D', 'W':
-			body := map[byte]string{'S': Space, 'D': Digit, 'W': WordChar}[e]
+			body := map[byte]string{'S': ReSpace, 'D': ReDigit, 'W': ReWordChar}[e]
 			if inClass {
-				panic("pyre: negated class escape inside a class: " + py)
+				panic("python: negated class escape inside a class: " + py)
 			}
 			b.WriteString("[^" + body + "]")
 		case 'b', 'B':
-			panic("pyre: spell out \\b explicitly: " + py)
+			panic("python: spell out \\b explicitly: " + py)
 		default:
 			b.WriteByte('\\')
 			b.WriteByte(e)
@@ -99,48 +98,5 @@ func Translate(py string) string {
 	return b.String()
 }
 
-// MustCompile compiles a Python pattern (see Translate).
-func MustCompile(py string) *regexp.Regexp { return regexp.MustCompile(Translate(py)) }
-
-// MaxInt is where Atoi saturates: Python ints are unbounded, and a line
-// number this large already lies past any real file.
-const MaxInt = math.MaxInt32
-
-// Atoi is Python's int() on a string of Unicode decimal digits (what a \d+
-// group captures), saturating at MaxInt. ok is false if s holds anything
-// else or is empty.
-func Atoi(s string) (int, bool) {
-	if s == "" {
-		return 0, false
-	}
-	n := 0
-	for _, r := range s {
-		d, ok := digitValue(r)
-		if !ok {
-			return 0, false
-		}
-		if n > (MaxInt-d)/10 {
-			n = MaxInt
-			continue
-		}
-		n = n*10 + d
-	}
-	return n, true
-}
-
-// digitValue returns the value of a Unicode decimal digit. Unicode assigns
-// decimal digits in contiguous runs that start at a zero, so the value is
-// the distance from the run's start, modulo 10.
-func digitValue(r rune) (int, bool) {
-	if r >= '0' && r <= '9' {
-		return int(r - '0'), true
-	}
-	if !unicode.Is(unicode.Nd, r) {
-		return 0, false
-	}
-	start := r
-	for start > 0 && unicode.Is(unicode.Nd, start-1) && r-start < 100 {
-		start--
-	}
-	return int(r-start) % 10, true
-}
+// MustCompileRegexp compiles a Python pattern (see TranslateRegexp).
+func MustCompileRegexp(py string) *regexp.Regexp { return regexp.MustCompile(TranslateRegexp(py)) }

@@ -1,9 +1,4 @@
-// Package pystr reproduces the Python str methods whose semantics the
-// ContextBench evaluator depends on. Go's strings package differs in ways that
-// change results: Python's strip family takes a character set (not a prefix),
-// str.strip() knows more whitespace than unicode.IsSpace, and splitlines
-// breaks on more than "\n".
-package pystr
+package python
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package pystr
+package python
 
 import (
 	"reflect"

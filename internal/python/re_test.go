@@ -1,4 +1,4 @@
-package pyre
+package python
 
 import "testing"
 
@@ -21,14 +21,14 @@ func TestTranslate(t *testing.T) {
 		{`a(\d)$`, "a1\nb", nil},
 		{`a(\d)$`, "a1\n\n", nil},
 		{`[$](\d)`, "$5", []string{"$5", "5"}},
-		// WordStart: \b before a word, Unicode letters being word characters.
-		{WordStart + `(cat)`, "cat x", []string{"cat", "cat"}},
-		{WordStart + `(cat)`, "x;cat", []string{";cat", "cat"}},
-		{WordStart + `(cat)`, "écat", nil},
-		{WordStart + `(cat)`, "_cat", nil},
+		// ReWordStart: \b before a word, Unicode letters being word characters.
+		{ReWordStart + `(cat)`, "cat x", []string{"cat", "cat"}},
+		{ReWordStart + `(cat)`, "x;cat", []string{";cat", "cat"}},
+		{ReWordStart + `(cat)`, "écat", nil},
+		{ReWordStart + `(cat)`, "_cat", nil},
 	}
 	for _, c := range cases {
-		got := MustCompile(c.py).FindStringSubmatch(c.s)
+		got := MustCompileRegexp(c.py).FindStringSubmatch(c.s)
 		if len(got) != len(c.want) {
 			t.Errorf("%q on %q: got %q, want %q", c.py, c.s, got, c.want)
 			continue
@@ -49,12 +49,12 @@ func TestAtoi(t *testing.T) {
 	}{
 		{"0", 0, true}, {"42", 42, true}, {"٤٢", 42, true}, {"४२", 42, true},
 		{"𝟒𝟐", 42, true}, // mathematical bold digits: a run of 50 starting at a zero
-		{"99999999999999999999", MaxInt, true}, {"", 0, false}, {"4a", 0, false}, {"-1", 0, false},
+		{"99999999999999999999", MaxDigitsInt, true}, {"", 0, false}, {"4a", 0, false}, {"-1", 0, false},
 	}
 	for _, c := range cases {
-		n, ok := Atoi(c.s)
+		n, ok := DigitsInt(c.s)
 		if n != c.n || ok != c.ok {
-			t.Errorf("Atoi(%q) = %d, %v; want %d, %v", c.s, n, ok, c.n, c.ok)
+			t.Errorf("DigitsInt(%q) = %d, %v; want %d, %v", c.s, n, ok, c.n, c.ok)
 		}
 	}
 }
@@ -65,5 +65,5 @@ func TestTranslatePanicsOnWordBoundary(t *testing.T) {
 			t.Error("no panic on \\b")
 		}
 	}()
-	Translate(`\bcat`)
+	TranslateRegexp(`\bcat`)
 }

@@ -1,4 +1,4 @@
-package pystr
+package python
 
 import "testing"
 
@@ -19,8 +19,8 @@ func TestDecode(t *testing.T) {
 		{"a\x80b", "a\ufffdb"},                           // stray continuation
 	}
 	for _, tc := range tests {
-		if got := Decode([]byte(tc.in)); got != tc.want {
-			t.Errorf("Decode(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := DecodeUTF8([]byte(tc.in)); got != tc.want {
+			t.Errorf("DecodeUTF8(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package pyjson
+package python
 
 import (
 	"math"
@@ -37,8 +37,8 @@ func TestAppendFloat(t *testing.T) {
 		{math.NaN(), "NaN"},
 	}
 	for _, c := range cases {
-		if got := FormatFloat(c.in); got != c.want {
-			t.Errorf("FormatFloat(%v) = %q, want %q", c.in, got, c.want)
+		if got := JSONFloat(c.in); got != c.want {
+			t.Errorf("JSONFloat(%v) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }
@@ -57,8 +57,8 @@ func TestAppendString(t *testing.T) {
 		{"\u2028", `"\u2028"`},
 	}
 	for _, c := range cases {
-		if got := string(AppendString(nil, c.in)); got != c.want {
-			t.Errorf("AppendString(%q) = %s, want %s", c.in, got, c.want)
+		if got := string(AppendJSONString(nil, c.in)); got != c.want {
+			t.Errorf("AppendJSONString(%q) = %s, want %s", c.in, got, c.want)
 		}
 	}
 }
@@ -72,8 +72,8 @@ func TestAppendStringUnicode(t *testing.T) {
 		{"x\xffy", "\"x\ufffdy\""},
 	}
 	for _, c := range cases {
-		if got := string(AppendStringUnicode(nil, c.in)); got != c.want {
-			t.Errorf("AppendStringUnicode(%q) = %s, want %s", c.in, got, c.want)
+		if got := string(AppendJSONStringUnicode(nil, c.in)); got != c.want {
+			t.Errorf("AppendJSONStringUnicode(%q) = %s, want %s", c.in, got, c.want)
 		}
 	}
 }

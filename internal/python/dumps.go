@@ -1,7 +1,8 @@
-// Package pyjson writes JSON exactly as Python's json.dumps does with its
+package python
+
+// JSON is written here exactly as Python's json.dumps writes it with its
 // defaults (ensure_ascii, ", " and ": " separators, float repr), so that
 // trajscope's output is byte-identical to the reference evaluator's.
-package pyjson
 
 import (
 	"math"
@@ -11,11 +12,11 @@ import (
 
 const hexDigits = "0123456789abcdef"
 
-// AppendString appends s as a JSON string with ensure_ascii escaping: every
+// AppendJSONString appends s as a JSON string with ensure_ascii escaping: every
 // code point outside ' '..'~' that has no short escape, DEL included,
 // becomes \uXXXX (surrogate pairs above the BMP).
 // Invalid UTF-8 is written as U+FFFD, which is what decoding it gave.
-func AppendString(dst []byte, s string) []byte {
+func AppendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -42,11 +43,11 @@ func AppendString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// AppendStringUnicode appends s as json.dumps(s, ensure_ascii=False) writes
+// AppendJSONStringUnicode appends s as json.dumps(s, ensure_ascii=False) writes
 // it: only '"', '\\' and control characters below 0x20 are escaped;
 // everything else, DEL and U+2028 included, is written raw. Invalid UTF-8
 // becomes U+FFFD so the output stays valid JSON.
-func AppendStringUnicode(dst []byte, s string) []byte {
+func AppendJSONStringUnicode(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -103,11 +104,11 @@ func appendU(dst []byte, r rune) []byte {
 		hexDigits[(r>>12)&0xf], hexDigits[(r>>8)&0xf], hexDigits[(r>>4)&0xf], hexDigits[r&0xf])
 }
 
-// AppendFloat appends f as Python's float repr: the shortest digits that
+// AppendJSONFloat appends f as Python's float repr: the shortest digits that
 // round-trip, fixed notation when the decimal exponent is in [-4, 16), a
 // trailing ".0" on integral values, and a signed two-digit-minimum exponent
 // otherwise ("1e-05", "1e+16", "0.38749999999999996").
-func AppendFloat(dst []byte, f float64) []byte {
+func AppendJSONFloat(dst []byte, f float64) []byte {
 	switch {
 	case math.IsNaN(f):
 		return append(dst, "NaN"...)
@@ -176,5 +177,5 @@ func AppendFloat(dst []byte, f float64) []byte {
 	return strconv.AppendInt(dst, int64(exp), 10)
 }
 
-// FormatFloat returns AppendFloat's text.
-func FormatFloat(f float64) string { return string(AppendFloat(nil, f)) }
+// JSONFloat returns AppendJSONFloat's text.
+func JSONFloat(f float64) string { return string(AppendJSONFloat(nil, f)) }

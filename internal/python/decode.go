@@ -1,14 +1,14 @@
-package pystr
+package python
 
 import (
 	"strings"
 	"unicode/utf8"
 )
 
-// Decode is bytes.decode("utf-8", errors="replace"): each maximal
+// DecodeUTF8 is bytes.decode("utf-8", errors="replace"): each maximal
 // ill-formed subpart becomes one U+FFFD, as CPython's decoder does (Go's own
 // conversion gives one per byte, so text with broken bytes would differ).
-func Decode(b []byte) string {
+func DecodeUTF8(b []byte) string {
 	if utf8.Valid(b) {
 		return string(b)
 	}
