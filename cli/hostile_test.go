@@ -200,9 +200,9 @@ func TestHostileBatchRecords(t *testing.T) {
 		t.Fatalf("exit %d, want %d (bad records are error rows): %s", code, exitOK, errs)
 	}
 	for _, line := range []string{
-		"trajscope: invalid_prediction: " + bad + ":2: invalid JSON at byte 39 of the line: unexpected end of JSON input",
-		"trajscope: invalid_prediction: " + bad + `:3: invalid JSON at byte 0 of the line: invalid character '\x00' looking for beginning of value`,
-		"trajscope: invalid_prediction: " + bad + ":5: invalid JSON at byte 10000 of the line: invalid character '[' exceeded max depth",
+		"trajscope: invalid_prediction: " + bad + ":2:41: invalid JSON: expected a string key in an object, found end of input",
+		"trajscope: invalid_prediction: " + bad + `:3:1: invalid JSON: expected a value, found '\x00'`,
+		"trajscope: invalid_prediction: " + bad + ":5:1002: invalid JSON: nesting deeper than 1000",
 		"trajscope: o__r-5: invalid_prediction: " + bad + `:6: traj_data.pred_spans["pkg/mod.py"][0].end: integer 99999999999999999999 out of range`,
 		// Go reads invalid UTF-8 in a JSON string as U+FFFD: the record
 		// loads, under an id no gold has.
@@ -263,13 +263,13 @@ func TestHostileFiles(t *testing.T) {
 		// score: the predictions file as a whole.
 		{"pred truncated JSON list", "preds.json", "[" + predRow("o__r-1", "pkg/mod.py", 1, 5)[:200],
 			func(p string) []string { return []string{"score", "--gold", gold, "--pred", p, "--repo", repo} },
-			exitRuntime, "PATH: line 1, byte offset 200: invalid JSON: unexpected end of JSON input"},
+			exitRuntime, "PATH:1:202: invalid JSON: unterminated string"},
 		{"pred deep nesting", "preds.json", deep,
 			func(p string) []string { return []string{"score", "--gold", gold, "--pred", p, "--repo", repo} },
-			exitRuntime, "PATH: line 1, byte offset 10000: invalid JSON: invalid character '[' exceeded max depth"},
+			exitRuntime, "PATH:1:1002: invalid JSON: nesting deeper than 1000"},
 		{"pred empty trajectory", "o__r-1.traj.json", "",
 			func(p string) []string { return []string{"score", "--gold", gold, "--pred", p, "--repo", repo} },
-			exitRuntime, "PATH: invalid JSON at line 1 column 1 (byte 0): expected a value, found end of input"},
+			exitRuntime, "PATH:1:1: invalid JSON: expected a value, found end of input"},
 		{"pred directory", "dir/", "",
 			func(p string) []string { return []string{"score", "--gold", gold, "--pred", p, "--repo", repo} },
 			exitRuntime, "PATH: is a directory; --pred takes a file (use convert for directories)"},
@@ -286,13 +286,13 @@ func TestHostileFiles(t *testing.T) {
 			exitRuntime, `PATH: no gold rows loaded; first problem: PATH:1: no "inst_id" or "original_inst_id" (row skipped)`},
 		{"gold NUL bytes", "gold.json", "\x00\x00\x00",
 			func(p string) []string { return []string{"score", "--gold", p, "--pred", preds, "--repo", repo} },
-			exitRuntime, `PATH:1: invalid JSON at byte offset 0: invalid character '\x00' looking for beginning of value`},
+			exitRuntime, `PATH:1:1: invalid JSON: expected a value, found '\x00'`},
 		{"gold deep nesting", "gold.json", deep,
 			func(p string) []string { return []string{"score", "--gold", p, "--pred", preds, "--repo", repo} },
-			exitRuntime, "PATH:1: invalid JSON at byte offset 10000: invalid character '[' exceeded max depth"},
+			exitRuntime, "PATH:1:1002: invalid JSON: nesting deeper than 1000"},
 		{"gold truncated", "gold.json", "[" + goldRow("o__r-1", "pkg/mod.py", 2, 5)[:50],
 			func(p string) []string { return []string{"score", "--gold", p, "--pred", preds, "--repo", repo} },
-			exitRuntime, "PATH:1: invalid JSON at byte offset 50: unexpected end of JSON input"},
+			exitRuntime, "PATH:1:52: invalid JSON: unterminated object"},
 		{"gold missing", "nope/gold.jsonl", "",
 			func(p string) []string { return []string{"score", "--gold", p + "x", "--pred", preds, "--repo", repo} },
 			exitRuntime, "stat PATHx: no such file or directory"},
@@ -300,16 +300,16 @@ func TestHostileFiles(t *testing.T) {
 		// view: the run file.
 		{"view truncated", "o__r-1.traj.json", traj[:len(traj)/2],
 			func(p string) []string { return []string{"view", p} },
-			exitRuntime, "PATH: invalid JSON at line 1 column " + fmt.Sprint(len(traj)/2+1) + " (byte " + fmt.Sprint(len(traj)/2) + "): unterminated string"},
+			exitRuntime, "PATH:1:" + fmt.Sprint(len(traj)/2+1) + ": invalid JSON: unterminated string"},
 		{"view NUL bytes", "o__r-1.traj.json", `{"messages": [` + "\x00]}",
 			func(p string) []string { return []string{"view", p} },
-			exitRuntime, `PATH: invalid JSON at line 1 column 15 (byte 14): expected a value, found '\x00'`},
+			exitRuntime, `PATH:1:15: invalid JSON: expected a value, found '\x00'`},
 		{"view deep nesting", "o__r-1.traj.json", deep,
 			func(p string) []string { return []string{"view", p} },
-			exitRuntime, "PATH: invalid JSON at line 1 column 1002 (byte 1001): nesting deeper than 1000"},
+			exitRuntime, "PATH:1:1002: invalid JSON: nesting deeper than 1000"},
 		{"view empty file", "o__r-1.traj.json", "",
 			func(p string) []string { return []string{"view", p} },
-			exitRuntime, "PATH: invalid JSON at line 1 column 1 (byte 0): expected a value, found end of input"},
+			exitRuntime, "PATH:1:1: invalid JSON: expected a value, found end of input"},
 		{"view empty trajectory", "o__r-1.traj.json", `{"messages": []}`,
 			func(p string) []string { return []string{"view", p} },
 			exitRuntime, `PATH: instance "o__r-1": the run has no actions to show`},
@@ -337,7 +337,7 @@ func TestHostileFiles(t *testing.T) {
 		// convert: nothing convertible.
 		{"convert truncated", "o__r-1.traj.json", traj[:100],
 			func(p string) []string { return []string{"convert", p} },
-			exitRuntime, "PATH: invalid JSON at line 1 column 101 (byte 100): unterminated string"},
+			exitRuntime, "PATH:1:101: invalid JSON: unterminated string"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

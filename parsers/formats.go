@@ -77,7 +77,7 @@ var formats = []format{
 	{name: miniswev2.Name, aliases: []string{"mini-swe-agent-1.1"}, refines: miniswe.Name,
 		sniff: miniswev2.Sniff, parse: miniswev2.ParseRuns},
 	{name: miniswe.Name, aliases: []string{"mini-swe-agent", "miniswe", "mini-swe-agent-1"}, suffixes: []string{".traj.json"},
-		sniff: sniffMiniSWEContent, parse: runfile.Named(miniswe.ParseOwned)},
+		sniff: sniffMiniSWEContent, parse: runfile.Named(miniswe.Parse)},
 	{name: sweagent.Name, aliases: []string{"sweagent"}, suffixes: []string{".checkpoints.jsonl", ".context.json", "patch_context.txt", ".traj"},
 		sniff: sweagent.Sniff, parse: sweagent.ParseRuns},
 	{name: claudecode.Name, aliases: []string{"claude"},

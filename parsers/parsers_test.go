@@ -15,7 +15,7 @@ import (
 	"github.com/trajscope/trajscope/parsers/agentlessloc"
 	"github.com/trajscope/trajscope/parsers/atif"
 	"github.com/trajscope/trajscope/parsers/claudecode"
-	"github.com/trajscope/trajscope/parsers/internal/jsonv"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
 	"github.com/trajscope/trajscope/parsers/miniswe"
 	"github.com/trajscope/trajscope/parsers/miniswev2"
@@ -144,20 +144,20 @@ func TestDetectErrors(t *testing.T) {
 }
 
 // trajCases returns the trajfile_cases.json cases: file and loaded_pred.
-func trajCases(t *testing.T) map[string]*jsonv.Value {
+func trajCases(t *testing.T) map[string]*jsontree.Value {
 	b, err := os.ReadFile(filepath.Join(vectors, "trajfile_cases.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := jsonv.Parse(b)
+	v, err := jsontree.Parse(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]*jsonv.Value{}
-	list, _ := v.Get("cases")
+	out := map[string]*jsontree.Value{}
+	list, _ := v.Lookup("cases")
 	for _, c := range list.Arr {
-		f, _ := c.Get("trajectory_file")
-		want, _ := c.Get("loaded_pred")
+		f, _ := c.Lookup("trajectory_file")
+		want, _ := c.Lookup("loaded_pred")
 		out[f.Str] = want
 	}
 	if len(out) != 4 {

@@ -1,7 +1,7 @@
 // Package textstore holds many texts compressed, each read back by its
-// index. A run's observations are most of its file and are shown one at a
-// time, so they are kept this way instead of as strings: a million-action
-// run's outputs take a tenth of their size (see BENCHMARKS.md, round 6).
+// index. A run's outputs and thoughts are most of its file and are shown one
+// at a time, and the run list holds every run it loaded: kept this way they
+// take about a tenth of their size.
 //
 // The texts are one stream cut into blocks of BlockSize bytes, each
 // compressed with S2 on its own. Reading a text decompresses the blocks it
@@ -15,7 +15,21 @@ import (
 	"sync"
 
 	"github.com/klauspost/compress/s2"
+	"github.com/trajscope/trajscope/model"
 )
+
+// Compress returns the first n texts of t in a Store; nil when t is nil,
+// t itself when it is one already.
+func Compress(t model.Texts, n int) model.Texts {
+	if _, done := t.(*Store); t == nil || done {
+		return t
+	}
+	b := NewBuilder(n)
+	for i := range n {
+		b.Add(t.Text(i))
+	}
+	return b.Store()
+}
 
 // BlockSize is how many bytes of the stream one block holds: small enough
 // that reading one short text costs little, large enough to compress well.
@@ -27,7 +41,6 @@ type Builder struct {
 	blocks  [][]byte
 	cur     []byte // the stream's bytes not yet in a block
 	n       uint64
-	longest int
 	scratch []byte // where a block is encoded before it is copied to its size
 }
 
@@ -38,7 +51,6 @@ func NewBuilder(n int) *Builder {
 
 // Add appends s as the next text.
 func (b *Builder) Add(s string) {
-	b.longest = max(b.longest, len(s))
 	b.n += uint64(len(s))
 	b.ends = append(b.ends, b.n)
 	for len(s) > 0 {
@@ -67,14 +79,13 @@ func (b *Builder) flush() {
 // Store returns the texts added; the builder must not be used afterwards.
 func (b *Builder) Store() *Store {
 	b.flush()
-	return &Store{ends: b.ends, blocks: b.blocks, longest: b.longest, cached: -1}
+	return &Store{ends: b.ends, blocks: b.blocks, cached: -1}
 }
 
 // Store is a list of texts, compressed. It is safe for concurrent use.
 type Store struct {
-	ends    []uint64 // text i is the stream's bytes [ends[i-1], ends[i])
-	blocks  [][]byte
-	longest int
+	ends   []uint64 // text i is the stream's bytes [ends[i-1], ends[i])
+	blocks [][]byte
 
 	mu     sync.Mutex
 	cached int // the block decoded in buf, -1 for none
@@ -83,9 +94,6 @@ type Store struct {
 
 // Len is the number of texts.
 func (s *Store) Len() int { return len(s.ends) }
-
-// Longest is the length of the longest text.
-func (s *Store) Longest() int { return s.longest }
 
 // Text returns text i; "" when i is out of range.
 func (s *Store) Text(i int) string {

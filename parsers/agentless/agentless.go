@@ -16,7 +16,7 @@ import (
 
 	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/jsonv"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 )
 
 // Name is the format name.
@@ -59,14 +59,14 @@ func Parse(name string, data []byte) (*model.Run, error) {
 	if !utf8.Valid(data) {
 		return nil, fmt.Errorf("invalid UTF-8 (the reference reads the file as strict UTF-8)")
 	}
-	doc, err := jsonv.Parse(data)
+	doc, err := jsontree.Parse(data)
 	if err != nil {
 		return nil, err
 	}
 	run := &model.Run{Format: Name, Agent: "agentless"}
 	run.InstanceID = instanceID(name, doc)
 	run.Prediction.InstanceID = run.InstanceID
-	if doc.Kind != jsonv.Object {
+	if doc.Kind != jsontree.Object {
 		// The reference returns an empty prediction for a non-object.
 		return run, nil
 	}
@@ -82,7 +82,7 @@ func Parse(name string, data []byte) (*model.Run, error) {
 	step := model.Step{Files: files, Spans: spans, Symbols: symbols}
 	run.Prediction.Steps = []model.Step{step}
 	run.Prediction.Final = step
-	if p, ok := doc.Get("6_final_selected_patch"); ok && p.Kind == jsonv.String {
+	if p, ok := doc.Lookup("6_final_selected_patch"); ok && p.Kind == jsontree.String {
 		run.Prediction.ModelPatch = p.Str
 	}
 	act, obs := timelineAction(doc, step)
@@ -93,16 +93,16 @@ func Parse(name string, data []byte) (*model.Run, error) {
 // instanceID is the base name with every "_traj.json" removed (Python
 // str.replace), overridden by a truthy data["instance_id"]. A renamed file
 // uses its name minus the extension.
-func instanceID(name string, doc *jsonv.Value) string {
+func instanceID(name string, doc *jsontree.Value) string {
 	id := strings.ReplaceAll(name, "_traj.json", "")
 	if !strings.HasSuffix(name, "_traj.json") {
 		id = strings.TrimSuffix(name, filepath.Ext(name))
 	}
-	if v, ok := doc.Get("instance_id"); ok && v.Truthy() {
+	if v, ok := doc.Lookup("instance_id"); ok && v.Truthy() {
 		switch v.Kind {
-		case jsonv.String:
+		case jsontree.String:
 			id = v.Str
-		case jsonv.Number:
+		case jsontree.Number:
 			id = v.Str
 		}
 	}
@@ -112,20 +112,20 @@ func instanceID(name string, doc *jsonv.Value) string {
 // iterStrings lists what Python's `for f in value` yields that is a
 // non-empty string: list items, a string's characters, a dict's keys.
 // Iterating a number or boolean raises TypeError upstream.
-func iterStrings(v *jsonv.Value, where string) ([]string, error) {
+func iterStrings(v *jsontree.Value, where string) ([]string, error) {
 	var out []string
 	switch v.Kind {
-	case jsonv.Array:
+	case jsontree.Array:
 		for _, x := range v.Arr {
-			if x.Kind == jsonv.String && x.Str != "" {
+			if x.Kind == jsontree.String && x.Str != "" {
 				out = append(out, x.Str)
 			}
 		}
-	case jsonv.String:
+	case jsontree.String:
 		for _, r := range v.Str {
 			out = append(out, string(r))
 		}
-	case jsonv.Object:
+	case jsontree.Object:
 		for _, m := range v.Obj {
 			if m.Key != "" {
 				out = append(out, m.Key)
@@ -139,11 +139,11 @@ func iterStrings(v *jsonv.Value, where string) ([]string, error) {
 
 // predFiles is sorted(set(3_final_combined_files or
 // 2_embedding_selected_files or [])).
-func predFiles(doc *jsonv.Value) ([]string, error) {
-	var src *jsonv.Value
+func predFiles(doc *jsontree.Value) ([]string, error) {
+	var src *jsontree.Value
 	where := ""
 	for _, k := range []string{"3_final_combined_files", "2_embedding_selected_files"} {
-		if v, ok := doc.Get(k); ok && v.Truthy() {
+		if v, ok := doc.Lookup(k); ok && v.Truthy() {
 			src, where = v, k
 			break
 		}
@@ -179,13 +179,13 @@ func normSymbol(s string) string {
 
 // symbolsFromBlocks is _extract_symbols_from_blocks: lines of the string
 // items that start with function:, class: or variable:.
-func symbolsFromBlocks(items *jsonv.Value) []string {
-	if items == nil || items.Kind != jsonv.Array {
+func symbolsFromBlocks(items *jsontree.Value) []string {
+	if items == nil || items.Kind != jsontree.Array {
 		return nil
 	}
 	var out []string
 	for _, it := range items.Arr {
-		if it.Kind != jsonv.String || it.Str == "" {
+		if it.Kind != jsontree.String || it.Str == "" {
 			continue
 		}
 		for _, line := range python.SplitLines(it.Str) {
@@ -202,9 +202,9 @@ func symbolsFromBlocks(items *jsonv.Value) []string {
 
 // relatedSymbols reads 4_related_elements: file -> sorted set of names,
 // files with none left out, in the file order of the JSON object.
-func relatedSymbols(doc *jsonv.Value) []model.FileSymbols {
-	rel, ok := doc.Get("4_related_elements")
-	if !ok || rel.Kind != jsonv.Object {
+func relatedSymbols(doc *jsontree.Value) []model.FileSymbols {
+	rel, ok := doc.Lookup("4_related_elements")
+	if !ok || rel.Kind != jsontree.Object {
 		return nil
 	}
 	var out []model.FileSymbols
@@ -231,15 +231,15 @@ func relatedSymbols(doc *jsonv.Value) []model.FileSymbols {
 // editLocSpans reads the first sample of 5_sampled_edit_locs_and_patches
 // whose edit_locs mention "line:" or "lines:", and parses every file's
 // location strings into merged line spans.
-func editLocSpans(doc *jsonv.Value) ([]model.FileSpans, error) {
-	samples, ok := doc.Get("5_sampled_edit_locs_and_patches")
-	if !ok || !samples.Truthy() || samples.Kind != jsonv.Array {
+func editLocSpans(doc *jsontree.Value) ([]model.FileSpans, error) {
+	samples, ok := doc.Lookup("5_sampled_edit_locs_and_patches")
+	if !ok || !samples.Truthy() || samples.Kind != jsontree.Array {
 		return nil, nil
 	}
-	var chosen *jsonv.Value
+	var chosen *jsontree.Value
 	for _, s := range samples.Arr {
-		locs, ok := s.Get("edit_locs")
-		if !ok || locs.Kind != jsonv.Object {
+		locs, ok := s.Lookup("edit_locs")
+		if !ok || locs.Kind != jsontree.Object {
 			continue
 		}
 		if hasLine(locs) {
@@ -252,7 +252,7 @@ func editLocSpans(doc *jsonv.Value) ([]model.FileSpans, error) {
 	}
 	var out []model.FileSpans
 	for _, m := range chosen.Obj {
-		if m.Key == "" || m.Val.Kind != jsonv.Array {
+		if m.Key == "" || m.Val.Kind != jsontree.Array {
 			continue
 		}
 		spans, err := parseEditLocLines(m.Val)
@@ -266,13 +266,13 @@ func editLocSpans(doc *jsonv.Value) ([]model.FileSpans, error) {
 	return out, nil
 }
 
-func hasLine(locs *jsonv.Value) bool {
+func hasLine(locs *jsontree.Value) bool {
 	for _, m := range locs.Obj {
-		if m.Val.Kind != jsonv.Array {
+		if m.Val.Kind != jsontree.Array {
 			continue
 		}
 		for _, raw := range m.Val.Arr {
-			if raw.Kind == jsonv.String && (strings.Contains(raw.Str, "line:") || strings.Contains(raw.Str, "lines:")) {
+			if raw.Kind == jsontree.String && (strings.Contains(raw.Str, "line:") || strings.Contains(raw.Str, "lines:")) {
 				return true
 			}
 		}
@@ -300,13 +300,13 @@ func matchLines(s string) (model.Interval, bool) {
 // parseEditLocLines is _parse_edit_loc_lines: each string whole, else each
 // of its lines. A truthy non-string item makes the reference's .strip()
 // raise.
-func parseEditLocLines(items *jsonv.Value) ([]model.Interval, error) {
+func parseEditLocLines(items *jsontree.Value) ([]model.Interval, error) {
 	var spans []model.Interval
 	for i, it := range items.Arr {
 		if !it.Truthy() {
 			continue
 		}
-		if it.Kind != jsonv.String {
+		if it.Kind != jsontree.String {
 			return nil, fmt.Errorf("item %d is %s, expected a string", i, it.Kind.Article())
 		}
 		raw := python.StripSpace(it.Str)
@@ -333,7 +333,7 @@ func parseEditLocLines(items *jsonv.Value) ([]model.Interval, error) {
 // timelineAction is the run's single action: the localisation with the
 // files it named (search hits) and the spans it pinned (reads), and its
 // observation.
-func timelineAction(doc *jsonv.Value, step model.Step) (model.Action, string) {
+func timelineAction(doc *jsontree.Value, step model.Step) (model.Action, string) {
 	a := model.Action{Tool: "agentless", Command: "localize", Category: model.CategoryRead, Steps: []int{0}}
 	withSpans := map[string]bool{}
 	for _, fs := range step.Spans {
@@ -350,10 +350,10 @@ func timelineAction(doc *jsonv.Value, step model.Step) (model.Action, string) {
 	// The observation summarises the stages so the viewer can show them.
 	var b strings.Builder
 	for _, k := range []string{"1_model_selected_files", "2_embedding_selected_files", "3_final_combined_files"} {
-		if v, ok := doc.Get(k); ok && v.Kind == jsonv.Array {
+		if v, ok := doc.Lookup(k); ok && v.Kind == jsontree.Array {
 			var names []string
 			for _, x := range v.Arr {
-				if x.Kind == jsonv.String {
+				if x.Kind == jsontree.String {
 					names = append(names, x.Str)
 				}
 			}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/jsonv"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
 	"github.com/trajscope/trajscope/parsers/internal/runfile"
 )
@@ -69,7 +69,7 @@ func TestEditLocLines(t *testing.T) {
 		{"line: \u0664", []model.Interval{span(4, 4)}},
 	}
 	for _, c := range cases {
-		v, _ := jsonv.Parse([]byte(`[` + quote(c.item) + `]`))
+		v, _ := jsontree.Parse([]byte(`[` + quote(c.item) + `]`))
 		got, err := parseEditLocLines(v)
 		if err != nil || len(got) != len(c.want) || (len(got) > 0 && !reflect.DeepEqual(got, c.want)) {
 			t.Errorf("%q: got %v %v, want %v", c.item, got, err, c.want)

@@ -21,13 +21,15 @@ package agentlessloc
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
@@ -57,6 +59,7 @@ func Sniff(name string, head []byte) bool {
 }
 
 // ParseRuns reads every record of data, the content of the file at path:
+// ParseRuns reads every record of data, the content of the file at path:
 // one run per instance.
 func ParseRuns(path string, data []byte) ([]model.Run, error) {
 	var runs []model.Run
@@ -65,7 +68,7 @@ func ParseRuns(path string, data []byte) ([]model.Run, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: invalid JSON record: %v", path, ln.No, err)
 		}
-		rec := pyval.Obj(v)
+		rec := v.Object()
 		if rec == nil {
 			return nil, fmt.Errorf("%s:%d: expected a JSON object with instance_id and found_files", path, ln.No)
 		}
@@ -82,19 +85,19 @@ func ParseRuns(path string, data []byte) ([]model.Run, error) {
 	return runs, nil
 }
 
-func record(rec map[string]any) (model.Run, error) {
-	id, ok := rec["instance_id"].(string)
-	if !ok || id == "" {
+func record(rec *jsontree.Value) (model.Run, error) {
+	id := rec.Get("instance_id").Text()
+	if id == "" {
 		return model.Run{}, fmt.Errorf("instance_id: expected a non-empty string")
 	}
-	ff, ok := rec["found_files"].([]any)
-	if !ok && rec["found_files"] != nil {
+	ff := rec.Get("found_files")
+	if !ff.IsNull() && !ff.Is(jsontree.Array) {
 		return model.Run{}, fmt.Errorf("found_files: expected a list of paths")
 	}
 	var files []string
 	seen := map[string]bool{}
-	for i, f := range ff {
-		s, ok := f.(string)
+	for i, f := range ff.Items() {
+		s, ok := f.AsString()
 		if !ok {
 			return model.Run{}, fmt.Errorf("found_files[%d]: expected a path string", i)
 		}
@@ -107,10 +110,10 @@ func record(rec map[string]any) (model.Run, error) {
 	var obs model.TextList // obs[i] is action i's
 
 	// Stage 1: files.
-	if len(files) > 0 || len(pyval.Obj(rec["file_traj"])) > 0 {
-		a, out := stageAction("localize_files", "found_files", rec["file_traj"])
+	if len(files) > 0 || len(rec.Get("file_traj").Members()) > 0 {
+		a, out := stageAction("localize_files", "found_files", rec.Get("file_traj"))
 		if out == "" {
-			out = pyval.Str(pyval.Path(rec, "additional_artifact_loc_file", "raw_output_files"))
+			out = rec.Path("additional_artifact_loc_file", "raw_output_files").Text()
 		}
 		for _, f := range files {
 			a.Searches = append(a.Searches, model.SearchHit{File: f})
@@ -119,10 +122,10 @@ func record(rec map[string]any) (model.Run, error) {
 	}
 
 	// Stage 2: related classes, functions and variables.
-	related := locsByFile(rec["found_related_locs"], files)
+	related := locsByFile(rec.Get("found_related_locs"), files)
 	symbols := map[string]map[string]bool{}
-	if len(related) > 0 || hasTraj(rec["related_loc_traj"]) {
-		a, out := stageAction("localize_related", "found_related_locs", rec["related_loc_traj"])
+	if len(related) > 0 || hasTraj(rec.Get("related_loc_traj")) {
+		a, out := stageAction("localize_related", "found_related_locs", rec.Get("related_loc_traj"))
 		for _, fl := range related {
 			a.Searches = append(a.Searches, model.SearchHit{File: fl.file})
 			for _, s := range fl.locs {
@@ -141,10 +144,10 @@ func record(rec map[string]any) (model.Run, error) {
 	}
 
 	// Stage 3: edit locations (line numbers).
-	edit := editLocs(rec["found_edit_locs"], files)
+	edit := editLocs(rec.Get("found_edit_locs"), files)
 	spans := map[string][]model.Interval{}
-	if len(edit) > 0 || hasTraj(rec["edit_loc_traj"]) {
-		a, out := stageAction("localize_edit", "found_edit_locs", rec["edit_loc_traj"])
+	if len(edit) > 0 || hasTraj(rec.Get("edit_loc_traj")) {
+		a, out := stageAction("localize_edit", "found_edit_locs", rec.Get("edit_loc_traj"))
 		for _, fl := range edit {
 			a.Searches = append(a.Searches, model.SearchHit{File: fl.file})
 			for _, s := range fl.locs {
@@ -170,12 +173,12 @@ func record(rec map[string]any) (model.Run, error) {
 	var st model.Step
 	st.Files = append(st.Files, files...)
 	sort.Strings(st.Files)
-	for _, f := range sortedKeys(spans) {
+	for _, f := range slices.Sorted(maps.Keys(spans)) {
 		if m := model.MergeIntervals(spans[f]); len(m) > 0 {
 			st.Spans = append(st.Spans, model.FileSpans{File: f, Spans: m})
 		}
 	}
-	for _, f := range sortedKeys(symbols) {
+	for _, f := range slices.Sorted(maps.Keys(symbols)) {
 		var names []string
 		for n := range symbols[f] {
 			names = append(names, n)
@@ -190,49 +193,33 @@ func record(rec map[string]any) (model.Run, error) {
 	return run, nil
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // stageAction makes the action of one stage, and its observation, from its
 // trajectory record ({"response", "usage", "prompt"}, or a list of them).
-func stageAction(tool, field string, traj any) (model.Action, string) {
+func stageAction(tool, field string, traj *jsontree.Value) (model.Action, string) {
 	a := model.Action{Tool: tool, Command: field, Category: model.CategorySearch}
-	trajs := pyval.List(traj)
-	if trajs == nil && traj != nil {
-		trajs = []any{traj}
+	trajs := traj.Items()
+	if !traj.Is(jsontree.Array) && !traj.IsNull() {
+		trajs = []*jsontree.Value{traj}
 	}
 	var out []string
 	for _, t := range trajs {
-		m := pyval.Obj(t)
-		switch r := m["response"].(type) {
-		case string:
-			out = append(out, r)
-		case []any:
-			for _, x := range r {
-				if s, ok := x.(string); ok {
-					out = append(out, s)
-				}
+		m := t.Object()
+		r := m.Get("response")
+		if s, ok := r.AsString(); ok {
+			out = append(out, s)
+		}
+		for _, x := range r.Items() {
+			if s, ok := x.AsString(); ok {
+				out = append(out, s)
 			}
 		}
-		toolcall.AddUsage(&a, toolcall.OpenAIUsage(m["usage"]))
+		toolcall.AddUsage(&a, toolcall.OpenAIUsage(m.Get("usage")))
 	}
 	return a, strings.Join(out, "\n\n")
 }
 
-func hasTraj(v any) bool {
-	switch x := v.(type) {
-	case map[string]any:
-		return len(x) > 0
-	case []any:
-		return len(x) > 0
-	}
-	return false
+func hasTraj(v *jsontree.Value) bool {
+	return len(v.Members()) > 0 || len(v.Items()) > 0
 }
 
 // fileLocs is the location strings given for one file.
@@ -243,17 +230,19 @@ type fileLocs struct {
 
 // locsByFile reads one stage's locations: a map file → strings, or a list
 // parallel to files whose entries are strings or lists of strings.
-func locsByFile(v any, files []string) []fileLocs {
+func locsByFile(v *jsontree.Value, files []string) []fileLocs {
 	var out []fileLocs
-	switch x := v.(type) {
-	case map[string]any:
-		for _, f := range sortedKeys(x) {
-			if locs := strs(x[f]); len(locs) > 0 && f != "" {
-				out = append(out, fileLocs{f, locs})
+	switch {
+	case v.Is(jsontree.Object):
+		members := slices.Clone(v.Obj)
+		slices.SortFunc(members, func(a, b jsontree.Member) int { return strings.Compare(a.Key, b.Key) })
+		for _, m := range members {
+			if locs := strs(m.Val); len(locs) > 0 && m.Key != "" {
+				out = append(out, fileLocs{m.Key, locs})
 			}
 		}
-	case []any:
-		for i, e := range x {
+	case v.Is(jsontree.Array):
+		for i, e := range v.Arr {
 			if i >= len(files) {
 				break
 			}
@@ -267,8 +256,8 @@ func locsByFile(v any, files []string) []fileLocs {
 
 // editLocs reads found_edit_locs. With several samples (a list of per-file
 // lists or of maps), upstream takes the first sample that names lines.
-func editLocs(v any, files []string) []fileLocs {
-	if l, ok := v.([]any); ok && isSamples(l) {
+func editLocs(v *jsontree.Value, files []string) []fileLocs {
+	if l := v.Items(); isSamples(l) {
 		var first []fileLocs
 		for i, s := range l {
 			locs := locsByFile(s, files)
@@ -290,16 +279,14 @@ func editLocs(v any, files []string) []fileLocs {
 
 // isSamples says whether a found_edit_locs list holds samples: its entries
 // are maps, or lists whose own entries are lists.
-func isSamples(l []any) bool {
+func isSamples(l []*jsontree.Value) bool {
 	for _, e := range l {
-		switch x := e.(type) {
-		case map[string]any:
+		if e.Is(jsontree.Object) {
 			return true
-		case []any:
-			for _, y := range x {
-				if _, ok := y.([]any); ok {
-					return true
-				}
+		}
+		for _, y := range e.Items() {
+			if y.Is(jsontree.Array) {
+				return true
 			}
 		}
 	}
@@ -307,16 +294,16 @@ func isSamples(l []any) bool {
 }
 
 // strs flattens a string or a (nested) list of strings.
-func strs(v any) []string {
-	switch x := v.(type) {
-	case string:
-		if strings.TrimSpace(x) != "" {
-			return []string{x}
+func strs(v *jsontree.Value) []string {
+	switch {
+	case v.Is(jsontree.String):
+		if strings.TrimSpace(v.Str) != "" {
+			return []string{v.Str}
 		}
-	case []any:
+	case v.Is(jsontree.Array):
 		var out []string
-		for _, e := range x {
-			if s, ok := e.(string); ok {
+		for _, e := range v.Arr {
+			if s, ok := e.AsString(); ok {
 				if strings.TrimSpace(s) != "" {
 					out = append(out, s)
 				}

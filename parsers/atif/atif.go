@@ -34,7 +34,7 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
@@ -79,7 +79,7 @@ func ParseRuns(path string, data []byte) ([]model.Run, error) {
 func parse(path string, data []byte, dir string) ([]model.Run, error) {
 	v, err := toolcall.Decode(data)
 	if err == nil {
-		run, err := load(path, pyval.Obj(v), dir, "")
+		run, err := load(path, v.Object(), dir, "")
 		if err != nil {
 			return nil, err
 		}
@@ -89,18 +89,18 @@ func parse(path string, data []byte, dir string) ([]model.Run, error) {
 	// object; otherwise the error is in the one document.
 	lines := toolcall.Lines(data)
 	if len(lines) < 2 {
-		return nil, fmt.Errorf("%s: invalid JSON: %v", toolcall.Place(path, data, err), err)
+		return nil, jsontree.At(path, err)
 	}
-	if first, ferr := toolcall.Decode(lines[0].Text); ferr != nil || pyval.Obj(first) == nil {
-		return nil, fmt.Errorf("%s: invalid JSON: %v", toolcall.Place(path, data, err), err)
+	if first, ferr := toolcall.Decode(lines[0].Text); ferr != nil || first.Object() == nil {
+		return nil, jsontree.At(path, err)
 	}
 	var runs []model.Run
 	for _, ln := range lines {
-		lv, lerr := toolcall.Decode(ln.Text)
+		lv, lerr := toolcall.DecodeAt(ln.Text, ln.No)
 		if lerr != nil {
-			return nil, fmt.Errorf("%s:%d: invalid JSON: %v", path, ln.No, lerr)
+			return nil, jsontree.At(path, lerr)
 		}
-		run, lerr := load(path, pyval.Obj(lv), dir, fmt.Sprintf("line %d: ", ln.No))
+		run, lerr := load(path, lv.Object(), dir, fmt.Sprintf("line %d: ", ln.No))
 		if lerr != nil {
 			return nil, lerr
 		}
@@ -110,17 +110,17 @@ func parse(path string, data []byte, dir string) ([]model.Run, error) {
 }
 
 // load converts one trajectory object into a run.
-func load(path string, t map[string]any, dir, where string) (model.Run, error) {
+func load(path string, t *jsontree.Value, dir, where string) (model.Run, error) {
 	if t == nil {
 		return model.Run{}, fmt.Errorf("%s: %sexpected an ATIF trajectory object", path, where)
 	}
 	if err := checkVersion(t); err != nil {
 		return model.Run{}, fmt.Errorf("%s: %s%v", path, where, err)
 	}
-	if _, ok := t["steps"].([]any); !ok {
+	if !t.Get("steps").Is(jsontree.Array) {
 		return model.Run{}, fmt.Errorf("%s: %ssteps: expected a list of steps", path, where)
 	}
-	w := &walker{path: path, dir: dir, embedded: map[string]map[string]any{}, used: map[string]bool{}}
+	w := &walker{path: path, dir: dir, embedded: map[string]*jsontree.Value{}, used: map[string]bool{}}
 	w.index(t)
 	if err := w.walk(t, false, 0, where); err != nil {
 		return model.Run{}, err
@@ -135,21 +135,21 @@ func load(path string, t map[string]any, dir, where string) (model.Run, error) {
 		}
 	}
 
-	agent := pyval.Obj(t["agent"])
+	agent := t.Get("agent").Object()
 	run := model.Run{
 		Format:       Name,
-		Agent:        pyval.Str(agent["name"]),
-		Model:        pyval.Str(agent["model_name"]),
+		Agent:        agent.Get("name").Text(),
+		Model:        agent.Get("model_name").Text(),
 		Actions:      w.actions,
 		Observations: w.obs,
 		Thoughts:     w.thoughts,
 		Path:         path,
-		CostUSD:      toolcall.Cost(pyval.Path(t, "final_metrics", "total_cost_usd")),
+		CostUSD:      toolcall.Cost(t.Path("final_metrics", "total_cost_usd")),
 	}
 	for i := range run.Actions {
 		run.Actions[i].Index = int32(i)
 	}
-	run.InstanceID = pyval.First(t, "session_id", "trajectory_id")
+	run.InstanceID = t.First("session_id", "trajectory_id")
 	if run.InstanceID == "" {
 		base := filepath.Base(path)
 		run.InstanceID = strings.TrimSuffix(base, filepath.Ext(base))
@@ -159,8 +159,8 @@ func load(path string, t map[string]any, dir, where string) (model.Run, error) {
 	return run, nil
 }
 
-func checkVersion(t map[string]any) error {
-	v, ok := t["schema_version"].(string)
+func checkVersion(t *jsontree.Value) error {
+	v, ok := t.Get("schema_version").AsString()
 	if !ok {
 		return fmt.Errorf("schema_version: expected a string like \"ATIF-v1.7\"")
 	}
@@ -178,7 +178,7 @@ type walker struct {
 	thoughts model.TextList
 	carry    model.Usage
 	lastUse  [3]int // the previous agent step's metrics, for dedup
-	embedded map[string]map[string]any
+	embedded map[string]*jsontree.Value
 	order    []string
 	used     map[string]bool
 	files    int // referenced sub-agent files read
@@ -186,13 +186,13 @@ type walker struct {
 
 // index records the embedded sub-agent trajectories by trajectory_id and
 // session_id.
-func (w *walker) index(t map[string]any) {
-	for _, s := range pyval.List(t["subagent_trajectories"]) {
-		sub := pyval.Obj(s)
+func (w *walker) index(t *jsontree.Value) {
+	for _, s := range t.Get("subagent_trajectories").Items() {
+		sub := s.Object()
 		if sub == nil {
 			continue
 		}
-		key := pyval.First(sub, "trajectory_id", "session_id")
+		key := sub.First("trajectory_id", "session_id")
 		if key == "" {
 			key = fmt.Sprintf("#%d", len(w.order))
 		}
@@ -201,7 +201,7 @@ func (w *walker) index(t map[string]any) {
 		}
 		w.embedded[key] = sub
 		w.order = append(w.order, key)
-		if sid := pyval.Str(sub["session_id"]); sid != "" && sid != key {
+		if sid := sub.Get("session_id").Text(); sid != "" && sid != key {
 			if _, dup := w.embedded["session:"+sid]; !dup {
 				w.embedded["session:"+sid] = sub
 			}
@@ -209,7 +209,7 @@ func (w *walker) index(t map[string]any) {
 	}
 }
 
-func (w *walker) walk(t map[string]any, side bool, depth int, where string) error {
+func (w *walker) walk(t *jsontree.Value, side bool, depth int, where string) error {
 	if depth > maxDepth {
 		return nil // a reference cycle or absurd nesting: stop descending
 	}
@@ -221,39 +221,39 @@ func (w *walker) walk(t map[string]any, side bool, depth int, where string) erro
 		w.flushCarry()
 		w.carry = saved
 	}()
-	for i, s := range pyval.List(t["steps"]) {
-		step := pyval.Obj(s)
+	for i, s := range t.Get("steps").Items() {
+		step := s.Object()
 		if step == nil {
 			return fmt.Errorf("%s: %ssteps[%d]: expected a step object", w.path, where, i)
 		}
-		if pyval.Bool(step["is_copied_context"]) {
+		if step.Get("is_copied_context").True() {
 			continue // repeated from an earlier trajectory
 		}
-		w.step(step, side || pyval.Bool(pyval.Path(step, "extra", "is_sidechain")), depth, where)
+		w.step(step, side || step.Path("extra", "is_sidechain").True(), depth, where)
 	}
 	return nil
 }
 
-func (w *walker) step(step map[string]any, side bool, depth int, where string) {
-	if pyval.Str(step["source"]) != "agent" && step["tool_calls"] == nil {
+func (w *walker) step(step *jsontree.Value, side bool, depth int, where string) {
+	if step.Get("source").Text() != "agent" && step.Get("tool_calls").IsNull() {
 		return
 	}
 	usage := w.metrics(step)
-	ts := toolcall.ParseTime(pyval.Str(step["timestamp"]))
-	thought := toolcall.Text(step["message"])
+	ts := toolcall.ParseTime(step.Get("timestamp").Text())
+	thought := toolcall.Text(step.Get("message"))
 	if thought == "" {
-		thought = pyval.Str(step["reasoning_content"])
+		thought = step.Get("reasoning_content").Text()
 	}
-	results := pyval.List(pyval.Path(step, "observation", "results"))
-	calls := pyval.List(step["tool_calls"])
-	byID := map[string]map[string]any{}
-	var loose []map[string]any
+	results := step.Path("observation", "results").Items()
+	calls := step.Get("tool_calls").Items()
+	byID := map[string]*jsontree.Value{}
+	var loose []*jsontree.Value
 	for _, r := range results {
-		res := pyval.Obj(r)
+		res := r.Object()
 		if res == nil {
 			continue
 		}
-		if id := pyval.Str(res["source_call_id"]); id != "" {
+		if id := res.Get("source_call_id").Text(); id != "" {
 			if _, dup := byID[id]; !dup {
 				byID[id] = res
 			}
@@ -263,26 +263,26 @@ func (w *walker) step(step map[string]any, side bool, depth int, where string) {
 	}
 	first := true
 	for ci, c := range calls {
-		call := pyval.Obj(c)
+		call := c.Object()
 		if call == nil {
 			continue
 		}
-		res := byID[pyval.Str(call["tool_call_id"])]
+		res := byID[call.Get("tool_call_id").Text()]
 		if res == nil && len(calls) == 1 && len(loose) == 1 {
 			res = loose[0]
 		}
 		if res == nil && len(loose) == len(calls) {
 			res = loose[ci]
 		}
-		tc := toolcall.Call{Name: pyval.First(call, "function_name", "name"), Input: arguments(call["arguments"])}
+		tc := toolcall.Call{Name: call.First("function_name", "name"), Input: arguments(call.Get("arguments"))}
 		if res != nil {
-			text, _ := toolcall.StripMetadata(toolcall.Text(res["content"]))
+			text, _ := toolcall.StripMetadata(toolcall.Text(res.Get("content")))
 			tc.Output = text
-			tc.HasOutput = res["content"] != nil
-			meta := pyval.Path(res, "extra", "tool_result_metadata")
-			tc.Meta = pyval.Obj(pyval.Path(meta, "tool_use_result"))
-			tc.IsError = pyval.Bool(pyval.Path(meta, "raw_tool_result", "is_error")) ||
-				pyval.Bool(pyval.Path(res, "extra", "is_error"))
+			tc.HasOutput = !res.Get("content").IsNull()
+			meta := res.Path("extra", "tool_result_metadata")
+			tc.Meta = meta.Path("tool_use_result").Object()
+			tc.IsError = meta.Path("raw_tool_result", "is_error").True() ||
+				res.Path("extra", "is_error").True()
 		}
 		a := model.Action{Timestamp: ts, Sidechain: side}
 		th := ""
@@ -321,24 +321,24 @@ func (w *walker) flushCarry() {
 
 // metrics reads a step's metrics, or nothing when they repeat the previous
 // agent step's (one API call exported as several steps).
-func (w *walker) metrics(step map[string]any) model.Usage {
-	m := pyval.Obj(step["metrics"])
+func (w *walker) metrics(step *jsontree.Value) model.Usage {
+	m := step.Get("metrics").Object()
 	if m == nil {
 		return model.Usage{}
 	}
-	prompt, _ := pyval.AnyInt(m["prompt_tokens"])
-	completion, _ := pyval.AnyInt(m["completion_tokens"])
-	cached, hasCached := pyval.AnyInt(m["cached_tokens"])
+	prompt, _ := m.Get("prompt_tokens").AnyInt()
+	completion, _ := m.Get("completion_tokens").AnyInt()
+	cached, hasCached := m.Get("cached_tokens").AnyInt()
 	key := [3]int{prompt, completion, cached}
 	if key == w.lastUse && key != [3]int{} {
 		return model.Usage{}
 	}
 	w.lastUse = key
-	extra := pyval.Obj(m["extra"])
+	extra := m.Get("extra").Object()
 	if !hasCached {
-		cached, _ = pyval.AnyInt(extra["cache_read_input_tokens"])
+		cached, _ = extra.Get("cache_read_input_tokens").AnyInt()
 	}
-	write, _ := pyval.AnyInt(extra["cache_creation_input_tokens"])
+	write, _ := extra.Get("cache_creation_input_tokens").AnyInt()
 	// prompt_tokens counts all input, cached included (ATIF RFC).
 	input := prompt - cached - write
 	if input < 0 {
@@ -352,37 +352,37 @@ func (w *walker) metrics(step map[string]any) model.Usage {
 
 // arguments decodes a tool call's arguments: an object, or (from exporters
 // that keep the provider's raw form) a JSON string holding one.
-func arguments(v any) map[string]any {
-	switch x := v.(type) {
-	case map[string]any:
-		return x
-	case string:
-		if d, err := toolcall.Decode([]byte(x)); err == nil {
-			if m := pyval.Obj(d); m != nil {
+func arguments(v *jsontree.Value) *jsontree.Value {
+	switch {
+	case v.Is(jsontree.Object):
+		return v
+	case v.Is(jsontree.String):
+		if d, err := toolcall.Decode([]byte(v.Str)); err == nil {
+			if m := d.Object(); m != nil {
 				return m
 			}
 		}
-		return map[string]any{"input": x}
+		return jsontree.Wrap("input", v)
 	}
 	return nil
 }
 
 // subagents walks the sub-agent trajectories an observation result refers
 // to, right after the call that launched them.
-func (w *walker) subagents(res map[string]any, depth int, where string) {
-	for _, r := range pyval.List(res["subagent_trajectory_ref"]) {
-		ref := pyval.Obj(r)
+func (w *walker) subagents(res *jsontree.Value, depth int, where string) {
+	for _, r := range res.Get("subagent_trajectory_ref").Items() {
+		ref := r.Object()
 		if ref == nil {
 			continue
 		}
-		key := pyval.Str(ref["trajectory_id"])
+		key := ref.Get("trajectory_id").Text()
 		sub := w.embedded[key]
 		if sub == nil {
-			if sid := pyval.Str(ref["session_id"]); sid != "" {
+			if sid := ref.Get("session_id").Text(); sid != "" {
 				if sub = w.embedded[sid]; sub != nil {
 					key = sid
 				} else if sub = w.embedded["session:"+sid]; sub != nil {
-					key = pyval.First(sub, "trajectory_id", "session_id")
+					key = sub.First("trajectory_id", "session_id")
 				}
 			}
 		}
@@ -394,15 +394,15 @@ func (w *walker) subagents(res map[string]any, depth int, where string) {
 			w.walk(sub, true, depth+1, where+"subagent "+key+": ")
 			continue
 		}
-		if t := w.refFile(pyval.Str(ref["trajectory_path"])); t != nil {
-			w.walk(t, true, depth+1, where+"subagent "+pyval.Str(ref["trajectory_path"])+": ")
+		if t := w.refFile(ref.Get("trajectory_path").Text()); t != nil {
+			w.walk(t, true, depth+1, where+"subagent "+ref.Get("trajectory_path").Text()+": ")
 		}
 	}
 }
 
 // refFile loads a sub-agent trajectory file named relative to this one.
 // Only plain relative names inside this file's directory are followed.
-func (w *walker) refFile(p string) map[string]any {
+func (w *walker) refFile(p string) *jsontree.Value {
 	if w.dir == "" || p == "" || w.files >= 64 {
 		return nil
 	}
@@ -424,7 +424,7 @@ func (w *walker) refFile(p string) map[string]any {
 	if err != nil {
 		return nil
 	}
-	t := pyval.Obj(v)
+	t := v.Object()
 	if t == nil || checkVersion(t) != nil {
 		return nil
 	}

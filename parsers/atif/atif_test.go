@@ -162,7 +162,7 @@ func TestErrors(t *testing.T) {
 		{`{"schema_version": 1.4, "steps": []}`, "schema_version: expected a string"},
 		{`{"schema_version": "ATIF-v1.3", "steps": {}}`, "steps: expected a list"},
 		{`{"schema_version": "ATIF-v1.3", "steps": [3]}`, "steps[0]: expected a step object"},
-		{"{\"schema_version\": \"ATIF-v1.3\",\n \"steps\": [}", "x.json:2: invalid JSON"},
+		{"{\"schema_version\": \"ATIF-v1.3\",\n \"steps\": [}", "x.json:2:12: invalid JSON: expected a value"},
 		{`[1, 2]`, "expected an ATIF trajectory object"},
 	})
 }

@@ -30,7 +30,7 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
@@ -106,7 +106,7 @@ func parse(path string, data []byte) (model.Run, error) {
 // record is one decoded line.
 type record struct {
 	line int
-	m    map[string]any
+	m    *jsontree.Value
 }
 
 // records decodes a JSONL transcript, or a JSON array of records. Lines
@@ -119,11 +119,11 @@ func records(path string, data []byte) ([]record, error) {
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		v, err := toolcall.Decode(data)
 		if err != nil {
-			return nil, fmt.Errorf("%s: invalid JSON array of records: %v", toolcall.Place(path, data, err), err)
+			return nil, jsontree.At(path, err)
 		}
 		var out []record
-		for i, e := range pyval.List(v) {
-			m := pyval.Obj(e)
+		for i, e := range v.Items() {
+			m := e.Object()
 			if m == nil {
 				return nil, fmt.Errorf("%s: record %d: expected a JSON object", path, i)
 			}
@@ -138,14 +138,14 @@ func records(path string, data []byte) ([]record, error) {
 		if len(t) == 0 || t[0] != '{' {
 			continue
 		}
-		v, err := toolcall.Decode(t)
+		v, err := toolcall.DecodeAt(t, ln.No)
 		if err != nil {
 			if i == len(lines)-1 && len(out) > 0 {
 				break // a half-written last record
 			}
-			return nil, fmt.Errorf("%s:%d: invalid JSON record: %v", path, ln.No, err)
+			return nil, jsontree.At(path, err)
 		}
-		out = append(out, record{line: ln.No, m: pyval.Obj(v)})
+		out = append(out, record{line: ln.No, m: v.Object()})
 	}
 	return out, nil
 }
@@ -184,21 +184,21 @@ func newBuilder() *builder {
 
 func (b *builder) add(r record) {
 	m := r.m
-	if uuid := pyval.Str(m["uuid"]); uuid != "" {
+	if uuid := m.Get("uuid").Text(); uuid != "" {
 		// A resumed session repeats earlier records.
 		if b.seenUUID[uuid] {
 			return
 		}
 		b.seenUUID[uuid] = true
 	}
-	switch pyval.Str(m["type"]) {
+	switch m.Get("type").Text() {
 	case "system":
 		b.recognised++
 		if b.run.Model == "" {
-			b.run.Model = pyval.Str(m["model"])
+			b.run.Model = m.Get("model").Text()
 		}
 		if b.run.InstanceID == "" {
-			b.run.InstanceID = pyval.First(m, "session_id", "sessionId")
+			b.run.InstanceID = m.First("session_id", "sessionId")
 		}
 	case "assistant":
 		b.recognised++
@@ -210,39 +210,39 @@ func (b *builder) add(r record) {
 		// The print mode's last record: how the session ended
 		// ("success", "error_max_turns") and what it cost.
 		b.recognised++
-		b.run.ExitStatus = pyval.Str(m["subtype"])
-		if c := toolcall.Cost(m["total_cost_usd"]); c > 0 {
+		b.run.ExitStatus = m.Get("subtype").Text()
+		if c := toolcall.Cost(m.Get("total_cost_usd")); c > 0 {
 			b.run.CostUSD = c
 		}
 	case "queue-operation", "summary", "attachment", "file-history-snapshot", "last-prompt":
 		b.recognised++
 	}
 	if b.run.InstanceID == "" {
-		b.run.InstanceID = pyval.First(m, "sessionId", "session_id")
+		b.run.InstanceID = m.First("sessionId", "session_id")
 	}
 }
 
 // sidechain says whether a record belongs to a sub-agent.
-func sidechain(m map[string]any) bool {
-	if pyval.Bool(m["isSidechain"]) {
+func sidechain(m *jsontree.Value) bool {
+	if m.Get("isSidechain").True() {
 		return true
 	}
 	// stream-json: a sub-agent's messages name the Task call that runs it.
-	return pyval.Str(m["parent_tool_use_id"]) != ""
+	return m.Get("parent_tool_use_id").Text() != ""
 }
 
 func (b *builder) assistant(r record) {
 	m := r.m
-	msg := pyval.Obj(m["message"])
+	msg := m.Get("message").Object()
 	if msg == nil {
 		return
 	}
 	if b.run.Model == "" {
-		if mod := pyval.Str(msg["model"]); mod != "" && mod != "<synthetic>" {
+		if mod := msg.Get("model").Text(); mod != "" && mod != "<synthetic>" {
 			b.run.Model = mod
 		}
 	}
-	id := pyval.Str(msg["id"])
+	id := msg.Get("id").Text()
 	if id == "" {
 		id = fmt.Sprintf("line:%d:%d", r.line, len(b.usageOrder))
 	}
@@ -252,7 +252,7 @@ func (b *builder) assistant(r record) {
 		b.usage[id] = mu
 		b.usageOrder = append(b.usageOrder, id)
 	}
-	if u, ok := msg["usage"]; ok {
+	if u, ok := msg.Lookup("usage"); ok {
 		// Every line of a message repeats its usage; later lines may carry
 		// a more complete count, so keep the largest of each field.
 		nu := toolcall.AnthropicUsage(u)
@@ -261,29 +261,29 @@ func (b *builder) assistant(r record) {
 		mu.usage.CacheRead = max(mu.usage.CacheRead, nu.CacheRead)
 		mu.usage.CacheWrite = max(mu.usage.CacheWrite, nu.CacheWrite)
 	}
-	ts := toolcall.ParseTime(pyval.Str(m["timestamp"]))
+	ts := toolcall.ParseTime(m.Get("timestamp").Text())
 	side := sidechain(m)
-	blocks := pyval.List(msg["content"])
-	if s, ok := msg["content"].(string); ok && s != "" {
+	blocks := msg.Get("content").Items()
+	if s, ok := msg.Get("content").AsString(); ok && s != "" {
 		b.thought[id] = joinText(b.thought[id], s)
 	}
 	for _, bl := range blocks {
-		blk := pyval.Obj(bl)
-		switch pyval.Str(blk["type"]) {
+		blk := bl.Object()
+		switch blk.Get("type").Text() {
 		case "text":
-			b.thought[id] = joinText(b.thought[id], pyval.Str(blk["text"]))
+			b.thought[id] = joinText(b.thought[id], blk.Get("text").Text())
 		case "thinking":
 			if b.thought[id] == "" {
-				b.thought[id] = pyval.Str(blk["thinking"])
+				b.thought[id] = blk.Get("thinking").Text()
 			}
 		case "tool_use", "server_tool_use":
-			callID := pyval.Str(blk["id"])
+			callID := blk.Get("id").Text()
 			if callID != "" {
 				if _, dup := b.byID[callID]; dup {
 					continue
 				}
 			}
-			in := pyval.Obj(blk["input"])
+			in := blk.Get("input").Object()
 			a := model.Action{
 				Index:     int32(len(b.actions)),
 				Timestamp: ts,
@@ -297,7 +297,7 @@ func (b *builder) assistant(r record) {
 			}
 			b.actions = append(b.actions, a)
 			b.thoughts = append(b.thoughts, b.thought[id])
-			b.calls = append(b.calls, toolcall.Call{Name: pyval.Str(blk["name"]), Input: in})
+			b.calls = append(b.calls, toolcall.Call{Name: blk.Get("name").Text(), Input: in})
 		}
 	}
 }
@@ -312,36 +312,36 @@ func joinText(a, b string) string {
 	return a + "\n" + b
 }
 
-func (b *builder) user(m map[string]any) {
-	msg := pyval.Obj(m["message"])
-	blocks := pyval.List(msg["content"])
-	var results []map[string]any
+func (b *builder) user(m *jsontree.Value) {
+	msg := m.Get("message").Object()
+	blocks := msg.Get("content").Items()
+	var results []*jsontree.Value
 	for _, bl := range blocks {
-		blk := pyval.Obj(bl)
-		if pyval.Str(blk["type"]) == "tool_result" {
+		blk := bl.Object()
+		if blk.Get("type").Text() == "tool_result" {
 			results = append(results, blk)
 		}
 	}
 	// The structured result (toolUseResult in session files,
 	// tool_use_result in stream-json) belongs to the record's only result.
-	meta := m["toolUseResult"]
-	if meta == nil {
-		meta = m["tool_use_result"]
+	meta := m.Get("toolUseResult")
+	if meta.IsNull() {
+		meta = m.Get("tool_use_result")
 	}
 	for _, blk := range results {
-		i, ok := b.byID[pyval.Str(blk["tool_use_id"])]
+		i, ok := b.byID[blk.Get("tool_use_id").Text()]
 		if !ok {
 			continue
 		}
 		c := &b.calls[i]
-		c.Output = toolcall.Text(blk["content"])
+		c.Output = toolcall.Text(blk.Get("content"))
 		c.HasOutput = true
-		c.IsError = pyval.Bool(blk["is_error"])
+		c.IsError = blk.Get("is_error").True()
 		if len(results) == 1 {
-			c.Meta = pyval.Obj(meta)
+			c.Meta = meta.Object()
 		}
 		if b.actions[i].Timestamp == 0 {
-			b.actions[i].Timestamp = toolcall.ParseTime(pyval.Str(m["timestamp"]))
+			b.actions[i].Timestamp = toolcall.ParseTime(m.Get("timestamp").Text())
 		}
 	}
 }

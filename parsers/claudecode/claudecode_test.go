@@ -155,7 +155,7 @@ func TestErrors(t *testing.T) {
 		"empty.jsonl": "\n\n",
 	}
 	wants := map[string]string{
-		"bad.jsonl":   "bad.jsonl:2: invalid JSON record",
+		"bad.jsonl":   "bad.jsonl:2:23: invalid JSON: expected a string key",
 		"other.jsonl": "no Claude Code records",
 		"array.json":  "record 1: expected a JSON object",
 		"empty.jsonl": "no Claude Code records",

@@ -24,7 +24,7 @@ package gold
 
 import (
 	"bytes"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -34,7 +34,7 @@ import (
 	"sync"
 
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/rawjson"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 )
 
 // Set is the loaded gold, indexed by both instance ids of every row.
@@ -206,37 +206,51 @@ func loadFile(path string) (*Set, error) {
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	set := newSet()
-	if strings.HasSuffix(path, ".jsonl") || rawjson.FirstLineIsObject(data) {
+	if strings.HasSuffix(path, ".jsonl") || firstLineIsObject(data) {
 		loadLines(set, data, path)
 		return set, nil
 	}
-	trimmed := bytes.TrimSpace(data)
-	base := len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
-	if err := checkJSON(trimmed); err != nil {
-		off := base + max(syntaxOffset(err), 0)
-		return set, fmt.Errorf("%s:%d: invalid JSON at byte offset %d: %v", path, rawjson.LineAt(data, off), off, err)
+	v, err := jsontree.Parse(data)
+	if err != nil {
+		return set, jsontree.At(path, err)
 	}
-	switch {
-	case len(trimmed) > 0 && trimmed[0] == '[':
-		dec := json.NewDecoder(bytes.NewReader(trimmed))
-		dec.Token() // '[' — validated above
-		for i := 0; dec.More(); i++ {
-			off := int(dec.InputOffset())
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
-				return set, fmt.Errorf("%s: [%d]: %v", path, i, err)
-			}
-			for off < len(trimmed) && strings.IndexByte(" \t\r\n,", trimmed[off]) >= 0 {
-				off++
-			}
-			loadRow(set, raw, path, rawjson.LineAt(data, base+off), "["+strconv.Itoa(i)+"]")
+	switch v.Kind {
+	case jsontree.Array:
+		for i, row := range v.Arr {
+			loadRow(set, row, path, jsontree.LineAt(data, row.Off), "["+strconv.Itoa(i)+"]")
 		}
-	case len(trimmed) > 0 && trimmed[0] == '{':
-		loadRow(set, trimmed, path, rawjson.LineAt(data, base), "")
+	case jsontree.Object:
+		loadRow(set, v, path, jsontree.LineAt(data, v.Off), "")
 	default:
-		return set, fmt.Errorf("%s: expected a JSON list of rows or one row object, found %s", path, rawjson.KindOf(trimmed))
+		return set, fmt.Errorf("%s: expected a JSON list of rows or one row object, found %s", path, v.Describe())
 	}
 	return set, nil
+}
+
+// syntaxProblem is a row lost to invalid JSON in file, at its line and
+// column.
+func syntaxProblem(file string, err error) *Problem {
+	var se *jsontree.SyntaxError
+	if errors.As(err, &se) {
+		return &Problem{File: file, Line: se.Line, Skipped: true, Msg: fmt.Sprintf("invalid JSON at column %d: %s", se.Col, se.Msg)}
+	}
+	return &Problem{File: file, Skipped: true, Msg: err.Error()}
+}
+
+// firstLineIsObject reports whether the first non-blank line is a complete
+// JSON object, which makes the content JSONL (a pretty-printed object is
+// not).
+func firstLineIsObject(data []byte) bool {
+	for len(data) > 0 {
+		line, rest, _ := bytes.Cut(data, []byte{'\n'})
+		data = rest
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		v, err := jsontree.Parse(line)
+		return err == nil && v.Is(jsontree.Object)
+	}
+	return false
 }
 
 func hasParquetMagic(path string) bool {
@@ -258,17 +272,15 @@ func loadLines(set *Set, data []byte, path string) {
 		line, rest, _ := bytes.Cut(data, []byte{'\n'})
 		data = rest
 		lineNo++
-		trimmed := bytes.TrimSpace(line)
-		if len(trimmed) == 0 {
+		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		if err := checkJSON(trimmed); err != nil {
-			col := max(syntaxOffset(err), 0) + len(line) - len(bytes.TrimLeft(line, " \t\r"))
-			set.problem(&Problem{File: path, Line: lineNo, Skipped: true,
-				Msg: fmt.Sprintf("invalid JSON at byte %d of the line: %v", col, err)})
+		row, err := jsontree.ParseAt(line, lineNo)
+		if err != nil {
+			set.problem(syntaxProblem(path, err))
 			continue
 		}
-		loadRow(set, trimmed, path, lineNo, "")
+		loadRow(set, row, path, lineNo, "")
 	}
 }
 
@@ -293,14 +305,12 @@ func loadDir(dir string) (*Set, error) {
 			return nil
 		}
 		data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-		if err := checkJSON(data); err != nil {
-			off := max(syntaxOffset(err), 0)
-			set.problem(&Problem{File: p, Line: rawjson.LineAt(data, off), Skipped: true,
-				Msg: fmt.Sprintf("invalid JSON at byte offset %d: %v", off, err)})
+		row, err := jsontree.Parse(data)
+		if err != nil {
+			set.problem(syntaxProblem(p, err))
 			return nil
 		}
-		trimmed := bytes.TrimSpace(data)
-		loadRow(set, trimmed, p, rawjson.LineAt(data, len(data)-len(bytes.TrimLeft(data, " \t\r\n"))), "")
+		loadRow(set, row, p, jsontree.LineAt(data, row.Off), "")
 		return nil
 	})
 	return set, err

@@ -78,7 +78,7 @@ func TestJSONLRules(t *testing.T) {
 		}
 	}
 	want := []string{
-		`testdata/rows.jsonl:6: invalid JSON at byte 17 of the line: unexpected end of JSON input (row skipped)`,
+		`testdata/rows.jsonl:6: invalid JSON at column 19: expected a string key in an object, found end of input (row skipped)`,
 		`testdata/rows.jsonl:7: no "inst_id" or "original_inst_id" (row skipped)`,
 		`testdata/rows.jsonl:8: gold_ctx[0].start_line: expected an integer, found a string (row skipped)`,
 		`testdata/rows.jsonl:9: init_ctx[0].end_line: expected an integer, found 1.5 (row skipped)`,
@@ -116,7 +116,7 @@ func TestJSONFiles(t *testing.T) {
 			map[string][2][]sp{"D1": {{{File: "a.py", Start: 1, End: 9}}, {{File: "b.py", Start: 2, End: 2}}}, "owner__repo-11": {{{File: "a.py", Start: 1, End: 9}}, {{File: "b.py", Start: 2, End: 2}}},
 				"D2": {{{File: "x.go", Start: 10, End: 20}}, nil}},
 			[]string{
-				`testdata/annot/bad/annot.json:2: invalid JSON at byte offset 32: invalid character '}' looking for beginning of value (row skipped)`,
+				`testdata/annot/bad/annot.json:2: invalid JSON at column 15: expected a value, found '}' (row skipped)`,
 				`testdata/annot/noid/annot.json:1: no "inst_id" or "original_inst_id" (row skipped)`,
 				`testdata/annot/notobj/annot.json:1: expected an object, found a list (row skipped)`,
 			}},
@@ -173,7 +173,7 @@ func TestLoadErrors(t *testing.T) {
 		name, path, want string
 	}{
 		{"missing file", filepath.Join(dir, "nope.json"), "no such file"},
-		{"invalid JSON names line and offset", write("bad.json", "[\n {\"inst_id\": 1,,}\n]"), "bad.json:2: invalid JSON at byte offset 17"},
+		{"invalid JSON names line and offset", write("bad.json", "[\n {\"inst_id\": 1,,}\n]"), "bad.json:2:16: invalid JSON: expected a string key in an object"},
 		{"a number is not gold", write("num.json", "42"), "expected a JSON list of rows or one row object, found a number"},
 		{"no rows at all", write("blank.jsonl", "\n\n"), "no gold rows"},
 		{"every row bad", write("allbad.jsonl", "{\"x\": 1}\n"), `no gold rows loaded; first problem: ` + dir + `/allbad.jsonl:1: no "inst_id"`},

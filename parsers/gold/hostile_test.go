@@ -90,11 +90,11 @@ func TestDeepNestingGold(t *testing.T) {
 	deep := strings.Repeat("[", 100000)
 	dir := t.TempDir()
 	cases := []struct{ name, content, want string }{
-		{"gold.json", deep, ":1: invalid JSON at byte offset 10000: invalid character '[' exceeded max depth"},
-		{"gold.jsonl", deep + "\n", ":1: invalid JSON at byte 10000 of the line: invalid character '[' exceeded max depth (row skipped)"},
-		{"row.json", `{"inst_id": "a", "gold_ctx": ` + deep, ":1: invalid JSON at byte offset 10028: invalid character '[' exceeded max depth"},
-		{"annot/x/annot.json", deep, ":1: invalid JSON at byte offset 10000: invalid character '[' exceeded max depth (row skipped)"},
-		{"task/tests/ground_truth.json", `{"files": ` + deep, ":1: invalid JSON: invalid character '[' exceeded max depth"},
+		{"gold.json", deep, ":1:1002: invalid JSON: nesting deeper than 1000"},
+		{"gold.jsonl", deep + "\n", ":1: invalid JSON at column 1002: nesting deeper than 1000 (row skipped)"},
+		{"row.json", `{"inst_id": "a", "gold_ctx": ` + deep, ":1:1030: invalid JSON: nesting deeper than 1000"},
+		{"annot/x/annot.json", deep, ":1: invalid JSON at column 1002: nesting deeper than 1000 (row skipped)"},
+		{"task/tests/ground_truth.json", `{"files": ` + deep, ":1:1011: invalid JSON: nesting deeper than 1000"},
 	}
 	for _, c := range cases {
 		p := filepath.Join(dir, c.name)

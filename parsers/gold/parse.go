@@ -2,8 +2,9 @@ package gold
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
+
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 )
 
 // Parse loads gold from bytes rather than a file, for gold embedded in the
@@ -12,8 +13,8 @@ import (
 func Parse(name string, data []byte) (*Set, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	set := newSet()
-	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' && json.Valid(t) {
-		loadRow(set, t, name, 1, "")
+	if v, err := jsontree.Parse(data); err == nil && v.Is(jsontree.Object) {
+		loadRow(set, v, name, 1, "")
 	} else {
 		loadLines(set, data, name)
 	}

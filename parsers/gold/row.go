@@ -1,14 +1,12 @@
 package gold
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/rawjson"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 )
 
 // rowError is a problem at a JSON path inside one row; skip says whether the
@@ -24,7 +22,7 @@ func rerr(path, format string, args ...any) *rowError {
 
 // loadRow converts one row object and adds it to set, recording problems at
 // file:line. where prefixes JSON paths (the row's place in a JSON list).
-func loadRow(set *Set, raw []byte, file string, line int, where string) {
+func loadRow(set *Set, row *jsontree.Value, file string, line int, where string) {
 	join := func(p string) string {
 		switch {
 		case where == "":
@@ -35,7 +33,7 @@ func loadRow(set *Set, raw []byte, file string, line int, where string) {
 		return where + "." + p
 	}
 	var warns []*rowError
-	g, fatal := rowGold(raw, &warns)
+	g, fatal := rowGold(row, &warns)
 	for _, w := range warns {
 		set.problem(&Problem{File: file, Line: line, Where: join(w.path), Msg: w.msg})
 	}
@@ -48,19 +46,18 @@ func loadRow(set *Set, raw []byte, file string, line int, where string) {
 
 // rowGold is upstream's Gold(data) for a JSON row. Non-fatal problems (a
 // field of the wrong type that scoring does not need) go to warns.
-func rowGold(raw []byte, warns *[]*rowError) (*model.Gold, *rowError) {
-	row, err := object(raw)
-	if err != nil {
-		return nil, rerr("", "%v", err)
+func rowGold(row *jsontree.Value, warns *[]*rowError) (*model.Gold, *rowError) {
+	if !row.Is(jsontree.Object) {
+		return nil, rerr("", "expected an object, found %s", row.Describe())
 	}
 	str := func(key string) string {
-		v, ok := row[key]
-		if !ok || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
+		v := row.Get(key)
+		if v.IsNull() {
 			return ""
 		}
-		s, err := rawjson.DecodeString(v)
-		if err != nil {
-			*warns = append(*warns, rerr(key, "%v; read as \"\"", err))
+		s, ok := v.AsString()
+		if !ok {
+			*warns = append(*warns, rerr(key, "expected a string, found %s; read as \"\"", v.Describe()))
 			return ""
 		}
 		return s
@@ -85,33 +82,30 @@ func rowGold(raw []byte, warns *[]*rowError) (*model.Gold, *rowError) {
 
 	// init = init_ctx or [], add = add_ctx or []; gold_ctx only when both
 	// are empty. Items with a falsy file count here, so test before dropping.
-	var initItems, addItems [][]byte
+	var initItems, addItems []*jsontree.Value
 	for _, c := range []struct {
 		key string
-		dst *[][]byte
+		dst *[]*jsontree.Value
 	}{{"init_ctx", &initItems}, {"add_ctx", &addItems}} {
-		v := row[c.key]
-		if !truthy(v) {
+		v := row.Get(c.key)
+		if !v.Truthy() {
 			continue
 		}
-		els, err := rawjson.Elements(v)
-		if err != nil {
-			return nil, rerr(c.key, "%v", err)
+		if !v.Is(jsontree.Array) {
+			return nil, rerr(c.key, "expected a list, found %s", v.Describe())
 		}
-		*c.dst = els
+		*c.dst = v.Arr
 	}
 	initPath := "init_ctx"
 	if len(initItems) == 0 && len(addItems) == 0 {
-		gc, ok := row["gold_ctx"]
-		gc = bytes.TrimSpace(gc)
+		gc := row.Get("gold_ctx")
 		switch {
-		case !ok || len(gc) == 0 || gc[0] == 'n':
-		case gc[0] == '[':
-			initItems, _ = rawjson.Elements(gc)
+		case gc.IsNull():
+		case gc.Is(jsontree.Array):
+			initItems = gc.Arr
 			initPath = "gold_ctx"
-		case gc[0] == '"':
-			s, _ := rawjson.DecodeString(gc)
-			spans, _, werr, fatal := goldContextString(s, "gold_ctx")
+		case gc.Is(jsontree.String):
+			spans, _, werr, fatal := goldContextString(gc.Str, "gold_ctx")
 			if fatal != nil {
 				return nil, fatal
 			}
@@ -124,7 +118,7 @@ func rowGold(raw []byte, warns *[]*rowError) (*model.Gold, *rowError) {
 			g.Init, g.TextForm = spans, len(spans) > 0
 			return g, nil
 		default:
-			*warns = append(*warns, rerr("gold_ctx", "expected a list, found %s; read as empty gold (as upstream)", rawjson.KindOf(gc)))
+			*warns = append(*warns, rerr("gold_ctx", "expected a list, found %s; read as empty gold (as upstream)", gc.Describe()))
 		}
 	}
 	var rerrp *rowError
@@ -137,48 +131,33 @@ func rowGold(raw []byte, warns *[]*rowError) (*model.Gold, *rowError) {
 	return g, nil
 }
 
-// ctxItems converts ctx items, dropping those with a falsy file. Items must
-// be valid JSON; a repeated key takes its last value, as in Python.
-func ctxItems(items [][]byte, path string) ([]model.GoldSpan, *rowError) {
+// ctxItems converts ctx items, dropping those with a falsy file; a
+// repeated key takes its last value, as in Python.
+func ctxItems(items []*jsontree.Value, path string) ([]model.GoldSpan, *rowError) {
 	out := make([]model.GoldSpan, 0, len(items))
 	for i, item := range items {
 		ipath := func() string { return path + "[" + strconv.Itoa(i) + "]" }
-		it, err := rawjson.NewObjIter(item)
-		if err != nil {
-			return nil, rerr(ipath(), "%v", err)
+		if !item.Is(jsontree.Object) {
+			return nil, rerr(ipath(), "expected an object, found %s", item.Describe())
 		}
-		var fileRaw, startRaw, endRaw []byte
-		for {
-			key, val, ok := it.Next()
-			if !ok {
-				break
-			}
-			switch {
-			case rawjson.KeyIs(key, "file"):
-				fileRaw = val
-			case rawjson.KeyIs(key, "start_line"):
-				startRaw = val
-			case rawjson.KeyIs(key, "end_line"):
-				endRaw = val
-			}
-		}
-		if !truthy(fileRaw) {
+		fileV := item.Get("file")
+		if !fileV.Truthy() {
 			continue
 		}
-		file, err := rawjson.DecodeString(fileRaw)
-		if err != nil {
-			return nil, rerr(ipath()+".file", "%v", err)
+		file, ok := fileV.AsString()
+		if !ok {
+			return nil, rerr(ipath()+".file", "expected a string, found %s", fileV.Describe())
 		}
 		sp := model.GoldSpan{File: file, Start: 1, End: 1}
 		for _, k := range []struct {
 			key string
-			raw []byte
 			dst *int
-		}{{"start_line", startRaw, &sp.Start}, {"end_line", endRaw, &sp.End}} {
-			if k.raw == nil {
+		}{{"start_line", &sp.Start}, {"end_line", &sp.End}} {
+			v, ok := item.Lookup(k.key)
+			if !ok {
 				continue
 			}
-			n, err := rawjson.DecodeInt(k.raw)
+			n, err := intValue(v)
 			if err != nil {
 				return nil, rerr(ipath()+"."+k.key, "%v", err)
 			}
@@ -190,6 +169,22 @@ func ctxItems(items [][]byte, path string) ([]model.GoldSpan, *rowError) {
 		return nil, nil // as before sizing: no spans is nil
 	}
 	return out, nil
+}
+
+// intValue accepts a JSON integer (Python int). Floats are refused:
+// upstream uses these values as list indexes, where a float raises.
+func intValue(v *jsontree.Value) (int, error) {
+	if !v.Is(jsontree.Number) {
+		return 0, fmt.Errorf("expected an integer, found %s", v.Describe())
+	}
+	if strings.ContainsAny(v.Str, ".eEIN") {
+		return 0, fmt.Errorf("expected an integer, found %s", v.Str)
+	}
+	n, ok := v.Int()
+	if !ok {
+		return 0, fmt.Errorf("integer %s out of range", v.Str)
+	}
+	return n, nil
 }
 
 // goldContextString reads a gold_context given as a string: JSON (a list of
@@ -208,13 +203,13 @@ func goldContextString(s, path string) (spans []model.GoldSpan, textForm bool, w
 		}
 		return textSpans(entries), true, "", nil
 	}
-	if !json.Valid([]byte(t)) {
+	v, err := jsontree.Parse([]byte(t))
+	if err != nil {
 		return nil, false, "neither JSON nor the text form (\"context0：\\nfile: …\"); read as empty gold (as upstream)", nil
 	}
-	if t[0] != '[' {
-		return nil, false, fmt.Sprintf("expected a JSON list, found %s; read as empty gold (as upstream)", rawjson.KindOf([]byte(t))), nil
+	if !v.Is(jsontree.Array) {
+		return nil, false, fmt.Sprintf("expected a JSON list, found %s; read as empty gold (as upstream)", v.Describe()), nil
 	}
-	els, _ := rawjson.Elements([]byte(t))
-	spans, fatal = ctxItems(els, path)
+	spans, fatal = ctxItems(v.Arr, path)
 	return spans, false, "", fatal
 }

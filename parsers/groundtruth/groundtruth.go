@@ -26,7 +26,7 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
@@ -260,10 +260,10 @@ func parse(path string, data []byte) (Truth, error) {
 	}
 	v, err := toolcall.Decode(data)
 	if err != nil {
-		return t, fmt.Errorf("%s: invalid JSON: %v", toolcall.Place(path, data, err), err)
+		return t, jsontree.At(path, err)
 	}
-	if m := pyval.Obj(v); m != nil {
-		if id := pyval.First(m, "task_id", "id", "instance_id"); id != "" && t.ID == "" {
+	if m := v.Object(); m != nil {
+		if id := m.First("task_id", "id", "instance_id"); id != "" && t.ID == "" {
 			t.ID = id
 		}
 	}
@@ -288,23 +288,23 @@ func parse(path string, data []byte) (Truth, error) {
 }
 
 // byContent picks the reader for a JSON file whose name says nothing.
-func byContent(t *Truth, v any) error {
-	m := pyval.Obj(v)
+func byContent(t *Truth, v *jsontree.Value) error {
+	m := v.Object()
 	switch {
 	case m == nil:
-		if l, ok := v.([]any); ok && len(l) > 0 && pyval.Obj(l[0]) != nil && pyval.Obj(l[0])["line_start"] != nil {
+		if l := v.Items(); len(l) > 0 && !l[0].Get("line_start").IsNull() {
 			return expectedDefects(t, v)
 		}
 		return groundTruth(t, v)
-	case pyval.Obj(pyval.Path(m, "artifacts", "oracle")) != nil:
+	case m.Path("artifacts", "oracle").Object() != nil:
 		return taskSpec(t, v)
-	case m["defects"] != nil:
+	case !m.Get("defects").IsNull():
 		return expectedDefects(t, v)
-	case m["expected_files"] != nil || m["expected_file"] != nil:
+	case !m.Get("expected_files").IsNull() || !m.Get("expected_file").IsNull():
 		return expectedChanges(t, v)
-	case m["build_files"] != nil && m["files"] == nil:
+	case !m.Get("build_files").IsNull() && m.Get("files").IsNull():
 		return instance(t, v)
-	case m["chain"] != nil && m["files"] == nil:
+	case !m.Get("chain").IsNull() && m.Get("files").IsNull():
 		return oracleAnswer(t, v)
 	}
 	return groundTruth(t, v)

@@ -139,7 +139,7 @@ func TestErrors(t *testing.T) {
 	cases := []struct{ name, body, want string }{
 		{"ground_truth.json", `{"hello": 1}`, "ground_truth.json: expected a ground-truth object"},
 		{"ground_truth.json", "[\"a\",\n 3]", "[1]: expected a path string"},
-		{"ground_truth.json", "{\n\"files\": [}", "ground_truth.json:2: invalid JSON"},
+		{"ground_truth.json", "{\n\"files\": [}", "ground_truth.json:2:11: invalid JSON: expected a value"},
 		{"expected_defects.json", `{"x": []}`, "expected a list of defects"},
 		{"expected_defects.json", `[1]`, "[0]: expected a defect object"},
 		{"expected_changes.json", `{"task_id": "x"}`, "expected an object with expected_files or expected_file"},

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 )
 
 // topicKeys mark CodeScaleBench's criterion-based ground truth (schema H):
@@ -22,14 +22,14 @@ var topicKeys = []string{"required_topics", "breaking_changes", "deprecations", 
 // have no files. Where CodeScaleBench stops at the first schema that gives
 // files, this reads them all: the extra keys list subsets or chunks of the
 // same gold.
-func groundTruth(t *Truth, v any) error {
-	if l, ok := v.([]any); ok {
+func groundTruth(t *Truth, v *jsontree.Value) error {
+	if v.Is(jsontree.Array) {
 		t.Variant, t.Confidence, t.Type = "ground_truth.list", "medium", "edit"
-		for i, e := range l {
-			s, ok := e.(string)
+		for i, e := range v.Arr {
+			s, ok := e.AsString()
 			if !ok {
-				if m := pyval.Obj(e); m != nil {
-					t.add(pyval.Str(m["repo"]), pyval.First(m, "path", "file"))
+				if m := e.Object(); m != nil {
+					t.add(m.Get("repo").Text(), m.First("path", "file"))
 					continue
 				}
 				return fmt.Errorf("[%d]: expected a path string", i)
@@ -38,7 +38,7 @@ func groundTruth(t *Truth, v any) error {
 		}
 		return nil
 	}
-	m := pyval.Obj(v)
+	m := v.Object()
 	if m == nil {
 		return fmt.Errorf("expected a ground-truth object or a list of paths")
 	}
@@ -58,14 +58,14 @@ func groundTruth(t *Truth, v any) error {
 		{"scoring_categories", "ground_truth.scoring_categories", "low", "generate"},
 	}
 	for _, s := range schemas {
-		if _, ok := m[s.key]; ok {
+		if _, ok := m.Lookup(s.key); ok {
 			t.Variant, t.Confidence, t.Type = s.variant, s.confidence, s.typ
 			break
 		}
 	}
 	if t.Variant == "" {
 		for _, k := range topicKeys {
-			if _, ok := m[k]; ok {
+			if _, ok := m.Lookup(k); ok {
 				t.Variant, t.Confidence, t.Type = "ground_truth.topics", "low", "generate"
 				break
 			}
@@ -74,64 +74,64 @@ func groundTruth(t *Truth, v any) error {
 	if t.Variant == "" {
 		return fmt.Errorf("expected a ground-truth object (files, buggy_files, file_references, entries, file_path, canonical_path, steps, chunks, scoring_categories or topic keys)")
 	}
-	if c := pyval.Str(m["confidence"]); c != "" {
+	if c := m.Get("confidence").Text(); c != "" {
 		t.Confidence = c
 	}
-	if g := pyval.Str(m["gt_type"]); g != "" {
+	if g := m.Get("gt_type").Text(); g != "" {
 		t.Type = g
 	}
-	repo := pyval.Str(m["repo"])
+	repo := m.Get("repo").Text()
 	for _, k := range []string{"files", "expected_edit_files", "root_cause_files", "entry_points",
 		"data_flow", "dependency_chain", "buggy_files", "output_files", "evidence_files"} {
-		items(t, m[k], repo)
+		items(t, m.Get(k), repo)
 	}
-	for _, e := range pyval.List(m["entries"]) {
-		if em := pyval.Obj(e); em != nil {
-			t.add(pyval.Str(em["repo"]), pyval.First(em, "file", "path"))
+	for _, e := range m.Get("entries").Items() {
+		if em := e.Object(); em != nil {
+			t.add(em.Get("repo").Text(), em.First("file", "path"))
 		}
 	}
-	items(t, m["steps"], repo)
-	if s := pyval.Str(m["file_path"]); s != "" {
+	items(t, m.Get("steps"), repo)
+	if s := m.Get("file_path").Text(); s != "" {
 		t.add(repo, s)
-		if fn := pyval.First(m, "target_function", "function_name"); fn != "" {
+		if fn := m.First("target_function", "function_name"); fn != "" {
 			t.addSymbol(Symbol{Repo: repo, Path: s, Name: fn, Kind: "function"})
 		}
 	}
-	if s := pyval.Str(m["canonical_path"]); s != "" {
+	if s := m.Get("canonical_path").Text(); s != "" {
 		t.add(repo, s)
-		if fn := pyval.First(m, "name", "function_name"); fn != "" {
+		if fn := m.First("name", "function_name"); fn != "" {
 			t.addSymbol(Symbol{Repo: repo, Path: s, Name: fn, Kind: "function"})
 		}
 	}
-	for _, f := range checklistFiles(m["file_references"]) {
+	for _, f := range checklistFiles(m.Get("file_references")) {
 		t.add(repo, f)
 	}
-	for _, c := range pyval.List(m["chunks"]) {
-		cm := pyval.Obj(c)
+	for _, c := range m.Get("chunks").Items() {
+		cm := c.Object()
 		if cm == nil {
 			continue
 		}
-		t.addChunk(chunkOf(cm, repo, pyval.First(cm, "annotation", "label")))
+		t.addChunk(chunkOf(cm, repo, cm.First("annotation", "label")))
 	}
-	symbols(t, m["symbols"], repo)
+	symbols(t, m.Get("symbols"), repo)
 	return nil
 }
 
 // items adds a list of files given as path strings or {repo, path|file}
 // objects.
-func items(t *Truth, v any, repo string) {
-	for _, e := range pyval.List(v) {
-		switch x := e.(type) {
-		case string:
-			t.add(repo, x)
-		case map[string]any:
-			r := pyval.Str(x["repo"])
+func items(t *Truth, v *jsontree.Value, repo string) {
+	for _, e := range v.Items() {
+		switch x := e; x.Kind {
+		case jsontree.String:
+			t.add(repo, x.Str)
+		case jsontree.Object:
+			r := x.Get("repo").Text()
 			if r == "" {
 				r = repo
 			}
-			p := pyval.First(x, "path", "file", "file_path")
-			if sym := pyval.First(x, "symbol", "name"); sym != "" && p != "" {
-				t.addSymbol(Symbol{Repo: r, Path: p, Name: sym, Kind: pyval.Str(x["kind"])})
+			p := x.First("path", "file", "file_path")
+			if sym := x.First("symbol", "name"); sym != "" && p != "" {
+				t.addSymbol(Symbol{Repo: r, Path: p, Name: sym, Kind: x.Get("kind").Text()})
 				continue
 			}
 			t.add(r, p)
@@ -140,35 +140,35 @@ func items(t *Truth, v any, repo string) {
 }
 
 // symbols adds {file|path, symbol|name, repo, kind} items.
-func symbols(t *Truth, v any, repo string) {
-	for _, e := range pyval.List(v) {
-		sm := pyval.Obj(e)
+func symbols(t *Truth, v *jsontree.Value, repo string) {
+	for _, e := range v.Items() {
+		sm := e.Object()
 		if sm == nil {
 			continue
 		}
-		r := pyval.Str(sm["repo"])
+		r := sm.Get("repo").Text()
 		if r == "" {
 			r = repo
 		}
-		t.addSymbol(Symbol{Repo: r, Path: pyval.First(sm, "path", "file"), Name: pyval.First(sm, "symbol", "name"), Kind: pyval.Str(sm["kind"])})
+		t.addSymbol(Symbol{Repo: r, Path: sm.First("path", "file"), Name: sm.First("symbol", "name"), Kind: sm.Get("kind").Text()})
 	}
 }
 
 // chunkOf reads {file|path, line_start|start_line|start, line_end|…}.
-func chunkOf(m map[string]any, repo, label string) Chunk {
-	r := pyval.Str(m["repo"])
+func chunkOf(m *jsontree.Value, repo, label string) Chunk {
+	r := m.Get("repo").Text()
 	if r == "" {
 		r = repo
 	}
-	c := Chunk{Repo: r, Path: pyval.First(m, "file", "path", "file_path"), Label: label}
+	c := Chunk{Repo: r, Path: m.First("file", "path", "file_path"), Label: label}
 	for _, k := range []string{"line_start", "start_line", "start"} {
-		if n, ok := pyval.AnyInt(m[k]); ok {
+		if n, ok := m.Get(k).AnyInt(); ok {
 			c.Start = n
 			break
 		}
 	}
 	for _, k := range []string{"line_end", "end_line", "end"} {
-		if n, ok := pyval.AnyInt(m[k]); ok {
+		if n, ok := m.Get(k).AnyInt(); ok {
 			c.End = n
 			break
 		}
@@ -182,11 +182,11 @@ func chunkOf(m map[string]any, repo, label string) Chunk {
 // checklistFiles recovers paths from schema B's regex patterns the way
 // CodeScaleBench does: un-escape "\.", "\-", "\(", "\)" and keep patterns
 // that contain "/".
-func checklistFiles(v any) []string {
+func checklistFiles(v *jsontree.Value) []string {
 	var out []string
-	for _, ref := range pyval.List(v) {
-		for _, p := range pyval.List(pyval.Obj(ref)["patterns"]) {
-			s, ok := p.(string)
+	for _, ref := range v.Items() {
+		for _, p := range ref.Get("patterns").Items() {
+			s, ok := p.AsString()
 			if !ok {
 				continue
 			}
@@ -201,35 +201,35 @@ func checklistFiles(v any) []string {
 
 // oracleAnswer reads tests/oracle_answer.json (MCP suites): files, chain
 // and symbols entries of {repo, path|file[, symbol]}.
-func oracleAnswer(t *Truth, v any) error {
-	m := pyval.Obj(v)
+func oracleAnswer(t *Truth, v *jsontree.Value) error {
+	m := v.Object()
 	if m == nil {
 		return fmt.Errorf("expected an object with files, chain or symbols")
 	}
 	t.Variant, t.Confidence, t.Type = "oracle_answer", "high", "evidence"
-	if strings.Contains(pyval.Str(pyval.Path(m, "_metadata", "oracle_type")), "keyword_presence") {
+	if strings.Contains(m.Path("_metadata", "oracle_type").Text(), "keyword_presence") {
 		t.Type = "answer"
 	}
-	items(t, m["files"], "")
-	items(t, m["chain"], "")
-	symbols(t, m["symbols"], "")
+	items(t, m.Get("files"), "")
+	items(t, m.Get("chain"), "")
+	symbols(t, m.Get("symbols"), "")
 	return nil
 }
 
 // taskSpec reads task_spec.json's artifacts.oracle: required_files,
 // required_symbols and dependency_chains[].steps (CodeScaleBench's
 // retrieval.py load_oracle_items).
-func taskSpec(t *Truth, v any) error {
-	m := pyval.Obj(v)
-	oracle := pyval.Obj(pyval.Path(m, "artifacts", "oracle"))
+func taskSpec(t *Truth, v *jsontree.Value) error {
+	m := v.Object()
+	oracle := m.Path("artifacts", "oracle").Object()
 	if oracle == nil {
 		return fmt.Errorf("artifacts.oracle: expected an object with required_files")
 	}
 	t.Variant, t.Confidence, t.Type = "task_spec", "high", "evidence"
-	items(t, oracle["required_files"], "")
-	symbols(t, oracle["required_symbols"], "")
-	for _, ch := range pyval.List(oracle["dependency_chains"]) {
-		items(t, pyval.Obj(ch)["steps"], "")
+	items(t, oracle.Get("required_files"), "")
+	symbols(t, oracle.Get("required_symbols"), "")
+	for _, ch := range oracle.Get("dependency_chains").Items() {
+		items(t, ch.Get("steps"), "")
 	}
 	return nil
 }
@@ -239,10 +239,10 @@ func taskSpec(t *Truth, v any) error {
 // {"defects": [...]} (the form a pipeline doc shows). Each defect with
 // lines is a chunk labelled by its defect_type; CodeScaleBench keeps chunk
 // annotations only for its enum of defect types, the file for all.
-func expectedDefects(t *Truth, v any) error {
-	l, ok := v.([]any)
+func expectedDefects(t *Truth, v *jsontree.Value) error {
+	l, ok := v.Items(), v.Is(jsontree.Array)
 	if !ok {
-		l, ok = pyval.Obj(v)["defects"].([]any)
+		l, ok = v.Get("defects").Items(), v.Get("defects").Is(jsontree.Array)
 		if !ok {
 			return fmt.Errorf("expected a list of defects ({file, line_start, line_end, defect_type})")
 		}
@@ -252,11 +252,11 @@ func expectedDefects(t *Truth, v any) error {
 	}
 	t.Confidence, t.Type = "high", "edit"
 	for i, d := range l {
-		dm := pyval.Obj(d)
+		dm := d.Object()
 		if dm == nil {
 			return fmt.Errorf("[%d]: expected a defect object", i)
 		}
-		label := pyval.First(dm, "defect_type", "type", "id")
+		label := dm.First("defect_type", "type", "id")
 		t.addChunk(chunkOf(dm, "", label))
 	}
 	return nil
@@ -266,35 +266,35 @@ func expectedDefects(t *Truth, v any) error {
 // {file|path}) or the single expected_file with expected_line_range [a, b].
 // CodeScaleBench reads only expected_files, so the real single-file sample
 // gives it nothing; here it gives the file and its range.
-func expectedChanges(t *Truth, v any) error {
-	m := pyval.Obj(v)
+func expectedChanges(t *Truth, v *jsontree.Value) error {
+	m := v.Object()
 	if m == nil {
 		return fmt.Errorf("expected an object with expected_files or expected_file")
 	}
 	t.Variant, t.Confidence, t.Type = "expected_changes", "high", "edit"
-	items(t, m["expected_files"], "")
-	if f := pyval.Str(m["expected_file"]); f != "" {
+	items(t, m.Get("expected_files"), "")
+	if f := m.Get("expected_file").Text(); f != "" {
 		t.Variant = "expected_changes.expected_file"
 		c := Chunk{Path: f}
-		if r := pyval.List(m["expected_line_range"]); len(r) == 2 {
-			c.Start, _ = pyval.AnyInt(r[0])
-			c.End, _ = pyval.AnyInt(r[1])
+		if r := m.Get("expected_line_range").Items(); len(r) == 2 {
+			c.Start, _ = r[0].AnyInt()
+			c.End, _ = r[1].AnyInt()
 		}
 		t.addChunk(c)
 	}
-	if m["expected_files"] == nil && m["expected_file"] == nil {
+	if m.Get("expected_files").IsNull() && m.Get("expected_file").IsNull() {
 		return fmt.Errorf("expected an object with expected_files or expected_file")
 	}
 	return nil
 }
 
 // instance reads DIBench's tests/instance.json build_files.
-func instance(t *Truth, v any) error {
-	m := pyval.Obj(v)
-	if m == nil || m["build_files"] == nil {
+func instance(t *Truth, v *jsontree.Value) error {
+	m := v.Object()
+	if m == nil || m.Get("build_files").IsNull() {
 		return fmt.Errorf("expected an object with build_files")
 	}
 	t.Variant, t.Confidence, t.Type = "instance.build_files", "high", "edit"
-	items(t, m["build_files"], "")
+	items(t, m.Get("build_files"), "")
 	return nil
 }

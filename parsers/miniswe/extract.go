@@ -7,7 +7,7 @@ import (
 
 	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/jsonv"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 )
 
 // The reference extractor's patterns (agents/minisweagent/extract.py),
@@ -47,20 +47,20 @@ type extraction struct {
 // messageList returns data["messages"] as the reference code iterates it:
 // a missing key, "" or {} iterate as nothing; other non-lists crash upstream.
 // msgs are the array's messages when it is one.
-func messageList(data *jsonv.Value, msgs []message) ([]message, error) {
-	m, ok := data.Get("messages")
+func messageList(data *jsontree.Value, msgs []message) ([]message, error) {
+	m, ok := data.Lookup("messages")
 	if !ok {
 		return nil, nil
 	}
 	switch {
-	case m.Kind == jsonv.Array:
+	case m.Kind == jsontree.Array:
 		for i, msg := range msgs {
-			if msg.kind != jsonv.Object {
+			if msg.kind != jsontree.Object {
 				return nil, fmt.Errorf("message %d: expected an object, found %s", i, msg.kind.Article())
 			}
 		}
 		return msgs, nil
-	case (m.Kind == jsonv.String || m.Kind == jsonv.Object) && !m.Truthy():
+	case (m.Kind == jsontree.String || m.Kind == jsontree.Object) && !m.Truthy():
 		return nil, nil
 	}
 	return nil, fmt.Errorf("messages: expected a list, found %s", m.Kind.Article())
@@ -69,7 +69,7 @@ func messageList(data *jsonv.Value, msgs []message) ([]message, error) {
 // content is msg.get("content", "") or "": falsy values read as "", other
 // non-strings make the reference regex search raise TypeError.
 func (m *message) text(i int) (string, error) {
-	if m.badContent != jsonv.Null {
+	if m.badContent != jsontree.Null {
 		return "", fmt.Errorf("message %d: content is %s, expected a string", i, m.badContent.Article())
 	}
 	return m.content, nil
@@ -78,16 +78,16 @@ func (m *message) text(i int) (string, error) {
 // repoDirName is _infer_repo_dir_name: the repository directory under /home
 // in Multi-SWE-bench images ("mswebench/alibaba_m_fastjson2:pr-2559" gives
 // "fastjson2"); anything unexpected gives "".
-func repoDirName(data *jsonv.Value) string {
+func repoDirName(data *jsontree.Value) string {
 	v := data
 	for _, k := range []string{"info", "config", "environment", "image"} {
-		next, ok := v.Get(k)
+		next, ok := v.Lookup(k)
 		if !ok {
 			return ""
 		}
 		v = next
 	}
-	if v.Kind != jsonv.String {
+	if v.Kind != jsontree.String {
 		return ""
 	}
 	if m := imageRe.FindStringSubmatch(v.Str); m != nil {
@@ -270,8 +270,8 @@ func extractViews(cmd string) []view {
 }
 
 // extract runs the reference MiniSWE extraction on a decoded .traj.json.
-func extract(data *jsonv.Value, all []message) (*extraction, error) {
-	if data.Kind != jsonv.Object {
+func extract(data *jsontree.Value, all []message) (*extraction, error) {
+	if data.Kind != jsontree.Object {
 		return nil, fmt.Errorf("expected a JSON object at the top level, found %s", data.Kind.Article())
 	}
 	msgs, err := messageList(data, all)
@@ -359,15 +359,15 @@ func extract(data *jsonv.Value, all []message) (*extraction, error) {
 
 // submission is data.get("info", {}).get("submission", ""). A non-object
 // info makes the reference code raise; a non-string submission reads as "".
-func submission(data *jsonv.Value) (string, error) {
-	info, ok := data.Get("info")
+func submission(data *jsontree.Value) (string, error) {
+	info, ok := data.Lookup("info")
 	if !ok {
 		return "", nil
 	}
-	if info.Kind != jsonv.Object {
+	if info.Kind != jsontree.Object {
 		return "", fmt.Errorf("info: expected an object, found %s", info.Kind.Article())
 	}
-	if s, ok := info.Get("submission"); ok && s.Kind == jsonv.String {
+	if s, ok := info.Lookup("submission"); ok && s.Kind == jsontree.String {
 		return s.Str, nil
 	}
 	return "", nil

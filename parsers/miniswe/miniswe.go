@@ -14,18 +14,16 @@ package miniswe
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/cmdfail"
-	"github.com/trajscope/trajscope/parsers/internal/jsonv"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/runfile"
 	"github.com/trajscope/trajscope/parsers/internal/shell"
 )
@@ -58,50 +56,17 @@ var (
 // Parse builds a run from a trajectory's bytes; name is the file's base
 // name, which gives the instance id as upstream derives it.
 func Parse(name string, data []byte) (*model.Run, error) {
-	return parse(name, data, func(b []byte) (*jsonv.Value, []message, error) {
-		doc, err := jsonv.Parse(b)
-		if err != nil {
-			return nil, nil, err
-		}
-		var msgs []message
-		if m, ok := doc.Get("messages"); ok && m.Kind == jsonv.Array {
-			msgs = make([]message, len(m.Arr))
-			for i, v := range m.Arr {
-				msgs[i] = newMessage(v)
-			}
-		}
-		return doc, msgs, nil
-	})
-}
-
-// ParseOwned is Parse for a buffer the caller hands over (a file just
-// read): the run's text shares its memory, and data must not be used
-// afterwards. Each message is decoded, reduced to what is read of it and
-// let go, so a long trajectory costs its size once, not its decoded tree.
-func ParseOwned(name string, data []byte) (*model.Run, error) {
-	return parse(name, data, func(b []byte) (*jsonv.Value, []message, error) {
-		var msgs []message
-		// Each assistant message's extra.response.choices repeats the
-		// message; nothing here reads it.
-		doc, err := jsonv.Stream(b, "messages", func(i int, v *jsonv.Value) {
-			if i < 0 {
-				msgs = msgs[:0] // a repeated key: the last one counts
-				return
-			}
-			msgs = append(msgs, newMessage(v))
-		}, "choices")
-		return doc, slices.Clip(msgs), err
-	})
-}
-
-func parse(name string, data []byte, decode func([]byte) (*jsonv.Value, []message, error)) (*model.Run, error) {
 	if !utf8.Valid(data) {
 		// The reference opens the file as strict UTF-8 and fails.
 		return nil, fmt.Errorf("byte %d: invalid UTF-8", runfile.InvalidUTF8(data))
 	}
-	doc, all, err := decode(data)
+	doc, err := jsontree.Parse(data)
 	if err != nil {
 		return nil, err
+	}
+	var all []message
+	for _, v := range doc.Get("messages").Items() {
+		all = append(all, newMessage(v))
 	}
 	ex, err := extract(doc, all)
 	if err != nil {
@@ -151,8 +116,8 @@ type message struct {
 	// meta is what only some messages carry, shared and empty for the
 	// others (an observation), so a long run's messages cost 48 bytes each.
 	*meta
-	kind       jsonv.Kind // the value's kind: only objects are messages
-	badContent jsonv.Kind
+	kind       jsontree.Kind // the value's kind: only objects are messages
+	badContent jsontree.Kind
 }
 
 type meta struct {
@@ -169,23 +134,23 @@ var noMeta = &meta{}
 
 type toolCall struct{ name, command, id string }
 
-func newMessage(v *jsonv.Value) message {
+func newMessage(v *jsontree.Value) message {
 	m := message{kind: v.Kind, meta: noMeta}
-	if v.Kind != jsonv.Object {
+	if v.Kind != jsontree.Object {
 		return m
 	}
-	if r, ok := v.Get("role"); ok && r.Kind == jsonv.String {
+	if r, ok := v.Lookup("role"); ok && r.Kind == jsontree.String {
 		m.role = r.Str
 	}
-	if c, ok := v.Get("content"); ok && c.Truthy() {
-		if c.Kind == jsonv.String {
+	if c, ok := v.Lookup("content"); ok && c.Truthy() {
+		if c.Kind == jsontree.String {
 			m.content = c.Str
 		} else {
 			m.badContent = c.Kind
 		}
 	}
 	mt := meta{model: str(v, "extra", "response", "model"), toolCallID: str(v, "tool_call_id"), stamp: stamp(v), usage: usage(v)}
-	if calls, ok := v.Get("tool_calls"); ok && calls.Kind == jsonv.Array {
+	if calls, ok := v.Lookup("tool_calls"); ok && calls.Kind == jsontree.Array {
 		mt.calls = make([]toolCall, len(calls.Arr))
 		for k, call := range calls.Arr {
 			mt.calls[k] = toolCall{name: str(call, "function", "name"), command: toolCommand(call), id: str(call, "id")}
@@ -201,11 +166,11 @@ func newMessage(v *jsonv.Value) message {
 // with every ".traj.json" removed (Python str.replace). A renamed file
 // falls back to the recorded instance_id, then to the name minus its
 // extension.
-func instanceID(name string, doc *jsonv.Value) string {
+func instanceID(name string, doc *jsontree.Value) string {
 	if strings.HasSuffix(name, ".traj.json") {
 		return strings.ReplaceAll(name, ".traj.json", "")
 	}
-	if id, ok := doc.Get("instance_id"); ok && id.Kind == jsonv.String && id.Str != "" {
+	if id, ok := doc.Lookup("instance_id"); ok && id.Kind == jsontree.String && id.Str != "" {
 		return id.Str
 	}
 	if i := strings.IndexByte(name, '.'); i > 0 {
@@ -215,25 +180,25 @@ func instanceID(name string, doc *jsonv.Value) string {
 }
 
 // str walks object keys and returns the string found, or "".
-func str(v *jsonv.Value, keys ...string) string {
+func str(v *jsontree.Value, keys ...string) string {
 	for _, k := range keys {
-		next, ok := v.Get(k)
+		next, ok := v.Lookup(k)
 		if !ok {
 			return ""
 		}
 		v = next
 	}
-	if v.Kind == jsonv.String {
+	if v.Kind == jsontree.String {
 		return v.Str
 	}
 	return ""
 }
 
 // cost is info.model_stats.instance_cost, 0 when absent or not a number.
-func cost(doc *jsonv.Value) float64 {
+func cost(doc *jsontree.Value) float64 {
 	v := doc
 	for _, k := range []string{"info", "model_stats", "instance_cost"} {
-		next, ok := v.Get(k)
+		next, ok := v.Lookup(k)
 		if !ok {
 			return 0
 		}
@@ -377,11 +342,10 @@ func buildTimeline(msgs []message) *timeline {
 
 // toolCommand returns a tool call's "command" argument (arguments is a JSON
 // string), or the raw arguments when they hold no command.
-func toolCommand(call *jsonv.Value) string {
+func toolCommand(call *jsontree.Value) string {
 	args := str(call, "function", "arguments")
-	var m map[string]any
-	if json.Unmarshal([]byte(args), &m) == nil {
-		if c, ok := m["command"].(string); ok {
+	if m, err := jsontree.Parse([]byte(args)); err == nil {
+		if c, ok := m.Get("command").AsString(); ok {
 			return c
 		}
 	}
@@ -389,12 +353,12 @@ func toolCommand(call *jsonv.Value) string {
 }
 
 // stamp returns a message's timestamp (seconds since the epoch), or 0.
-func stamp(msg *jsonv.Value) float64 {
+func stamp(msg *jsontree.Value) float64 {
 	for _, keys := range [][]string{{"timestamp"}, {"extra", "timestamp"}, {"extra", "response", "created"}} {
 		v := msg
 		ok := true
 		for _, k := range keys {
-			if v, ok = v.Get(k); !ok {
+			if v, ok = v.Lookup(k); !ok {
 				break
 			}
 		}
@@ -408,13 +372,13 @@ func stamp(msg *jsonv.Value) float64 {
 }
 
 // usage reads the LiteLLM usage block of an assistant message.
-func usage(msg *jsonv.Value) model.Usage {
-	u, ok := msg.Get("extra")
+func usage(msg *jsontree.Value) model.Usage {
+	u, ok := msg.Lookup("extra")
 	if ok {
-		u, ok = u.Get("response")
+		u, ok = u.Lookup("response")
 	}
 	if ok {
-		u, ok = u.Get("usage")
+		u, ok = u.Lookup("usage")
 	}
 	if !ok {
 		return model.Usage{}
@@ -423,7 +387,7 @@ func usage(msg *jsonv.Value) model.Usage {
 		v := u
 		for _, k := range keys {
 			var ok bool
-			if v, ok = v.Get(k); !ok {
+			if v, ok = v.Lookup(k); !ok {
 				return 0
 			}
 		}

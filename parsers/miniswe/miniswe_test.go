@@ -2,9 +2,7 @@ package miniswe
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,7 +11,7 @@ import (
 
 	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/jsonv"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
 	"github.com/trajscope/trajscope/parsers/internal/runfile"
 )
@@ -52,17 +50,17 @@ func TestTrajfileCase(t *testing.T) {
 // The extractor vectors: fallback views per command and path normalisation.
 func TestExtractorVectors(t *testing.T) {
 	all := predtest.ReadJSON(t, filepath.Join(vectors, "extractor_vectors.json"))
-	fb, ok := all.Get("miniswe_fallback_bash")
+	fb, ok := all.Lookup("miniswe_fallback_bash")
 	if !ok || len(fb.Obj) == 0 {
 		t.Fatal("miniswe_fallback_bash missing")
 	}
 	for _, m := range fb.Obj {
 		var want []view
 		for _, v := range m.Val.Arr {
-			f, _ := v.Get("file")
+			f, _ := v.Lookup("file")
 			w := view{file: f.Str}
-			if s, ok := v.Get("start_line"); ok {
-				e, _ := v.Get("end_line")
+			if s, ok := v.Lookup("start_line"); ok {
+				e, _ := v.Lookup("end_line")
 				a, _ := s.Int()
 				b, _ := e.Int()
 				w.start, w.end, w.hasRange = int(a), int(b), true
@@ -74,7 +72,7 @@ func TestExtractorVectors(t *testing.T) {
 			t.Errorf("extractViews(%q) = %+v, want %+v", m.Key, got, want)
 		}
 	}
-	np, ok := all.Get("miniswe_normalize_path(repo_dir_name='fastjson2')")
+	np, ok := all.Lookup("miniswe_normalize_path(repo_dir_name='fastjson2')")
 	if !ok {
 		t.Fatal("normalize vectors missing")
 	}
@@ -149,7 +147,7 @@ func TestRepoDirName(t *testing.T) {
 		`{}`:            "",
 	}
 	for src, want := range cases {
-		v, err := jsonv.Parse([]byte(src))
+		v, err := jsontree.Parse([]byte(src))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,7 +163,7 @@ func TestErrors(t *testing.T) {
 		{"not an object", `[1]`, "top level"},
 		{"messages not a list", `{"messages": 5}`, "messages: expected a list"},
 		{"message not an object", `{"messages": [{"role":"user","content":""}, "x"]}`, "message 1"},
-		{"content is a list", `{"messages": [{"role":"user","content":[{"type":"text"}]}]}`, "message 0: content is an array"},
+		{"content is a list", `{"messages": [{"role":"user","content":[{"type":"text"}]}]}`, "message 0: content is a list, expected a string"},
 		{"info not an object", `{"messages": [], "info": null}`, "info"},
 		{"bad JSON", "{\n\"messages\": [,]}", "line 2"},
 		{"invalid UTF-8", "{\"messages\": [\"\xff\"]}", "byte 15"},
@@ -186,7 +184,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestInstanceID(t *testing.T) {
-	v, _ := jsonv.Parse([]byte(`{"instance_id": "recorded__id-1"}`))
+	v, _ := jsontree.Parse([]byte(`{"instance_id": "recorded__id-1"}`))
 	cases := map[string]string{
 		"a__b-1.traj.json":          "a__b-1",
 		"a.traj.json.traj.json":     "a", // str.replace removes every occurrence
@@ -240,13 +238,13 @@ func TestRealSamples(t *testing.T) {
 	if len(files) == 0 {
 		t.Skip("shared data not present")
 	}
-	preds := map[string]*jsonv.Value{}
+	preds := map[string]*jsontree.Value{}
 	if f, err := os.Open(realPreds); err == nil {
 		sc := bufio.NewScanner(f)
 		sc.Buffer(nil, 1<<24)
 		for sc.Scan() {
-			if v, err := jsonv.Parse(sc.Bytes()); err == nil {
-				id, _ := v.Get("instance_id")
+			if v, err := jsontree.Parse(sc.Bytes()); err == nil {
+				id, _ := v.Lookup("instance_id")
 				preds[id.Str] = v
 			}
 		}
@@ -362,11 +360,6 @@ func FuzzMiniSWE(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		defer testkit.FuzzBudget(t)()
 		run, err := Parse("f.traj.json", b)
-		// Decoding in place gives the same run, or the same error.
-		owned, oerr := ParseOwned("f.traj.json", bytes.Clone(b))
-		if fmt.Sprint(err) != fmt.Sprint(oerr) || err == nil && !reflect.DeepEqual(run, owned) {
-			t.Fatalf("ParseOwned differs: %v / %v", err, oerr)
-		}
 		if err != nil {
 			return
 		}
@@ -385,29 +378,12 @@ func FuzzMiniSWE(f *testing.F) {
 	})
 }
 
-// ParseOwned reads each message as it is decoded and keeps only what it
-// needs; the run and the errors are Parse's, whatever the messages hold.
-func TestParseOwnedAgrees(t *testing.T) {
+// A repeated messages key: the last array is the messages, as a dict keeps
+// the last value.
+func TestRepeatedMessages(t *testing.T) {
 	bash := func(cmd string) string { return "```bash\\n" + cmd + "\\n```" }
-	for _, doc := range []string{
-		`{"messages": [{"role": "assistant", "content": "` + bash("cat a.py") + `", "extra": {"response": {"model": "m1", "usage": {"prompt_tokens": 3}}}}, {"role": "user", "content": "x"}]}`,
-		// a repeated key: the last array is the messages
-		`{"messages": [{"role": "assistant", "content": "` + bash("cat a.py") + `"}], "messages": [{"role": "assistant", "content": "` + bash("cat b.py") + `"}]}`,
-		`{"messages": [{"role": "assistant", "content": "` + bash("cat a.py") + `"}], "messages": []}`,
-		`{"messages": [{"role": "assistant", "content": "` + bash("ls") + `"}], "messages": ""}`,
-		`{"messages": [{"role": "assistant", "content": "` + bash("ls") + `"}], "messages": {"a": 1}}`,
-		`{"messages": [{"role": "user", "content": "x"}, 3]}`,
-		`{"messages": [{"role": "user", "content": ["x"]}]}`,
-		`{"messages": [{"role": "assistant", "content": "t", "tool_calls": [{"id": "c1", "function": {"name": "bash", "arguments": "{\"command\": \"cat a.py\"}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "1\tx"}]}`,
-	} {
-		want, werr := Parse("f.traj.json", []byte(doc))
-		got, gerr := ParseOwned("f.traj.json", []byte(doc))
-		if fmt.Sprint(werr) != fmt.Sprint(gerr) || !reflect.DeepEqual(want, got) {
-			t.Errorf("%s:\n Parse      %+v %v\n ParseOwned %+v %v", doc, want, werr, got, gerr)
-		}
-	}
 	// and what is read is right: the last array counts
-	run, err := ParseOwned("f.traj.json", []byte(`{"messages": [{"role": "assistant", "content": "`+bash("cat a.py")+`"}], "messages": [{"role": "assistant", "content": "`+bash("cat b.py")+`"}]}`))
+	run, err := Parse("f.traj.json", []byte(`{"messages": [{"role": "assistant", "content": "`+bash("cat a.py")+`"}], "messages": [{"role": "assistant", "content": "`+bash("cat b.py")+`"}]}`))
 	if err != nil || len(run.Actions) != 1 || run.Actions[0].Command != "cat b.py" {
 		t.Errorf("repeated messages key: %+v %v", run, err)
 	}
@@ -438,7 +414,7 @@ func TestObservationsJoined(t *testing.T) {
 		{"by call id", []string{call("c1", "ls"), call("c2", "pwd"), tool("c1", "r1"), tool("c2", "r2"), tool("c1", "r1b")}, []string{"r1\nr1b", "r2"}},
 	} {
 		doc := `{"messages": [` + strings.Join(c.msgs, ", ") + `]}`
-		for name, parse := range map[string]func(string, []byte) (*model.Run, error){"Parse": Parse, "ParseOwned": ParseOwned} {
+		for name, parse := range map[string]func(string, []byte) (*model.Run, error){"Parse": Parse} {
 			run, err := parse("f.traj.json", []byte(doc))
 			if err != nil {
 				t.Fatalf("%s %s: %v", c.name, name, err)

@@ -22,7 +22,7 @@ import (
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/cmdfail"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
@@ -70,32 +70,32 @@ func ParseRuns(path string, data []byte) ([]model.Run, error) {
 func parse(path string, data []byte) (model.Run, error) {
 	v, err := toolcall.Decode(data)
 	if err != nil {
-		return model.Run{}, fmt.Errorf("%s: invalid JSON: %v", toolcall.Place(path, data, err), err)
+		return model.Run{}, jsontree.At(path, err)
 	}
-	doc := pyval.Obj(v)
+	doc := v.Object()
 	if doc == nil {
 		return model.Run{}, fmt.Errorf("%s: expected a JSON object with \"messages\"", path)
 	}
-	switch f := pyval.Str(doc["trajectory_format"]); {
+	switch f := doc.Get("trajectory_format").Text(); {
 	case f == v1Format:
 		return model.Run{}, fmt.Errorf("%s: trajectory_format %q is mini-swe-agent v1 (```bash blocks), not v2 tool calls", path, f)
 	case f != "" && !strings.HasPrefix(f, "mini-swe-agent"):
 		return model.Run{}, fmt.Errorf("%s: trajectory_format %q: expected mini-swe-agent-1.1", path, f)
 	}
-	msgs, ok := doc["messages"].([]any)
-	if !ok {
+	msgs := doc.Get("messages").Items()
+	if !doc.Get("messages").Is(jsontree.Array) {
 		return model.Run{}, fmt.Errorf("%s: messages: expected a list of messages", path)
 	}
 
-	info := pyval.Obj(doc["info"])
+	info := doc.Get("info").Object()
 	run := model.Run{
 		Format: Name,
 		Agent:  "mini-swe-agent",
-		Model:  pyval.Str(pyval.Path(info, "config", "model", "model_name")),
+		Model:  info.Path("config", "model", "model_name").Text(),
 		Path:   path,
 		// How the run ended and what it cost, as mini-swe-agent records them.
-		ExitStatus: pyval.Str(info["exit_status"]),
-		CostUSD:    toolcall.Cost(pyval.Path(info, "model_stats", "instance_cost")),
+		ExitStatus: info.Get("exit_status").Text(),
+		CostUSD:    toolcall.Cost(info.Path("model_stats", "instance_cost")),
 	}
 	var calls []toolcall.Call
 	byID := map[string]int{}
@@ -103,22 +103,22 @@ func parse(path string, data []byte) (model.Run, error) {
 	var carry model.Usage
 	var thoughts []string     // thoughts[i] is action i's
 	shown := map[int]string{} // action → its output message as the model saw it
-	patch := pyval.Str(info["submission"])
+	patch := info.Get("submission").Text()
 
 	for i, m := range msgs {
-		msg := pyval.Obj(m)
+		msg := m.Object()
 		if msg == nil {
 			return model.Run{}, fmt.Errorf("%s: messages[%d]: expected a message object", path, i)
 		}
-		role := pyval.Str(msg["role"])
+		role := msg.Get("role").Text()
 		switch {
-		case role == "assistant" || pyval.Str(msg["object"]) == "response":
+		case role == "assistant" || msg.Get("object").Text() == "response":
 			acts, thought, ts := actionsOf(msg)
 			usage := usageOf(msg)
 			if run.Model == "" {
-				run.Model = pyval.First(msg, "model")
+				run.Model = msg.First("model")
 				if run.Model == "" {
-					run.Model = pyval.Str(pyval.Path(msg, "extra", "response", "model"))
+					run.Model = msg.Path("extra", "response", "model").Text()
 				}
 			}
 			if len(acts) == 0 {
@@ -136,15 +136,15 @@ func parse(path string, data []byte) (model.Run, error) {
 				idx := len(run.Actions)
 				run.Actions = append(run.Actions, a)
 				thoughts = append(thoughts, th)
-				calls = append(calls, toolcall.Call{Name: act.tool, Input: map[string]any{"command": act.command}})
+				calls = append(calls, toolcall.Call{Name: act.tool, Input: jsontree.Wrap("command", jsontree.NewString(act.command))})
 				if act.id != "" {
 					byID[act.id] = idx
 				} else {
 					waiting = append(waiting, idx)
 				}
 			}
-		case role == "tool" || pyval.Str(msg["type"]) == "function_call_output":
-			id := pyval.First(msg, "tool_call_id", "call_id")
+		case role == "tool" || msg.Get("type").Text() == "function_call_output":
+			id := msg.First("tool_call_id", "call_id")
 			idx, ok := byID[id]
 			if !ok {
 				continue
@@ -157,7 +157,7 @@ func parse(path string, data []byte) (model.Run, error) {
 			waiting = waiting[1:]
 			shown[k] = setOutput(&calls[k], &run.Actions[k], msg)
 		case role == "exit":
-			if s := pyval.Str(pyval.Path(msg, "extra", "submission")); s != "" && patch == "" {
+			if s := msg.Path("extra", "submission").Text(); s != "" && patch == "" {
 				patch = s
 			}
 		}
@@ -176,7 +176,7 @@ func parse(path string, data []byte) (model.Run, error) {
 	}
 	run.Observations, run.Thoughts = obs, model.TextList(thoughts)
 
-	run.InstanceID = pyval.Str(doc["instance_id"])
+	run.InstanceID = doc.Get("instance_id").Text()
 	if run.InstanceID == "" {
 		base := filepath.Base(path)
 		run.InstanceID = strings.TrimSuffix(strings.TrimSuffix(base, ".json"), ".traj")
@@ -195,46 +195,46 @@ type action struct {
 
 // actionsOf lists the commands an assistant message issued: extra.actions
 // when present (mini-swe-agent's own parse), else the tool calls.
-func actionsOf(msg map[string]any) (acts []action, thought string, ts float64) {
-	extra := pyval.Obj(msg["extra"])
-	ts, _ = pyval.Float(extra["timestamp"])
+func actionsOf(msg *jsontree.Value) (acts []action, thought string, ts float64) {
+	extra := msg.Get("extra").Object()
+	ts, _ = extra.Get("timestamp").Float()
 	if ts == 0 {
-		ts, _ = pyval.Float(msg["timestamp"])
+		ts, _ = msg.Get("timestamp").Float()
 	}
-	thought = toolcall.Text(msg["content"])
+	thought = toolcall.Text(msg.Get("content"))
 	if thought == "" {
-		thought = pyval.Str(msg["reasoning_content"])
+		thought = msg.Get("reasoning_content").Text()
 	}
 	names := map[string]string{}
 	var fromCalls []action
-	for _, c := range pyval.List(msg["tool_calls"]) {
-		call := pyval.Obj(c)
-		fn := pyval.Obj(call["function"])
-		a := action{tool: pyval.Str(fn["name"]), id: pyval.Str(call["id"]), command: commandOf(fn["arguments"])}
+	for _, c := range msg.Get("tool_calls").Items() {
+		call := c.Object()
+		fn := call.Get("function").Object()
+		a := action{tool: fn.Get("name").Text(), id: call.Get("id").Text(), command: commandOf(fn.Get("arguments"))}
 		names[a.id] = a.tool
 		fromCalls = append(fromCalls, a)
 	}
 	// Responses API: output items of type function_call / message.
-	for _, o := range pyval.List(msg["output"]) {
-		item := pyval.Obj(o)
-		switch pyval.Str(item["type"]) {
+	for _, o := range msg.Get("output").Items() {
+		item := o.Object()
+		switch item.Get("type").Text() {
 		case "function_call":
-			a := action{tool: pyval.Str(item["name"]), id: pyval.First(item, "call_id", "id"), command: commandOf(item["arguments"])}
+			a := action{tool: item.Get("name").Text(), id: item.First("call_id", "id"), command: commandOf(item.Get("arguments"))}
 			names[a.id] = a.tool
 			fromCalls = append(fromCalls, a)
 		case "message":
 			if thought == "" {
-				thought = toolcall.Text(item["content"])
+				thought = toolcall.Text(item.Get("content"))
 			}
 		}
 	}
-	for _, x := range pyval.List(extra["actions"]) {
-		ea := pyval.Obj(x)
-		cmd, ok := ea["command"].(string)
+	for _, x := range extra.Get("actions").Items() {
+		ea := x.Object()
+		cmd, ok := ea.Get("command").AsString()
 		if !ok {
 			continue
 		}
-		id := pyval.Str(ea["tool_call_id"])
+		id := ea.Get("tool_call_id").Text()
 		tool := names[id]
 		if tool == "" {
 			tool = "bash"
@@ -254,24 +254,21 @@ func actionsOf(msg map[string]any) (acts []action, thought string, ts float64) {
 
 // commandOf reads the command from a call's arguments (a JSON string, or an
 // object from exporters that decoded it).
-func commandOf(v any) string {
-	switch x := v.(type) {
-	case string:
-		if d, err := toolcall.Decode([]byte(x)); err == nil {
-			return pyval.Str(pyval.Obj(d)["command"])
+func commandOf(v *jsontree.Value) string {
+	if s, ok := v.AsString(); ok {
+		if d, err := toolcall.Decode([]byte(s)); err == nil {
+			return d.Get("command").Text()
 		}
 		return ""
-	case map[string]any:
-		return pyval.Str(x["command"])
 	}
-	return ""
+	return v.Get("command").Text()
 }
 
-func usageOf(msg map[string]any) model.Usage {
-	if u := pyval.Path(msg, "extra", "response", "usage"); u != nil {
+func usageOf(msg *jsontree.Value) model.Usage {
+	if u := msg.Path("extra", "response", "usage"); !u.IsNull() {
 		return toolcall.OpenAIUsage(u)
 	}
-	return toolcall.OpenAIUsage(msg["usage"])
+	return toolcall.OpenAIUsage(msg.Get("usage"))
 }
 
 var (
@@ -284,19 +281,19 @@ var (
 // model saw it. The shell analyser wants the raw output: extra.raw_output
 // when kept, else the text inside mini's <output> (or <output_head> and
 // <output_tail> when it elided the middle).
-func setOutput(c *toolcall.Call, a *model.Action, msg map[string]any) string {
-	content := toolcall.Text(msg["content"])
+func setOutput(c *toolcall.Call, a *model.Action, msg *jsontree.Value) string {
+	content := toolcall.Text(msg.Get("content"))
 	if content == "" {
-		content = toolcall.Text(msg["output"])
+		content = toolcall.Text(msg.Get("output"))
 	}
 	c.HasOutput = true
 	c.Output = content
-	if rc, ok := pyval.AnyInt(pyval.Path(msg, "extra", "returncode")); ok {
+	if rc, ok := msg.Path("extra", "returncode").AnyInt(); ok {
 		c.Exit, c.HasExit = rc, true
 	} else {
 		c.Exit, c.HasExit = cmdfail.ReturnCode(content)
 	}
-	raw, ok := pyval.Path(msg, "extra", "raw_output").(string)
+	raw, ok := msg.Path("extra", "raw_output").AsString()
 	switch {
 	case ok:
 		c.Output = raw
@@ -310,7 +307,7 @@ func setOutput(c *toolcall.Call, a *model.Action, msg map[string]any) string {
 		c.Output = out
 	}
 	if a.Timestamp == 0 {
-		a.Timestamp, _ = pyval.Float(pyval.Path(msg, "extra", "timestamp"))
+		a.Timestamp, _ = msg.Path("extra", "timestamp").Float()
 	}
 	return content
 }

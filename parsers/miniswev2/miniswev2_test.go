@@ -141,8 +141,8 @@ func TestErrors(t *testing.T) {
 		{`{"messages": {}}`, "messages: expected a list"},
 		{`{"messages": [3]}`, "messages[0]: expected a message object"},
 		{`{"trajectory_format": "swe-agent", "messages": []}`, `trajectory_format "swe-agent"`},
-		{"{\"messages\": [\n{\"role\": }]}", "x.json:2: invalid JSON"},
-		{"{\"messages\": [", "x.json:1 (end of file): invalid JSON"},
+		{"{\"messages\": [\n{\"role\": }]}", "x.json:2:10: invalid JSON: expected a value"},
+		{"{\"messages\": [", "x.json:1:15: invalid JSON: expected a value, found end of input"},
 		{`[]`, "expected a JSON object"},
 	})
 }

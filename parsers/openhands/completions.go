@@ -1,7 +1,6 @@
 package openhands
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -11,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 )
 
 // completionFiles lists dir/*.json sorted by name, as
@@ -96,25 +95,24 @@ func guessPatch(file string) string {
 	if err != nil {
 		return ""
 	}
-	v, err := pyval.Decode(data)
+	v, err := jsontree.Parse(data)
 	if err != nil {
 		return ""
 	}
-	doc, ok := v.(map[string]any)
-	if !ok {
+	doc := v.Object()
+	if doc == nil {
 		return ""
 	}
-	msgs, _ := doc["messages"].([]any)
+	msgs := doc.Get("messages").Items()
 	for i := len(msgs) - 1; i >= 0; i-- {
-		m, ok := msgs[i].(map[string]any)
-		if !ok {
+		m := msgs[i].Object()
+		if m == nil {
 			return ""
 		}
-		c, has := m["content"]
-		if !has {
-			c = ""
+		s, ok := "", true
+		if c, has := m.Lookup("content"); has {
+			s, ok = c.AsString()
 		}
-		s, ok := c.(string)
 		if !ok {
 			return ""
 		}
@@ -145,52 +143,51 @@ func loadCompletionsInstance(dir string) (model.Run, error) {
 	if err != nil {
 		return run, nil // upstream: any failure to read gives an empty result
 	}
-	v, err := pyval.Decode(data)
+	v, err := jsontree.Parse(data)
 	if err != nil {
 		return run, nil
 	}
-	doc, ok := v.(map[string]any)
-	if !ok {
-		return run, fmt.Errorf("%s: expected a JSON object, found %s", last, pyval.Kind(v))
+	doc := v.Object()
+	if doc == nil {
+		return run, fmt.Errorf("%s: expected a JSON object, found %s", last, v.Describe())
 	}
-	rawMsgs, has := doc["messages"]
-	if !has {
-		rawMsgs = []any{}
+	var msgs []*jsontree.Value
+	if rawMsgs, has := doc.Lookup("messages"); has {
+		if !rawMsgs.Is(jsontree.Array) {
+			return run, fmt.Errorf("%s: messages is %s, expected a list", last, rawMsgs.Describe())
+		}
+		msgs = rawMsgs.Arr
 	}
-	msgs, ok := rawMsgs.([]any)
-	if !ok {
-		return run, fmt.Errorf("%s: messages is %s, expected a list", last, pyval.Kind(rawMsgs))
-	}
-	if resp, ok := doc["response"].(map[string]any); ok {
-		run.Model = pyval.Str(resp["model"])
+	if resp := doc.Get("response").Object(); resp != nil {
+		run.Model = resp.Get("model").Text()
 	}
 
 	// Tool results by call id.
 	results := map[string]string{}
 	for _, m := range msgs {
-		if msg, ok := m.(map[string]any); ok && pyval.Str(msg["role"]) == "tool" {
-			results[pyval.Str(msg["tool_call_id"])] = contentText(msg["content"])
+		if msg := m.Object(); msg != nil && msg.Get("role").Text() == "tool" {
+			results[msg.Get("tool_call_id").Text()] = contentText(msg.Get("content"))
 		}
 	}
 
 	p := &run.Prediction
 	for i, m := range msgs {
-		msg, ok := m.(map[string]any)
-		if !ok {
-			return run, fmt.Errorf("%s: messages[%d] is %s, expected an object", last, i, pyval.Kind(m))
+		msg := m.Object()
+		if msg == nil {
+			return run, fmt.Errorf("%s: messages[%d] is %s, expected an object", last, i, m.Describe())
 		}
-		if pyval.Str(msg["role"]) != "assistant" {
+		if msg.Get("role").Text() != "assistant" {
 			continue
 		}
-		rawCalls, has := msg["tool_calls"]
+		rawCalls, has := msg.Lookup("tool_calls")
 		if !has {
 			continue
 		}
-		calls, ok := rawCalls.([]any)
-		if !ok {
-			return run, fmt.Errorf("%s: messages[%d].tool_calls is %s, expected a list", last, i, pyval.Kind(rawCalls))
+		if !rawCalls.Is(jsontree.Array) {
+			return run, fmt.Errorf("%s: messages[%d].tool_calls is %s, expected a list", last, i, rawCalls.Describe())
 		}
-		thought := contentText(msg["content"])
+		calls := rawCalls.Arr
+		thought := contentText(msg.Get("content"))
 		for j, c := range calls {
 			where := fmt.Sprintf("%s: messages[%d].tool_calls[%d]", last, i, j)
 			call, fn, err := callParts(c)
@@ -201,7 +198,7 @@ func loadCompletionsInstance(dir string) (model.Run, error) {
 			if err != nil {
 				return run, fmt.Errorf("%s: %v", where, err)
 			}
-			o := results[pyval.Str(call["id"])]
+			o := results[call.Get("id").Text()]
 			a := callAction(len(run.Actions), call, fn, o)
 			th := ""
 			if j == 0 {
@@ -219,12 +216,11 @@ func loadCompletionsInstance(dir string) (model.Run, error) {
 
 	// The final response's tool calls are actions too (upstream ignores
 	// them: they are not in messages).
-	if resp, ok := doc["response"].(map[string]any); ok {
-		ch, _ := resp["choices"].([]any)
+	if resp := doc.Get("response").Object(); resp != nil {
+		ch := resp.Get("choices").Items()
 		if len(ch) > 0 {
-			c0, _ := ch[0].(map[string]any)
-			msg, _ := c0["message"].(map[string]any)
-			calls, _ := msg["tool_calls"].([]any)
+			msg := ch[0].Get("message").Object()
+			calls := msg.Get("tool_calls").Items()
 			for j, c := range calls {
 				call, fn, err := callParts(c)
 				if err != nil {
@@ -233,7 +229,7 @@ func loadCompletionsInstance(dir string) (model.Run, error) {
 				a := callAction(len(run.Actions), call, fn, "")
 				th := ""
 				if j == 0 {
-					th = contentText(msg["content"])
+					th = contentText(msg.Get("content"))
 				}
 				run.Actions = append(run.Actions, a)
 				obs, thoughts = append(obs, ""), append(thoughts, th)
@@ -245,34 +241,33 @@ func loadCompletionsInstance(dir string) (model.Run, error) {
 }
 
 // callParts checks a tool call's shape as upstream's .get chain requires.
-func callParts(c any) (map[string]any, map[string]any, error) {
-	call, ok := c.(map[string]any)
-	if !ok {
-		return nil, nil, fmt.Errorf("tool call is %s, expected an object", pyval.Kind(c))
+func callParts(c *jsontree.Value) (*jsontree.Value, *jsontree.Value, error) {
+	call := c.Object()
+	if call == nil {
+		return nil, nil, fmt.Errorf("tool call is %s, expected an object", c.Describe())
 	}
-	rawFn, has := call["function"]
+	rawFn, has := call.Lookup("function")
 	if !has {
-		return call, map[string]any{}, nil
+		return call, jsontree.NewObject(), nil
 	}
-	fn, ok := rawFn.(map[string]any)
-	if !ok {
-		return nil, nil, fmt.Errorf("function is %s, expected an object", pyval.Kind(rawFn))
+	fn := rawFn.Object()
+	if fn == nil {
+		return nil, nil, fmt.Errorf("function is %s, expected an object", rawFn.Describe())
 	}
 	return call, fn, nil
 }
 
 // callArgs decodes function.arguments (a JSON string); ok is false where
 // upstream's json.loads would fail and the call is skipped.
-func callArgs(fn map[string]any) (any, bool) {
-	raw, has := fn["arguments"]
-	if !has {
-		raw = "{}"
+func callArgs(fn *jsontree.Value) (*jsontree.Value, bool) {
+	s, ok := "{}", true
+	if raw, has := fn.Lookup("arguments"); has {
+		s, ok = raw.AsString()
 	}
-	s, ok := raw.(string)
 	if !ok {
 		return nil, false
 	}
-	v, err := pyval.Decode([]byte(s))
+	v, err := jsontree.Parse([]byte(s))
 	if err != nil {
 		return nil, false
 	}
@@ -281,8 +276,8 @@ func callArgs(fn map[string]any) (any, bool) {
 
 // callStep is upstream's per-call rule: str_replace_editor view and
 // execute_bash only.
-func callStep(fn map[string]any) (model.Step, bool, error) {
-	name := pyval.Str(fn["name"])
+func callStep(fn *jsontree.Value) (model.Step, bool, error) {
+	name := fn.Get("name").Text()
 	if name != "str_replace_editor" && name != "execute_bash" {
 		return model.Step{}, false, nil
 	}
@@ -290,64 +285,64 @@ func callStep(fn map[string]any) (model.Step, bool, error) {
 	if !ok {
 		return model.Step{}, false, nil
 	}
-	args, isObj := v.(map[string]any)
-	if !isObj {
-		return model.Step{}, false, fmt.Errorf("arguments decode to %s, expected an object", pyval.Kind(v))
+	args := v.Object()
+	if args == nil {
+		return model.Step{}, false, fmt.Errorf("arguments decode to %s, expected an object", v.Describe())
 	}
 	if name == "str_replace_editor" {
-		if pyval.Str(args["command"]) != "view" {
+		if args.Get("command").Text() != "view" {
 			return model.Step{}, false, nil
 		}
-		if p, has := args["path"]; has && pyval.Truthy(p) {
-			if _, ok := p.(string); !ok {
-				return model.Step{}, false, fmt.Errorf("path is %s, expected a string", pyval.Kind(p))
+		if p, has := args.Lookup("path"); has && p.Truthy() {
+			if !p.Is(jsontree.String) {
+				return model.Step{}, false, fmt.Errorf("path is %s, expected a string", p.Describe())
 			}
 		}
 		st, ok, err := ReadStep(args, Completions)
 		return st, ok && len(st.Files) > 0, err
 	}
-	c := args["command"]
-	cmd, isStr := c.(string)
-	if !isStr && pyval.Truthy(c) {
-		return model.Step{}, false, fmt.Errorf("command is %s, expected a string", pyval.Kind(c))
+	c := args.Get("command")
+	cmd, isStr := c.AsString()
+	if !isStr && c.Truthy() {
+		return model.Step{}, false, fmt.Errorf("command is %s, expected a string", c.Describe())
 	}
 	return RunCommandStep(cmd, Completions)
 }
 
 // callAction builds the timeline entry of one tool call, whose output is
 // obs.
-func callAction(index int, call, fn map[string]any, obs string) model.Action {
-	name := pyval.Str(fn["name"])
+func callAction(index int, call, fn *jsontree.Value, obs string) model.Action {
+	name := fn.Get("name").Text()
 	a := model.Action{Index: int32(index), Tool: name}
 	callKind(&a, name, fn, obs)
 	if obs != "" {
 		isError := strings.HasPrefix(strings.TrimSpace(obs), "ERROR")
-		markFailure(&a, event{m: map[string]any{}}, isError, obs)
+		markFailure(&a, event{m: jsontree.NewObject()}, isError, obs)
 	}
 	return a
 }
 
 // callKind fills the category, command and what the call read or changed.
-func callKind(a *model.Action, name string, fn map[string]any, obs string) {
+func callKind(a *model.Action, name string, fn *jsontree.Value, obs string) {
 	v, ok := callArgs(fn)
-	args, _ := v.(map[string]any)
+	args := v.Object()
 	if !ok || args == nil {
-		a.Command = pyval.Str(fn["arguments"])
+		a.Command = fn.Get("arguments").Text()
 		a.Category = model.CategoryOther
 		return
 	}
 	switch name {
 	case "execute_bash", "bash", "terminal":
-		a.Command = pyval.Str(args["command"])
+		a.Command = args.Get("command").Text()
 		shellAction(a, a.Command, obs)
 	case "execute_ipython_cell":
-		a.Command = pyval.Str(args["code"])
+		a.Command = args.Get("code").Text()
 		ipythonAction(a, a.Command, obs)
 	case "str_replace_editor", "file_editor":
-		cmd := pyval.Str(args["command"])
-		a.Command = strings.TrimSpace(cmd + " " + pyval.Str(args["path"]))
-		if vr, ok := args["view_range"].([]any); ok && len(vr) == 2 {
-			a.Command += fmt.Sprintf(" [%v, %v]", vr[0], vr[1])
+		cmd := args.Get("command").Text()
+		a.Command = strings.TrimSpace(cmd + " " + args.Get("path").Text())
+		if vr := args.Get("view_range").Items(); len(vr) == 2 {
+			a.Command += fmt.Sprintf(" [%s, %s]", vr[0].Format(), vr[1].Format())
 		}
 		if cmd == "view" {
 			readAction(a, args, obs)
@@ -356,14 +351,13 @@ func callKind(a *model.Action, name string, fn map[string]any, obs string) {
 			editAction(a, args, obs, failed)
 		}
 	case "think":
-		a.Command = pyval.Str(args["thought"])
+		a.Command = args.Get("thought").Text()
 		a.Category = model.CategoryOther
 	case "finish":
-		a.Command = pyval.Str(args["message"])
+		a.Command = args.Get("message").Text()
 		a.Category = model.CategorySubmit
 	default:
-		b, _ := json.Marshal(args)
-		a.Command = string(b)
+		a.Command = args.Compact()
 		a.Category = model.CategoryOther
 	}
 }

@@ -1,58 +1,57 @@
 package openhands
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
 // recordRun turns one output.jsonl record into a run: the upstream
 // prediction from `history` and a timeline of every action event with its
 // observation.
-func recordRun(rec map[string]any) (model.Run, error) {
+func recordRun(rec *jsontree.Value) (model.Run, error) {
 	var run model.Run
 	p := &run.Prediction
-	p.InstanceID = pyval.Str(rec["instance_id"])
+	p.InstanceID = rec.Get("instance_id").Text()
 	if p.InstanceID == "" {
-		p.InstanceID = pyval.Str(rec["original_inst_id"])
+		p.InstanceID = rec.Get("original_inst_id").Text()
 	}
-	p.OriginalInstID = pyval.Str(rec["original_inst_id"])
+	p.OriginalInstID = rec.Get("original_inst_id").Text()
 	run.InstanceID = p.InstanceID
-	if tr, has := rec["test_result"]; has {
-		m, ok := tr.(map[string]any)
-		if !ok {
+	if tr, has := rec.Lookup("test_result"); has {
+		m := tr.Object()
+		if m == nil {
 			// data.get("test_result", {}).get(...) fails on anything else.
-			return run, fmt.Errorf("test_result is %s, expected an object", pyval.Kind(tr))
+			return run, fmt.Errorf("test_result is %s, expected an object", tr.Describe())
 		}
-		p.ModelPatch = pyval.Str(m["git_patch"])
+		p.ModelPatch = m.Get("git_patch").Text()
 	}
-	if meta, ok := rec["metadata"].(map[string]any); ok {
+	if meta := rec.Get("metadata").Object(); meta != nil {
 		run.Agent = "openhands"
-		if c := pyval.Str(meta["agent_class"]); c != "" {
+		if c := meta.Get("agent_class").Text(); c != "" {
 			run.Agent = "openhands " + c
 		}
-		if llm, ok := meta["llm_config"].(map[string]any); ok {
-			run.Model = pyval.Str(llm["model"])
+		if llm := meta.Get("llm_config").Object(); llm != nil {
+			run.Model = llm.Get("model").Text()
 		}
 	}
 
 	// The evaluation harness records an error for a run that did not end
 	// normally (iteration limit, crash), and the run's cost.
-	run.ExitStatus = pyval.Str(rec["error"])
-	run.CostUSD = toolcall.Cost(pyval.Path(rec, "metrics", "accumulated_cost"))
+	run.ExitStatus = rec.Get("error").Text()
+	run.CostUSD = toolcall.Cost(rec.Path("metrics", "accumulated_cost"))
 
-	hist, _ := rec["history"].([]any)
+	hist := rec.Get("history").Items()
 	// Upstream: each action item that yields files is one step.
 	stepOf := map[int]int{} // history index -> step index
 	for i, h := range hist {
-		item, ok := h.(map[string]any)
-		if !ok {
+		item := h.Object()
+		if item == nil {
 			continue
 		}
 		st, ok, err := itemStep(item)
@@ -72,20 +71,20 @@ func recordRun(rec map[string]any) (model.Run, error) {
 
 // itemStep is upstream's per-item rule: `read` and `run` actions only, with
 // their parameters under "args".
-func itemStep(item map[string]any) (model.Step, bool, error) {
-	act, _ := item["action"].(string)
-	args, _ := item["args"].(map[string]any)
+func itemStep(item *jsontree.Value) (model.Step, bool, error) {
+	act := item.Get("action").Text()
+	args := item.Get("args").Object()
 	if args == nil {
-		args = map[string]any{}
+		args = jsontree.NewObject()
 	}
 	switch act {
 	case "read":
 		return ReadStep(args, History)
 	case "run":
-		c := args["command"]
-		cmd, ok := c.(string)
-		if !ok && pyval.Truthy(c) {
-			return model.Step{}, false, fmt.Errorf("run command is %s, expected a string", pyval.Kind(c))
+		c := args.Get("command")
+		cmd, ok := c.AsString()
+		if !ok && c.Truthy() {
+			return model.Step{}, false, fmt.Errorf("run command is %s, expected a string", c.Describe())
 		}
 		return RunCommandStep(cmd, History)
 	}
@@ -98,11 +97,11 @@ func itemStep(item map[string]any) (model.Step, bool, error) {
 // ids), or one half of an [action, observation] pair.
 type event struct {
 	index int // history index, -1 for the second half of a pair
-	m     map[string]any
+	m     *jsontree.Value
 }
 
-func (e event) fields() map[string]any {
-	if a, ok := e.m["args"].(map[string]any); ok {
+func (e event) fields() *jsontree.Value {
+	if a := e.m.Get("args").Object(); a != nil {
 		return a
 	}
 	return e.m // older flat events
@@ -112,7 +111,7 @@ func (e event) fields() map[string]any {
 // action; an observation goes to the action named by its "cause", else to
 // the latest action still without one. observed[i] and thoughts[i] are
 // action i's.
-func historyActions(hist []any, stepOf map[int]int) (acts []model.Action, observed, thoughts model.TextList) {
+func historyActions(hist []*jsontree.Value, stepOf map[int]int) (acts []model.Action, observed, thoughts model.TextList) {
 	var evs []event
 	byID := map[string]int{}
 	seenResp := map[string]bool{}
@@ -130,22 +129,22 @@ func historyActions(hist []any, stepOf map[int]int) (acts []model.Action, observ
 	}
 	handle := func(e event) {
 		switch {
-		case e.m["action"] != nil:
+		case !e.m.Get("action").IsNull():
 			a := model.Action{Index: int32(len(acts))}
 			if k, ok := stepOf[e.index]; ok && e.index >= 0 {
 				a.Steps = []int{k}
 			}
 			thought := startAction(&a, e, seenResp)
-			if id, ok := e.m["id"]; ok {
-				byID[fmt.Sprint(id)] = len(acts)
+			if id, ok := e.m.Lookup("id"); ok {
+				byID[id.Format()] = len(acts)
 			}
 			acts = append(acts, a)
 			observed, thoughts = append(observed, ""), append(thoughts, thought)
 			evs = append(evs, e)
 			pending = append(pending, len(acts)-1)
-		case e.m["observation"] != nil:
-			if c, ok := e.m["cause"]; ok && c != nil {
-				if ai, ok := byID[fmt.Sprint(c)]; ok {
+		case !e.m.Get("observation").IsNull():
+			if c := e.m.Get("cause"); !c.IsNull() {
+				if ai, ok := byID[c.Format()]; ok {
 					attach(ai, e)
 					return
 				}
@@ -153,19 +152,19 @@ func historyActions(hist []any, stepOf map[int]int) (acts []model.Action, observ
 			// Events with ids say what caused them; one without a known
 			// cause (agent state changes, recalls) answers no action. Older
 			// flat events have no ids and follow their action.
-			if _, hasID := e.m["id"]; !hasID && len(pending) > 0 {
+			if _, hasID := e.m.Lookup("id"); !hasID && len(pending) > 0 {
 				attach(pending[len(pending)-1], e)
 			}
 		}
 	}
 	for i, h := range hist {
-		switch x := h.(type) {
-		case map[string]any:
-			handle(event{index: i, m: x})
-		case []any:
+		switch h.Kind {
+		case jsontree.Object:
+			handle(event{index: i, m: h})
+		case jsontree.Array:
 			// [action, observation] pairs (early OpenDevin outputs).
-			for k, part := range x {
-				if m, ok := part.(map[string]any); ok {
+			for k, part := range h.Arr {
+				if m := part.Object(); m != nil {
 					idx := -1
 					if k == 0 {
 						idx = -2 - i // never a step: upstream skips pairs
@@ -186,26 +185,26 @@ func historyActions(hist []any, stepOf map[int]int) (acts []model.Action, observ
 // action's thought.
 func startAction(a *model.Action, e event, seenResp map[string]bool) string {
 	f := e.fields()
-	kind := pyval.Str(e.m["action"])
+	kind := e.m.Get("action").Text()
 	a.Tool = kind
-	thought := pyval.Str(f["thought"])
-	if meta, ok := e.m["tool_call_metadata"].(map[string]any); ok {
-		if fn := pyval.Str(meta["function_name"]); fn != "" {
+	thought := f.Get("thought").Text()
+	if meta := e.m.Get("tool_call_metadata").Object(); meta != nil {
+		if fn := meta.Get("function_name").Text(); fn != "" {
 			a.Tool = fn
 		}
-		if resp, ok := meta["model_response"].(map[string]any); ok {
+		if resp := meta.Get("model_response").Object(); resp != nil {
 			// Several tool calls share one response: count its tokens once.
-			id := pyval.Str(resp["id"])
+			id := resp.Get("id").Text()
 			if id == "" || !seenResp[id] {
 				seenResp[id] = id != ""
-				a.Usage = usageOf(resp["usage"])
+				a.Usage = usageOf(resp.Get("usage"))
 			}
 			if thought == "" {
 				thought = responseText(resp)
 			}
 		}
 	}
-	a.Timestamp = parseTime(e.m["timestamp"])
+	a.Timestamp = parseTime(e.m.Get("timestamp"))
 	a.Command = commandText(kind, f, e.m)
 	return thought
 }
@@ -214,15 +213,15 @@ func startAction(a *model.Action, e event, seenResp map[string]bool) string {
 // observation (possibly none) is known.
 func finishAction(a *model.Action, e event, obs event) {
 	f := e.fields()
-	kind := pyval.Str(e.m["action"])
+	kind := e.m.Get("action").Text()
 	text := observationText(obs.m)
-	isError := pyval.Str(obs.m["observation"]) == "error"
+	isError := obs.m.Get("observation").Text() == "error"
 	defer markFailure(a, obs, isError, text)
 	switch kind {
 	case "run":
-		shellAction(a, pyval.Str(f["command"]), text)
+		shellAction(a, f.Get("command").Text(), text)
 	case "run_ipython":
-		ipythonAction(a, pyval.Str(f["code"]), text)
+		ipythonAction(a, f.Get("code").Text(), text)
 	case "read":
 		a.Category = model.CategoryRead
 		if isError {
@@ -231,7 +230,7 @@ func finishAction(a *model.Action, e event, obs event) {
 		readAction(a, f, text)
 	case "write":
 		a.Category = model.CategoryEdit
-		if p := pyval.Str(f["path"]); p != "" {
+		if p := f.Get("path").Text(); p != "" {
 			a.Edits = []string{p}
 		}
 	case "edit":
@@ -244,76 +243,74 @@ func finishAction(a *model.Action, e event, obs event) {
 }
 
 // commandText is a one-line-or-more description of the action.
-func commandText(kind string, f, m map[string]any) string {
+func commandText(kind string, f, m *jsontree.Value) string {
 	switch kind {
 	case "run":
-		return pyval.Str(f["command"])
+		return f.Get("command").Text()
 	case "run_ipython":
-		return pyval.Str(f["code"])
+		return f.Get("code").Text()
 	case "read":
-		s := "view " + pyval.Str(f["path"])
-		if vr, ok := f["view_range"].([]any); ok && len(vr) == 2 {
-			s += fmt.Sprintf(" [%v, %v]", vr[0], vr[1])
-		} else if st, ok := pyval.Int(f["start"]); ok {
-			if en, ok := pyval.Int(f["end"]); ok && (st != 0 || en != -1) {
+		s := "view " + f.Get("path").Text()
+		if vr := f.Get("view_range").Items(); f.Get("view_range").Is(jsontree.Array) && len(vr) == 2 {
+			s += fmt.Sprintf(" [%s, %s]", vr[0].Format(), vr[1].Format())
+		} else if st, ok := f.Get("start").Int(); ok {
+			if en, ok := f.Get("end").Int(); ok && (st != 0 || en != -1) {
 				s += fmt.Sprintf(" start=%d end=%d", st, en)
 			}
 		}
 		return s
 	case "write", "edit":
-		c := pyval.Str(f["command"])
+		c := f.Get("command").Text()
 		if c == "" {
 			c = kind
 		}
-		return c + " " + pyval.Str(f["path"])
+		return c + " " + f.Get("path").Text()
 	case "browse":
-		return pyval.Str(f["url"])
+		return f.Get("url").Text()
 	case "browse_interactive":
-		return pyval.Str(f["browser_actions"])
+		return f.Get("browser_actions").Text()
 	case "think":
-		return pyval.Str(f["thought"])
+		return f.Get("thought").Text()
 	case "finish":
-		if s := pyval.Str(f["final_thought"]); s != "" {
+		if s := f.Get("final_thought").Text(); s != "" {
 			return s
 		}
-		if s := pyval.Str(f["thought"]); s != "" {
+		if s := f.Get("thought").Text(); s != "" {
 			return s
 		}
-		if o, ok := f["outputs"]; ok && pyval.Truthy(o) {
-			b, _ := json.Marshal(o)
-			return string(b)
+		if o := f.Get("outputs"); o.Truthy() {
+			return o.Compact()
 		}
 		return "finish"
 	case "message", "system":
-		return pyval.Str(f["content"])
+		return f.Get("content").Text()
 	case "mcp":
-		b, _ := json.Marshal(f["arguments"])
-		return pyval.Str(f["name"]) + " " + string(b)
+		return f.Get("name").Text() + " " + f.Get("arguments").Compact()
 	}
-	if s := pyval.Str(m["message"]); s != "" {
+	if s := m.Get("message").Text(); s != "" {
 		return s
 	}
 	return kind
 }
 
-func observationText(m map[string]any) string {
+func observationText(m *jsontree.Value) string {
 	if m == nil {
 		return ""
 	}
-	return contentText(m["content"])
+	return contentText(m.Get("content"))
 }
 
 // contentText flattens message content: a string or a list of text parts.
-func contentText(v any) string {
-	switch c := v.(type) {
-	case string:
-		return c
-	case []any:
+func contentText(v *jsontree.Value) string {
+	switch {
+	case v.Is(jsontree.String):
+		return v.Str
+	case v.Is(jsontree.Array):
 		var b strings.Builder
-		for _, p := range c {
-			if m, ok := p.(map[string]any); ok {
-				b.WriteString(pyval.Str(m["text"]))
-			} else if s, ok := p.(string); ok {
+		for _, p := range v.Arr {
+			if m := p.Object(); m != nil {
+				b.WriteString(m.Get("text").Text())
+			} else if s, ok := p.AsString(); ok {
 				b.WriteString(s)
 			}
 		}
@@ -323,47 +320,47 @@ func contentText(v any) string {
 }
 
 // usageOf reads an OpenAI-style usage object.
-func usageOf(v any) model.Usage {
-	u, ok := v.(map[string]any)
-	if !ok {
+func usageOf(v *jsontree.Value) model.Usage {
+	u := v.Object()
+	if u == nil {
 		return model.Usage{}
 	}
-	in, _ := pyval.Int(u["prompt_tokens"])
-	out, _ := pyval.Int(u["completion_tokens"])
+	in, _ := u.Get("prompt_tokens").Int()
+	out, _ := u.Get("completion_tokens").Int()
 	var read int
-	if d, ok := u["prompt_tokens_details"].(map[string]any); ok {
-		read, _ = pyval.Int(d["cached_tokens"])
+	if d := u.Get("prompt_tokens_details").Object(); d != nil {
+		read, _ = d.Get("cached_tokens").Int()
 	}
-	if n, ok := pyval.Int(u["cache_read_input_tokens"]); ok && read == 0 {
+	if n, ok := u.Get("cache_read_input_tokens").Int(); ok && read == 0 {
 		read = n
 	}
-	write, _ := pyval.Int(u["cache_creation_input_tokens"])
+	write, _ := u.Get("cache_creation_input_tokens").Int()
 	return model.NewUsage(in, out, read, write)
 }
 
 // responseText is the assistant text of a model response, if any.
-func responseText(resp map[string]any) string {
-	ch, _ := resp["choices"].([]any)
+func responseText(resp *jsontree.Value) string {
+	ch := resp.Get("choices").Items()
 	if len(ch) == 0 {
 		return ""
 	}
-	c0, _ := ch[0].(map[string]any)
-	msg, _ := c0["message"].(map[string]any)
-	return contentText(msg["content"])
+	c0 := ch[0].Object()
+	msg := c0.Get("message").Object()
+	return contentText(msg.Get("content"))
 }
 
 // parseTime reads OpenHands' ISO timestamps (no zone means UTC) or epoch
 // seconds.
-func parseTime(v any) float64 {
-	switch t := v.(type) {
-	case string:
+func parseTime(v *jsontree.Value) float64 {
+	switch {
+	case v.Is(jsontree.String):
 		for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999"} {
-			if ts, err := time.Parse(layout, t); err == nil {
+			if ts, err := time.Parse(layout, v.Str); err == nil {
 				return float64(ts.UnixNano()) / 1e9
 			}
 		}
-	case json.Number:
-		f, _ := strconv.ParseFloat(string(t), 64)
+	case v.Is(jsontree.Number):
+		f, _ := strconv.ParseFloat(v.Str, 64)
 		return f
 	}
 	return 0

@@ -19,8 +19,7 @@ import (
 
 	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/jsonv"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 )
 
 // Name is the format name used by detection and --format.
@@ -158,13 +157,13 @@ func loadRecord(line []byte) (model.Run, error) {
 	if !utf8.Valid(line) {
 		return model.Run{}, errors.New("invalid UTF-8 (expected UTF-8 JSON)")
 	}
-	v, err := pyval.Decode(line)
+	v, err := jsontree.Parse(line)
 	if err != nil {
-		return model.Run{}, fmt.Errorf("invalid JSON: %v", err)
+		return model.Run{}, err
 	}
-	rec, ok := v.(map[string]any)
-	if !ok {
-		return model.Run{}, fmt.Errorf("expected a JSON object, found %s", pyval.Kind(v))
+	rec := v.Object()
+	if rec == nil {
+		return model.Run{}, fmt.Errorf("expected a JSON object, found %s", v.Describe())
 	}
 	return recordRun(rec)
 }
@@ -183,13 +182,13 @@ func IsHistoryJSONL(path string) bool {
 	for {
 		line, err := r.ReadString('\n')
 		if s := python.StripSpace(line); s != "" {
-			v, perr := jsonv.Parse([]byte(s))
-			if perr != nil || v.Kind != jsonv.Object {
+			v, perr := jsontree.Parse([]byte(s))
+			if perr != nil || v.Kind != jsontree.Object {
 				return false
 			}
-			_, hist := v.Get("history")
-			_, id := v.Get("instance_id")
-			_, orig := v.Get("original_inst_id")
+			_, hist := v.Lookup("history")
+			_, id := v.Lookup("instance_id")
+			_, orig := v.Lookup("original_inst_id")
 			return hist && (id || orig)
 		}
 		if err != nil {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/cmdfail"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/shell"
 )
 
@@ -42,9 +42,9 @@ func shellAction(a *model.Action, cmd, obs string) {
 }
 
 // readAction: a file view (FileReadAction / str_replace_editor view).
-func readAction(a *model.Action, f map[string]any, obs string) {
+func readAction(a *model.Action, f *jsontree.Value, obs string) {
 	a.Category = model.CategoryRead
-	path := pyval.Str(f["path"])
+	path := f.Get("path").Text()
 	if path == "" {
 		return
 	}
@@ -52,13 +52,13 @@ func readAction(a *model.Action, f map[string]any, obs string) {
 		a.Category = model.CategorySearch // a directory listing
 		return
 	}
-	if catNHeaderRe.MatchString(obs) || (pyval.Str(f["impl_source"]) == "oh_aci" && catNLineRe.MatchString(obs)) {
+	if catNHeaderRe.MatchString(obs) || (f.Get("impl_source").Text() == "oh_aci" && catNLineRe.MatchString(obs)) {
 		a.Reads = shell.NumberedReads(path, obs, catNLineRe)
 		return
 	}
-	if vr, ok := f["view_range"].([]any); ok && len(vr) >= 2 {
-		x, okA := pyval.Int(vr[0])
-		y, okB := pyval.Int(vr[1])
+	if vr := f.Get("view_range").Items(); f.Get("view_range").Is(jsontree.Array) && len(vr) >= 2 {
+		x, okA := vr[0].Int()
+		y, okB := vr[1].Int()
 		switch {
 		case okA && okB && x > 0 && y == -1:
 			a.Reads = []model.ObservedRead{{File: path, Kind: model.ReadFrom, Start: x}}
@@ -70,8 +70,8 @@ func readAction(a *model.Action, f map[string]any, obs string) {
 	}
 	// FileReadAction's start/end are 0-based with an exclusive end (the
 	// runtime slices lines[start:end]); end -1 means to the end of file.
-	s, okS := pyval.Int(f["start"])
-	e, okE := pyval.Int(f["end"])
+	s, okS := f.Get("start").Int()
+	e, okE := f.Get("end").Int()
 	switch {
 	case okS && okE && e == -1 && s > 0:
 		a.Reads = []model.ObservedRead{{File: path, Kind: model.ReadFrom, Start: s + 1}}
@@ -84,13 +84,13 @@ func readAction(a *model.Action, f map[string]any, obs string) {
 
 // editAction: FileEditAction (str_replace_editor commands or the older
 // LLM-based edit).
-func editAction(a *model.Action, f map[string]any, obs string, failed bool) {
-	if pyval.Str(f["command"]) == "view" {
+func editAction(a *model.Action, f *jsontree.Value, obs string, failed bool) {
+	if f.Get("command").Text() == "view" {
 		readAction(a, f, obs)
 		return
 	}
 	a.Category = model.CategoryEdit
-	if p := pyval.Str(f["path"]); p != "" && !failed {
+	if p := f.Get("path").Text(); p != "" && !failed {
 		a.Edits = []string{p}
 	}
 }
@@ -148,10 +148,10 @@ var commandExitRe = regexp.MustCompile(`\[Command finished with exit code (-?\d{
 // exitCode reads a command's exit status from its observation event
 // (extras.exit_code, extras.metadata.exit_code, or the flat older field),
 // else from the output's closing "[Command finished with exit code N]".
-func exitCode(obs map[string]any, text string) (int, bool) {
-	extras, _ := obs["extras"].(map[string]any)
-	for _, v := range []any{pyval.Path(extras, "metadata", "exit_code"), extras["exit_code"], obs["exit_code"]} {
-		if n, ok := pyval.AnyInt(v); ok {
+func exitCode(obs *jsontree.Value, text string) (int, bool) {
+	extras := obs.Get("extras").Object()
+	for _, v := range []*jsontree.Value{extras.Path("metadata", "exit_code"), extras.Get("exit_code"), obs.Get("exit_code")} {
+		if n, ok := v.AnyInt(); ok {
 			return n, true
 		}
 	}

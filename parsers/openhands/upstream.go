@@ -3,11 +3,12 @@ package openhands
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 )
 
 // This file reproduces contextbench/agents/openhands/extract.py (event
@@ -181,8 +182,8 @@ func stepFromViews(views []view) model.Step {
 // or a str_replace_editor view call (Completions). view_range wins when it
 // holds two integers > 0; History then accepts start/end with start >= 0
 // and end > 0 (start 0 meaning 1); otherwise the file alone counts.
-func ReadStep(args map[string]any, v Variant) (model.Step, bool, error) {
-	raw, _ := args["path"].(string)
+func ReadStep(args *jsontree.Value, v Variant) (model.Step, bool, error) {
+	raw := args.Get("path").Text()
 	if raw == "" {
 		return model.Step{}, false, nil
 	}
@@ -194,7 +195,7 @@ func ReadStep(args map[string]any, v Variant) (model.Step, bool, error) {
 	span := func(a, b int) {
 		step.Spans = []model.FileSpans{{File: p, Spans: []model.Interval{{Start: a, End: b}}}}
 	}
-	vr, isList := args["view_range"].([]any)
+	vr, isList := args.Get("view_range").Items(), args.Get("view_range").Is(jsontree.Array)
 	switch v {
 	case Completions:
 		// int(view_range[i]) accepts integral numbers and numeric strings.
@@ -215,15 +216,15 @@ func ReadStep(args map[string]any, v Variant) (model.Step, bool, error) {
 		a, okA := 0, false
 		b, okB := 0, false
 		if isList && len(vr) >= 2 {
-			a, okA = pyval.Int(vr[0])
-			b, okB = pyval.Int(vr[1])
+			a, okA = vr[0].Int()
+			b, okB = vr[1].Int()
 		}
 		if okA && okB && a > 0 && b > 0 {
 			span(a, b)
 			break
 		}
-		s, okS := pyval.Int(args["start"])
-		e, okE := pyval.Int(args["end"])
+		s, okS := args.Get("start").Int()
+		e, okE := args.Get("end").Int()
 		if okS && okE && s >= 0 && e > 0 {
 			if s == 0 {
 				s = 1
@@ -236,26 +237,31 @@ func ReadStep(args map[string]any, v Variant) (model.Step, bool, error) {
 
 // pyIntValue is Python's int(x) for a decoded JSON value: integers as they
 // are, floats truncated, numeric strings parsed; anything else fails.
-func pyIntValue(x any) (int, error) {
-	switch v := x.(type) {
-	case bool:
-		if v {
+func pyIntValue(x *jsontree.Value) (int, error) {
+	switch {
+	case x.Is(jsontree.Bool):
+		if x.Bool {
 			return 1, nil
 		}
 		return 0, nil
-	case string:
-		return python.Int(v)
+	case x.Is(jsontree.String):
+		return python.Int(x.Str)
 	}
-	if n, ok := pyval.Int(x); ok {
+	if n, ok := x.Int(); ok {
 		return n, nil
 	}
-	if n, ok := x.(interface{ Float64() (float64, error) }); ok {
-		f, err := n.Float64()
-		if err == nil && f > -1<<62 && f < 1<<62 {
-			return int(f), nil
-		}
+	if f, err := strconv.ParseFloat(numText(x), 64); err == nil && f > -1<<62 && f < 1<<62 {
+		return int(f), nil
 	}
-	return 0, fmt.Errorf("int() of %s", pyval.Kind(x))
+	return 0, fmt.Errorf("int() of %s", x.Describe())
+}
+
+// numText is a number's text, "" for anything else.
+func numText(x *jsontree.Value) string {
+	if x.Is(jsontree.Number) {
+		return x.Str
+	}
+	return ""
 }
 
 // UnionFinal is upstream's final context for OpenHands: the sorted set of

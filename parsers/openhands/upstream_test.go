@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
 )
 
 type vectors struct {
@@ -18,7 +18,7 @@ type vectors struct {
 }
 
 type readVector struct {
-	Args map[string]any  `json:"args"`
+	Args json.RawMessage `json:"args"`
 	Out  json.RawMessage `json:"out"`
 }
 
@@ -30,14 +30,13 @@ func loadVectors(t *testing.T) vectors {
 	return v
 }
 
-// decodeArgs decodes like the loaders do (numbers kept exact).
-func decodeArgs(t *testing.T, m map[string]any) map[string]any {
-	b, _ := json.Marshal(m)
-	v, err := pyval.Decode(b)
+// decodeArgs decodes like the loaders do.
+func decodeArgs(t *testing.T, b json.RawMessage) *jsontree.Value {
+	v, err := jsontree.Parse(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return v.(map[string]any)
+	return v
 }
 
 func checkStep(t *testing.T, name string, st model.Step, ok bool, err error, want json.RawMessage) {
@@ -170,11 +169,11 @@ func TestReadStep(t *testing.T) {
 		{`{}`, History, ""},
 	}
 	for _, tt := range tests {
-		v, err := pyval.Decode([]byte(tt.args))
+		v, err := jsontree.Parse([]byte(tt.args))
 		if err != nil {
 			t.Fatal(err)
 		}
-		st, ok, err := ReadStep(v.(map[string]any), tt.v)
+		st, ok, err := ReadStep(v, tt.v)
 		if err != nil {
 			t.Errorf("%s: %v", tt.args, err)
 			continue
@@ -187,8 +186,8 @@ func TestReadStep(t *testing.T) {
 			t.Errorf("ReadStep(%s, %d):\n got %s\nwant %s", tt.args, tt.v, got, tt.want)
 		}
 	}
-	v, _ := pyval.Decode([]byte(`{"path": "/x/a.py", "view_range": ["four", 5]}`))
-	if _, _, err := ReadStep(v.(map[string]any), Completions); err == nil {
+	v, _ := jsontree.Parse([]byte(`{"path": "/x/a.py", "view_range": ["four", 5]}`))
+	if _, _, err := ReadStep(v, Completions); err == nil {
 		t.Error("int('four') should fail as in upstream")
 	}
 }

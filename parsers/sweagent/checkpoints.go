@@ -5,7 +5,7 @@ import (
 
 	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 )
 
 // loadCheckpoints reads a ContextBench `.checkpoints.jsonl`: one JSON object
@@ -26,22 +26,22 @@ func loadCheckpoints(path string, data []byte) (model.Run, error) {
 		if python.StripSpace(line) == "" {
 			continue
 		}
-		v, err := pyval.Decode([]byte(line))
+		v, err := jsontree.ParseAt([]byte(line), lineNo)
 		if err != nil {
-			return run, fmt.Errorf("%s: line %d: invalid JSON (expected one checkpoint object per line): %v", path, lineNo, err)
+			return run, jsontree.At(path, err)
 		}
-		rec, ok := v.(map[string]any)
-		if !ok {
-			return run, fmt.Errorf("%s: line %d: expected a JSON object, found %s", path, lineNo, pyval.Kind(v))
+		rec := v.Object()
+		if rec == nil {
+			return run, fmt.Errorf("%s: line %d: expected a JSON object, found %s", path, lineNo, v.Describe())
 		}
-		if t, _ := rec["type"].(string); t == "patch_context" {
-			pc := rec["patch_context"]
-			if !pyval.Truthy(pc) {
+		if t, _ := rec.Get("type").AsString(); t == "patch_context" {
+			pc := rec.Get("patch_context")
+			if !pc.Truthy() {
 				continue
 			}
-			s, ok := pc.(string)
+			s, ok := pc.AsString()
 			if !ok {
-				return run, fmt.Errorf("%s: line %d: patch_context is %s, expected a string", path, lineNo, pyval.Kind(pc))
+				return run, fmt.Errorf("%s: line %d: patch_context is %s, expected a string", path, lineNo, pc.Describe())
 			}
 			spans, err := ParsePatchContext(s)
 			if err != nil {
@@ -52,31 +52,31 @@ func loadCheckpoints(path string, data []byte) (model.Run, error) {
 		}
 
 		// Upstream's step rule, including the crashes it would hit.
-		act := rec["action"]
+		act := rec.Get("action")
 		stepIdx := -1
-		actionStr, isStr := act.(string)
-		if !isStr && pyval.Truthy(act) && containsViewLiteral(act) {
-			return run, fmt.Errorf("%s: line %d: action is %s, expected a string", path, lineNo, pyval.Kind(act))
+		actionStr, isStr := act.AsString()
+		if !isStr && act.Truthy() && containsViewLiteral(act) {
+			return run, fmt.Errorf("%s: line %d: action is %s, expected a string", path, lineNo, act.Describe())
 		}
 		if view, ok := ExtractView(actionStr); ok && view.Start > 0 && view.End > 0 {
-			if obs := rec["observation"]; pyval.Truthy(obs) {
-				if _, ok := obs.(string); !ok {
-					return run, fmt.Errorf("%s: line %d: observation is %s, expected a string", path, lineNo, pyval.Kind(obs))
+			if obs := rec.Get("observation"); obs.Truthy() {
+				if _, ok := obs.AsString(); !ok {
+					return run, fmt.Errorf("%s: line %d: observation is %s, expected a string", path, lineNo, obs.Describe())
 				}
 			}
 			stepIdx = len(steps)
 			steps = append(steps, viewStep(view))
 		}
 
-		_, hasTool := rec["tool"]
-		_, hasAction := rec["action"]
+		_, hasTool := rec.Lookup("tool")
+		_, hasAction := rec.Lookup("action")
 		if !hasTool && !hasAction {
 			continue
 		}
 		a := model.Action{Index: int32(len(run.Actions))}
-		tool := pyval.Str(rec["tool"])
-		o := pyval.Str(rec["observation"])
-		analyzeAction(&a, tool, actionStr, o, stateOpenFile(rec["state"]), view)
+		tool := rec.Get("tool").Text()
+		o := rec.Get("observation").Text()
+		analyzeAction(&a, tool, actionStr, o, stateOpenFile(rec.Get("state")), view)
 		if a.Tool == "" {
 			a.Tool = tool
 		}
@@ -100,18 +100,18 @@ func loadCheckpoints(path string, data []byte) (model.Run, error) {
 // containsViewLiteral mirrors `'str_replace_editor view' in action` for a
 // non-string action: Python raises TypeError for numbers and booleans, tests
 // membership for lists and dicts, and re.search then raises on either.
-func containsViewLiteral(v any) bool {
+func containsViewLiteral(v *jsontree.Value) bool {
 	const lit = "str_replace_editor view"
-	switch x := v.(type) {
-	case []any:
-		for _, e := range x {
-			if s, ok := e.(string); ok && s == lit {
+	switch v.Kind {
+	case jsontree.Array:
+		for _, e := range v.Arr {
+			if s, ok := e.AsString(); ok && s == lit {
 				return true
 			}
 		}
 		return false
-	case map[string]any:
-		_, ok := x[lit]
+	case jsontree.Object:
+		_, ok := v.Lookup(lit)
 		return ok
 	}
 	return true // number or true: `in` raises

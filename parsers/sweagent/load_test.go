@@ -220,13 +220,13 @@ func TestLoadErrors(t *testing.T) {
 		want []string // substrings of the error
 	}{
 		{"badrange.checkpoints.jsonl", []string{"badrange.checkpoints.jsonl", "line 2", "1-2-3", "ValueError"}},
-		{"badjson.checkpoints.jsonl", []string{"badjson.checkpoints.jsonl", "line 2", "invalid JSON"}},
-		{"notobject.checkpoints.jsonl", []string{"line 1", "expected a JSON object", "an array"}},
+		{"badjson.checkpoints.jsonl", []string{"badjson.checkpoints.jsonl:2:39", "invalid JSON"}},
+		{"notobject.checkpoints.jsonl", []string{"line 1", "expected a JSON object", "a list"}},
 		{"badrange.traj", []string{"badrange.traj", "info.patch_context", "1-2-3"}},
 		{"badinfo.traj", []string{"badinfo.traj", "info is null"}},
 		{"badbound.context.json", []string{"badbound.context.json", "start is a string", "expected an integer"}},
 		{"missing.checkpoints.jsonl", []string{"missing.checkpoints.jsonl"}},
-		{"broken.traj", []string{"broken.traj", "line 3", "invalid JSON"}},
+		{"broken.traj", []string{"broken.traj:3:19", "invalid JSON"}},
 		{"badutf8.checkpoints.jsonl", []string{"badutf8.checkpoints.jsonl", "byte 33", "invalid UTF-8"}},
 		{"../../../testdata/testvectors/extractor_vectors.json", []string{"not a SWE-agent file"}},
 	}

@@ -1,14 +1,13 @@
 package sweagent
 
 import (
-	"encoding/json"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/cmdfail"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/shell"
 )
 
@@ -248,21 +247,19 @@ func firstLine(s string) string {
 
 // stateOpenFile reads open_file from a SWE-agent state, which 0.x writes as
 // a JSON string and the checkpoints writer as an object.
-func stateOpenFile(state any) string {
-	switch s := state.(type) {
-	case map[string]any:
-		f := pyval.Str(s["open_file"])
-		if f == "n/a" {
+func stateOpenFile(state *jsontree.Value) string {
+	if s, ok := state.AsString(); ok {
+		v, err := jsontree.Parse([]byte(s))
+		if err != nil {
 			return ""
 		}
-		return f
-	case string:
-		var m map[string]any
-		if json.Unmarshal([]byte(s), &m) == nil {
-			return stateOpenFile(m)
-		}
+		state = v
 	}
-	return ""
+	f := state.Get("open_file").Text()
+	if f == "n/a" {
+		return ""
+	}
+	return f
 }
 
 // markFailure records a failed command: SWE-agent keeps no exit status, so

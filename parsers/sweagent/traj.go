@@ -1,9 +1,6 @@
 package sweagent
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -11,20 +8,15 @@ import (
 	"github.com/trajscope/trajscope/internal/python"
 
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
-	"github.com/trajscope/trajscope/parsers/internal/rawjson"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
 // decodeFile decodes a whole-file JSON document, naming the line on error.
-func decodeFile(path string, data []byte) (any, error) {
-	v, err := pyval.Decode(data)
+func decodeFile(path string, data []byte) (*jsontree.Value, error) {
+	v, err := jsontree.Parse(data)
 	if err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			return nil, fmt.Errorf("%s: line %d: invalid JSON: %v", path, rawjson.LineAt(data, int(se.Offset)), err)
-		}
-		return nil, fmt.Errorf("%s: invalid JSON: %v", path, err)
+		return nil, jsontree.At(path, err)
 	}
 	return v, nil
 }
@@ -39,18 +31,19 @@ func loadTraj(path string, data []byte) (model.Run, error) {
 	if err != nil {
 		return run, err
 	}
-	doc, isDict := v.(map[string]any)
+	doc := v.Object()
+	isDict := doc != nil
 	if isDict {
-		if rawInfo, has := doc["info"]; has {
-			info, ok := rawInfo.(map[string]any)
-			if !ok {
+		if rawInfo, has := doc.Lookup("info"); has {
+			info := rawInfo.Object()
+			if info == nil {
 				// parse_traj_file calls info.get and crashes.
-				return run, fmt.Errorf("%s: info is %s, expected an object", path, pyval.Kind(rawInfo))
+				return run, fmt.Errorf("%s: info is %s, expected an object", path, rawInfo.Describe())
 			}
-			if pc := info["patch_context"]; pyval.Truthy(pc) {
-				s, ok := pc.(string)
+			if pc := info.Get("patch_context"); pc.Truthy() {
+				s, ok := pc.AsString()
 				if !ok {
-					return run, fmt.Errorf("%s: info.patch_context is %s, expected a string", path, pyval.Kind(pc))
+					return run, fmt.Errorf("%s: info.patch_context is %s, expected a string", path, pc.Describe())
 				}
 				spans, err := ParsePatchContext(s)
 				if err != nil {
@@ -60,9 +53,9 @@ func loadTraj(path string, data []byte) (model.Run, error) {
 			}
 			// A non-string submission is not a patch; upstream only checks
 			// truthiness, but nothing downstream could use another type.
-			run.Prediction.ModelPatch = pyval.Str(info["submission"])
-			run.ExitStatus = pyval.Str(info["exit_status"])
-			run.CostUSD = toolcall.Cost(pyval.Path(info, "model_stats", "instance_cost"))
+			run.Prediction.ModelPatch = info.Get("submission").Text()
+			run.ExitStatus = info.Get("exit_status").Text()
+			run.CostUSD = toolcall.Cost(info.Path("model_stats", "instance_cost"))
 		}
 	}
 	if !isDict {
@@ -72,48 +65,48 @@ func loadTraj(path string, data []byte) (model.Run, error) {
 
 	view := &viewer{}
 	var obs, thoughts model.TextList // obs[i] and thoughts[i] are action i's
-	if steps, ok := doc["trajectory"].([]any); ok && len(steps) > 0 {
+	if steps := doc.Get("trajectory").Items(); doc.Get("trajectory").Is(jsontree.Array) && len(steps) > 0 {
 		for _, e := range steps {
-			entry, ok := e.(map[string]any)
-			if !ok {
+			entry := e.Object()
+			if entry == nil {
 				continue
 			}
 			a := model.Action{Index: int32(len(run.Actions))}
-			o := pyval.Str(entry["observation"])
-			analyzeAction(&a, "", pyval.Str(entry["action"]), o, stateOpenFile(entry["state"]), view)
+			o := entry.Get("observation").Text()
+			analyzeAction(&a, "", entry.Get("action").Text(), o, stateOpenFile(entry.Get("state")), view)
 			run.Actions = append(run.Actions, a)
-			obs, thoughts = append(obs, o), append(thoughts, pyval.Str(entry["thought"]))
+			obs, thoughts = append(obs, o), append(thoughts, entry.Get("thought").Text())
 		}
 		run.Observations, run.Thoughts = obs, thoughts
 		return run, nil
 	}
-	hist, _ := doc["history"].([]any)
+	hist := doc.Get("history").Items()
 	for i, h := range hist {
-		msg, ok := h.(map[string]any)
-		if !ok || pyval.Str(msg["role"]) != "assistant" {
+		msg := h.Object()
+		if msg == nil || msg.Get("role").Text() != "assistant" {
 			continue
 		}
-		if _, has := msg["action"]; !has {
+		if _, has := msg.Lookup("action"); !has {
 			continue
 		}
 		o := ""
 		for _, n := range hist[i+1:] {
-			next, ok := n.(map[string]any)
-			if !ok {
+			next := n.Object()
+			if next == nil {
 				continue
 			}
-			if pyval.Str(next["role"]) == "assistant" {
+			if next.Get("role").Text() == "assistant" {
 				break
 			}
-			if r := pyval.Str(next["role"]); r == "user" || r == "tool" {
-				o = contentText(next["content"])
+			if r := next.Get("role").Text(); r == "user" || r == "tool" {
+				o = contentText(next.Get("content"))
 				break
 			}
 		}
 		a := model.Action{Index: int32(len(run.Actions))}
-		analyzeAction(&a, "", pyval.Str(msg["action"]), o, "", view)
+		analyzeAction(&a, "", msg.Get("action").Text(), o, "", view)
 		run.Actions = append(run.Actions, a)
-		obs, thoughts = append(obs, o), append(thoughts, pyval.Str(msg["thought"]))
+		obs, thoughts = append(obs, o), append(thoughts, msg.Get("thought").Text())
 	}
 	run.Observations, run.Thoughts = obs, thoughts
 	return run, nil
@@ -121,15 +114,15 @@ func loadTraj(path string, data []byte) (model.Run, error) {
 
 // contentText flattens a chat message content: a string or a list of
 // {"type": "text", "text": ...} parts.
-func contentText(v any) string {
-	switch c := v.(type) {
-	case string:
-		return c
-	case []any:
+func contentText(v *jsontree.Value) string {
+	switch {
+	case v.Is(jsontree.String):
+		return v.Str
+	case v.Is(jsontree.Array):
 		out := ""
-		for _, p := range c {
-			if m, ok := p.(map[string]any); ok {
-				out += pyval.Str(m["text"])
+		for _, p := range v.Arr {
+			if m := p.Object(); m != nil {
+				out += m.Get("text").Text()
 			}
 		}
 		return out
@@ -139,26 +132,23 @@ func contentText(v any) string {
 
 // trajConfig reads the model name and instance id from a 1.x replay_config
 // (a JSON string or an object).
-func trajConfig(doc map[string]any) (modelName, id string) {
-	var rc map[string]any
-	switch c := doc["replay_config"].(type) {
-	case string:
-		if v, err := pyval.Decode([]byte(c)); err == nil {
-			rc, _ = v.(map[string]any)
+func trajConfig(doc *jsontree.Value) (modelName, id string) {
+	rc := doc.Get("replay_config").Object()
+	if s, ok := doc.Get("replay_config").AsString(); ok {
+		if v, err := jsontree.Parse([]byte(s)); err == nil {
+			rc = v.Object()
 		}
-	case map[string]any:
-		rc = c
 	}
 	if rc == nil {
 		return "", ""
 	}
-	if agent, ok := rc["agent"].(map[string]any); ok {
-		if m, ok := agent["model"].(map[string]any); ok {
-			modelName = pyval.Str(m["name"])
+	if agent := rc.Get("agent").Object(); agent != nil {
+		if m := agent.Get("model").Object(); m != nil {
+			modelName = m.Get("name").Text()
 		}
 	}
-	if ps, ok := rc["problem_statement"].(map[string]any); ok {
-		id = pyval.Str(ps["id"])
+	if ps := rc.Get("problem_statement").Object(); ps != nil {
+		id = ps.Get("id").Text()
 	}
 	return modelName, id
 }
@@ -173,9 +163,9 @@ func loadContextJSON(path string, data []byte) (model.Run, error) {
 	if err != nil {
 		return run, err
 	}
-	doc, ok := v.(map[string]any)
-	if !ok {
-		return run, fmt.Errorf("%s: expected a JSON object, found %s", path, pyval.Kind(v))
+	doc := v.Object()
+	if doc == nil {
+		return run, fmt.Errorf("%s: expected a JSON object, found %s", path, v.Describe())
 	}
 	var spans []model.FileSpans
 	index := map[string]int{}
@@ -190,23 +180,21 @@ func loadContextJSON(path string, data []byte) (model.Run, error) {
 		}
 		return k
 	}
-	if raw, has := doc["file_line_ranges"]; has {
-		ranges, ok := raw.(map[string]any)
-		if !ok {
-			return run, fmt.Errorf("%s: file_line_ranges is %s, expected an object", path, pyval.Kind(raw))
+	if raw, has := doc.Lookup("file_line_ranges"); has {
+		ranges := raw.Object()
+		if ranges == nil {
+			return run, fmt.Errorf("%s: file_line_ranges is %s, expected an object", path, raw.Describe())
 		}
 		// The spans map keeps the JSON object's key order, as a dict does.
-		for _, file := range memberOrder(data, "file_line_ranges", ranges) {
+		for _, m := range ranges.Obj {
+			file, val := m.Key, m.Val
 			k := add(NormalizePath(file))
-			val := ranges[file]
-			switch val.(type) {
-			case []any, map[string]any, string:
-			default:
-				return run, fmt.Errorf("%s: file_line_ranges[%q] is %s, expected a list of ranges", path, file, pyval.Kind(val))
+			if !iterable(val) {
+				return run, fmt.Errorf("%s: file_line_ranges[%q] is %s, expected a list of ranges", path, file, val.Describe())
 			}
 			for _, r := range iterValues(val) {
-				ri, ok := r.(map[string]any)
-				if !ok {
+				ri := r.Object()
+				if ri == nil {
 					continue
 				}
 				start, err := rangeBound(ri, "start")
@@ -221,16 +209,14 @@ func loadContextJSON(path string, data []byte) (model.Run, error) {
 			}
 		}
 	}
-	if vf, has := doc["viewed_files"]; has {
-		switch vf.(type) {
-		case []any, map[string]any, string:
-		default:
-			return run, fmt.Errorf("%s: viewed_files is %s, expected a list", path, pyval.Kind(vf))
+	if vf, has := doc.Lookup("viewed_files"); has {
+		if !iterable(vf) {
+			return run, fmt.Errorf("%s: viewed_files is %s, expected a list", path, vf.Describe())
 		}
 		for _, f := range iterValues(vf) {
-			s, ok := f.(string)
+			s, ok := f.AsString()
 			if !ok {
-				return run, fmt.Errorf("%s: viewed_files holds %s, expected strings", path, pyval.Kind(f))
+				return run, fmt.Errorf("%s: viewed_files holds %s, expected strings", path, f.Describe())
 			}
 			add(NormalizePath(s))
 		}
@@ -241,91 +227,52 @@ func loadContextJSON(path string, data []byte) (model.Run, error) {
 	}
 	sort.Strings(list)
 	run.Prediction.Final = model.Step{Files: list, Spans: spans}
-	if info, ok := doc["info"].(map[string]any); ok {
-		run.Prediction.ModelPatch = pyval.Str(info["submission"])
+	if info := doc.Get("info").Object(); info != nil {
+		run.Prediction.ModelPatch = info.Get("submission").Text()
 	}
-	run.InstanceID = pyval.Str(doc["instance_id"])
+	run.InstanceID = doc.Get("instance_id").Text()
 	return run, nil
 }
 
 // rangeBound is range_info.get(name, 1), required to be an integer.
-func rangeBound(ri map[string]any, name string) (int, error) {
-	x, has := ri[name]
+func rangeBound(ri *jsontree.Value, name string) (int, error) {
+	x, has := ri.Lookup(name)
 	if !has {
 		return 1, nil
 	}
-	n, ok := pyval.Int(x)
+	n, ok := x.Int()
 	if !ok {
-		return 0, fmt.Errorf("%s is %s, expected an integer", name, pyval.Kind(x))
+		return 0, fmt.Errorf("%s is %s, expected an integer", name, x.Describe())
 	}
 	return n, nil
 }
 
-// memberOrder returns the keys of the top-level member `name` of the JSON
-// object in data in document order (first occurrence of each key), falling
-// back to sorted keys of obj if the document cannot be walked.
-func memberOrder(data []byte, name string, obj map[string]any) []string {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(data, &top); err == nil {
-		if keys, err := objectKeyOrder(top[name]); err == nil && len(keys) == len(obj) {
-			return keys
-		}
-	}
-	keys := make([]string, 0, len(obj))
-	for k := range obj {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// objectKeyOrder lists an object's keys in order, without duplicates.
-func objectKeyOrder(raw json.RawMessage) ([]string, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, errors.New("not an object")
-	}
-	var keys []string
-	seen := map[string]bool{}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		k, _ := t.(string)
-		if !seen[k] {
-			seen[k] = true
-			keys = append(keys, k)
-		}
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return nil, err
-		}
-	}
-	return keys, nil
-}
-
 // iterValues is Python iteration over a decoded JSON value: list items,
 // object keys, or the characters of a string.
-func iterValues(v any) []any {
-	switch x := v.(type) {
-	case []any:
-		return x
-	case map[string]any:
-		out := make([]any, 0, len(x))
-		for k := range x {
-			out = append(out, k)
+func iterValues(v *jsontree.Value) []*jsontree.Value {
+	switch v.Kind {
+	case jsontree.Array:
+		return v.Arr
+	case jsontree.Object:
+		out := make([]*jsontree.Value, 0, len(v.Obj))
+		for _, m := range v.Obj {
+			out = append(out, jsontree.NewString(m.Key))
 		}
-		sort.Slice(out, func(i, j int) bool { return out[i].(string) < out[j].(string) })
 		return out
-	case string:
-		out := make([]any, 0, len(x))
-		for _, r := range x {
-			out = append(out, string(r))
+	case jsontree.String:
+		out := make([]*jsontree.Value, 0, len(v.Str))
+		for _, r := range v.Str {
+			out = append(out, jsontree.NewString(string(r)))
 		}
 		return out
 	}
 	return nil
+}
+
+// iterable reports a value Python can iterate: a list, an object or a
+// string.
+func iterable(v *jsontree.Value) bool {
+	return v.Is(jsontree.Array) || v.Is(jsontree.Object) || v.Is(jsontree.String)
 }
 
 // loadPatchContext reads a `patch_context.txt`: the whole file through

@@ -2,13 +2,11 @@ package unified
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"os"
 	"testing"
 
 	"github.com/trajscope/trajscope/internal/testkit"
-	"github.com/trajscope/trajscope/parsers/internal/rawjson"
 )
 
 // FuzzUnifiedRead: any input reads without panicking; records are in line
@@ -63,29 +61,6 @@ func FuzzUnifiedRead(f *testing.F) {
 					t.Fatalf("write is not stable:\n%s\n%s", out1, out2)
 				}
 			}
-		}
-	})
-}
-
-// FuzzStringAt: the fast string decoder agrees with encoding/json on every
-// string json.Valid accepts.
-func FuzzStringAt(f *testing.F) {
-	for _, s := range []string{`"plain"`, `"a\"b\\c\/d\b\f\n\r\t"`, `"\u00e9\u2028"`, `"\ud83d\ude00"`, `"\ud83d"`, `"\ud83dx"`, `"\ude00\ud83d\u0041"`, "\"\xff\xfe\"", `"é…"`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, tok []byte) {
-		defer testkit.FuzzBudget(t)()
-		tok = bytes.TrimSpace(tok)
-		if len(tok) < 2 || tok[0] != '"' || !json.Valid(tok) {
-			return
-		}
-		var want string
-		if err := json.Unmarshal(tok, &want); err != nil {
-			t.Fatal(err)
-		}
-		got, err := rawjson.StringAt(tok)
-		if err != nil || got != want {
-			t.Fatalf("rawjson.StringAt(%q) = %q, %v; want %q", tok, got, err, want)
 		}
 	})
 }

@@ -14,7 +14,6 @@ package unified
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -24,7 +23,7 @@ import (
 
 	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/rawjson"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 )
 
 // Record is one prediction record read from a file.
@@ -71,28 +70,49 @@ func Read(r io.Reader, name string) ([]Record, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a BOM is not content
-	if strings.HasSuffix(name, ".jsonl") || rawjson.FirstLineIsObject(data) {
+	if strings.HasSuffix(name, ".jsonl") || firstLineIsObject(data) {
 		return readLines(data, name), nil
 	}
-	trimmed := bytes.TrimSpace(data)
-	if len(trimmed) == 0 {
+	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil
 	}
-	if !json.Valid(trimmed) {
-		var v json.RawMessage
-		err := json.Unmarshal(trimmed, &v)
-		base := bytes.Index(data, trimmed[:1])
-		return nil, fmt.Errorf("%s: %s: invalid JSON: %v", name, syntaxPlace(data, base, err), err)
+	v, err := jsontree.Parse(data)
+	if err != nil {
+		return nil, jsontree.At(name, err)
 	}
-	base := len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
-	switch trimmed[0] {
-	case '{':
-		rec := parseRecord(trimmed)
-		return []Record{finish(rec, name, rawjson.LineAt(data, base))}, nil
-	case '[':
-		return readList(data, trimmed, base, name)
+	switch v.Kind {
+	case jsontree.Object:
+		return []Record{finish(parseRecord(v, data), name, jsontree.LineAt(data, v.Off))}, nil
+	case jsontree.Array:
+		out := make([]Record, 0, len(v.Arr))
+		for i, e := range v.Arr {
+			line := jsontree.LineAt(data, e.Off)
+			if !e.Is(jsontree.Object) {
+				out = append(out, Record{Err: fmt.Errorf("%s:%d: [%d]: expected a record object, found %s", name, line, i, e.Describe()), Line: line})
+				continue
+			}
+			out = append(out, finish(parseRecord(e, data), name, line))
+		}
+		return out, nil
 	}
-	return nil, fmt.Errorf("%s: line %d: expected a list of records or one record, found %s", name, rawjson.LineAt(data, base), rawjson.KindOf(trimmed))
+	return nil, fmt.Errorf("%s: line %d: expected a list of records or one record, found %s", name, jsontree.LineAt(data, v.Off), v.Describe())
+}
+
+// firstLineIsObject reports whether the first non-blank line is a complete
+// JSON object, which makes the content JSONL (a pretty-printed object is
+// not).
+func firstLineIsObject(data []byte) bool {
+	for len(data) > 0 {
+		line, rest, _ := bytes.Cut(data, []byte{'\n'})
+		data = rest
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		v, err := jsontree.Parse(line)
+		return err == nil && v.Is(jsontree.Object)
+	}
+	return false
 }
 
 func readLines(data []byte, name string) []Record {
@@ -106,20 +126,16 @@ func readLines(data []byte, name string) []Record {
 		if isBlank(line) {
 			continue
 		}
-		trimmed := bytes.TrimSpace(line)
-		if !json.Valid(trimmed) {
-			var v json.RawMessage
-			err := json.Unmarshal(trimmed, &v)
-			msg := "invalid JSON"
-			var se *json.SyntaxError
-			if errors.As(err, &se) {
-				col := max(int(se.Offset)-1, 0) + len(line) - len(bytes.TrimLeft(line, " \t\r"))
-				msg = fmt.Sprintf("invalid JSON at byte %d of the line: %v", col, err)
-			}
-			out = append(out, Record{Err: fmt.Errorf("%s:%d: %s", name, lineNo, msg), Line: lineNo})
+		v, err := jsontree.ParseAt(line, lineNo)
+		if err != nil {
+			out = append(out, Record{Err: jsontree.At(name, err), Line: lineNo})
 			continue
 		}
-		out = append(out, finish(parseRecord(trimmed), name, lineNo))
+		if !v.Is(jsontree.Object) {
+			out = append(out, finish(Record{Err: ferr("", "expected an object, found %s", v.Describe())}, name, lineNo))
+			continue
+		}
+		out = append(out, finish(parseRecord(v, line), name, lineNo))
 	}
 	return out
 }
@@ -128,32 +144,6 @@ func readLines(data []byte, name string) []Record {
 // str.isspace() holds for, Unicode spaces and \x1c-\x1f included.
 func isBlank(line []byte) bool {
 	return len(bytes.TrimFunc(line, python.IsSpace)) == 0
-}
-
-func readList(data, trimmed []byte, base int, name string) ([]Record, error) {
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	if _, err := dec.Token(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	var out []Record
-	for dec.More() {
-		off := int(dec.InputOffset())
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, fmt.Errorf("%s: %s: %v", name, syntaxPlace(data, base+off, err), err)
-		}
-		// InputOffset is before the separating comma and spaces.
-		for off < len(trimmed) && bytes.IndexByte([]byte(" \t\r\n,"), trimmed[off]) >= 0 {
-			off++
-		}
-		line := rawjson.LineAt(data, base+off)
-		if len(raw) == 0 || raw[0] != '{' {
-			out = append(out, Record{Err: fmt.Errorf("%s:%d: [%d]: expected a record object, found %s", name, line, len(out), rawjson.KindOf(raw)), Line: line})
-			continue
-		}
-		out = append(out, finish(parseRecord(raw), name, line))
-	}
-	return out, nil
 }
 
 // fieldError is a problem at a JSON path inside one record.
@@ -190,28 +180,24 @@ func finish(rec Record, name string, line int) Record {
 	return rec
 }
 
-// parseRecord reads one record object. Missing keys take upstream's defaults:
-// no traj_data is an empty one, no pred_steps is an empty list, and so on.
-func parseRecord(raw []byte) (rec Record) {
-	ms, err := members(raw)
-	if err != nil {
-		rec.Err = ferr("", "%v", err)
-		return rec
-	}
+// parseRecord reads one record object, whose text is in doc. Missing keys
+// take upstream's defaults: no traj_data is an empty one, no pred_steps is
+// an empty list, and so on.
+func parseRecord(v *jsontree.Value, doc []byte) (rec Record) {
 	p := &rec.Pred
 	var instanceID, origID string
-	var trajRaw []byte
-	for _, m := range ms {
-		switch m.key {
+	var traj *jsontree.Value
+	for _, m := range v.Obj {
+		switch m.Key {
 		case "instance_id", "original_inst_id", "model_patch", "repo_url", "commit":
-			s, err := optString(m.val)
+			s, err := optString(m.Val)
 			if err != nil {
 				if rec.Err == nil {
-					rec.Err = ferr(m.key, "%v", err)
+					rec.Err = ferr(m.Key, "%v", err)
 				}
 				continue
 			}
-			switch m.key {
+			switch m.Key {
 			case "instance_id":
 				instanceID = s
 			case "original_inst_id":
@@ -224,10 +210,10 @@ func parseRecord(raw []byte) (rec Record) {
 				p.Commit = s
 			}
 		case "traj_data":
-			trajRaw = m.val
+			traj = m.Val
 		default:
 			// A copy, so a small Extra does not pin the whole input.
-			p.Extra = append(p.Extra, model.RawField{Key: m.key, Value: bytes.Clone(m.val)})
+			p.Extra = append(p.Extra, model.RawField{Key: m.Key, Value: bytes.Clone(doc[m.Val.Off:m.Val.End])})
 		}
 	}
 	p.InstanceID = instanceID
@@ -239,36 +225,42 @@ func parseRecord(raw []byte) (rec Record) {
 		rec.Err = &fieldError{msg: ErrNoInstanceID.Error() + " (upstream skips this record)", skip: true, err: ErrNoInstanceID}
 		return rec
 	}
-	if trajRaw != nil && rec.Err == nil {
-		if fe := parseTrajData(trajRaw, p); fe != nil {
+	if traj != nil && rec.Err == nil {
+		if fe := parseTrajData(traj, p); fe != nil {
 			rec.Err = fe
 		}
 	}
 	return rec
 }
 
-// optString reads a string member where null means "" (upstream's `or ""`).
-func optString(raw []byte) (string, error) {
-	if isNull(raw) {
-		return "", nil
-	}
-	return rawjson.DecodeString(raw)
+// expected is the error for a value of the wrong kind.
+func expected(what string, v *jsontree.Value) error {
+	return fmt.Errorf("expected %s, found %s", what, v.Describe())
 }
 
-func parseTrajData(raw []byte, p *model.Prediction) *fieldError {
-	ms, err := members(raw)
-	if err != nil {
-		return ferr("traj_data", "%v", err)
+// optString reads a string member where null means "" (upstream's `or ""`).
+func optString(v *jsontree.Value) (string, error) {
+	if v.IsNull() {
+		return "", nil
 	}
-	for _, m := range ms {
-		switch m.key {
+	if s, ok := v.AsString(); ok {
+		return s, nil
+	}
+	return "", expected("a string", v)
+}
+
+func parseTrajData(v *jsontree.Value, p *model.Prediction) *fieldError {
+	if !v.Is(jsontree.Object) {
+		return ferr("traj_data", "%v", expected("an object", v))
+	}
+	for _, m := range v.Obj {
+		switch m.Key {
 		case "pred_steps":
-			els, err := rawjson.Elements(m.val)
-			if err != nil {
-				return ferr("traj_data.pred_steps", "%v", err)
+			if !m.Val.Is(jsontree.Array) {
+				return ferr("traj_data.pred_steps", "%v", expected("a list", m.Val))
 			}
-			p.Steps = make([]model.Step, 0, len(els))
-			for i, el := range els {
+			p.Steps = make([]model.Step, 0, len(m.Val.Arr))
+			for i, el := range m.Val.Arr {
 				st, fe := parseStep(el, "traj_data.pred_steps["+strconv.Itoa(i)+"]")
 				if fe != nil {
 					return fe
@@ -276,19 +268,19 @@ func parseTrajData(raw []byte, p *model.Prediction) *fieldError {
 				p.Steps = append(p.Steps, st)
 			}
 		case "pred_files":
-			files, fe := parseFiles(m.val, "traj_data.pred_files")
+			files, fe := parseFiles(m.Val, "traj_data.pred_files")
 			if fe != nil {
 				return fe
 			}
 			p.Final.Files = files
 		case "pred_spans":
-			spans, fe := parseSpans(m.val, "traj_data.pred_spans")
+			spans, fe := parseSpans(m.Val, "traj_data.pred_spans")
 			if fe != nil {
 				return fe
 			}
 			p.Final.Spans = spans
 		case "pred_symbols":
-			syms, fe := parseSymbols(m.val, "traj_data.pred_symbols")
+			syms, fe := parseSymbols(m.Val, "traj_data.pred_symbols")
 			if fe != nil {
 				return fe
 			}
@@ -298,21 +290,20 @@ func parseTrajData(raw []byte, p *model.Prediction) *fieldError {
 	return nil
 }
 
-func parseStep(raw []byte, path string) (model.Step, *fieldError) {
+func parseStep(v *jsontree.Value, path string) (model.Step, *fieldError) {
 	var st model.Step
-	ms, err := members(raw)
-	if err != nil {
-		return st, ferr(path, "%v", err)
+	if !v.Is(jsontree.Object) {
+		return st, ferr(path, "%v", expected("an object", v))
 	}
-	for _, m := range ms {
+	for _, m := range v.Obj {
 		var fe *fieldError
-		switch m.key {
+		switch m.Key {
 		case "files":
-			st.Files, fe = parseFiles(m.val, path+".files")
+			st.Files, fe = parseFiles(m.Val, path+".files")
 		case "spans":
-			st.Spans, fe = parseSpans(m.val, path+".spans")
+			st.Spans, fe = parseSpans(m.Val, path+".spans")
 		case "symbols":
-			st.Symbols, fe = parseSymbols(m.val, path+".symbols")
+			st.Symbols, fe = parseSymbols(m.Val, path+".symbols")
 		}
 		if fe != nil {
 			return st, fe
@@ -322,19 +313,18 @@ func parseStep(raw []byte, path string) (model.Step, *fieldError) {
 }
 
 // parseFiles reads a list of paths; null is an empty list (upstream `or []`).
-func parseFiles(raw []byte, path string) ([]string, *fieldError) {
-	if isNull(raw) {
+func parseFiles(v *jsontree.Value, path string) ([]string, *fieldError) {
+	if v.IsNull() {
 		return []string{}, nil
 	}
-	els, err := rawjson.Elements(raw)
-	if err != nil {
-		return nil, ferr(path, "%v", err)
+	if !v.Is(jsontree.Array) {
+		return nil, ferr(path, "%v", expected("a list", v))
 	}
-	files := make([]string, 0, len(els))
-	for i, el := range els {
-		s, err := rawjson.DecodeString(el)
-		if err != nil {
-			return nil, ferr(path+"["+strconv.Itoa(i)+"]", "%v", err)
+	files := make([]string, 0, len(v.Arr))
+	for i, el := range v.Arr {
+		s, ok := el.AsString()
+		if !ok {
+			return nil, ferr(path+"["+strconv.Itoa(i)+"]", "%v", expected("a string", el))
 		}
 		files = append(files, s)
 	}
@@ -344,20 +334,18 @@ func parseFiles(raw []byte, path string) ([]string, *fieldError) {
 // parseSpans reads {file: [{type, start, end}, ...]}. Upstream calls .items()
 // on it, so null is an error here, unlike files and symbols. Paths for
 // messages are built only on error: this is the hot loop.
-func parseSpans(raw []byte, path string) ([]model.FileSpans, *fieldError) {
-	ms, err := members(raw)
-	if err != nil {
-		return nil, ferr(path, "%v", err)
+func parseSpans(v *jsontree.Value, path string) ([]model.FileSpans, *fieldError) {
+	if !v.Is(jsontree.Object) {
+		return nil, ferr(path, "%v", expected("an object", v))
 	}
-	out := make([]model.FileSpans, 0, len(ms))
-	for _, m := range ms {
-		fpath := func() string { return path + "[" + strconv.Quote(m.key) + "]" }
-		els, err := rawjson.Elements(m.val)
-		if err != nil {
-			return nil, ferr(fpath(), "%v", err)
+	out := make([]model.FileSpans, 0, len(v.Obj))
+	for _, m := range v.Obj {
+		fpath := func() string { return path + "[" + strconv.Quote(m.Key) + "]" }
+		if !m.Val.Is(jsontree.Array) {
+			return nil, ferr(fpath(), "%v", expected("a list", m.Val))
 		}
-		fs := model.FileSpans{File: m.key, Spans: make([]model.Interval, 0, len(els))}
-		for j, el := range els {
+		fs := model.FileSpans{File: m.Key, Spans: make([]model.Interval, 0, len(m.Val.Arr))}
+		for j, el := range m.Val.Arr {
 			sp, sub, msg := parseSpan(el)
 			if msg != "" {
 				return nil, ferr(fpath()+"["+strconv.Itoa(j)+"]"+sub, "%s", msg)
@@ -370,32 +358,21 @@ func parseSpans(raw []byte, path string) ([]model.FileSpans, *fieldError) {
 }
 
 // parseSpan reads one span; on failure sub is the path below the span
-// (".start") and msg says what was wrong. A repeated key takes its last
-// value, as in Python.
-func parseSpan(raw []byte) (sp model.Interval, sub, msg string) {
-	it, err := rawjson.NewObjIter(raw)
-	if err != nil {
-		return sp, "", err.Error()
+// (".start") and msg says what was wrong.
+func parseSpan(v *jsontree.Value) (sp model.Interval, sub, msg string) {
+	if !v.Is(jsontree.Object) {
+		return sp, "", expected("an object", v).Error()
 	}
 	var haveStart, haveEnd bool
-	for {
-		key, val, ok := it.Next()
-		if !ok {
-			break
-		}
-		isStart := rawjson.KeyIs(key, "start")
-		if !isStart && !rawjson.KeyIs(key, "end") {
+	for _, m := range v.Obj {
+		if m.Key != "start" && m.Key != "end" {
 			continue
 		}
-		n, err := rawjson.DecodeInt(val)
+		n, err := intValue(m.Val)
 		if err != nil {
-			name := "end"
-			if isStart {
-				name = "start"
-			}
-			return sp, "." + name, err.Error()
+			return sp, "." + m.Key, err.Error()
 		}
-		if isStart {
+		if m.Key == "start" {
 			sp.Start, haveStart = n, true
 		} else {
 			sp.End, haveEnd = n, true
@@ -410,23 +387,38 @@ func parseSpan(raw []byte) (sp model.Interval, sub, msg string) {
 	return sp, "", ""
 }
 
+// intValue accepts a JSON integer (Python int). Floats are refused:
+// upstream uses these values as list indexes, where a float raises.
+func intValue(v *jsontree.Value) (int, error) {
+	if !v.Is(jsontree.Number) {
+		return 0, expected("an integer", v)
+	}
+	if strings.ContainsAny(v.Str, ".eEIN") {
+		return 0, fmt.Errorf("expected an integer, found %s", v.Str)
+	}
+	n, ok := v.Int()
+	if !ok {
+		return 0, fmt.Errorf("integer %s out of range", v.Str)
+	}
+	return n, nil
+}
+
 // parseSymbols reads {file: [name, ...]}. null is absent (upstream `or {}`);
 // {} is kept as an empty non-nil slice so that writing keeps the key.
-func parseSymbols(raw []byte, path string) ([]model.FileSymbols, *fieldError) {
-	if isNull(raw) {
+func parseSymbols(v *jsontree.Value, path string) ([]model.FileSymbols, *fieldError) {
+	if v.IsNull() {
 		return nil, nil
 	}
-	ms, err := members(raw)
-	if err != nil {
-		return nil, ferr(path, "%v", err)
+	if !v.Is(jsontree.Object) {
+		return nil, ferr(path, "%v", expected("an object", v))
 	}
-	out := make([]model.FileSymbols, 0, len(ms))
-	for _, m := range ms {
-		names, fe := parseFiles(m.val, path+"["+strconv.Quote(m.key)+"]")
+	out := make([]model.FileSymbols, 0, len(v.Obj))
+	for _, m := range v.Obj {
+		names, fe := parseFiles(m.Val, path+"["+strconv.Quote(m.Key)+"]")
 		if fe != nil {
 			return nil, fe
 		}
-		out = append(out, model.FileSymbols{File: m.key, Symbols: names})
+		out = append(out, model.FileSymbols{File: m.Key, Symbols: names})
 	}
 	return out, nil
 }

@@ -27,7 +27,7 @@ func TestReadJSONLRecords(t *testing.T) {
 		{2, "owner__repo-2", false, ""},
 		{3, "", true, f + `3: no "instance_id" or "original_inst_id" (upstream skips this record)`},
 		{5, "owner__repo-5", false, f + `5: traj_data.pred_spans["a.py"][0]: missing "end"`},
-		{6, "", false, f + `6: invalid JSON at byte 61 of the line: unexpected end of JSON input`},
+		{6, "", false, f + `6:63: invalid JSON: expected a value, found end of input`},
 		{7, "owner__repo-7", false, ""},
 		{8, "owner__repo-8", false, f + `8: traj_data.pred_steps[0].spans: expected an object, found null`},
 		{9, "owner__repo-9", false, f + `9: traj_data.pred_steps[0].spans["a.py"][0].start: expected an integer, found 1.0`},
@@ -183,12 +183,12 @@ func TestReadLayouts(t *testing.T) {
 		{"Unicode-space line is blank", "{\"instance_id\": \"a\"}\n\u00a0\u2028 \n", "x.jsonl", []string{"a"}, []int{1}, []string{""}, ""},
 		{"str.isspace() line is blank", "{\"instance_id\": \"a\"}\n\u2000\u200a\x1c\x1f\u3000\n", "x.jsonl", []string{"a"}, []int{1}, []string{""}, ""},
 		{"zero-width space is not blank", "{\"instance_id\": \"a\"}\n\u200b\n", "x.jsonl", []string{"a", ""}, []int{1, 2},
-			[]string{"", "x.jsonl:2: invalid JSON at byte 0 of the line: invalid character 'â' looking for beginning of value"}, ""},
+			[]string{"", "x.jsonl:2:1: invalid JSON: expected a value, found '\\u200b'"}, ""},
 		{"empty input", "", "x.json", nil, nil, nil, ""},
-		{"invalid JSON names the place", "[\n {\"instance_id\": \"a\"},\n {oops}\n]", "x.json", nil, nil, nil, "x.json: line 3, byte offset 27: invalid JSON"},
+		{"invalid JSON names the place", "[\n {\"instance_id\": \"a\"},\n {oops}\n]", "x.json", nil, nil, nil, "x.json:3:3: invalid JSON: expected a string key in an object"},
 		{"a string is not records", `"hello"`, "x.json", nil, nil, nil, "x.json: line 1: expected a list of records or one record, found a string"},
 		{".jsonl forces lines", "{\n\"instance_id\": \"a\"}\n", "x.jsonl", []string{"", ""}, []int{1, 2},
-			[]string{"x.jsonl:1: invalid JSON at byte 0 of the line: unexpected end of JSON input", "x.jsonl:2: invalid JSON at byte 13 of the line: invalid character ':' after top-level value"}, ""},
+			[]string{"x.jsonl:1:2: invalid JSON: expected a string key in an object, found end of input", "x.jsonl:2:14: invalid JSON: extra data after the JSON value"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

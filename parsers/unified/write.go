@@ -1,15 +1,13 @@
 package unified
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/rawjson"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 )
 
 // Append appends p as Python's json.dumps(record, ensure_ascii=False) writes
@@ -123,67 +121,40 @@ func appendSymbols(dst []byte, syms []model.FileSymbols) []byte {
 // ensure_ascii=False) would: member order kept, a repeated key once (first
 // place, last value), integers exact, floats in Python repr.
 func appendPyValue(dst []byte, raw []byte) ([]byte, error) {
-	if !json.Valid(raw) {
+	v, err := jsontree.Parse(raw)
+	if err != nil {
 		return dst, fmt.Errorf("invalid JSON value %.40q", raw)
 	}
-	return appendValid(dst, raw)
+	return appendValue(dst, v), nil
 }
 
-func appendValid(dst []byte, raw []byte) ([]byte, error) {
-	raw = bytes.TrimSpace(raw)
-	switch raw[0] {
-	case '{':
-		ms, err := members(raw)
-		if err != nil {
-			return dst, err
-		}
-		dst = append(dst, '{')
-		for i, m := range ms {
-			if i > 0 {
-				dst = append(dst, ", "...)
-			}
-			dst = python.AppendJSONStringUnicode(dst, m.key)
+func appendValue(dst []byte, v *jsontree.Value) []byte {
+	switch v.Kind {
+	case jsontree.Object:
+		return appendSeq(dst, '{', '}', len(v.Obj), func(dst []byte, i int) []byte {
+			dst = python.AppendJSONStringUnicode(dst, v.Obj[i].Key)
 			dst = append(dst, ": "...)
-			if dst, err = appendValid(dst, m.val); err != nil {
-				return dst, err
-			}
-		}
-		return append(dst, '}'), nil
-	case '[':
-		els, err := rawjson.Elements(raw)
-		if err != nil {
-			return dst, err
-		}
-		dst = append(dst, '[')
-		for i, el := range els {
-			if i > 0 {
-				dst = append(dst, ", "...)
-			}
-			if dst, err = appendValid(dst, el); err != nil {
-				return dst, err
-			}
-		}
-		return append(dst, ']'), nil
-	case '"':
-		s, err := rawjson.DecodeString(raw)
-		if err != nil {
-			return dst, err
-		}
-		return python.AppendJSONStringUnicode(dst, s), nil
+			return appendValue(dst, v.Obj[i].Val)
+		})
+	case jsontree.Array:
+		return appendSeq(dst, '[', ']', len(v.Arr), func(dst []byte, i int) []byte {
+			return appendValue(dst, v.Arr[i])
+		})
+	case jsontree.String:
+		return python.AppendJSONStringUnicode(dst, v.Str)
+	case jsontree.Bool:
+		return strconv.AppendBool(dst, v.Bool)
+	case jsontree.Null:
+		return append(dst, "null"...)
 	}
-	switch raw[0] {
-	case 't', 'f', 'n':
-		return append(dst, raw...), nil
-	}
-	if !strings.ContainsAny(string(raw), ".eE") {
+	if !strings.ContainsAny(v.Str, ".eEIN") {
 		// A Python int: exact digits; "-0" is 0.
-		if string(raw) == "-0" {
-			return append(dst, '0'), nil
+		if v.Str == "-0" {
+			return append(dst, '0')
 		}
-		return append(dst, raw...), nil
+		return append(dst, v.Str...)
 	}
-	// Out-of-range values parse to ±Inf or 0 as in Python; the error only
-	// reports the range.
-	f, _ := strconv.ParseFloat(string(raw), 64)
-	return python.AppendJSONFloat(dst, f), nil
+	// Out-of-range values parse to ±Inf or 0 as in Python.
+	f, _ := v.Float()
+	return python.AppendJSONFloat(dst, f)
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/jsonv"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/runfile"
 )
 
@@ -92,15 +92,15 @@ func Range(f string, a, b int) []model.ObservedRead {
 func TrajfileCases(t *testing.T, vectors, suffix string, load func(string) ([]model.Run, error)) []model.Run {
 	t.Helper()
 	cases := ReadJSON(t, filepath.Join(vectors, "trajfile_cases.json"))
-	list, _ := cases.Get("cases")
+	list, _ := cases.Lookup("cases")
 	var runs []model.Run
 	for _, c := range list.Arr {
-		file, _ := c.Get("trajectory_file")
+		file, _ := c.Lookup("trajectory_file")
 		if !strings.HasSuffix(file.Str, suffix) {
 			continue
 		}
 		run := LoadOne(t, load, filepath.Join(vectors, file.Str))
-		want, _ := c.Get("loaded_pred")
+		want, _ := c.Lookup("loaded_pred")
 		for _, d := range Diff(run.Prediction, want) {
 			t.Errorf("%s: %s", file.Str, d)
 		}
@@ -154,13 +154,13 @@ func CheckSniff(t *testing.T, sniff func(name string, head []byte) bool, dir, na
 }
 
 // ReadJSON reads and parses a JSON file the way Python's json.load does.
-func ReadJSON(t testing.TB, path string) *jsonv.Value {
+func ReadJSON(t testing.TB, path string) *jsontree.Value {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := jsonv.Parse(b)
+	v, err := jsontree.Parse(b)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}

@@ -9,12 +9,12 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/jsonv"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 )
 
 // Diff returns the differences between got and the unified record want,
 // empty when they agree.
-func Diff(got model.Prediction, want *jsonv.Value) []string {
+func Diff(got model.Prediction, want *jsontree.Value) []string {
 	var diffs []string
 	add := func(format string, args ...any) { diffs = append(diffs, fmt.Sprintf(format, args...)) }
 	if id := str(want, "instance_id"); id != got.InstanceID {
@@ -23,9 +23,9 @@ func Diff(got model.Prediction, want *jsonv.Value) []string {
 	if p := str(want, "model_patch"); p != got.ModelPatch {
 		add("model_patch %q, want %q", got.ModelPatch, p)
 	}
-	td, _ := want.Get("traj_data")
-	steps, _ := td.Get("pred_steps")
-	var wantSteps []*jsonv.Value
+	td, _ := want.Lookup("traj_data")
+	steps, _ := td.Lookup("pred_steps")
+	var wantSteps []*jsontree.Value
 	if steps != nil {
 		wantSteps = steps.Arr
 	}
@@ -43,18 +43,18 @@ func Diff(got model.Prediction, want *jsonv.Value) []string {
 	return diffs
 }
 
-func str(v *jsonv.Value, k string) string {
-	s, _ := v.Get(k)
+func str(v *jsontree.Value, k string) string {
+	s, _ := v.Lookup(k)
 	if s == nil {
 		return ""
 	}
 	return s.Str
 }
 
-func stepDiff(got model.Step, want *jsonv.Value, fk, sk, yk string) []string {
+func stepDiff(got model.Step, want *jsontree.Value, fk, sk, yk string) []string {
 	var diffs []string
 	var wf []string
-	if f, ok := want.Get(fk); ok {
+	if f, ok := want.Lookup(fk); ok {
 		for _, x := range f.Arr {
 			wf = append(wf, x.Str)
 		}
@@ -63,12 +63,12 @@ func stepDiff(got model.Step, want *jsonv.Value, fk, sk, yk string) []string {
 		diffs = append(diffs, fmt.Sprintf("files %q, want %q", got.Files, wf))
 	}
 	var ws []string
-	if s, ok := want.Get(sk); ok {
+	if s, ok := want.Lookup(sk); ok {
 		for _, m := range s.Obj {
 			var parts []string
 			for _, sp := range m.Val.Arr {
-				a, _ := sp.Get("start")
-				b, _ := sp.Get("end")
+				a, _ := sp.Lookup("start")
+				b, _ := sp.Lookup("end")
 				parts = append(parts, a.Str+"-"+b.Str)
 			}
 			ws = append(ws, m.Key+":"+strings.Join(parts, ","))
@@ -86,7 +86,7 @@ func stepDiff(got model.Step, want *jsonv.Value, fk, sk, yk string) []string {
 		diffs = append(diffs, fmt.Sprintf("spans %q, want %q", gs, ws))
 	}
 	var wy []string
-	if s, ok := want.Get(yk); ok {
+	if s, ok := want.Lookup(yk); ok {
 		for _, m := range s.Obj {
 			var names []string
 			for _, n := range m.Val.Arr {

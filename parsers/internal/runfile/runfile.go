@@ -11,11 +11,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"unicode/utf8"
 
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
+
+	"github.com/trajscope/trajscope/internal/textstore"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/pack"
 )
 
 // MaxSize is the largest run file read. Every parser holds the whole file
@@ -31,44 +32,26 @@ type DirLoader func(path string) ([]model.Run, error)
 
 // Load reads the runs at path. With dir set, a directory goes to dir (and a
 // path that cannot be stat'ed is an error); a file is read and parsed. The
-// runs come back packed (see package pack): their observations in
-// Run.Observations, nothing shared with the file's bytes.
+// runs' outputs and thoughts come back compressed (see package textstore).
 func Load(path string, parse Parser, dir DirLoader) ([]model.Run, error) {
 	runs, err := load(path, parse, dir)
-	return packAll(runs), err
+	for i := range runs {
+		r := &runs[i]
+		r.Observations = textstore.Compress(r.Observations, len(r.Actions))
+		r.Thoughts = textstore.Compress(r.Thoughts, len(r.Actions))
+	}
+	return runs, err
 }
 
 // LoadPredictions is Load for a caller that reads only the runs'
-// predictions (a scorer): their outputs and thoughts are dropped rather
-// than compressed.
+// predictions (a scorer): their outputs and thoughts are dropped.
 func LoadPredictions(path string, parse Parser, dir DirLoader) ([]model.Run, error) {
 	runs, err := load(path, parse, dir)
 	for i := range runs {
 		runs[i].Observations, runs[i].Thoughts = nil, nil
 	}
-	return packAll(runs), err
+	return runs, err
 }
-
-func packAll(runs []model.Run) []model.Run {
-	longest := 0
-	for i := range runs {
-		pack.Run(&runs[i])
-		longest = max(longest, pack.Longest(&runs[i]))
-	}
-	if longest >= CollectAfter {
-		// Such an output is decompressed whole when it is read (the
-		// rebuilt tree reads every output); collecting now lets that
-		// reuse the file's bytes, garbage since packing, rather than sit
-		// beside them until the collector reaches its limit (set from the
-		// file's size): a 1 GB output took 2.1 GB instead of 1.1.
-		runtime.GC()
-	}
-	return runs
-}
-
-// CollectAfter is the output length from which Load collects garbage once
-// the runs are packed.
-const CollectAfter = 64 << 20
 
 func load(path string, parse Parser, dir DirLoader) ([]model.Run, error) {
 	if dir != nil {
@@ -123,7 +106,7 @@ func Named(parse func(name string, data []byte) (*model.Run, error)) Parser {
 	return func(path string, data []byte) ([]model.Run, error) {
 		run, err := parse(filepath.Base(path), data)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return nil, jsontree.At(path, err)
 		}
 		run.Path = path
 		return []model.Run{*run}, nil

@@ -1,16 +1,17 @@
 package toolcall
 
 import (
-	"encoding/json"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 )
 
 // Describe renders a call as a one-line command for the timeline: the
 // shell command itself, or the tool name with its main arguments. Long
 // payloads (file contents, edit strings) are left out.
-func Describe(name string, in map[string]any) string {
+func Describe(name string, in *jsontree.Value) string {
 	if kindOf(name) == kBash {
 		if cmd := shellCommand(in); cmd != "" {
 			return cmd
@@ -18,9 +19,9 @@ func Describe(name string, in map[string]any) string {
 	}
 	var b strings.Builder
 	b.WriteString(name)
-	keys := make([]string, 0, len(in))
-	for k := range in {
-		keys = append(keys, k)
+	keys := make([]string, 0, len(in.Members()))
+	for _, m := range in.Members() {
+		keys = append(keys, m.Key)
 	}
 	sort.Slice(keys, func(i, j int) bool {
 		pi, pj := describeRank(keys[i]), describeRank(keys[j])
@@ -34,20 +35,19 @@ func Describe(name string, in map[string]any) string {
 			continue
 		}
 		var val string
-		switch v := in[k].(type) {
-		case string:
-			if len(v) > 200 {
-				v = v[:200] + "…"
+		switch v := in.Get(k); v.Kind {
+		case jsontree.String:
+			s := v.Str
+			if len(s) > 200 {
+				s = s[:200] + "…"
 			}
-			val = strconv.Quote(v)
-		case float64, bool, json.Number:
-			raw, _ := json.Marshal(v)
-			val = string(raw)
-		case []any:
-			if len(v) <= 4 {
-				raw, _ := json.Marshal(v)
-				if len(raw) <= 80 {
-					val = string(raw)
+			val = strconv.Quote(s)
+		case jsontree.Number, jsontree.Bool:
+			val = v.Compact()
+		case jsontree.Array:
+			if len(v.Arr) <= 4 {
+				if raw := v.Compact(); len(raw) <= 80 {
+					val = raw
 				}
 			}
 		}

@@ -5,15 +5,14 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
 )
 
 // editorCall handles str_replace_editor-style tools: "view" reads (the
 // numbered output is the truth, else view_range), the rest edit.
 func editorCall(a *model.Action, c Call) {
 	in := c.Input
-	file := pyval.First(in, "path", "file_path")
-	switch pyval.Str(in["command"]) {
+	file := in.First("path", "file_path")
+	switch in.Get("command").Text() {
 	case "view":
 		a.Category = model.CategoryRead
 		text, _ := StripMetadata(c.Output)
@@ -31,10 +30,10 @@ func editorCall(a *model.Action, c Call) {
 		if c.HasOutput && strings.TrimSpace(text) != "" {
 			return // an error or a message: no file lines shown
 		}
-		vr := pyval.List(in["view_range"])
+		vr := in.Get("view_range").Items()
 		if len(vr) == 2 {
-			s, ok1 := pyval.AnyInt(vr[0])
-			e, ok2 := pyval.AnyInt(vr[1])
+			s, ok1 := vr[0].AnyInt()
+			e, ok2 := vr[1].AnyInt()
 			switch {
 			case ok1 && ok2 && s >= 1 && e == -1:
 				a.Reads = []model.ObservedRead{{File: file, Kind: model.ReadFrom, Start: s}}

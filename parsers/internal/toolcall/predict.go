@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 )
 
 // NormPath turns a path as an agent wrote it into the form predictions
@@ -128,36 +128,36 @@ func UsageZero(u model.Usage) bool { return u == model.Usage{} }
 
 // AnthropicUsage reads an Anthropic "usage" object. InputTokens is the
 // uncached input, so Input+CacheRead+CacheWrite is what the model was sent.
-func AnthropicUsage(v any) model.Usage {
-	m := pyval.Obj(v)
-	in, _ := pyval.AnyInt(m["input_tokens"])
-	out, _ := pyval.AnyInt(m["output_tokens"])
-	read, _ := pyval.AnyInt(m["cache_read_input_tokens"])
-	write, _ := pyval.AnyInt(m["cache_creation_input_tokens"])
+func AnthropicUsage(v *jsontree.Value) model.Usage {
+	m := v.Object()
+	in, _ := m.Get("input_tokens").AnyInt()
+	out, _ := m.Get("output_tokens").AnyInt()
+	read, _ := m.Get("cache_read_input_tokens").AnyInt()
+	write, _ := m.Get("cache_creation_input_tokens").AnyInt()
 	return model.NewUsage(in, out, read, write)
 }
 
 // OpenAIUsage reads an OpenAI-style usage object (chat completions or the
 // Responses API). Prompt tokens there include the cached ones, which are
 // moved to CacheRead so that InputTokens means uncached input everywhere.
-func OpenAIUsage(v any) model.Usage {
-	m := pyval.Obj(v)
-	prompt, ok := pyval.AnyInt(m["prompt_tokens"])
+func OpenAIUsage(v *jsontree.Value) model.Usage {
+	m := v.Object()
+	prompt, ok := m.Get("prompt_tokens").AnyInt()
 	if !ok {
-		prompt, _ = pyval.AnyInt(m["input_tokens"])
+		prompt, _ = m.Get("input_tokens").AnyInt()
 	}
-	output, ok := pyval.AnyInt(m["completion_tokens"])
+	output, ok := m.Get("completion_tokens").AnyInt()
 	if !ok {
-		output, _ = pyval.AnyInt(m["output_tokens"])
+		output, _ = m.Get("output_tokens").AnyInt()
 	}
-	cached, ok := pyval.AnyInt(pyval.Path(m, "prompt_tokens_details", "cached_tokens"))
+	cached, ok := m.Path("prompt_tokens_details", "cached_tokens").AnyInt()
 	if !ok {
-		if cached, ok = pyval.AnyInt(pyval.Path(m, "input_tokens_details", "cached_tokens")); !ok {
-			cached, _ = pyval.AnyInt(m["cache_read_input_tokens"])
+		if cached, ok = m.Path("input_tokens_details", "cached_tokens").AnyInt(); !ok {
+			cached, _ = m.Get("cache_read_input_tokens").AnyInt()
 		}
 	}
-	write, _ := pyval.AnyInt(m["cache_creation_input_tokens"])
-	if w, ok := pyval.AnyInt(pyval.Path(m, "prompt_tokens_details", "cache_write_tokens")); ok && write == 0 {
+	write, _ := m.Get("cache_creation_input_tokens").AnyInt()
+	if w, ok := m.Path("prompt_tokens_details", "cache_write_tokens").AnyInt(); ok && write == 0 {
 		write = w
 	}
 	input := max(prompt-cached-write, 0)
@@ -210,8 +210,8 @@ func Check(run *model.Run) error {
 
 // Cost reads a run's recorded cost in US dollars: a positive, finite JSON
 // number, else 0 (not recorded).
-func Cost(v any) float64 {
-	if f, ok := pyval.Float(v); ok && f > 0 && !math.IsInf(f, 1) {
+func Cost(v *jsontree.Value) float64 {
+	if f, ok := v.Float(); ok && f > 0 && !math.IsInf(f, 1) {
 		return f
 	}
 	return 0

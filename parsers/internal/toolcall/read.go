@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 )
 
 var (
@@ -68,12 +68,12 @@ func numberedRun(obs string) (first, last int, ok bool) {
 // recorder cut it short, and only then the requested offset/limit. For
 // Claude Code's Read, a result with no numbered line (an error, a "shorter
 // than the provided offset" warning, an empty file) displayed nothing.
-func readRegion(file string, in map[string]any, base int, c Call) []model.ObservedRead {
+func readRegion(file string, in *jsontree.Value, base int, c Call) []model.ObservedRead {
 	if c.IsError {
 		return nil
 	}
-	offset, hasOff := pyval.AnyInt(in["offset"])
-	limit, hasLim := pyval.AnyInt(in["limit"])
+	offset, hasOff := in.Get("offset").AnyInt()
+	limit, hasLim := in.Get("limit").AnyInt()
 	if hasLim && limit <= 0 {
 		hasLim = false
 	}
@@ -106,11 +106,11 @@ func readRegion(file string, in map[string]any, base int, c Call) []model.Observ
 	if numbered && !trimmed {
 		return []model.ObservedRead{{File: file, Kind: model.ReadRange, Start: first, End: last}}
 	}
-	if f := pyval.Obj(c.Meta["file"]); f != nil {
-		switch pyval.Str(c.Meta["type"]) {
+	if f := c.Meta.Get("file").Object(); f != nil {
+		switch c.Meta.Get("type").Text() {
 		case "text", "":
-			s, okS := pyval.AnyInt(f["startLine"])
-			n, okN := pyval.AnyInt(f["numLines"])
+			s, okS := f.Get("startLine").AnyInt()
+			n, okN := f.Get("numLines").AnyInt()
 			if okS && okN {
 				if n <= 0 {
 					return nil
@@ -152,12 +152,12 @@ func readRegion(file string, in map[string]any, base int, c Call) []model.Observ
 // for (startLine, endLine), or the whole file.
 func sgRead(c Call) []model.ObservedRead {
 	in := c.Input
-	file := pyval.First(in, "path", "file_path", "file")
+	file := in.First("path", "file_path", "file")
 	if file == "" || c.IsError {
 		return nil
 	}
-	s, okS := pyval.AnyInt(firstOf(in, "startLine", "start_line"))
-	e, okE := pyval.AnyInt(firstOf(in, "endLine", "end_line"))
+	s, okS := firstOf(in, "startLine", "start_line").AnyInt()
+	e, okE := firstOf(in, "endLine", "end_line").AnyInt()
 	switch {
 	case okS && okE && s >= 1 && e >= s:
 		return []model.ObservedRead{{File: file, Kind: model.ReadRange, Start: s, End: e}}

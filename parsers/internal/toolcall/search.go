@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
 )
 
 var (
@@ -25,7 +24,7 @@ var (
 // grepContent reports a Grep call in content mode, which prints matching
 // lines rather than file names or counts.
 func grepContent(c Call) bool {
-	return pyval.Str(c.Input["output_mode"]) == "content" || pyval.Str(c.Meta["mode"]) == "content"
+	return c.Input.Get("output_mode").Text() == "content" || c.Meta.Get("mode").Text() == "content"
 }
 
 // grepHits reads a Grep-style result as search hits: file lists
@@ -40,13 +39,13 @@ func grepHits(c Call) []model.SearchHit {
 			hits = append(hits, h)
 		}
 	}
-	for _, f := range pyval.List(c.Meta["filenames"]) {
-		add(model.SearchHit{File: pyval.Str(f)})
+	for _, f := range c.Meta.Get("filenames").Items() {
+		add(model.SearchHit{File: f.Text()})
 	}
 	if c.IsError {
 		return hits
 	}
-	target := pyval.First(c.Input, "path", "file_path", "dir_path")
+	target := c.Input.First("path", "file_path", "dir_path")
 	text, _ := StripMetadata(c.Output)
 	content := grepContent(c)
 	for i, line := range strings.Split(text, "\n") {
@@ -88,8 +87,8 @@ func listHits(c Call) []model.SearchHit {
 			hits = append(hits, model.SearchHit{File: p})
 		}
 	}
-	for _, f := range pyval.List(c.Meta["filenames"]) {
-		add(pyval.Str(f))
+	for _, f := range c.Meta.Get("filenames").Items() {
+		add(f.Text())
 	}
 	if c.IsError {
 		return hits

@@ -12,7 +12,7 @@ import (
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/cmdfail"
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/shell"
 )
 
@@ -21,7 +21,7 @@ type Call struct {
 	// Name is the tool name as recorded ("Read", "Bash", "read_file", …).
 	Name string
 	// Input is the decoded arguments object (nil when there were none).
-	Input map[string]any
+	Input *jsontree.Value
 	// Output is the result text the model was shown.
 	Output string
 	// HasOutput is true when the transcript recorded a result at all; an
@@ -29,7 +29,7 @@ type Call struct {
 	HasOutput bool
 	// Meta is the structured result when the format keeps one (Claude
 	// Code's toolUseResult); nil otherwise.
-	Meta map[string]any
+	Meta *jsontree.Value
 	// IsError marks a result the tool reported as an error.
 	IsError bool
 	// Exit is the command's exit status when the transcript recorded one
@@ -118,7 +118,7 @@ func Apply(a *model.Action, c Call) {
 	switch kindOf(c.Name) {
 	case kRead:
 		a.Category = model.CategoryRead
-		file := pyval.First(in, "file_path", "path", "filePath", "absolute_path", "notebook_path", "file")
+		file := in.First("file_path", "path", "filePath", "absolute_path", "notebook_path", "file")
 		if file == "" {
 			return
 		}
@@ -160,14 +160,14 @@ func Apply(a *model.Action, c Call) {
 		if c.IsError {
 			return // a failed edit changed nothing
 		}
-		if f := pyval.First(in, "file_path", "path", "filePath", "notebook_path", "absolute_path", "target_file", "file"); f != "" {
+		if f := in.First("file_path", "path", "filePath", "notebook_path", "absolute_path", "target_file", "file"); f != "" {
 			a.Edits = []string{f}
 		}
 	case kEditor:
 		editorCall(a, c)
 	case kPatch:
 		a.Category = model.CategoryEdit
-		a.Edits = patchFiles(pyval.First(in, "input", "patch", "diff", "content"))
+		a.Edits = patchFiles(in.First("input", "patch", "diff", "content"))
 	case kSGRead:
 		a.Category = model.CategoryRead
 		a.Reads = sgRead(c)
@@ -179,9 +179,10 @@ func Apply(a *model.Action, c Call) {
 	}
 }
 
-func firstOf(m map[string]any, keys ...string) any {
+// firstOf is the first of m's members that is set and not null.
+func firstOf(m *jsontree.Value, keys ...string) *jsontree.Value {
 	for _, k := range keys {
-		if v, ok := m[k]; ok && v != nil {
+		if v := m.Get(k); !v.IsNull() {
 			return v
 		}
 	}
@@ -190,17 +191,17 @@ func firstOf(m map[string]any, keys ...string) any {
 
 // shellCommand reads the command of a shell tool: a string, or an argv list
 // (Codex "shell": ["bash", "-lc", "…"]) whose script is the last word.
-func shellCommand(in map[string]any) string {
+func shellCommand(in *jsontree.Value) string {
 	for _, k := range []string{"command", "cmd", "script", "commands"} {
-		switch v := in[k].(type) {
-		case string:
-			if v != "" {
-				return v
+		switch v := in.Get(k); {
+		case v.Is(jsontree.String):
+			if v.Str != "" {
+				return v.Str
 			}
-		case []any:
+		case v.Is(jsontree.Array):
 			var words []string
-			for _, w := range v {
-				if s, ok := w.(string); ok {
+			for _, w := range v.Arr {
+				if s, ok := w.AsString(); ok {
 					words = append(words, s)
 				}
 			}

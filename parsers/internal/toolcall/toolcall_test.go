@@ -1,10 +1,12 @@
 package toolcall
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 )
 
 func rng(f string, a, b int) model.ObservedRead {
@@ -20,74 +22,74 @@ func TestApplyReads(t *testing.T) {
 		want []model.ObservedRead
 	}{
 		{"offset/limit, no output: offset..offset+limit-1",
-			Call{Name: "Read", Input: map[string]any{"file_path": f, "offset": 780.0, "limit": 100.0}},
+			Call{Name: "Read", Input: js(map[string]any{"file_path": f, "offset": 780.0, "limit": 100.0})},
 			[]model.ObservedRead{rng(f, 780, 879)}},
 		{"no offset, no limit, no output: whole file",
-			Call{Name: "Read", Input: map[string]any{"file_path": f}},
+			Call{Name: "Read", Input: js(map[string]any{"file_path": f})},
 			[]model.ObservedRead{whole}},
 		{"offset without limit: to the end",
-			Call{Name: "Read", Input: map[string]any{"file_path": f, "offset": 50.0}},
+			Call{Name: "Read", Input: js(map[string]any{"file_path": f, "offset": 50.0})},
 			[]model.ObservedRead{{File: f, Kind: model.ReadFrom, Start: 50}}},
 		{"arrow prefix confirms the range",
-			Call{Name: "Read", Input: map[string]any{"file_path": f, "offset": 10.0, "limit": 3.0}, HasOutput: true,
+			Call{Name: "Read", Input: js(map[string]any{"file_path": f, "offset": 10.0, "limit": 3.0}), HasOutput: true,
 				Output: "    10→a\n    11→b\n    12→c\n"},
 			[]model.ObservedRead{rng(f, 10, 12)}},
 		{"tab prefix confirms the range",
-			Call{Name: "Read", Input: map[string]any{"file_path": f, "offset": 10.0, "limit": 3.0}, HasOutput: true,
+			Call{Name: "Read", Input: js(map[string]any{"file_path": f, "offset": 10.0, "limit": 3.0}), HasOutput: true,
 				Output: "10\ta\n11\tb\n12\tc"},
 			[]model.ObservedRead{rng(f, 10, 12)}},
 		{"numbered output wins over the arguments (short file)",
-			Call{Name: "Read", Input: map[string]any{"file_path": f, "offset": 10.0, "limit": 100.0}, HasOutput: true,
+			Call{Name: "Read", Input: js(map[string]any{"file_path": f, "offset": 10.0, "limit": 100.0}), HasOutput: true,
 				Output: "    10→a\n    11→b\n\n<system-reminder>\n1\tnot a file line\n</system-reminder>"},
 			[]model.ObservedRead{rng(f, 10, 11)}},
 		{"whole-file read shows its lines",
-			Call{Name: "Read", Input: map[string]any{"file_path": f}, HasOutput: true, Output: "     1→x\n     2→y"},
+			Call{Name: "Read", Input: js(map[string]any{"file_path": f}), HasOutput: true, Output: "     1→x\n     2→y"},
 			[]model.ObservedRead{rng(f, 1, 2)}},
 		{"offset 0 numbered from 0 (Claude Code 2.1.178): shifted to 1-based",
-			Call{Name: "Read", Input: map[string]any{"file_path": f, "offset": 0.0, "limit": 2.0}, HasOutput: true, Output: "0\ta\n1\tb"},
+			Call{Name: "Read", Input: js(map[string]any{"file_path": f, "offset": 0.0, "limit": 2.0}), HasOutput: true, Output: "0\ta\n1\tb"},
 			[]model.ObservedRead{rng(f, 1, 2)}},
 		{"trimmed output keeps the requested end",
-			Call{Name: "Read", Input: map[string]any{"file_path": f, "offset": 0.0, "limit": 60.0}, HasOutput: true,
+			Call{Name: "Read", Input: js(map[string]any{"file_path": f, "offset": 0.0, "limit": 60.0}), HasOutput: true,
 				Output: "0\ta\n1\tb\n2\tc...[trimmed]"},
 			[]model.ObservedRead{rng(f, 1, 60)}},
 		{"trimmed whole-file read stays whole",
-			Call{Name: "Read", Input: map[string]any{"file_path": f}, HasOutput: true, Output: "1\t/*\n2\tCopy...[trimmed]"},
+			Call{Name: "Read", Input: js(map[string]any{"file_path": f}), HasOutput: true, Output: "1\t/*\n2\tCopy...[trimmed]"},
 			[]model.ObservedRead{whole}},
 		{"structured result when the text is trimmed",
-			Call{Name: "Read", Input: map[string]any{"file_path": f}, HasOutput: true, Output: "1\tx...[trimmed]",
-				Meta: map[string]any{"type": "text", "file": map[string]any{"filePath": f, "startLine": 1.0, "numLines": 40.0, "totalLines": 40.0}}},
+			Call{Name: "Read", Input: js(map[string]any{"file_path": f}), HasOutput: true, Output: "1\tx...[trimmed]",
+				Meta: js(map[string]any{"type": "text", "file": map[string]any{"filePath": f, "startLine": 1.0, "numLines": 40.0, "totalLines": 40.0}})},
 			[]model.ObservedRead{rng(f, 1, 40)}},
 		{"structured result without output text",
-			Call{Name: "Read", Input: map[string]any{"file_path": f, "offset": 5.0},
-				Meta: map[string]any{"type": "text", "file": map[string]any{"startLine": 5.0, "numLines": 3.0}}},
+			Call{Name: "Read", Input: js(map[string]any{"file_path": f, "offset": 5.0}),
+				Meta: js(map[string]any{"type": "text", "file": map[string]any{"startLine": 5.0, "numLines": 3.0}})},
 			[]model.ObservedRead{rng(f, 5, 7)}},
 		{"warning, no numbered lines: nothing shown",
-			Call{Name: "Read", Input: map[string]any{"file_path": f}, HasOutput: true,
+			Call{Name: "Read", Input: js(map[string]any{"file_path": f}), HasOutput: true,
 				Output: "<system-reminder>Warning: the file exists but is shorter than the provided offset (1). The file has 1 lines.</system-reminder>"},
 			nil},
 		{"error result: nothing shown",
-			Call{Name: "Read", Input: map[string]any{"file_path": f, "offset": 1.0, "limit": 5.0}, HasOutput: true, IsError: true,
+			Call{Name: "Read", Input: js(map[string]any{"file_path": f, "offset": 1.0, "limit": 5.0}), HasOutput: true, IsError: true,
 				Output: "File does not exist."},
 			nil},
 		{"Harbor metadata suffix is not output",
-			Call{Name: "Read", Input: map[string]any{"file_path": f, "offset": 3.0, "limit": 2.0}, HasOutput: true,
+			Call{Name: "Read", Input: js(map[string]any{"file_path": f, "offset": 3.0, "limit": 2.0}), HasOutput: true,
 				Output: "3\tx\n4\ty\n\n[metadata] {\"type\": \"text\", \"file\": {\"filePath\": \"5\tz\"}}"},
 			[]model.ObservedRead{rng(f, 3, 4)}},
 		{"zero-based read_file (Gemini CLI)",
-			Call{Name: "read_file", Input: map[string]any{"absolute_path": f, "offset": 9.0, "limit": 11.0}},
+			Call{Name: "read_file", Input: js(map[string]any{"absolute_path": f, "offset": 9.0, "limit": 11.0})},
 			[]model.ObservedRead{rng(f, 10, 20)}},
 		{"str_replace_editor view with range",
-			Call{Name: "str_replace_editor", Input: map[string]any{"command": "view", "path": f, "view_range": []any{5.0, 9.0}}},
+			Call{Name: "str_replace_editor", Input: js(map[string]any{"command": "view", "path": f, "view_range": []any{5.0, 9.0}})},
 			[]model.ObservedRead{rng(f, 5, 9)}},
 		{"str_replace_editor view numbered output",
-			Call{Name: "str_replace_editor", Input: map[string]any{"command": "view", "path": f}, HasOutput: true,
+			Call{Name: "str_replace_editor", Input: js(map[string]any{"command": "view", "path": f}), HasOutput: true,
 				Output: "Here's the result of running `cat -n` on a.py:\n     1\tx\n     2\ty\n"},
 			[]model.ObservedRead{rng(f, 1, 2)}},
 		{"sourcegraph read_file with lines",
-			Call{Name: "mcp__sourcegraph__sg_read_file", Input: map[string]any{"repo": "r", "path": "a.go", "startLine": 3.0, "endLine": 9.0}},
+			Call{Name: "mcp__sourcegraph__sg_read_file", Input: js(map[string]any{"repo": "r", "path": "a.go", "startLine": 3.0, "endLine": 9.0})},
 			[]model.ObservedRead{rng("a.go", 3, 9)}},
 		{"bash sed through parsers/internal/shell",
-			Call{Name: "Bash", Input: map[string]any{"command": "sed -n '20,40p' src/lib.rs"}},
+			Call{Name: "Bash", Input: js(map[string]any{"command": "sed -n '20,40p' src/lib.rs"})},
 			[]model.ObservedRead{rng("src/lib.rs", 20, 40)}},
 	}
 	for _, c := range cases {
@@ -110,47 +112,47 @@ func TestApplySearchEditCategory(t *testing.T) {
 		edits    []string
 	}{
 		{"Grep files_with_matches: hits, no reads",
-			Call{Name: "Grep", Input: map[string]any{"pattern": "F523"}, HasOutput: true, Output: "Found 2 files\n/w/a.py\n/w/b/c.py"},
+			Call{Name: "Grep", Input: js(map[string]any{"pattern": "F523"}), HasOutput: true, Output: "Found 2 files\n/w/a.py\n/w/b/c.py"},
 			model.CategorySearch, []model.SearchHit{{File: "/w/a.py"}, {File: "/w/b/c.py"}}, nil},
 		{"Grep content -n: hits with lines",
-			Call{Name: "Grep", Input: map[string]any{"pattern": "x", "output_mode": "content", "-n": true}, HasOutput: true,
+			Call{Name: "Grep", Input: js(map[string]any{"pattern": "x", "output_mode": "content", "-n": true}), HasOutput: true,
 				Output: "src/a.py:12:    x = 1\nsrc/b.py:3:x()"},
 			model.CategorySearch, []model.SearchHit{{File: "src/a.py", Line: 12}, {File: "src/b.py", Line: 3}}, nil},
 		{"Grep content in one file: bare line numbers",
-			Call{Name: "Grep", Input: map[string]any{"pattern": "x", "path": "src/a.py", "output_mode": "content", "-n": true}, HasOutput: true,
+			Call{Name: "Grep", Input: js(map[string]any{"pattern": "x", "path": "src/a.py", "output_mode": "content", "-n": true}), HasOutput: true,
 				Output: "12:    x = 1"},
 			model.CategorySearch, []model.SearchHit{{File: "src/a.py", Line: 12}}, nil},
 		{"Grep count mode",
-			Call{Name: "Grep", Input: map[string]any{"pattern": "x", "output_mode": "count"}, HasOutput: true, Output: "src/a.py:4\n\nFound 4 total occurrences across 1 file."},
+			Call{Name: "Grep", Input: js(map[string]any{"pattern": "x", "output_mode": "count"}), HasOutput: true, Output: "src/a.py:4\n\nFound 4 total occurrences across 1 file."},
 			model.CategorySearch, []model.SearchHit{{File: "src/a.py"}}, nil},
 		{"Grep structured filenames",
-			Call{Name: "Grep", Input: map[string]any{"pattern": "x"}, Meta: map[string]any{"mode": "files_with_matches", "filenames": []any{"a.go"}}},
+			Call{Name: "Grep", Input: js(map[string]any{"pattern": "x"}), Meta: js(map[string]any{"mode": "files_with_matches", "filenames": []any{"a.go"}})},
 			model.CategorySearch, []model.SearchHit{{File: "a.go"}}, nil},
 		{"Grep no match",
-			Call{Name: "Grep", Input: map[string]any{"pattern": "x"}, HasOutput: true, Output: "No files found"},
+			Call{Name: "Grep", Input: js(map[string]any{"pattern": "x"}), HasOutput: true, Output: "No files found"},
 			model.CategorySearch, nil, nil},
 		{"Glob listing",
-			Call{Name: "Glob", Input: map[string]any{"pattern": "**/*F523*"}, HasOutput: true, Output: "/w/x_F523.py\n/w/y/F523.rs\n(Results are truncated. Consider using a more specific path or pattern.)"},
+			Call{Name: "Glob", Input: js(map[string]any{"pattern": "**/*F523*"}), HasOutput: true, Output: "/w/x_F523.py\n/w/y/F523.rs\n(Results are truncated. Consider using a more specific path or pattern.)"},
 			model.CategorySearch, []model.SearchHit{{File: "/w/x_F523.py"}, {File: "/w/y/F523.rs"}}, nil},
 		{"sourcegraph list_files paths",
-			Call{Name: "mcp__sourcegraph__sg_list_files", Input: map[string]any{"repo": "r"}, HasOutput: true,
+			Call{Name: "mcp__sourcegraph__sg_list_files", Input: js(map[string]any{"repo": "r"}), HasOutput: true,
 				Output: `{"files":[{"isDirectory":true,"path":"a/events/"},{"isDirectory":false,"path":"a/X.java"}]}`},
 			model.CategorySearch, []model.SearchHit{{File: "a/X.java"}}, nil},
-		{"Edit", Call{Name: "Edit", Input: map[string]any{"file_path": "/w/a.py", "old_string": "a", "new_string": "b"}},
+		{"Edit", Call{Name: "Edit", Input: js(map[string]any{"file_path": "/w/a.py", "old_string": "a", "new_string": "b"})},
 			model.CategoryEdit, nil, []string{"/w/a.py"}},
-		{"MultiEdit", Call{Name: "MultiEdit", Input: map[string]any{"file_path": "/w/a.py", "edits": []any{}}},
+		{"MultiEdit", Call{Name: "MultiEdit", Input: js(map[string]any{"file_path": "/w/a.py", "edits": []any{}})},
 			model.CategoryEdit, nil, []string{"/w/a.py"}},
-		{"Write", Call{Name: "Write", Input: map[string]any{"file_path": "/app/hello.txt", "content": "x"}},
+		{"Write", Call{Name: "Write", Input: js(map[string]any{"file_path": "/app/hello.txt", "content": "x"})},
 			model.CategoryEdit, nil, []string{"/app/hello.txt"}},
-		{"NotebookEdit", Call{Name: "NotebookEdit", Input: map[string]any{"notebook_path": "n.ipynb"}},
+		{"NotebookEdit", Call{Name: "NotebookEdit", Input: js(map[string]any{"notebook_path": "n.ipynb"})},
 			model.CategoryEdit, nil, []string{"n.ipynb"}},
-		{"apply_patch", Call{Name: "apply_patch", Input: map[string]any{"input": "*** Begin Patch\n*** Update File: a/b.py\n@@\n-x\n+y\n*** Add File: c.py\n+z\n*** End Patch"}},
+		{"apply_patch", Call{Name: "apply_patch", Input: js(map[string]any{"input": "*** Begin Patch\n*** Update File: a/b.py\n@@\n-x\n+y\n*** Add File: c.py\n+z\n*** End Patch"})},
 			model.CategoryEdit, nil, []string{"a/b.py", "c.py"}},
-		{"Bash run", Call{Name: "Bash", Input: map[string]any{"command": "go test ./..."}},
+		{"Bash run", Call{Name: "Bash", Input: js(map[string]any{"command": "go test ./..."})},
 			model.CategoryRun, nil, nil},
-		{"Task is other", Call{Name: "Task", Input: map[string]any{"description": "explore", "prompt": "…"}},
+		{"Task is other", Call{Name: "Task", Input: js(map[string]any{"description": "explore", "prompt": "…"})},
 			model.CategoryOther, nil, nil},
-		{"TodoWrite is other", Call{Name: "TodoWrite", Input: map[string]any{"todos": []any{}}},
+		{"TodoWrite is other", Call{Name: "TodoWrite", Input: js(map[string]any{"todos": []any{}})},
 			model.CategoryOther, nil, nil},
 	}
 	for _, c := range cases {
@@ -178,18 +180,18 @@ func TestGrepContentReads(t *testing.T) {
 		want []model.ObservedRead
 	}{
 		{"paths and lines",
-			Call{Name: "Grep", Input: map[string]any{"pattern": "x", "output_mode": "content", "-n": true}, HasOutput: true,
+			Call{Name: "Grep", Input: js(map[string]any{"pattern": "x", "output_mode": "content", "-n": true}), HasOutput: true,
 				Output: "src/a.py:12:    x = 1\nsrc/a.py:13:    x()\nsrc/b.py:3:x()"},
 			[]model.ObservedRead{{File: "src/a.py", Kind: model.ReadRange, Start: 12, End: 13}, {File: "src/b.py", Kind: model.ReadRange, Start: 3, End: 3}}},
 		{"one file, bare line numbers",
-			Call{Name: "Grep", Input: map[string]any{"pattern": "x", "path": "src/a.py", "output_mode": "content", "-n": true}, HasOutput: true,
+			Call{Name: "Grep", Input: js(map[string]any{"pattern": "x", "path": "src/a.py", "output_mode": "content", "-n": true}), HasOutput: true,
 				Output: "12:    x = 1"},
 			[]model.ObservedRead{{File: "src/a.py", Kind: model.ReadRange, Start: 12, End: 12}}},
 		{"content without -n: no line known",
-			Call{Name: "Grep", Input: map[string]any{"pattern": "x", "output_mode": "content"}, HasOutput: true,
+			Call{Name: "Grep", Input: js(map[string]any{"pattern": "x", "output_mode": "content"}), HasOutput: true,
 				Output: "src/a.py:    x = 1"},
 			nil},
-		{"files mode", Call{Name: "Grep", Input: map[string]any{"pattern": "x"}, HasOutput: true, Output: "src/a.py\nsrc/b.py"}, nil},
+		{"files mode", Call{Name: "Grep", Input: js(map[string]any{"pattern": "x"}), HasOutput: true, Output: "src/a.py\nsrc/b.py"}, nil},
 	}
 	for _, c := range cases {
 		var a model.Action
@@ -202,18 +204,18 @@ func TestGrepContentReads(t *testing.T) {
 
 func TestShellCommandArgv(t *testing.T) {
 	var a model.Action
-	Apply(&a, Call{Name: "shell", Input: map[string]any{"command": []any{"bash", "-lc", "cat pkg/x.go"}}})
+	Apply(&a, Call{Name: "shell", Input: js(map[string]any{"command": []any{"bash", "-lc", "cat pkg/x.go"}})})
 	if a.Command != "cat pkg/x.go" || len(a.Reads) != 1 || a.Reads[0].Kind != model.ReadWhole {
 		t.Fatalf("got %q %+v", a.Command, a.Reads)
 	}
 }
 
 func TestDescribe(t *testing.T) {
-	got := Describe("Read", map[string]any{"file_path": "/a.py", "offset": 10.0, "limit": 5.0})
+	got := Describe("Read", js(map[string]any{"file_path": "/a.py", "offset": 10.0, "limit": 5.0}))
 	if got != `Read file_path="/a.py" limit=5 offset=10` {
 		t.Fatalf("got %q", got)
 	}
-	got = Describe("Edit", map[string]any{"file_path": "/a.py", "old_string": "long", "new_string": "x"})
+	got = Describe("Edit", js(map[string]any{"file_path": "/a.py", "old_string": "long", "new_string": "x"}))
 	if got != `Edit file_path="/a.py"` {
 		t.Fatalf("got %q", got)
 	}
@@ -252,15 +254,15 @@ func TestLinesKeepsU2028(t *testing.T) {
 }
 
 func TestUsage(t *testing.T) {
-	u := OpenAIUsage(map[string]any{"prompt_tokens": 1689.0, "completion_tokens": 76.0, "prompt_tokens_details": map[string]any{"cached_tokens": 1664.0}})
+	u := OpenAIUsage(js(map[string]any{"prompt_tokens": 1689.0, "completion_tokens": 76.0, "prompt_tokens_details": map[string]any{"cached_tokens": 1664.0}}))
 	if u != (model.Usage{InputTokens: 25, OutputTokens: 76, CacheRead: 1664}) {
 		t.Fatalf("openai = %+v", u)
 	}
-	u = OpenAIUsage(map[string]any{"input_tokens": 100.0, "output_tokens": 40.0, "input_tokens_details": map[string]any{"cached_tokens": 25.0}})
+	u = OpenAIUsage(js(map[string]any{"input_tokens": 100.0, "output_tokens": 40.0, "input_tokens_details": map[string]any{"cached_tokens": 25.0}}))
 	if u != (model.Usage{InputTokens: 75, OutputTokens: 40, CacheRead: 25}) {
 		t.Fatalf("responses = %+v", u)
 	}
-	u = AnthropicUsage(map[string]any{"input_tokens": 2.0, "cache_creation_input_tokens": 5117.0, "cache_read_input_tokens": 13788.0, "output_tokens": 82.0})
+	u = AnthropicUsage(js(map[string]any{"input_tokens": 2.0, "cache_creation_input_tokens": 5117.0, "cache_read_input_tokens": 13788.0, "output_tokens": 82.0}))
 	if u != (model.Usage{InputTokens: 2, OutputTokens: 82, CacheRead: 13788, CacheWrite: 5117}) {
 		t.Fatalf("anthropic = %+v", u)
 	}
@@ -289,3 +291,16 @@ type notFound struct{}
 func (notFound) Error() string { return "not found" }
 
 var errNotFound error = notFound{}
+
+// js is v as the JSON reader gives it: marshalled, then parsed.
+func js(v any) *jsontree.Value {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	t, err := jsontree.Parse(b)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}

@@ -2,48 +2,36 @@ package toolcall
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"path"
 	"strings"
 	"time"
 
-	"github.com/trajscope/trajscope/parsers/internal/pyval"
-	"github.com/trajscope/trajscope/parsers/internal/rawjson"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 )
 
 // Text flattens message content: a string, or a list of content parts
 // ({"type":"text","text":…}, Anthropic blocks, OpenAI parts), joined by
 // newlines. Parts without text (images) are skipped.
-func Text(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case []any:
+func Text(v *jsontree.Value) string {
+	switch {
+	case v.Is(jsontree.String):
+		return v.Str
+	case v.Is(jsontree.Array):
 		var parts []string
-		for _, p := range x {
-			switch q := p.(type) {
-			case string:
-				parts = append(parts, q)
-			case map[string]any:
-				if s, ok := q["text"].(string); ok {
+		for _, p := range v.Arr {
+			if s, ok := p.AsString(); ok {
+				parts = append(parts, s)
+			} else if s, ok := p.Get("text").AsString(); ok {
+				parts = append(parts, s)
+			} else if c, ok := p.Lookup("content"); ok {
+				if s := Text(c); s != "" {
 					parts = append(parts, s)
-				} else if c, ok := q["content"]; ok {
-					if s := Text(c); s != "" {
-						parts = append(parts, s)
-					}
 				}
 			}
 		}
 		return strings.Join(parts, "\n")
-	case map[string]any:
-		if s, ok := x["text"].(string); ok {
-			return s
-		}
 	}
-	return ""
+	return v.Get("text").Text()
 }
 
 // ParseTime reads an ISO 8601 timestamp as seconds since the epoch; 0 when
@@ -61,30 +49,13 @@ func ParseTime(s string) float64 {
 	return 0
 }
 
-// Decode unmarshals one JSON value, keeping the error's byte offset. A
-// leading byte-order mark is ignored.
-func Decode(data []byte) (any, error) {
-	data = bytes.TrimPrefix(data, []byte("\ufeff"))
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, &json.SyntaxError{Offset: dec.InputOffset()}
-	}
-	return v, nil
-}
+// Decode parses one JSON document; a leading byte-order mark is ignored.
+// Its errors say where (line, column) and what was expected.
+func Decode(data []byte) (*jsontree.Value, error) { return DecodeAt(data, 1) }
 
-// Offset returns the byte offset a JSON error points at, or -1.
-func Offset(err error) int64 {
-	switch e := err.(type) {
-	case *json.SyntaxError:
-		return e.Offset
-	case *json.UnmarshalTypeError:
-		return e.Offset
-	}
-	return -1
+// DecodeAt is Decode for a document that starts on line first of its file.
+func DecodeAt(data []byte, first int) (*jsontree.Value, error) {
+	return jsontree.ParseAt(bytes.TrimPrefix(data, []byte("\ufeff")), first)
 }
 
 // Line is one physical line of a JSONL file.
@@ -132,7 +103,7 @@ func TrialName(file string, readFile func(string) ([]byte, error)) string {
 			if readFile != nil {
 				if data, err := readFile(trial + "/result.json"); err == nil && len(data) < 1<<22 {
 					if v, err := Decode(data); err == nil {
-						if name := pyval.Str(pyval.Obj(v)["task_name"]); name != "" {
+						if name := v.Get("task_name").Text(); name != "" {
 							return name
 						}
 					}
@@ -146,15 +117,3 @@ func TrialName(file string, readFile func(string) ([]byte, error)) string {
 }
 
 func toSlash(p string) string { return strings.ReplaceAll(p, "\\", "/") }
-
-// Place names where a JSON error is: "path:line", or "path:line (end of
-// file)" for input that stops mid-value.
-func Place(path string, data []byte, err error) string {
-	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		return fmt.Sprintf("%s:%d (end of file)", path, bytes.Count(data, []byte("\n"))+1)
-	}
-	if off := Offset(err); off >= 0 {
-		return fmt.Sprintf("%s:%d", path, rawjson.LineAt(data, int(off)))
-	}
-	return path
-}

@@ -1,11 +1,10 @@
-package jsonv
+package jsontree
 
 import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // stringEnd is the offset of the quote that closes the string running at
@@ -26,10 +25,8 @@ func stringEnd(s []byte, i int) int {
 
 func (p *parser) str() (string, error) {
 	p.i++ // opening quote
-	// out collects the decoded bytes: in place over the string itself when
-	// the buffer is ours (no escape decodes to more bytes than it takes, so
-	// writing never overtakes reading), else in a buffer sized once for the
-	// whole string. Either way the string is made without another copy.
+	// out collects the decoded bytes, in a buffer sized once for the whole
+	// string (no escape decodes to more bytes than it takes).
 	var out []byte
 	started := false
 	for {
@@ -39,23 +36,22 @@ func (p *parser) str() (string, error) {
 		for j < len(p.s) && p.s[j] != '"' && p.s[j] != '\\' && p.s[j] >= 0x20 {
 			j++
 		}
-		if j < len(p.s) && p.s[j] == '"' && !started {
-			s := p.s[p.i:j]
+		run := p.s[p.i:j]
+		valid := utf8.Valid(run)
+		if j < len(p.s) && p.s[j] == '"' && !started && valid {
 			p.i = j + 1
-			if p.owned {
-				return unsafe.String(unsafe.SliceData(s), len(s)), nil
-			}
-			return string(s), nil
+			return string(run), nil
 		}
 		if !started {
 			started = true
-			if p.owned {
-				out = p.s[p.i:p.i]
-			} else {
-				out = make([]byte, 0, stringEnd(p.s, j)-p.i)
-			}
+			// U+FFFD takes three bytes where the byte it replaces took one.
+			out = make([]byte, 0, stringEnd(p.s, j)-p.i)
 		}
-		out = append(out, p.s[p.i:j]...)
+		if valid {
+			out = append(out, run...)
+		} else {
+			out = appendReplacing(out, run)
+		}
 		p.i = j
 		if p.i >= len(p.s) {
 			return "", p.errf("unterminated string")
@@ -64,7 +60,7 @@ func (p *parser) str() (string, error) {
 		switch {
 		case c == '"':
 			p.i++
-			return unsafe.String(unsafe.SliceData(out), len(out)), nil
+			return string(out), nil
 		case c < 0x20:
 			return "", p.errf("control character %#02x inside a string", c)
 		case c == '\\':
@@ -114,6 +110,21 @@ func (p *parser) str() (string, error) {
 			p.i++
 		}
 	}
+}
+
+// appendReplacing appends b with each byte that is not part of valid UTF-8
+// replaced by U+FFFD, as encoding/json decodes strings.
+func appendReplacing(out, b []byte) []byte {
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			out = append(out, "\uFFFD"...)
+		} else {
+			out = append(out, b[:size]...)
+		}
+		b = b[size:]
+	}
+	return out
 }
 
 func (p *parser) hex4() (rune, error) {

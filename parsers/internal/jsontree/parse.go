@@ -1,0 +1,292 @@
+package jsontree
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// SyntaxError is a decoding error with its position.
+type SyntaxError struct {
+	Msg    string
+	Offset int // byte offset
+	Line   int // 1-based
+	Col    int // 1-based, in bytes
+}
+
+// LineAt is the 1-based line of byte offset off in data.
+func LineAt(data []byte, off int) int {
+	return 1 + bytes.Count(data[:min(max(off, 0), len(data))], []byte{'\n'})
+}
+
+// At places err in the file at path: "path:line:column: invalid JSON: …"
+// for a syntax error, "path: err" for anything else.
+func At(path string, err error) error {
+	var se *SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Errorf("%s:%d:%d: invalid JSON: %s", path, se.Line, se.Col, se.Msg)
+	}
+	return fmt.Errorf("%s: %w", path, err)
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("invalid JSON at line %d column %d: %s", e.Line, e.Col, e.Msg)
+}
+
+// maxDepth bounds nesting (Python raises RecursionError near 1000).
+const maxDepth = 1000
+
+// Parse decodes one JSON document; only whitespace may follow it. The
+// tree holds copies of the document's strings, not the document.
+func Parse(data []byte) (*Value, error) { return ParseAt(data, 1) }
+
+// ParseAt is Parse for a document that starts on line first of its file
+// (a line of a JSON-lines file), so errors name the file's line.
+func ParseAt(data []byte, first int) (*Value, error) {
+	return parse(&parser{s: data, line: first})
+}
+
+func parse(p *parser) (*Value, error) {
+	p.ws()
+	v, err := p.value(0)
+	if err != nil {
+		return nil, err
+	}
+	p.ws()
+	if p.i < len(p.s) {
+		return nil, p.errf("extra data after the JSON value")
+	}
+	return v, nil
+}
+
+type parser struct {
+	s []byte
+	i int
+	// line and lineStart place p.i for errors. Newlines are only ever
+	// whitespace between values (a string may not hold a raw one), so ws
+	// counts them all.
+	line, lineStart int
+}
+
+func (p *parser) errf(format string, args ...any) error {
+	return &SyntaxError{Msg: fmt.Sprintf(format, args...), Offset: p.i, Line: p.line, Col: p.i - p.lineStart + 1}
+}
+
+// found names what stands at the parser's position, for errors.
+func (p *parser) found() string {
+	if p.i >= len(p.s) {
+		return "end of input"
+	}
+	r, _ := utf8.DecodeRune(p.s[p.i:])
+	return fmt.Sprintf("%q", r)
+}
+
+func (p *parser) ws() {
+	for p.i < len(p.s) {
+		switch p.s[p.i] {
+		case '\n':
+			p.i++
+			p.line, p.lineStart = p.line+1, p.i
+		case ' ', '\t', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) lit(word string) bool {
+	if strings.HasPrefix(string(p.s[p.i:min(len(p.s), p.i+len(word))]), word) {
+		p.i += len(word)
+		return true
+	}
+	return false
+}
+
+func (p *parser) value(depth int) (*Value, error) {
+	v, err := p.value1(depth)
+	if v != nil {
+		v.End = p.i
+	}
+	return v, err
+}
+
+func (p *parser) value1(depth int) (*Value, error) {
+	if depth > maxDepth {
+		return nil, p.errf("nesting deeper than %d", maxDepth)
+	}
+	if p.i >= len(p.s) {
+		return nil, p.errf("expected a value, found end of input")
+	}
+	start := p.i
+	switch c := p.s[p.i]; {
+	case c == '{':
+		return p.object(depth)
+	case c == '[':
+		return p.array(depth)
+	case c == '"':
+		s, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		return &Value{Kind: String, Str: s, Off: start}, nil
+	case p.lit("null"):
+		return &Value{Kind: Null, Off: start}, nil
+	case p.lit("true"):
+		return &Value{Kind: Bool, Bool: true, Off: start}, nil
+	case p.lit("false"):
+		return &Value{Kind: Bool, Off: start}, nil
+	case p.lit("NaN"):
+		return &Value{Kind: Number, Str: "NaN", Off: start}, nil
+	case p.lit("Infinity"):
+		return &Value{Kind: Number, Str: "Infinity", Off: start}, nil
+	case p.lit("-Infinity"):
+		return &Value{Kind: Number, Str: "-Infinity", Off: start}, nil
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
+	}
+	return nil, p.errf("expected a value, found %s", p.found())
+}
+
+func (p *parser) number() (*Value, error) {
+	start := p.i
+	if p.s[p.i] == '-' {
+		p.i++
+	}
+	digits := func() int {
+		n := 0
+		for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
+			p.i++
+			n++
+		}
+		return n
+	}
+	if p.i < len(p.s) && p.s[p.i] == '0' {
+		p.i++
+	} else if digits() == 0 {
+		return nil, p.errf("expected a digit, found %s", p.found())
+	}
+	if p.i < len(p.s) && p.s[p.i] == '.' {
+		save := p.i
+		p.i++
+		if digits() == 0 {
+			p.i = save // Python stops the number before a bare '.'
+		}
+	}
+	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
+		save := p.i
+		p.i++
+		if p.i < len(p.s) && (p.s[p.i] == '+' || p.s[p.i] == '-') {
+			p.i++
+		}
+		if digits() == 0 {
+			p.i = save
+		}
+	}
+	return &Value{Kind: Number, Str: string(p.s[start:p.i]), Off: start}, nil
+}
+
+func (p *parser) array(depth int) (*Value, error) {
+	v := &Value{Kind: Array, Off: p.i}
+	p.i++
+	p.ws()
+	if p.i < len(p.s) && p.s[p.i] == ']' {
+		p.i++
+		return v, nil
+	}
+	for {
+		p.ws()
+		e, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		v.Arr = append(v.Arr, e)
+		p.ws()
+		if p.i >= len(p.s) {
+			return nil, p.errf("unterminated list")
+		}
+		switch p.s[p.i] {
+		case ',':
+			p.i++
+		case ']':
+			p.i++
+			return v, nil
+		default:
+			return nil, p.errf("expected ',' or ']' in a list, found %s", p.found())
+		}
+	}
+}
+
+func (p *parser) object(depth int) (*Value, error) {
+	v := &Value{Kind: Object, Off: p.i}
+	p.i++
+	p.ws()
+	if p.i < len(p.s) && p.s[p.i] == '}' {
+		p.i++
+		return v, nil
+	}
+	var index map[string]int
+	for {
+		p.ws()
+		if p.i >= len(p.s) || p.s[p.i] != '"' {
+			return nil, p.errf("expected a string key in an object, found %s", p.found())
+		}
+		k, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		p.ws()
+		if p.i >= len(p.s) || p.s[p.i] != ':' {
+			return nil, p.errf("expected ':' after an object key, found %s", p.found())
+		}
+		p.i++
+		p.ws()
+		e, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		if len(v.Obj) >= 8 && index == nil {
+			index = make(map[string]int, len(v.Obj)*2)
+			for i, m := range v.Obj {
+				index[m.Key] = i
+			}
+		}
+		pos := -1
+		switch {
+		case index != nil:
+			if i, ok := index[k]; ok {
+				pos = i
+			}
+		default:
+			for i, m := range v.Obj {
+				if m.Key == k {
+					pos = i
+				}
+			}
+		}
+		switch {
+		case pos >= 0:
+			v.Obj[pos].Val = e // a dict keeps the first position, the last value
+		default:
+			if index != nil {
+				index[k] = len(v.Obj)
+			}
+			v.Obj = append(v.Obj, Member{k, e})
+		}
+		p.ws()
+		if p.i >= len(p.s) {
+			return nil, p.errf("unterminated object")
+		}
+		switch p.s[p.i] {
+		case ',':
+			p.i++
+		case '}':
+			p.i++
+			return v, nil
+		default:
+			return nil, p.errf("expected ',' or '}' in an object, found %s", p.found())
+		}
+	}
+}
