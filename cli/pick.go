@@ -1,12 +1,12 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/trajscope/trajscope/internal/runsource"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/gold"
 	"github.com/trajscope/trajscope/report"
@@ -69,12 +69,16 @@ func prepare(env *Env, o *viewOptions, sem model.Semantics, set *runset.Set, one
 		fmt.Fprintln(env.Stderr, "trajscope: no --gold: coverage and gold marks will be empty")
 		o.goldWarned = true // compare prepares two runs: say it once
 	}
-	ro.Where = runsource.Options{Repo: o.repo, Cache: o.cache, NoClone: o.noClone}
-	if err := runsource.CheckRepo(ro.Where); err != nil {
-		return usageError{err}
+	co := source.CheckoutOptions{Cache: o.cache, Repo: o.repo, NoClone: o.noClone}
+	ro.Why = co.Why
+	if o.repo != "" {
+		// The user named it: a typo should not turn into a view without
+		// the repository.
+		if _, err := os.Stat(o.repo); err != nil {
+			return usageError{fmt.Errorf("--repo %s: %w", o.repo, errors.Unwrap(err))}
+		}
 	}
 	if o.repo != "" || o.cache != "" {
-		co := source.CheckoutOptions{Cache: o.cache, Repo: o.repo, NoClone: o.noClone}
 		if one {
 			co.Progress = progressTo(env.Stderr)
 		}

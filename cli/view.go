@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/trajscope/trajscope/internal/memlimit"
-	"github.com/trajscope/trajscope/internal/runtext"
+	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/runset"
@@ -139,7 +139,7 @@ func runView(env *Env, o *viewOptions, paths []string) error {
 		fmt.Fprint(env.Stderr, parseGaveUpLine(res.InstanceID, p, o.parseTimeout, res.SymbolNA))
 	}
 	if a.Partial != nil {
-		fmt.Fprintf(env.Stderr, "trajscope: %s\n", runtext.NoRepoBanner(a.Partial.Reason()))
+		fmt.Fprintf(env.Stderr, "trajscope: %s\n", display.NoRepoBanner(a.Partial.Reason()))
 	}
 	return explore(env, o, a, lens, local)
 }

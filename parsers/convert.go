@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/trajscope/trajscope/observed"
+
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/unified"
@@ -18,7 +20,7 @@ type ConvertOptions struct {
 	// Recursive descends into subdirectories.
 	Recursive bool
 	// Lens model.LensObserved writes each run's observed prediction: its
-	// steps are what its actions displayed (see ObservedPrediction), the
+	// steps are what its actions displayed (see observed.Prediction), the
 	// rest of the record is the one the default lens writes.
 	Lens model.Lens
 	// Observe, when set, builds a run's observed prediction against its
@@ -132,10 +134,10 @@ func isUnified(path string) bool {
 
 // observed is the observed prediction of run, whose record is pred.
 func (o *ConvertOptions) observed(run *model.Run, pred model.Prediction) (model.Prediction, error) {
-	if o.Observe == nil {
-		return ObservedPrediction(run, pred), nil
-	}
 	run.Prediction = pred
+	if o.Observe == nil {
+		return observed.Prediction(run, nil), nil
+	}
 	return o.Observe(run)
 }
 

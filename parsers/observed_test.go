@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajscope/trajscope/observed"
+
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
 )
@@ -107,7 +109,7 @@ func TestObservedHandChecks(t *testing.T) {
 		{"Agentless localization", "agentlessloc/testdata/loc_outputs.jsonl", []handCheck{
 			{0, 0, "found_files", ""},
 			{0, 1, "found_related_locs", ""},
-			{0, 2, "found_edit_locs", `{"files":["a.py","b.py"],"spans":{"a.py":[{"type":"line","start":12,"end":12},{"type":"line","start":13,"end":13}],"b.py":[{"type":"line","start":30,"end":40}]}}`},
+			{0, 2, "found_edit_locs", `{"files":["a.py","b.py"],"spans":{"a.py":[{"type":"line","start":12,"end":13}],"b.py":[{"type":"line","start":30,"end":40}]}}`},
 		}},
 		{"Agentless", "agentless/testdata/edge-1_traj.json", []handCheck{
 			{0, 0, "localize", `{"files":["pkg/a.py","pkg/x.py"],"spans":{"pkg/a.py":[{"type":"line","start":5,"end":9},{"type":"line","start":12,"end":13},{"type":"line","start":20,"end":21}],"pkg/x.py":[{"type":"line","start":30,"end":31},{"type":"line","start":40,"end":40}]}}`},
@@ -133,7 +135,7 @@ func TestObservedHandChecks(t *testing.T) {
 				t.Fatalf("%s: action %d is %q, want one beginning %q", c.format, h.action, a.Command, h.command)
 			}
 			// The step the action adds: the prediction of a run of it alone.
-			p := ObservedPrediction(&model.Run{Actions: []model.Action{a}}, model.Prediction{})
+			p := observed.Prediction(&model.Run{Actions: []model.Action{a}}, nil)
 			got := ""
 			if len(p.Steps) > 0 {
 				got = predtest.StepJSON(p.Steps[0])
@@ -230,6 +232,14 @@ func records(t *testing.T, b []byte) []record {
 	return out
 }
 
+// observedOf is the observed prediction of run, whose record is p, read
+// without the repository (as convert does).
+func observedOf(run *model.Run, p model.Prediction) model.Prediction {
+	r := *run
+	r.Prediction = p
+	return observed.Prediction(&r, nil)
+}
+
 // TestObservedPredictionFinal: the final context stays the record's own;
 // an empty one becomes the union of the observed steps; a run without a
 // timeline observes its declared spans.
@@ -240,11 +250,11 @@ func TestObservedPredictionFinal(t *testing.T) {
 		{Reads: []model.ObservedRead{{File: "/testbed/b.py", Kind: model.ReadHead, End: 6}}},
 	}}
 	own := model.Step{Files: []string{"c.py"}}
-	got := ObservedPrediction(run, model.Prediction{InstanceID: "x", Final: own, ModelPatch: "p"})
+	got := observedOf(run, model.Prediction{InstanceID: "x", Final: own, ModelPatch: "p"})
 	if !reflect.DeepEqual(got.Final, own) || got.ModelPatch != "p" || len(got.Steps) != 3 {
 		t.Errorf("own final: %+v", got)
 	}
-	got = ObservedPrediction(run, model.Prediction{InstanceID: "x"})
+	got = observedOf(run, model.Prediction{InstanceID: "x"})
 	want := `{"files":["a.py","b.py"],"spans":{"b.py":[{"type":"line","start":1,"end":9}]}}`
 	if s := predtest.StepJSON(got.Final); s != want {
 		t.Errorf("union final = %s, want %s", s, want)
@@ -253,7 +263,7 @@ func TestObservedPredictionFinal(t *testing.T) {
 	// spans and a reversed span show nothing.
 	decl := model.Prediction{InstanceID: "y", Final: own, Steps: []model.Step{own, {Files: []string{"/testbed/c.py"},
 		Spans: []model.FileSpans{{File: "/testbed/c.py", Spans: []model.Interval{{Start: 3, End: 9}, {Start: 9, End: 3}}}}}}}
-	got = ObservedPrediction(&model.Run{}, decl)
+	got = observedOf(&model.Run{}, decl)
 	if len(got.Steps) != 1 || predtest.StepJSON(got.Steps[0]) != `{"files":["c.py"],"spans":{"c.py":[{"type":"line","start":3,"end":9}]}}` || !reflect.DeepEqual(got.Final, own) {
 		t.Errorf("no timeline: %+v", got)
 	}

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/trajscope/trajscope/internal/runtext"
+	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
@@ -144,7 +144,7 @@ func sortedLenses() []model.Lens {
 
 func actionJSON(a *scoring.Analysis, i int) runActionJSON {
 	act := &a.Run.Actions[i]
-	ja := runActionJSON{Index: i + 1, Category: runtext.Category(act).String(), Command: act.Command,
+	ja := runActionJSON{Index: i + 1, Category: display.Category(act).String(), Command: act.Command,
 		NewGold: map[string]int{}, Reread: map[string]int{}, Pure: map[string]bool{}, Steps: map[string]int{},
 		Failed: act.Failure}
 	if act.ExitKnown {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/trajscope/trajscope/internal/runtext"
+	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
@@ -126,8 +126,8 @@ func WriteRunList(w io.Writer, rows []ListRow, lens model.Lens) error {
 		"actions", "cov", "auc", "red", "found", "dropped", "near", "searched", "never")
 	for i := range rows {
 		r := &rows[i]
-		line := fmt.Sprintf("%4d  %s  %s  %7d", r.Pos, pad(runtext.Middle(termsafe.Line(r.ID), idW), idW),
-			pad(runtext.Middle(termsafe.Line(r.Who()), whoW), whoW), r.Actions)
+		line := fmt.Sprintf("%4d  %s  %s  %7d", r.Pos, pad(display.Middle(termsafe.Line(r.ID), idW), idW),
+			pad(display.Middle(termsafe.Line(r.Who()), whoW), whoW), r.Actions)
 		l := &r.Lenses[lens]
 		switch {
 		case !r.Analysed:

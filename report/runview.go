@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/trajscope/trajscope/internal/runtext"
+	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
@@ -33,31 +33,31 @@ func WriteRunSummary(w io.Writer, a *scoring.Analysis, lens model.Lens) error {
 	fmt.Fprintf(b, "%s · %s · %s\n", plural(n, "action"),
 		plural(a.Lenses[model.LensContextBench].NumSteps, "contextbench step"), plural(a.Lenses[model.LensObserved].NumSteps, "observed step"))
 	if a.Partial != nil {
-		fmt.Fprintf(b, "%s\n", runtext.NoRepoBanner(a.Partial.Reason()))
-		fmt.Fprintf(b, "  %s\n", runtext.NoRepoMetrics)
+		fmt.Fprintf(b, "%s\n", display.NoRepoBanner(a.Partial.Reason()))
+		fmt.Fprintf(b, "  %s\n", display.NoRepoMetrics)
 	}
 	fmt.Fprintln(b)
 
 	ld := &a.Lenses[lens]
-	fmt.Fprintf(b, "timeline (%s lens: +n new gold lines, %s only re-read, %s command failed)\n", lens, runtext.GlyphReread, runtext.GlyphFailed)
+	fmt.Fprintf(b, "timeline (%s lens: +n new gold lines, %s only re-read, %s command failed)\n", lens, display.GlyphReread, display.GlyphFailed)
 	numW := len(fmt.Sprint(n))
 	// Each row's command is made as it is printed: a long run's would
 	// otherwise be held all at once.
 	for i := range run.Actions {
-		cat := runtext.Category(&run.Actions[i]).String()
+		cat := display.Category(&run.Actions[i]).String()
 		v := &ld.Actions[i]
 		mark := ""
 		if v.NewGold > 0 {
 			mark = fmt.Sprintf("+%d", v.NewGold)
 		}
 		if v.PureReread() {
-			mark = strings.TrimSpace(mark + " " + runtext.GlyphReread)
+			mark = strings.TrimSpace(mark + " " + display.GlyphReread)
 		}
 		if run.Actions[i].Failed() {
-			mark = strings.TrimSpace(runtext.GlyphFailed + " " + mark)
+			mark = strings.TrimSpace(display.GlyphFailed + " " + mark)
 		}
-		cmd := runtext.Truncate(runtext.Short(a, i), 70)
-		line := fmt.Sprintf("  %*d %s %-6s %-70s %s", numW, i+1, runtext.CategoryGlyph(cat), cat, cmd, mark)
+		cmd := display.Truncate(display.Short(a, i), 70)
+		line := fmt.Sprintf("  %*d %s %-6s %-70s %s", numW, i+1, display.CategoryGlyph(cat), cat, cmd, mark)
 		fmt.Fprintln(b, strings.TrimRight(line, " "))
 	}
 
@@ -80,18 +80,18 @@ func WriteRunSummary(w io.Writer, a *scoring.Analysis, lens model.Lens) error {
 	for _, g := range model.Granularities {
 		m := res.Final.At(g)
 		if !a.Computable(g) {
-			fin = append(fin, fmt.Sprintf("%s %s", g, runtext.NotComputable))
+			fin = append(fin, fmt.Sprintf("%s %s", g, display.NotComputable))
 			continue
 		}
 		fin = append(fin, fmt.Sprintf("%s %.2f/%.2f", g, m.Coverage, m.Precision))
 	}
 	fmt.Fprintf(b, "  final context (coverage/precision): %s\n", strings.Join(fin, " · "))
 	end := &ld.Actions[last]
-	fmt.Fprintf(b, "  redundancy: re-read %d/%d lines (%s)\n", end.CumReread, end.CumRead, runtext.Ratio(end.CumReread, end.CumRead))
+	fmt.Fprintf(b, "  redundancy: re-read %d/%d lines (%s)\n", end.CumReread, end.CumRead, display.Ratio(end.CumReread, end.CumRead))
 	if e := res.EditLoc; e != nil {
 		fmt.Fprintf(b, "  EditLoc: recall %.2f precision %.2f", e.Recall, e.Precision)
 		if a.EditLocFromGold {
-			fmt.Fprintf(b, " (%s)", runtext.EditLocGoldPatch)
+			fmt.Fprintf(b, " (%s)", display.EditLocGoldPatch)
 		}
 		fmt.Fprintln(b)
 	}
@@ -120,7 +120,7 @@ func WriteRunSummary(w io.Writer, a *scoring.Analysis, lens model.Lens) error {
 // value is a coverage figure, or n/a where the analysis cannot compute it.
 func value(a *scoring.Analysis, g model.Granularity, v float64) string {
 	if !a.Computable(g) {
-		return runtext.NotComputable
+		return display.NotComputable
 	}
 	return fmt.Sprintf("%.2f", v)
 }
@@ -135,11 +135,11 @@ func writeFailures(b *bufio.Writer, a *scoring.Analysis, lens model.Lens) {
 			continue
 		}
 		if first {
-			fmt.Fprintf(b, "\nfailed commands (%s)\n", runtext.GlyphFailed)
+			fmt.Fprintf(b, "\nfailed commands (%s)\n", display.GlyphFailed)
 			first = false
 		}
 		fmt.Fprintf(b, "  %d %s\n", i+1, termsafe.Line(act.Failure))
-		if note := runtext.FailedButCounted(a, lens, i); note != "" {
+		if note := display.FailedButCounted(a, lens, i); note != "" {
 			fmt.Fprintf(b, "    %s\n", note)
 		}
 	}

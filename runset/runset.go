@@ -16,7 +16,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/trajscope/trajscope/internal/runsource"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers"
@@ -35,9 +34,9 @@ type Options struct {
 	// Local gives, for a run's repository tree, the path of a repository
 	// file the editor may open in place ("" for none); nil for none at all.
 	Local func(model.Tree) func(string) string
-	// Where says where repositories were looked for, to word why one is
-	// missing.
-	Where runsource.Options
+	// Why says in one line why a repository could not be opened, from the
+	// error Checkouts gave.
+	Why func(error) string
 	// ParseTimeout bounds each file's tree-sitter parse (0: the default).
 	ParseTimeout time.Duration
 }

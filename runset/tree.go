@@ -3,8 +3,9 @@ package runset
 import (
 	"time"
 
-	"github.com/trajscope/trajscope/internal/runsource"
+	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/observed"
 	"github.com/trajscope/trajscope/scoring"
 )
 
@@ -43,12 +44,12 @@ func (c *filesCache) get(key string, tree model.Tree, parseTimeout time.Duration
 func (s *Set) tree(run *model.Run, g *model.Gold) (*scoring.Files, func(string) string) {
 	co := s.o.Checkouts
 	if co == nil {
-		return runsource.Fallback(run, g, s.o.Sem, runsource.NoOptions), nil
+		return s.rebuilt(run, g, display.NoRepoGiven), nil
 	}
 	p := &run.Prediction
 	key, err := co.Key(p.RepoURL, g.RepoURL, p.Commit, g.Commit, p.InstanceID)
 	if err != nil {
-		return runsource.Fallback(run, g, s.o.Sem, runsource.Reason(err, s.o.Where)), nil
+		return s.rebuilt(run, g, s.o.Why(err)), nil
 	}
 	defer co.Release(key)
 	if !s.pinned[key] {
@@ -59,13 +60,19 @@ func (s *Set) tree(run *model.Run, g *model.Gold) (*scoring.Files, func(string) 
 	}
 	tree, err := co.Open(key)
 	if err != nil {
-		return runsource.Fallback(run, g, s.o.Sem, runsource.Reason(err, s.o.Where)), nil
+		return s.rebuilt(run, g, s.o.Why(err)), nil
 	}
 	var local func(string) string
 	if s.o.Local != nil {
 		local = s.o.Local(tree)
 	}
 	return s.files.get(key, tree, s.o.ParseTimeout), local
+}
+
+// rebuilt is the tree rebuilt from what run displayed, for a run whose
+// repository is missing for reason.
+func (s *Set) rebuilt(run *model.Run, g *model.Gold, reason string) *scoring.Files {
+	return scoring.NewFiles(observed.Build(run, scoring.GoldPaths(g, s.o.Sem), reason))
 }
 
 // Close releases the repositories the runs held.

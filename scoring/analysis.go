@@ -1,24 +1,18 @@
 package scoring
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/observed"
 )
-
-// FileLines is a set of line intervals in one repository file.
-type FileLines struct {
-	File  string
-	Lines []model.Interval
-}
 
 // ActionView is what one action displayed, whatever the lens.
 type ActionView struct {
 	// Reads are the lines the action displayed, resolved to repository
 	// files, grouped by file in first-seen order, as its reads gave them
 	// (not merged).
-	Reads []FileLines
+	Reads []model.FileSpans
 }
 
 // LensAction is one action under one lens: the lines it put in view and the
@@ -31,7 +25,7 @@ type LensAction struct {
 	// Observed lens: the lines it displayed. ContextBench lens: the lines of
 	// the steps it produced (a step belongs to the first action that lists
 	// it).
-	Lines []FileLines
+	Lines []model.FileSpans
 	// NewGold counts gold lines (GoldShown) put in view for the first time;
 	// Reread counts the lines put in view that had been before.
 	NewGold, Reread int32
@@ -43,7 +37,7 @@ type LensAction struct {
 func (v *LensAction) ReadLines() int {
 	n := 0
 	for _, fl := range v.Lines {
-		n += model.TotalLength(fl.Lines)
+		n += model.TotalLength(fl.Spans)
 	}
 	return n
 }
@@ -109,7 +103,7 @@ type Analysis struct {
 func Analyze(run *model.Run, g *model.Gold, files *Files, sem model.Semantics) *Analysis {
 	sc := scorer{files, sem}
 	if len(run.Actions) == 0 {
-		run.Actions = syntheticActions(&run.Prediction)
+		run.Actions = observed.DeclaredActions(&run.Prediction)
 	}
 	a := &Analysis{Run: run, Gold: sc.prepareGold(g), Files: files, Sem: sem, Partial: partial(files.Tree())}
 	a.EditLocFromGold = run.Prediction.ModelPatch == "" && sem == model.ContextBench && g.Patch != ""
@@ -131,24 +125,33 @@ func Analyze(run *model.Run, g *model.Gold, files *Files, sem model.Semantics) *
 	}
 	goldShown := gold.build()
 	n := len(run.Actions)
-	views, observed, observedAt := sc.observedSteps(run.Actions)
-	a.Actions = views
-	observedLines := make([][]FileLines, n)
-	for i := range views {
-		observedLines[i] = a.inView(views[i].Reads)
+	reads := observed.Reads(run.Actions, files)
+	a.Actions = make([]ActionView, n)
+	observedLines := make([][]model.FileSpans, n)
+	for i := range reads {
+		a.Actions[i].Reads = reads[i]
+		observedLines[i] = a.inView(reads[i])
 	}
+	steps, stepsAt := observed.Steps(reads)
 
 	cb := sc.score(g, &run.Prediction, a.Gold)
 	a.Lenses[model.LensContextBench] = lensData(cb, contextBenchStepsDone(run), a.contextBenchLines(observedLines), goldShown)
-	obsPred := withObserved(&run.Prediction, observed)
-	a.Lenses[model.LensObserved] = lensData(sc.scoreSteps(g, &obsPred, observed, a.Gold), observedAt, observedLines, goldShown)
+	// The observed lens scores what the actions displayed; a run that
+	// declares no final context is scored on the union of what it saw
+	// rather than rejected.
+	obsPred := run.Prediction
+	obsPred.Steps = steps
+	if obsPred.Final.Empty() {
+		obsPred.Final = observed.Union(steps)
+	}
+	a.Lenses[model.LensObserved] = lensData(sc.score(g, &obsPred, a.Gold), stepsAt, observedLines, goldShown)
 	return a
 }
 
 // lensData counts, action by action, what each action put in view under a
 // lens (lines) against the merged gold, and reads the lens's cumulative
 // coverage after every action.
-func lensData(res model.Result, stepsDone []int, lines [][]FileLines, gold *IntervalTable) LensData {
+func lensData(res model.Result, stepsDone []int, lines [][]model.FileSpans, gold *IntervalTable) LensData {
 	n := len(lines)
 	ld := LensData{Result: res, StepsDone: stepsDone, Actions: make([]LensAction, n), NumSteps: len(res.Trajectory.Steps)}
 	if n > 0 {
@@ -161,8 +164,8 @@ func lensData(res model.Result, stepsDone []int, lines [][]FileLines, gold *Inte
 		v.Lines = fls
 		reread, newGold := 0, 0
 		for _, fl := range fls {
-			again, n := seen.add(fl.File, fl.Lines)
-			cumRead += model.TotalLength(fl.Lines)
+			again, n := seen.add(fl.File, fl.Spans)
+			cumRead += model.TotalLength(fl.Spans)
 			reread += again
 			newGold += n
 		}
@@ -178,18 +181,18 @@ func lensData(res model.Result, stepsDone []int, lines [][]FileLines, gold *Inte
 // inView is what reads put in view: each file's lines clipped to the file
 // (a file without lines shows none) and merged. Reads that already are (one
 // range of a file, as most are) come back as they are, not copied.
-func (a *Analysis) inView(reads []FileLines) []FileLines {
+func (a *Analysis) inView(reads []model.FileSpans) []model.FileSpans {
 	same := true
 	for _, fl := range reads {
-		same = same && isInView(fl.Lines, a.Files.LineCount(fl.File))
+		same = same && isInView(fl.Spans, a.Files.LineCount(fl.File))
 	}
 	if same {
 		return reads
 	}
-	var out []FileLines
+	var out []model.FileSpans
 	for _, fl := range reads {
-		if ivs := clipLines(fl.Lines, a.Files.LineCount(fl.File), true); len(ivs) > 0 {
-			out = append(out, FileLines{File: fl.File, Lines: model.MergeIntervals(ivs)})
+		if ivs := clipLines(fl.Spans, a.Files.LineCount(fl.File), true); len(ivs) > 0 {
+			out = append(out, model.FileSpans{File: fl.File, Spans: model.MergeIntervals(ivs)})
 		}
 	}
 	return out
@@ -232,9 +235,9 @@ func clipLines(ivs []model.Interval, n int, swap bool) []model.Interval {
 // they put in view: a step belongs to the first action that lists it. Where
 // an action's lines equal what it displayed (observed[i]), the two lenses
 // share them.
-func (a *Analysis) contextBenchLines(observed [][]FileLines) [][]FileLines {
+func (a *Analysis) contextBenchLines(observed [][]model.FileSpans) [][]model.FileSpans {
 	run := a.Run
-	out := make([][]FileLines, len(run.Actions))
+	out := make([][]model.FileSpans, len(run.Actions))
 	claimed := make([]bool, len(run.Prediction.Steps)) // a long run has a step per action
 	for i := range run.Actions {
 		var reads byFile
@@ -259,8 +262,8 @@ func (a *Analysis) contextBenchLines(observed [][]FileLines) [][]FileLines {
 
 // sameLines reports whether x and y hold the same files and lines, in the
 // same order.
-func sameLines(x, y []FileLines) bool {
-	return slices.EqualFunc(x, y, func(p, q FileLines) bool { return p.File == q.File && slices.Equal(p.Lines, q.Lines) })
+func sameLines(x, y []model.FileSpans) bool {
+	return slices.EqualFunc(x, y, func(p, q model.FileSpans) bool { return p.File == q.File && slices.Equal(p.Spans, q.Spans) })
 }
 
 // contextBenchStepsDone maps actions to the number of ContextBench steps
@@ -277,45 +280,18 @@ func contextBenchStepsDone(run *model.Run) []int {
 	return out
 }
 
-// syntheticActions gives a unified prediction (no timeline) one read action
-// per ContextBench step, so it can still be stepped through.
-func syntheticActions(p *model.Prediction) []model.Action {
-	if len(p.Steps) == 0 {
-		if p.Final.Empty() {
-			return nil
-		}
-		// Upstream scores a prediction without steps on its final context
-		// as the one step. It is declared, not displayed, so it has no
-		// observed reads.
-		return []model.Action{{Tool: "step", Category: model.CategoryOther, Steps: []int{0},
-			Command: "final context as step 1 (the record has no steps)"}}
-	}
-	var acts []model.Action
-	for i, st := range p.Steps {
-		act := model.Action{Index: int32(i), Tool: "step", Category: model.CategoryRead, Steps: []int{i}}
-		for _, fs := range st.Spans {
-			for _, sp := range fs.Spans {
-				act.Reads = append(act.Reads, model.ObservedRead{File: fs.File, Kind: model.ReadRange, Start: sp.Start, End: sp.End})
-			}
-		}
-		act.Command = fmt.Sprintf("ContextBench step %d", i+1)
-		acts = append(acts, act)
-	}
-	return acts
-}
-
 // byFile groups line intervals by file, files in first-seen order. An
 // action names few files, so a scan finds them faster than a map.
-type byFile struct{ list []FileLines }
+type byFile struct{ list []model.FileSpans }
 
 func (g *byFile) add(file string, ivs ...model.Interval) {
 	for i := range g.list {
 		if g.list[i].File == file {
-			g.list[i].Lines = append(g.list[i].Lines, ivs...)
+			g.list[i].Spans = append(g.list[i].Spans, ivs...)
 			return
 		}
 	}
-	g.list = append(g.list, FileLines{File: file, Lines: append([]model.Interval(nil), ivs...)})
+	g.list = append(g.list, model.FileSpans{File: file, Spans: append([]model.Interval(nil), ivs...)})
 }
 
 // Coverage returns the lens's cumulative coverage after action i (zero
@@ -340,7 +316,7 @@ func (a *Analysis) ReadSoFar(file string, i int) []model.Interval {
 	for k := 0; k <= i && k < len(a.Actions); k++ {
 		for _, fl := range a.Actions[k].Reads {
 			if fl.File == file {
-				ivs = append(ivs, fl.Lines...)
+				ivs = append(ivs, fl.Spans...)
 			}
 		}
 	}

@@ -53,7 +53,7 @@ func TestAnalyze(t *testing.T) {
 			}
 		}
 	}
-	if got := a.Lenses[model.LensObserved].Actions[1].Lines; !reflect.DeepEqual(got, []scoring.FileLines{{File: "pkg/mod.py", Lines: []model.Interval{{Start: 1, End: 13}}}}) {
+	if got := a.Lenses[model.LensObserved].Actions[1].Lines; !reflect.DeepEqual(got, []model.FileSpans{{File: "pkg/mod.py", Spans: []model.Interval{{Start: 1, End: 13}}}}) {
 		t.Errorf("observed lines of action 1 = %+v, want mod.py 1-13", got)
 	}
 	if got := a.Lenses[model.LensContextBench].NumSteps; got != 1 {
@@ -62,7 +62,7 @@ func TestAnalyze(t *testing.T) {
 	if got := a.Lenses[model.LensObserved].Curve(model.GranLine); !reflect.DeepEqual(got, []float64{0.5, 0.5, 0.5, 0.5, 0.75}) {
 		t.Errorf("observed line coverage curve = %v", got)
 	}
-	if got := a.Actions[4].Reads; len(got) != 1 || got[0].File != "pkg/util.py" || !reflect.DeepEqual(got[0].Lines, []model.Interval{{Start: 2, End: 2}}) {
+	if got := a.Actions[4].Reads; len(got) != 1 || got[0].File != "pkg/util.py" || !reflect.DeepEqual(got[0].Spans, []model.Interval{{Start: 2, End: 2}}) {
 		t.Errorf("action 4 reads = %+v, want util.py line 2 only (the escaping path dropped)", got)
 	}
 	if got, want := a.Lenses[model.LensObserved].StepsDone, []int{1, 2, 2, 3, 4}; !reflect.DeepEqual(got, want) {
@@ -102,7 +102,7 @@ func TestAnalyzeClipsContextBenchSteps(t *testing.T) {
 	}
 	a := scoring.Analyze(run, g, files, model.ContextBench)
 	cb := a.Lenses[model.LensContextBench]
-	want := []scoring.FileLines{{File: "pkg/mod.py", Lines: []model.Interval{{Start: 3, End: 5}, {Start: 10, End: 13}}}}
+	want := []model.FileSpans{{File: "pkg/mod.py", Spans: []model.Interval{{Start: 3, End: 5}, {Start: 10, End: 13}}}}
 	if got := cb.Actions[1].Lines; !reflect.DeepEqual(got, want) {
 		t.Errorf("lines = %+v, want %+v", got, want)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/observed"
 )
 
 // Instance is one prediction to score in a batch.
@@ -61,7 +62,7 @@ type Batch struct {
 	Analyze bool
 	// Lens is the lens whose steps the result rows score: the reference
 	// evaluator's (the zero value) or what each action displayed (see
-	// ObservedPrediction).
+	// observed.Prediction).
 	Lens model.Lens
 	// ParseTimeout bounds each file's tree-sitter parse (0: the default);
 	// see Files.ParseTimeout and Result.ParseGaveUp.
@@ -202,7 +203,7 @@ func (b Batch) one(in Instance, co checkout, open func(string) (*Files, error)) 
 		if b.Lens != model.LensObserved {
 			return Score(in.Gold, in.Pred, files, b.Semantics), nil
 		}
-		obs := ObservedPrediction(run, files)
+		obs := observed.Prediction(run, files)
 		return Score(in.Gold, &obs, files, b.Semantics), nil
 	}
 	a = Analyze(run, in.Gold, files, b.Semantics)

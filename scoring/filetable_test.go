@@ -81,29 +81,3 @@ func TestIntervalTable(t *testing.T) {
 		}
 	}
 }
-
-// TestUnionOfMergesAsItGoes: the union of many steps, merged while it is
-// built so that it stays small, equals merging all their spans at once.
-func TestUnionOfMergesAsItGoes(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 5))
-	for trial := range 50 {
-		var steps []model.Step
-		want := map[string][]model.Interval{}
-		for range 1 + rng.IntN(400) {
-			f := []string{"a.py", "b.py", "c.py"}[rng.IntN(3)]
-			s := 1 + rng.IntN(300)
-			iv := model.Interval{Start: s, End: s + rng.IntN(5)}
-			steps = append(steps, model.Step{Files: []string{f}, Spans: []model.FileSpans{{File: f, Spans: []model.Interval{iv}}}})
-			want[f] = append(want[f], iv)
-		}
-		got := unionOf(stepsOf(steps))
-		if len(got.Spans) != len(want) {
-			t.Fatalf("trial %d: %d files, want %d", trial, len(got.Spans), len(want))
-		}
-		for _, fs := range got.Spans {
-			if w := model.MergeIntervals(want[fs.File]); !slices.Equal(fs.Spans, w) {
-				t.Fatalf("trial %d: %s = %v, want %v", trial, fs.File, fs.Spans, w)
-			}
-		}
-	}
-}

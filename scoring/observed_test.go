@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/trajscope/trajscope/observed"
+
 	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
@@ -62,7 +64,7 @@ func TestObservedPrediction(t *testing.T) {
 		{"no final: the union", model.Step{}, union},
 	} {
 		run := observedRun(c.final)
-		p := scoring.ObservedPrediction(run, files)
+		p := observed.Prediction(run, files)
 		if !reflect.DeepEqual(p.Steps, wantSteps) || !reflect.DeepEqual(p.Final, c.want) {
 			t.Errorf("%s:\n steps %+v\n final %+v", c.name, p.Steps, p.Final)
 		}
@@ -75,7 +77,7 @@ func TestObservedPrediction(t *testing.T) {
 	// A run without a timeline: its declared steps stand in, resolved.
 	decl := &model.Run{Prediction: model.Prediction{InstanceID: "x", Steps: []model.Step{{Files: []string{"/testbed/pkg/mod.py"},
 		Spans: []model.FileSpans{spans("/testbed/pkg/mod.py", iv(10, 40))}}}, Final: own}}
-	p := scoring.ObservedPrediction(decl, files)
+	p := observed.Prediction(decl, files)
 	if want := []model.Step{{Files: []string{"pkg/mod.py"}, Spans: []model.FileSpans{spans("pkg/mod.py", iv(10, 13))}}}; !reflect.DeepEqual(p.Steps, want) {
 		t.Errorf("unified record: steps %+v, want %+v", p.Steps, want)
 	}

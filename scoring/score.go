@@ -249,15 +249,10 @@ func Score(g *model.Gold, pred *model.Prediction, files *Files, sem model.Semant
 // score is Score with the gold already prepared for the tree (nil: prepare
 // it here), so an analysis scoring two lenses prepares it once.
 func (sc scorer) score(g *model.Gold, pred *model.Prediction, gold *Gold) model.Result {
-	return sc.scoreSteps(g, pred, stepsOf(pred.Steps), gold)
-}
-
-// scoreSteps is score with the prediction's steps read through steps
-// (pred.Steps is not read).
-func (sc scorer) scoreSteps(g *model.Gold, pred *model.Prediction, rawSteps stepList, gold *Gold) model.Result {
 	res := model.Result{InstanceID: pred.InstanceID}
-	if rawSteps.n == 0 {
-		rawSteps = stepsOf([]model.Step{pred.Final})
+	rawSteps := pred.Steps
+	if len(rawSteps) == 0 {
+		rawSteps = []model.Step{pred.Final}
 	}
 	final := sc.filterStep(pred.Final)
 	if final.empty() {
@@ -270,7 +265,7 @@ func (sc scorer) scoreSteps(g *model.Gold, pred *model.Prediction, rawSteps step
 	}
 
 	fs := sc.sets(final)
-	res.NumSteps = rawSteps.n
+	res.NumSteps = len(rawSteps)
 	res.Final = model.ByGranularity[model.Measure]{
 		File:   measure(countIn(fs.files, gold), len(gold.Files), len(fs.files)),
 		Symbol: measure(fs.symbols.intersect(gold.symbols), len(gold.symbols), len(fs.symbols)),
@@ -287,7 +282,7 @@ func (sc scorer) scoreSteps(g *model.Gold, pred *model.Prediction, rawSteps step
 // gaveUp lists the files of the gold and the steps whose parse ran past the
 // budget, sorted. Defs was asked for every file the symbol figures needed
 // (gold spans, read spans, named symbols) before this runs.
-func (sc scorer) gaveUp(gold *Gold, steps stepList, final model.Step) []string {
+func (sc scorer) gaveUp(gold *Gold, steps []model.Step, final model.Step) []string {
 	var out []string
 	seen := map[string]bool{}
 	check := func(f string) {
@@ -309,7 +304,7 @@ func (sc scorer) gaveUp(gold *Gold, steps stepList, final model.Step) []string {
 			check(sc.files.Resolve(fs.File))
 		}
 	}
-	for _, st := range steps.all() {
+	for _, st := range steps {
 		checkStep(st)
 	}
 	checkStep(final)
@@ -318,8 +313,8 @@ func (sc scorer) gaveUp(gold *Gold, steps stepList, final model.Step) []string {
 }
 
 // trajectory is upstream compute_trajectory_metrics.
-func (sc scorer) trajectory(steps stepList, gold *Gold) model.Trajectory {
-	tr := model.Trajectory{Steps: make([]model.StepCoverage, 0, steps.n)}
+func (sc scorer) trajectory(steps []model.Step, gold *Gold) model.Trajectory {
+	tr := model.Trajectory{Steps: make([]model.StepCoverage, 0, len(steps))}
 	// The unions and their gold hits grow step by step; each step costs
 	// what it adds, not the size of the union (see cumulative).
 	unionFiles := map[string]bool{}
@@ -328,7 +323,7 @@ func (sc scorer) trajectory(steps stepList, gold *Gold) model.Trajectory {
 	unionBytes, unionLines := newCumulative(gold.Bytes), newCumulative(gold.Lines)
 	var sumFiles, sumSyms, sumBytes, sumLines int
 	goldBytes, goldLines := gold.Bytes.total(), gold.Lines.total()
-	for t, raw := range steps.all() {
+	for t, raw := range steps {
 		s := sc.sets(sc.filterStep(raw))
 		for _, f := range s.files {
 			if !unionFiles[f] {
@@ -367,7 +362,7 @@ func (sc scorer) trajectory(steps stepList, gold *Gold) model.Trajectory {
 		sumBytes += s.bytes.total()
 		sumLines += s.lines.total()
 	}
-	T := float64(steps.n)
+	T := float64(len(steps))
 	for _, g := range model.Granularities {
 		sum := 0.0
 		for _, st := range tr.Steps {

@@ -6,6 +6,22 @@ import (
 	"github.com/trajscope/trajscope/model"
 )
 
+// GoldPaths are the paths of every gold file, span and item, as
+// NormalizeGoldPath makes them under sem, in gold order.
+func GoldPaths(g *model.Gold, sem model.Semantics) []string {
+	out := make([]string, 0, len(g.Init)+len(g.Add)+len(g.Files))
+	for _, sp := range g.Init {
+		out = append(out, NormalizeGoldPath(sp.File, sem))
+	}
+	for _, sp := range g.Add {
+		out = append(out, NormalizeGoldPath(sp.File, sem))
+	}
+	for _, f := range g.Files {
+		out = append(out, NormalizeGoldPath(f, sem))
+	}
+	return out
+}
+
 // NormalizeGoldPath is upstream _normalize_rel_path. Under ContextBench
 // semantics a relative path goes through lstrip("./"), which strips every
 // leading '.' and '/' character and so turns ".github/x" into "github/x";

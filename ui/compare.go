@@ -10,7 +10,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/trajscope/trajscope/compare"
-	"github.com/trajscope/trajscope/internal/runtext"
+	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/themes"
@@ -244,7 +244,7 @@ func (m *CompareModel) gold(h int) []string {
 		if len(lines) == h {
 			break
 		}
-		name := runtext.Middle(spanName(sp), nameW)
+		name := display.Middle(spanName(sp), nameW)
 		name += strings.Repeat(" ", max(0, nameW-ansi.StringWidth(name)))
 		var who []string
 		for k, f := range sp.Find {

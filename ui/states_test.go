@@ -10,10 +10,10 @@ import (
 
 	"github.com/trajscope/trajscope/demo"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/observed"
 	"github.com/trajscope/trajscope/parsers/gold"
 	"github.com/trajscope/trajscope/parsers/miniswe"
 	"github.com/trajscope/trajscope/scoring"
-	"github.com/trajscope/trajscope/scoring/observed"
 	"github.com/trajscope/trajscope/source"
 )
 
@@ -60,7 +60,7 @@ func (v variant) analysis(t testing.TB) *scoring.Analysis {
 	}
 	var tree model.Tree
 	if v.noRepo {
-		tree = observed.Build(run, g, model.ContextBench, "no --repo or --cache given")
+		tree = observed.Build(run, scoring.GoldPaths(g, model.ContextBench), "no --repo or --cache given")
 	} else {
 		repo, _ := fs.Sub(fsys, "repo")
 		tree = source.NewFS(repo)

@@ -8,7 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/trajscope/trajscope/internal/runtext"
+	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/ui/fit"
 	"github.com/trajscope/trajscope/ui/pane"
@@ -143,19 +143,19 @@ func (m *Model) helpView(h int) []string {
 		lines = append(lines, cur)
 	}
 	lines = append(lines, "")
-	legend(t.Bold.Render("Gutter:"), t.MarkReadNow.Render(runtext.GlyphReadNow)+" read by this step",
-		t.MarkReadBefore.Render(runtext.GlyphReadBefore)+" read before",
-		t.MarkGoldFound.Render(runtext.GlyphGoldFound)+" gold, read",
-		t.MarkGoldPending.Render(runtext.GlyphGoldPending)+" gold, read later",
-		t.MarkGoldMissed.Render(runtext.GlyphGoldMissed)+" gold, never read",
-		t.Value.Render(runtext.GlyphFinal)+" in the final context",
-		t.Error.Render(runtext.GlyphReadFailed)+" counted, but its command failed")
+	legend(t.Bold.Render("Gutter:"), t.MarkReadNow.Render(display.GlyphReadNow)+" read by this step",
+		t.MarkReadBefore.Render(display.GlyphReadBefore)+" read before",
+		t.MarkGoldFound.Render(display.GlyphGoldFound)+" gold, read",
+		t.MarkGoldPending.Render(display.GlyphGoldPending)+" gold, read later",
+		t.MarkGoldMissed.Render(display.GlyphGoldMissed)+" gold, never read",
+		t.Value.Render(display.GlyphFinal)+" in the final context",
+		t.Error.Render(display.GlyphReadFailed)+" counted, but its command failed")
 	cats := []string{t.Bold.Render("Timeline:")}
-	for _, c := range runtext.CategoryOrder {
-		cats = append(cats, t.Category(c).Render(runtext.CategoryGlyph(c))+" "+c)
+	for _, c := range display.CategoryOrder {
+		cats = append(cats, t.Category(c).Render(display.CategoryGlyph(c))+" "+c)
 	}
-	cats = append(cats, t.NewGold.Render("+n")+" new gold lines", t.Reread.Render(runtext.GlyphReread)+" only re-read",
-		t.Error.Render(runtext.GlyphFailed)+" command failed", "* search match")
+	cats = append(cats, t.NewGold.Render("+n")+" new gold lines", t.Reread.Render(display.GlyphReread)+" only re-read",
+		t.Error.Render(display.GlyphFailed)+" command failed", "* search match")
 	legend(cats...)
 	lines = append(lines, t.Muted.Render(" Lens (v): contextbench = the evaluator's steps · observed = what actions showed"))
 	// Last, so that a short screen (80x24) loses this line and no key.

@@ -19,7 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/trajscope/trajscope/export/internal/exporttest"
-	"github.com/trajscope/trajscope/internal/runtext"
+	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/ui/rundata"
@@ -198,7 +198,7 @@ func TestBrowserDemo(t *testing.T) {
 	}
 	cmds := eval[[]string](b, "[...document.querySelectorAll('#tl .row .cmd')].map(e => e.textContent)")
 	for i := range a.Run.Actions {
-		if want := runtext.Short(a, i); cmds[i] != want {
+		if want := display.Short(a, i); cmds[i] != want {
 			t.Errorf("row %d: %q, want %q", i+1, cmds[i], want)
 		}
 	}
@@ -241,7 +241,7 @@ func TestBrowserDemo(t *testing.T) {
 	for l := 1; l <= fd.Lines; l++ {
 		first := fd.FirstRead(lens, l)
 		for _, fl := range a.Lenses[lens].Actions[3].Lines {
-			for _, iv := range fl.Lines {
+			for _, iv := range fl.Spans {
 				if fl.File == focus.File && iv.Start <= l && l <= iv.End {
 					now++
 				}
@@ -277,8 +277,8 @@ func TestBrowserDemo(t *testing.T) {
 		t.Fatalf("the test step should show every kind of mark (now %d, found %d, later or never %d, final %d)", now, found, pending+missed, final)
 	}
 	glyph := eval[string](b, "getComputedStyle(document.querySelector('#files .file:not([hidden]) .line.g-found'), '::after').content")
-	if glyph != `"`+runtext.GlyphGoldFound+`"` {
-		t.Errorf("gold-read mark %s, want %q", glyph, runtext.GlyphGoldFound)
+	if glyph != `"`+display.GlyphGoldFound+`"` {
+		t.Errorf("gold-read mark %s, want %q", glyph, display.GlyphGoldFound)
 	}
 
 	// h, G, g, j and k.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/trajscope/trajscope/internal/runtext"
+	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/ui/rundata"
@@ -130,7 +130,7 @@ func buildData(d *rundata.Data, o Options) *pageData {
 	total := 0
 	for i := range d.Run.Actions {
 		act := &d.Run.Actions[i]
-		cat := runtext.Category(act).String()
+		cat := display.Category(act).String()
 		limit := maxObsBytes
 		if total > obsBudget {
 			limit = obsTail
@@ -139,7 +139,7 @@ func buildData(d *rundata.Data, o Options) *pageData {
 		// a browser would hide them, and bidi overrides would reorder text.
 		obs, lines, cut := clip(termsafe.Text(strings.TrimSuffix(d.Run.Observation(i), "\n")), limit)
 		total += len(obs)
-		p.Actions = append(p.Actions, action{Cat: cat, Glyph: runtext.CategoryGlyph(cat), Short: d.Short(i),
+		p.Actions = append(p.Actions, action{Cat: cat, Glyph: display.CategoryGlyph(cat), Short: d.Short(i),
 			Tool: termsafe.Line(act.Tool), Cmd: termsafe.Text(act.Command), Thought: termsafe.Text(strings.TrimSpace(d.Run.Thought(i))),
 			Obs: obs, Lines: lines, Cut: cut})
 	}
@@ -276,7 +276,7 @@ func lensData(d *rundata.Data, l model.Lens, index map[string]int) lens {
 		now := [][3]int{}
 		for _, fl := range v.Lines {
 			k, ok := index[fl.File]
-			for _, iv := range fl.Lines {
+			for _, iv := range fl.Spans {
 				if ok { // every file a lens put in view is one of the page's
 					now = append(now, [3]int{k, iv.Start, iv.End})
 				}

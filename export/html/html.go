@@ -27,7 +27,7 @@ import (
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/styles"
 
-	"github.com/trajscope/trajscope/internal/runtext"
+	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
@@ -122,11 +122,11 @@ func Write(w io.Writer, a *scoring.Analysis, o Options) error {
 	}
 	v.CSS, v.JS, v.Data = template.CSS(css), template.JS(pageJS), template.JS(js)
 	v.CSP = policy(css, pageJS)
-	v.Legend = []legend{{"r-now", runtext.GlyphReadNow, "read now"}, {"r-bef", runtext.GlyphReadBefore, "read before"},
-		{"g-found", runtext.GlyphGoldFound, "gold read"}, {"g-pend", runtext.GlyphGoldPending, "gold later"},
-		{"g-miss", runtext.GlyphGoldMissed, "gold never"}, {"fin", glyphFinal, "final context"}}
-	for _, c := range runtext.CategoryOrder {
-		v.Categories = append(v.Categories, legend{"cat-" + c, runtext.CategoryGlyph(c), c})
+	v.Legend = []legend{{"r-now", display.GlyphReadNow, "read now"}, {"r-bef", display.GlyphReadBefore, "read before"},
+		{"g-found", display.GlyphGoldFound, "gold read"}, {"g-pend", display.GlyphGoldPending, "gold later"},
+		{"g-miss", display.GlyphGoldMissed, "gold never"}, {"fin", glyphFinal, "final context"}}
+	for _, c := range display.CategoryOrder {
+		v.Categories = append(v.Categories, legend{"cat-" + c, display.CategoryGlyph(c), c})
 	}
 	v.Charts = charts(data)
 	var b bytes.Buffer

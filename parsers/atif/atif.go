@@ -33,6 +33,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/trajscope/trajscope/observed"
+
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
@@ -155,7 +157,7 @@ func load(path string, t *jsontree.Value, dir, where string) (model.Run, error) 
 		run.InstanceID = strings.TrimSuffix(base, filepath.Ext(base))
 	}
 	run.Prediction.InstanceID = run.InstanceID
-	run.Prediction.Steps, run.Prediction.Final = toolcall.Predict(run.Actions)
+	run.Prediction.Steps, run.Prediction.Final = observed.Declare(run.Actions)
 	return run, nil
 }
 

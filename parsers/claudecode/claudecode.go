@@ -29,6 +29,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/trajscope/trajscope/observed"
+
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
@@ -435,7 +437,7 @@ func finish(run *model.Run, path string) {
 	for i := range run.Actions {
 		run.Actions[i].Index = int32(i)
 	}
-	run.Prediction.Steps, run.Prediction.Final = toolcall.Predict(run.Actions)
+	run.Prediction.Steps, run.Prediction.Final = observed.Declare(run.Actions)
 	run.Format = Name
 	run.Agent = "claude-code"
 	run.Path = path

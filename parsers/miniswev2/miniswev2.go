@@ -20,6 +20,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/trajscope/trajscope/observed"
+
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/cmdfail"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
@@ -183,7 +185,7 @@ func parse(path string, data []byte) (model.Run, error) {
 	}
 	run.Prediction.InstanceID = run.InstanceID
 	run.Prediction.ModelPatch = patch
-	run.Prediction.Steps, run.Prediction.Final = toolcall.Predict(run.Actions)
+	run.Prediction.Steps, run.Prediction.Final = observed.Declare(run.Actions)
 	return run, nil
 }
 

@@ -333,7 +333,7 @@ func (idx *shownIndex) firstReads(l int, file string, s, e int) []int32 {
 	}
 	actions := idx.a.Lenses[shownLenses[l]].Actions
 	for _, sh := range idx.byFile[l][file] {
-		for _, iv := range actions[sh.action].Lines[sh.k].Lines {
+		for _, iv := range actions[sh.action].Lines[sh.k].Spans {
 			for line := max(iv.Start, s); line <= min(iv.End, e); line++ {
 				if fs[line-s] == never {
 					fs[line-s] = sh.action

@@ -56,7 +56,7 @@ func lensFiles(a *scoring.Analysis, lens model.Lens, fallback bool) map[string][
 			// Reads are grouped by file already: one entry each.
 			for _, fl := range reads {
 				if gold(fl.File) {
-					out[fl.File] = append(out[fl.File], stepLines{int32(n), int32(i), merge(fl.Lines)})
+					out[fl.File] = append(out[fl.File], stepLines{int32(n), int32(i), merge(fl.Spans)})
 				}
 			}
 		}

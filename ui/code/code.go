@@ -15,10 +15,9 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/trajscope/trajscope/internal/runtext"
+	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/themes"
 	"github.com/trajscope/trajscope/ui/fit"
 	"github.com/trajscope/trajscope/ui/keys"
@@ -283,13 +282,13 @@ func (m *Model) syncTheme() {
 		m.hl = newHighlighter(t.Chroma)
 	}
 	m.marks = marks{
-		now:     t.MarkReadNow.Render(runtext.GlyphReadNow),
-		before:  t.MarkReadBefore.Render(runtext.GlyphReadBefore),
-		found:   t.MarkGoldFound.Render(runtext.GlyphGoldFound),
-		pending: t.MarkGoldPending.Render(runtext.GlyphGoldPending),
-		missed:  t.MarkGoldMissed.Render(runtext.GlyphGoldMissed),
-		failed:  t.Error.Render(runtext.GlyphReadFailed),
-		final:   t.Value.Render(runtext.GlyphFinal),
+		now:     t.MarkReadNow.Render(display.GlyphReadNow),
+		before:  t.MarkReadBefore.Render(display.GlyphReadBefore),
+		found:   t.MarkGoldFound.Render(display.GlyphGoldFound),
+		pending: t.MarkGoldPending.Render(display.GlyphGoldPending),
+		missed:  t.MarkGoldMissed.Render(display.GlyphGoldMissed),
+		failed:  t.Error.Render(display.GlyphReadFailed),
+		final:   t.Value.Render(display.GlyphFinal),
 	}
 	// GetBackground never returns nil: an unset background is NoColor.
 	if bg := t.ReadNowLine.GetBackground(); !isNoColor(bg) {
@@ -303,9 +302,9 @@ func isNoColor(c any) bool {
 }
 
 // legend explains the gutter glyphs.
-const legend = runtext.GlyphReadNow + "now " + runtext.GlyphReadBefore + "before " +
-	runtext.GlyphGoldFound + "gold read " + runtext.GlyphGoldPending + "later " + runtext.GlyphGoldMissed + "never " +
-	runtext.GlyphFinal + "final"
+const legend = display.GlyphReadNow + "now " + display.GlyphReadBefore + "before " +
+	display.GlyphGoldFound + "gold read " + display.GlyphGoldPending + "later " + display.GlyphGoldMissed + "never " +
+	display.GlyphFinal + "final"
 
 // View renders the title and the visible lines with their gutter.
 func (m *Model) View() string {
@@ -329,7 +328,7 @@ func (m *Model) View() string {
 	}
 	lines := []string{pane.Title(ctx, "Source", detail, m.Focused, m.W)}
 	if p := d.A.Partial; p != nil && m.H > 1 {
-		lines = append(lines, t.Error.Render(fit.Line(" "+runtext.NoRepoShort(p.Reason()), m.W)))
+		lines = append(lines, t.Error.Render(fit.Line(" "+display.NoRepoShort(p.Reason()), m.W)))
 	}
 	fd := d.File(m.file)
 	switch {
@@ -434,10 +433,10 @@ func (m *Model) nowLines() (now, shown []model.Interval) {
 		fileLines(a.Lenses[model.LensObserved].Actions[m.Ctx.Cur].Lines, m.file)
 }
 
-func fileLines(fls []scoring.FileLines, file string) []model.Interval {
+func fileLines(fls []model.FileSpans, file string) []model.Interval {
 	for _, fl := range fls {
 		if fl.File == file {
-			return fl.Lines
+			return fl.Spans
 		}
 	}
 	return nil

@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/trajscope/trajscope/internal/runtext"
+	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/ui/fit"
 	"github.com/trajscope/trajscope/ui/pane"
@@ -37,7 +37,7 @@ func (m *Model) pickerView() string {
 		fd := d.File(f)
 		mark := "  "
 		if fd != nil && fd.GoldLines > 0 || isGoldFile(d, f) {
-			mark = runtext.GlyphGoldFile + " "
+			mark = display.GlyphGoldFile + " "
 		}
 		info := ""
 		if fd != nil {
@@ -56,12 +56,12 @@ func (m *Model) pickerView() string {
 		if name := termsafe.Line(f); room < min(ansi.StringWidth(name), 16) {
 			info, room = "", m.W-4
 		}
-		items = append(items, mark+runtext.Middle(termsafe.Line(f), room)+info)
+		items = append(items, mark+display.Middle(termsafe.Line(f), room)+info)
 	}
 	off := max(0, min(m.pick-body/2, len(items)-body))
 	for k := off; k < len(items) && len(lines) < m.H; k++ {
 		if k == m.pick {
-			lines = append(lines, t.Selected.Render(fit.Line(runtext.GlyphCursor+" "+items[k], m.W)))
+			lines = append(lines, t.Selected.Render(fit.Line(display.GlyphCursor+" "+items[k], m.W)))
 		} else {
 			lines = append(lines, "  "+items[k])
 		}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/trajscope/trajscope/internal/runtext"
+	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/ui/rundata"
 )
 
@@ -81,6 +81,6 @@ func (m *Model) unknown(fd *rundata.FileData, l, w int) (string, int) {
 	if end > l {
 		note = fmt.Sprintf("⋯ lines %d-%d not displayed by the run", l, end)
 	}
-	note = runtext.Truncate(note, w)
+	note = display.Truncate(note, w)
 	return m.Ctx.Theme.Faint.Render(note), ansi.StringWidth(note)
 }

@@ -14,7 +14,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/trajscope/trajscope/internal/runtext"
+	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/scoring/diagnose"
 	"github.com/trajscope/trajscope/themes"
@@ -114,7 +114,7 @@ func (m *Model) View() string {
 		detail = strings.Split(ansi.Wrap(text, max(m.W-2, 1), ""), "\n")
 		if most := 2 + min(1, max(0, m.H-12)); len(detail) > most {
 			detail = detail[:most]
-			detail[most-1] = runtext.Truncate(detail[most-1]+" …", m.W-2)
+			detail[most-1] = display.Truncate(detail[most-1]+" …", m.W-2)
 		}
 		if m.H-1-len(detail) < 3 {
 			detail = nil
@@ -132,8 +132,8 @@ func (m *Model) View() string {
 		g := &d.Gold[k]
 		if k == 0 || d.Gold[k-1].File() != g.File() {
 			// Cut in the middle: two files of one directory stay apart.
-			name := runtext.Middle(termsafe.Line(g.File()), m.W-2)
-			rows = append(rows, row{t.Bold.Render(runtext.GlyphGoldFile + " " + name), -1})
+			name := display.Middle(termsafe.Line(g.File()), m.W-2)
+			rows = append(rows, row{t.Bold.Render(display.GlyphGoldFile + " " + name), -1})
 		}
 		if k == m.sel {
 			selRow = len(rows)
@@ -199,11 +199,11 @@ func (m *Model) spanRow(g *diagnose.GoldSpan, selected bool, cols columns) strin
 	}
 	switch {
 	case read > 0:
-		glyph, glyphStyled = runtext.GlyphGoldFound, t.MarkGoldFound.Render(runtext.GlyphGoldFound)
+		glyph, glyphStyled = display.GlyphGoldFound, t.MarkGoldFound.Render(display.GlyphGoldFound)
 	case g.FoundAt(l) >= 0:
-		glyph, glyphStyled = runtext.GlyphGoldPending, t.MarkGoldPending.Render(runtext.GlyphGoldPending)
+		glyph, glyphStyled = display.GlyphGoldPending, t.MarkGoldPending.Render(display.GlyphGoldPending)
 	default:
-		glyph, glyphStyled = runtext.GlyphGoldMissed, t.MarkGoldMissed.Render(runtext.GlyphGoldMissed)
+		glyph, glyphStyled = display.GlyphGoldMissed, t.MarkGoldMissed.Render(display.GlyphGoldMissed)
 	}
 	lines, frac := "file", "-"
 	if !g.FileLevel() {
@@ -234,7 +234,7 @@ func (m *Model) spanRow(g *diagnose.GoldSpan, selected bool, cols columns) strin
 		}
 	}
 	if selected {
-		plain := runtext.GlyphCursor + prefix[1:] + diag
+		plain := display.GlyphCursor + prefix[1:] + diag
 		return t.Selected.Render(fit.Line(plain, m.W))
 	}
 	atStyle := t.Muted

@@ -9,7 +9,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/trajscope/trajscope/internal/runtext"
+	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/ui/fit"
@@ -213,7 +213,7 @@ func (m *Model) View() string {
 	// The instance takes the room the others leave, cut in the middle so
 	// that its distinctive end stays.
 	room := m.w - width(fs, 0)
-	fs[fID].forms[0] = runtext.Middle(id, max(room, 1))
+	fs[fID].forms[0] = display.Middle(id, max(room, 1))
 	parts := []string{}
 	for _, f := range fs {
 		if f.form < 0 {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/trajscope/trajscope/internal/runtext"
+	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/ui/fit"
 	"github.com/trajscope/trajscope/ui/pane"
@@ -82,18 +82,18 @@ func (m *Model) View() string {
 	res := &ld.Result
 	detail := fmt.Sprintf("%s lens · cumulative up to step %d", ctx.Lens, cur+1)
 	if d.A.Partial != nil {
-		detail = runtext.NoRepoMetrics + " · " + detail
+		detail = display.NoRepoMetrics + " · " + detail
 	}
 	lines := []string{pane.Title(ctx, "Coverage", detail, false, m.w)}
 
 	at := &ld.Actions[cur]
-	reread := fmt.Sprintf("re-read %d/%d lines (%s)", at.CumReread, at.CumRead, runtext.Ratio(at.CumReread, at.CumRead))
+	reread := fmt.Sprintf("re-read %d/%d lines (%s)", at.CumReread, at.CumRead, display.Ratio(at.CumReread, at.CumRead))
 	editloc := "EditLoc: at the last step"
 	if cur == d.N-1 {
 		if e := res.EditLoc; e != nil {
 			editloc = fmt.Sprintf("EditLoc recall %.2f precision %.2f", e.Recall, e.Precision)
 			if d.A.EditLocFromGold {
-				editloc = fmt.Sprintf("EditLoc %.2f/%.2f · %s", e.Recall, e.Precision, runtext.EditLocGoldPatch)
+				editloc = fmt.Sprintf("EditLoc %.2f/%.2f · %s", e.Recall, e.Precision, display.EditLocGoldPatch)
 			}
 		} else {
 			editloc = "EditLoc: no patch"
@@ -113,7 +113,7 @@ func (m *Model) View() string {
 	}
 	val := func(g model.Granularity) string {
 		if !d.A.Computable(g) {
-			return t.Muted.Render(fmt.Sprintf("%4s", runtext.NotComputable))
+			return t.Muted.Render(fmt.Sprintf("%4s", display.NotComputable))
 		}
 		return t.Value.Render(fmt.Sprintf("%.2f", ld.CurveAt(g, cur)))
 	}
@@ -127,13 +127,13 @@ func (m *Model) View() string {
 			// is too narrow for both.
 			e := res.EditLoc
 			info[2] = fmt.Sprintf("EditLoc recall %.2f precision %.2f", e.Recall, e.Precision)
-			info[3] = runtext.EditLocGoldPatch
+			info[3] = display.EditLocGoldPatch
 		}
 		for _, g := range model.Granularities {
 			fm := res.Final.At(g)
 			final := fmt.Sprintf("final %.2f p %.2f", fm.Coverage, fm.Precision)
 			if !d.A.Computable(g) {
-				final = fmt.Sprintf("final %-4s p %-4s", runtext.NotComputable, runtext.NotComputable)
+				final = fmt.Sprintf("final %-4s p %-4s", display.NotComputable, display.NotComputable)
 			}
 			sw := max(m.w-7-1-4-2-len(final)-3-infoW-1, 4)
 			row := fmt.Sprintf(" %-6s %s %s  %s %s %s", g, spark(g, sw), val(g), t.Muted.Render(final),

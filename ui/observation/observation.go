@@ -13,7 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/trajscope/trajscope/internal/runtext"
+	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/themes"
@@ -142,8 +142,8 @@ func (m *Model) build() {
 		}
 	}
 	if act.Failed() {
-		prose(runtext.GlyphFailed+" command failed: "+act.Failure, func(s string) string { return t.Error.Render(s) })
-		if note := runtext.FailedButCounted(ctx.Data.A, ctx.Lens, ctx.Cur); note != "" {
+		prose(display.GlyphFailed+" command failed: "+act.Failure, func(s string) string { return t.Error.Render(s) })
+		if note := display.FailedButCounted(ctx.Data.A, ctx.Lens, ctx.Cur); note != "" {
 			prose(note, func(s string) string { return t.Muted.Render(s) })
 		}
 		out = append(out, "")
@@ -221,13 +221,13 @@ func (m *Model) View() string {
 	m.build()
 	ctx := m.Ctx
 	act := &ctx.Data.Run.Actions[ctx.Cur]
-	detail := fmt.Sprintf("step %d · %s", ctx.Cur+1, runtext.Category(act))
+	detail := fmt.Sprintf("step %d · %s", ctx.Cur+1, display.Category(act))
 	if act.Tool != "" && act.Tool != "bash" {
 		detail += " · " + act.Tool
 	}
 	detail += fmt.Sprintf(" · %d %s", m.outLines, plural(m.outLines, "line"))
 	if act.Failed() {
-		detail += " · " + runtext.GlyphFailed + " failed"
+		detail += " · " + display.GlyphFailed + " failed"
 		if act.ExitKnown && act.ExitCode != 0 {
 			detail += fmt.Sprintf(" (exit %d)", act.ExitCode)
 		}

@@ -3,7 +3,7 @@ package pane
 import (
 	"sort"
 
-	"github.com/trajscope/trajscope/internal/runtext"
+	"github.com/trajscope/trajscope/display"
 )
 
 // rows are the actions the category filter keeps, computed once per
@@ -25,7 +25,7 @@ func (c *Context) sync() {
 	c.rows.pos = make([]int, d.N)
 	for i := range d.Run.Actions {
 		c.rows.pos[i] = -1
-		if c.Filter == "" || runtext.Category(&d.Run.Actions[i]).String() == c.Filter {
+		if c.Filter == "" || display.Category(&d.Run.Actions[i]).String() == c.Filter {
 			c.rows.pos[i] = len(c.rows.list)
 			c.rows.list = append(c.rows.list, i)
 		}

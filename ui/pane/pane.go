@@ -11,7 +11,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/trajscope/trajscope/internal/runtext"
+	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
@@ -106,7 +106,7 @@ func Title(ctx *Context, name, detail string, focused bool, w int) string {
 	mark := " "
 	if focused {
 		st = t.PaneTitleFocused
-		mark = runtext.GlyphCursor
+		mark = display.GlyphCursor
 	}
 	s := mark + name
 	if detail != "" {

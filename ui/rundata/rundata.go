@@ -11,7 +11,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/trajscope/trajscope/internal/runtext"
+	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/scoring/diagnose"
@@ -47,7 +47,7 @@ type Data struct {
 
 // Short is action i's command on one safe line. It is made when a row is
 // drawn: a long run's would be held all at once for the few rows shown.
-func (d *Data) Short(i int) string { return runtext.Short(d.A, i) }
+func (d *Data) Short(i int) string { return display.Short(d.A, i) }
 
 // Target is a place in a file.
 type Target struct {
@@ -144,7 +144,7 @@ func New(a *scoring.Analysis) *Data {
 			lines := a.Lenses[l].Actions[i].Lines
 			for _, fl := range lines {
 				first := d.file(fl.File).First[l]
-				for _, iv := range fl.Lines {
+				for _, iv := range fl.Spans {
 					for line := iv.Start; line <= iv.End; line++ {
 						if first[line] == Never {
 							first[line] = int32(i)
@@ -221,12 +221,12 @@ func (d *Data) file(path string) *FileData {
 
 // focus picks the place an action is about: its first read, else the first
 // file it edited, else its first search hit.
-func (d *Data) focus(reads []scoring.FileLines, i int, final map[string][]model.Interval) Target {
+func (d *Data) focus(reads []model.FileSpans, i int, final map[string][]model.Interval) Target {
 	// A read that shows gold is the one worth looking at, from its first
 	// gold line, so a short pane still shows the gold.
 	for _, fl := range reads {
 		fd := d.file(fl.File)
-		for _, iv := range fl.Lines {
+		for _, iv := range fl.Spans {
 			for _, g := range fd.Gold {
 				if iv.Start <= g.End && g.Start <= iv.End {
 					return Target{fl.File, max(iv.Start, g.Start)}
@@ -234,8 +234,8 @@ func (d *Data) focus(reads []scoring.FileLines, i int, final map[string][]model.
 			}
 		}
 	}
-	if len(reads) > 0 && len(reads[0].Lines) > 0 {
-		return Target{reads[0].File, reads[0].Lines[0].Start}
+	if len(reads) > 0 && len(reads[0].Spans) > 0 {
+		return Target{reads[0].File, reads[0].Spans[0].Start}
 	}
 	act := &d.Run.Actions[i]
 	if act.Category == model.CategorySubmit {
@@ -294,9 +294,9 @@ func (d *Data) order() {
 func (d *Data) categories() {
 	present := map[string]bool{}
 	for i := range d.Run.Actions {
-		present[runtext.Category(&d.Run.Actions[i]).String()] = true
+		present[display.Category(&d.Run.Actions[i]).String()] = true
 	}
-	for _, c := range runtext.CategoryOrder {
+	for _, c := range display.CategoryOrder {
 		if present[c] {
 			d.Categories = append(d.Categories, c)
 		}

@@ -34,7 +34,7 @@ func TestCountersMatchGutter(t *testing.T) {
 			read, reread, gold := 0, 0, 0
 			for _, fl := range v.Lines {
 				fd := d.File(fl.File)
-				for _, iv := range fl.Lines {
+				for _, iv := range fl.Spans {
 					for line := iv.Start; line <= iv.End; line++ {
 						read++
 						switch first := fd.FirstRead(l, line); {

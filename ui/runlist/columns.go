@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/trajscope/trajscope/internal/runtext"
+	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/report"
@@ -95,7 +95,7 @@ func who(r *report.ListRow, w int) string {
 	if ansi.StringWidth(s) > w && r.Model != "" {
 		s = termsafe.Line(model.Who("", r.Model))
 	}
-	return runtext.Middle(s, w)
+	return display.Middle(s, w)
 }
 
 // whoCol is the agent · model column, shown when the instance keeps

@@ -15,7 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/trajscope/trajscope/internal/runtext"
+	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/report"
@@ -353,7 +353,7 @@ func (m *Model) note() string {
 // lens, the sort and the filter.
 func (m *Model) titleLine() string {
 	read, files, analysed, rows := m.runs.Progress()
-	parts := []string{runtext.GlyphCursor + "Runs  " + termsafe.Line(m.title), fmt.Sprintf("%d runs", len(m.rows))}
+	parts := []string{display.GlyphCursor + "Runs  " + termsafe.Line(m.title), fmt.Sprintf("%d runs", len(m.rows))}
 	switch {
 	case read < files:
 		parts = append(parts, fmt.Sprintf("reading %d/%d files", read, files))
@@ -368,7 +368,7 @@ func (m *Model) titleLine() string {
 }
 
 func align(s string, w int, right bool) string {
-	s = runtext.Truncate(s, w)
+	s = display.Truncate(s, w)
 	pad := strings.Repeat(" ", max(w-ansi.StringWidth(s), 0))
 	if right {
 		return pad + s
@@ -388,7 +388,7 @@ func (m *Model) rowLine(r *report.ListRow, ws []int, selected bool) string {
 		var cell string
 		switch {
 		case i == 1:
-			cell = runtext.Middle(termsafe.Line(r.ID), ws[i])
+			cell = display.Middle(termsafe.Line(r.ID), ws[i])
 		case c.metric && i > 3 && !r.Analysed:
 			cell = "…"
 			if r.Note != "" && r.Loaded && r.Actions == 0 {

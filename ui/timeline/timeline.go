@@ -11,7 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/trajscope/trajscope/internal/runtext"
+	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/ui/fit"
 	"github.com/trajscope/trajscope/ui/keys"
 	"github.com/trajscope/trajscope/ui/pane"
@@ -59,7 +59,7 @@ func (m *Model) View() string {
 	rows := ctx.Rows()
 	detail := fmt.Sprintf("%d/%d", ctx.Cur+1, d.N)
 	if ctx.Filter != "" {
-		detail += fmt.Sprintf("  [%s %s: %d]", runtext.CategoryGlyph(ctx.Filter), ctx.Filter, len(rows))
+		detail += fmt.Sprintf("  [%s %s: %d]", display.CategoryGlyph(ctx.Filter), ctx.Filter, len(rows))
 	}
 	name := m.Name
 	if name == "" {
@@ -82,7 +82,7 @@ func (m *Model) View() string {
 	ld := ctx.L()
 	for r := m.offset; r < len(rows) && len(lines) < m.H; r++ {
 		i := rows[r]
-		cat := runtext.Category(&d.Run.Actions[i]).String()
+		cat := display.Category(&d.Run.Actions[i]).String()
 		num := fmt.Sprintf("%*d", numW, i+1)
 		var suffix, suffixStyled string
 		if n := ld.Actions[i].NewGold; n > 0 {
@@ -93,16 +93,16 @@ func (m *Model) View() string {
 			if suffix != "" {
 				suffix, suffixStyled = suffix+" ", suffixStyled+" "
 			}
-			suffix += runtext.GlyphReread
-			suffixStyled += t.Reread.Render(runtext.GlyphReread)
+			suffix += display.GlyphReread
+			suffixStyled += t.Reread.Render(display.GlyphReread)
 		}
 		if d.Run.Actions[i].Failed() {
 			// First, so failures line up; the glyph says it without colour.
 			if suffix != "" {
 				suffix, suffixStyled = " "+suffix, " "+suffixStyled
 			}
-			suffix = runtext.GlyphFailed + suffix
-			suffixStyled = t.Error.Render(runtext.GlyphFailed) + suffixStyled
+			suffix = display.GlyphFailed + suffix
+			suffixStyled = t.Error.Render(display.GlyphFailed) + suffixStyled
 		}
 		match := d.Matches(i, ctx.Query)
 		sw := ansi.StringWidth(suffix)
@@ -111,10 +111,10 @@ func (m *Model) View() string {
 			gap = 1 // the command never touches the suffix
 		}
 		fixed := numW + 4 + 1 + sw + gap // mark, number, glyph, spaces, trailing space
-		cmd := runtext.Truncate(d.Short(i), max(m.W-fixed, 1))
+		cmd := display.Truncate(d.Short(i), max(m.W-fixed, 1))
 		pad := max(gap, m.W-fixed+gap-ansi.StringWidth(cmd))
 		if i == ctx.Cur {
-			row := runtext.GlyphCursor + num + " " + runtext.CategoryGlyph(cat) + " " + cmd + strings.Repeat(" ", pad) + suffix + " "
+			row := display.GlyphCursor + num + " " + display.CategoryGlyph(cat) + " " + cmd + strings.Repeat(" ", pad) + suffix + " "
 			lines = append(lines, t.Selected.Render(fit.Line(row, m.W)))
 			continue
 		}
@@ -126,7 +126,7 @@ func (m *Model) View() string {
 		if match {
 			mark = "*" // matches stay findable without colour
 		}
-		row := mark + t.Muted.Render(num) + " " + t.Category(cat).Render(runtext.CategoryGlyph(cat)) + " " +
+		row := mark + t.Muted.Render(num) + " " + t.Category(cat).Render(display.CategoryGlyph(cat)) + " " +
 			cmdStyled + strings.Repeat(" ", pad) + suffixStyled + " "
 		lines = append(lines, row)
 	}

@@ -52,25 +52,3 @@ func FuzzAnalyze(f *testing.F) {
 		}
 	})
 }
-
-// FuzzObservation: reading line numbers out of any tool output never panics
-// and never yields a line number below 1 or a reversed range.
-func FuzzObservation(f *testing.F) {
-	for _, s := range []string{
-		"     1\tx\n    20\ty\r\n", "    12→a\n     3→b", "pkg/a.py:3:x\n7:y\nbinary file matches",
-		"999999999\tz\n0\tq\n1234567890\tw", "a:b:1:c\n:1:x\n\n",
-	} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, obs string) {
-		defer testkit.FuzzBudget(t)()
-		if first, last, ok := ViewNumbered(obs); ok && (first < 1 || last < first) {
-			t.Fatalf("ViewNumbered(%q) = %d, %d", obs, first, last)
-		}
-		for _, h := range GrepHits(obs) {
-			if h.Line < 0 {
-				t.Fatalf("hit %+v from %q", h, obs)
-			}
-		}
-	})
-}

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/trajscope/trajscope/observed"
+
 	"github.com/trajscope/trajscope/model"
 )
 
@@ -26,79 +28,16 @@ func obsLines(obs string) []string {
 	return lines
 }
 
-// numberedPrefix matches a line of numbered output, "   100\ttext" (nl -ba,
-// cat -n, str_replace_editor view) or "   100→text" (Claude Code Read), as
-// the regexp `^ *(\d{1,9}) *(?:\t|→)` would, and returns the digits. By
-// hand because the regexp engine cost a fifth of loading a long trajectory.
-func numberedPrefix(l string) (num string, ok bool) {
-	i := 0
-	for i < len(l) && l[i] == ' ' {
-		i++
-	}
-	start := i
-	for i < len(l) && i-start < 10 && '0' <= l[i] && l[i] <= '9' {
-		i++
-	}
-	if n := i - start; n == 0 || n > 9 {
-		return "", false
-	}
-	end := i
-	for i < len(l) && l[i] == ' ' {
-		i++
-	}
-	if strings.HasPrefix(l[i:], "\t") || strings.HasPrefix(l[i:], "→") {
-		return l[start:end], true
-	}
-	return "", false
-}
-
 // numberedLines returns the line numbers shown by numbered output lines, in
 // output order.
 func numberedLines(lines []string) []int {
 	var nums []int
 	for _, l := range lines {
-		if num, ok := numberedPrefix(l); ok {
-			if n, _ := atoi(num); n > 0 { // line numbers start at 1
-				nums = append(nums, n)
-			}
+		if n, _, ok := observed.ListingLine(l); ok && n > 0 { // line numbers start at 1
+			nums = append(nums, n)
 		}
 	}
 	return nums
-}
-
-// ViewNumbered reports the first and last line numbers that numbered output
-// (nl -ba, cat -n, an editor view, "N→" listings) shows, as the smallest and
-// largest number seen. ok is false when no numbered line appears.
-func ViewNumbered(obs string) (first, last int, ok bool) {
-	for _, n := range numberedLines(obsLines(obs)) {
-		if !ok || n < first {
-			first = n
-		}
-		if !ok || n > last {
-			last = n
-		}
-		ok = true
-	}
-	return first, last, ok
-}
-
-// GrepHits parses grep-style output lines: "path:N:text" gives a hit with a
-// file and a line, "N:text" a hit with only a line (the caller knows the
-// file). Other lines are ignored.
-func GrepHits(obs string) []model.SearchHit {
-	var hits []model.SearchHit
-	for _, l := range obsLines(obs) {
-		if m := grepPathLineRe.FindStringSubmatch(l); m != nil {
-			n, _ := atoi(m[2])
-			hits = append(hits, model.SearchHit{File: m[1], Line: n})
-			continue
-		}
-		if m := grepLineRe.FindStringSubmatch(l); m != nil {
-			n, _ := atoi(m[1])
-			hits = append(hits, model.SearchHit{Line: n})
-		}
-	}
-	return hits
 }
 
 // lineRun is a run of consecutive line numbers shown in output order.
@@ -242,8 +181,7 @@ func (c *confirmer) readSpec(sp obsSpec, lines []string) {
 	switch sp.kind {
 	case specNumbered:
 		for _, l := range lines {
-			if num, ok := numberedPrefix(l); ok {
-				n, _ := atoi(num)
+			if n, _, ok := observed.ListingLine(l); ok {
 				c.addLine(sp.file, n)
 			}
 		}

@@ -244,49 +244,6 @@ func itoa(n int) string {
 	return string(b)
 }
 
-func TestViewNumbered(t *testing.T) {
-	cases := []struct {
-		obs         string
-		first, last int
-		ok          bool
-	}{
-		{"   100\ta\n   101\tb\n", 100, 101, true},
-		{"     1\tx", 1, 1, true},
-		{"<output>\n    7\tx\n    9\ty\n</output>", 7, 9, true},
-		{"     5→text\n     6→more", 5, 6, true},
-		{"1     \tleft-justified (nl -n ln)", 1, 1, true},
-		{"no numbers here\n12:grep style", 0, 0, false},
-		{"", 0, 0, false},
-	}
-	for _, c := range cases {
-		f, l, ok := ViewNumbered(c.obs)
-		if f != c.first || l != c.last || ok != c.ok {
-			t.Errorf("ViewNumbered(%q) = %d, %d, %v; want %d, %d, %v", c.obs, f, l, ok, c.first, c.last, c.ok)
-		}
-	}
-}
-
-func TestGrepHits(t *testing.T) {
-	cases := []struct {
-		obs  string
-		want []model.SearchHit
-	}{
-		{"a/b.py:12:x = 1\nc.py:3:y", []model.SearchHit{hit("a/b.py", 12), hit("c.py", 3)}},
-		{"12:x = 1\n13:y", []model.SearchHit{hit("", 12), hit("", 13)}},
-		{"a.py:x = 1\n--\nplain text", nil},
-		{"C:\\x:12:y", []model.SearchHit{hit("C", 0)}[:0]},
-	}
-	for _, c := range cases {
-		got := GrepHits(c.obs)
-		if len(got) == 0 && len(c.want) == 0 {
-			continue
-		}
-		if !reflect.DeepEqual(got, c.want) {
-			t.Errorf("GrepHits(%q) = %+v, want %+v", c.obs, got, c.want)
-		}
-	}
-}
-
 func TestNumberedReads(t *testing.T) {
 	re := regexp.MustCompile(`(?m)^\s*(\d+)\t`)
 	cases := []struct {

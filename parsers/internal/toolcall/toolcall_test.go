@@ -221,29 +221,6 @@ func TestDescribe(t *testing.T) {
 	}
 }
 
-func TestPredict(t *testing.T) {
-	acts := []model.Action{
-		{Reads: []model.ObservedRead{rng("/testbed/b.py", 10, 20), {File: "a.py", Kind: model.ReadWhole}}},
-		{Searches: []model.SearchHit{{File: "c.py"}}},
-		{Reads: []model.ObservedRead{rng("b.py", 21, 25), {File: "b.py", Kind: model.ReadHead, End: 3}, {File: "d.py", Kind: model.ReadTail, End: 5}}},
-	}
-	steps, final := Predict(acts)
-	want := []model.Step{
-		{Files: []string{"a.py", "b.py"}, Spans: []model.FileSpans{{File: "b.py", Spans: []model.Interval{{Start: 10, End: 20}}}}},
-		{Files: []string{"b.py", "d.py"}, Spans: []model.FileSpans{{File: "b.py", Spans: []model.Interval{{Start: 21, End: 25}, {Start: 1, End: 3}}}}},
-	}
-	if !reflect.DeepEqual(steps, want) {
-		t.Fatalf("steps = %+v", steps)
-	}
-	wantFinal := model.Step{Files: []string{"a.py", "b.py", "d.py"},
-		Spans: []model.FileSpans{{File: "b.py", Spans: []model.Interval{{Start: 1, End: 3}, {Start: 10, End: 25}}}}}
-	if !reflect.DeepEqual(final, wantFinal) {
-		t.Fatalf("final = %+v", final)
-	}
-	if !reflect.DeepEqual(acts[0].Steps, []int{0}) || acts[1].Steps != nil || !reflect.DeepEqual(acts[2].Steps, []int{1}) {
-		t.Fatalf("links = %v %v %v", acts[0].Steps, acts[1].Steps, acts[2].Steps)
-	}
-}
 
 func TestLinesKeepsU2028(t *testing.T) {
 	data := []byte("{\"a\": \"x\u2028y\"}\r\n\n{\"b\": \"\u2029\"}")

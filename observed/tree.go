@@ -1,11 +1,3 @@
-// Package observed rebuilds the part of a repository a run displayed, for
-// when the repository itself is missing: every line an action showed with
-// its line number (nl -ba, cat -n, an editor's view, Claude Code's Read,
-// OpenHands' and SWE-agent's file windows, grep -n hits) is put back at that
-// line of its file, and every other line is unknown. The result is a
-// scoring.PartialTree, so the analysis, the diagnosis and the explorer's
-// panes work on it unchanged: file and line measures come from the line
-// numbers, symbols and byte spans are not computable.
 package observed
 
 import (
@@ -16,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/scoring"
 )
 
 // MaxLines bounds the lines the tree holds over all its files. A file is as
@@ -64,23 +55,20 @@ type file struct {
 	content []byte // built on first read
 }
 
-var _ scoring.PartialTree = (*Tree)(nil)
-
-// Build rebuilds what run displayed of its repository. The tree holds the
-// gold files (as sem normalises them), every file an action showed lines of
-// and every file a search listed; reason says why the repository is
-// missing.
-func Build(run *model.Run, g *model.Gold, sem model.Semantics, reason string) *Tree {
-	t := &Tree{reason: reason, files: map[string]*file{}, gold: make([]string, 0, len(g.Init)+len(g.Add)+len(g.Files))}
-	n := newNamer(run, sem)
-	for _, sp := range g.Init {
-		n.addGold(t, sp.File)
-	}
-	for _, sp := range g.Add {
-		n.addGold(t, sp.File)
-	}
-	for _, f := range g.Files {
-		n.addGold(t, f)
+// Build rebuilds what run displayed of its repository, for when the
+// repository itself is missing: every line an action showed with its line
+// number (nl -ba, cat -n, an editor's view, Claude Code's Read, OpenHands'
+// and SWE-agent's file windows, grep -n hits) is put back at that line of
+// its file, and every other line is unknown. The tree holds the gold files
+// (gold: the gold's paths as scoring normalises them), every file an
+// action showed lines of and every file a search listed; reason says why
+// the repository is missing. File and line measures come from the line
+// numbers; symbols and byte spans are not computable from it.
+func Build(run *model.Run, gold []string, reason string) *Tree {
+	t := &Tree{reason: reason, files: map[string]*file{}, gold: make([]string, 0, len(gold))}
+	n := newNamer(run)
+	for _, p := range gold {
+		n.addGold(t, p)
 	}
 	slices.Sort(t.gold)
 	t.gold = slices.Clip(slices.Compact(t.gold))
@@ -245,19 +233,18 @@ func (t *Tree) Files() []string {
 	return slices.Compact(out)
 }
 
-// namer maps the paths a run printed to repository paths: gold files as sem
-// normalises them, and other paths with the sandbox root they sat under
+// namer maps the paths a run printed to repository paths: gold files as
+// scoring normalised them, and other paths with the sandbox root they sat under
 // removed. Roots are the usual sandbox ones (/testbed, /workspace/<name>,
 // /app, /repo) plus any the run shows by naming a gold file under it.
 type namer struct {
-	sem    model.Semantics
 	byBase map[string][]string // gold files by base name, for the bases below
 	bases  map[string]bool     // base names of the absolute paths the run printed
 	roots  []string            // learned roots, longest first
 }
 
-func newNamer(run *model.Run, sem model.Semantics) *namer {
-	n := &namer{sem: sem, byBase: map[string][]string{}, bases: map[string]bool{}}
+func newNamer(run *model.Run) *namer {
+	n := &namer{byBase: map[string][]string{}, bases: map[string]bool{}}
 	// Only gold files an absolute path of the run can end with are worth
 	// indexing: a gold of a million files costs no index then.
 	note := func(p string) {
@@ -276,10 +263,9 @@ func newNamer(run *model.Run, sem model.Semantics) *namer {
 	return n
 }
 
-func (n *namer) addGold(t *Tree, raw string) {
-	// The path exactly as scoring normalises it, so the gold's files are
+func (n *namer) addGold(t *Tree, p string) {
+	// The path exactly as scoring normalised it, so the gold's files are
 	// the tree's; one that climbs out of the root names nothing.
-	p := scoring.NormalizeGoldPath(raw, n.sem)
 	if p == "" || strings.HasPrefix(p, "/") || clean(p) == "" || strings.Contains("/"+p+"/", "/../") {
 		return
 	}

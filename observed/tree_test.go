@@ -9,11 +9,11 @@ import (
 
 	"github.com/trajscope/trajscope/demo"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/observed"
 	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/parsers/gold"
 	"github.com/trajscope/trajscope/parsers/miniswe"
 	"github.com/trajscope/trajscope/scoring"
-	"github.com/trajscope/trajscope/scoring/observed"
 	"github.com/trajscope/trajscope/source"
 )
 
@@ -75,7 +75,7 @@ func TestBuildFromNumberedOutput(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			run := &model.Run{Actions: []model.Action{c.act.Action}, Observations: model.TextList{c.act.obs}}
-			tr := observed.Build(run, &model.Gold{}, model.ContextBench, "test")
+			tr := observed.Build(run, scoring.GoldPaths(&model.Gold{}, model.ContextBench), "test")
 			if got := tr.Known(c.file); !reflect.DeepEqual(got, c.known) {
 				t.Errorf("Known(%q) = %v, want %v (files %v)", c.file, got, c.known, tr.Files())
 			}
@@ -100,7 +100,7 @@ func TestBuildNames(t *testing.T) {
 		{Reads: []model.ObservedRead{rng("../up.py", 1, 1)}},
 		{Searches: []model.SearchHit{{File: "/testbed/src/c.py", Line: 4}, {File: "/testbed/src/dir"}}},
 	}, Observations: model.TextList{"1\ta", "2\tb", "1\tos", "1\tup"}}
-	tr := observed.Build(run, g, model.ContextBench, "test")
+	tr := observed.Build(run, scoring.GoldPaths(g, model.ContextBench), "test")
 	// b.py is named under the root a.py showed ("/home/u/proj/"); c.py by
 	// its grep hit under /testbed; the listed directory is no file.
 	want := []string{"src/c.py", "src/pkg/a.py", "src/pkg/b.py"}
@@ -122,7 +122,7 @@ func TestBuildBoundsLines(t *testing.T) {
 		{Reads: []model.ObservedRead{rng("pkg/a.py", 999999999, 999999999)}},
 		{Reads: []model.ObservedRead{rng("pkg/b.py", 1, 1)}},
 	}, Observations: model.TextList{"999999999\thuge", "1\tsmall"}}
-	tr := observed.Build(run, &model.Gold{}, model.ContextBench, "test")
+	tr := observed.Build(run, scoring.GoldPaths(&model.Gold{}, model.ContextBench), "test")
 	files := scoring.NewFiles(tr)
 	if n := files.LineCount("pkg/a.py"); n != observed.MaxLines {
 		t.Errorf("a.py has %d lines, want the bound %d", n, observed.MaxLines)
@@ -177,7 +177,7 @@ func TestBuildRealSamples(t *testing.T) {
 			if nth == "2" {
 				run = &runs[1]
 			}
-			tr := observed.Build(run, &model.Gold{}, model.ContextBench, "test")
+			tr := observed.Build(run, scoring.GoldPaths(&model.Gold{}, model.ContextBench), "test")
 			known := tr.Known(c.path)
 			if len(known) < len(c.known) || !reflect.DeepEqual(known[:len(c.known)], c.known) {
 				t.Errorf("Known(%q) = %v, want it to start %v (files %v)", c.path, known, c.known, tr.Files())
@@ -213,7 +213,7 @@ func TestAnalysisMatchesRepository(t *testing.T) {
 	run, g := load()
 	want := scoring.Analyze(run, g, scoring.NewFiles(source.NewFS(repo)), model.ContextBench)
 	run, g = load()
-	got := scoring.Analyze(run, g, scoring.NewFiles(observed.Build(run, g, model.ContextBench, "test")), model.ContextBench)
+	got := scoring.Analyze(run, g, scoring.NewFiles(observed.Build(run, scoring.GoldPaths(g, model.ContextBench), "test")), model.ContextBench)
 	if got.Partial == nil || want.Partial != nil {
 		t.Fatal("Partial is not set for the rebuilt tree alone")
 	}

@@ -1,4 +1,4 @@
-package runtext
+package display
 
 import (
 	"testing"

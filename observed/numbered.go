@@ -157,6 +157,35 @@ func numbered(obs string, spaced bool) []entry {
 	return out
 }
 
+// ListingLine reads one line of a numbered listing, "   12\ttext" (nl -ba,
+// cat -n, an editor's view, Harbor's Read) or "    12→text" (Claude Code's
+// Read), as the regexp `^ *(\d{1,9}) *(?:\t|→)` would: the line's number
+// and its text as shown.
+func ListingLine(l string) (num int, text string, ok bool) {
+	i := 0
+	for i < len(l) && l[i] == ' ' {
+		i++
+	}
+	start := i
+	for i < len(l) && i-start < 10 && '0' <= l[i] && l[i] <= '9' {
+		i++
+	}
+	if d := i - start; d < 1 || d > 9 {
+		return 0, "", false
+	}
+	num, _ = strconv.Atoi(l[start:i])
+	for i < len(l) && l[i] == ' ' {
+		i++
+	}
+	switch {
+	case strings.HasPrefix(l[i:], "\t"):
+		return num, l[i+1:], true
+	case strings.HasPrefix(l[i:], "→"):
+		return num, l[i+len("→"):], true
+	}
+	return 0, "", false
+}
+
 // parseLine reads one numbered output line; spaced accepts a number and
 // one space before the text.
 func parseLine(l string, spaced bool) (entry, bool) {
@@ -168,6 +197,9 @@ func parseLine(l string, spaced bool) (entry, bool) {
 	for i < len(l) && i-start < 10 && '0' <= l[i] && l[i] <= '9' {
 		i++
 	}
+	if n, text, ok := ListingLine(l); ok {
+		return entry{num: n, text: text}, true
+	}
 	if d := i - start; d >= 1 && d <= 9 {
 		n, _ := strconv.Atoi(l[start:i])
 		k := i
@@ -175,10 +207,6 @@ func parseLine(l string, spaced bool) (entry, bool) {
 			k++
 		}
 		switch {
-		case strings.HasPrefix(l[k:], "\t"):
-			return entry{num: n, text: l[k+1:]}, true
-		case strings.HasPrefix(l[k:], "→"):
-			return entry{num: n, text: l[k+len("→"):]}, true
 		case spaced && start > 0 && i < len(l) && l[i] == ' ':
 			if strings.HasPrefix(l[i+1:], "... eliding lines ") {
 				return entry{}, false // a gap, not the line's text

@@ -1,8 +1,8 @@
-// Package runtext is the text a run is shown with, in the explorer and in
+// Package display is the text a run is shown with, in the explorer and in
 // the plain summary alike: each action's one-line command and category, the
 // glyphs that mark categories, reads and gold, and truncation to a display
 // width. What it returns from a run is safe to print (package termsafe).
-package runtext
+package display
 
 import (
 	"fmt"
@@ -103,11 +103,11 @@ func ShortCommand(act *model.Action) string {
 	return termsafe.Line(s)
 }
 
-func compactRead(reads []scoring.FileLines) string {
+func compactRead(reads []model.FileSpans) string {
 	var parts []string
 	for _, fl := range reads {
 		var rs []string
-		for _, iv := range fl.Lines {
+		for _, iv := range fl.Spans {
 			rs = append(rs, fmt.Sprintf("%d-%d", iv.Start, iv.End))
 		}
 		parts = append(parts, termsafe.Line(path.Base(fl.File))+":"+strings.Join(rs, ","))
