@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/trajscope/trajscope/internal/memlimit"
 	"github.com/trajscope/trajscope/display"
+	"github.com/trajscope/trajscope/internal/memlimit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/runset"

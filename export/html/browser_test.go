@@ -18,8 +18,8 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
-	"github.com/trajscope/trajscope/export/internal/exporttest"
 	"github.com/trajscope/trajscope/display"
+	"github.com/trajscope/trajscope/export/internal/exporttest"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/ui/rundata"

@@ -221,7 +221,6 @@ func TestDescribe(t *testing.T) {
 	}
 }
 
-
 func TestLinesKeepsU2028(t *testing.T) {
 	data := []byte("{\"a\": \"x\u2028y\"}\r\n\n{\"b\": \"\u2029\"}")
 	ls := Lines(data)
