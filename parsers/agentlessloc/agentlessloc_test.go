@@ -8,7 +8,6 @@ import (
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
-	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
 // load reads a file as the format table does.
@@ -21,7 +20,7 @@ func loadAll(t *testing.T, path string) []model.Run {
 		t.Fatal(err)
 	}
 	for i := range runs {
-		if err := toolcall.Check(&runs[i]); err != nil {
+		if err := predtest.CheckRun(&runs[i]); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -4,8 +4,9 @@ import (
 	"os"
 	"testing"
 
+	"github.com/trajscope/trajscope/parsers/internal/predtest"
+
 	"github.com/trajscope/trajscope/internal/testkit"
-	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
 // FuzzAgentlessLoc checks that no input panics and that loaded runs keep
@@ -22,7 +23,7 @@ func FuzzAgentlessLoc(f *testing.F) {
 			return
 		}
 		for i := range runs {
-			if err := toolcall.Check(&runs[i]); err != nil {
+			if err := predtest.CheckRun(&runs[i]); err != nil {
 				t.Fatal(err)
 			}
 		}

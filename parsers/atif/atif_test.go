@@ -16,7 +16,7 @@ var loadFile = predtest.Loader(ParseRuns, nil)
 
 func load1(t *testing.T, path string) model.Run {
 	t.Helper()
-	return predtest.LoadOne(t, loadFile, path, toolcall.Check)
+	return predtest.LoadOne(t, loadFile, path, predtest.CheckRun)
 }
 
 var rng = predtest.Range

@@ -5,8 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/trajscope/trajscope/parsers/internal/predtest"
+
 	"github.com/trajscope/trajscope/internal/testkit"
-	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
 // FuzzATIF checks that no input panics and that loaded runs keep the
@@ -29,7 +30,7 @@ func FuzzATIF(f *testing.F) {
 			return
 		}
 		for i := range runs {
-			if err := toolcall.Check(&runs[i]); err != nil {
+			if err := predtest.CheckRun(&runs[i]); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -4,8 +4,9 @@ import (
 	"os"
 	"testing"
 
+	"github.com/trajscope/trajscope/parsers/internal/predtest"
+
 	"github.com/trajscope/trajscope/internal/testkit"
-	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
 // FuzzClaudeCode checks that no input panics and that every run loaded
@@ -27,7 +28,7 @@ func FuzzClaudeCode(f *testing.F) {
 			return
 		}
 		finish(&run, "fuzz.jsonl")
-		if err := toolcall.Check(&run); err != nil {
+		if err := predtest.CheckRun(&run); err != nil {
 			t.Fatal(err)
 		}
 	})

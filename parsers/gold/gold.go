@@ -206,7 +206,7 @@ func loadFile(path string) (*Set, error) {
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	set := newSet()
-	if strings.HasSuffix(path, ".jsonl") || firstLineIsObject(data) {
+	if strings.HasSuffix(path, ".jsonl") || jsontree.FirstLineIsObject(data) {
 		loadLines(set, data, path)
 		return set, nil
 	}
@@ -235,22 +235,6 @@ func syntaxProblem(file string, err error) *Problem {
 		return &Problem{File: file, Line: se.Line, Skipped: true, Msg: fmt.Sprintf("invalid JSON at column %d: %s", se.Col, se.Msg)}
 	}
 	return &Problem{File: file, Skipped: true, Msg: err.Error()}
-}
-
-// firstLineIsObject reports whether the first non-blank line is a complete
-// JSON object, which makes the content JSONL (a pretty-printed object is
-// not).
-func firstLineIsObject(data []byte) bool {
-	for len(data) > 0 {
-		line, rest, _ := bytes.Cut(data, []byte{'\n'})
-		data = rest
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		v, err := jsontree.Parse(line)
-		return err == nil && v.Is(jsontree.Object)
-	}
-	return false
 }
 
 func hasParquetMagic(path string) bool {

@@ -157,7 +157,7 @@ func ctxItems(items []*jsontree.Value, path string) ([]model.GoldSpan, *rowError
 			if !ok {
 				continue
 			}
-			n, err := intValue(v)
+			n, err := v.Integer()
 			if err != nil {
 				return nil, rerr(ipath()+"."+k.key, "%v", err)
 			}
@@ -169,22 +169,6 @@ func ctxItems(items []*jsontree.Value, path string) ([]model.GoldSpan, *rowError
 		return nil, nil // as before sizing: no spans is nil
 	}
 	return out, nil
-}
-
-// intValue accepts a JSON integer (Python int). Floats are refused:
-// upstream uses these values as list indexes, where a float raises.
-func intValue(v *jsontree.Value) (int, error) {
-	if !v.Is(jsontree.Number) {
-		return 0, fmt.Errorf("expected an integer, found %s", v.Describe())
-	}
-	if strings.ContainsAny(v.Str, ".eEIN") {
-		return 0, fmt.Errorf("expected an integer, found %s", v.Str)
-	}
-	n, ok := v.Int()
-	if !ok {
-		return 0, fmt.Errorf("integer %s out of range", v.Str)
-	}
-	return n, nil
 }
 
 // goldContextString reads a gold_context given as a string: JSON (a list of

@@ -5,8 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/trajscope/trajscope/parsers/internal/predtest"
+
 	"github.com/trajscope/trajscope/internal/testkit"
-	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
 // FuzzMiniSWEv2 checks that no input panics and that loaded runs keep the
@@ -25,7 +26,7 @@ func FuzzMiniSWEv2(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if err := toolcall.Check(&run); err != nil {
+		if err := predtest.CheckRun(&run); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -9,7 +9,6 @@ import (
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
-	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
 // load reads a file as the format table does.
@@ -17,7 +16,7 @@ var load = predtest.Loader(ParseRuns, nil)
 
 func load1(t *testing.T, path string) model.Run {
 	t.Helper()
-	return predtest.LoadOne(t, load, path, toolcall.Check)
+	return predtest.LoadOne(t, load, path, predtest.CheckRun)
 }
 
 var rng = predtest.Range

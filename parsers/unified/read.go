@@ -70,7 +70,7 @@ func Read(r io.Reader, name string) ([]Record, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a BOM is not content
-	if strings.HasSuffix(name, ".jsonl") || firstLineIsObject(data) {
+	if strings.HasSuffix(name, ".jsonl") || jsontree.FirstLineIsObject(data) {
 		return readLines(data, name), nil
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
@@ -96,23 +96,6 @@ func Read(r io.Reader, name string) ([]Record, error) {
 		return out, nil
 	}
 	return nil, fmt.Errorf("%s: line %d: expected a list of records or one record, found %s", name, jsontree.LineAt(data, v.Off), v.Describe())
-}
-
-// firstLineIsObject reports whether the first non-blank line is a complete
-// JSON object, which makes the content JSONL (a pretty-printed object is
-// not).
-func firstLineIsObject(data []byte) bool {
-	for len(data) > 0 {
-		line, rest, _ := bytes.Cut(data, []byte{'\n'})
-		data = rest
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			continue
-		}
-		v, err := jsontree.Parse(line)
-		return err == nil && v.Is(jsontree.Object)
-	}
-	return false
 }
 
 func readLines(data []byte, name string) []Record {
@@ -368,7 +351,7 @@ func parseSpan(v *jsontree.Value) (sp model.Interval, sub, msg string) {
 		if m.Key != "start" && m.Key != "end" {
 			continue
 		}
-		n, err := intValue(m.Val)
+		n, err := m.Val.Integer()
 		if err != nil {
 			return sp, "." + m.Key, err.Error()
 		}
@@ -385,22 +368,6 @@ func parseSpan(v *jsontree.Value) (sp model.Interval, sub, msg string) {
 		return sp, "", `missing "end"`
 	}
 	return sp, "", ""
-}
-
-// intValue accepts a JSON integer (Python int). Floats are refused:
-// upstream uses these values as list indexes, where a float raises.
-func intValue(v *jsontree.Value) (int, error) {
-	if !v.Is(jsontree.Number) {
-		return 0, expected("an integer", v)
-	}
-	if strings.ContainsAny(v.Str, ".eEIN") {
-		return 0, fmt.Errorf("expected an integer, found %s", v.Str)
-	}
-	n, ok := v.Int()
-	if !ok {
-		return 0, fmt.Errorf("integer %s out of range", v.Str)
-	}
-	return n, nil
 }
 
 // parseSymbols reads {file: [name, ...]}. null is absent (upstream `or {}`);

@@ -15,7 +15,7 @@ package jsontree
 import (
 	"encoding/json"
 	"errors"
-	"math"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -200,6 +200,23 @@ func (v *Value) Int() (int, bool) {
 	return int(n), err == nil
 }
 
+// Integer is v as an integer the reference evaluator can use as a list
+// index (a Python int): a float, a boolean or anything else is an error
+// saying what was found.
+func (v *Value) Integer() (int, error) {
+	if !v.Is(Number) {
+		return 0, fmt.Errorf("expected an integer, found %s", v.Describe())
+	}
+	if strings.ContainsAny(v.Str, ".eEIN") {
+		return 0, fmt.Errorf("expected an integer, found %s", v.Str)
+	}
+	n, ok := v.Int()
+	if !ok {
+		return 0, fmt.Errorf("integer %s out of range", v.Str)
+	}
+	return n, nil
+}
+
 // AnyInt returns v as an int however an exporter wrote it: a number with
 // an integral value within ±2^53, or a string holding one (some exporters
 // quote numbers). Int is the strict form the reference extractors need.
@@ -231,12 +248,6 @@ func (v *Value) Float() (float64, bool) {
 		return 0, false
 	}
 	return f, true
-}
-
-// FiniteFloat is Float for a finite value only.
-func (v *Value) FiniteFloat() (float64, bool) {
-	f, ok := v.Float()
-	return f, ok && !math.IsInf(f, 0) && !math.IsNaN(f)
 }
 
 // Format is v as fmt's %v prints what encoding/json decodes it to, for a

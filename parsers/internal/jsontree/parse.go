@@ -16,6 +16,22 @@ type SyntaxError struct {
 	Col    int // 1-based, in bytes
 }
 
+// FirstLineIsObject reports whether the first non-blank line of data is a
+// whole JSON object, which makes the content JSON lines (a pretty-printed
+// object is not).
+func FirstLineIsObject(data []byte) bool {
+	for len(data) > 0 {
+		line, rest, _ := bytes.Cut(data, []byte{'\n'})
+		data = rest
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		v, err := Parse(line)
+		return err == nil && v.Is(Object)
+	}
+	return false
+}
+
 // LineAt is the 1-based line of byte offset off in data.
 func LineAt(data []byte, off int) int {
 	return 1 + bytes.Count(data[:min(max(off, 0), len(data))], []byte{'\n'})

@@ -1,8 +1,10 @@
 package predtest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -185,4 +187,44 @@ func CheckActions(t testing.TB, run model.Run) {
 			}
 		}
 	}
+}
+
+// CheckRun reports a run that breaks the invariants every loader here keeps:
+// actions numbered in order, reads well formed, step links in range and
+// the final context sorted. Tests and fuzz targets call it.
+func CheckRun(run *model.Run) error {
+	n := len(run.Prediction.Steps)
+	for i, a := range run.Actions {
+		if int(a.Index) != i {
+			return fmt.Errorf("action %d has Index %d", i, a.Index)
+		}
+		for _, r := range a.Reads {
+			ok := r.File != ""
+			switch r.Kind {
+			case model.ReadRange:
+				ok = ok && r.Start >= 1 && r.End >= r.Start
+			case model.ReadHead, model.ReadTail:
+				ok = ok && r.End >= 1
+			case model.ReadFrom:
+				ok = ok && r.Start >= 1
+			case model.ReadWindow:
+				ok = ok && r.Start >= 1 && r.End >= 2
+			case model.ReadWhole:
+			default:
+				ok = false
+			}
+			if !ok {
+				return fmt.Errorf("action %d: bad read %+v", i, r)
+			}
+		}
+		for _, s := range a.Steps {
+			if s < 0 || s >= n {
+				return fmt.Errorf("action %d: step %d out of %d", i, s, n)
+			}
+		}
+	}
+	if !sort.StringsAreSorted(run.Prediction.Final.Files) {
+		return fmt.Errorf("final files not sorted: %v", run.Prediction.Final.Files)
+	}
+	return nil
 }
