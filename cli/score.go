@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/trajscope/trajscope/internal/memlimit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/parsers/gold"
@@ -88,7 +87,7 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 		return err
 	}
 	sem, format := c.sem, c.format
-	memlimit.ForInputs(o.gold, o.pred)
+	limitMemory(o.gold, o.pred)
 	out, err := createOut("--out", o.out, o.gold, o.pred)
 	if err != nil {
 		return err

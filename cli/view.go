@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/trajscope/trajscope/display"
-	"github.com/trajscope/trajscope/internal/memlimit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/runset"
@@ -104,7 +103,7 @@ func runView(env *Env, o *viewOptions, paths []string) error {
 	if err != nil {
 		return err
 	}
-	memlimit.ForInputs(append(paths, o.gold)...)
+	limitMemory(append(paths, o.gold)...)
 	set, err := runset.New(paths, o.inputFormat)
 	if errors.Is(err, parsers.ErrUnknownFormat) {
 		return usageError{err}

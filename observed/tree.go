@@ -202,9 +202,6 @@ func (t *Tree) ReadFile(p string) ([]byte, error) {
 	return f.content, nil
 }
 
-// GoldFiles lists the gold files, sorted, each once (read-only).
-func (t *Tree) GoldFiles() []string { return t.gold }
-
 // IsFile reports whether the run named p as a file.
 func (t *Tree) IsFile(p string) bool {
 	_, ok := t.files[p]

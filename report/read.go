@@ -14,9 +14,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/trajscope/trajscope/internal/inputfile"
 
 	"github.com/trajscope/trajscope/model"
 )
@@ -46,7 +47,7 @@ type Run struct {
 
 // ReadFile reads one result file.
 func ReadFile(path, label string) (*Run, error) {
-	b, err := os.ReadFile(path)
+	b, err := inputfile.Read(path)
 	if err != nil {
 		return nil, err
 	}

@@ -113,17 +113,9 @@ func (r *Results) WriteJSON(w io.Writer) error {
 		}
 		buf = scoring.AppendResultJSON(buf, &r.Rows[i], r.Semantics)
 		if e := r.extras(i); e != nil {
-			mark := len(buf) - 1 // the row's closing brace
-			buf = append(buf[:mark], `, "trajscope": `...)
-			var ok bool
-			var err error
-			if buf, ok, err = appendExtras(w, buf, e); err != nil {
-				return err
-			}
-			if ok {
-				buf = append(buf, '}')
-			} else {
-				buf = append(buf[:mark], '}') // the row as upstream writes it
+			if b, ok := extrasJSON(e); ok {
+				buf = append(buf[:len(buf)-1], `, "trajscope": `...) // before the row's closing brace
+				buf = append(append(buf, b...), '}')
 			}
 		}
 		if _, err := w.Write(buf); err != nil {

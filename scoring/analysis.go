@@ -111,7 +111,7 @@ func Analyze(run *model.Run, g *model.Gold, files *Files, sem model.Semantics) *
 	// NewGold counts against the gold lines the files have: every interval
 	// is then well formed, so each action costs a binary search per
 	// interval.
-	var gold tableBuilder
+	goldShown := FileIntervals{}
 	for f, ivs := range a.Gold.Lines.All() {
 		// A file without gold lines it has (missing, or shown none of
 		// without the repository) gets no entry: a large gold of absent
@@ -119,11 +119,10 @@ func Analyze(run *model.Run, g *model.Gold, files *Files, sem model.Semantics) *
 		if shown := clipLines(ivs, files.LineCount(f), false); len(shown) > 0 {
 			a.shown[f] = shown
 			for _, iv := range model.MergeIntervals(append([]model.Interval(nil), shown...)) {
-				gold.add(f, iv)
+				goldShown.add(f, iv)
 			}
 		}
 	}
-	goldShown := gold.build()
 	n := len(run.Actions)
 	reads := observed.Reads(run.Actions, files)
 	a.Actions = make([]ActionView, n)
@@ -151,7 +150,7 @@ func Analyze(run *model.Run, g *model.Gold, files *Files, sem model.Semantics) *
 // lensData counts, action by action, what each action put in view under a
 // lens (lines) against the merged gold, and reads the lens's cumulative
 // coverage after every action.
-func lensData(res model.Result, stepsDone []int, lines [][]model.FileSpans, gold *IntervalTable) LensData {
+func lensData(res model.Result, stepsDone []int, lines [][]model.FileSpans, gold FileIntervals) LensData {
 	n := len(lines)
 	ld := LensData{Result: res, StepsDone: stepsDone, Actions: make([]LensAction, n), NumSteps: len(res.Trajectory.Steps)}
 	if n > 0 {

@@ -11,15 +11,15 @@ import (
 // Gold is gold context prepared for scoring against one tree.
 type Gold struct {
 	Files   []string // sorted, each once
-	Bytes   *IntervalTable
+	Bytes   FileIntervals
 	symbols symbolSet
 	// Lines is the gold line intervals (init only under ContextBench semantics).
-	Lines *IntervalTable
+	Lines FileIntervals
 	// Listed holds, for the files whose gold spans merging changes (nested,
 	// overlapping, adjacent or repeated spans), the spans as the gold lists
 	// them: sorted by start (the longer first), repeats once, reversed
 	// spans dropped. Other files' spans are Lines as they are.
-	Listed *IntervalTable
+	Listed FileIntervals
 	// Missing lists gold files that are not in the repository.
 	Missing []string
 }
@@ -31,7 +31,7 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 		init, add = nil, nil
 	}
 	out := &Gold{Files: make([]string, 0, len(init)+len(add)+len(g.Files))}
-	var bytes, lines tableBuilder
+	bytes, lines := FileIntervals{}, FileIntervals{}
 	exists := sc.files.exists
 	if pt := partial(sc.files.tree); pt != nil {
 		// A partial tree names files it has no lines of: they are there,
@@ -69,13 +69,8 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 		}
 		out.Files = append(out.Files, p)
 	}
-	// A sorted list rather than a set: a gold of a million files costs a
-	// string header each, looked up by binary search.
 	slices.Sort(out.Files)
-	out.Files = slices.Clip(slices.Compact(out.Files))
-	if gl, ok := sc.files.tree.(goldLister); ok && slices.Equal(out.Files, gl.GoldFiles()) {
-		out.Files = gl.GoldFiles()
-	}
+	out.Files = slices.Compact(out.Files)
 	for _, f := range out.Files {
 		if sc.sem == model.ContextBench && !exists(f) {
 			missing = append(missing, f)
@@ -83,7 +78,7 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 	}
 	slices.Sort(missing)
 	out.Missing = slices.Clip(slices.Compact(missing))
-	out.Bytes = bytes.build().merged()
+	out.Bytes = bytes.mergeAll()
 	sc.files.parseAll(out.Bytes.All())
 	out.symbols = sc.defsInSpans(out.Bytes.All())
 
@@ -106,10 +101,8 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 		}
 		lines.add(p, model.Interval{Start: it.Start, End: it.End})
 	}
-	out.Lines = lines.build()
-	out.Listed = listed(out.Lines)
-	out.Lines = out.Lines.merged()
-	out.Lines.share(out.Files)
+	out.Listed = listed(lines)
+	out.Lines = lines.mergeAll()
 	return out
 }
 
@@ -134,8 +127,8 @@ func (g *Gold) HasFile(f string) bool {
 
 // listed returns the files whose spans merging would change, with their
 // spans sorted and deduplicated.
-func listed(lines *IntervalTable) *IntervalTable {
-	var out tableBuilder
+func listed(lines FileIntervals) FileIntervals {
+	out := FileIntervals{}
 	for f, ivs := range lines.All() {
 		if len(ivs) < 2 {
 			continue
@@ -160,7 +153,7 @@ func listed(lines *IntervalTable) *IntervalTable {
 			out.add(f, iv)
 		}
 	}
-	return out.build()
+	return out
 }
 
 // clampLines is the Fixed-semantics line range: swapped when reversed and

@@ -5,6 +5,8 @@
 package scoring
 
 import (
+	"iter"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -12,22 +14,49 @@ import (
 	"github.com/trajscope/trajscope/model"
 )
 
-// fileIntervals maps a file to its merged intervals.
-type fileIntervals map[string][]model.Interval
+// FileIntervals maps repository files to intervals (of lines or bytes).
+type FileIntervals map[string][]model.Interval
 
-func (m fileIntervals) add(file string, iv model.Interval) {
+// Get returns a file's intervals; ok is false when there is no entry for
+// it. The slice is the map's: read it, do not change it.
+func (m FileIntervals) Get(file string) (ivs []model.Interval, ok bool) {
+	ivs, ok = m[file]
+	return ivs, ok
+}
+
+// Has reports an entry for file.
+func (m FileIntervals) Has(file string) bool {
+	_, ok := m[file]
+	return ok
+}
+
+// Len is the number of files.
+func (m FileIntervals) Len() int { return len(m) }
+
+// All yields every file with its intervals, in file order.
+func (m FileIntervals) All() iter.Seq2[string, []model.Interval] {
+	return func(yield func(string, []model.Interval) bool) {
+		for _, f := range slices.Sorted(maps.Keys(m)) {
+			if !yield(f, m[f]) {
+				return
+			}
+		}
+	}
+}
+
+func (m FileIntervals) add(file string, iv model.Interval) {
 	m[file] = append(m[file], iv)
 }
 
-// mergeAll merges every file's list.
-func (m fileIntervals) mergeAll() fileIntervals {
+// mergeAll merges every file's list, in place.
+func (m FileIntervals) mergeAll() FileIntervals {
 	for f, ivs := range m {
 		m[f] = model.MergeIntervals(ivs)
 	}
 	return m
 }
 
-func (m fileIntervals) total() int {
+func (m FileIntervals) total() int {
 	n := 0
 	for _, ivs := range m {
 		n += model.TotalLength(ivs)
@@ -35,10 +64,10 @@ func (m fileIntervals) total() int {
 	return n
 }
 
-func (m fileIntervals) intersect(other *IntervalTable) int {
+func (m FileIntervals) intersect(other FileIntervals) int {
 	n := 0
 	for f, ivs := range m {
-		if o, ok := other.Get(f); ok {
+		if o, ok := other[f]; ok {
 			n += model.IntersectLength(ivs, o)
 		}
 	}
@@ -57,7 +86,7 @@ func (m fileIntervals) intersect(other *IntervalTable) int {
 // Upstream line spans can be reversed; a file that meets one (in gold or in
 // any step) falls back to upstream's merge and sweep for good.
 type cumulative struct {
-	gold  *IntervalTable
+	gold  FileIntervals
 	files map[string]*cumFile
 	inter int // Σ model.IntersectLength(union, gold) over files
 	total int // Σ model.TotalLength(union) over files
@@ -72,7 +101,7 @@ type cumFile struct {
 	total int
 }
 
-func newCumulative(gold *IntervalTable) *cumulative {
+func newCumulative(gold FileIntervals) *cumulative {
 	return &cumulative{gold: gold, files: map[string]*cumFile{}}
 }
 
@@ -104,7 +133,7 @@ func (c *cumulative) file(name string) *cumFile {
 }
 
 // addAll adds every file's merged intervals.
-func (c *cumulative) addAll(m fileIntervals) {
+func (c *cumulative) addAll(m FileIntervals) {
 	for name, ivs := range m {
 		c.add(name, ivs)
 	}

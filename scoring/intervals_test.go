@@ -32,14 +32,14 @@ func TestCumulativeMatchesUpstream(t *testing.T) {
 	files := []string{"a.py", "b.py", "c.py"}
 	for trial := range 400 {
 		reversed := trial%2 == 1
-		gold := fileIntervals{}
+		gold := FileIntervals{}
 		for _, f := range files[:2] {
 			if ivs := randIvs(rng.IntN(6), reversed && trial%4 == 1); len(ivs) > 0 {
 				gold[f] = ivs
 			}
 		}
-		c := newCumulative(tableOf(gold))
-		naive := fileIntervals{}
+		c := newCumulative(gold)
+		naive := FileIntervals{}
 		for step := range 30 {
 			f := files[rng.IntN(len(files))]
 			ivs := randIvs(1+rng.IntN(4), reversed && trial%4 == 3)
@@ -51,8 +51,8 @@ func TestCumulativeMatchesUpstream(t *testing.T) {
 			if again != wantAgain || newGold != wantNew {
 				t.Fatalf("trial %d step %d: add(%s, %v) to %v = again %d, new gold %d; want %d, %d", trial, step, f, ivs, before, again, newGold, wantAgain, wantNew)
 			}
-			if c.inter != naive.intersect(tableOf(gold)) || c.total != naive.total() {
-				t.Fatalf("trial %d step %d: inter %d total %d, want %d %d", trial, step, c.inter, c.total, naive.intersect(tableOf(gold)), naive.total())
+			if c.inter != naive.intersect(gold) || c.total != naive.total() {
+				t.Fatalf("trial %d step %d: inter %d total %d, want %d %d", trial, step, c.inter, c.total, naive.intersect(gold), naive.total())
 			}
 			if !reflect.DeepEqual(c.files[f].ivs, naive[f]) {
 				t.Fatalf("trial %d step %d: union %v, want %v", trial, step, c.files[f].ivs, naive[f])
@@ -96,7 +96,7 @@ func TestDefIndexMatchesScan(t *testing.T) {
 			fi := f.info("f.py")
 			fs := fi.syms()
 			fs.defsOnce.Do(func() { fs.defs = defs })
-			got := (scorer{f, sem}).defsInSpans(maps.All(fileIntervals{"f.py": spans}))
+			got := (scorer{f, sem}).defsInSpans(maps.All(FileIntervals{"f.py": spans}))
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("trial %d %v: defs %v spans %v: got %v, want %v", trial, sem, defs, spans, got, want)
 			}

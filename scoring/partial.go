@@ -16,13 +16,6 @@ type PartialTree interface {
 	Reason() string
 }
 
-// goldLister is a tree that keeps the gold's files (normalised, sorted, each
-// once; read-only): the prepared gold holds that list once when its own
-// list equals it.
-type goldLister interface {
-	GoldFiles() []string
-}
-
 // partial returns the tree as a PartialTree, or nil.
 func partial(t model.Tree) PartialTree {
 	p, _ := t.(PartialTree)

@@ -60,8 +60,8 @@ type fileSpan struct {
 type stepSets struct {
 	files   []string
 	symbols symbolSet
-	bytes   fileIntervals
-	lines   fileIntervals
+	bytes   FileIntervals
+	lines   FileIntervals
 }
 
 // scorer holds what one instance's scoring shares.
@@ -123,7 +123,7 @@ func (st filteredStep) empty() bool { return len(st.files) == 0 && len(st.spans)
 
 // sets converts a filtered step to its four representations.
 func (sc scorer) sets(st filteredStep) stepSets {
-	s := stepSets{files: st.files, bytes: fileIntervals{}, lines: sc.lines(st)}
+	s := stepSets{files: st.files, bytes: FileIntervals{}, lines: sc.lines(st)}
 	for _, sp := range st.spans {
 		if iv, ok := sc.lineToByte(sp.file, sp.start, sp.end); ok {
 			s.bytes.add(sp.file, iv)
@@ -140,8 +140,8 @@ func (sc scorer) sets(st filteredStep) stepSets {
 
 // lines is the line granularity's set of a step: its spans' lines per
 // file, merged.
-func (sc scorer) lines(st filteredStep) fileIntervals {
-	lines := fileIntervals{}
+func (sc scorer) lines(st filteredStep) FileIntervals {
+	lines := FileIntervals{}
 	for _, sp := range st.spans {
 		if sc.sem == model.Fixed {
 			if iv, ok := sc.clampLines(sp.file, sp.start, sp.end); ok {

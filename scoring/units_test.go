@@ -138,7 +138,7 @@ func TestSymbolOverlapBoundary(t *testing.T) {
 	fi := f.info("a.py")
 	fs := fi.syms()
 	fs.defsOnce.Do(func() { fs.defs = []symbols.Def{{Type: "function_definition", Start: 0, End: 5}} })
-	spans := fileIntervals{"a.py": {{Start: 5, End: 9}}}
+	spans := FileIntervals{"a.py": {{Start: 5, End: 9}}}
 	if n := len((scorer{f, model.ContextBench}).defsInSpans(maps.All(spans))); n != 1 {
 		t.Errorf("upstream: %d defs, want 1", n)
 	}

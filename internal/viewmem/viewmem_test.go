@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajscope/trajscope/model"
+
 	"github.com/trajscope/trajscope/internal/testkit"
 )
 
@@ -55,9 +57,9 @@ func TestViewHugeGoldSpan(t *testing.T) {
 
 // TestViewMemoryScales: view's peak memory grows linearly with a large
 // gold (files), a long run (actions) and a huge output line, and stays
-// within 3 × the input + 150 MB where the explorer's own structures decide
-// it. Sizes are a tenth of the full ones so the test stays quick; the full
-// sizes are measured in BENCHMARKS.md.
+// within 3 × the input + 150 MB up to the bounds trajscope reads (100,000
+// gold spans, 100,000 actions); files up to the 256 MB bound are measured
+// in BENCHMARKS.md.
 func TestViewMemoryScales(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates large inputs and runs the binary capped")
@@ -175,12 +177,12 @@ func TestViewMemoryScales(t *testing.T) {
 		// extra are other commands checked on the same inputs (and bound).
 		extra [][]string
 	}{
-		{"gold files", func(n int) (string, string) { return tiny, goldOf(n) }, 50000, true,
+		{"gold files", func(n int) (string, string) { return tiny, goldOf(n) }, model.MaxGoldSpans / 2, true,
 			// The outputs that list every gold span write them as they go.
 			[][]string{{"view", "--json"}, {"score", "--format", "json"}}},
 		// A long run's outputs are held compressed; its actions and their
 		// analysis take some 700 bytes each, linearly.
-		{"actions", func(n int) (string, string) { return actionsOf(n), small }, 25000, true,
+		{"actions", func(n int) (string, string) { return actionsOf(n), small }, model.MaxActions / 2, true,
 			[][]string{{"view", "--json"}}},
 		{"MB of one output line", func(n int) (string, string) { return lineOf(n), small }, 32, true, nil},
 	} {
@@ -208,6 +210,83 @@ func TestViewMemoryScales(t *testing.T) {
 					t.Errorf("%s: peak RSS %d MB for %d MB of input, want at most %d MB", name, m[0]>>20, m[1]>>20, limit>>20)
 				}
 			}
+		}
+	}
+}
+
+// TestRefusedPastTheBounds: a run of more actions, a gold of more spans
+// and a file larger than trajscope reads are refused at once, with one line
+// naming the file and the bound, at the cost of reading them only; the
+// other instances of a batch still score.
+func TestRefusedPastTheBounds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary capped")
+	}
+	bin := testkit.Binary(t)
+	dir := t.TempDir()
+	path := func(rel string) string { return filepath.Join(dir, rel) }
+	write := func(rel string, fill func(w *bufio.Writer)) string {
+		f, err := os.Create(path(rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := bufio.NewWriter(f)
+		fill(w)
+		w.Flush()
+		f.Close()
+		return path(rel)
+	}
+	long := write("o__r-1.traj.json", func(w *bufio.Writer) {
+		w.WriteString(`{"messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "t"}`)
+		for range model.MaxActions + 1 {
+			w.WriteString(`, {"role": "assistant", "content": "` + "```bash\\nls\\n```" + `"}, {"role": "user", "content": "x"}`)
+		}
+		w.WriteString("]}")
+	})
+	gold := write("gold.jsonl", func(w *bufio.Writer) {
+		w.WriteString(`{"inst_id": "o__r-1", "gold_ctx": [`)
+		for i := range model.MaxGoldSpans + 1 {
+			if i > 0 {
+				w.WriteString(", ")
+			}
+			fmt.Fprintf(w, `{"file": "f%d.py", "start_line": 1, "end_line": 2}`, i)
+		}
+		w.WriteString("]}\n")
+		w.WriteString(`{"inst_id": "o__r-2", "gold_ctx": [{"file": "pkg/mod.py", "start_line": 1, "end_line": 2}]}` + "\n")
+	})
+	preds := write("preds.jsonl", func(w *bufio.Writer) {
+		for _, id := range []string{"o__r-1", "o__r-2"} {
+			fmt.Fprintf(w, `{"instance_id": "%s", "traj_data": {"pred_steps": [], "pred_files": ["pkg/mod.py"], "pred_spans": {"pkg/mod.py": [{"type": "line", "start": 1, "end": 2}]}}}`+"\n", id)
+		}
+	})
+	repo := path("repo")
+	os.MkdirAll(filepath.Join(repo, "pkg"), 0o755)
+	mustWrite(t, filepath.Join(repo, "pkg", "mod.py"), "a = 1\nb = 2\n")
+	huge := path("huge.traj.json")
+	if f, err := os.Create(huge); err == nil {
+		f.Truncate(model.MaxFileBytes + 1)
+		f.Close()
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"a run past the action bound", []string{"view", long}, 1, long + ": a run of 100001 actions; trajscope reads runs of at most 100000"},
+		{"a gold past the span bound", []string{"score", "--gold", gold, "--pred", preds, "--repo", repo, "--format", "text"}, 0,
+			gold + ":1: 100001 gold spans and files; trajscope reads at most 100000 per instance (row skipped)"},
+		{"a file past the size bound", []string{"view", huge}, 1, huge + ": larger than 256 MiB, the most trajscope reads from one file"},
+	} {
+		r := testkit.RunCapped(t, 2<<30, []string{"XDG_CACHE_HOME=" + t.TempDir()}, bin, c.args...)
+		if r.Code != c.code || !strings.Contains(r.Stderr, c.want) {
+			t.Errorf("%s: exit %d, stderr\n%.2000s\nwant exit %d and %q", c.name, r.Code, r.Stderr, c.code, c.want)
+		}
+		if r.PeakRSS > 300<<20 {
+			t.Errorf("%s: peak RSS %d MB for a refusal", c.name, r.PeakRSS>>20)
+		}
+		if c.code == 0 && !strings.Contains(r.Stdout, "o__r-2") {
+			t.Errorf("%s: the other instance did not score:\n%s", c.name, r.Stdout)
 		}
 	}
 }

@@ -33,6 +33,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/trajscope/trajscope/internal/inputfile"
+
 	"github.com/trajscope/trajscope/observed"
 
 	"github.com/trajscope/trajscope/model"
@@ -65,7 +67,7 @@ func ParseRuns(path string, data []byte) ([]model.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	trial := toolcall.TrialName(path, os.ReadFile)
+	trial := toolcall.TrialName(path, inputfile.ReadRegular)
 	for i := range runs {
 		runs[i].Path = path
 		if trial != "" && len(runs) == 1 {
@@ -417,7 +419,7 @@ func (w *walker) refFile(p string) *jsontree.Value {
 	if err != nil || !st.Mode().IsRegular() || st.Size() > maxRefFileSz {
 		return nil
 	}
-	data, err := os.ReadFile(full)
+	data, err := inputfile.ReadRegular(full)
 	if err != nil {
 		return nil
 	}

@@ -23,11 +23,12 @@ package claudecode
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/trajscope/trajscope/internal/inputfile"
 
 	"github.com/trajscope/trajscope/observed"
 
@@ -395,7 +396,7 @@ func mergeSubagents(run *model.Run, path string) {
 		obs, thoughts = append(obs, run.Observation(i)), append(thoughts, run.Thought(i))
 	}
 	for _, f := range matches {
-		data, err := os.ReadFile(f)
+		data, err := inputfile.ReadRegular(f)
 		if err != nil {
 			continue
 		}
@@ -441,7 +442,7 @@ func finish(run *model.Run, path string) {
 	run.Format = Name
 	run.Agent = "claude-code"
 	run.Path = path
-	if trial := toolcall.TrialName(path, os.ReadFile); trial != "" {
+	if trial := toolcall.TrialName(path, inputfile.ReadRegular); trial != "" {
 		run.InstanceID = trial
 	}
 	if run.InstanceID == "" {

@@ -33,6 +33,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/trajscope/trajscope/internal/inputfile"
+
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 )
@@ -140,8 +142,14 @@ func (s *Set) problem(p *Problem) {
 	}
 }
 
-// add indexes g under both ids, later rows replacing earlier ones.
+// add indexes g under both ids, later rows replacing earlier ones. A gold
+// past model.MaxGoldSpans is refused: the row is skipped and said so.
 func (s *Set) add(g *model.Gold, file string, line int, where string) {
+	if n := len(g.Init) + len(g.Add) + len(g.Files); n > model.MaxGoldSpans {
+		s.problem(&Problem{File: file, Line: line, Where: where, Skipped: true,
+			Msg: fmt.Sprintf("%d gold spans and files; trajscope reads at most %d per instance", n, model.MaxGoldSpans)})
+		return
+	}
 	s.golds = append(s.golds, g)
 	for _, key := range [2]string{g.InstID, g.OriginalInstID} {
 		if key == "" {
@@ -200,7 +208,7 @@ func loadFile(path string) (*Set, error) {
 	if strings.HasSuffix(path, ".parquet") || hasParquetMagic(path) {
 		return loadParquet(path)
 	}
-	data, err := os.ReadFile(path)
+	data, err := inputfile.Read(path)
 	if err != nil {
 		return nil, err
 	}
@@ -283,7 +291,7 @@ func loadDir(dir string) (*Set, error) {
 		if d.IsDir() || d.Name() != "annot.json" {
 			return nil
 		}
-		data, err := os.ReadFile(p)
+		data, err := inputfile.ReadRegular(p)
 		if err != nil {
 			set.problem(&Problem{File: p, Msg: "cannot read: " + err.Error(), Skipped: true})
 			return nil

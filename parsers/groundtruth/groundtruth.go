@@ -25,6 +25,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/trajscope/trajscope/internal/inputfile"
+
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
@@ -199,7 +201,7 @@ func Load(path string) ([]Truth, error) {
 	if st.IsDir() {
 		return loadDir(path)
 	}
-	data, err := os.ReadFile(path)
+	data, err := inputfile.Read(path)
 	if err != nil {
 		return nil, err
 	}
@@ -386,7 +388,7 @@ func loadDir(root string) ([]Truth, error) {
 			if !ok {
 				continue
 			}
-			data, err := os.ReadFile(f)
+			data, err := inputfile.ReadRegular(f)
 			if err != nil {
 				continue
 			}

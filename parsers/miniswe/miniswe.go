@@ -60,13 +60,17 @@ func Parse(name string, data []byte) (*model.Run, error) {
 		// The reference opens the file as strict UTF-8 and fails.
 		return nil, fmt.Errorf("byte %d: invalid UTF-8", runfile.InvalidUTF8(data))
 	}
-	doc, err := jsontree.Parse(data)
+	// The messages are most of a run: each is reduced to what is read of
+	// it as it is decoded, and the tree is never held whole.
+	var all []message
+	doc, err := jsontree.ParseEach(data, "messages", func(i int, v *jsontree.Value) {
+		if i == 0 {
+			all = all[:0] // a repeated key: the last list counts
+		}
+		all = append(all, newMessage(v))
+	})
 	if err != nil {
 		return nil, err
-	}
-	var all []message
-	for _, v := range doc.Get("messages").Items() {
-		all = append(all, newMessage(v))
 	}
 	ex, err := extract(doc, all)
 	if err != nil {

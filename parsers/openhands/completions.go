@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/trajscope/trajscope/internal/inputfile"
+
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 )
@@ -91,7 +93,7 @@ var fencedPatchRe = regexp.MustCompile("(?s)```(?:diff|patch)?\n(.*?)\n```")
 // fenced block gives it. A non-string content ends the search (upstream's
 // str methods raise there and the exception is swallowed).
 func guessPatch(file string) string {
-	data, err := os.ReadFile(file)
+	data, err := inputfile.ReadRegular(file)
 	if err != nil {
 		return ""
 	}
@@ -139,7 +141,7 @@ func loadCompletionsInstance(dir string) (model.Run, error) {
 		return run, nil
 	}
 	last := files[len(files)-1]
-	data, err := os.ReadFile(last)
+	data, err := inputfile.ReadRegular(last)
 	if err != nil {
 		return run, nil // upstream: any failure to read gives an empty result
 	}

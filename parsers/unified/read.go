@@ -17,9 +17,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/trajscope/trajscope/internal/inputfile"
 
 	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
@@ -50,25 +51,33 @@ var ErrNoInstanceID = errors.New(`no "instance_id" or "original_inst_id"`)
 
 // ReadFile opens path and reads it with Read.
 func ReadFile(path string) ([]Record, error) {
-	f, err := os.Open(path)
+	data, err := inputfile.Read(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return Read(f, path)
+	return Parse(data, path)
 }
 
-// Read reads unified prediction records. name is used in messages and, when it
+// Read reads unified prediction records from r (at most model.MaxFileBytes
+// of it); see Parse.
+func Read(r io.Reader, name string) ([]Record, error) {
+	data, err := io.ReadAll(io.LimitReader(r, model.MaxFileBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(data) > model.MaxFileBytes {
+		return nil, fmt.Errorf("%s: larger than %d MiB, the most trajscope reads from one file", name, model.MaxFileBytes>>20)
+	}
+	return Parse(data, name)
+}
+
+// Parse reads unified prediction records. name is used in messages and, when it
 // ends in ".jsonl", forces line-by-line reading; otherwise the layout is
 // detected from the content: a first line holding a whole JSON object means
 // JSONL, else the content must be one JSON value, a list of records or one
 // record. The returned error is for an unreadable file as a whole (I/O, or
 // JSON that is not valid); a bad record only sets its Record.Err.
-func Read(r io.Reader, name string) ([]Record, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
+func Parse(data []byte, name string) ([]Record, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a BOM is not content
 	if strings.HasSuffix(name, ".jsonl") || jsontree.FirstLineIsObject(data) {
 		return readLines(data, name), nil
@@ -241,6 +250,9 @@ func parseTrajData(v *jsontree.Value, p *model.Prediction) *fieldError {
 		case "pred_steps":
 			if !m.Val.Is(jsontree.Array) {
 				return ferr("traj_data.pred_steps", "%v", expected("a list", m.Val))
+			}
+			if n := len(m.Val.Arr); n > model.MaxActions {
+				return ferr("traj_data.pred_steps", "%d steps; trajscope reads at most %d per record", n, model.MaxActions)
 			}
 			p.Steps = make([]model.Step, 0, len(m.Val.Arr))
 			for i, el := range m.Val.Arr {

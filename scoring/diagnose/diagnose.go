@@ -156,16 +156,12 @@ func (d *Diagnosis) ForFile(file string) []Span {
 // lines. Search hits come from the timeline under both lenses. The final
 // context is the same for both.
 func Diagnose(a *scoring.Analysis, lens model.Lens) *Diagnosis {
-	return newDiagnoser(a, lens).diagnosis(nil)
+	return newDiagnoser(a, lens).diagnosis()
 }
 
-// DiagnoseBoth diagnoses under both lenses (indexed by model.Lens). Where
-// the observed lens's list of files or spans equals the ContextBench lens's
-// (the usual case for a large gold the run never came near), the two share
-// it, so such a gold costs its diagnosis once. The lists are read-only.
+// DiagnoseBoth diagnoses under both lenses (indexed by model.Lens).
 func DiagnoseBoth(a *scoring.Analysis) [2]*Diagnosis {
-	cb := newDiagnoser(a, model.LensContextBench).diagnosis(nil)
-	return [2]*Diagnosis{cb, newDiagnoser(a, model.LensObserved).diagnosis(cb)}
+	return [2]*Diagnosis{newDiagnoser(a, model.LensContextBench).diagnosis(), newDiagnoser(a, model.LensObserved).diagnosis()}
 }
 
 // diagnoser holds what one lens's diagnoses share: the steps by file, the
@@ -200,19 +196,10 @@ func (dg *diagnoser) isMissing(f string) bool {
 	return ok
 }
 
-// diagnosis diagnoses every gold file and span; where its lists equal
-// like's (nil for none), it returns like's.
-func (dg *diagnoser) diagnosis(like *Diagnosis) *Diagnosis {
+// diagnosis diagnoses every gold file and span.
+func (dg *diagnoser) diagnosis() *Diagnosis {
 	a := dg.a
-	d := &Diagnosis{Lens: dg.lens.String()}
-	var likeFiles []File
-	var likeSpans []Span
-	if like != nil {
-		likeFiles, likeSpans = like.Files, like.Spans
-	}
-	// Exact capacities: a large gold would otherwise pay for append's
-	// doubling twice per lens.
-	fileList := sharing[File]{like: likeFiles, size: len(a.Gold.Files)}
+	d := &Diagnosis{Lens: dg.lens.String(), Files: make([]File, 0, len(a.Gold.Files)), Spans: []Span{}}
 	files := a.Gold.Files
 	if !sort.StringsAreSorted(files) {
 		files = append([]string(nil), files...)
@@ -235,61 +222,18 @@ func (dg *diagnoser) diagnosis(like *Diagnosis) *Diagnosis {
 		default:
 			fd.Category = NeverOpened
 		}
-		fileList.add(fd)
+		d.Files = append(d.Files, fd)
 		d.FileCounts[fd.Category]++
 	}
-	d.Files = fileList.list()
-
-	spans := 0
-	for _, ivs := range a.Gold.Lines.All() {
-		spans += len(ivs)
-	}
-	spanList := sharing[Span]{like: likeSpans, size: spans}
 	for f, ivs := range a.Gold.Lines.All() { // sorted by file
 		fc := dg.file(f)
 		for _, iv := range merge(ivs) {
 			sp := fc.span(iv)
-			spanList.add(sp)
+			d.Spans = append(d.Spans, sp)
 			d.SpanCounts[sp.Category]++
 		}
 	}
-	d.Spans = spanList.list()
 	return d
-}
-
-// sharing builds a list that may turn out equal to another (like): while
-// it is equal so far nothing is allocated, and when it ends equal, like is
-// the list.
-type sharing[T comparable] struct {
-	like []T
-	size int // the list's expected length
-	same int // while out is nil: the leading elements equal to like's
-	out  []T
-}
-
-func (s *sharing[T]) add(v T) {
-	if s.out == nil {
-		if s.same < len(s.like) && s.like[s.same] == v {
-			s.same++
-			return
-		}
-		s.out = make([]T, s.same, max(s.size, s.same+1))
-		copy(s.out, s.like)
-	}
-	s.out = append(s.out, v)
-}
-
-// list is the list built; never nil.
-func (s *sharing[T]) list() []T {
-	switch {
-	case s.out != nil:
-		return s.out
-	case s.like != nil && s.same == len(s.like):
-		return s.like
-	}
-	out := make([]T, s.same)
-	copy(out, s.like)
-	return out
 }
 
 // fileCtx is what a file's span diagnoses share.

@@ -25,22 +25,18 @@ type RunGold struct {
 
 // GoldSpan is one merged gold interval (or a whole file when the gold names
 // no lines): when it was first read under each lens, and what became of it
-// by the end of the run. What the diagnoses say (file, lines, the final
-// context) is read from them rather than held again: a gold of a million
-// spans lists a million of these.
+// by the end of the run, as the diagnoses say.
 type GoldSpan struct {
 	// Span is the span's diagnosis under each lens; whole the file's, for
-	// a file-level entry (the rarer kind, behind one more pointer). Exactly
-	// one of the two is set.
+	// a file-level entry. Exactly one of the two is set.
 	Span  [2]*Span
-	whole *[2]*File
+	whole [2]*File
 	// foundAt[lens] is the first action that put any of its lines in view
 	// (any line of the file, for a file-level entry), or -1.
-	foundAt [2]int32
+	foundAt [2]int
 	// firsts[lens] holds the first action that put each line of the span
-	// the file has in view (never for a line never shown), sorted; nil
-	// when no action put any line of it in view under either lens.
-	firsts *[2][]int32
+	// the file has in view (never for a line never shown), sorted.
+	firsts [2][]int32
 }
 
 // File is the gold file.
@@ -91,7 +87,7 @@ func (g *GoldSpan) InFinal() bool {
 
 // FoundAt is the first action that put any of its lines in view under a
 // lens (any line of the file, for a file-level entry), or -1.
-func (g *GoldSpan) FoundAt(l model.Lens) int { return int(g.foundAt[l]) }
+func (g *GoldSpan) FoundAt(l model.Lens) int { return g.foundAt[l] }
 
 // never is the first-read action of a line no action showed; it sorts last.
 const never = math.MaxInt32
@@ -124,7 +120,7 @@ func (g *GoldSpan) Describe(l model.Lens) string {
 func (g *GoldSpan) Label(l model.Lens) string {
 	switch g.Category(l) {
 	case Found:
-		if g.Span[l] != nil && g.Span[l].Declared || g.whole != nil && g.whole[l].Declared {
+		if g.Span[l] != nil && g.Span[l].Declared || g.whole[l] != nil && g.whole[l].Declared {
 			return "found (declared)"
 		}
 		return "found"
@@ -138,7 +134,7 @@ func (g *GoldSpan) Label(l model.Lens) string {
 	case SearchedNotRead:
 		return "searched"
 	}
-	if g.Span[l] != nil && g.Span[l].Missing || g.whole != nil && g.whole[l].Missing {
+	if g.Span[l] != nil && g.Span[l].Missing || g.whole[l] != nil && g.whole[l].Missing {
 		return "not in repo"
 	}
 	return "never opened"
@@ -146,9 +142,6 @@ func (g *GoldSpan) Label(l model.Lens) string {
 
 // ReadBy counts the span's lines read by action i (inclusive) under a lens.
 func (g *GoldSpan) ReadBy(l model.Lens, i int) int {
-	if g.firsts == nil {
-		return 0
-	}
 	f := g.firsts[l]
 	return sort.Search(len(f), func(k int) bool { return int(f[k]) > i })
 }
@@ -183,11 +176,11 @@ func DiagnoseRun(a *scoring.Analysis) *RunGold {
 			if s > 0 && cb.Spans[s-1].File == fd.File {
 				continue // listed by its spans
 			}
-			g := GoldSpan{whole: &[2]*File{fd, obs.file(f-1, fd)}}
+			g := GoldSpan{whole: [2]*File{fd, obs.file(f-1, fd)}}
 			for l := range g.foundAt {
 				g.foundAt[l] = -1
 				if reads := shown.byFile[l][fd.File]; len(reads) > 0 {
-					g.foundAt[l] = reads[0].action
+					g.foundAt[l] = int(reads[0].action)
 				}
 			}
 			rg.Spans = append(rg.Spans, g)
@@ -247,24 +240,17 @@ func (d *Diagnosis) file(k int, like *File) *File {
 // setFirsts fills when each lens first put the span's lines in view.
 func (g *GoldSpan) setFirsts(a *scoring.Analysis, shown *shownIndex) {
 	file := g.File()
-	var firsts [2][]int32
 	if len(shown.byFile[0][file])+len(shown.byFile[1][file]) > 0 {
 		n := a.Files.LineCount(file)
-		for l := range firsts {
-			firsts[l] = shown.firstReads(l, file, max(g.Start(), 1), min(g.End(), n))
+		for l := range g.firsts {
+			g.firsts[l] = shown.firstReads(l, file, max(g.Start(), 1), min(g.End(), n))
 		}
 	}
-	for l := range firsts {
+	for l := range g.firsts {
 		g.foundAt[l] = -1
-		if fs := firsts[l]; len(fs) > 0 && fs[0] != never {
-			g.foundAt[l] = fs[0]
+		if fs := g.firsts[l]; len(fs) > 0 && fs[0] != never {
+			g.foundAt[l] = int(fs[0])
 		}
-	}
-	if g.foundAt[0] >= 0 || g.foundAt[1] >= 0 {
-		// Else every line is never: nothing to keep (and nothing allocated:
-		// firsts itself stays on the stack).
-		g.firsts = new([2][]int32)
-		*g.firsts = firsts
 	}
 }
 

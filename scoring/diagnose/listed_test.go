@@ -2,7 +2,6 @@ package diagnose_test
 
 import (
 	"testing"
-	"unsafe"
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
@@ -48,25 +47,5 @@ func TestRunGoldListsSpansAsGiven(t *testing.T) {
 	// The counts are the merged spans': a.py 5-28 and b.py 3-4.
 	if n := rg.Diag[model.LensObserved].SpanCounts.Total(); n != 2 {
 		t.Errorf("diagnosis counts %d spans, want the 2 merged ones", n)
-	}
-}
-
-// TestGoldSpanSize: the explorer lists one GoldSpan per gold span, so a
-// gold of a million spans pays these sizes a million times; what the
-// diagnoses hold (file, lines, final context) is read from them.
-func TestGoldSpanSize(t *testing.T) {
-	for _, c := range []struct {
-		name      string
-		size, max uintptr
-	}{
-		{"GoldSpan", unsafe.Sizeof(diagnose.GoldSpan{}), 40},
-		// Each lens's diagnosis has a Span per gold span and a File per
-		// gold file (shared when the lenses agree).
-		{"Span", unsafe.Sizeof(diagnose.Span{}), 80},
-		{"File", unsafe.Sizeof(diagnose.File{}), 32},
-	} {
-		if c.size > c.max {
-			t.Errorf("%s is %d bytes, want at most %d", c.name, c.size, c.max)
-		}
 	}
 }

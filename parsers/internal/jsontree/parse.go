@@ -58,6 +58,16 @@ const maxDepth = 1000
 // tree holds copies of the document's strings, not the document.
 func Parse(data []byte) (*Value, error) { return ParseAt(data, 1) }
 
+// ParseEach is Parse for a document most of which is one list, under the
+// top-level member key: each of its elements is handed to each as soon as
+// it is decoded, and not kept (the member reads as an empty list), so the
+// whole is never one tree in memory. A repeated key starts its list again
+// (i is 0 again): the last list is the member's, as in Parse. Errors are
+// Parse's.
+func ParseEach(data []byte, key string, each func(i int, v *Value)) (*Value, error) {
+	return parse(&parser{s: data, line: 1, eachKey: key, each: each})
+}
+
 // ParseAt is Parse for a document that starts on line first of its file
 // (a line of a JSON-lines file), so errors name the file's line.
 func ParseAt(data []byte, first int) (*Value, error) {
@@ -80,6 +90,10 @@ func parse(p *parser) (*Value, error) {
 type parser struct {
 	s []byte
 	i int
+	// each, when set, is handed the elements of the list under the
+	// top-level member eachKey instead of the tree keeping them.
+	eachKey string
+	each    func(i int, v *Value)
 	// line and lineStart place p.i for errors. Newlines are only ever
 	// whitespace between values (a string may not hold a raw one), so ws
 	// counts them all.
@@ -141,7 +155,7 @@ func (p *parser) value1(depth int) (*Value, error) {
 	case c == '{':
 		return p.object(depth)
 	case c == '[':
-		return p.array(depth)
+		return p.array(depth, nil)
 	case c == '"':
 		s, err := p.str()
 		if err != nil {
@@ -204,7 +218,7 @@ func (p *parser) number() (*Value, error) {
 	return &Value{Kind: Number, Str: string(p.s[start:p.i]), Off: start}, nil
 }
 
-func (p *parser) array(depth int) (*Value, error) {
+func (p *parser) array(depth int, each func(int, *Value)) (*Value, error) {
 	v := &Value{Kind: Array, Off: p.i}
 	p.i++
 	p.ws()
@@ -212,13 +226,17 @@ func (p *parser) array(depth int) (*Value, error) {
 		p.i++
 		return v, nil
 	}
-	for {
+	for n := 0; ; n++ {
 		p.ws()
 		e, err := p.value(depth + 1)
 		if err != nil {
 			return nil, err
 		}
-		v.Arr = append(v.Arr, e)
+		if each != nil {
+			each(n, e)
+		} else {
+			v.Arr = append(v.Arr, e)
+		}
 		p.ws()
 		if p.i >= len(p.s) {
 			return nil, p.errf("unterminated list")
@@ -259,7 +277,15 @@ func (p *parser) object(depth int) (*Value, error) {
 		}
 		p.i++
 		p.ws()
-		e, err := p.value(depth + 1)
+		var e *Value
+		if depth == 0 && p.each != nil && k == p.eachKey && p.i < len(p.s) && p.s[p.i] == '[' {
+			e, err = p.array(depth+1, p.each)
+			if e != nil {
+				e.End = p.i
+			}
+		} else {
+			e, err = p.value(depth + 1)
+		}
 		if err != nil {
 			return nil, err
 		}

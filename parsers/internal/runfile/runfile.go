@@ -6,23 +6,18 @@
 package runfile
 
 import (
-	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"unicode/utf8"
+
+	"github.com/trajscope/trajscope/internal/inputfile"
 
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 
 	"github.com/trajscope/trajscope/internal/textstore"
 	"github.com/trajscope/trajscope/model"
 )
-
-// MaxSize is the largest run file read. Every parser holds the whole file
-// and its decoded form in memory; past this size a file is not a run but an
-// accident, and saying so beats exhausting memory.
-const MaxSize int64 = 4 << 30
 
 // Parser reads the runs in data, the content of the file at path.
 type Parser func(path string, data []byte) ([]model.Run, error)
@@ -63,40 +58,17 @@ func load(path string, parse Parser, dir DirLoader) ([]model.Run, error) {
 			return dir(path)
 		}
 	}
-	data, err := Read(path)
+	data, err := inputfile.Read(path)
 	if err != nil {
 		return nil, err
 	}
-	return parse(path, data)
-}
-
-// Read reads a whole file of at most MaxSize bytes. Its errors are those of
-// os.ReadFile, plus one for a file that is too large.
-func Read(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+	runs, err := parse(path, data)
+	for i := range runs {
+		if n := len(runs[i].Actions); n > model.MaxActions {
+			return nil, fmt.Errorf("%s: a run of %d actions; trajscope reads runs of at most %d", path, n, model.MaxActions)
+		}
 	}
-	defer f.Close()
-	size := int64(0)
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-		size = st.Size()
-	}
-	if size > MaxSize {
-		return nil, tooLarge(path)
-	}
-	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
-	if _, err := buf.ReadFrom(io.LimitReader(f, MaxSize+1)); err != nil {
-		return nil, err
-	}
-	if int64(buf.Len()) > MaxSize {
-		return nil, tooLarge(path)
-	}
-	return buf.Bytes(), nil
-}
-
-func tooLarge(path string) error {
-	return fmt.Errorf("%s: larger than %d GiB, too large for a run file", path, MaxSize>>30)
+	return runs, err
 }
 
 // Named adapts the parser of a one-run format whose instance id comes from

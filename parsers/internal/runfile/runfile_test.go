@@ -69,27 +69,24 @@ func TestNamed(t *testing.T) {
 	}
 }
 
-// A file past MaxSize is refused before it is read (a sparse file stands in
-// for a huge one).
-func TestReadTooLarge(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "huge")
-	f, err := os.Create(path)
-	if err != nil {
+// A run past model.MaxActions is refused with a line naming the file and
+// the bound; one at the bound loads.
+func TestLoadRefusesLongRun(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a__b-1.x")
+	if err := os.WriteFile(file, []byte("content"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Truncate(MaxSize + 1); err != nil {
-		f.Close()
-		t.Skipf("no sparse file here: %v", err)
+	parseN := func(n int) Parser {
+		return func(string, []byte) ([]model.Run, error) {
+			return []model.Run{{Actions: make([]model.Action, n)}}, nil
+		}
 	}
-	f.Close()
-	if _, err := Read(path); err == nil || !strings.Contains(err.Error(), "too large") {
-		t.Errorf("err = %v", err)
+	if runs, err := Load(file, parseN(model.MaxActions), nil); err != nil || len(runs[0].Actions) != model.MaxActions {
+		t.Errorf("at the bound: %v", err)
 	}
-	if err := os.Truncate(path, 5); err != nil {
-		t.Fatal(err)
-	}
-	if data, err := Read(path); err != nil || len(data) != 5 {
-		t.Errorf("5 bytes: %q %v", data, err)
+	_, err := Load(file, parseN(model.MaxActions+1), nil)
+	if err == nil || !strings.Contains(err.Error(), file+": a run of 100001 actions; trajscope reads runs of at most 100000") {
+		t.Errorf("past the bound: %v", err)
 	}
 }
 

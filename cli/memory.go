@@ -1,0 +1,29 @@
+package cli
+
+import (
+	"os"
+	"runtime/debug"
+)
+
+// limitMemory holds the Go heap to what trajscope promises for its inputs:
+// 3 × the largest + 150 MB of resident memory, of which 50 MB is the
+// binary and what lives outside the Go heap. Without a limit the collector
+// lets the heap grow to twice what is live before it runs, and a large run
+// would double its peak for nothing. Below 8 MB (every real run, most
+// golds) the collector's own pacing costs little and is left alone: a list
+// of thousands of small runs is not held to the size of one. GOMEMLIMIT,
+// when set, wins.
+func limitMemory(paths ...string) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	var largest int64
+	for _, p := range paths {
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			largest = max(largest, st.Size())
+		}
+	}
+	if largest >= 8<<20 {
+		debug.SetMemoryLimit(3*largest + 100<<20)
+	}
+}

@@ -1,0 +1,17 @@
+package model
+
+// The inputs trajscope promises to read within 3 × their size + 150 MB of
+// memory. Real runs have 10 to 2,000 actions in 50 KB to 20 MB; these
+// bounds leave room for a run or a gold fifty times larger than any seen,
+// and past them an input is refused at once, with one line naming the file
+// and the bound, rather than read at a cost nobody can predict.
+const (
+	// MaxFileBytes bounds any one input file: a run, gold, predictions,
+	// results.
+	MaxFileBytes = 256 << 20
+	// MaxActions bounds one run's actions, and one prediction record's
+	// steps.
+	MaxActions = 100_000
+	// MaxGoldSpans bounds one instance's gold: its spans and files.
+	MaxGoldSpans = 100_000
+)
