@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/trajscope/trajscope/observed"
+
 	"github.com/spf13/cobra"
 
 	"github.com/trajscope/trajscope/model"
@@ -80,7 +82,7 @@ func runConvert(o *convertOptions, paths []string) error {
 			return err
 		}
 		defer done()
-		opts.Observe = obs.Prediction
+		opts.Observe = obs
 	}
 	w := o.stdout
 	f, err := createOut("-o", o.out, paths...)
@@ -116,8 +118,9 @@ func runConvert(o *convertOptions, paths []string) error {
 	return nil
 }
 
-// observer reads each run's views against its checkout; done releases it.
-func (o *convertOptions) observer() (*scoring.Observer, func(), error) {
+// observer reads each run's observed lens against its checkout; done
+// releases the checkouts.
+func (o *convertOptions) observer() (func(*model.Run) (model.Prediction, error), func(), error) {
 	var set *gold.Set
 	if o.gold != "" {
 		var err error
@@ -129,12 +132,19 @@ func (o *convertOptions) observer() (*scoring.Observer, func(), error) {
 	co := source.NewCheckouts(source.CheckoutOptions{
 		Cache: o.cache, Repo: o.repo, NoClone: o.noClone, Progress: progressTo(o.stderr), Facts: facts.source(),
 	})
-	obs := &scoring.Observer{Checkouts: co, Cache: facts.scoring()}
+	rf := &scoring.RunFiles{Checkouts: co, Cache: facts.scoring()}
 	if set != nil {
-		obs.Gold = func(id string) *model.Gold {
+		rf.Gold = func(id string) *model.Gold {
 			g, _ := set.Lookup(id, model.ContextBench)
 			return g
 		}
 	}
-	return obs, func() { obs.Close(); facts.close() }, nil
+	observe := func(run *model.Run) (model.Prediction, error) {
+		files, err := rf.Files(run)
+		if err != nil {
+			return model.Prediction{}, err
+		}
+		return observed.Prediction(run, files), nil
+	}
+	return observe, func() { rf.Close(); facts.close() }, nil
 }

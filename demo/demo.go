@@ -62,5 +62,5 @@ func Analyze(fsys fs.FS, sem model.Semantics) (*scoring.Analysis, error) {
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
-	return scoring.Analyze(run, g, scoring.NewFiles(source.NewFS(repo)), sem), nil
+	return scoring.Analyze(run, g, scoring.NewFileCache(source.NewFS(repo)), sem), nil
 }

@@ -123,7 +123,7 @@ func TestBuildBoundsLines(t *testing.T) {
 		{Reads: []model.ObservedRead{rng("pkg/b.py", 1, 1)}},
 	}, Observations: model.TextList{"999999999\thuge", "1\tsmall"}}
 	tr := observed.Build(run, scoring.GoldPaths(&model.Gold{}, model.ContextBench), "test")
-	files := scoring.NewFiles(tr)
+	files := scoring.NewFileCache(tr)
 	if n := files.LineCount("pkg/a.py"); n != observed.MaxLines {
 		t.Errorf("a.py has %d lines, want the bound %d", n, observed.MaxLines)
 	}
@@ -211,9 +211,9 @@ func TestAnalysisMatchesRepository(t *testing.T) {
 	}
 	repo, _ := fs.Sub(fsys, "repo")
 	run, g := load()
-	want := scoring.Analyze(run, g, scoring.NewFiles(source.NewFS(repo)), model.ContextBench)
+	want := scoring.Analyze(run, g, scoring.NewFileCache(source.NewFS(repo)), model.ContextBench)
 	run, g = load()
-	got := scoring.Analyze(run, g, scoring.NewFiles(observed.Build(run, scoring.GoldPaths(g, model.ContextBench), "test")), model.ContextBench)
+	got := scoring.Analyze(run, g, scoring.NewFileCache(observed.Build(run, scoring.GoldPaths(g, model.ContextBench), "test")), model.ContextBench)
 	if got.Partial == nil || want.Partial != nil {
 		t.Fatal("Partial is not set for the rebuilt tree alone")
 	}

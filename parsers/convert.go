@@ -24,7 +24,7 @@ type ConvertOptions struct {
 	// rest of the record is the one the default lens writes.
 	Lens model.Lens
 	// Observe, when set, builds a run's observed prediction against its
-	// repository (scoring.Observer); nil builds it from the run alone.
+	// repository (see scoring.RunFiles); nil builds it from the run alone.
 	Observe func(run *model.Run) (model.Prediction, error)
 }
 

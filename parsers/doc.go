@@ -17,19 +17,20 @@
 //     sniffer Sniff(name string, head []byte) bool that recognises the
 //     format from a file's base name and first 64 KiB; and a parser,
 //     ParseRuns(path string, data []byte) ([]model.Run, error), given the
-//     file's content (read by parsers/internal/runfile, which every format
-//     shares). A one-run format whose instance id comes from the file name
-//     may instead export Parse(name string, data []byte) (*model.Run, error)
-//     and be registered through runfile.Named. A format that is a directory
-//     also exports IsDir- and LoadDir-style functions. Shell commands go
-//     through parsers/internal/shell, tool calls through
-//     parsers/internal/toolcall (whose Predict builds the ContextBench
-//     prediction when the reference evaluator has no extractor for the
-//     format), JSON values through parsers/internal/pyval. An action's
-//     output and thought go in the run's Observations and Thoughts
-//     (model.TextList, one entry per action), not in the action; runfile
-//     packs every run it returns (parsers/internal/pack). Its tests read
-//     files with predtest.Loader, as the table does.
+//     file's content (read by parsers/internal/loader, which every format
+//     shares: bounded to model.MaxFileBytes, runs past model.MaxActions
+//     refused). A one-run format whose instance id comes from the file
+//     name may instead export Parse(name string, data []byte)
+//     (*model.Run, error) and be registered through loader.Named. A
+//     format that is a directory also exports IsDir- and LoadDir-style
+//     functions. JSON goes through parsers/internal/jsontree (the one
+//     reader), shell commands through parsers/internal/shell, tool calls
+//     through parsers/internal/toolcall; a format the reference evaluator
+//     has no extractor for takes its ContextBench steps from
+//     observed.Declare. An action's output and thought go in the run's
+//     Observations and Thoughts (model.TextList, one entry per action),
+//     not in the action; the loader compresses them. Its tests read files
+//     with predtest.Loader, as the table does.
 //  2. parsers/formats.go: one row in formats, placed in the content
 //     detection order (most distinctive markers first), with the name,
 //     aliases, the sniffer and the parser; suffixes only where the

@@ -12,7 +12,7 @@ import (
 	"github.com/trajscope/trajscope/parsers/agentlessloc"
 	"github.com/trajscope/trajscope/parsers/atif"
 	"github.com/trajscope/trajscope/parsers/claudecode"
-	"github.com/trajscope/trajscope/parsers/internal/runfile"
+	"github.com/trajscope/trajscope/parsers/internal/loader"
 	"github.com/trajscope/trajscope/parsers/miniswe"
 	"github.com/trajscope/trajscope/parsers/miniswev2"
 	"github.com/trajscope/trajscope/parsers/openhands"
@@ -46,10 +46,10 @@ type format struct {
 	// sniff recognises a file of any name by its base name and first bytes.
 	sniff func(name string, head []byte) bool
 	// parse reads a file's runs.
-	parse runfile.Parser
+	parse loader.Parser
 	// isDir and loadDir recognise and read a directory of this format.
 	isDir   func(path string) bool
-	loadDir runfile.DirLoader
+	loadDir loader.DirLoader
 	// jsonl is load_pred's content test for a *.jsonl file of this format.
 	jsonl func(path string) bool
 	// records reads prediction records as they are, for a format that holds
@@ -69,15 +69,15 @@ var formats = []format{
 	{name: atif.Name, aliases: []string{"harbor"},
 		sniff: atif.Sniff, parse: atif.ParseRuns},
 	{name: prometheus.Name, suffixes: []string{".log"},
-		sniff: sniffPrometheusContent, parse: runfile.Named(prometheus.Parse)},
+		sniff: sniffPrometheusContent, parse: loader.Named(prometheus.Parse)},
 	{name: agentless.Name, suffixes: []string{"_traj.json"},
-		sniff: sniffAgentlessContent, parse: runfile.Named(agentless.Parse)},
+		sniff: sniffAgentlessContent, parse: loader.Named(agentless.Parse)},
 	{name: agentlessloc.Name,
 		sniff: agentlessloc.Sniff, parse: agentlessloc.ParseRuns},
 	{name: miniswev2.Name, aliases: []string{"mini-swe-agent-1.1"}, refines: miniswe.Name,
 		sniff: miniswev2.Sniff, parse: miniswev2.ParseRuns},
 	{name: miniswe.Name, aliases: []string{"mini-swe-agent", "miniswe", "mini-swe-agent-1"}, suffixes: []string{".traj.json"},
-		sniff: sniffMiniSWEContent, parse: runfile.Named(miniswe.Parse)},
+		sniff: sniffMiniSWEContent, parse: loader.Named(miniswe.Parse)},
 	{name: sweagent.Name, aliases: []string{"sweagent"}, suffixes: []string{".checkpoints.jsonl", ".context.json", "patch_context.txt", ".traj"},
 		sniff: sweagent.Sniff, parse: sweagent.ParseRuns},
 	{name: claudecode.Name, aliases: []string{"claude"},
@@ -104,7 +104,7 @@ func (f *format) load(path string) ([]model.Run, error) {
 		}
 		return recordRuns(path, f.name, recs)
 	}
-	return runfile.Load(path, f.parse, f.loadDir)
+	return loader.Load(path, f.parse, f.loadDir)
 }
 
 // predictions reads the records the reference evaluator would: a records
@@ -113,7 +113,7 @@ func (f *format) predictions(path string) ([]unified.Record, error) {
 	if f.records != nil {
 		return f.records(path)
 	}
-	return runRecords(runfile.LoadPredictions(path, f.parse, f.loadDir))
+	return runRecords(loader.LoadPredictions(path, f.parse, f.loadDir))
 }
 
 // lookup finds a format by name or alias.

@@ -10,8 +10,8 @@ import (
 // LABEL=PATH. An argument that repeats is read once; byArg maps every
 // argument to its run. Runs whose default labels collide (every file
 // called all.jsonl) are labelled by their path instead.
-func ReadArgs(args []string) (runs []*Run, byArg map[string]*Run, err error) {
-	byArg = map[string]*Run{}
+func ReadArgs(args []string) (runs []*ResultFile, byArg map[string]*ResultFile, err error) {
+	byArg = map[string]*ResultFile{}
 	for _, arg := range args {
 		if _, ok := byArg[arg]; ok {
 			continue
@@ -43,7 +43,7 @@ func splitLabel(arg string) (label, path string) {
 
 // disambiguate labels runs whose default labels collide by their path,
 // without the extension.
-func disambiguate(runs []*Run) {
+func disambiguate(runs []*ResultFile) {
 	count := map[string]int{}
 	for _, r := range runs {
 		count[r.Label]++

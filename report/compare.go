@@ -104,7 +104,7 @@ type Delta struct {
 // InstanceDelta is one matched instance's values in both runs.
 type InstanceDelta struct {
 	InstanceID string `json:"instance_id"`
-	// A, B and Delta are aligned with Comparison.Metrics; Has is false
+	// A, B and Delta are aligned with Paired.Metrics; Has is false
 	// (and the values 0) where either run lacks the metric.
 	A     []float64 `json:"a"`
 	B     []float64 `json:"b"`
@@ -112,8 +112,9 @@ type InstanceDelta struct {
 	Has   []bool    `json:"has"`
 }
 
-// Comparison is run B against run A on the instances both scored.
-type Comparison struct {
+// Paired is results file B against results file A on the instances both
+// scored: the mean differences with their intervals and paired tests.
+type Paired struct {
 	A    string `json:"a"`
 	B    string `json:"b"`
 	Lens string `json:"lens"`
@@ -135,11 +136,11 @@ type Comparison struct {
 	PerInstance []InstanceDelta `json:"per_instance"`
 }
 
-// CompareSeeded matches instances by id and summarises B − A, with a
+// Pair matches instances by id and summarises B − A, with a
 // bootstrap interval and a paired test per metric drawn from seed. A run
 // that repeats an instance id is an error: which row to match would be a
 // guess.
-func CompareSeeded(a, b *Run, lens string, seed uint64) (*Comparison, error) {
+func Pair(a, b *ResultFile, lens string, seed uint64) (*Paired, error) {
 	ia, err := index(a)
 	if err != nil {
 		return nil, err
@@ -148,7 +149,7 @@ func CompareSeeded(a, b *Run, lens string, seed uint64) (*Comparison, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Comparison{A: a.Label, B: b.Label, Lens: lens, TestName: PairedTestName, Seed: seed, Resamples: Resamples, Confidence: Confidence}
+	c := &Paired{A: a.Label, B: b.Label, Lens: lens, TestName: PairedTestName, Seed: seed, Resamples: Resamples, Confidence: Confidence}
 	var ids []string
 	for i := range a.Instances {
 		in := &a.Instances[i]
@@ -247,7 +248,7 @@ func pairedStats(ds []Delta, deltas [][]float64, seed uint64) {
 	wg.Wait()
 }
 
-func index(r *Run) (map[string]*Instance, error) {
+func index(r *ResultFile) (map[string]*Instance, error) {
 	m := make(map[string]*Instance, len(r.Instances))
 	for i := range r.Instances {
 		in := &r.Instances[i]

@@ -52,7 +52,7 @@ type CostTable struct {
 
 // CostVsCoverage builds the cost table, nil when no instance of any run
 // records a cost or tokens.
-func CostVsCoverage(runs []*Run) *CostTable {
+func CostVsCoverage(runs []*ResultFile) *CostTable {
 	t := &CostTable{}
 	anyCost, anyTokens := false, false
 	for _, run := range runs {

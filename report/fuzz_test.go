@@ -20,8 +20,8 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			return
 		}
-		run := &report.Run{Label: "f", Path: "f", Instances: ins}
-		rep, err := report.Build([]*report.Run{run}, report.Options{PerInstance: true, CompareA: run, CompareB: run})
+		run := &report.ResultFile{Label: "f", Path: "f", Instances: ins}
+		rep, err := report.Build([]*report.ResultFile{run}, report.Options{PerInstance: true, CompareA: run, CompareB: run})
 		if err != nil {
 			return
 		}

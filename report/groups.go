@@ -72,15 +72,15 @@ func groupOf(in *Instance, by string, tasks TaskLookup) string {
 
 // GroupBy summarises each run per group, runs in order and groups sorted by
 // name with Unknown last.
-func GroupBy(runs []*Run, by, lens string, tasks TaskLookup) *Grouping {
+func GroupBy(runs []*ResultFile, by, lens string, tasks TaskLookup) *Grouping {
 	g := &Grouping{By: by}
 	for _, run := range runs {
-		parts := map[string]*Run{}
+		parts := map[string]*ResultFile{}
 		for _, in := range run.Instances {
 			key := groupOf(&in, by, tasks)
 			p := parts[key]
 			if p == nil {
-				p = &Run{Label: run.Label, Path: run.Path, Format: run.Format}
+				p = &ResultFile{Label: run.Label, Path: run.Path, Format: run.Format}
 				parts[key] = p
 			}
 			p.Instances = append(p.Instances, in)

@@ -49,7 +49,7 @@ type missKey struct {
 
 // Missed tallies, over runs, the diagnosis of every gold span and file under
 // lens, and keeps the top most missed of each.
-func Missed(runs []*Run, lens string, top int) *MissedGold {
+func Missed(runs []*ResultFile, lens string, top int) *MissedGold {
 	m := &MissedGold{Lens: lens, Top: top}
 	spans, files := map[missKey]*MissedItem{}, map[missKey]*MissedItem{}
 	add := func(set map[missKey]*MissedItem, k missKey, c diagnose.Category) {

@@ -185,7 +185,7 @@ func TestBootstrapCoverage(t *testing.T) {
 
 // manyPairs is two runs of twelve instances with spread-out line figures,
 // so that the bootstrap interval depends on the draws.
-func manyPairs(t *testing.T) (*report.Run, *report.Run) {
+func manyPairs(t *testing.T) (*report.ResultFile, *report.ResultFile) {
 	var a, b []spec
 	for i := range 12 {
 		ca := counts{i % 5, 7 + i, 8}
@@ -208,8 +208,8 @@ func manyPairs(t *testing.T) (*report.Run, *report.Run) {
 // seed other intervals.
 func TestCompareReproducible(t *testing.T) {
 	a, b := manyPairs(t)
-	render := func(seed uint64) (string, *report.Comparison) {
-		rep, err := report.Build([]*report.Run{a, b}, report.Options{CompareA: a, CompareB: b, Seed: seed})
+	render := func(seed uint64) (string, *report.Paired) {
+		rep, err := report.Build([]*report.ResultFile{a, b}, report.Options{CompareA: a, CompareB: b, Seed: seed})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -225,7 +225,7 @@ func TestCompareReproducible(t *testing.T) {
 		t.Fatal("same seed, different output")
 	}
 	_, c2 := render(8)
-	line := func(c *report.Comparison) report.Delta {
+	line := func(c *report.Paired) report.Delta {
 		for _, d := range c.Metrics {
 			if d.Metric == "line recall" {
 				return d

@@ -30,7 +30,7 @@ const markersUpTo = 40
 // over its valid instances with trajectory steps (n of them). An instance
 // with fewer steps than the longest holds its last value: its coverage
 // stops growing when it stops.
-func CoverageCurve(run *Run) (curve []float64, n int) {
+func CoverageCurve(run *ResultFile) (curve []float64, n int) {
 	var rows [][]model.StepCoverage
 	longest := 0
 	for i := range run.Instances {

@@ -26,7 +26,7 @@ func stepped(id string, line ...float64) report.Instance {
 }
 
 func TestCoverageCurve(t *testing.T) {
-	run := &report.Run{Instances: []report.Instance{
+	run := &report.ResultFile{Instances: []report.Instance{
 		stepped("a", 0.2, 0.6, 0.8),
 		stepped("b", 0.4), // holds 0.4 after its only step
 		inst("c", 0, "checkout_failed"),
@@ -43,7 +43,7 @@ func TestCoverageCurve(t *testing.T) {
 			t.Errorf("step %d: %v, want %v", i+1, curve[i], want[i])
 		}
 	}
-	if c, n := report.CoverageCurve(&report.Run{Instances: []report.Instance{inst("e", 0, "x")}}); c != nil || n != 0 {
+	if c, n := report.CoverageCurve(&report.ResultFile{Instances: []report.Instance{inst("e", 0, "x")}}); c != nil || n != 0 {
 		t.Errorf("no steps: %v, %d", c, n)
 	}
 }
@@ -96,7 +96,7 @@ func count(list []string, s string) int {
 // legend entry per run; hostile run labels arrive escaped and inert.
 func TestWritePlots(t *testing.T) {
 	hostile := `a<b & "c"` + "\x1b[31m"
-	runs := []*report.Run{
+	runs := []*report.ResultFile{
 		costRun(hostile, 0.5, 0, 0.4),
 		costRun("plain", 1.5, 0, 0.7),
 		costRun("dominated", 2, 0, 0.3),
@@ -148,7 +148,7 @@ func TestWritePlots(t *testing.T) {
 	}
 
 	// Without trajectories or cost there is nothing to chart.
-	rep, _ = report.Build([]*report.Run{{Label: "x", Instances: []report.Instance{inst("a", 1, "")}}}, report.Options{})
+	rep, _ = report.Build([]*report.ResultFile{{Label: "x", Instances: []report.Instance{inst("a", 1, "")}}}, report.Options{})
 	notes = nil
 	if written, err := rep.WritePlots(filepath.Join(t.TempDir(), "none"), func(s string) { notes = append(notes, s) }); err != nil || len(written) != 0 ||
 		len(notes) != 2 || notes[1] != "no cost_vs_coverage.svg: no run records cost or tokens" {

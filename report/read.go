@@ -34,8 +34,9 @@ type Instance struct {
 	Where string
 }
 
-// Run is one result file.
-type Run struct {
+// ResultFile is one results file (an upstream --out or a score --format json
+// document), labelled for the tables: one agent run over many instances.
+type ResultFile struct {
 	// Label names the run in tables: given as LABEL=PATH, else the file name
 	// without its extension.
 	Label string
@@ -46,7 +47,7 @@ type Run struct {
 }
 
 // ReadFile reads one result file.
-func ReadFile(path, label string) (*Run, error) {
+func ReadFile(path, label string) (*ResultFile, error) {
 	b, err := inputfile.Read(path)
 	if err != nil {
 		return nil, err
@@ -54,7 +55,7 @@ func ReadFile(path, label string) (*Run, error) {
 	if label == "" {
 		label = DefaultLabel(path)
 	}
-	run := &Run{Label: label, Path: path}
+	run := &ResultFile{Label: label, Path: path}
 	run.Instances, run.Format, err = Parse(b, path)
 	if err != nil {
 		return nil, err

@@ -327,7 +327,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		Lens        string        `json:"lens"`
 		Runs        []Row         `json:"runs"`
 		PerInstance []InstanceRow `json:"per_instance,omitempty"`
-		Compare     *Comparison   `json:"compare,omitempty"`
+		Compare     *Paired       `json:"compare,omitempty"`
 		Cost        *CostTable    `json:"cost_vs_coverage,omitempty"`
 		Groups      *Grouping     `json:"groups,omitempty"`
 		Missed      *MissedGold   `json:"missed_gold,omitempty"`

@@ -14,12 +14,12 @@ import (
 type Report struct {
 	// Lens is the lens whose trajscope extras feed the run-derived columns.
 	Lens string
-	Runs []*Run
+	Runs []*ResultFile
 	Rows []Row
 	// Instances is filled when per-instance rows were asked for.
 	Instances []InstanceRow
 	// Compare is set by --compare.
-	Compare *Comparison
+	Compare *Paired
 	// Groups is the summary per run × group, set by --by.
 	Groups *Grouping
 	// Missed is the missed-gold table, set by --missed.
@@ -36,7 +36,7 @@ type Options struct {
 	PerInstance bool
 	// CompareA and CompareB, when both set, are compared (B − A), with
 	// the bootstrap and the permutation test drawn from Seed.
-	CompareA, CompareB *Run
+	CompareA, CompareB *ResultFile
 	Seed               uint64
 	// By ("language" or "source"), when set, adds the summary per group;
 	// Tasks names the tasks of instances whose results do not.
@@ -49,7 +49,7 @@ type Options struct {
 }
 
 // Build summarises runs.
-func Build(runs []*Run, o Options) (*Report, error) {
+func Build(runs []*ResultFile, o Options) (*Report, error) {
 	lens := o.Lens
 	if lens == "" {
 		lens = model.LensContextBench.String()
@@ -68,7 +68,7 @@ func Build(runs []*Run, o Options) (*Report, error) {
 		}
 	}
 	if o.CompareA != nil && o.CompareB != nil {
-		c, err := CompareSeeded(o.CompareA, o.CompareB, lens, o.Seed)
+		c, err := Pair(o.CompareA, o.CompareB, lens, o.Seed)
 		if err != nil {
 			return nil, err
 		}
@@ -151,9 +151,9 @@ func f3(v float64) string { return fmt.Sprintf("%.3f", v) }
 // trajscope extras name ("agent/model"), for one row per agent/model when a
 // run's files are split (per benchmark, per shard). Instances without that
 // information stay under their run's label. Groups keep first-seen order.
-func GroupByModel(runs []*Run) []*Run {
-	var out []*Run
-	byKey := map[string]*Run{}
+func GroupByModel(runs []*ResultFile) []*ResultFile {
+	var out []*ResultFile
+	byKey := map[string]*ResultFile{}
 	for _, run := range runs {
 		for _, in := range run.Instances {
 			key := run.Label
@@ -162,7 +162,7 @@ func GroupByModel(runs []*Run) []*Run {
 			}
 			g := byKey[key]
 			if g == nil {
-				g = &Run{Label: key, Format: run.Format}
+				g = &ResultFile{Label: key, Format: run.Format}
 				byKey[key] = g
 				out = append(out, g)
 			}

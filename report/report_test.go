@@ -170,7 +170,7 @@ func TestReportMarkdownSeveralRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := report.Build([]*report.Run{a, b}, report.Options{PerInstance: true, CompareA: a, CompareB: b})
+	rep, err := report.Build([]*report.ResultFile{a, b}, report.Options{PerInstance: true, CompareA: a, CompareB: b})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func TestReportCSVAndJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := report.Build([]*report.Run{a}, report.Options{})
+	rep, err := report.Build([]*report.ResultFile{a}, report.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,7 +300,7 @@ func TestCompareRejectsDuplicates(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := report.ReadFile(write(t, "B.jsonl", runB...), "")
-	if _, err := report.CompareSeeded(a, b, "contextbench", report.DefaultSeed); err == nil || !strings.Contains(err.Error(), `instance "a1" appears twice (line 1 and line 2)`) {
+	if _, err := report.Pair(a, b, "contextbench", report.DefaultSeed); err == nil || !strings.Contains(err.Error(), `instance "a1" appears twice (line 1 and line 2)`) {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -333,7 +333,7 @@ func TestGroupByModel(t *testing.T) {
 		}
 		return i
 	}
-	runs := []*report.Run{
+	runs := []*report.ResultFile{
 		{Label: "verified", Path: "v.json", Format: "json", Instances: []report.Instance{in("1", "miniswe", "gpt-5"), in("2", "miniswe", "claude")}},
 		{Label: "pro", Path: "p.jsonl", Format: "jsonl", Instances: []report.Instance{in("3", "miniswe", "gpt-5"), in("4", "", "")}},
 	}
@@ -388,7 +388,7 @@ func TestF1Definitions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := report.Summarize(&report.Run{Label: "x", Instances: ins}, "contextbench").Final.File
+			s := report.Summarize(&report.ResultFile{Label: "x", Instances: ins}, "contextbench").Final.File
 			if !near(s.F1Mean, c.f1Mean) || !near(s.F1OfMacro, c.f1Macro) || !near(s.F1OfMicro, c.f1Micro) || !near(s.RecallMicro, c.rMicro) {
 				t.Errorf("got F1 mean %v, of macro %v, of micro %v, R micro %v; want %v %v %v %v", s.F1Mean, s.F1OfMacro, s.F1OfMicro, s.RecallMicro, c.f1Mean, c.f1Macro, c.f1Micro, c.rMicro)
 			}
@@ -407,8 +407,8 @@ func TestAllErrorsRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := &report.Run{Label: "E", Path: "e.jsonl", Format: "jsonl", Instances: ins}
-	rep, err := report.Build([]*report.Run{run}, report.Options{})
+	run := &report.ResultFile{Label: "E", Path: "e.jsonl", Format: "jsonl", Instances: ins}
+	rep, err := report.Build([]*report.ResultFile{run}, report.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -91,8 +91,8 @@ func (r *Results) extras(i int) *Extras {
 
 // run wraps the results as a report run, so the text and JSON summaries use
 // the same definitions as `trajscope report`.
-func (r *Results) run() *Run {
-	run := &Run{Label: "score", Format: "json", Instances: make([]Instance, len(r.Rows))}
+func (r *Results) run() *ResultFile {
+	run := &ResultFile{Label: "score", Format: "json", Instances: make([]Instance, len(r.Rows))}
 	for i := range r.Rows {
 		run.Instances[i] = Instance{Result: r.Rows[i], Where: fmt.Sprintf("result %d", i+1), Extras: r.extras(i)}
 	}

@@ -34,8 +34,8 @@ func TestRunJSONSafe(t *testing.T) {
 	}{
 		{"demo", demoA},
 		{"hostile strings", scoring.Analyze(run, &model.Gold{ID: "x", Init: []model.GoldSpan{{File: "pkg/a.py", Start: 2, End: 2}, {File: "pkg/\x1b[2J\"gold\": [].py", Start: 1, End: 1}}},
-			scoring.NewFiles(source.NewFS(repo)), model.ContextBench)},
-		{"no gold", scoring.Analyze(run, &model.Gold{ID: "x"}, scoring.NewFiles(source.NewFS(repo)), model.Fixed)},
+			scoring.NewFileCache(source.NewFS(repo)), model.ContextBench)},
+		{"no gold", scoring.Analyze(run, &model.Gold{ID: "x"}, scoring.NewFileCache(source.NewFS(repo)), model.Fixed)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

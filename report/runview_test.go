@@ -75,7 +75,7 @@ func TestRunSummaryIsInert(t *testing.T) {
 		Prediction: model.Prediction{Steps: []model.Step{step}, Final: step},
 	}
 	g := &model.Gold{ID: "x", Init: []model.GoldSpan{{File: "pkg/a.py", Start: 1, End: 1}, {File: "pkg/\x1b[2Jevil.py", Start: 1, End: 1}}}
-	a := scoring.Analyze(run, g, scoring.NewFiles(source.NewFS(repo)), model.ContextBench)
+	a := scoring.Analyze(run, g, scoring.NewFileCache(source.NewFS(repo)), model.ContextBench)
 	var b strings.Builder
 	if err := report.WriteRunSummary(&b, a, model.LensContextBench); err != nil {
 		t.Fatal(err)

@@ -159,7 +159,7 @@ type Row struct {
 
 // Summarize builds a run's row; lens picks which lens's extras feed the
 // run-derived columns.
-func Summarize(run *Run, lens string) Row {
+func Summarize(run *ResultFile, lens string) Row {
 	results := make([]model.Result, len(run.Instances))
 	for i := range run.Instances {
 		results[i] = run.Instances[i].Result

@@ -28,7 +28,7 @@ func withTask(in report.Instance, lang, source string) report.Instance {
 // TestGroupBy: per-run rows per language, from the extras first, the
 // lookup second, "unknown" last; macro means per group count error rows.
 func TestGroupBy(t *testing.T) {
-	runs := []*report.Run{
+	runs := []*report.ResultFile{
 		{Label: "A", Instances: []report.Instance{
 			withTask(inst("p1", 0.5, ""), "python", "Verified"),
 			withTask(inst("p2", 0, "checkout_failed"), "python", "Verified"),
@@ -116,7 +116,7 @@ func TestMissed(t *testing.T) {
 		dropped = int(diagnose.ReadThenDropped)
 		found   = int(diagnose.Found)
 	)
-	runs := []*report.Run{
+	runs := []*report.ResultFile{
 		{Label: "r1", Instances: []report.Instance{diagnosed("t1", diagnose.Found, [3]int{1, 5, never}, [3]int{10, 12, found}), diagnosed("t2", diagnose.NeverOpened, [3]int{3, 4, never})}},
 		{Label: "r2", Instances: []report.Instance{diagnosed("t1", diagnose.Found, [3]int{1, 5, near}, [3]int{10, 12, found}), diagnosed("t2", diagnose.Found, [3]int{3, 4, found})}},
 		{Label: "r3", Instances: []report.Instance{diagnosed("t1", diagnose.ReadThenDropped, [3]int{1, 5, dropped}, [3]int{10, 12, dropped})}},
@@ -182,8 +182,8 @@ func TestMissed(t *testing.T) {
 
 // costRun is a run of two instances with final line coverage cov, each
 // costing cost dollars and using tokens tokens (0: not recorded).
-func costRun(label string, cost float64, tokens int, cov float64) *report.Run {
-	r := &report.Run{Label: label}
+func costRun(label string, cost float64, tokens int, cov float64) *report.ResultFile {
+	r := &report.ResultFile{Label: label}
 	for _, id := range []string{"a", "b"} {
 		in := inst(id, cov, "")
 		in.Extras = &report.Extras{CostUSD: cost}
@@ -199,11 +199,11 @@ func costRun(label string, cost float64, tokens int, cov float64) *report.Run {
 func TestParetoFront(t *testing.T) {
 	cases := []struct {
 		name  string
-		runs  []*report.Run
+		runs  []*report.ResultFile
 		axis  string
 		front []bool
 	}{
-		{"by cost", []*report.Run{
+		{"by cost", []*report.ResultFile{
 			costRun("A", 1, 0, 0.5),
 			costRun("B", 2, 0, 0.4),   // A is cheaper and better
 			costRun("C", 3, 0, 0.8),   // the best coverage
@@ -214,11 +214,11 @@ func TestParetoFront(t *testing.T) {
 			costRun("H", 4, 0, 0.8),   // C covers as much for less
 		}, report.AxisCost, []bool{true, false, true, true, true, false, true, false}},
 		// No run records a cost: the front is by tokens.
-		{"by tokens", []*report.Run{costRun("A", 0, 100, 0.5), costRun("B", 0, 50, 0.5), costRun("F", 0, 200, 0.9)},
+		{"by tokens", []*report.ResultFile{costRun("A", 0, 100, 0.5), costRun("B", 0, 50, 0.5), costRun("F", 0, 200, 0.9)},
 			report.AxisTokens, []bool{false, true, true}},
 		// One run records a cost: the front is by cost, and the run with
 		// tokens only is left out of it, however good.
-		{"mixed", []*report.Run{costRun("A", 1, 0, 0.5), costRun("B", 0, 50, 0.9), costRun("C", 2, 10, 0.4)}, report.AxisCost, []bool{true, false, false}},
+		{"mixed", []*report.ResultFile{costRun("A", 1, 0, 0.5), costRun("B", 0, 50, 0.9), costRun("C", 2, 10, 0.4)}, report.AxisCost, []bool{true, false, false}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -233,19 +233,19 @@ func TestParetoFront(t *testing.T) {
 			}
 		})
 	}
-	if tbl := report.CostVsCoverage([]*report.Run{{Label: "x", Instances: []report.Instance{inst("a", 1, "")}}}); tbl != nil {
+	if tbl := report.CostVsCoverage([]*report.ResultFile{{Label: "x", Instances: []report.Instance{inst("a", 1, "")}}}); tbl != nil {
 		t.Errorf("no cost recorded, table %+v", tbl)
 	}
 	// Means: cost over instances that record it; coverage over all, the
 	// error row counting 0.
 	r := costRun("A", 0.25, 1000, 0.5)
 	r.Instances = append(r.Instances, inst("c", 0, "checkout_failed"))
-	tbl := report.CostVsCoverage([]*report.Run{r})
+	tbl := report.CostVsCoverage([]*report.ResultFile{r})
 	row := tbl.Rows[0]
 	if *row.MeanCostUSD != 0.25 || row.CostN != 2 || *row.MeanTokens != 1000 || row.TokensN != 2 || row.LineCoverage != 1.0/3 || !row.Front {
 		t.Errorf("row %+v", row)
 	}
-	rep, _ := report.Build([]*report.Run{r}, report.Options{})
+	rep, _ := report.Build([]*report.ResultFile{r}, report.Options{})
 	var md, csv, js bytes.Buffer
 	rep.WriteMarkdown(&md)
 	rep.WriteCSV(&csv)

@@ -9,28 +9,28 @@ import (
 	"github.com/trajscope/trajscope/scoring"
 )
 
-// filesCache keeps the scoring.Files of the last few checkouts: runs of one
+// filesCache keeps the scoring.FileCache of the last few checkouts: runs of one
 // repository and commit share what was read and parsed, and a long list
 // does not keep every file of every commit.
 type filesCache struct {
-	byKey map[string]*scoring.Files
+	byKey map[string]*scoring.FileCache
 	order []string
 }
 
 const filesKept = 8
 
-func (c *filesCache) get(key string, tree model.Tree, parseTimeout time.Duration) *scoring.Files {
+func (c *filesCache) get(key string, tree model.Tree, parseTimeout time.Duration) *scoring.FileCache {
 	if f, ok := c.byKey[key]; ok {
 		return f
 	}
 	if c.byKey == nil {
-		c.byKey = map[string]*scoring.Files{}
+		c.byKey = map[string]*scoring.FileCache{}
 	}
 	if len(c.order) == filesKept {
 		delete(c.byKey, c.order[0])
 		c.order = c.order[1:]
 	}
-	f := scoring.NewFiles(tree)
+	f := scoring.NewFileCache(tree)
 	f.ParseTimeout = parseTimeout
 	c.byKey[key], c.order = f, append(c.order, key)
 	return f
@@ -41,7 +41,7 @@ func (c *filesCache) get(key string, tree model.Tree, parseTimeout time.Duration
 // displayed, which says why (scoring.PartialTree). Each checkout is held
 // open until Close, so a run opened again, or the next run at the same
 // commit, does not open the repository again.
-func (s *Set) tree(run *model.Run, g *model.Gold) (*scoring.Files, func(string) string) {
+func (s *Set) tree(run *model.Run, g *model.Gold) (*scoring.FileCache, func(string) string) {
 	co := s.o.Checkouts
 	if co == nil {
 		return s.rebuilt(run, g, display.NoRepoGiven), nil
@@ -71,8 +71,8 @@ func (s *Set) tree(run *model.Run, g *model.Gold) (*scoring.Files, func(string) 
 
 // rebuilt is the tree rebuilt from what run displayed, for a run whose
 // repository is missing for reason.
-func (s *Set) rebuilt(run *model.Run, g *model.Gold, reason string) *scoring.Files {
-	return scoring.NewFiles(observed.Build(run, scoring.GoldPaths(g, s.o.Sem), reason))
+func (s *Set) rebuilt(run *model.Run, g *model.Gold, reason string) *scoring.FileCache {
+	return scoring.NewFileCache(observed.Build(run, scoring.GoldPaths(g, s.o.Sem), reason))
 }
 
 // Close releases the repositories the runs held.

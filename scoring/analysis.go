@@ -83,7 +83,7 @@ func (ld *LensData) Curve(g model.Granularity) []float64 {
 type Analysis struct {
 	Run     *model.Run
 	Gold    *Gold
-	Files   *Files
+	Files   *FileCache
 	Sem     model.Semantics
 	Actions []ActionView
 	Lenses  [2]LensData
@@ -100,7 +100,7 @@ type Analysis struct {
 
 // Analyze scores a run under both lenses. A run without a timeline (unified
 // predictions) gets one synthetic action per ContextBench step.
-func Analyze(run *model.Run, g *model.Gold, files *Files, sem model.Semantics) *Analysis {
+func Analyze(run *model.Run, g *model.Gold, files *FileCache, sem model.Semantics) *Analysis {
 	sc := scorer{files, sem}
 	if len(run.Actions) == 0 {
 		run.Actions = observed.DeclaredActions(&run.Prediction)

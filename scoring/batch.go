@@ -27,7 +27,7 @@ type Instance struct {
 }
 
 // Checkouts give instances the trees they read. Instances whose keys are
-// equal read one tree and share one *Files (blob reads and parses); Batch
+// equal read one tree and share one *FileCache (blob reads and parses); Batch
 // asks for every instance's key before scoring starts, opens a key when its
 // first instance starts and releases it after each instance, so a tree and
 // its cached files are dropped after their last instance and memory stays
@@ -73,7 +73,7 @@ type Batch struct {
 type shared struct {
 	want  int
 	once  sync.Once
-	files *Files
+	files *FileCache
 	err   error
 }
 
@@ -109,7 +109,7 @@ func (b Batch) Run(instances []Instance) (results []model.Result, analyses []*An
 			files[k].want++
 		}
 	}
-	open := func(k string) (*Files, error) {
+	open := func(k string) (*FileCache, error) {
 		mu.Lock()
 		s := files[k]
 		mu.Unlock()
@@ -119,7 +119,7 @@ func (b Batch) Run(instances []Instance) (results []model.Result, analyses []*An
 				s.err = err
 				return
 			}
-			s.files = NewCachedFiles(tree, b.Cache)
+			s.files = NewFileCacheWithStore(tree, b.Cache)
 			s.files.ParseTimeout = b.ParseTimeout
 		})
 		return s.files, s.err
@@ -172,7 +172,7 @@ func (b Batch) Run(instances []Instance) (results []model.Result, analyses []*An
 	return results, analyses
 }
 
-func (b Batch) one(in Instance, co checkout, open func(string) (*Files, error)) (res model.Result, a *Analysis) {
+func (b Batch) one(in Instance, co checkout, open func(string) (*FileCache, error)) (res model.Result, a *Analysis) {
 	id := ""
 	if in.Pred != nil {
 		id = in.Pred.InstanceID

@@ -60,7 +60,7 @@ func BenchmarkScoreInstance(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		scoring.ResetDefsCache() // cold: parse every file again
-		r := scoring.Score(g, pred, scoring.NewFiles(tree), model.ContextBench)
+		r := scoring.Score(g, pred, scoring.NewFileCache(tree), model.ContextBench)
 		if r.Error != "" {
 			b.Fatal(r.Error)
 		}

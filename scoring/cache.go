@@ -54,7 +54,7 @@ var grammarVersion = sync.OnceValue(func() string {
 })
 
 // lookup returns the cache's facts for a content; nil when it has none.
-func (f *Files) lookup(id string) *facts {
+func (f *FileCache) lookup(id string) *facts {
 	if f.cache == nil {
 		return nil
 	}
@@ -99,7 +99,7 @@ type flushKey struct {
 // each content it read and the definitions it parsed, unless the cache
 // already held them. Batch calls it when it drops a tree's files. Flush
 // must not run concurrently with other uses of f.
-func (f *Files) Flush() {
+func (f *FileCache) Flush() {
 	if f.cache == nil {
 		return
 	}
@@ -137,7 +137,7 @@ func (f *Files) Flush() {
 // cache did not hold: its lines, or definitions in a new language.
 func learnt(fi *fileInfo) (string, *facts) {
 	// Each once has run or is never run again: Flush comes after the last
-	// user of the Files, and a Do here only claims an unused one.
+	// user of the cache, and a Do here only claims an unused one.
 	fi.statOnce.Do(func() {})
 	fs := fi.syms()
 	fs.defsOnce.Do(func() {})
@@ -169,7 +169,7 @@ func learnt(fi *fileInfo) (string, *facts) {
 // put writes an entry unless this process already wrote the same one (a
 // content shared by several trees is written once): e, when given,
 // identifies it by its languages.
-func (f *Files) put(key string, e *facts, value []byte) {
+func (f *FileCache) put(key string, e *facts, value []byte) {
 	if e != nil {
 		fk := flushKey{f.cache, key}
 		langs := strings.Join(e.langs, ",")

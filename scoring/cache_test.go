@@ -92,11 +92,11 @@ func TestCachedFilesScoreIdentically(t *testing.T) {
 	g, p := cachePred()
 	for _, sem := range []model.Semantics{model.ContextBench, model.Fixed} {
 		ResetDefsCache()
-		want := Score(g, p, NewFiles(newIDTree(cacheRepo)), sem)
+		want := Score(g, p, NewFileCache(newIDTree(cacheRepo)), sem)
 		cache := &memCache{m: map[string][]byte{}}
 
 		ResetDefsCache()
-		cold := NewCachedFiles(newIDTree(cacheRepo), cache)
+		cold := NewFileCacheWithStore(newIDTree(cacheRepo), cache)
 		if got := Score(g, p, cold, sem); !reflect.DeepEqual(got, want) {
 			t.Fatalf("%v cold: results differ\n got %+v\nwant %+v", sem, got, want)
 		}
@@ -107,7 +107,7 @@ func TestCachedFilesScoreIdentically(t *testing.T) {
 
 		ResetDefsCache() // a new process: only the persistent cache remains
 		tree := newIDTree(cacheRepo)
-		warm := NewCachedFiles(tree, cache)
+		warm := NewFileCacheWithStore(tree, cache)
 		if got := Score(g, p, warm, sem); !reflect.DeepEqual(got, want) {
 			t.Fatalf("%v warm: results differ\n got %+v\nwant %+v", sem, got, want)
 		}
@@ -124,7 +124,7 @@ func TestCachedFilesScoreIdentically(t *testing.T) {
 			cache.m[k] = append(v[:len(v)-1:len(v)-1], v[len(v)-1]+1, 7)
 		}
 		ResetDefsCache()
-		if got := Score(g, p, NewCachedFiles(newIDTree(cacheRepo), cache), sem); !reflect.DeepEqual(got, want) {
+		if got := Score(g, p, NewFileCacheWithStore(newIDTree(cacheRepo), cache), sem); !reflect.DeepEqual(got, want) {
 			t.Fatalf("%v corrupt cache: results differ", sem)
 		}
 	}
@@ -142,17 +142,17 @@ func TestNamedTreeKeepsOneEntry(t *testing.T) {
 	g, p := cachePred()
 	cache := &memCache{m: map[string][]byte{}}
 	ResetDefsCache()
-	want := Score(g, p, NewFiles(newIDTree(cacheRepo)), model.ContextBench)
+	want := Score(g, p, NewFileCache(newIDTree(cacheRepo)), model.ContextBench)
 
 	ResetDefsCache()
-	cold := NewCachedFiles(namedTree{newIDTree(cacheRepo)}, cache)
+	cold := NewFileCacheWithStore(namedTree{newIDTree(cacheRepo)}, cache)
 	cold.Defs("pkg/mod.py")
 	cold.Flush()
 	if len(cache.m) != 1 {
 		t.Fatalf("%d entries, want 1", len(cache.m))
 	}
 	ResetDefsCache()
-	more := NewCachedFiles(namedTree{newIDTree(cacheRepo)}, cache)
+	more := NewFileCacheWithStore(namedTree{newIDTree(cacheRepo)}, cache)
 	if got := Score(g, p, more, model.ContextBench); !reflect.DeepEqual(got, want) {
 		t.Fatalf("second run: results differ")
 	}
@@ -167,7 +167,7 @@ func TestNamedTreeKeepsOneEntry(t *testing.T) {
 
 	ResetDefsCache()
 	tree := newIDTree(cacheRepo)
-	warm := NewCachedFiles(namedTree{tree}, cache)
+	warm := NewFileCacheWithStore(namedTree{tree}, cache)
 	if got := Score(g, p, warm, model.ContextBench); !reflect.DeepEqual(got, want) {
 		t.Fatalf("warm: results differ")
 	}
@@ -187,7 +187,7 @@ func TestCachedDefsForPlainTrees(t *testing.T) {
 	cache := &memCache{m: map[string][]byte{}}
 	fsys := fstest.MapFS{"a.py": {Data: []byte(cacheRepo["pkg/mod.py"])}}
 	ResetDefsCache()
-	cold := NewCachedFiles(source.NewFS(fsys), cache)
+	cold := NewFileCacheWithStore(source.NewFS(fsys), cache)
 	want := cold.Defs("a.py")
 	cold.Flush()
 	if len(want) == 0 || len(cache.m) != 1 {
@@ -201,7 +201,7 @@ func TestCachedDefsForPlainTrees(t *testing.T) {
 	ResetDefsCache()
 	prev := EnableDefsCache(false) // no in-process sharing: the entry must serve
 	defer EnableDefsCache(prev)
-	warm := NewCachedFiles(source.NewFS(fsys), cache)
+	warm := NewFileCacheWithStore(source.NewFS(fsys), cache)
 	if got := warm.Defs("a.py"); !reflect.DeepEqual(got, want) {
 		t.Errorf("warm defs %v, want %v", got, want)
 	}

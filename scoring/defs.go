@@ -15,7 +15,7 @@ import (
 
 // Defs returns the tree-sitter definitions of a file (nil when unreadable or
 // the language is not mapped). The slice is shared and must not be modified.
-func (f *Files) Defs(path string) []symbols.Def {
+func (f *FileCache) Defs(path string) []symbols.Def {
 	fi := f.info(path)
 	if !fi.ok || symbols.Language(path) == "" || partial(f.tree) != nil {
 		// No definitions to find: a partial tree's files have holes, and
@@ -53,7 +53,7 @@ func (f *Files) Defs(path string) []symbols.Def {
 // parseAll parses the files of spans at once, a few at a time, before they
 // are asked for one by one: a file that takes its whole parse budget then
 // holds up one parse among several, not every file after it.
-func (f *Files) parseAll(spans iter.Seq2[string, []model.Interval]) {
+func (f *FileCache) parseAll(spans iter.Seq2[string, []model.Interval]) {
 	var todo []string
 	for p := range spans {
 		if symbols.Language(p) != "" {
@@ -80,7 +80,7 @@ func (f *Files) parseAll(spans iter.Seq2[string, []model.Interval]) {
 // parse ran past ParseTimeout; false until Defs was asked for them (a
 // caller that needed them has called Defs, which waits for the parse).
 // Such a result is never cached: the next run parses the file again.
-func (f *Files) GaveUp(path string) bool {
+func (f *FileCache) GaveUp(path string) bool {
 	if symbols.Language(path) == "" {
 		return false
 	}
@@ -94,7 +94,7 @@ func (f *Files) GaveUp(path string) bool {
 // batch parses each such file once per instance. ok is false when the parse
 // failed (the definitions are then nil, as upstream's are), gaveUp when it
 // failed by running past ParseTimeout.
-func (f *Files) sharedDefs(path, lang, id string, fi *fileInfo) (defs []symbols.Def, ok, gaveUp bool) {
+func (f *FileCache) sharedDefs(path, lang, id string, fi *fileInfo) (defs []symbols.Def, ok, gaveUp bool) {
 	parse := func() ([]symbols.Def, bool, bool) {
 		content, ok := f.read(fi, path)
 		if !ok {

@@ -41,7 +41,7 @@ func FuzzDeletedLines(f *testing.F) {
 // TestHostileLineNumbers: negative, zero, reversed and huge line numbers
 // score without panicking and keep every measure in range.
 func TestHostileLineNumbers(t *testing.T) {
-	files := NewFiles(source.NewFS(fstest.MapFS{"a.py": {Data: []byte("def f():\n    return 1\n")}}))
+	files := NewFileCache(source.NewFS(fstest.MapFS{"a.py": {Data: []byte("def f():\n    return 1\n")}}))
 	g := &model.Gold{ID: "x", Init: []model.GoldSpan{{File: "a.py", Start: 1, End: 2}, {File: "a.py", Start: 5, End: math.MaxInt32}}}
 	spans := []model.Interval{{Start: -5, End: -1}, {Start: 0, End: 0}, {Start: 9, End: 2}, {Start: 1, End: 1 << 40}, {Start: 1 << 40, End: 1 << 41}}
 	pred := &model.Prediction{InstanceID: "x", Final: model.Step{Files: []string{"a.py"}, Spans: []model.FileSpans{{File: "a.py", Spans: spans}}}}

@@ -92,7 +92,7 @@ func TestDefIndexMatchesScan(t *testing.T) {
 					}
 				}
 			}
-			f := NewFiles(source.NewFS(fstest.MapFS{"f.py": {Data: []byte("x\n")}}))
+			f := NewFileCache(source.NewFS(fstest.MapFS{"f.py": {Data: []byte("x\n")}}))
 			fi := f.info("f.py")
 			fs := fi.syms()
 			fs.defsOnce.Do(func() { fs.defs = defs })

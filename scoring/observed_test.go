@@ -130,12 +130,12 @@ func (c *countingCheckouts) Key(_, _, predCommit, goldCommit, _ string) (string,
 func (c *countingCheckouts) Open(k string) (model.Tree, error) { c.opens[k]++; return c.tree, nil }
 func (c *countingCheckouts) Release(k string)                  { c.release[k]++ }
 
-// TestObserver: runs are read against their checkouts, the commit coming
+// TestRunFiles: runs are read against their checkouts, the commit coming
 // from the gold when the run has none; consecutive runs of one checkout
 // open it once; every Key is released by the end.
-func TestObserver(t *testing.T) {
+func TestRunFiles(t *testing.T) {
 	co := &countingCheckouts{tree: fsTree(t), keys: map[string]int{}, opens: map[string]int{}, release: map[string]int{}}
-	o := &scoring.Observer{Checkouts: co, Gold: func(id string) *model.Gold {
+	o := &scoring.RunFiles{Checkouts: co, Gold: func(id string) *model.Gold {
 		if id == "gold-only" {
 			return &model.Gold{Commit: "c1"}
 		}
@@ -144,15 +144,19 @@ func TestObserver(t *testing.T) {
 	for i, c := range []struct{ id, commit string }{{"a", "c1"}, {"gold-only", ""}, {"b", "c2"}, {"c", "c1"}, {"none", ""}} {
 		run := observedRun(model.Step{})
 		run.Prediction.InstanceID, run.Prediction.Commit = c.id, c.commit
-		p, err := o.Prediction(run)
+		files, err := o.Files(run)
 		if c.id == "none" {
 			if err == nil {
 				t.Errorf("run %d: no commit anywhere, no error", i)
 			}
 			continue
 		}
-		if err != nil || len(p.Steps) != 4 {
-			t.Errorf("run %d: %d steps, err %v", i, len(p.Steps), err)
+		if err != nil {
+			t.Errorf("run %d: %v", i, err)
+			continue
+		}
+		if p := observed.Prediction(run, files); len(p.Steps) != 4 {
+			t.Errorf("run %d: %d steps", i, len(p.Steps))
 		}
 	}
 	o.Close()

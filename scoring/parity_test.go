@@ -21,7 +21,7 @@ const vectors = "../testdata/testvectors"
 
 // vectorRepo builds the vectors' tiny repository as a real git repository,
 // so scoring reads blobs through go-git as it does for real runs.
-func vectorRepo(t testing.TB) *scoring.Files {
+func vectorRepo(t testing.TB) *scoring.FileCache {
 	t.Helper()
 	files := map[string]string{}
 	root := filepath.Join(vectors, "repo")
@@ -45,7 +45,7 @@ func vectorRepo(t testing.TB) *scoring.Files {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return scoring.NewFiles(tree)
+	return scoring.NewFileCache(tree)
 }
 
 type vectorCase struct {

@@ -35,7 +35,7 @@ func TestParseBudget(t *testing.T) {
 	cache := &memCache{m: map[string][]byte{}}
 	for run, sem := range []model.Semantics{model.ContextBench, model.Fixed, model.Fixed} {
 		ResetDefsCache()
-		files := NewCachedFiles(newIDTree(repo), cache)
+		files := NewFileCacheWithStore(newIDTree(repo), cache)
 		files.ParseTimeout = budget
 		start := time.Now()
 		res := Score(g, p, files, sem)
@@ -61,7 +61,7 @@ func TestParseBudget(t *testing.T) {
 			t.Errorf("run %d (%v): symbol null = %v in %s", run, sem, nullSym, out)
 		}
 		if sem == model.Fixed {
-			other := Score(g, &model.Prediction{InstanceID: "o__r-2", Final: step}, NewFiles(newIDTree(map[string]string{"ok.py": repo["ok.py"]})), sem)
+			other := Score(g, &model.Prediction{InstanceID: "o__r-2", Final: step}, NewFileCache(newIDTree(map[string]string{"ok.py": repo["ok.py"]})), sem)
 			agg := Summarize([]model.Result{res, other})
 			if agg.NumValid != 2 || agg.Final.Symbol != other.Final.Symbol || agg.AUC.Symbol != other.Trajectory.AUCCoverage.Symbol {
 				t.Errorf("aggregate symbol %+v auc %v: want the other instance's alone (%+v)", agg.Final.Symbol, agg.AUC.Symbol, other.Final.Symbol)

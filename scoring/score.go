@@ -66,7 +66,7 @@ type stepSets struct {
 
 // scorer holds what one instance's scoring shares.
 type scorer struct {
-	files *Files
+	files *FileCache
 	sem   model.Semantics
 }
 
@@ -242,7 +242,7 @@ func countIn(files []string, gold *Gold) int {
 
 // Score evaluates one prediction against its gold on a tree, as upstream
 // evaluate_instance does after checkout.
-func Score(g *model.Gold, pred *model.Prediction, files *Files, sem model.Semantics) model.Result {
+func Score(g *model.Gold, pred *model.Prediction, files *FileCache, sem model.Semantics) model.Result {
 	return scorer{files, sem}.score(g, pred, nil)
 }
 

@@ -39,7 +39,7 @@ var (
 	goldSizes   = []int{1, 10, 100}
 )
 
-type runBench func(run *model.Run, g *model.Gold, files *scoring.Files) model.Result
+type runBench func(run *model.Run, g *model.Gold, files *scoring.FileCache) model.Result
 
 func scaling(b *testing.B, bench runBench) {
 	for _, cold := range []bool{true, false} {
@@ -59,13 +59,13 @@ func scaling(b *testing.B, bench runBench) {
 
 func scaled(b *testing.B, cold bool, bench runBench, o benchgen.Options) {
 	run, g, tree := genRun(b, o)
-	files := scoring.NewFiles(tree)
+	files := scoring.NewFileCache(tree)
 	bench(run, g, files) // warm the files, untimed
 	b.ReportAllocs()
 	for b.Loop() {
 		if cold {
 			scoring.ResetDefsCache()
-			files = scoring.NewFiles(tree)
+			files = scoring.NewFileCache(tree)
 		}
 		if r := bench(run, g, files); r.Error != "" {
 			b.Fatal(r.Error)
@@ -76,7 +76,7 @@ func scaled(b *testing.B, cold bool, bench runBench, o benchgen.Options) {
 // BenchmarkAnalyze is what opening a run in the explorer costs after
 // parsing: both lenses scored and every action's view.
 func BenchmarkAnalyze(b *testing.B) {
-	scaling(b, func(run *model.Run, g *model.Gold, files *scoring.Files) model.Result {
+	scaling(b, func(run *model.Run, g *model.Gold, files *scoring.FileCache) model.Result {
 		return scoring.Analyze(run, g, files, model.ContextBench).Lenses[model.LensContextBench].Result
 	})
 }
@@ -84,7 +84,7 @@ func BenchmarkAnalyze(b *testing.B) {
 // BenchmarkScoreTraj is what trajscope score does per trajectory: the
 // ContextBench lens only.
 func BenchmarkScoreTraj(b *testing.B) {
-	scaling(b, func(run *model.Run, g *model.Gold, files *scoring.Files) model.Result {
+	scaling(b, func(run *model.Run, g *model.Gold, files *scoring.FileCache) model.Result {
 		return scoring.Score(g, &run.Prediction, files, model.ContextBench)
 	})
 }
@@ -113,7 +113,7 @@ func BenchmarkDisjointReads(b *testing.B) {
 			run.Prediction.InstanceID = "disjoint"
 			run.Prediction.Final = run.Prediction.Steps[n-1]
 			g := &model.Gold{ID: "disjoint", Init: []model.GoldSpan{{File: "big.py", Start: 10, End: 3 * n}}}
-			files := scoring.NewFiles(tree)
+			files := scoring.NewFileCache(tree)
 			scoring.Analyze(run, g, files, model.ContextBench) // parse once, untimed
 			b.ReportAllocs()
 			for b.Loop() {
@@ -147,7 +147,7 @@ func BenchmarkMemory10000(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		a := scoring.Analyze(run, t.Gold, scoring.NewFiles(tree), model.ContextBench)
+		a := scoring.Analyze(run, t.Gold, scoring.NewFileCache(tree), model.ContextBench)
 		runtime.GC()
 		runtime.ReadMemStats(&after)
 		runtime.KeepAlive(a)

@@ -87,7 +87,7 @@ func TestRealTrajectoryFileAndLine(t *testing.T) {
 	if err != nil || len(recs) != 1 {
 		t.Fatalf("load: %v %d", err, len(recs))
 	}
-	r := scoring.Score(g, &recs[0].Pred, scoring.NewFiles(tree), model.ContextBench)
+	r := scoring.Score(g, &recs[0].Pred, scoring.NewFileCache(tree), model.ContextBench)
 	if r.NumSteps != 9 {
 		t.Errorf("num_steps = %d, want 9", r.NumSteps)
 	}

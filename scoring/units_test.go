@@ -96,7 +96,7 @@ func TestLineToByte(t *testing.T) {
 		"nolf.txt":  {Data: []byte("ab\ncd")},
 		"empty.txt": {Data: nil},
 	})
-	f := NewFiles(tree)
+	f := NewFileCache(tree)
 	cases := []struct {
 		file       string
 		start, end int
@@ -134,7 +134,7 @@ func TestLineToByte(t *testing.T) {
 // TestSymbolOverlapBoundary: upstream counts a definition whose exclusive
 // end equals a span's first byte; Fixed needs a shared byte.
 func TestSymbolOverlapBoundary(t *testing.T) {
-	f := NewFiles(source.NewFS(fstest.MapFS{"a.py": {Data: []byte("0123456789\n")}}))
+	f := NewFileCache(source.NewFS(fstest.MapFS{"a.py": {Data: []byte("0123456789\n")}}))
 	fi := f.info("a.py")
 	fs := fi.syms()
 	fs.defsOnce.Do(func() { fs.defs = []symbols.Def{{Type: "function_definition", Start: 0, End: 5}} })

@@ -18,8 +18,8 @@ import (
 	"github.com/trajscope/trajscope/ui/keys"
 	"github.com/trajscope/trajscope/ui/metrics"
 	"github.com/trajscope/trajscope/ui/pane"
-	"github.com/trajscope/trajscope/ui/rundata"
 	"github.com/trajscope/trajscope/ui/timeline"
+	"github.com/trajscope/trajscope/ui/viewdata"
 )
 
 // CompareModel shows two runs of one task side by side: both timelines
@@ -55,7 +55,7 @@ func Compare(c *compare.Comparison, opts Options) (*CompareModel, error) {
 	}
 	m := &CompareModel{c: c, theme: th, gran: model.GranLine}
 	for k := range m.ctx {
-		m.ctx[k] = &pane.Context{Data: rundata.New(c.Analysis(k)), Theme: th, Lens: opts.Lens}
+		m.ctx[k] = &pane.Context{Data: viewdata.New(c.Analysis(k)), Theme: th, Lens: opts.Lens}
 		m.tl[k] = timeline.New(m.ctx[k])
 		m.tl[k].Name = compare.Labels[k] + " · timeline"
 	}

@@ -7,18 +7,18 @@ import (
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/ui/fit"
 	"github.com/trajscope/trajscope/ui/pane"
-	"github.com/trajscope/trajscope/ui/rundata"
+	"github.com/trajscope/trajscope/ui/viewdata"
 )
 
 // sourceTarget is the file and line the comparison's source pane shows:
 // where run A's current action points, else run B's.
-func (m *CompareModel) sourceTarget() (int, rundata.Target) {
+func (m *CompareModel) sourceTarget() (int, viewdata.Target) {
 	for k, ctx := range m.ctx {
 		if t := ctx.Data.Focus[ctx.Lens][ctx.Cur]; t.File != "" {
 			return k, t
 		}
 	}
-	return 0, rundata.Target{}
+	return 0, viewdata.Target{}
 }
 
 // source draws the file the current actions point at, h rows tall: the
@@ -34,7 +34,7 @@ func (m *CompareModel) source(w, h int) []string {
 	}
 	a := m.c.Analysis(k)
 	text, ok := a.Files.Content(target.File)
-	fd := [2]*rundata.FileData{m.ctx[0].Data.File(target.File), m.ctx[1].Data.File(target.File)}
+	fd := [2]*viewdata.FileData{m.ctx[0].Data.File(target.File), m.ctx[1].Data.File(target.File)}
 	lines := []string{pane.Title(m.ctx[k], "Source", fmt.Sprintf("%s:%d  (A / B: shown by that run so far · ● gold)", target.File, target.Line), false, w)}
 	if !ok {
 		lines = append(lines, t.Muted.Render(fit.Line(" not in the repository", w)))
@@ -54,7 +54,7 @@ func (m *CompareModel) source(w, h int) []string {
 			g.WriteString(mark)
 		}
 		gold := " "
-		if f := fd[k]; f != nil && rundata.In(f.Gold, n) {
+		if f := fd[k]; f != nil && viewdata.In(f.Gold, n) {
 			gold = t.MarkGoldFound.Render("●")
 		}
 		num := t.LineNo.Render(fmt.Sprintf("%*d", numW, n))

@@ -43,7 +43,7 @@ func TestEditStaysInRepository(t *testing.T) {
 	}}
 	run := &model.Run{InstanceID: "o__r-1", Actions: []model.Action{{Command: "ls"}}}
 	local := func(p string) string { l, _ := dir.Local(p); return l }
-	m := newModel(t, scoring.Analyze(run, g, scoring.NewFiles(dir), model.ContextBench), Options{LocalPath: local}, 80, 24)
+	m := newModel(t, scoring.Analyze(run, g, scoring.NewFileCache(dir), model.ContextBench), Options{LocalPath: local}, 80, 24)
 
 	real, _ := filepath.EvalSymlinks(filepath.Join(root, "pkg", "mod.py"))
 	if path, tmp, refused := m.editPath("pkg/mod.py"); path != real || tmp != "" || refused != "" {
@@ -65,14 +65,14 @@ func TestEditStaysInRepository(t *testing.T) {
 
 	// A git tree (no LocalPath) gets a read-only copy of the repository's
 	// bytes; without a repository there is nothing to open.
-	m = newModel(t, scoring.Analyze(run, g, scoring.NewFiles(dir), model.ContextBench), Options{}, 80, 24)
+	m = newModel(t, scoring.Analyze(run, g, scoring.NewFileCache(dir), model.ContextBench), Options{}, 80, 24)
 	path, tmp, refused := m.editPath("pkg/mod.py")
 	if b, _ := os.ReadFile(path); refused != "" || tmp == "" || string(b) != "a = 1\nb = 2\n" || filepath.Dir(path) != tmp {
 		t.Errorf("copy: path %q tmp %q refused %q content %q", path, tmp, refused, b)
 	}
 	os.RemoveAll(tmp)
 	run2 := &model.Run{InstanceID: "o__r-1", Actions: []model.Action{{Command: "ls"}}}
-	bare := scoring.Analyze(run2, g, scoring.NewFiles(observed.Build(run2, scoring.GoldPaths(g, model.ContextBench), "test")), model.ContextBench)
+	bare := scoring.Analyze(run2, g, scoring.NewFileCache(observed.Build(run2, scoring.GoldPaths(g, model.ContextBench), "test")), model.ContextBench)
 	m = newModel(t, bare, Options{LocalPath: local}, 80, 24)
 	if path, _, refused := m.editPath("pkg/mod.py"); path != "" || !strings.HasPrefix(refused, "no repository to open pkg/mod.py") {
 		t.Errorf("without a repository: path %q status %q", path, refused)

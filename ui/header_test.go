@@ -106,7 +106,7 @@ func TestLongPathsStayApart(t *testing.T) {
 	run.Prediction.Steps = []model.Step{{Files: files[:1], Spans: []model.FileSpans{{File: files[0], Spans: []model.Interval{{Start: 1, End: 40}}}}}}
 	run.Prediction.Final = run.Prediction.Steps[0]
 	g := &model.Gold{ID: "o__l-1", Init: []model.GoldSpan{{File: files[0], Start: 3, End: 9}, {File: files[1], Start: 5, End: 7}}}
-	a := scoring.Analyze(run, g, scoring.NewFiles(source.NewFS(repo)), model.ContextBench)
+	a := scoring.Analyze(run, g, scoring.NewFileCache(source.NewFS(repo)), model.ContextBench)
 	m := newModel(t, a, Options{}, 80, 24)
 	typeKeys(m, "shift+tab") // the gold panel
 	screen := ansi.Strip(m.View().Content)

@@ -177,5 +177,5 @@ func synthetic(t testing.TB, n, lines int, observation string) *scoring.Analysis
 		s := k*lines/20 + 5
 		g.Init = append(g.Init, model.GoldSpan{File: "pkg/big.py", Start: s, End: s + 10})
 	}
-	return scoring.Analyze(run, g, scoring.NewFiles(source.NewFS(repo)), model.ContextBench)
+	return scoring.Analyze(run, g, scoring.NewFileCache(source.NewFS(repo)), model.ContextBench)
 }

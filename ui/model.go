@@ -18,7 +18,7 @@ import (
 	"github.com/trajscope/trajscope/ui/header"
 	"github.com/trajscope/trajscope/ui/metrics"
 	"github.com/trajscope/trajscope/ui/pane"
-	"github.com/trajscope/trajscope/ui/rundata"
+	"github.com/trajscope/trajscope/ui/viewdata"
 )
 
 // Options configure the explorer.
@@ -94,7 +94,7 @@ func New(a *scoring.Analysis, opts Options) (*Model, error) {
 	if len(a.Run.Actions) == 0 {
 		return nil, fmt.Errorf("the run has no actions to show")
 	}
-	ctx := &pane.Context{Data: rundata.New(a), Theme: th, Lens: opts.Lens, Speed: speedLabel(defaultSpeed)}
+	ctx := &pane.Context{Data: viewdata.New(a), Theme: th, Lens: opts.Lens, Speed: speedLabel(defaultSpeed)}
 	m := &Model{
 		ctx: ctx, opts: opts, focus: 0,
 		header: header.New(ctx), met: metrics.New(ctx),

@@ -65,7 +65,7 @@ func (v variant) analysis(t testing.TB) *scoring.Analysis {
 		repo, _ := fs.Sub(fsys, "repo")
 		tree = source.NewFS(repo)
 	}
-	return scoring.Analyze(run, g, scoring.NewFiles(tree), model.ContextBench)
+	return scoring.Analyze(run, g, scoring.NewFileCache(tree), model.ContextBench)
 }
 
 // failedStep inserts, before the demo's fourth action, the mistake real

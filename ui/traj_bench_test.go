@@ -26,7 +26,7 @@ func benchAnalysis(b *testing.B, n int) *scoring.Analysis {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return scoring.Analyze(run, t.Gold, scoring.NewFiles(tree), model.ContextBench)
+	return scoring.Analyze(run, t.Gold, scoring.NewFileCache(tree), model.ContextBench)
 }
 
 var benchActions = []int{100, 1000, 10000}

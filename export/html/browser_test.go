@@ -22,7 +22,7 @@ import (
 	"github.com/trajscope/trajscope/export/internal/exporttest"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
-	"github.com/trajscope/trajscope/ui/rundata"
+	"github.com/trajscope/trajscope/ui/viewdata"
 )
 
 // chromium finds a Chromium to test the page in. Without one the browser
@@ -188,7 +188,7 @@ func (b *browser) quiet() {
 // closest.
 func TestBrowserDemo(t *testing.T) {
 	a := exporttest.Demo(t)
-	d := rundata.New(a)
+	d := viewdata.New(a)
 	lens := model.LensContextBench
 	b := open(t, a, Options{Theme: "dark", Step: 3})
 	defer b.quiet()
@@ -251,7 +251,7 @@ func TestBrowserDemo(t *testing.T) {
 			switch {
 			case first <= 3:
 				found++
-			case first == rundata.Never:
+			case first == viewdata.Never:
 				missed++
 			default:
 				pending++
@@ -339,7 +339,7 @@ func TestBrowserDemo(t *testing.T) {
 // renders and steps.
 func TestBrowserNoGoldNoRepository(t *testing.T) {
 	demo := exporttest.Demo(t)
-	a := scoring.Analyze(demo.Run, &model.Gold{ID: demo.Run.InstanceID}, scoring.NewFiles(nil), model.ContextBench)
+	a := scoring.Analyze(demo.Run, &model.Gold{ID: demo.Run.InstanceID}, scoring.NewFileCache(nil), model.ContextBench)
 	b := open(t, a, Options{Theme: "light"})
 	defer b.quiet()
 	if got := b.text("#goldlist"); got != "no gold context (pass --gold)" {

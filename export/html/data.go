@@ -9,7 +9,7 @@ import (
 	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/ui/rundata"
+	"github.com/trajscope/trajscope/ui/viewdata"
 )
 
 // The page's data: everything the script needs to step through the run,
@@ -114,7 +114,7 @@ const (
 
 var obsBudget = 24 << 20 // a variable so a test can lower it
 
-func buildData(d *rundata.Data, o Options) *pageData {
+func buildData(d *viewdata.Data, o Options) *pageData {
 	a := d.A
 	p := &pageData{Instance: termsafe.Line(d.Run.InstanceID), N: d.N, Lens: int(o.Lens), Start: max(o.Step, 1) - 1,
 		NoRepo: a.Files.Tree() == nil, Chart: [3]float64{chartW, chartH, chartPad}}
@@ -207,7 +207,7 @@ func clip(s string, limit int) (text string, lines, cut int) {
 // files lists the files the page carries: the gold files and every file an
 // action put in view, in the file picker's order, then the other files an
 // action is about (a search hit) by path. It returns each path's index.
-func (p *pageData) files(d *rundata.Data) map[string]int {
+func (p *pageData) files(d *viewdata.Data) map[string]int {
 	index := map[string]int{}
 	var paths []string
 	for _, f := range d.Order {
@@ -252,7 +252,7 @@ func firstRuns(first []int32) [][3]int {
 	out := [][3]int{}
 	for line := 1; line < len(first); line++ {
 		v := int(first[line])
-		if v == rundata.Never {
+		if v == viewdata.Never {
 			continue
 		}
 		if n := len(out); n > 0 && out[n-1][1] == line-1 && out[n-1][2] == v {
@@ -264,7 +264,7 @@ func firstRuns(first []int32) [][3]int {
 	return out
 }
 
-func lensData(d *rundata.Data, l model.Lens, index map[string]int) lens {
+func lensData(d *viewdata.Data, l model.Lens, index map[string]int) lens {
 	ld := &d.A.Lenses[l]
 	out := lens{StepsDone: ld.StepsDone, NumSteps: ld.NumSteps, Error: ld.Result.Error}
 	for i := range ld.Actions {

@@ -32,7 +32,7 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/themes"
-	"github.com/trajscope/trajscope/ui/rundata"
+	"github.com/trajscope/trajscope/ui/viewdata"
 )
 
 // Options configure a page.
@@ -90,7 +90,7 @@ func Write(w io.Writer, a *scoring.Analysis, o Options) error {
 	if err != nil {
 		return err
 	}
-	d := rundata.New(a)
+	d := viewdata.New(a)
 	data := buildData(d, o)
 	style := th.Chroma
 	if style == nil {

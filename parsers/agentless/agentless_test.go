@@ -10,12 +10,12 @@ import (
 	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
+	"github.com/trajscope/trajscope/parsers/internal/loader"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
-	"github.com/trajscope/trajscope/parsers/internal/runfile"
 )
 
 // load reads a file as the format table does.
-var load = predtest.Loader(runfile.Named(Parse), nil)
+var load = predtest.Loader(loader.Named(Parse), nil)
 
 const vectors = "../../testdata/testvectors"
 

@@ -24,7 +24,7 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/cmdfail"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
-	"github.com/trajscope/trajscope/parsers/internal/runfile"
+	"github.com/trajscope/trajscope/parsers/internal/loader"
 	"github.com/trajscope/trajscope/parsers/internal/shell"
 )
 
@@ -58,7 +58,7 @@ var (
 func Parse(name string, data []byte) (*model.Run, error) {
 	if !utf8.Valid(data) {
 		// The reference opens the file as strict UTF-8 and fails.
-		return nil, fmt.Errorf("byte %d: invalid UTF-8", runfile.InvalidUTF8(data))
+		return nil, fmt.Errorf("byte %d: invalid UTF-8", loader.InvalidUTF8(data))
 	}
 	// The messages are most of a run: each is reduced to what is read of
 	// it as it is decoded, and the tree is never held whole.

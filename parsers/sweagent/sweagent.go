@@ -13,7 +13,7 @@ import (
 
 	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers/internal/runfile"
+	"github.com/trajscope/trajscope/parsers/internal/loader"
 )
 
 // Name is the format name used by detection and --format.
@@ -111,7 +111,7 @@ func Sniff(name string, head []byte) bool {
 func ParseRuns(path string, data []byte) ([]model.Run, error) {
 	if !utf8.Valid(data) {
 		// Upstream opens these files as strict UTF-8 and fails.
-		off := runfile.InvalidUTF8(data)
+		off := loader.InvalidUTF8(data)
 		return nil, fmt.Errorf("%s: byte %d: invalid UTF-8 (expected a UTF-8 text file)", path, off)
 	}
 	k := kindBySuffix(path)

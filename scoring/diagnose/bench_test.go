@@ -29,7 +29,7 @@ func BenchmarkDiagnose(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			a := scoring.Analyze(run, t.Gold, scoring.NewFiles(tree), model.ContextBench)
+			a := scoring.Analyze(run, t.Gold, scoring.NewFileCache(tree), model.ContextBench)
 			b.ReportAllocs()
 			for b.Loop() {
 				for _, l := range []model.Lens{model.LensContextBench, model.LensObserved} {

@@ -25,7 +25,7 @@ func numbered(n int) string {
 
 // testFiles builds a real git repository: a.py 30 lines, b.py 20, c.py,
 // d.py and e.py 10 each, notes.md 5. missing.py is deliberately absent.
-func testFiles(t *testing.T) *scoring.Files {
+func testFiles(t *testing.T) *scoring.FileCache {
 	t.Helper()
 	dir, commit := testkit.GitRepo(t, map[string]string{
 		"a.py": numbered(30), "b.py": numbered(20), "c.py": numbered(10),
@@ -35,7 +35,7 @@ func testFiles(t *testing.T) *scoring.Files {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return scoring.NewFiles(tree)
+	return scoring.NewFileCache(tree)
 }
 
 func span(file string, a, b int) model.FileSpans {

@@ -94,7 +94,7 @@ func TestRankingFunctions(t *testing.T) {
 	}
 }
 
-func testFiles(t *testing.T) *scoring.Files {
+func testFiles(t *testing.T) *scoring.FileCache {
 	t.Helper()
 	dir, commit := testkit.GitRepo(t, map[string]string{
 		"a.py": "1\n2\n3\n4\n5\n", "b.py": "1\n", "d.py": "1\n",
@@ -104,7 +104,7 @@ func testFiles(t *testing.T) *scoring.Files {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return scoring.NewFiles(tree)
+	return scoring.NewFileCache(tree)
 }
 
 func gold() *model.Gold {

@@ -22,7 +22,7 @@ import (
 	"github.com/trajscope/trajscope/ui/fit"
 	"github.com/trajscope/trajscope/ui/keys"
 	"github.com/trajscope/trajscope/ui/pane"
-	"github.com/trajscope/trajscope/ui/rundata"
+	"github.com/trajscope/trajscope/ui/viewdata"
 )
 
 // Model is the source pane.
@@ -376,7 +376,7 @@ func (m *Model) View() string {
 			b.WriteByte(' ')
 		case first <= ctx.Cur:
 			b.WriteString(m.marks.found)
-		case first == rundata.Never:
+		case first == viewdata.Never:
 			b.WriteString(m.marks.missed)
 		default:
 			b.WriteString(m.marks.pending)

@@ -10,7 +10,7 @@ import (
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/ui/fit"
 	"github.com/trajscope/trajscope/ui/pane"
-	"github.com/trajscope/trajscope/ui/rundata"
+	"github.com/trajscope/trajscope/ui/viewdata"
 )
 
 // The file picker (f): the gold files, then every other file a step read,
@@ -41,7 +41,7 @@ func (m *Model) pickerView() string {
 		}
 		info := ""
 		if fd != nil {
-			if first := fd.FirstAny(ctx.Lens); first != rundata.Never {
+			if first := fd.FirstAny(ctx.Lens); first != viewdata.Never {
 				info = fmt.Sprintf("  read @%d", first+1)
 			} else {
 				info = "  never read"
@@ -69,7 +69,7 @@ func (m *Model) pickerView() string {
 	return strings.Join(fit.Block(lines, m.W, m.H), "\n")
 }
 
-func isGoldFile(d *rundata.Data, f string) bool {
+func isGoldFile(d *viewdata.Data, f string) bool {
 	for _, g := range d.A.Gold.Files {
 		if g == f {
 			return true

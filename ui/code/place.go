@@ -6,7 +6,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/trajscope/trajscope/display"
-	"github.com/trajscope/trajscope/ui/rundata"
+	"github.com/trajscope/trajscope/ui/viewdata"
 )
 
 // Where the pane lands when it moves to a file or a span, and what it shows
@@ -37,7 +37,7 @@ func (m *Model) landing(file string) int {
 	if l := firstBy(m.Ctx.Cur); l > 0 {
 		return l
 	}
-	if l := firstBy(rundata.Never - 1); l > 0 {
+	if l := firstBy(viewdata.Never - 1); l > 0 {
 		return l
 	}
 	if len(fd.Known) > 0 {
@@ -66,7 +66,7 @@ func (m *Model) showSpan(file string, start, end int) {
 
 // unknown is the text of a line the run never displayed: the first line of
 // each gap says how many follow, the others stay blank.
-func (m *Model) unknown(fd *rundata.FileData, l, w int) (string, int) {
+func (m *Model) unknown(fd *viewdata.FileData, l, w int) (string, int) {
 	if l > 1 && !fd.IsKnown(l-1) && l != m.top {
 		return "", 0
 	}

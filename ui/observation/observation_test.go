@@ -10,7 +10,7 @@ import (
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/themes"
 	"github.com/trajscope/trajscope/ui/pane"
-	"github.com/trajscope/trajscope/ui/rundata"
+	"github.com/trajscope/trajscope/ui/viewdata"
 )
 
 func TestVisible(t *testing.T) {
@@ -57,9 +57,9 @@ func TestWrapFitsWidth(t *testing.T) {
 		Thoughts:     model.TextList{"THOUGHT: It appears that the line containing `SECURE_REFERRER_POLICY` is not within the range of lines 100-110. I'll need a broader range: supercalifragilisticexpialidocious-hyphenated-words-everywhere."},
 		Observations: model.TextList{strings.Repeat("x", 300) + "\n\tshort\n" + strings.Repeat("日本", 80)},
 	}
-	a := scoring.Analyze(run, &model.Gold{}, scoring.NewFiles(nil), model.ContextBench)
+	a := scoring.Analyze(run, &model.Gold{}, scoring.NewFileCache(nil), model.ContextBench)
 	th, _ := themes.Get("dark", true, false)
-	ctx := &pane.Context{Data: rundata.New(a), Theme: th}
+	ctx := &pane.Context{Data: viewdata.New(a), Theme: th}
 	for w := 10; w <= 120; w += 7 {
 		m := New(ctx)
 		m.SetSize(w, 200)

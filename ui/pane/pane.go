@@ -17,7 +17,7 @@ import (
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/themes"
 	"github.com/trajscope/trajscope/ui/fit"
-	"github.com/trajscope/trajscope/ui/rundata"
+	"github.com/trajscope/trajscope/ui/viewdata"
 )
 
 // Pane is one of the explorer's panes.
@@ -76,7 +76,7 @@ type Global interface {
 // Context is the state every pane reads. The root model owns it and is the
 // only writer; panes keep a pointer and compare what they last rendered.
 type Context struct {
-	Data  *rundata.Data
+	Data  *viewdata.Data
 	Theme *themes.Theme
 	// Cur is the current action, 0-based.
 	Cur int

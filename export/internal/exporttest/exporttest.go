@@ -88,7 +88,7 @@ func Hostile(t testing.TB) *scoring.Analysis {
 	for _, p := range HostilePaths {
 		g.Init = append(g.Init, model.GoldSpan{File: p, Start: 2, End: 6})
 	}
-	return scoring.Analyze(run, g, scoring.NewFiles(source.NewFS(repo)), model.ContextBench)
+	return scoring.Analyze(run, g, scoring.NewFileCache(source.NewFS(repo)), model.ContextBench)
 }
 
 // Plain is a line's text without styles, trailing spaces kept: for tests and

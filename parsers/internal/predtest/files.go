@@ -10,7 +10,7 @@ import (
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
-	"github.com/trajscope/trajscope/parsers/internal/runfile"
+	"github.com/trajscope/trajscope/parsers/internal/loader"
 )
 
 // Loader is how a format's tests read a file: the shared run-file reader
@@ -18,9 +18,9 @@ import (
 // package parsers uses them. The runs come back unpacked (see Unpack), their
 // texts as the parser gave them, so that tests can compare them whole;
 // package pack's tests check packing itself on every format.
-func Loader(parse runfile.Parser, dir runfile.DirLoader) func(path string) ([]model.Run, error) {
+func Loader(parse loader.Parser, dir loader.DirLoader) func(path string) ([]model.Run, error) {
 	return func(path string) ([]model.Run, error) {
-		runs, err := runfile.Load(path, parse, dir)
+		runs, err := loader.Load(path, parse, dir)
 		for i := range runs {
 			Unpack(&runs[i])
 		}

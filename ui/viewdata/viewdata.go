@@ -1,10 +1,10 @@
-// Package rundata is what the explorer precomputes once when a run is
+// Package viewdata is what the explorer precomputes once when a run is
 // opened, so that stepping only indexes arrays: each file's gutter marks
 // (gold lines, the first action that read each line under each lens), the
 // file picker's order, the place each action is about, and the search text.
 // The metrics themselves come from scoring.Analyze and the gold diagnosis
 // from diagnose.DiagnoseRun; nothing here counts them again.
-package rundata
+package viewdata
 
 import (
 	"math"

@@ -1,4 +1,4 @@
-package runfile
+package loader
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package rundata
+package viewdata
 
 import (
 	"math"

@@ -12,8 +12,8 @@ import (
 // changed content do not.
 func TestDefsSharedByContent(t *testing.T) {
 	src := []byte("def shared_by_content_test():\n    return 1\n")
-	a := NewFiles(source.NewFS(fstest.MapFS{"a.py": {Data: src}}))
-	b := NewFiles(source.NewFS(fstest.MapFS{"pkg/b.py": {Data: src}, "c.js": {Data: src}, "d.py": {Data: append([]byte("#\n"), src...)}}))
+	a := NewFileCache(source.NewFS(fstest.MapFS{"a.py": {Data: src}}))
+	b := NewFileCache(source.NewFS(fstest.MapFS{"pkg/b.py": {Data: src}, "c.js": {Data: src}, "d.py": {Data: append([]byte("#\n"), src...)}}))
 	da, db := a.Defs("a.py"), b.Defs("pkg/b.py")
 	if len(da) != 1 || da[0].Name != "shared_by_content_test" {
 		t.Fatalf("defs of a.py: %+v", da)

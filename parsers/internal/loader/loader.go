@@ -1,9 +1,9 @@
-// Package runfile is the one way a format's runs are read from disk: a
+// Package loader is the one way a format's runs are read from disk: a
 // size-limited read of the file, then the format's parser (or, for a format
 // that has directories, its directory loader). The format table in package
 // parsers and each format's tests go through it, so every format reads
 // files the same way.
-package runfile
+package loader
 
 import (
 	"fmt"

@@ -2,14 +2,13 @@ package scoring
 
 import (
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/observed"
 )
 
-// Observer builds the observed predictions of runs one after another, each
-// read against its repository at its commit (for conversion). The checkout
-// of one run stays open while the runs after it share it, as the runs of one
+// RunFiles gives runs, one after another, the files of their repository at
+// their commit (conversion reads each run against them). The checkout of
+// one run stays open while the runs after it share it, as the runs of one
 // repository and commit usually follow one another.
-type Observer struct {
+type RunFiles struct {
 	Checkouts Checkouts
 	// Cache, when set, keeps file facts across processes.
 	Cache model.FactStore
@@ -19,12 +18,12 @@ type Observer struct {
 
 	key   string
 	held  bool
-	files *Files
+	files *FileCache
 }
 
-// Prediction is observed.Prediction of run, against its checkout; the
-// error says why the checkout could not be named or opened.
-func (o *Observer) Prediction(run *model.Run) (model.Prediction, error) {
+// Files are run's repository files at its commit; the error says why the
+// checkout could not be named or opened.
+func (o *RunFiles) Files(run *model.Run) (*FileCache, error) {
 	p := &run.Prediction
 	var goldURL, goldCommit string
 	if o.Gold != nil {
@@ -34,12 +33,12 @@ func (o *Observer) Prediction(run *model.Run) (model.Prediction, error) {
 	}
 	key, err := o.Checkouts.Key(p.RepoURL, goldURL, p.Commit, goldCommit, p.InstanceID)
 	if err != nil {
-		return model.Prediction{}, err
+		return nil, err
 	}
 	if o.held && key == o.key && o.files != nil {
 		// Key announced one more use; this one, of the open checkout.
 		o.Checkouts.Release(key)
-		return observed.Prediction(run, o.files), nil
+		return o.files, nil
 	}
 	// The new key is announced before the old one is released, so a
 	// repository both share stays open between them.
@@ -47,14 +46,14 @@ func (o *Observer) Prediction(run *model.Run) (model.Prediction, error) {
 	o.key, o.held = key, true
 	tree, err := o.Checkouts.Open(key)
 	if err != nil {
-		return model.Prediction{}, err
+		return nil, err
 	}
-	o.files = NewCachedFiles(tree, o.Cache)
-	return observed.Prediction(run, o.files), nil
+	o.files = NewFileCacheWithStore(tree, o.Cache)
+	return o.files, nil
 }
 
 // Close releases the open checkout, keeping what its files learnt.
-func (o *Observer) Close() {
+func (o *RunFiles) Close() {
 	if !o.held {
 		return
 	}

@@ -14,14 +14,14 @@ import (
 	"github.com/trajscope/trajscope/scoring/symbols"
 )
 
-// Files caches what scoring reads from a source tree: path resolution, file
+// FileCache caches what scoring reads from a source tree: path resolution, file
 // sizes and line offsets, content and tree-sitter definitions. Each is
 // computed once per file, however many steps touch it, which keeps scoring
 // linear in steps. Content is read only when something needs the bytes:
 // with a Cache and a tree that names contents (ContentIDer), a file scored
 // before has its line offsets and definitions looked up instead. Safe for
 // concurrent use.
-type Files struct {
+type FileCache struct {
 	tree   model.Tree
 	ids    ContentIDer // tree, when it names contents
 	cache  model.FactStore
@@ -31,7 +31,7 @@ type Files struct {
 	bundle     map[string]*facts // the tree's cache entry, by content id
 
 	// ParseTimeout bounds one file's tree-sitter parse (0:
-	// symbols.DefaultTimeout). Set it before the Files is shared.
+	// symbols.DefaultTimeout). Set it before the cache is shared.
 	ParseTimeout time.Duration
 
 	mu       sync.Mutex
@@ -81,14 +81,15 @@ func (fi *fileInfo) syms() *fileSyms {
 	return fi.sym
 }
 
-// NewFiles wraps a tree. A nil tree has no files.
-func NewFiles(tree model.Tree) *Files {
-	return NewCachedFiles(tree, nil)
+// NewFileCache wraps a tree. A nil tree has no files.
+func NewFileCache(tree model.Tree) *FileCache {
+	return NewFileCacheWithStore(tree, nil)
 }
 
-// NewCachedFiles wraps a tree, looking up what it can in cache (nil for none).
-func NewCachedFiles(tree model.Tree, cache model.FactStore) *Files {
-	f := &Files{tree: tree, cache: cache, resolved: map[string]string{}, files: map[string]*fileInfo{}}
+// NewFileCacheWithStore wraps a tree, looking up what it can in cache (nil
+// for none).
+func NewFileCacheWithStore(tree model.Tree, cache model.FactStore) *FileCache {
+	f := &FileCache{tree: tree, cache: cache, resolved: map[string]string{}, files: map[string]*fileInfo{}}
 	f.ids, _ = tree.(ContentIDer)
 	if t, ok := tree.(TreeIDer); ok && f.ids != nil {
 		f.treeID = t.TreeID()
@@ -97,11 +98,11 @@ func NewCachedFiles(tree model.Tree, cache model.FactStore) *Files {
 }
 
 // Tree returns the wrapped tree.
-func (f *Files) Tree() model.Tree { return f.tree }
+func (f *FileCache) Tree() model.Tree { return f.tree }
 
 // Resolve maps a predicted path to a repository file (upstream suffix
 // resolution), or "" when no suffix names a file in the tree.
-func (f *Files) Resolve(p string) string {
+func (f *FileCache) Resolve(p string) string {
 	if f.tree == nil || p == "" {
 		return ""
 	}
@@ -118,7 +119,7 @@ func (f *Files) Resolve(p string) string {
 	return r
 }
 
-func (f *Files) entry(path string) *fileInfo {
+func (f *FileCache) entry(path string) *fileInfo {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	fi := f.files[path]
@@ -131,7 +132,7 @@ func (f *Files) entry(path string) *fileInfo {
 
 // info returns a file's size and line offsets, from the cache when the
 // content is known by id, else by reading it.
-func (f *Files) info(path string) *fileInfo {
+func (f *FileCache) info(path string) *fileInfo {
 	fi := f.entry(path)
 	fi.statOnce.Do(func() {
 		if f.tree == nil || path == "" {
@@ -168,7 +169,7 @@ func (f *Files) info(path string) *fileInfo {
 }
 
 // read returns the file's bytes, read once.
-func (f *Files) read(fi *fileInfo, path string) ([]byte, bool) {
+func (f *FileCache) read(fi *fileInfo, path string) ([]byte, bool) {
 	fi.contentOnce.Do(func() {
 		if f.tree == nil || path == "" {
 			return
@@ -183,7 +184,7 @@ func (f *Files) read(fi *fileInfo, path string) ([]byte, bool) {
 }
 
 // Content returns a file's bytes; ok is false when it cannot be read.
-func (f *Files) Content(path string) (content []byte, ok bool) {
+func (f *FileCache) Content(path string) (content []byte, ok bool) {
 	if !f.exists(path) {
 		return nil, false
 	}
@@ -191,13 +192,13 @@ func (f *Files) Content(path string) (content []byte, ok bool) {
 }
 
 // exists reports whether path is a readable file.
-func (f *Files) exists(path string) bool {
+func (f *FileCache) exists(path string) bool {
 	return f.info(path).ok
 }
 
 // LineCount is the number of lines of a file as an editor counts them (a
 // final line without "\n" counts); 0 when unreadable.
-func (f *Files) LineCount(path string) int {
+func (f *FileCache) LineCount(path string) int {
 	fi := f.info(path)
 	if !fi.ok {
 		return 0
@@ -210,7 +211,7 @@ func (f *Files) LineCount(path string) int {
 }
 
 // defIndex returns the file's definitions indexed for overlap queries.
-func (f *Files) defIndex(path string) *defIndex {
+func (f *FileCache) defIndex(path string) *defIndex {
 	if len(f.Defs(path)) == 0 {
 		return &emptyIndex // no per-file state for a file without definitions
 	}
@@ -297,7 +298,7 @@ func lineOffsets(b []byte) []int {
 // start..end, or ok=false when the file is unreadable or start is past the
 // end. Under fixed semantics the phantom line after a final "\n" is not a
 // line and the end is clamped the same way.
-func (f *Files) lineToByte(path string, start, end int, fixed bool) (model.Interval, bool) {
+func (f *FileCache) lineToByte(path string, start, end int, fixed bool) (model.Interval, bool) {
 	fi := f.info(path)
 	if !fi.ok {
 		return model.Interval{}, false
