@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/trajscope/trajscope/observed"
-
 	"github.com/spf13/cobra"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/observed"
 	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/parsers/gold"
 	"github.com/trajscope/trajscope/scoring"

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/spf13/pflag"
+
 	"github.com/trajscope/trajscope/scoring/symbols"
 )
 

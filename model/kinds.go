@@ -16,25 +16,25 @@ const (
 	Fixed
 )
 
-func (s Semantics) String() string {
-	if s == Fixed {
-		return "fixed"
-	}
-	return "contextbench"
-}
-
-// SemanticsNames are the values --semantics accepts, for help and completion.
+// SemanticsNames are the values --semantics accepts, for help and
+// completion, in the order of the constants.
 var SemanticsNames = []string{"contextbench", "fixed"}
+
+func (s Semantics) String() string { return SemanticsNames[min(max(int(s), 0), 1)] }
 
 // ParseSemantics reads a --semantics value.
 func ParseSemantics(v string) (Semantics, error) {
-	switch strings.ToLower(v) {
-	case "", "contextbench", "upstream", "parity":
-		return ContextBench, nil
-	case "fixed":
-		return Fixed, nil
+	return parseName(strings.ToLower(v), "semantics", "contextbench or fixed", map[string]Semantics{
+		"": ContextBench, "contextbench": ContextBench, "upstream": ContextBench, "parity": ContextBench, "fixed": Fixed})
+}
+
+// parseName reads a flag's value by one of its names; the error says what
+// the flag wants.
+func parseName[T ~int](v, what, want string, names map[string]T) (T, error) {
+	if x, ok := names[v]; ok {
+		return x, nil
 	}
-	return 0, fmt.Errorf("unknown semantics %q (want contextbench or fixed)", v)
+	return 0, fmt.Errorf("unknown %s %q (want %s)", what, v, want)
 }
 
 // Lens selects which notion of "step" drives per-step coverage.
@@ -50,25 +50,16 @@ const (
 // Lenses lists every lens, in index order.
 var Lenses = [2]Lens{LensContextBench, LensObserved}
 
-func (l Lens) String() string {
-	if l == LensObserved {
-		return "observed"
-	}
-	return "contextbench"
-}
-
-// LensNames are the values --lens accepts, for help and completion.
+// LensNames are the values --lens accepts, for help and completion, in the
+// order of the constants.
 var LensNames = []string{"contextbench", "observed"}
+
+func (l Lens) String() string { return LensNames[min(max(int(l), 0), 1)] }
 
 // ParseLens reads a --lens value.
 func ParseLens(v string) (Lens, error) {
-	switch v {
-	case "", "contextbench", "cb":
-		return LensContextBench, nil
-	case "observed", "obs":
-		return LensObserved, nil
-	}
-	return 0, fmt.Errorf("unknown lens %q (want contextbench or observed)", v)
+	return parseName(v, "lens", "contextbench or observed", map[string]Lens{
+		"": LensContextBench, "contextbench": LensContextBench, "cb": LensContextBench, "observed": LensObserved, "obs": LensObserved})
 }
 
 // Granularity is one of the four levels the metrics are computed at.

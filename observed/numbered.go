@@ -157,19 +157,25 @@ func numbered(obs string, spaced bool) []entry {
 	return out
 }
 
+// leadingNumber finds the digits after a line's leading spaces: they are
+// l[start:end], at most 10 of them (more is no line number).
+func leadingNumber(l string) (start, end int) {
+	for start < len(l) && l[start] == ' ' {
+		start++
+	}
+	end = start
+	for end < len(l) && end-start < 10 && '0' <= l[end] && l[end] <= '9' {
+		end++
+	}
+	return start, end
+}
+
 // ListingLine reads one line of a numbered listing, "   12\ttext" (nl -ba,
 // cat -n, an editor's view, Harbor's Read) or "    12→text" (Claude Code's
 // Read), as the regexp `^ *(\d{1,9}) *(?:\t|→)` would: the line's number
 // and its text as shown.
 func ListingLine(l string) (num int, text string, ok bool) {
-	i := 0
-	for i < len(l) && l[i] == ' ' {
-		i++
-	}
-	start := i
-	for i < len(l) && i-start < 10 && '0' <= l[i] && l[i] <= '9' {
-		i++
-	}
+	start, i := leadingNumber(l)
 	if d := i - start; d < 1 || d > 9 {
 		return 0, "", false
 	}
@@ -189,14 +195,7 @@ func ListingLine(l string) (num int, text string, ok bool) {
 // parseLine reads one numbered output line; spaced accepts a number and
 // one space before the text.
 func parseLine(l string, spaced bool) (entry, bool) {
-	i := 0
-	for i < len(l) && l[i] == ' ' {
-		i++
-	}
-	start := i
-	for i < len(l) && i-start < 10 && '0' <= l[i] && l[i] <= '9' {
-		i++
-	}
+	start, i := leadingNumber(l)
 	if n, text, ok := ListingLine(l); ok {
 		return entry{num: n, text: text}, true
 	}

@@ -11,9 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/observed"
-
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/observed"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
 )
 

@@ -336,7 +336,7 @@ func TestConvert(t *testing.T) {
 	if w, ok := errs[1].(Warning); !ok || !strings.Contains(string(w), `instance "owner__repo-1" appears 5 times`) {
 		t.Errorf("duplicate ids: %v", errs[1])
 	}
-	recs, err := unified.Read(&buf, "out.jsonl")
+	recs, err := unified.Parse(buf.Bytes(), "out.jsonl")
 	if err != nil || len(recs) != 6 {
 		t.Fatalf("read back: %d, %v", len(recs), err)
 	}
@@ -483,7 +483,7 @@ func TestConvertEscapesInvisibleRunes(t *testing.T) {
 			if strings.Contains(out, tc.raw) || strings.Count(out, tc.escaped) != 2 || !strings.Contains(out, "-é") {
 				t.Fatalf("not escaped (want %s twice, é raw): %q", tc.escaped, out)
 			}
-			recs, err := unified.Read(strings.NewReader(out), "out.jsonl")
+			recs, err := unified.Parse([]byte(out), "out.jsonl")
 			if err != nil || len(recs) != 1 || recs[0].Pred.InstanceID != id || recs[0].Pred.ModelPatch != "diff "+tc.raw {
 				t.Fatalf("read back: %v %+v", err, recs)
 			}

@@ -18,7 +18,6 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/internal/inputfile"
-
 	"github.com/trajscope/trajscope/model"
 )
 

@@ -67,14 +67,10 @@ func parseHunksUpstream(lines []string, addRun func(string, model.Interval)) {
 			}
 			continue
 		}
-		if !strings.HasPrefix(line, "@@") || current == "" {
+		_, old, ok := hunkHeader(line, current)
+		if !ok {
 			continue
 		}
-		m := diffHunkRe.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		old, _ := strconv.Atoi(m[1])
 		runStart := -1
 		closeRun := func(end int) {
 			if runStart >= 0 {
@@ -118,14 +114,10 @@ func parseHunksFixed(lines []string, addRun func(string, model.Interval)) {
 			}
 			continue
 		}
-		if !strings.HasPrefix(line, "@@") || current == "" {
+		m, old, ok := hunkHeader(line, current)
+		if !ok {
 			continue
 		}
-		m := diffHunkRe.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		old, _ := strconv.Atoi(m[1])
 		oldLeft, newLeft := hunkCount(m[2]), hunkCount(m[4])
 		runStart := -1
 		for i+1 < len(lines) && (oldLeft > 0 || newLeft > 0) {
@@ -163,6 +155,19 @@ func parseHunksFixed(lines []string, addRun func(string, model.Interval)) {
 			addRun(current, model.Interval{Start: runStart, End: old - 1})
 		}
 	}
+}
+
+// hunkHeader reads a hunk's "@@ -a,b +c,d @@" line in a file (current):
+// its fields and the old file's first line.
+func hunkHeader(line, current string) (m []string, old int, ok bool) {
+	if !strings.HasPrefix(line, "@@") || current == "" {
+		return nil, 0, false
+	}
+	if m = diffHunkRe.FindStringSubmatch(line); m == nil {
+		return nil, 0, false
+	}
+	old, _ = strconv.Atoi(m[1])
+	return m, old, true
 }
 
 func hunkCount(s string) int {

@@ -6,10 +6,9 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/trajscope/trajscope/observed"
-
 	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/observed"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
 )

@@ -98,7 +98,7 @@ func loadGold(t testing.TB, raw []byte) *model.Gold {
 
 func loadPred(t testing.TB, raw []byte) *model.Prediction {
 	t.Helper()
-	recs, err := unified.Read(bytes.NewReader(raw), "pred.json")
+	recs, err := unified.Parse(raw, "pred.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"maps"
 	"reflect"
 	"testing"
-
 	"testing/fstest"
 
 	"github.com/trajscope/trajscope/model"

@@ -272,29 +272,15 @@ func (s *Store) Trim(limit int64) (int64, error) {
 	var files []file
 	var total int64
 	root := filepath.Join(s.dir, entriesDir)
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			return err
-		}
-		if d.IsDir() {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			return nil // removed meanwhile
-		}
-		if atomicfile.IsTemp(d.Name()) {
+	err := walkFiles(root, func(p string, info fs.FileInfo) {
+		if atomicfile.IsTemp(info.Name()) {
 			if time.Since(info.ModTime()) > time.Hour {
 				os.Remove(p)
 			}
-			return nil
+			return
 		}
 		files = append(files, file{p, info.Size(), info.ModTime()})
 		total += info.Size()
-		return nil
 	})
 	if err != nil {
 		return total, err
@@ -317,7 +303,19 @@ func (s *Store) Trim(limit int64) (int64, error) {
 
 // Usage reports the bytes and entries under dir (zero for a missing one).
 func Usage(dir string) (bytes int64, entries int, err error) {
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	err = walkFiles(dir, func(_ string, info fs.FileInfo) {
+		bytes += info.Size()
+		if !atomicfile.IsTemp(info.Name()) && info.Name() != "trimmed" {
+			entries++
+		}
+	})
+	return bytes, entries, err
+}
+
+// walkFiles calls each for every file below dir (none for a missing dir;
+// a file removed meanwhile is passed over).
+func walkFiles(dir string, each func(path string, info fs.FileInfo)) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil
@@ -328,14 +326,10 @@ func Usage(dir string) (bytes int64, entries int, err error) {
 			return nil
 		}
 		if info, err := d.Info(); err == nil {
-			bytes += info.Size()
-			if !atomicfile.IsTemp(d.Name()) && d.Name() != "trimmed" {
-				entries++
-			}
+			each(p, info)
 		}
 		return nil
 	})
-	return bytes, entries, err
 }
 
 // Clean removes every entry under dir, leaving dir itself. Only what this

@@ -75,23 +75,13 @@ func AppendJSONStringUnicode(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
+// shortEscapes are the two-character escapes json.dumps writes.
+var shortEscapes = [...]string{'"': `\"`, '\\': `\\`, '\n': `\n`, '\r': `\r`, '\t': `\t`, '\b': `\b`, '\f': `\f`}
+
 // appendASCII appends one ASCII byte, escaped as json.dumps escapes it.
 func appendASCII(dst []byte, c byte) []byte {
-	switch c {
-	case '"':
-		return append(dst, '\\', '"')
-	case '\\':
-		return append(dst, '\\', '\\')
-	case '\n':
-		return append(dst, '\\', 'n')
-	case '\r':
-		return append(dst, '\\', 'r')
-	case '\t':
-		return append(dst, '\\', 't')
-	case '\b':
-		return append(dst, '\\', 'b')
-	case '\f':
-		return append(dst, '\\', 'f')
+	if int(c) < len(shortEscapes) && shortEscapes[c] != "" {
+		return append(dst, shortEscapes[c]...)
 	}
 	if c < 0x20 {
 		return appendU(dst, rune(c))

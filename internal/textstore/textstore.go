@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/klauspost/compress/s2"
+
 	"github.com/trajscope/trajscope/model"
 )
 

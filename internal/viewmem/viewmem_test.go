@@ -11,9 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/model"
-
 	"github.com/trajscope/trajscope/internal/testkit"
+	"github.com/trajscope/trajscope/model"
 )
 
 // TestViewHugeGoldSpan: one gold row claiming a huge end line (1e11, 4e9,

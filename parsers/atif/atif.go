@@ -34,10 +34,8 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/internal/inputfile"
-
-	"github.com/trajscope/trajscope/observed"
-
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/observed"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )

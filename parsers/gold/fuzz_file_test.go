@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+
 	"github.com/trajscope/trajscope/internal/testkit"
 )
 

@@ -34,7 +34,6 @@ import (
 	"sync"
 
 	"github.com/trajscope/trajscope/internal/inputfile"
-
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 )

@@ -26,7 +26,6 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/internal/inputfile"
-
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"

@@ -2,6 +2,7 @@ package miniswe
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -200,6 +201,20 @@ func isSourceFile(p string) bool {
 	return false
 }
 
+// viewRules are the fallback's five rules in upstream's order: a regexp,
+// the group holding the file, and the groups of the first and last line
+// (0 for none: head starts at line 1, cat and grep name only the file).
+var viewRules = []struct {
+	re               *regexp.Regexp
+	file, start, end int
+}{
+	{nlSedRe, 1, 2, 3},
+	{sedRe, 3, 1, 2},
+	{headRe, 2, 0, 1},
+	{catRe, 1, 0, 0},
+	{grepRe, 1, 0, 0},
+}
+
 // extractViews is _extract_views_from_command: the fallback's five rules,
 // first match per chunk, on a command split at && || ; (quotes are not
 // respected, as upstream).
@@ -221,40 +236,23 @@ func extractViews(cmd string) []view {
 		if c == "" {
 			continue
 		}
-		if m := nlSedRe.FindStringSubmatch(c); m != nil {
-			if f := clean(m[1]); isSourceFile(f) {
-				a, _ := python.DigitsInt(m[2])
-				b, _ := python.DigitsInt(m[3])
-				views = append(views, view{f, a, b, true})
+		for _, r := range viewRules {
+			m := r.re.FindStringSubmatch(c)
+			if m == nil {
+				continue
 			}
-			continue
-		}
-		if m := sedRe.FindStringSubmatch(c); m != nil {
-			if f := clean(m[3]); isSourceFile(f) {
-				a, _ := python.DigitsInt(m[1])
-				b, _ := python.DigitsInt(m[2])
-				views = append(views, view{f, a, b, true})
+			if f := clean(m[r.file]); isSourceFile(f) {
+				v := view{file: f}
+				if r.end > 0 {
+					v.start, v.hasRange = 1, true
+					if r.start > 0 {
+						v.start, _ = python.DigitsInt(m[r.start])
+					}
+					v.end, _ = python.DigitsInt(m[r.end])
+				}
+				views = append(views, v)
 			}
-			continue
-		}
-		if m := headRe.FindStringSubmatch(c); m != nil {
-			if f := clean(m[2]); isSourceFile(f) {
-				n, _ := python.DigitsInt(m[1])
-				views = append(views, view{f, 1, n, true})
-			}
-			continue
-		}
-		if m := catRe.FindStringSubmatch(c); m != nil {
-			if f := clean(m[1]); isSourceFile(f) {
-				views = append(views, view{file: f})
-			}
-			continue
-		}
-		if m := grepRe.FindStringSubmatch(c); m != nil {
-			if f := clean(m[1]); isSourceFile(f) {
-				views = append(views, view{file: f})
-			}
-			continue
+			break // the first rule that matches decides
 		}
 	}
 	// De-duplicate by (file, start, end), keeping order.

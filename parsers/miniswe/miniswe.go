@@ -225,6 +225,16 @@ type timeline struct {
 	model     string
 }
 
+// add appends action a, issued by message i, with its thought; it returns
+// the action's index.
+func (tl *timeline) add(i int, a model.Action, thought string) int {
+	k := len(tl.actions)
+	tl.msgAction[i] = int32(k)
+	tl.actions = append(tl.actions, a)
+	tl.obs, tl.thoughts = append(tl.obs, ""), append(tl.thoughts, thought)
+	return k
+}
+
 // buildTimeline makes one action per command: the first ```bash block of a
 // v1 assistant message, or each tool call of a v2 one. Messages that
 // follow an action (observations) belong to it until the next assistant
@@ -271,10 +281,7 @@ func buildTimeline(msgs []message) *timeline {
 					if call.id != "" {
 						byCallID[call.id] = len(tl.actions)
 					}
-					cur = len(tl.actions)
-					tl.msgAction[i] = int32(cur)
-					tl.actions = append(tl.actions, a)
-					tl.obs, tl.thoughts = append(tl.obs, ""), append(tl.thoughts, thought)
+					cur = tl.add(i, a, thought)
 					nobs = append(nobs, 0)
 				}
 				continue
@@ -294,10 +301,7 @@ func buildTimeline(msgs []message) *timeline {
 			if hasPatch {
 				a.Category = model.CategorySubmit
 			}
-			cur = len(tl.actions)
-			tl.msgAction[i] = int32(cur)
-			tl.actions = append(tl.actions, a)
-			tl.obs, tl.thoughts = append(tl.obs, ""), append(tl.thoughts, thought)
+			cur = tl.add(i, a, thought)
 			nobs = append(nobs, 0)
 			continue
 		}

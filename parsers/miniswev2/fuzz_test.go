@@ -5,9 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/trajscope/trajscope/parsers/internal/predtest"
-
 	"github.com/trajscope/trajscope/internal/testkit"
+	"github.com/trajscope/trajscope/parsers/internal/predtest"
 )
 
 // FuzzMiniSWEv2 checks that no input panics and that loaded runs keep the

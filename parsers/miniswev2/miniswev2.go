@@ -20,9 +20,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/trajscope/trajscope/observed"
-
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/observed"
 	"github.com/trajscope/trajscope/parsers/internal/cmdfail"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"

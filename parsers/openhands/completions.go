@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/internal/inputfile"
-
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 )
@@ -18,29 +17,23 @@ import (
 // completionFiles lists dir/*.json sorted by name, as
 // sorted(Path(dir).glob("*.json")).
 func completionFiles(dir string) []string {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".json") {
-			out = append(out, filepath.Join(dir, e.Name()))
-		}
-	}
-	sort.Strings(out)
-	return out
+	return listDir(dir, func(e os.DirEntry) bool { return strings.HasSuffix(e.Name(), ".json") })
 }
 
 // instanceDirs lists the subdirectories of dir, sorted.
 func instanceDirs(dir string) []string {
+	return listDir(dir, os.DirEntry.IsDir)
+}
+
+// listDir lists the entries of dir that keep keeps, as paths, sorted.
+func listDir(dir string, keep func(os.DirEntry) bool) []string {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
 	}
 	var out []string
 	for _, e := range entries {
-		if e.IsDir() {
+		if keep(e) {
 			out = append(out, filepath.Join(dir, e.Name()))
 		}
 	}

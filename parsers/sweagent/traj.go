@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/internal/python"
-
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/trajscope/trajscope/internal/python"
-
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
 )

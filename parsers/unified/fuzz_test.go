@@ -26,7 +26,7 @@ func FuzzUnifiedRead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		defer testkit.FuzzBudget(t)()
 		for _, name := range []string{"f.jsonl", "f.json"} {
-			recs, err := Read(bytes.NewReader(data), name)
+			recs, err := Parse(data, name)
 			if name == "f.jsonl" && err != nil {
 				t.Fatalf("JSONL read failed as a whole: %v", err)
 			}
@@ -52,7 +52,7 @@ func FuzzUnifiedRead(f *testing.F) {
 				if bytes.Contains(out1, []byte("Infinity")) || bytes.Contains(out1, []byte("NaN")) {
 					continue // Python-only JSON that Go's decoder refuses
 				}
-				again, err := Read(bytes.NewReader(out1), "r.jsonl")
+				again, err := Parse(out1, "r.jsonl")
 				if err != nil || len(again) != 1 || again[0].Err != nil {
 					t.Fatalf("written record does not read back: %v %v\n%s", err, again, out1)
 				}

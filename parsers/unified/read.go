@@ -16,12 +16,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
 	"github.com/trajscope/trajscope/internal/inputfile"
-
 	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
@@ -56,19 +54,6 @@ func ReadFile(path string) ([]Record, error) {
 		return nil, err
 	}
 	return Parse(data, path)
-}
-
-// Read reads unified prediction records from r (at most model.MaxFileBytes
-// of it); see Parse.
-func Read(r io.Reader, name string) ([]Record, error) {
-	data, err := io.ReadAll(io.LimitReader(r, model.MaxFileBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if len(data) > model.MaxFileBytes {
-		return nil, fmt.Errorf("%s: larger than %d MiB, the most trajscope reads from one file", name, model.MaxFileBytes>>20)
-	}
-	return Parse(data, name)
 }
 
 // Parse reads unified prediction records. name is used in messages and, when it

@@ -19,7 +19,7 @@ func TestRoundTripUpstreamConverter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, err := Read(bytes.NewReader(data), "preds_Verified.jsonl")
+	recs, err := Parse(data, "preds_Verified.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -197,7 +197,7 @@ func TestReadLayouts(t *testing.T) {
 			if tt.input == "" && strings.HasPrefix(tt.fname, "testdata/") {
 				recs, err = ReadFile(tt.fname)
 			} else {
-				recs, err = Read(strings.NewReader(tt.input), tt.fname)
+				recs, err = Parse([]byte(tt.input), tt.fname)
 			}
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
@@ -236,7 +236,7 @@ func TestHugeLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	input := append(append([]byte("{\"instance_id\": \"small\"}\n"), line...), '\n')
-	recs, err := Read(bytes.NewReader(input), "big.jsonl")
+	recs, err := Parse(input, "big.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +256,7 @@ func BenchmarkReadPreds(b *testing.B) {
 	}
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		recs, err := Read(bytes.NewReader(data), "preds_Verified.jsonl")
+		recs, err := Parse(data, "preds_Verified.jsonl")
 		if err != nil || len(recs) != 174 {
 			b.Fatal(err)
 		}
@@ -268,7 +268,7 @@ func BenchmarkWritePreds(b *testing.B) {
 	if err != nil {
 		b.Skip("shared data not present")
 	}
-	recs, _ := Read(bytes.NewReader(data), "preds_Verified.jsonl")
+	recs, _ := Parse(data, "preds_Verified.jsonl")
 	b.SetBytes(int64(len(data)))
 	var buf []byte
 	for b.Loop() {

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
 	"github.com/trajscope/trajscope/internal/python"
 )
 

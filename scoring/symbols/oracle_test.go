@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
 	"github.com/trajscope/trajscope/internal/python"
 )
 

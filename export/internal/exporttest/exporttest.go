@@ -8,12 +8,12 @@ import (
 	"testing"
 	"testing/fstest"
 
+	uv "github.com/charmbracelet/ultraviolet"
+
 	"github.com/trajscope/trajscope/demo"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
-
-	uv "github.com/charmbracelet/ultraviolet"
 )
 
 // Demo is the embedded demo task, analysed.

@@ -237,20 +237,27 @@ func (p *parser) array(depth int, each func(int, *Value)) (*Value, error) {
 		} else {
 			v.Arr = append(v.Arr, e)
 		}
-		p.ws()
-		if p.i >= len(p.s) {
-			return nil, p.errf("unterminated list")
-		}
-		switch p.s[p.i] {
-		case ',':
-			p.i++
-		case ']':
-			p.i++
-			return v, nil
-		default:
-			return nil, p.errf("expected ',' or ']' in a list, found %s", p.found())
+		if done, err := p.next(']', "a list"); done || err != nil {
+			return v, err
 		}
 	}
+}
+
+// next reads what follows an element of a list or an object: ',' (more to
+// come) or close (done).
+func (p *parser) next(close byte, what string) (done bool, err error) {
+	p.ws()
+	switch {
+	case p.i >= len(p.s):
+		return true, p.errf("unterminated %s", strings.TrimPrefix(strings.TrimPrefix(what, "an "), "a "))
+	case p.s[p.i] == ',':
+		p.i++
+		return false, nil
+	case p.s[p.i] == close:
+		p.i++
+		return true, nil
+	}
+	return true, p.errf("expected ',' or '%c' in %s, found %s", close, what, p.found())
 }
 
 func (p *parser) object(depth int) (*Value, error) {
@@ -317,18 +324,8 @@ func (p *parser) object(depth int) (*Value, error) {
 			}
 			v.Obj = append(v.Obj, Member{k, e})
 		}
-		p.ws()
-		if p.i >= len(p.s) {
-			return nil, p.errf("unterminated object")
-		}
-		switch p.s[p.i] {
-		case ',':
-			p.i++
-		case '}':
-			p.i++
-			return v, nil
-		default:
-			return nil, p.errf("expected ',' or '}' in an object, found %s", p.found())
+		if done, err := p.next('}', "an object"); done || err != nil {
+			return v, err
 		}
 	}
 }

@@ -19,24 +19,10 @@ func awkLines(prog string) (int, int, bool) {
 	lo, hi := 0, 0
 	var action string
 	if m := awkRangeRe.FindStringSubmatch(prog); m != nil {
-		lo, _ = atoi(m[2])
-		hi, _ = atoi(m[4])
-		if m[1] == ">" {
-			lo++
-		}
-		if m[3] == "<" {
-			hi--
-		}
+		lo, hi = bound(m[1], m[2]), bound(m[3], m[4])
 		action = m[5]
 	} else if m := awkRevRe.FindStringSubmatch(prog); m != nil {
-		hi, _ = atoi(m[2])
-		lo, _ = atoi(m[4])
-		if m[3] == ">" {
-			lo++
-		}
-		if m[1] == "<" {
-			hi--
-		}
+		hi, lo = bound(m[1], m[2]), bound(m[3], m[4])
 		action = m[5]
 	} else if m := awkEqRe.FindStringSubmatch(prog); m != nil {
 		lo, _ = atoi(m[1])
@@ -55,6 +41,19 @@ func awkLines(prog string) (int, int, bool) {
 		lo = 1
 	}
 	return lo, hi, hi >= lo
+}
+
+// bound is the line a comparison "NR op n" stops at: n itself for >= and
+// <=, the line past it for > and before it for <.
+func bound(op, n string) int {
+	v, _ := atoi(n)
+	switch op {
+	case ">":
+		return v + 1
+	case "<":
+		return v - 1
+	}
+	return v
 }
 
 func (a *analyzer) awk(c *call) *stream {

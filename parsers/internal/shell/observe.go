@@ -5,9 +5,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/trajscope/trajscope/observed"
-
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/observed"
 )
 
 var (
