@@ -244,7 +244,12 @@ func syntaxProblem(file string, err error) *Problem {
 	return &Problem{File: file, Skipped: true, Msg: err.Error()}
 }
 
+// hasParquetMagic reports a regular file that starts as parquet does. A
+// FIFO is not probed: what the probe read would be lost to the reading.
 func hasParquetMagic(path string) bool {
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return false
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return false

@@ -1,4 +1,4 @@
-package viewmem
+package memtest
 
 import (
 	"bufio"
