@@ -84,7 +84,7 @@ func runConvert(o *convertOptions, paths []string) error {
 		opts.Observe = obs
 	}
 	w := o.stdout
-	f, err := createOut("-o", o.out, paths...)
+	f, err := createOut("-o", o.out, o.stdout, paths...)
 	if err != nil {
 		return err
 	}

@@ -90,7 +90,7 @@ func runExport(env *Env, o *exportOptions, args []string) error {
 	if err != nil {
 		return usagef("--size: %v", err)
 	}
-	out, err := createOut("-o", o.out, append(args, o.view.gold)...)
+	out, err := createOut("-o", o.out, env.Stdout, append(args, o.view.gold)...)
 	if err != nil {
 		return err
 	}

@@ -1,101 +1,72 @@
 package cli
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
-// TestOutNeverDestroysInput: --out naming the gold or the predictions (by
-// path, symlink or hard link) is a usage error before any work, and the
-// input is left as it was.
-func TestOutNeverDestroysInput(t *testing.T) {
+// --out and -o never replace what is not a result file: a FIFO (as
+// /dev/null, which the test leaves alone) stays a FIFO and its reader gets
+// the results, a symbolic link stays a link (its target is written), and
+// "-" is standard output.
+func TestOutNeverReplacesWhatIsNotOurs(t *testing.T) {
+	const gold, pred, repo = "../testdata/examples/gold.jsonl", "../testdata/examples/preds.jsonl", "../testdata/testvectors/repo"
+	code, stdout, stderr := exec(t, "score", "--gold", gold, "--pred", pred, "--repo", repo)
+	if code != 0 {
+		t.Fatalf("plain score: exit %d: %s", code, stderr)
+	}
 	dir := t.TempDir()
-	gold := write(t, filepath.Join(dir, "g.jsonl"), mustRead(t, exGold))
-	pred := write(t, filepath.Join(dir, "p.jsonl"), mustRead(t, exPreds))
-	link := filepath.Join(dir, "link.jsonl")
-	if err := os.Symlink(gold, link); err != nil {
-		t.Fatal(err)
+	fifo := filepath.Join(dir, "pipe")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
 	}
-	for _, out := range []string{gold, pred, link, filepath.Join(dir, ".", "p.jsonl")} {
-		_, errs, code := run(t, "score", "--gold", gold, "--pred", pred, "--repo", exRepo, "--out", out)
-		if code != exitUsage || !strings.Contains(errs, "names the input") {
-			t.Errorf("--out %s: exit %d, stderr %q; want a usage error", out, code, errs)
+	got := make(chan string, 1)
+	go func() {
+		b, _ := os.ReadFile(fifo)
+		got <- string(b)
+	}()
+	if code, _, stderr := exec(t, "score", "--gold", gold, "--pred", pred, "--repo", repo, "--out", fifo); code != 0 {
+		t.Fatalf("--out FIFO: exit %d: %s", code, stderr)
+	}
+	select {
+	case s := <-got:
+		if s != stdout {
+			t.Errorf("the FIFO's reader got %q, want %q", s, stdout)
 		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the FIFO's reader got nothing")
 	}
-	if got := mustRead(t, gold); got != mustRead(t, exGold) {
-		t.Error("gold was modified")
+	if st, _ := os.Lstat(fifo); st.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the FIFO was replaced: %v", st.Mode())
 	}
-	if got := mustRead(t, pred); got != mustRead(t, exPreds) {
-		t.Error("predictions were modified")
+	target := filepath.Join(dir, "results.jsonl")
+	os.WriteFile(target, []byte("old\n"), 0o644)
+	link := filepath.Join(dir, "latest.jsonl")
+	if err := os.Symlink("results.jsonl", link); err != nil {
+		t.Skip(err)
 	}
-}
-
-// TestOutWrittenAtomically: an unwritable --out fails before scoring (no
-// summary on stderr, nothing created); a good one leaves no temporary file.
-func TestOutWrittenAtomically(t *testing.T) {
-	dir := t.TempDir()
-	_, errs, code := run(t, "score", "--gold", exGold, "--pred", exPreds, "--repo", exRepo, "--out", filepath.Join(dir, "missing", "r.jsonl"))
-	if code != exitRuntime || !strings.Contains(errs, "--out") || strings.Contains(errs, "instances") {
-		t.Errorf("unwritable --out: exit %d, stderr %q; want one early error", code, errs)
+	if code, _, stderr := exec(t, "score", "--gold", gold, "--pred", pred, "--repo", repo, "--out", link); code != 0 {
+		t.Fatalf("--out link: exit %d: %s", code, stderr)
 	}
-	out := filepath.Join(dir, "r.jsonl")
-	if _, errs, code := run(t, "score", "--gold", exGold, "--pred", exPreds, "--repo", exRepo, "--out", out); code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
+	if st, _ := os.Lstat(link); st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced by a file")
 	}
-	ents, _ := os.ReadDir(dir)
-	if len(ents) != 1 || ents[0].Name() != "r.jsonl" {
-		t.Errorf("dir holds %v, want only r.jsonl", ents)
+	if b, _ := os.ReadFile(target); string(b) != stdout {
+		t.Errorf("the link's target holds %q, want the results %q", b, stdout)
 	}
-	if b := mustRead(t, out); strings.Count(b, "\n") < 2 {
-		t.Errorf("results file too short: %q", b)
+	code, out, stderr := exec(t, "score", "--gold", gold, "--pred", pred, "--repo", repo, "--out", "-")
+	if code != 0 || out != stdout {
+		t.Errorf("--out -: exit %d, stdout %q, want %q (%s)", code, out, stdout, stderr)
 	}
-}
-
-// TestBatchErrorsInInputOrder: error lines of a parallel batch come in the
-// order of the predictions, the same on every run.
-func TestBatchErrorsInInputOrder(t *testing.T) {
-	dir := t.TempDir()
-	var preds []string
-	for i := range 40 {
-		// Half the ids have no gold (missing_gold), interleaved with good rows.
-		id := "owner__repo-1"
-		if i%2 == 1 {
-			id = fmt.Sprintf("nogold__x-%d", i)
-		}
-		preds = append(preds, predRow(id, "pkg/mod.py", 1, 3))
+	if _, err := os.Stat("-"); err == nil {
+		t.Error("--out - made a file named -")
 	}
-	pred := write(t, filepath.Join(dir, "p.jsonl"), strings.Join(preds, "\n")+"\n")
-	gold := write(t, filepath.Join(dir, "g.jsonl"), goldRow("owner__repo-1", "pkg/mod.py", 1, 5)+"\n")
-	var want []string
-	for i := 1; i < 40; i += 2 {
-		want = append(want, fmt.Sprintf("nogold__x-%d", i))
+	code, out, _ = exec(t, "convert", pred, "-o", "-")
+	if code != 0 || !strings.Contains(out, `"instance_id"`) {
+		t.Errorf("convert -o -: exit %d, %q", code, out)
 	}
-	for range 3 {
-		_, errs, code := run(t, "score", "--gold", gold, "--pred", pred, "--repo", exRepo, "--workers", "8")
-		if code != 0 {
-			t.Fatalf("exit %d: %s", code, errs)
-		}
-		var got []string
-		for _, line := range strings.Split(errs, "\n") {
-			if rest, ok := strings.CutPrefix(line, "trajscope: nogold__x-"); ok {
-				n, _, _ := strings.Cut(rest, ":")
-				got = append(got, "nogold__x-"+n)
-			}
-		}
-		if strings.Join(got, ",") != strings.Join(want, ",") {
-			t.Fatalf("error lines out of input order:\n%s", strings.Join(got, ","))
-		}
-	}
-}
-
-func mustRead(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }

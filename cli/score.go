@@ -88,7 +88,7 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 	}
 	sem, format := c.sem, c.format
 	limitMemory(o.gold, o.pred)
-	out, err := createOut("--out", o.out, o.gold, o.pred)
+	out, err := createOut("--out", o.out, stdout, o.gold, o.pred)
 	if err != nil {
 		return err
 	}

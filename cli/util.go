@@ -31,11 +31,15 @@ func progressTo(stderr io.Writer) io.Writer {
 
 // createOut opens the output file a flag names, refusing one of the inputs
 // (it would be destroyed) and creating it now, so an unwritable path fails
-// before any work; it is renamed into place only on Commit. An empty path
-// gives a nil file, whose Abort is a no-op.
-func createOut(flag, path string, inputs ...string) (*atomicfile.File, error) {
-	if path == "" {
+// before any work; a regular file is renamed into place only on Commit
+// (see atomicfile.Create). "-" is stdout. An empty path gives a nil file,
+// whose Abort is a no-op.
+func createOut(flag, path string, stdout io.Writer, inputs ...string) (*atomicfile.File, error) {
+	switch path {
+	case "":
 		return nil, nil
+	case "-":
+		return atomicfile.Writer(stdout), nil
 	}
 	if input, same := atomicfile.SameFile(path, inputs...); same {
 		return nil, usagef("%s %s names the input %s: it would be overwritten", flag, safe(path), safe(input))

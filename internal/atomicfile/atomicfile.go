@@ -6,23 +6,46 @@ package atomicfile
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 )
 
-// File is a pending write to Path.
+// File is a pending write to a path.
 type File struct {
-	*os.File
-	path string
+	w    io.Writer
+	f    *os.File // the temporary file, or the special file written in place
+	path string   // what the temporary file is renamed over; "" in place
 	done bool
 }
 
-// Create opens a temporary file in path's directory. Creating it first is
-// also the cheapest honest check that the target is writable: callers do it
-// before long work so a bad path fails early.
+// Create opens the write of path. A regular file (or a new name) is
+// written to a temporary file beside it, renamed over it on Commit:
+// readers see the old file or the whole new one. A symbolic link is
+// followed and its target written that way, the link left as it is. Any
+// other existing file (a device such as /dev/null, a FIFO, a terminal) is
+// opened and written in place: replacing it by a regular file would break
+// whatever else uses it. Creating it first is also the cheapest honest
+// check that the target is writable: callers do it before long work so a
+// bad path fails early.
 func Create(path string) (*File, error) {
-	dir, base := filepath.Split(path)
+	target, err := resolve(path)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := os.Stat(target); err == nil && !st.Mode().IsRegular() {
+		if st.IsDir() {
+			return nil, fmt.Errorf("%s: is a directory", path)
+		}
+		f, err := os.OpenFile(target, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, err
+		}
+		return &File{w: f, f: f}, nil
+	}
+	dir, base := filepath.Split(target)
 	if dir == "" {
 		dir = "."
 	}
@@ -30,43 +53,85 @@ func Create(path string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &File{File: f, path: path}, nil
+	return &File{w: f, f: f, path: target}, nil
 }
 
-// Commit flushes the data to disk and renames the temporary file over the
-// target.
+// Writer is a File that writes to w (standard output, for "-"): Commit
+// and Abort only end it.
+func Writer(w io.Writer) *File { return &File{w: w} }
+
+// resolve follows path's symbolic links to the file they name, existing or
+// not (at most 40 hops, as the kernel allows).
+func resolve(path string) (string, error) {
+	for range 40 {
+		st, err := os.Lstat(path)
+		if err != nil || st.Mode()&os.ModeSymlink == 0 {
+			return path, nil
+		}
+		link, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(path), link)
+		}
+		path = link
+	}
+	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
+}
+
+// Write writes to the pending file.
+func (f *File) Write(p []byte) (int, error) { return f.w.Write(p) }
+
+// WriteString writes s to the pending file.
+func (f *File) WriteString(s string) (int, error) { return io.WriteString(f.w, s) }
+
+// Commit finishes the write: a temporary file is flushed to disk and
+// renamed over the target; a file written in place is closed.
 func (f *File) Commit() error {
 	if f.done {
 		return errors.New("atomicfile: already committed or aborted")
 	}
 	f.done = true
-	err := f.Sync()
-	if cerr := f.Close(); err == nil {
+	if f.f == nil {
+		return nil
+	}
+	if f.path == "" {
+		return f.f.Close()
+	}
+	err := f.f.Sync()
+	if cerr := f.f.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
 		// CreateTemp makes the file 0600; a result file is as readable as
 		// any file the user creates.
-		err = os.Chmod(f.Name(), 0o644)
+		err = os.Chmod(f.f.Name(), 0o644)
 	}
 	if err == nil {
-		err = os.Rename(f.Name(), f.path)
+		err = os.Rename(f.f.Name(), f.path)
 	}
 	if err != nil {
-		os.Remove(f.Name())
+		os.Remove(f.f.Name())
 	}
 	return err
 }
 
-// Abort removes the temporary file; the target is untouched. It is a no-op
-// after Commit and on a nil File, so callers may defer it.
+// Abort removes the temporary file; the target is untouched (a file
+// written in place keeps what was written). It is a no-op after Commit and
+// on a nil File, so callers may defer it.
 func (f *File) Abort() {
 	if f == nil || f.done {
 		return
 	}
 	f.done = true
-	f.Close()
-	os.Remove(f.Name())
+	if f.f == nil {
+		return
+	}
+	f.f.Close()
+	if f.path != "" {
+		os.Remove(f.f.Name())
+	}
 }
 
 // SameFile reports whether path names an existing file that is also one of
