@@ -44,6 +44,33 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// Keys read the way values do whatever path they take: short plain keys
+// are shared, others (escaped, non-ASCII, long, unterminated) decoded.
+func TestKeys(t *testing.T) {
+	long := strings.Repeat("k", 33)
+	for _, tc := range []struct{ doc, want string }{
+		{`{"k":1,"k":2,"k\u0031":3}`, "k,k1"},
+		{`{"a\"b":1,"\u00e9":2,"é":3}`, `a"b,é`},
+		{`{"` + long + `":1,"` + long[:32] + `":2}`, long + "," + long[:32]},
+		{"{\"\xff\":1}", "\uFFFD"},
+	} {
+		v, err := Parse([]byte(tc.doc))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.doc, err)
+		}
+		var keys []string
+		for _, m := range v.Obj {
+			keys = append(keys, m.Key)
+		}
+		if got := strings.Join(keys, ","); got != tc.want {
+			t.Errorf("%s: keys %q, want %q", tc.doc, got, tc.want)
+		}
+	}
+	if _, err := Parse([]byte(`{"abc`)); err == nil || !strings.Contains(err.Error(), "unterminated string") {
+		t.Errorf("unterminated key: %v", err)
+	}
+}
+
 // Reading is nil-safe: a missing step or one of another kind reads as
 // nothing.
 func TestNilSafe(t *testing.T) {

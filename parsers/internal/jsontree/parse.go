@@ -98,6 +98,50 @@ type parser struct {
 	// whitespace between values (a string may not hold a raw one), so ws
 	// counts them all.
 	line, lineStart int
+	// nodes is a chunk of values handed out one by one (node), and keys
+	// the short object keys seen (key): a run repeats a handful of keys
+	// over thousands of small values, one allocation each without them.
+	nodes []Value
+	chunk int
+	keys  map[string]string
+}
+
+// node places v in the current chunk of values.
+func (p *parser) node(v Value) *Value {
+	if len(p.nodes) == 0 {
+		// Small documents (a JSON Lines record) get small chunks.
+		p.chunk = min(2*p.chunk+8, 256)
+		p.nodes = make([]Value, p.chunk)
+	}
+	n := &p.nodes[0]
+	*n = v
+	p.nodes = p.nodes[1:]
+	return n
+}
+
+// key reads an object key, returning the same string for the same short
+// plain key.
+func (p *parser) key() (string, error) {
+	j := p.i + 1
+	for j < len(p.s) && j-p.i <= 32 && plain[p.s[j]] {
+		j++
+	}
+	if j >= len(p.s) || p.s[j] != '"' || j-p.i > 32 {
+		return p.str()
+	}
+	raw := p.s[p.i+1 : j]
+	k, ok := p.keys[string(raw)]
+	if !ok {
+		if p.keys == nil {
+			p.keys = make(map[string]string)
+		}
+		k = string(raw)
+		if len(p.keys) < 1024 {
+			p.keys[k] = k
+		}
+	}
+	p.i = j + 1
+	return k, nil
 }
 
 func (p *parser) errf(format string, args ...any) error {
@@ -161,19 +205,19 @@ func (p *parser) value1(depth int) (*Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Value{Kind: String, Str: s, Off: start}, nil
+		return p.node(Value{Kind: String, Str: s, Off: start}), nil
 	case p.lit("null"):
-		return &Value{Kind: Null, Off: start}, nil
+		return p.node(Value{Kind: Null, Off: start}), nil
 	case p.lit("true"):
-		return &Value{Kind: Bool, Bool: true, Off: start}, nil
+		return p.node(Value{Kind: Bool, Bool: true, Off: start}), nil
 	case p.lit("false"):
-		return &Value{Kind: Bool, Off: start}, nil
+		return p.node(Value{Kind: Bool, Off: start}), nil
 	case p.lit("NaN"):
-		return &Value{Kind: Number, Str: "NaN", Off: start}, nil
+		return p.node(Value{Kind: Number, Str: "NaN", Off: start}), nil
 	case p.lit("Infinity"):
-		return &Value{Kind: Number, Str: "Infinity", Off: start}, nil
+		return p.node(Value{Kind: Number, Str: "Infinity", Off: start}), nil
 	case p.lit("-Infinity"):
-		return &Value{Kind: Number, Str: "-Infinity", Off: start}, nil
+		return p.node(Value{Kind: Number, Str: "-Infinity", Off: start}), nil
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number()
 	}
@@ -215,11 +259,11 @@ func (p *parser) number() (*Value, error) {
 			p.i = save
 		}
 	}
-	return &Value{Kind: Number, Str: string(p.s[start:p.i]), Off: start}, nil
+	return p.node(Value{Kind: Number, Str: string(p.s[start:p.i]), Off: start}), nil
 }
 
 func (p *parser) array(depth int, each func(int, *Value)) (*Value, error) {
-	v := &Value{Kind: Array, Off: p.i}
+	v := p.node(Value{Kind: Array, Off: p.i})
 	p.i++
 	p.ws()
 	if p.i < len(p.s) && p.s[p.i] == ']' {
@@ -261,7 +305,7 @@ func (p *parser) next(close byte, what string) (done bool, err error) {
 }
 
 func (p *parser) object(depth int) (*Value, error) {
-	v := &Value{Kind: Object, Off: p.i}
+	v := p.node(Value{Kind: Object, Off: p.i})
 	p.i++
 	p.ws()
 	if p.i < len(p.s) && p.s[p.i] == '}' {
@@ -274,7 +318,7 @@ func (p *parser) object(depth int) (*Value, error) {
 		if p.i >= len(p.s) || p.s[p.i] != '"' {
 			return nil, p.errf("expected a string key in an object, found %s", p.found())
 		}
-		k, err := p.str()
+		k, err := p.key()
 		if err != nil {
 			return nil, err
 		}

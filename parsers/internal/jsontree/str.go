@@ -1,56 +1,83 @@
 package jsontree
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
 
+// plain marks the bytes a string holds as they are: ASCII other than the
+// quote, the backslash and the controls.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // stringEnd is the offset of the quote that closes the string running at
 // i (escapes skipped), or len(s) when none does: an upper bound on the
-// decoded length, as no escape decodes to more bytes than it takes.
+// decoded length, as no escape decodes to more bytes than it takes. i is
+// not inside an escape.
 func stringEnd(s []byte, i int) int {
-	for i < len(s) {
-		switch s[i] {
-		case '"':
-			return i
-		case '\\':
-			i++
+	for {
+		k := bytes.IndexByte(s[i:], '"')
+		if k < 0 {
+			return len(s)
 		}
-		i++
+		q := i + k
+		// The quote is escaped when an odd number of backslashes precede it.
+		n := 0
+		for q-1-n >= i && s[q-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			return q
+		}
+		i = q + 1
 	}
-	return len(s)
 }
 
 func (p *parser) str() (string, error) {
 	p.i++ // opening quote
 	// out collects the decoded bytes, in a buffer sized once for the whole
-	// string (no escape decodes to more bytes than it takes).
-	var out []byte
+	// string (no escape decodes to more bytes than it takes); its String
+	// is the buffer, not a copy.
+	var out strings.Builder
 	started := false
 	for {
-		// Copy the run of plain bytes at once: observations are long, and a
-		// byte at a time was most of the parse.
-		j := p.i
-		for j < len(p.s) && p.s[j] != '"' && p.s[j] != '\\' && p.s[j] >= 0x20 {
-			j++
+		// Scan the run of plain bytes and valid UTF-8 at once, and copy it
+		// whole: observations are long, and a byte at a time was most of
+		// the parse.
+		j, valid := p.i, true
+		for j < len(p.s) {
+			c := p.s[j]
+			if plain[c] {
+				j++
+				continue
+			}
+			if c < utf8.RuneSelf {
+				break
+			}
+			_, size := utf8.DecodeRune(p.s[j:])
+			valid = valid && size > 1 // an invalid byte decodes alone
+			j += size
 		}
 		run := p.s[p.i:j]
-		valid := utf8.Valid(run)
 		if j < len(p.s) && p.s[j] == '"' && !started && valid {
 			p.i = j + 1
 			return string(run), nil
 		}
 		if !started {
 			started = true
-			// U+FFFD takes three bytes where the byte it replaces took one.
-			out = make([]byte, 0, stringEnd(p.s, j)-p.i)
+			out.Grow(stringEnd(p.s, j) - p.i)
 		}
 		if valid {
-			out = append(out, run...)
+			out.Write(run)
 		} else {
-			out = appendReplacing(out, run)
+			writeReplacing(&out, run)
 		}
 		p.i = j
 		if p.i >= len(p.s) {
@@ -60,10 +87,10 @@ func (p *parser) str() (string, error) {
 		switch {
 		case c == '"':
 			p.i++
-			return string(out), nil
+			return out.String(), nil
 		case c < 0x20:
 			return "", p.errf("control character %#02x inside a string", c)
-		case c == '\\':
+		default: // a backslash
 			if p.i+1 >= len(p.s) {
 				return "", p.errf("unterminated escape")
 			}
@@ -71,23 +98,23 @@ func (p *parser) str() (string, error) {
 			p.i += 2
 			switch e {
 			case '"', '\\', '/':
-				out = append(out, e)
+				out.WriteByte(e)
 			case 'b':
-				out = append(out, '\b')
+				out.WriteByte('\b')
 			case 'f':
-				out = append(out, '\f')
+				out.WriteByte('\f')
 			case 'n':
-				out = append(out, '\n')
+				out.WriteByte('\n')
 			case 'r':
-				out = append(out, '\r')
+				out.WriteByte('\r')
 			case 't':
-				out = append(out, '\t')
+				out.WriteByte('\t')
 			case 'u':
 				r, err := p.hex4()
 				if err != nil {
 					return "", err
 				}
-				if utf16.IsSurrogate(r) && r < 0xdc00 && strings.HasPrefix(string(p.s[p.i:min(len(p.s), p.i+2)]), `\u`) {
+				if utf16.IsSurrogate(r) && r < 0xdc00 && bytes.HasPrefix(p.s[p.i:], []byte(`\u`)) {
 					save := p.i
 					p.i += 2
 					r2, err := p.hex4()
@@ -100,31 +127,27 @@ func (p *parser) str() (string, error) {
 				if utf16.IsSurrogate(r) {
 					r = utf8.RuneError // a lone surrogate has no UTF-8 form
 				}
-				out = utf8.AppendRune(out, r)
+				out.WriteRune(r)
 			default:
 				p.i -= 2
 				return "", p.errf("invalid escape \\%c", e)
 			}
-		default:
-			out = append(out, c)
-			p.i++
 		}
 	}
 }
 
-// appendReplacing appends b with each byte that is not part of valid UTF-8
+// writeReplacing writes b with each byte that is not part of valid UTF-8
 // replaced by U+FFFD, as encoding/json decodes strings.
-func appendReplacing(out, b []byte) []byte {
+func writeReplacing(out *strings.Builder, b []byte) {
 	for len(b) > 0 {
 		r, size := utf8.DecodeRune(b)
 		if r == utf8.RuneError && size == 1 {
-			out = append(out, "\uFFFD"...)
+			out.WriteString("\uFFFD")
 		} else {
-			out = append(out, b[:size]...)
+			out.Write(b[:size])
 		}
 		b = b[size:]
 	}
-	return out
 }
 
 func (p *parser) hex4() (rune, error) {
