@@ -2,12 +2,14 @@ package parsers
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 
+	"github.com/trajscope/trajscope/internal/inputfile"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/observed"
@@ -143,30 +145,28 @@ func (o *ConvertOptions) observed(run *model.Run, pred model.Prediction) (model.
 // walkable reports a file found in a directory that Convert should read:
 // one a format claims. Unified records must hold traj_data there, so that
 // side files such as SWE-agent's *.pred (instance_id and model_patch only)
-// are not taken for predictions.
-func walkable(path string) bool {
-	if suffixOwner(filepath.Base(path)) != nil {
+// are not taken for predictions. Only a regular file is read (a link is
+// followed to one); the error says why a file could not be looked at.
+func walkable(path string) (bool, error) {
+	base := filepath.Base(path)
+	if suffixOwner(base) != nil {
 		// A name a format's rule claims is that format's (or the one
 		// refining it): no need to sniff its content, which costs more than
 		// the rest of listing a folder of runs.
-		f, err := os.Open(path)
-		if err != nil {
-			return false
-		}
-		defer f.Close()
-		first := make([]byte, 256) // a Git LFS pointer says so on its first line
-		n, _ := io.ReadFull(f, first)
-		return !isLFSPointer(first[:n])
+		first, err := inputfile.HeadRegular(path, 256) // a Git LFS pointer says so on its first line
+		return err == nil && !isLFSPointer(first), err
 	}
-	name, err := Detect(path)
+	head, err := inputfile.HeadRegular(path, headSize)
 	if err != nil {
-		return false
+		return false, err
 	}
-	if name != Unified {
-		return true
+	switch detectContent(base, head) {
+	case "":
+		return false, nil
+	case Unified:
+		return bytes.Contains(head, []byte(`"traj_data"`)), nil
 	}
-	head, err := readHead(path)
-	return err == nil && bytes.Contains(head, []byte(`"traj_data"`))
+	return true, nil
 }
 
 // walk lists the convertible files and format directories (OpenHands
@@ -191,10 +191,13 @@ func walk(dir string, recursive bool, errs *[]error) []string {
 			}
 			return nil
 		}
-		if !d.Type().IsRegular() {
-			return nil // symlinks and devices are not followed
-		}
-		if walkable(path) {
+		ok, err := walkable(path)
+		switch {
+		case errors.Is(err, inputfile.ErrNotRegular):
+			*errs = append(*errs, Warning(err.Error()))
+		case err != nil:
+			*errs = append(*errs, err)
+		case ok:
 			out = append(out, path)
 		}
 		return nil

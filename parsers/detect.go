@@ -2,12 +2,12 @@ package parsers
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/trajscope/trajscope/internal/inputfile"
 )
 
 // headSize is how much of a file content detection reads.
@@ -75,17 +75,7 @@ func detectContent(base string, head []byte) string {
 }
 
 func readHead(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	buf := make([]byte, headSize)
-	n, err := io.ReadFull(f, buf)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return buf[:n], nil
+	return inputfile.Head(path, headSize)
 }
 
 // isLFSPointer checks the first line as the reference does (stripped).

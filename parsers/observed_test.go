@@ -166,7 +166,7 @@ func TestConvertObservedRealSamples(t *testing.T) {
 		}
 		files, _ := filepath.Glob(filepath.Join(dir, e.Name(), "*"))
 		for _, f := range files {
-			if !walkable(f) {
+			if ok, _ := walkable(f); !ok {
 				continue
 			}
 			var buf bytes.Buffer

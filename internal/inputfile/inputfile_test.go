@@ -1,6 +1,7 @@
 package inputfile
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,8 +66,21 @@ func TestFIFO(t *testing.T) {
 			w.Close()
 		}
 	}()
+	// Detection reads the head, the parser the whole file, a parquet probe
+	// opens it: a FIFO gives its bytes once, and every read gets them.
+	if b, err := Head(p, 2); err != nil || string(b) != "li" {
+		t.Errorf("named FIFO, head: %q, %v", b, err)
+	}
 	if b, err := Read(p); err != nil || string(b) != "line\n" {
-		t.Errorf("named FIFO: %q, %v", b, err)
+		t.Errorf("named FIFO, read after the head: %q, %v", b, err)
+	}
+	if f, err := Open(p); err != nil || f.Size() != 5 {
+		t.Errorf("named FIFO, open after the read: %v", err)
+	} else {
+		b, _ := io.ReadAll(f)
+		if string(b) != "line\n" {
+			t.Errorf("named FIFO, open after the read: %q", b)
+		}
 	}
 	done := make(chan error, 1)
 	go func() { _, err := ReadRegular(p); done <- err }()

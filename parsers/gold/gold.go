@@ -244,20 +244,10 @@ func syntaxProblem(file string, err error) *Problem {
 	return &Problem{File: file, Skipped: true, Msg: err.Error()}
 }
 
-// hasParquetMagic reports a regular file that starts as parquet does. A
-// FIFO is not probed: what the probe read would be lost to the reading.
+// hasParquetMagic reports a file that starts as parquet does.
 func hasParquetMagic(path string) bool {
-	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
-		return false
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	var magic [4]byte
-	n, _ := f.Read(magic[:])
-	return n == 4 && string(magic[:]) == "PAR1"
+	magic, err := inputfile.Head(path, 4)
+	return err == nil && string(magic) == "PAR1"
 }
 
 // loadLines loads JSONL: one row a line, blank lines skipped, a bad line
@@ -297,7 +287,7 @@ func loadDir(dir string) (*Set, error) {
 		}
 		data, err := inputfile.ReadRegular(p)
 		if err != nil {
-			set.problem(&Problem{File: p, Msg: "cannot read: " + err.Error(), Skipped: true})
+			set.problem(&Problem{File: p, Msg: strings.TrimPrefix(err.Error(), p+": "), Skipped: true})
 			return nil
 		}
 		data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))

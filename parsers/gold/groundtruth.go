@@ -1,9 +1,7 @@
 package gold
 
 import (
-	"io"
-	"os"
-
+	"github.com/trajscope/trajscope/internal/inputfile"
 	"github.com/trajscope/trajscope/parsers/groundtruth"
 )
 
@@ -11,14 +9,8 @@ import (
 // directory of task directories) when path holds it; ok is false otherwise.
 func loadGroundTruth(path string, isDir bool) (set *Set, ok bool, err error) {
 	if !isDir {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, false, nil
-		}
-		head := make([]byte, 64<<10)
-		n, _ := io.ReadFull(f, head)
-		f.Close()
-		if !groundtruth.Sniff(path, head[:n]) {
+		head, err := inputfile.Head(path, 64<<10)
+		if err != nil || !groundtruth.Sniff(path, head) {
 			return nil, false, nil
 		}
 	}

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/trajscope/trajscope/internal/inputfile"
 	"github.com/trajscope/trajscope/model"
 )
 
@@ -43,24 +43,20 @@ const (
 // readParquet returns the needed columns of every row. parquet-go can panic on
 // corrupt input, so a panic becomes an error naming the file.
 func readParquet(path string) (rows []parquetRow, err error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
 	defer func() {
 		if r := recover(); r != nil {
 			rows, err = nil, fmt.Errorf("%s: corrupt parquet file: %v", path, r)
 		}
 	}()
-	if err := checkFooter(f, st.Size()); err != nil {
+	if err := checkFooter(f, f.Size()); err != nil {
 		return nil, fmt.Errorf("%s: not a readable parquet file: %w", path, err)
 	}
-	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	pf, err := parquet.OpenFile(f, f.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a readable parquet file: %w", path, err)
 	}

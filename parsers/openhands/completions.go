@@ -17,7 +17,18 @@ import (
 // completionFiles lists dir/*.json sorted by name, as
 // sorted(Path(dir).glob("*.json")).
 func completionFiles(dir string) []string {
-	return listDir(dir, func(e os.DirEntry) bool { return strings.HasSuffix(e.Name(), ".json") })
+	return listDir(dir, func(e os.DirEntry) bool {
+		if !strings.HasSuffix(e.Name(), ".json") {
+			return false
+		}
+		if e.Type().IsRegular() {
+			return true
+		}
+		// Only regular files are read (a FIFO would block, a link to a
+		// device never end); a link is followed to one.
+		st, err := os.Stat(filepath.Join(dir, e.Name()))
+		return err == nil && st.Mode().IsRegular()
+	})
 }
 
 // instanceDirs lists the subdirectories of dir, sorted.

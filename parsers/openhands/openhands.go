@@ -17,6 +17,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/trajscope/trajscope/internal/inputfile"
 	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
@@ -86,15 +87,8 @@ func looksLikeCompletion(path string) bool {
 	if strings.HasSuffix(base, ".traj.json") || strings.HasSuffix(base, "_traj.json") || strings.HasSuffix(base, ".context.json") {
 		return false
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, 64<<10)
-	n, _ := f.Read(head)
-	h := string(head[:n])
-	return strings.Contains(h, `"messages"`)
+	head, err := inputfile.HeadRegular(path, 64<<10)
+	return err == nil && strings.Contains(string(head), `"messages"`)
 }
 
 // ParseRuns reads OpenHands output, data, the content of the file at path:
@@ -173,7 +167,7 @@ func loadRecord(line []byte) (model.Run, error) {
 // holding "history" and "instance_id" or "original_inst_id". A line that is
 // not JSON makes the reference fall back to unified records.
 func IsHistoryJSONL(path string) bool {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return false
 	}

@@ -31,8 +31,8 @@ func TestLoad(t *testing.T) {
 		{file, fromDir, "file", false},
 		{dir, fromDir, "dir", false},
 		{dir, nil, "is a directory", true},
-		{filepath.Join(dir, "missing"), nil, "open ", true},
-		{filepath.Join(dir, "missing"), fromDir, "stat ", true},
+		{filepath.Join(dir, "missing"), nil, "missing: no such file", true},
+		{filepath.Join(dir, "missing"), fromDir, "missing: no such file", true},
 	}
 	for _, tt := range tests {
 		runs, err := Load(tt.path, parse, tt.dir)
