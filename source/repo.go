@@ -170,7 +170,11 @@ func Close(t model.Tree) error {
 }
 
 // CachePath is where the clone of url lives in cacheDir: url itself when it
-// is a local clone (a directory with .git), else <cacheDir>/<RepoKey(url)>.
+// is a local clone (a directory with .git) inside cacheDir, else
+// <cacheDir>/<RepoKey(url)>. A local clone elsewhere is refused: a URL comes
+// from a gold or prediction file, maybe someone else's, and must not bring
+// any repository the user can read into results (a local repository is
+// opened only through --repo, which the user types).
 // A url whose key is "." or ".." (a repo_url of "." or "./") would name the
 // cache itself or its parent, so it is refused (upstream would open or
 // clone into them).
@@ -183,6 +187,9 @@ func CachePath(cacheDir, url string) (string, error) {
 		return "", fmt.Errorf("repository URL %q names no repository (its cache entry would be %q): %w", termsafe.Line(url), key, ErrUnresolved)
 	}
 	if isLocalClone(url) {
+		if !inCache(cacheDir, url) {
+			return "", fmt.Errorf("repository URL %q is a local repository outside the cache; a local repository is opened only with --repo: %w", termsafe.Line(url), ErrUnresolved)
+		}
 		return url, nil
 	}
 	return filepath.Join(cacheDir, key), nil
@@ -272,6 +279,9 @@ func EnsureCached(cacheDir, url string, progress io.Writer) (string, error) {
 	if _, err := os.Lstat(dir); err == nil {
 		return "", fmt.Errorf("repository %s: cache entry %s exists but is not a git repository", url, dir)
 	}
+	if err := remote(url); err != nil {
+		return "", err
+	}
 	if err := Clone(url, dir, progress); err != nil {
 		return "", err
 	}
@@ -312,6 +322,42 @@ func FetchCommit(repoDir, commit string, progress io.Writer) error {
 		return fmt.Errorf("repository %s: commit %s still absent after fetch: %w", repoDir, commit, ErrCommitNotFound)
 	}
 	return nil
+}
+
+// remote accepts the URLs trajscope clones from: https://host/path,
+// ssh://host/path and git@host:path. Anything else (file://, a local path,
+// ext::, a host that reads as an option) would make git copy or run
+// something on this machine because a data file said so.
+func remote(url string) error {
+	u := strings.TrimSpace(url)
+	host := ""
+	switch {
+	case strings.HasPrefix(u, "https://"):
+		host = strings.TrimPrefix(u, "https://")
+	case strings.HasPrefix(u, "ssh://"):
+		host = strings.TrimPrefix(u, "ssh://")
+	case strings.HasPrefix(u, "git@"):
+		host = strings.TrimPrefix(u, "git@")
+		if !strings.Contains(host, ":") {
+			host = ""
+		}
+		host = strings.Replace(host, ":", "/", 1)
+	}
+	host, _, _ = strings.Cut(host, "/")
+	if host == "" || strings.HasPrefix(host, "-") || strings.ContainsAny(host, " \t\n\\") {
+		return fmt.Errorf("repository URL %q: trajscope clones only https://, ssh:// and git@host: URLs (a local repository is opened with --repo): %w", termsafe.Line(url), ErrUnresolved)
+	}
+	return nil
+}
+
+// inCache reports whether path lies inside the cache directory.
+func inCache(cacheDir, path string) bool {
+	if cacheDir == "" {
+		return false
+	}
+	d, err1 := filepath.Abs(cacheDir)
+	p, err2 := filepath.Abs(path)
+	return err1 == nil && err2 == nil && within(d, p)
 }
 
 // isLocalClone is upstream's os.path.isdir(url) and isdir(url/.git).

@@ -175,7 +175,10 @@ func TestOpenAndOpenCached(t *testing.T) {
 		{"git dir, missing commit", open(dir, "cafebabe"), "", "", ErrCommitNotFound, "cafebabe"},
 		{"cached bare clone", cached(cache, url, hashes[1]), "*source.GitTree", "v2", nil, ""},
 		{"cached, URL spelled differently", cached(cache, "git@github.com:o/r.git", hashes[0]), "*source.GitTree", "v1", nil, ""},
-		{"local clone URL", cached(t.TempDir(), dir, hashes[0]), "*source.GitTree", "v1", nil, ""},
+		{"local clone URL inside the cache", cached(filepath.Dir(dir), dir, hashes[0]), "*source.GitTree", "v1", nil, ""},
+		// A gold file naming a local repository elsewhere must not bring it
+		// into results: that takes --repo.
+		{"local clone URL outside the cache", cached(t.TempDir(), dir, hashes[0]), "", "", ErrUnresolved, "outside the cache"},
 		{"not cached", cached(cache, "https://github.com/x/y", hashes[0]), "", "", ErrNotCached, "github.com__x__y"},
 		{"cached, commit absent", cached(cache, url, strings.Repeat("1", 40)), "", "", ErrCommitNotFound, strings.Repeat("1", 40)},
 		{"empty URL", cached(cache, "", hashes[0]), "", "", ErrUnresolved, "empty URL"},
@@ -239,13 +242,19 @@ func TestCloneAndEnsureCached(t *testing.T) {
 	url := "file://" + filepath.ToSlash(src)
 	cache := t.TempDir()
 
-	var progress bytes.Buffer
-	dir, err := EnsureCached(cache, url, &progress)
-	if err != nil {
-		t.Fatal(err)
+	// A URL from a data file is cloned only from https or ssh: file://
+	// would copy any repository the user can read into the cache.
+	if _, err := EnsureCached(cache, url, nil); err == nil || !strings.Contains(err.Error(), "clones only https://") {
+		t.Fatalf("EnsureCached(file://) = %v, want a refusal", err)
 	}
-	if want := filepath.Join(cache, RepoKey(url)); dir != want {
-		t.Fatalf("EnsureCached dir %s, want %s", dir, want)
+	if ents, _ := os.ReadDir(cache); len(ents) != 0 {
+		t.Fatalf("the refused URL left %d cache entries", len(ents))
+	}
+	// The clone itself, as EnsureCached makes it for https.
+	var progress bytes.Buffer
+	dir := filepath.Join(cache, RepoKey(url))
+	if err := Clone(url, dir, &progress); err != nil {
+		t.Fatal(err)
 	}
 	if !isDir(filepath.Join(dir, ".git")) {
 		t.Errorf("clone at %s has no .git directory (upstream layout)", dir)
@@ -279,9 +288,12 @@ func TestCloneAndEnsureCached(t *testing.T) {
 		t.Errorf("second EnsureCached re-cloned: %v", err)
 	}
 
-	// A local clone URL is used in place.
-	if got, err := EnsureCached(cache, src, nil); err != nil || got != src {
-		t.Errorf("EnsureCached(local clone) = %s, %v; want %s", got, err, src)
+	// A local clone URL is used in place inside the cache, refused outside.
+	if got, err := EnsureCached(cache, dir, nil); err != nil || got != dir {
+		t.Errorf("EnsureCached(local clone in the cache) = %s, %v; want %s", got, err, dir)
+	}
+	if got, err := EnsureCached(cache, src, nil); err == nil {
+		t.Errorf("EnsureCached(local clone outside the cache) = %s, want a refusal", got)
 	}
 }
 
@@ -307,9 +319,9 @@ func TestCloneErrors(t *testing.T) {
 		{"unreachable URL", func() error { return Clone(missing, filepath.Join(base, "c1"), nil) },
 			[]string{"clone", missing}, filepath.Join(base, "c1")},
 		{"unreachable via EnsureCached", func() error {
-			_, err := EnsureCached(filepath.Join(base, "cache2"), missing, nil)
+			_, err := EnsureCached(filepath.Join(base, "cache2"), "https://127.0.0.1:1/o/r.git", nil)
 			return err
-		}, []string{missing}, filepath.Join(base, "cache2", RepoKey(missing))},
+		}, []string{"https://127.0.0.1:1/o/r.git"}, filepath.Join(base, "cache2", RepoKey("https://127.0.0.1:1/o/r.git"))},
 		{"destination exists", func() error { return Clone("file://"+src, occupied, nil) },
 			[]string{occupied, "already exists"}, ""},
 		{"empty URL", func() error { return Clone("", filepath.Join(base, "c3"), nil) },
@@ -375,8 +387,8 @@ func TestFetchCommit(t *testing.T) {
 	}
 	cache := t.TempDir()
 	url := "file://" + filepath.ToSlash(src)
-	dir, err := EnsureCached(cache, url, nil)
-	if err != nil {
+	dir := filepath.Join(cache, RepoKey(url))
+	if err := Clone(url, dir, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := openCached(cache, url, hashes[1], nil); !errors.Is(err, ErrCommitNotFound) {
@@ -417,6 +429,34 @@ func TestFetchCommit(t *testing.T) {
 // A repository URL whose cache key is "." or ".." would name the cache or
 // its parent: it is refused, as an unresolved repository, and nothing there
 // is opened or cloned into; names that merely contain dots are ordinary.
+// Only https, ssh and git@ URLs are cloned; whatever would make git copy
+// a local repository or run a helper is refused before git sees it.
+func TestRemoteURLs(t *testing.T) {
+	for _, tc := range []struct {
+		url string
+		ok  bool
+	}{
+		{"https://github.com/o/r.git", true},
+		{"https://github.com/o/r", true},
+		{"ssh://git@github.com/o/r.git", true},
+		{"git@github.com:o/r.git", true},
+		{"file:///home/u/private", false},
+		{"/home/u/private/.git", false},
+		{"../private", false},
+		{"http://github.com/o/r.git", false},
+		{"ext::sh -c touch% /tmp/pwned", false},
+		{"ssh://-oProxyCommand=touch%20x/o/r", false},
+		{"git@-oProxyCommand=x:o/r", false},
+		{"git@github.com", false},
+		{"https://", false},
+		{"", false},
+	} {
+		if err := remote(tc.url); (err == nil) != tc.ok {
+			t.Errorf("remote(%q) = %v, want ok %v", tc.url, err, tc.ok)
+		}
+	}
+}
+
 func TestCachePathRefusesDotKeys(t *testing.T) {
 	cache := t.TempDir()
 	for _, url := range []string{".", "./", "..", "../", " .. ", "https://..", "git@.."} {
