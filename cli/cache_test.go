@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"crypto/sha256"
 	"os"
 	"path/filepath"
 	"strings"
@@ -135,5 +136,46 @@ func TestScoreNoCacheWritesNothing(t *testing.T) {
 	}
 	if _, err := os.Stat(cacheDir); !os.IsNotExist(err) {
 		t.Errorf("--no-cache created %s (%v)", cacheDir, err)
+	}
+}
+
+// Faults in the cache never change results: entries another user planted
+// (well formed, but not signed with this cache's secret), and a cache
+// directory others may write to (refused with a warning, scored without
+// it), both give the bytes --no-cache gives.
+func TestCacheFaultsLeaveResultsAlone(t *testing.T) {
+	cacheDir := useCache(t)
+	repo, gold := gitVectorRepo(t)
+	args := []string{"score", "--gold", gold, "--pred", exPreds, "--repo", repo}
+	want, _, code := run(t, append(args, "--no-cache")...)
+	if code != 0 {
+		t.Fatal("score --no-cache failed")
+	}
+	if got, _, _ := run(t, args...); got != want {
+		t.Fatal("the cold run differs from --no-cache")
+	}
+	// Plant: every entry's value bytes changed, its checksum recomputed as
+	// anyone could without the secret (the unkeyed SHA-256 of the old layout).
+	entries, _ := filepath.Glob(filepath.Join(cacheDir, "v1", "*"))
+	if len(entries) == 0 {
+		t.Fatal("the cold run wrote no entries")
+	}
+	for _, p := range entries {
+		b, _ := os.ReadFile(p)
+		body := append([]byte(nil), b[:len(b)-sha256.Size]...)
+		body[len(body)-1] ^= 0xff
+		sum := sha256.Sum256(body)
+		os.WriteFile(p, append(body, sum[:]...), 0o600)
+	}
+	if got, _, _ := run(t, args...); got != want {
+		t.Errorf("planted entries changed results:\n%s\nwant\n%s", got, want)
+	}
+	os.Chmod(cacheDir, 0o777)
+	got, stderr, _ := run(t, args...)
+	if got != want {
+		t.Errorf("a world-writable cache changed results")
+	}
+	if !strings.Contains(stderr, "writable by other users") || !strings.Contains(stderr, "scoring without it") {
+		t.Errorf("no warning about the world-writable cache: %s", stderr)
 	}
 }

@@ -742,12 +742,17 @@ func TestHostileEmptyPredictions(t *testing.T) {
 func TestHostileDotRepoURL(t *testing.T) {
 	repo, commit := testkit.GitRepo(t, map[string]string{"pkg/mod.py": pyLines(20)})
 	dir, cache := t.TempDir(), t.TempDir()
+	// The other instance's repository is in the cache, under its URL's key.
+	const otherURL = "https://example.invalid/o/r.git"
+	if err := os.Rename(repo, filepath.Join(cache, "example.invalid__o__r")); err != nil {
+		t.Fatal(err)
+	}
 	withURL := func(row, url string) string {
 		return strings.Replace(withCommit(row, commit), `"commit":`, `"repo_url": `+jsonString(url)+`, "commit":`, 1)
 	}
 	for _, dot := range []string{".", "..", "./"} {
 		gold := write(t, filepath.Join(dir, "gold.jsonl"), withURL(goldRow("task-one", "pkg/mod.py", 2, 5), dot)+"\n"+
-			withURL(goldRow("task-two", "pkg/mod.py", 2, 5), repo)+"\n")
+			withURL(goldRow("task-two", "pkg/mod.py", 2, 5), otherURL)+"\n")
 		preds := write(t, filepath.Join(dir, "preds.jsonl"), predRow("task-one", "pkg/mod.py", 1, 5)+"\n"+predRow("task-two", "pkg/mod.py", 1, 5)+"\n")
 		code, out, errs := exec(t, "score", "--gold", gold, "--pred", preds, "--cache", cache)
 		rows := resultRows(t, out)
@@ -757,7 +762,7 @@ func TestHostileDotRepoURL(t *testing.T) {
 		if c, _ := lineCov(rows["task-two"]); c != 1 {
 			t.Errorf("repo_url %q: the other instance: %v", dot, rows["task-two"])
 		}
-		if entries, _ := os.ReadDir(cache); len(entries) != 0 {
+		if entries, _ := os.ReadDir(cache); len(entries) != 1 {
 			t.Errorf("repo_url %q: the cache was written to: %v", dot, entries)
 		}
 	}

@@ -6,16 +6,21 @@
 //
 // Entries are small files in <dir>/v1, named by a hash of their key. An
 // entry is written to a temporary file and renamed into place, so readers
-// never see half of one; it repeats its key and ends with a checksum, so a
-// corrupt, truncated or foreign file is ignored (and rewritten by whoever
-// computes the value again), never trusted. Keys are scoped to the build of
+// never see half of one; it repeats its key and ends with an HMAC under the
+// cache's own secret, so a corrupt, truncated or foreign file (one planted
+// by anyone who does not hold the secret) is ignored and rewritten by
+// whoever computes the value again, never trusted. The cache is the user's
+// own: its directory is made 0700, and one another user owns or others may
+// write to is refused; an entry is read only when it is a regular file the
+// user owns, within a size bound; no write follows a symbolic link. Keys are scoped to the build of
 // trajscope that wrote them: another version's entries are never read, and
 // age out. The directory is kept under a size limit by removing the least
 // recently used entries.
 package filefacts
 
 import (
-	"bytes"
+	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -39,7 +44,14 @@ import (
 const DefaultLimit = 1 << 30
 
 // magic starts every entry; the version changes with the entry layout.
-const magic = "trajscope-facts-1\n"
+const magic = "trajscope-facts-2\n"
+
+// maxEntry bounds an entry read back (a file's definitions and line
+// offsets take far less); a larger value is recomputed, never stored.
+const maxEntry = 32 << 20
+
+// secretFile holds the cache's key, made on first use.
+const secretFile = "key"
 
 // entriesDir is the layout version's subdirectory.
 const entriesDir = "v1"
@@ -57,9 +69,10 @@ func Dir() (string, error) {
 // Store is one cache directory. Safe for concurrent use by goroutines and
 // by processes.
 type Store struct {
-	dir   string
-	ns    string // the build's scope, prefixed to every key
-	limit int64
+	dir    string
+	ns     string // the build's scope, prefixed to every key
+	limit  int64
+	secret []byte // the HMAC key every entry is signed with
 
 	written atomic.Int64
 
@@ -78,15 +91,113 @@ type put struct {
 }
 
 // Open opens (creating it if needed) the cache at dir, bounded by limit
-// bytes (DefaultLimit when <= 0).
+// bytes (DefaultLimit when <= 0). A directory that is not the user's own
+// (another user owns it, or others may write to it) is refused.
 func Open(dir string, limit int64) (*Store, error) {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	if err := os.MkdirAll(filepath.Join(dir, entriesDir), 0o755); err != nil {
+	entries := filepath.Join(dir, entriesDir)
+	if err := os.MkdirAll(entries, 0o700); err != nil {
 		return nil, fmt.Errorf("cache %s: %w", dir, err)
 	}
-	return &Store{dir: dir, ns: buildID(), limit: limit}, nil
+	for _, d := range []string{dir, entries} {
+		if err := ownDir(d); err != nil {
+			return nil, fmt.Errorf("cache %s: %w", dir, err)
+		}
+	}
+	secret, err := loadSecret(filepath.Join(dir, secretFile))
+	if err != nil {
+		return nil, fmt.Errorf("cache %s: %w", dir, err)
+	}
+	return &Store{dir: dir, ns: buildID(), limit: limit, secret: secret}, nil
+}
+
+// ownDir checks a cache directory is one only the user can change.
+func ownDir(dir string) error {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%s: not a directory", dir)
+	}
+	if !ownedByUser(st) {
+		return fmt.Errorf("%s: owned by another user", dir)
+	}
+	if st.Mode().Perm()&0o022 != 0 {
+		return fmt.Errorf("%s: writable by other users (mode %v)", dir, st.Mode().Perm())
+	}
+	return nil
+}
+
+// loadSecret reads the cache's key, making it on first use: written to a
+// temporary file and linked into place, so two processes starting at once
+// agree on one key and neither reads half of it.
+func loadSecret(path string) ([]byte, error) {
+	for range 2 {
+		b, err := readOwn(path, 64)
+		if err == nil {
+			if len(b) != 32 {
+				return nil, fmt.Errorf("%s: not a key made by trajscope (remove it to start a new cache)", path)
+			}
+			return b, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		key := make([]byte, 32)
+		if _, err := rand.Read(key); err != nil {
+			return nil, err
+		}
+		tmp, err := os.CreateTemp(filepath.Dir(path), ".key.tmp-*")
+		if err != nil {
+			return nil, err
+		}
+		_, err = tmp.Write(key)
+		if err = errors.Join(err, tmp.Close()); err == nil {
+			err = os.Link(tmp.Name(), path)
+		}
+		os.Remove(tmp.Name())
+		if err == nil {
+			return key, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, err
+		}
+		// Another process linked its key first: read that one.
+	}
+	return nil, fmt.Errorf("%s: cannot make the cache key", path)
+}
+
+// readOwn reads a file of at most limit bytes that is a regular file the
+// user owns and only the user may change, without following a symbolic
+// link or blocking on a FIFO.
+func readOwn(path string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case !st.Mode().IsRegular():
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	case !ownedByUser(st):
+		return nil, fmt.Errorf("%s: owned by another user", path)
+	case st.Mode().Perm()&0o022 != 0:
+		return nil, fmt.Errorf("%s: writable by other users", path)
+	case st.Size() > limit:
+		return nil, fmt.Errorf("%s: larger than %d bytes", path, limit)
+	}
+	b := make([]byte, st.Size())
+	if _, err := io.ReadFull(f, b); err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
 // Dir returns the cache directory.
@@ -128,27 +239,15 @@ const touchAfter = time.Hour
 func (s *Store) Get(key string) ([]byte, bool) {
 	full := s.ns + "\x00" + key
 	_, p := s.path(full)
-	f, err := os.Open(p)
+	b, err := readOwn(p, maxEntry)
 	if err != nil {
 		return nil, false
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() || st.Size() > 1<<30 {
-		return nil, false
-	}
-	b := make([]byte, st.Size())
-	if _, err := io.ReadFull(f, b); err != nil {
-		return nil, false
-	}
-	v, ok := decode(b, full)
+	v, ok := decode(s.secret, b, full)
 	if !ok {
 		return nil, false
 	}
-	if time.Since(st.ModTime()) > touchAfter {
-		now := time.Now()
-		_ = os.Chtimes(p, now, now)
-	}
+	s.touch(p)
 	return v, true
 }
 
@@ -176,11 +275,27 @@ func (s *Store) Put(key string, value []byte) {
 // Flush waits until every Put so far is on disk (or failed).
 func (s *Store) Flush() { s.pending.Wait() }
 
-// write stores one entry: a temporary file renamed into place.
+// touch refreshes an entry's time when it is old, for trimming (a link
+// planted in its place is not followed: the entry was read without it).
+func (s *Store) touch(p string) {
+	st, err := os.Lstat(p)
+	if err != nil || !st.Mode().IsRegular() || time.Since(st.ModTime()) <= touchAfter {
+		return
+	}
+	now := time.Now()
+	_ = os.Chtimes(p, now, now)
+}
+
+// write stores one entry: a temporary file renamed into place (the rename
+// replaces whatever the name held, a link included, never writes through
+// it).
 func (s *Store) write(key string, value []byte) {
 	full := s.ns + "\x00" + key
 	dir, p := s.path(full)
-	b := encode(full, value)
+	b := encode(s.secret, full, value)
+	if len(b) > maxEntry {
+		return
+	}
 	err := atomicfile.WriteFile(p, b)
 	if errors.Is(err, fs.ErrNotExist) { // cleaned meanwhile
 		if os.MkdirAll(dir, 0o755) == nil {
@@ -194,25 +309,30 @@ func (s *Store) write(key string, value []byte) {
 }
 
 // encode lays an entry out as magic, uvarint key length, key, uvarint
-// value length, value, and the SHA-256 of all that.
-func encode(key string, value []byte) []byte {
+// value length, value, and the HMAC-SHA-256 of all that under secret.
+func encode(secret []byte, key string, value []byte) []byte {
 	b := make([]byte, 0, len(magic)+len(key)+len(value)+2*binary.MaxVarintLen64+sha256.Size)
 	b = append(b, magic...)
 	b = binary.AppendUvarint(b, uint64(len(key)))
 	b = append(b, key...)
 	b = binary.AppendUvarint(b, uint64(len(value)))
 	b = append(b, value...)
-	sum := sha256.Sum256(b)
-	return append(b, sum[:]...)
+	return append(b, sign(secret, b)...)
 }
 
-// decode checks an entry against its checksum and its key.
-func decode(b []byte, key string) ([]byte, bool) {
+func sign(secret, body []byte) []byte {
+	m := hmac.New(sha256.New, secret)
+	m.Write(body)
+	return m.Sum(nil)
+}
+
+// decode checks an entry against its HMAC and its key.
+func decode(secret, b []byte, key string) ([]byte, bool) {
 	if len(b) < len(magic)+sha256.Size || string(b[:len(magic)]) != magic {
 		return nil, false
 	}
 	body, sum := b[:len(b)-sha256.Size], b[len(b)-sha256.Size:]
-	if got := sha256.Sum256(body); !bytes.Equal(got[:], sum) {
+	if !hmac.Equal(sign(secret, body), sum) {
 		return nil, false
 	}
 	r := body[len(magic):]
@@ -249,14 +369,29 @@ func (s *Store) Close() error {
 		return nil
 	}
 	stamp := filepath.Join(s.dir, "trimmed")
-	if st, err := os.Stat(stamp); err == nil && time.Since(st.ModTime()) < trimEvery && w < s.limit/20 {
+	if st, err := os.Lstat(stamp); err == nil && st.Mode().IsRegular() && time.Since(st.ModTime()) < trimEvery && w < s.limit/20 {
 		return nil
 	}
-	if err := os.WriteFile(stamp, nil, 0o644); err != nil {
+	if err := stampNow(stamp); err != nil {
 		return err
 	}
 	_, err := s.Trim(s.limit)
 	return err
+}
+
+// stampNow marks the time of a trim: the stamp is a regular file written
+// in place, never through a link (a link or FIFO there is an error; the
+// trim happens next time).
+func stampNow(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|openFlags, 0o600)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file", path)
+	}
+	return nil
 }
 
 type file struct {
@@ -303,9 +438,9 @@ func (s *Store) Trim(limit int64) (int64, error) {
 
 // Usage reports the bytes and entries under dir (zero for a missing one).
 func Usage(dir string) (bytes int64, entries int, err error) {
-	err = walkFiles(dir, func(_ string, info fs.FileInfo) {
+	err = walkFiles(filepath.Join(dir, entriesDir), func(_ string, info fs.FileInfo) {
 		bytes += info.Size()
-		if !atomicfile.IsTemp(info.Name()) && info.Name() != "trimmed" {
+		if !atomicfile.IsTemp(info.Name()) {
 			entries++
 		}
 	})

@@ -2,10 +2,14 @@ package filefacts
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -71,7 +75,7 @@ func entryPath(s *Store, key string) string {
 
 func TestCorruptOrForeignEntriesAreIgnored(t *testing.T) {
 	s := open(t)
-	good := func() []byte { return encode(s.ns+"\x00k", []byte("value")) }
+	good := func() []byte { return encode(s.secret, s.ns+"\x00k", []byte("value")) }
 	tests := []struct {
 		name  string
 		entry func() []byte
@@ -80,10 +84,19 @@ func TestCorruptOrForeignEntriesAreIgnored(t *testing.T) {
 		{"flipped checksum", func() []byte { b := good(); b[len(b)-1] ^= 1; return b }},
 		{"truncated", func() []byte { b := good(); return b[:len(b)-7] }},
 		{"empty file", func() []byte { return nil }},
-		{"other key (hash collision or moved file)", func() []byte { return encode(s.ns+"\x00other", []byte("value")) }},
-		{"other build", func() []byte { return encode("exe:elsewhere\x00k", []byte("value")) }},
+		{"other key (hash collision or moved file)", func() []byte { return encode(s.secret, s.ns+"\x00other", []byte("value")) }},
+		{"other build", func() []byte { return encode(s.secret, "exe:elsewhere\x00k", []byte("value")) }},
 		{"other layout", func() []byte { b := good(); b[0] = 'X'; return b }},
 		{"garbage", func() []byte { return bytes.Repeat([]byte("trajscope"), 20) }},
+		// Well formed, but signed without this cache's secret: what anyone
+		// else could plant (the old layout's unkeyed SHA-256 let them).
+		{"another secret", func() []byte { return encode(bytes.Repeat([]byte{7}, 32), s.ns+"\x00k", []byte("evil")) }},
+		{"unkeyed checksum", func() []byte {
+			b := good()
+			body := append([]byte(nil), b[:len(b)-sha256.Size]...)
+			sum := sha256.Sum256(body)
+			return append(body, sum[:]...)
+		}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -243,5 +256,120 @@ func TestClean(t *testing.T) {
 	s.Flush()
 	if v, ok := s.Get("a"); !ok || string(v) != "2" {
 		t.Errorf("after Clean: %q, %v", v, ok)
+	}
+}
+
+// The cache is the user's own: an entry is read only when it is a regular
+// file of bounded size, reached without a link; a planted FIFO does not
+// block, a huge entry is not read, and the trim stamp is never written
+// through a link.
+func TestHostileEntries(t *testing.T) {
+	s := open(t)
+	s.Put("k", []byte("value"))
+	s.Flush()
+	p := entryPath(s, "k")
+	good, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	elsewhere := filepath.Join(t.TempDir(), "entry")
+	os.WriteFile(elsewhere, good, 0o644)
+	tests := []struct {
+		name  string
+		plant func() error
+	}{
+		{"FIFO", func() error { return syscall.Mkfifo(p, 0o600) }},
+		{"link to a valid entry", func() error { return os.Symlink(elsewhere, p) }},
+		{"entry past the bound", func() error {
+			f, err := os.Create(p)
+			if err == nil {
+				err = errors.Join(f.Truncate(maxEntry+1), f.Close())
+			}
+			return err
+		}},
+		{"writable by others", func() error {
+			if err := os.WriteFile(p, good, 0o600); err != nil {
+				return err
+			}
+			return os.Chmod(p, 0o666)
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			os.Remove(p)
+			if err := tc.plant(); err != nil {
+				t.Skip(err)
+			}
+			done := make(chan bool, 1)
+			go func() { _, ok := s.Get("k"); done <- ok }()
+			select {
+			case ok := <-done:
+				if ok {
+					t.Error("the planted entry was read")
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("Get blocked")
+			}
+		})
+	}
+	// The stamp: a link to a file the next trim must not truncate.
+	victim := filepath.Join(t.TempDir(), "victim")
+	os.WriteFile(victim, []byte("keep me"), 0o644)
+	if err := os.Symlink(victim, filepath.Join(s.dir, "trimmed")); err != nil {
+		t.Skip(err)
+	}
+	s.Put("other", []byte("x"))
+	s.Close()
+	if b, _ := os.ReadFile(victim); string(b) != "keep me" {
+		t.Errorf("the stamp's link target holds %q", b)
+	}
+}
+
+// A cache directory others may write to, or another user owns, is refused;
+// a new one is made 0700.
+func TestOpenRefusesADirectoryNotTheUsers(t *testing.T) {
+	fresh := filepath.Join(t.TempDir(), "new", "trajscope")
+	if _, err := Open(fresh, 0); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(fresh); st.Mode().Perm() != 0o700 {
+		t.Errorf("a new cache is %v, want 0700", st.Mode().Perm())
+	}
+	open := t.TempDir()
+	os.Chmod(open, 0o777)
+	if _, err := Open(open, 0); err == nil || !strings.Contains(err.Error(), "writable by other users") {
+		t.Errorf("a world-writable cache: %v", err)
+	}
+	if os.Geteuid() == 0 {
+		theirs := t.TempDir()
+		if err := os.Chown(theirs, 65534, 65534); err != nil {
+			t.Skip(err)
+		}
+		if _, err := Open(theirs, 0); err == nil || !strings.Contains(err.Error(), "owned by another user") {
+			t.Errorf("another user's cache: %v", err)
+		}
+	}
+	// A key that is not the user's own is refused too.
+	withKey := t.TempDir()
+	Open(withKey, 0)
+	os.Chmod(filepath.Join(withKey, secretFile), 0o666)
+	if _, err := Open(withKey, 0); err == nil {
+		t.Error("a key others may write was accepted")
+	}
+}
+
+// Two stores on one directory share the secret: one's entries are the
+// other's hits.
+func TestSecretIsShared(t *testing.T) {
+	dir := t.TempDir()
+	a, _ := Open(dir, 0)
+	b, err := Open(dir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Put("k", []byte("v"))
+	a.Flush()
+	if v, ok := b.Get("k"); !ok || string(v) != "v" {
+		t.Errorf("a second store misses the first's entry: %q %v", v, ok)
 	}
 }
