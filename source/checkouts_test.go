@@ -311,7 +311,7 @@ func TestDecodersNeverPanic(t *testing.T) {
 			parseTree(b)
 		}
 	}
-	if e, err := parseTree(tree); err != nil || len(e) != 2 || e[1].name != "d" {
+	if e, err := parseTree(tree); err != nil || len(e.entries) != 2 || e.entries[1].name != "d" {
 		t.Errorf("parseTree = %v, %v", e, err)
 	}
 }

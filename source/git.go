@@ -184,17 +184,11 @@ func (g *GitTree) lookup(rest string) pathFact {
 	for rest != "" {
 		var name string
 		name, rest, _ = strings.Cut(rest, "/")
-		entries, err := g.repo.tree(dir)
+		t, err := g.repo.tree(dir)
 		if err != nil {
 			return pathFact{}
 		}
-		var e *treeEntry
-		for i := range entries {
-			if entries[i].name == name {
-				e = &entries[i]
-				break
-			}
-		}
+		e := t.find(name)
 		if e == nil {
 			return pathFact{}
 		}

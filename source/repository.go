@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -272,7 +273,7 @@ type treeEntry struct {
 
 // tree returns the parsed tree object h, from the cache when a commit read
 // earlier shares it.
-func (r *repository) tree(h plumbing.Hash) ([]treeEntry, error) {
+func (r *repository) tree(h plumbing.Hash) (*tree, error) {
 	if t, ok := trees.get(treeKey{r, h}); ok {
 		return t, nil
 	}
@@ -291,8 +292,70 @@ func (r *repository) tree(h plumbing.Hash) ([]treeEntry, error) {
 	return entries, nil
 }
 
+// tree is a parsed tree object. Git writes a tree's entries sorted (by
+// name, a directory's name compared as if it ended in "/"); a tree that is
+// is searched by halves, so a directory of a million files costs a path
+// lookup some twenty comparisons, not a million. A tree written out of
+// order (by hand) is scanned.
+type tree struct {
+	entries []treeEntry
+	sorted  bool
+}
+
+// find returns the entry called name, or nil.
+func (t *tree) find(name string) *treeEntry {
+	if !t.sorted {
+		for i := range t.entries {
+			if t.entries[i].name == name {
+				return &t.entries[i]
+			}
+		}
+		return nil
+	}
+	// The entry sorts as name (a file) or as name+"/" (a directory).
+	for _, dir := range [2]bool{false, true} {
+		i, found := slices.BinarySearchFunc(t.entries, name, func(e treeEntry, k string) int {
+			return gitCompare(e.name, e.mode == filemode.Dir, k, dir)
+		})
+		if found && t.entries[i].name == name {
+			return &t.entries[i]
+		}
+	}
+	return nil
+}
+
+// gitCompare orders two entry names as git sorts a tree: bytewise, a
+// directory's name as if it ended in "/".
+func gitCompare(a string, aDir bool, b string, bDir bool) int {
+	n := min(len(a), len(b))
+	if c := strings.Compare(a[:n], b[:n]); c != 0 {
+		return c
+	}
+	at := func(s string, dir bool) int { // the byte after the common part
+		switch {
+		case len(s) > n:
+			return int(s[n])
+		case dir:
+			return '/'
+		}
+		return -1
+	}
+	ca, cb := at(a, aDir), at(b, bDir)
+	if ca != cb {
+		return ca - cb
+	}
+	if len(a) == len(b) {
+		return 0 // same name and kind
+	}
+	// One name ended in its "/", the other goes on after a "/".
+	if len(a) < len(b) {
+		return strings.Compare("/", b[n:])
+	}
+	return strings.Compare(a[n:], "/")
+}
+
 // parseTree decodes "<octal mode> <name>\0<20-byte hash>" entries.
-func parseTree(data []byte) ([]treeEntry, error) {
+func parseTree(data []byte) (*tree, error) {
 	var out []treeEntry
 	for len(data) > 0 {
 		sp := strings.IndexByte(string(data[:min(len(data), 8)]), ' ')
@@ -320,7 +383,11 @@ func parseTree(data []byte) ([]treeEntry, error) {
 		out = append(out, e)
 		data = data[nul+21:]
 	}
-	return out, nil
+	t := &tree{entries: out, sorted: true}
+	for i := 1; i < len(out) && t.sorted; i++ {
+		t.sorted = gitCompare(out[i-1].name, out[i-1].mode == filemode.Dir, out[i].name, out[i].mode == filemode.Dir) < 0
+	}
+	return t, nil
 }
 
 // trees keeps parsed trees for every repository of the process, within one
@@ -341,11 +408,11 @@ type treeKey struct {
 type treeCache struct {
 	mu       sync.Mutex
 	max      int
-	cur, old map[treeKey][]treeEntry
+	cur, old map[treeKey]*tree
 	bytes    int
 }
 
-func (c *treeCache) get(k treeKey) ([]treeEntry, bool) {
+func (c *treeCache) get(k treeKey) (*tree, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if t, ok := c.cur[k]; ok {
@@ -355,11 +422,11 @@ func (c *treeCache) get(k treeKey) ([]treeEntry, bool) {
 	return t, ok
 }
 
-func (c *treeCache) put(k treeKey, t []treeEntry, size int) {
+func (c *treeCache) put(k treeKey, t *tree, size int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.cur == nil || c.bytes+size > c.max/2 {
-		c.old, c.cur, c.bytes = c.cur, map[treeKey][]treeEntry{}, 0
+		c.old, c.cur, c.bytes = c.cur, map[treeKey]*tree{}, 0
 	}
 	c.cur[k] = t
 	c.bytes += size
