@@ -55,6 +55,9 @@ func runCompare(env *Env, o *viewOptions, paths []string) error {
 			return err
 		}
 		defer done()
+		if err := shown("compare", a); err != nil {
+			return err
+		}
 		analyses[k] = a
 		if note != "" {
 			notes = append(notes, note)

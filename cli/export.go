@@ -98,7 +98,11 @@ func runExport(env *Env, o *exportOptions, args []string) error {
 	// The run is loaded exactly as view loads it; the explorer step is
 	// replaced by writing the file.
 	o.view.export = func(a *scoring.Analysis, lens model.Lens) error {
-		opts := export.Options{Width: w, Height: h, Theme: o.view.theme, Lens: lens, Step: o.view.step, Speed: o.speed}
+		if err := shown("export", a); err != nil {
+			return err
+		}
+		note := func(s string) { fmt.Fprintf(env.Stderr, "trajscope: %s\n", s) }
+		opts := export.Options{Width: w, Height: h, Theme: o.view.theme, Lens: lens, Step: o.view.step, Speed: o.speed, Note: note}
 		if err := export.Write(out, kind, a, opts); err != nil {
 			return err
 		}

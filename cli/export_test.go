@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/trajscope/trajscope/model"
 )
 
 // export writes each kind from the demo; bad calls are usage errors that
@@ -81,5 +84,57 @@ func TestExportRunFile(t *testing.T) {
 	in := write(t, filepath.Join(dir, "in.cast"), predRow("inst-1", "pkg/mod.py", 1, 10)+"\n")
 	if code, _, errs = viewExec(t, "export", in, "-o", in); code != exitUsage || !strings.Contains(errs, "names the input") {
 		t.Errorf("exporting over the input: exit %d: %s", code, errs)
+	}
+}
+
+// export and compare lay out at most model.MaxShownActions actions and
+// model.MaxShownGoldSpans gold spans: past them, one line naming the file
+// and the bound, exit 1, and no file written.
+func TestExportAndCompareRefusePastTheShownBounds(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString(`{"info": {"exit_status": "Submitted", "submission": ""}, "messages": [{"role": "system", "content": "sys"}, {"role": "user", "content": "task"}`)
+	for i := 0; i <= model.MaxShownActions; i++ {
+		fmt.Fprintf(&b, `, {"role": "assistant", "content": "THOUGHT: x\n\n`+"```bash\\nsed -n '%d,%dp' pkg/mod.py\\n```"+`"}, {"role": "user", "content": "<returncode>0</returncode>\n<output>\nx\n</output>"}`, i%50+1, i%50+3)
+	}
+	b.WriteString("]}")
+	long := filepath.Join(dir, "o__r-1.traj.json")
+	os.WriteFile(long, []byte(b.String()), 0o644)
+	short := filepath.Join(dir, "short", "o__r-1.traj.json")
+	os.MkdirAll(filepath.Dir(short), 0o755)
+	os.WriteFile(short, []byte(`{"info": {"exit_status": "Submitted", "submission": ""}, "messages": [{"role": "system", "content": "sys"}, {"role": "user", "content": "task"}, {"role": "assistant", "content": "THOUGHT: x\n\n`+"```bash\\nsed -n '1,3p' pkg/mod.py\\n```"+`"}, {"role": "user", "content": "<returncode>0</returncode>\n<output>\nx\n</output>"}]}`), 0o644)
+	b.Reset()
+	b.WriteString(`{"inst_id": "o__r-1", "gold_ctx": [`)
+	for i := 0; i <= model.MaxShownGoldSpans; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, `{"file": "pkg/f%d.py", "start_line": 1, "end_line": 2}`, i)
+	}
+	b.WriteString("]}\n")
+	bigGold := filepath.Join(dir, "gold.jsonl")
+	os.WriteFile(bigGold, []byte(b.String()), 0o644)
+	smallGold := filepath.Join(dir, "small.jsonl")
+	os.WriteFile(smallGold, []byte(`{"inst_id": "o__r-1", "gold_ctx": [{"file": "pkg/mod.py", "start_line": 1, "end_line": 2}]}`+"\n"), 0o644)
+	out := filepath.Join(dir, "x.html")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"export", long, "--gold", smallGold, "-o", out}, fmt.Sprintf("a run of %d actions; export shows runs of at most %d", model.MaxShownActions+1, model.MaxShownActions)},
+		{[]string{"compare", long, short, "--gold", smallGold}, fmt.Sprintf("a run of %d actions; compare shows runs of at most %d", model.MaxShownActions+1, model.MaxShownActions)},
+		{[]string{"export", short, "--gold", bigGold, "-o", out}, fmt.Sprintf("%d gold spans and files for o__r-1; export shows at most %d", model.MaxShownGoldSpans+1, model.MaxShownGoldSpans)},
+	} {
+		code, _, stderr := exec(t, c.args...)
+		if code != 1 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit 1 and %q", c.args[0], code, stderr, c.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: wrote %s", c.args[0], out)
+		}
+	}
+	// At the bound's side of it, the page is written.
+	if code, _, stderr := exec(t, "export", short, "--gold", smallGold, "-o", out); code != 0 {
+		t.Errorf("a short run: exit %d: %s", code, stderr)
 	}
 }

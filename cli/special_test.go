@@ -160,3 +160,22 @@ func mustRead(t *testing.T, path string) []byte {
 	}
 	return b
 }
+
+// A run file in a folder that cannot be read is listed with its error, by
+// view and by convert, not dropped without a word.
+func TestUnreadableRunInFolderIsListed(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads any file")
+	}
+	dir := t.TempDir()
+	data := mustRead(t, "../testdata/examples/preds.jsonl")
+	os.WriteFile(filepath.Join(dir, "a.jsonl"), data, 0o644)
+	locked := filepath.Join(dir, "o__r-1.traj.json")
+	os.WriteFile(locked, []byte("{}"), 0o000)
+	for _, args := range [][]string{{"view", dir}, {"convert", dir, "-o", "-"}} {
+		_, _, stderr := exec(t, args...)
+		if !strings.Contains(stderr, "o__r-1.traj.json") || !strings.Contains(stderr, "permission denied") {
+			t.Errorf("%s: stderr does not list the unreadable file:\n%s", args[0], stderr)
+		}
+	}
+}

@@ -37,6 +37,9 @@ type Options struct {
 	Step int
 	// Speed is the autoplay interval of a .cast (0: the explorer's).
 	Speed time.Duration
+	// Note, when set, hears what the user should know about the file
+	// (a long run's recording samples its steps).
+	Note func(string)
 }
 
 // Kind returns the export kind of an output path: its extension, when it is
@@ -58,7 +61,7 @@ func Write(w io.Writer, kind string, a *scoring.Analysis, o Options) error {
 	case ".html":
 		return html.Write(w, a, html.Options{Theme: o.Theme, Lens: o.Lens, Step: o.Step})
 	case ".cast":
-		return cast.Write(w, a, cast.Options{Options: so})
+		return cast.Write(w, a, cast.Options{Options: so, Note: o.Note})
 	case ".svg":
 		return svg.Write(w, a, so)
 	}

@@ -14,4 +14,12 @@ const (
 	MaxActions = 100_000
 	// MaxGoldSpans bounds one instance's gold: its spans and files.
 	MaxGoldSpans = 100_000
+
+	// MaxShownActions and MaxShownGoldSpans bound what export and compare
+	// lay out: a page, recording or side-by-side of more is unreadable
+	// (a 100,000-action page is 60 MB), and each holds several copies of
+	// the run, so past them the promise above would not hold. score and
+	// view read up to the bounds above.
+	MaxShownActions   = 20_000
+	MaxShownGoldSpans = 20_000
 )

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -65,6 +66,8 @@ type Set struct {
 	}
 	files  filesCache
 	pinned map[string]bool
+	// loadedRows counts the rows of the sources read so far.
+	loadedRows int
 }
 
 // src is one file (or format directory) of runs.
@@ -117,12 +120,12 @@ func New(paths []string, format string) (*Set, error) {
 func (s *Set) add(path string) {
 	s.srcs = append(s.srcs, &src{path: path})
 	s.refs = append(s.refs, ref{len(s.srcs) - 1, -1})
-	s.rows = append(s.rows, report.ListRow{Path: path, ID: filepath.Base(path)})
-	s.renumber()
+	s.rows = append(s.rows, report.ListRow{Path: path, ID: filepath.Base(path), Pos: len(s.rows) + 1})
 }
 
-func (s *Set) renumber() {
-	for i := range s.rows {
+// renumber sets the positions of the rows from the one at index from on.
+func (s *Set) renumber(from int) {
+	for i := from; i < len(s.rows); i++ {
 		s.rows[i].Pos = i + 1
 	}
 }
@@ -241,13 +244,19 @@ func (s *Set) loadOne(k int) {
 	}
 	sr.loaded = true
 	s.parsed.src, s.parsed.runs = k, runs
-	at := 0
-	for at < len(s.refs) && s.refs[at].src != k {
-		at++
+	// Files are read in order: source k's row follows the rows of the
+	// sources before it. One run takes its row's place; more shift the
+	// rows after them once (a folder of n files costs n, not n²).
+	at := s.loadedRows
+	if len(rows) == 1 {
+		s.rows[at], s.refs[at] = rows[0], refs[0]
+		s.rows[at].Pos = at + 1
+	} else {
+		s.rows = slices.Insert(slices.Delete(s.rows, at, at+1), at, rows...)
+		s.refs = slices.Insert(slices.Delete(s.refs, at, at+1), at, refs...)
+		s.renumber(at)
 	}
-	s.rows = append(s.rows[:at], append(rows, s.rows[at+1:]...)...)
-	s.refs = append(s.refs[:at], append(refs, s.refs[at+1:]...)...)
-	s.renumber()
+	s.loadedRows += len(rows)
 	s.nextLoad = k + 1
 	if s.nextLoad == len(s.srcs) {
 		s.checkIDs()

@@ -10,6 +10,8 @@ import (
 
 // Gold is gold context prepared for scoring against one tree.
 type Gold struct {
+	// Spans counts the gold's spans and file entries as the gold lists them.
+	Spans   int
 	Files   []string // sorted, each once
 	Bytes   FileIntervals
 	symbols symbolSet
@@ -30,7 +32,7 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 		// Upstream json.loads the text form, fails, and scores empty gold.
 		init, add = nil, nil
 	}
-	out := &Gold{Files: make([]string, 0, len(init)+len(add)+len(g.Files))}
+	out := &Gold{Files: make([]string, 0, len(init)+len(add)+len(g.Files)), Spans: len(init) + len(add) + len(g.Files)}
 	bytes, lines := FileIntervals{}, FileIntervals{}
 	exists := sc.files.exists
 	if pt := partial(sc.files.tree); pt != nil {

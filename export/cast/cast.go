@@ -30,7 +30,16 @@ type Options struct {
 	// GoldHold is how many intervals a step that finds new gold stays on
 	// screen (0: 3), so the audience sees what was found.
 	GoldHold int
+	// Note, when set, hears what the reader of the recording should know
+	// (that it samples the steps of a long run).
+	Note func(string)
 }
+
+// MaxFrames bounds a recording: a run of more steps is sampled, every
+// k-th step shown (a step that finds gold is held as long as the steps it
+// stands for), so its length and the time to make it stay those of a long
+// talk, whatever the run.
+const MaxFrames = 1000
 
 // Header is the first line of an asciinema v2 file.
 type Header struct {
@@ -69,8 +78,14 @@ func Write(w io.Writer, a *scoring.Analysis, o Options) error {
 		return err
 	}
 	step := m.Interval()
+	acts := a.Lenses[o.Lens].Actions
+	stride := max(1, (len(acts)-1-m.Current()+MaxFrames-2)/(MaxFrames-1))
+	if stride > 1 && o.Note != nil {
+		o.Note(fmt.Sprintf("the recording shows one step in %d of the run's %d (at most %d frames); --step N starts it later", stride, len(acts), MaxFrames))
+	}
 	var prev []uv.Line
 	t := time.Duration(0)
+	gold := acts[m.Current()].NewGold > 0
 	for more := true; ; {
 		cur := screen.Grab(m, o.Width, o.Height)
 		data := diff(prev, cur)
@@ -85,11 +100,15 @@ func Write(w io.Writer, a *scoring.Analysis, o Options) error {
 			break
 		}
 		hold := step
-		if a.Lenses[o.Lens].Actions[m.Current()].NewGold > 0 {
+		if gold {
 			hold *= time.Duration(o.GoldHold)
 		}
 		t += hold
-		more = m.Advance()
+		gold = false
+		for k := 0; k < stride && more; k++ {
+			more = m.Advance()
+			gold = gold || acts[m.Current()].NewGold > 0
+		}
 	}
 	if err := event(b, t+2*step, end); err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -190,6 +191,51 @@ func TestGoto(t *testing.T) {
 	for y, want := range map[int]string{0: "\x1b[1;1H", 39: "\x1b[40;1H"} {
 		if got := Goto(y); got != want {
 			t.Errorf("Goto(%d) = %q, want %q", y, got, want)
+		}
+	}
+}
+
+// A run longer than MaxFrames steps is sampled: the recording has at most
+// MaxFrames frames (and the closing one), says so, still ends on the last
+// step, and a frame standing for a step that found gold is held longer.
+// Its cost is one frame's per frame, whatever the gold's size.
+func TestLongRunIsSampled(t *testing.T) {
+	a := exporttest.Long(t, 2500, 3)
+	var notes []string
+	o := Options{Options: screen.Options{Width: 100, Height: 30}, Note: func(s string) { notes = append(notes, s) }}
+	_, evs := parseCast(t, record(t, a, o))
+	frames := len(evs) - 1 // the last event only shows the cursor
+	if frames > MaxFrames+1 || frames < MaxFrames/2 {
+		t.Errorf("%d frames for 2500 steps, want at most %d (and not far fewer)", frames, MaxFrames+1)
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "one step in 3 of the run's 2500") {
+		t.Errorf("notes %q, want one saying the recording samples one step in 3", notes)
+	}
+	scr := make([]uv.Line, 30)
+	for _, e := range evs {
+		apply(t, scr, e.data, 100)
+	}
+	var all strings.Builder
+	for _, l := range scr {
+		all.WriteString(exporttest.Plain(l))
+	}
+	if !strings.Contains(all.String(), "2500/2500") {
+		t.Errorf("the recording does not end on the last step:\n%s", all.String())
+	}
+	// A short run is not sampled.
+	notes = nil
+	_, evs = parseCast(t, record(t, exporttest.Long(t, 40, 3), o))
+	if len(notes) != 0 || len(evs) != 40+2 {
+		t.Errorf("a 40-step run: %d events and notes %q, want 42 and none", len(evs), notes)
+	}
+}
+
+func BenchmarkRecordLargeGold(b *testing.B) {
+	a := exporttest.Long(b, 50, 20000)
+	o := Options{Options: screen.Options{Width: 120, Height: 40}}
+	for b.Loop() {
+		if err := Write(io.Discard, a, o); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -14,6 +14,7 @@
 package html
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	_ "embed"
@@ -129,12 +130,14 @@ func Write(w io.Writer, a *scoring.Analysis, o Options) error {
 		v.Categories = append(v.Categories, legend{"cat-" + c, display.CategoryGlyph(c), c})
 	}
 	v.Charts = charts(data)
-	var b bytes.Buffer
-	if err := pageTemplate.Execute(&b, v); err != nil {
+	// Written as it is made: the page is several times the run's size, and
+	// a half-written page is the caller's to discard (export writes it to
+	// a temporary file).
+	b := bufio.NewWriterSize(w, 64<<10)
+	if err := pageTemplate.Execute(b, v); err != nil {
 		return err
 	}
-	_, err = w.Write(b.Bytes())
-	return err
+	return b.Flush()
 }
 
 // glyphFinal marks lines of the final context, as in the explorer's gutter.

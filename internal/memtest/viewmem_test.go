@@ -79,9 +79,15 @@ func TestViewMemoryScales(t *testing.T) {
 		args := []string{"view", run, "--gold", gold}
 		if len(extra) > 0 {
 			args = append(slices.Clone(extra), "--gold", gold)
-			if extra[0] == "view" {
+			switch extra[0] {
+			case "view":
 				args = append(args, run)
-			} else {
+			case "export":
+				args = append(args, run, "-o", filepath.Join(t.TempDir(), "run"+extra[len(extra)-1]))
+				args = slices.Delete(args, len(extra)-1, len(extra)) // the extension was the kind
+			case "compare":
+				args = append(args, run, run)
+			default:
 				args = append(args, "--pred", run)
 			}
 		}
@@ -195,6 +201,12 @@ func TestViewMemoryScales(t *testing.T) {
 		{"actions", func(n int) (string, string) { return actionsOf(n), small }, model.MaxActions / 2, true,
 			[][]string{{"view", "--json"}}},
 		{"MB of one output line", func(n int) (string, string) { return lineOf(n), small }, 32, true, nil},
+		// export and compare lay out at most MaxShown* (past them they
+		// refuse): the page is written as it is made.
+		{"shown actions", func(n int) (string, string) { return actionsOf(n), small }, model.MaxShownActions / 2, true,
+			[][]string{{"export", ".html"}, {"export", ".cast"}, {"compare"}}},
+		{"shown gold files", func(n int) (string, string) { return tiny, goldOf(n) }, model.MaxShownGoldSpans / 2, true,
+			[][]string{{"export", ".html"}, {"export", ".cast"}, {"compare"}}},
 	} {
 		r1, g1 := c.make(c.n)
 		r2, g2 := c.make(2 * c.n)

@@ -50,13 +50,19 @@ func Sniff(name string, head []byte) bool {
 	t := bytes.TrimLeft(head, " \t\r\n\ufeff")
 	// A large info.config can push "messages" past the head; the 2.x
 	// version stamp in info then speaks for the file.
-	if len(t) == 0 || t[0] != '{' || !(messagesRe.Match(head) || versionRe.Match(head)) {
+	// Each pattern runs only where its literal is: a pattern starting with
+	// a quote otherwise tries every quote of the head (most of listing a
+	// folder of runs went there).
+	has := func(s string) bool { return bytes.Contains(head, []byte(s)) }
+	if len(t) == 0 || t[0] != '{' || !(has(`"messages"`) && messagesRe.Match(head) || has(`"mini_version"`) && versionRe.Match(head)) {
 		return false
 	}
-	if v1FormatRe.Match(head) {
+	format := has(`"trajectory_format"`)
+	if format && v1FormatRe.Match(head) {
 		return false
 	}
-	return v2FormatRe.Match(head) || v2MarkerRe.Match(head)
+	return format && v2FormatRe.Match(head) ||
+		(has(`"tool_calls"`) || has(`"tool"`) || has(`"function_call_output"`) || has(`"mini_version"`)) && v2MarkerRe.Match(head)
 }
 
 // ParseRuns reads one v2 trajectory, data, into a single run.

@@ -7,6 +7,7 @@ package goldpanel
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -29,6 +30,41 @@ type Model struct {
 	// sel is the selected span (index into Data.Gold); offset the first
 	// visible row.
 	sel, offset int
+	// rows lays the spans out (a header per file, then its spans) for
+	// rowsOf; only the visible rows are drawn, so a frame costs the pane's
+	// height, not the gold's size.
+	rows   []row
+	rowsOf *diagnose.GoldSpan
+	widest columns // the longest line range and fraction of rowsOf
+}
+
+// row is a file header (the file of span) or a span.
+type row struct {
+	span   int
+	header bool
+}
+
+// layout returns the rows of gold, laid out once per run.
+func (m *Model) layout(gold []diagnose.GoldSpan) []row {
+	if len(gold) > 0 && m.rowsOf == &gold[0] && len(m.rows) >= len(gold) {
+		return m.rows
+	}
+	m.rows = m.rows[:0]
+	m.widest = columns{lines: 4, frac: 1} // "file", "-"
+	for k := range gold {
+		if g := &gold[k]; !g.FileLevel() {
+			m.widest.lines = max(m.widest.lines, len(fmt.Sprintf("%d-%d", g.Start(), g.End())))
+			m.widest.frac = max(m.widest.frac, 2*len(fmt.Sprint(g.Lines()))+1)
+		}
+		if k == 0 || gold[k-1].File() != gold[k].File() {
+			m.rows = append(m.rows, row{k, true})
+		}
+		m.rows = append(m.rows, row{k, false})
+	}
+	if len(gold) > 0 {
+		m.rowsOf = &gold[0]
+	}
+	return m.rows
 }
 
 // New returns a gold panel.
@@ -120,26 +156,17 @@ func (m *Model) View() string {
 			detail = nil
 		}
 	}
-	// Rows: a header per file, then its spans; remember each span's row.
-	type row struct {
-		text string
-		span int
-	}
-	var rows []row
-	selRow := 0
+	rows := m.layout(d.Gold)
+	selRow, _ := slices.BinarySearchFunc(rows, m.sel, func(r row, sel int) int {
+		if r.span != sel {
+			return r.span - sel
+		}
+		if r.header {
+			return -1
+		}
+		return 0
+	})
 	cols := m.columns()
-	for k := range d.Gold {
-		g := &d.Gold[k]
-		if k == 0 || d.Gold[k-1].File() != g.File() {
-			// Cut in the middle: two files of one directory stay apart.
-			name := display.Middle(termsafe.Line(g.File()), m.W-2)
-			rows = append(rows, row{t.Bold.Render(display.GlyphGoldFile + " " + name), -1})
-		}
-		if k == m.sel {
-			selRow = len(rows)
-		}
-		rows = append(rows, row{m.spanRow(g, k == m.sel && m.Focused, cols), k})
-	}
 	body := m.H - 1 - len(detail)
 	if selRow < m.offset+1 {
 		m.offset = max(selRow-1, 0) // keep the file header in view
@@ -149,7 +176,14 @@ func (m *Model) View() string {
 	}
 	m.offset = max(0, min(m.offset, len(rows)-body))
 	for r := m.offset; r < len(rows) && len(lines) < 1+body; r++ {
-		lines = append(lines, rows[r].text)
+		g := &d.Gold[rows[r].span]
+		if rows[r].header {
+			// Cut in the middle: two files of one directory stay apart.
+			name := display.Middle(termsafe.Line(g.File()), m.W-2)
+			lines = append(lines, t.Bold.Render(display.GlyphGoldFile+" "+name))
+			continue
+		}
+		lines = append(lines, m.spanRow(g, rows[r].span == m.sel && m.Focused, cols))
 	}
 	if len(lines) < 1+body {
 		lines = append(lines, "") // a blank row sets the description apart
@@ -169,14 +203,8 @@ type columns struct{ lines, frac int }
 const diagRoom = 17
 
 func (m *Model) columns() columns {
-	c := columns{lines: 4, frac: 1} // "file", "-"
-	for k := range m.Ctx.Data.Gold {
-		g := &m.Ctx.Data.Gold[k]
-		if !g.FileLevel() {
-			c.lines = max(c.lines, len(fmt.Sprintf("%d-%d", g.Start(), g.End())))
-			c.frac = max(c.frac, 2*len(fmt.Sprint(g.Lines()))+1)
-		}
-	}
+	m.layout(m.Ctx.Data.Gold)
+	c := m.widest
 	// On a narrow pane the diagnosis matters more than the fraction: the
 	// glyph already says whether the span is read.
 	if len("  ● ")+c.lines+1+c.frac+1+len("not yet")+len(" → ")+diagRoom > m.W {

@@ -4,6 +4,7 @@
 package exporttest
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -118,4 +119,35 @@ func Safe(l uv.Line) bool {
 		}
 	}
 	return true
+}
+
+// Long is a run of n actions, each reading five lines of pkg/mod.py, with
+// a gold of spans spans (one in pkg/mod.py, the rest in files the
+// repository lacks): the shape of the largest inputs an export takes.
+func Long(t testing.TB, n, spans int) *scoring.Analysis {
+	t.Helper()
+	var src strings.Builder
+	for i := 1; i <= 300; i++ {
+		src.WriteString("x = 1\n")
+	}
+	repo := fstest.MapFS{"pkg/mod.py": &fstest.MapFile{Data: []byte(src.String())}}
+	run := &model.Run{InstanceID: "o__r-1", Format: "mini-swe-agent-v1"}
+	var obs, thoughts model.TextList
+	for i := 0; i < n; i++ {
+		a := i*7%200 + 1
+		run.Actions = append(run.Actions, model.Action{Index: int32(i), Tool: "bash", Category: model.CategoryRead,
+			Command: "sed -n '" + strconv.Itoa(a) + "," + strconv.Itoa(a+4) + "p' pkg/mod.py",
+			Reads:   []model.ObservedRead{{File: "pkg/mod.py", Kind: model.ReadRange, Start: a, End: a + 4}},
+			Steps:   []int{i}})
+		obs, thoughts = append(obs, "x = 1"), append(thoughts, "next")
+		run.Prediction.Steps = append(run.Prediction.Steps, model.Step{Files: []string{"pkg/mod.py"},
+			Spans: []model.FileSpans{{File: "pkg/mod.py", Spans: []model.Interval{{Start: a, End: a + 4}}}}})
+	}
+	run.Observations, run.Thoughts = obs, thoughts
+	run.Prediction.InstanceID = run.InstanceID
+	g := &model.Gold{ID: run.InstanceID, Init: []model.GoldSpan{{File: "pkg/mod.py", Start: 250, End: 260}}}
+	for i := 1; i < spans; i++ {
+		g.Init = append(g.Init, model.GoldSpan{File: "pkg/d" + strconv.Itoa(i%100) + "/f" + strconv.Itoa(i) + ".py", Start: 1, End: 10})
+	}
+	return scoring.Analyze(run, g, scoring.NewFileCache(source.NewFS(repo)), model.ContextBench)
 }
