@@ -77,6 +77,9 @@ type file struct {
 	raw   string
 	Path  string   `json:"path"`
 	OK    bool     `json:"ok"`
+	// Large is the size of a file too large for the page (maxEmbed), whose
+	// source the page does not carry.
+	Large int      `json:"large,omitempty"`
 	Lines int      `json:"lines"`
 	Gold  [][2]int `json:"gold"`
 	Final [][2]int `json:"final"`

@@ -101,11 +101,16 @@ func Write(w io.Writer, a *scoring.Analysis, o Options) error {
 	v := &view{Title: "trajscope · " + termsafe.Line(d.Run.InstanceID), Data0: data, Theme: pageTheme(o.Theme, th),
 		Who: termsafe.Line(model.Who(d.Run.Agent, d.Run.Model)), Format: termsafe.Line(d.Run.Format), Sem: a.Sem.String(),
 		ViewBox: fmt.Sprintf("-2 0 %g %g", chartW+4, chartH), Base: chartY(0), Width: chartW, Height: chartH}
-	for k, fd := range data.Files {
+	for k := range data.Files {
+		fd := &data.Files[k]
 		if !fd.OK {
 			continue
 		}
 		content, _ := a.Files.Content(fd.raw)
+		if len(content) > maxEmbed {
+			fd.Large = len(content)
+			continue
+		}
 		h, err := highlight(f, style, fd.raw, content)
 		if err != nil {
 			return fmt.Errorf("%s: %w", fd.Path, err)

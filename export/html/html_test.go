@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"unicode/utf8"
 
 	xhtml "golang.org/x/net/html"
@@ -15,6 +16,7 @@ import (
 	"github.com/trajscope/trajscope/export/internal/exporttest"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
+	gitsource "github.com/trajscope/trajscope/source"
 )
 
 func render(t *testing.T, a *scoring.Analysis, o Options) []byte {
@@ -288,5 +290,50 @@ func TestClip(t *testing.T) {
 				t.Error("not a prefix of the input, cut on a character boundary")
 			}
 		})
+	}
+}
+
+// A file larger than a page carries is left out of it (the page says so
+// when it is shown); the files beside it are carried as usual.
+func TestLargeFileIsNotCarried(t *testing.T) {
+	big := strings.Repeat("x = 1  # padding the line out to eighty bytes of python source ...........\n", maxEmbed/75+1)
+	repo := fstest.MapFS{"pkg/big.py": {Data: []byte(big)}, "pkg/small.py": {Data: []byte("a = 1\nb = 2\n")}}
+	run := &model.Run{InstanceID: "o__r-1", Actions: []model.Action{
+		{Index: 0, Tool: "bash", Category: model.CategoryRead, Command: "cat pkg/small.py", Reads: []model.ObservedRead{{File: "pkg/small.py", Kind: model.ReadWhole}}, Steps: []int{0}},
+		{Index: 1, Tool: "bash", Category: model.CategoryRead, Command: "sed -n 1,3p pkg/big.py", Reads: []model.ObservedRead{{File: "pkg/big.py", Kind: model.ReadRange, Start: 1, End: 3}}, Steps: []int{1}},
+	}}
+	run.Observations, run.Thoughts = model.TextList{"a = 1", "x = 1"}, model.TextList{"", ""}
+	run.Prediction = model.Prediction{InstanceID: run.InstanceID, Steps: []model.Step{
+		{Files: []string{"pkg/small.py"}}, {Files: []string{"pkg/big.py"}, Spans: []model.FileSpans{{File: "pkg/big.py", Spans: []model.Interval{{Start: 1, End: 3}}}}}}}
+	g := &model.Gold{ID: run.InstanceID, Init: []model.GoldSpan{{File: "pkg/big.py", Start: 2, End: 4}, {File: "pkg/small.py", Start: 1, End: 1}}}
+	a := scoring.Analyze(run, g, scoring.NewFileCache(gitsource.NewFS(repo)), model.ContextBench)
+	page := render(t, a, Options{})
+	if len(page) > 2<<20 {
+		t.Errorf("the page is %d bytes: the large file was carried", len(page))
+	}
+	var data struct {
+		Files []struct {
+			Path  string `json:"path"`
+			OK    bool   `json:"ok"`
+			Large int    `json:"large"`
+		} `json:"files"`
+	}
+	js := parse(t, page).scripts
+	for _, s := range js {
+		if typ, body, _ := strings.Cut(s, "\x00"); typ == "application/json" {
+			if err := json.Unmarshal([]byte(body), &data); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	carried := map[string]int{}
+	for k, f := range data.Files {
+		carried[f.Path] = f.Large
+		if f.Path == "pkg/small.py" && !strings.Contains(sourceText(t, page, k), "a = 1") {
+			t.Errorf("the small file's source is not in the page")
+		}
+	}
+	if carried["pkg/big.py"] != len(big) || carried["pkg/small.py"] != 0 {
+		t.Errorf("files %+v: want pkg/big.py large (%d bytes) and pkg/small.py carried", data.Files, len(big))
 	}
 }

@@ -86,7 +86,9 @@
     $('src-file').textContent = f.path + ':' + S.cursor + (S.pin ? '  (pinned; F follows)' : '');
     var node = $('f' + t.file);
     if (!node) {
-      note.textContent = f.path + ' is not in the repository' + (D.noRepo ? ' (no repository: pass --repo DIR or --cache DIR)' : '');
+      note.textContent = f.large
+        ? f.path + ' is ' + (f.large / 1048576).toFixed(0) + ' MB, larger than a page carries (16 MB a file): see it with trajscope view'
+        : f.path + ' is not in the repository' + (D.noRepo ? ' (no repository: pass --repo DIR or --cache DIR)' : '');
       note.hidden = false;
       return;
     }

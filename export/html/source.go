@@ -15,6 +15,10 @@ import (
 // plain, as in the explorer.
 const maxHighlight = 4 << 20
 
+// maxEmbed is the largest file a page carries: its markup is some twice the
+// file, and a page of hundreds of megabytes no browser opens.
+const maxEmbed = 16 << 20
+
 // tabWidth is how far tabs expand, as in the explorer's source pane.
 const tabWidth = 4
 
