@@ -41,7 +41,7 @@ func TestShardsConcatenateToTheWhole(t *testing.T) {
 }
 
 func TestShardFlagErrors(t *testing.T) {
-	for _, v := range []string{"0/3", "4/3", "1/0", "3", "a/b", "1/2/3", "-1/2", "/2", ""} {
+	for _, v := range []string{"0/3", "4/3", "1/0", "3", "a/b", "1/2/3", "-1/2", "/2", "", "288230376151711745/288230376151711745", "1000001/1000001", "99999999999999999999/99999999999999999999"} {
 		args := []string{"score", "--gold", exGold, "--pred", exPreds, "--repo", exRepo, "--shard", v}
 		_, errs, code := run(t, args...)
 		if v == "" {

@@ -268,6 +268,12 @@ func parseRow(b []byte) (Instance, error) {
 		if auc == nil || red == nil {
 			return in, fmt.Errorf("instance %q: expected \"trajectory\" values for %q", *row.InstanceID, g)
 		}
+		if err := errors.Join(fraction("final."+g.String()+".coverage", *m.Coverage), fraction("final."+g.String()+".precision", *m.Precision),
+			size("final."+g.String()+".intersection", m.Intersection), size("final."+g.String()+".gold_size", m.GoldSize),
+			size("final."+g.String()+".pred_size", m.PredSize),
+			fraction("trajectory.auc_coverage."+g.String(), *auc), fraction("trajectory.redundancy."+g.String(), *red)); err != nil {
+			return in, fmt.Errorf("instance %q: %w", *row.InstanceID, err)
+		}
 		*r.Trajectory.AUCCoverage.At(g) = *auc
 		*r.Trajectory.Redundancy.At(g) = *red
 	}
@@ -284,14 +290,43 @@ func parseRow(b []byte) (Instance, error) {
 			if v == nil {
 				return in, fmt.Errorf("instance %q: trajectory step %d has no %q coverage", *row.InstanceID, i+1, g)
 			}
+			if err := fraction(fmt.Sprintf("trajectory step %d %s coverage", i+1, g), *v); err != nil {
+				return in, fmt.Errorf("instance %q: %w", *row.InstanceID, err)
+			}
 			*sc.Coverage.At(g) = *v
 		}
 		r.Trajectory.Steps = append(r.Trajectory.Steps, sc)
 	}
 	if e := row.EditLoc; e != nil {
+		if err := errors.Join(fraction("editloc.recall", e.Recall), fraction("editloc.precision", e.Precision),
+			size("editloc.intersection", e.Intersection), size("editloc.gold_size", e.GoldSize), size("editloc.pred_size", e.PredSize)); err != nil {
+			return in, fmt.Errorf("instance %q: %w", *row.InstanceID, err)
+		}
 		r.EditLoc = &model.EditLoc{Recall: e.Recall, Precision: e.Precision, Intersection: e.Intersection, GoldSize: e.GoldSize, PredSize: e.PredSize}
 	}
 	return in, nil
+}
+
+// maxSize bounds a size in a result row (bytes, lines, symbols or files of
+// one instance): a terabyte, so that the sums over any file report reads
+// stay far inside int64.
+const maxSize = 1 << 40
+
+// fraction checks a coverage, precision, AUC or redundancy: a number in
+// [0, 1], as the evaluator writes them.
+func fraction(field string, v float64) error {
+	if !(v >= 0 && v <= 1) {
+		return fmt.Errorf("%s is %v; expected a fraction between 0 and 1", field, v)
+	}
+	return nil
+}
+
+// size checks an intersection or a gold or predicted size.
+func size(field string, v int) error {
+	if v < 0 || v > maxSize {
+		return fmt.Errorf("%s is %d; expected a size between 0 and %d", field, v, int64(maxSize))
+	}
+	return nil
 }
 
 // jsonErr words encoding/json's errors for people.

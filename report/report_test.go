@@ -259,6 +259,12 @@ func TestParseErrors(t *testing.T) {
 		{"document not array", `{"results": 5}`, `"results" is not a JSON array`},
 		{"report output as input", "{\n  \"lens\": \"contextbench\",\n  \"runs\": []\n}\n", `x.jsonl:1: a JSON object with neither "results" nor "instance_id"`},
 		{"truncated array", `[` + good, "unterminated array"},
+		// Values no evaluator writes: they would sum past int64 or average
+		// into nonsense ("P micro -0.062"), so the row is refused.
+		{"negative coverage", strings.Replace(good, `"coverage": 0.5`, `"coverage": -3.5`, 1), `x.jsonl:1: instance "a1": final.file.coverage is -3.5; expected a fraction between 0 and 1`},
+		{"coverage above one", strings.Replace(good, `"coverage": 0.5`, `"coverage": 1.5`, 1), `final.file.coverage is 1.5`},
+		{"huge gold size", good + "\n" + strings.Replace(good, `"gold_size": `, `"gold_size": 9223372036854775807, "x": `, 1), `x.jsonl:2: instance "a1": final.file.gold_size is 9223372036854775807; expected a size between 0 and`},
+		{"negative size", strings.Replace(good, `"pred_size": `, `"pred_size": -1, "x": `, 1), `final.file.pred_size is -1`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -228,6 +228,10 @@ func Shard(instances []Instance, k, n int) []Instance {
 	return instances[(k-1)*l/n : k*l/n]
 }
 
+// MaxShards bounds N in --shard K/N: more machines than that nobody has,
+// and the slice bounds are computed as (K-1)·len/N within int.
+const MaxShards = 1_000_000
+
 // ParseShard reads a --shard value "K/N"; "" is the whole batch (1/1).
 func ParseShard(s string) (k, n int, err error) {
 	if s == "" {
@@ -236,8 +240,8 @@ func ParseShard(s string) (k, n int, err error) {
 	ks, ns, ok := strings.Cut(s, "/")
 	k, err1 := strconv.Atoi(ks)
 	n, err2 := strconv.Atoi(ns)
-	if !ok || err1 != nil || err2 != nil || n < 1 || k < 1 || k > n {
-		return 0, 0, fmt.Errorf("--shard %q: want K/N with 1 <= K <= N, e.g. 2/8", termsafe.Line(s))
+	if !ok || err1 != nil || err2 != nil || n < 1 || k < 1 || k > n || n > MaxShards {
+		return 0, 0, fmt.Errorf("--shard %q: want K/N with 1 <= K <= N <= %d, e.g. 2/8", termsafe.Line(s), MaxShards)
 	}
 	return k, n, nil
 }
