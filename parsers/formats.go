@@ -12,6 +12,7 @@ import (
 	"github.com/trajscope/trajscope/parsers/agentlessloc"
 	"github.com/trajscope/trajscope/parsers/atif"
 	"github.com/trajscope/trajscope/parsers/claudecode"
+	"github.com/trajscope/trajscope/parsers/codex"
 	"github.com/trajscope/trajscope/parsers/internal/loader"
 	"github.com/trajscope/trajscope/parsers/miniswe"
 	"github.com/trajscope/trajscope/parsers/miniswev2"
@@ -80,6 +81,8 @@ var formats = []format{
 		sniff: sniffMiniSWEContent, parse: loader.Named(miniswe.Parse)},
 	{name: sweagent.Name, aliases: []string{"sweagent"}, suffixes: []string{".checkpoints.jsonl", ".context.json", "patch_context.txt", ".traj"},
 		sniff: sweagent.Sniff, parse: sweagent.ParseRuns},
+	{name: codex.Name, aliases: []string{"codex-cli", "codex-rollout"},
+		sniff: codex.Sniff, parse: codex.ParseRuns},
 	{name: claudecode.Name, aliases: []string{"claude"},
 		sniff: claudecode.Sniff, parse: claudecode.ParseRuns},
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/trajscope/trajscope/parsers/agentlessloc"
 	"github.com/trajscope/trajscope/parsers/atif"
 	"github.com/trajscope/trajscope/parsers/claudecode"
+	"github.com/trajscope/trajscope/parsers/codex"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
 	"github.com/trajscope/trajscope/parsers/miniswe"
@@ -59,6 +60,10 @@ var fixtures = []fixture{
 	{shared + "/formats/agentless/loc_outputs-01.jsonl", agentlessloc.Name, true},
 	{shared + "/formats/claude-code/d7d4e19e-608d-44ef-b166-cd050ef274ba.jsonl", claudecode.Name, true},
 	{shared + "/formats/claude-code/trajectory.json", atif.Name, true},
+	{shared + "/formats/codex-rollout/rollout-2025-11-17T15-30-28-019a93b9-f380-7600-98ff-940e6b99603c.jsonl", codex.Name, true},
+	{"codex/testdata/rollout.jsonl", codex.Name, false},
+	{"codex/testdata/legacy.jsonl", codex.Name, false},
+	{"codex/testdata/exec.jsonl", codex.Name, false},
 	{shared + "/contextbench/sample_trajectories_miniswe_qwen25_32b/preds_Verified.jsonl", Unified, true},
 }
 
@@ -405,7 +410,7 @@ func TestLoadReal(t *testing.T) {
 
 func TestFormats(t *testing.T) {
 	names := Formats()
-	for _, want := range []string{Unified, miniswe.Name, miniswev2.Name, sweagent.Name, openhands.Name, agentless.Name, agentlessloc.Name, prometheus.Name, claudecode.Name, atif.Name} {
+	for _, want := range []string{Unified, miniswe.Name, miniswev2.Name, sweagent.Name, openhands.Name, agentless.Name, agentlessloc.Name, prometheus.Name, claudecode.Name, atif.Name, codex.Name} {
 		found := false
 		for _, n := range names {
 			found = found || n == want

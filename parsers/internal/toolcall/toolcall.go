@@ -65,7 +65,7 @@ var toolKinds = map[string]kind{
 	"Glob": kGlob, "glob": kGlob, "find_files": kGlob,
 	"LS": kList, "ls": kList, "list_directory": kList, "list": kList,
 	"Bash": kBash, "bash": kBash, "shell": kBash, "execute_bash": kBash, "run_shell_command": kBash,
-	"exec_command": kBash, "local_shell": kBash, "terminal": kBash, "run_command": kBash, "execute_command": kBash,
+	"exec_command": kBash, "shell_command": kBash, "local_shell": kBash, "terminal": kBash, "run_command": kBash, "execute_command": kBash,
 	"Edit": kEdit, "MultiEdit": kEdit, "Write": kEdit, "NotebookEdit": kEdit, "edit": kEdit, "multiedit": kEdit,
 	"write": kEdit, "write_file": kEdit, "replace": kEdit, "edit_file": kEdit, "create_file": kEdit,
 	"str_replace_editor": kEditor, "str_replace_based_edit_tool": kEditor, "text_editor": kEditor,
@@ -144,6 +144,13 @@ func Apply(a *model.Action, c Call) {
 		a.Command = cmd
 		if cmd == "" {
 			a.Category = model.CategoryRun
+			return
+		}
+		if strings.HasPrefix(cmd, "apply_patch") {
+			// Codex runs `apply_patch <<'EOF' … EOF` itself, as its
+			// apply_patch tool: the patch names the files it edits.
+			a.Category = model.CategoryEdit
+			a.Edits = patchFiles(cmd)
 			return
 		}
 		r := shell.Analyze(cmd)

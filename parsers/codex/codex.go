@@ -1,0 +1,499 @@
+// Package codex loads runs of the OpenAI Codex CLI, in the three shapes it
+// writes them:
+//
+//   - the rollout it keeps under ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl,
+//     one {timestamp, type, payload} record a line: session_meta (the
+//     session id, cwd, CLI version, git), turn_context (the model),
+//     response_item (the conversation: message, reasoning, function_call,
+//     function_call_output, custom_tool_call (apply_patch), local_shell_call,
+//     web_search_call) and event_msg (token counts; the rest repeats the
+//     response items);
+//   - the legacy rollout of early 2025: a first line {id, timestamp,
+//     instructions, git}, then the response items themselves, one a line,
+//     with {"record_type": "state"} lines between them;
+//   - the event stream of `codex exec --json`: thread.started, turn.started,
+//     item.started/updated/completed (command_execution, file_change,
+//     mcp_tool_call, web_search, reasoning, agent_message, …) and
+//     turn.completed with the turn's token usage.
+//
+// Every tool call becomes one timeline action: shell commands (the
+// "shell"/"shell_command"/"exec_command" tools, local shell calls and
+// command_execution items) are read as mini-swe-agent's are, by
+// parsers/internal/shell, so `sed -n`, `cat`, `nl` and `rg` are reads and
+// searches; apply_patch and file_change items are edits. A command the
+// sandbox declined did not run and says so. Paths under the session's
+// working directory are made relative to it. There is no declared final
+// context: the ContextBench prediction is one step per action that
+// displayed file lines, and their union as the final.
+package codex
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/trajscope/trajscope/internal/inputfile"
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/observed"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
+	"github.com/trajscope/trajscope/parsers/internal/toolcall"
+)
+
+// Name is the format name used by detection and --format.
+const Name = "codex"
+
+var (
+	// rolloutRe finds a current rollout record's type.
+	rolloutRe = regexp.MustCompile(`"type"\s*:\s*"(?:session_meta|response_item|event_msg|turn_context|compacted)"`)
+	// execRe finds a `codex exec --json` event.
+	execRe = regexp.MustCompile(`"type"\s*:\s*"(?:thread\.started|turn\.started|turn\.completed|turn\.failed|item\.(?:started|updated|completed))"`)
+	// legacyRe finds a legacy rollout's item or state record.
+	legacyRe = regexp.MustCompile(`"record_type"\s*:\s*"state"|"type"\s*:\s*"(?:function_call|function_call_output|local_shell_call|custom_tool_call)"`)
+	// exitRe reads the exit status the newer shell tools print above their
+	// output ("Exit code: 0", "Process exited with code 0").
+	exitRe = regexp.MustCompile(`(?m)^(?:Exit code: |Process exited with code )(-?\d+)\s*$`)
+)
+
+// Sniff reports whether a file is a Codex rollout or exec event stream,
+// from its first JSON lines.
+func Sniff(_ string, head []byte) bool {
+	t := bytes.TrimLeft(head, " \t\r\n\ufeff")
+	if len(t) == 0 || t[0] != '{' {
+		return false
+	}
+	if bytes.Contains(head, []byte(`"traj_data"`)) {
+		return false
+	}
+	lines := toolcall.Lines(head)
+	for i, ln := range lines {
+		if i == 8 {
+			break
+		}
+		l := bytes.TrimSpace(ln.Text)
+		switch {
+		case len(l) == 0 || l[0] != '{':
+			return false
+		case rolloutRe.Match(l) && bytes.Contains(l, []byte(`"payload"`)), execRe.Match(l):
+			return true
+		case i > 0 && legacyRe.Match(l) && legacyHeader(lines[0].Text):
+			return true
+		}
+	}
+	return false
+}
+
+// legacyHeader reports a legacy rollout's first line: an object with the
+// session id, its time and the instructions, and no record type.
+func legacyHeader(line []byte) bool {
+	v, err := jsontree.Parse(bytes.TrimSpace(line))
+	if err != nil || v.Kind != jsontree.Object {
+		return false
+	}
+	_, id := v.Lookup("id")
+	_, ts := v.Lookup("timestamp")
+	_, typ := v.Lookup("type")
+	return id && ts && !typ
+}
+
+// ParseRuns reads one Codex file, data, into a single run.
+func ParseRuns(path string, data []byte) ([]model.Run, error) {
+	run, err := parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	return []model.Run{run}, nil
+}
+
+func parse(path string, data []byte) (model.Run, error) {
+	b := &builder{byCall: map[string]int{}}
+	lines := toolcall.Lines(data)
+	for i, ln := range lines {
+		t := bytes.TrimSpace(ln.Text)
+		if len(t) == 0 || t[0] != '{' {
+			continue
+		}
+		v, err := toolcall.DecodeAt(t, ln.No)
+		if err != nil {
+			if i == len(lines)-1 && b.recognised > 0 {
+				break // a half-written last record of a session still running
+			}
+			return model.Run{}, jsontree.At(path, err)
+		}
+		b.record(v, i == 0)
+	}
+	if b.recognised == 0 {
+		return model.Run{}, fmt.Errorf("%s: no Codex records (expected rollout lines with \"type\": \"session_meta\"/\"response_item\"/… and a \"payload\", or `codex exec --json` events)", path)
+	}
+	run := b.finish()
+	run.Path = path
+	if trial := toolcall.TrialName(path, inputfile.ReadRegular); trial != "" {
+		run.InstanceID = trial
+	}
+	if run.InstanceID == "" {
+		base := filepath.Base(path)
+		run.InstanceID = strings.TrimSuffix(base, filepath.Ext(base))
+	}
+	run.Prediction.InstanceID = run.InstanceID
+	return run, nil
+}
+
+type builder struct {
+	run        model.Run
+	recognised int
+	cwd        string
+	version    string
+	actions    []model.Action
+	calls      []toolcall.Call // calls[i] is action i's (Name "" for an action built whole)
+	obs        model.TextList
+	thoughts   model.TextList
+	byCall     map[string]int // call_id → action
+	thought    []string       // text since the last action, for the next one
+	turnFirst  int            // the first action of the current exec turn
+}
+
+// record reads one line of any of the three shapes.
+func (b *builder) record(v *jsontree.Value, first bool) {
+	ts := toolcall.ParseTime(v.Get("timestamp").Text())
+	typ := v.Get("type").Text()
+	payload, wrapped := v.Lookup("payload")
+	switch {
+	case wrapped && payload.Is(jsontree.Object):
+		b.recognised++
+		b.rollout(typ, payload, ts)
+	case strings.HasPrefix(typ, "thread.") || strings.HasPrefix(typ, "turn.") || strings.HasPrefix(typ, "item."):
+		b.recognised++
+		b.exec(typ, v)
+	case v.Get("record_type").Text() == "state":
+		b.recognised++
+	case first && typ == "":
+		// The legacy header: the session's id and git state.
+		if _, ok := v.Lookup("id"); ok {
+			b.recognised++
+			b.meta(v)
+		}
+	case typ != "":
+		if b.item(v, ts) {
+			b.recognised++
+		}
+	}
+}
+
+// meta reads session_meta (or the legacy header).
+func (b *builder) meta(p *jsontree.Value) {
+	if cwd := p.Get("cwd").Text(); cwd != "" {
+		b.cwd = strings.TrimSuffix(cwd, "/")
+	}
+	if v := p.Get("cli_version").Text(); v != "" {
+		b.version = v
+	}
+}
+
+// rollout reads one record of the current rollout layout.
+func (b *builder) rollout(typ string, p *jsontree.Value, ts float64) {
+	switch typ {
+	case "session_meta":
+		b.meta(p)
+	case "turn_context":
+		if m := p.Get("model").Text(); m != "" {
+			b.run.Model = m
+		}
+		if cwd := p.Get("cwd").Text(); cwd != "" && b.cwd == "" {
+			b.cwd = strings.TrimSuffix(cwd, "/")
+		}
+	case "response_item":
+		b.item(p, ts)
+	case "event_msg":
+		if p.Get("type").Text() == "token_count" {
+			// The usage of the model call that just ended: it made the
+			// calls since the previous count.
+			if u := p.Get("info").Get("last_token_usage"); u.Is(jsontree.Object) && len(b.actions) > 0 {
+				toolcall.AddUsage(&b.actions[len(b.actions)-1], usage(u))
+			}
+		}
+	}
+}
+
+// item reads one response item (a rollout's payload, or a legacy line); it
+// reports whether it knew the item.
+func (b *builder) item(p *jsontree.Value, ts float64) bool {
+	switch p.Get("type").Text() {
+	case "message":
+		if p.Get("role").Text() == "assistant" {
+			b.say(toolcall.Text(p.Get("content")))
+		}
+	case "reasoning":
+		var parts []string
+		for _, s := range p.Get("summary").Items() {
+			if t := s.Get("text").Text(); t != "" {
+				parts = append(parts, t)
+			}
+		}
+		b.say(strings.Join(parts, "\n"))
+	case "function_call":
+		args := p.Get("arguments").Text()
+		in, err := jsontree.Parse([]byte(args))
+		if err != nil || in.Kind != jsontree.Object {
+			in = object("input", args) // a freeform tool's raw text
+		}
+		b.call(p.Get("call_id").Text(), toolcall.Call{Name: p.Get("name").Text(), Input: in}, ts)
+	case "custom_tool_call":
+		b.call(p.Get("call_id").Text(), toolcall.Call{Name: p.Get("name").Text(), Input: object("input", p.Get("input").Text())}, ts)
+	case "local_shell_call":
+		in := object("command", "")
+		if cmd := p.Get("action").Get("command"); cmd != nil {
+			in.Obj[0].Val = cmd // an argv list, as the shell tool's
+		}
+		b.call(p.First("call_id", "id"), toolcall.Call{Name: "local_shell", Input: in}, ts)
+	case "web_search_call":
+		b.add(model.Action{Tool: "web_search", Category: model.CategorySearch, Timestamp: ts,
+			Command: "web search " + strconv.Quote(p.Get("action").Get("query").Text())}, "")
+	case "function_call_output", "custom_tool_call_output":
+		k, ok := b.byCall[p.Get("call_id").Text()]
+		if !ok {
+			return true
+		}
+		out := p.Get("output")
+		text, exit, hasExit := callOutput(out)
+		c := &b.calls[k]
+		c.Output, c.HasOutput, c.Exit, c.HasExit = text, true, exit, hasExit
+		if s := out.Get("success"); s.Is(jsontree.Bool) && !s.Bool {
+			c.IsError = true
+		}
+		b.obs[k] = text
+	default:
+		return false
+	}
+	return true
+}
+
+// exec reads one `codex exec --json` event.
+func (b *builder) exec(typ string, v *jsontree.Value) {
+	switch typ {
+	case "thread.started":
+		b.run.Prediction.InstanceID = "" // named from the path
+	case "turn.started":
+		b.turnFirst = len(b.actions)
+	case "turn.completed":
+		if u := v.Get("usage"); u.Is(jsontree.Object) && len(b.actions) > b.turnFirst {
+			toolcall.AddUsage(&b.actions[len(b.actions)-1], usage(u))
+		}
+	case "item.completed":
+		it := v.Get("item")
+		switch it.Get("type").Text() {
+		case "reasoning", "agent_message":
+			b.say(it.Get("text").Text())
+		case "command_execution":
+			cmd := unwrapShell(it.Get("command").Text())
+			c := toolcall.Call{Name: "shell", Input: object("command", cmd),
+				Output: it.Get("aggregated_output").Text(), HasOutput: true}
+			if n, ok := it.Get("exit_code").Int(); ok {
+				c.Exit, c.HasExit = n, true
+			}
+			k := b.call("", c, 0)
+			if it.Get("status").Text() == "declined" {
+				b.calls[k].Name = "" // nothing ran: no reads, no output
+				a := &b.actions[k]
+				a.Tool, a.Command, a.Category = "shell", cmd, model.CategoryRun
+				a.Failure = "not run: the command was declined"
+			}
+		case "file_change":
+			var files []string
+			for _, ch := range it.Get("changes").Items() {
+				if p := ch.Get("path").Text(); p != "" {
+					files = append(files, ch.Get("kind").Text()+" "+p)
+				}
+			}
+			a := model.Action{Tool: "file_change", Category: model.CategoryEdit, Command: "apply patch: " + strings.Join(files, ", ")}
+			for _, ch := range it.Get("changes").Items() {
+				if p := ch.Get("path").Text(); p != "" {
+					a.Edits = append(a.Edits, p)
+				}
+			}
+			if it.Get("status").Text() == "failed" {
+				a.Failure, a.Edits = "the patch failed", nil
+			}
+			b.add(a, "")
+		case "mcp_tool_call":
+			b.add(model.Action{Tool: it.Get("server").Text() + "." + it.Get("tool").Text(), Category: model.CategoryOther,
+				Command: it.Get("server").Text() + "." + it.Get("tool").Text()}, "")
+		case "web_search":
+			b.add(model.Action{Tool: "web_search", Category: model.CategorySearch, Command: "web search " + strconv.Quote(it.Get("query").Text())}, "")
+		}
+	}
+}
+
+// say keeps the model's text for the next action.
+func (b *builder) say(s string) {
+	if s = strings.TrimSpace(s); s != "" {
+		b.thought = append(b.thought, s)
+	}
+}
+
+// call adds a tool call's action, to be read once its output is known.
+func (b *builder) call(id string, c toolcall.Call, ts float64) int {
+	k := b.add(model.Action{Timestamp: ts}, c.Output)
+	b.calls[k] = c
+	if id != "" {
+		b.byCall[id] = k
+	}
+	return k
+}
+
+// add appends an action with the thought said before it.
+func (b *builder) add(a model.Action, out string) int {
+	b.actions = append(b.actions, a)
+	b.calls = append(b.calls, toolcall.Call{})
+	b.obs = append(b.obs, out)
+	b.thoughts = append(b.thoughts, strings.Join(b.thought, "\n\n"))
+	b.thought = nil
+	return len(b.actions) - 1
+}
+
+// finish reads every call with its output, numbers the actions and builds
+// the prediction.
+func (b *builder) finish() model.Run {
+	run := b.run
+	for i := range b.actions {
+		a := &b.actions[i]
+		if c := b.calls[i]; c.Name != "" {
+			keep := *a
+			toolcall.Apply(a, c)
+			a.Timestamp, a.Usage = keep.Timestamp, keep.Usage
+		}
+		a.Index = int32(i)
+		b.relative(a)
+	}
+	run.Actions, run.Observations, run.Thoughts = b.actions, b.obs, b.thoughts
+	run.Prediction.Steps, run.Prediction.Final = observed.Declare(run.Actions)
+	run.Format = Name
+	run.Agent = "codex"
+	if b.version != "" {
+		run.Agent += " " + b.version
+	}
+	return run
+}
+
+// relative makes the paths an action names under the session's working
+// directory relative to it, as the repository names them.
+func (b *builder) relative(a *model.Action) {
+	if b.cwd == "" {
+		return
+	}
+	rel := func(p string) string {
+		if r, ok := strings.CutPrefix(p, b.cwd+"/"); ok {
+			return r
+		}
+		return p
+	}
+	for i := range a.Reads {
+		a.Reads[i].File = rel(a.Reads[i].File)
+	}
+	for i := range a.Searches {
+		a.Searches[i].File = rel(a.Searches[i].File)
+	}
+	for i := range a.Edits {
+		a.Edits[i] = rel(a.Edits[i])
+	}
+}
+
+// callOutput reads a tool call's output: the rollout's {"output": …,
+// "metadata": {"exit_code": …}} document (a string holding JSON, or the
+// object itself), the newer shell tools' text with an "Exit code:" header,
+// or plain text.
+func callOutput(v *jsontree.Value) (text string, exit int, hasExit bool) {
+	doc := v
+	if s, ok := v.AsString(); ok {
+		text = s
+		if d, err := jsontree.Parse([]byte(s)); err == nil && d.Kind == jsontree.Object {
+			doc = d
+		}
+	} else if c := v.Get("content"); c.Is(jsontree.String) {
+		text = c.Str // a structured payload: {"content": …, "success": …}
+	}
+	if o := doc.Get("output"); o.Is(jsontree.String) {
+		text = o.Str
+		if n, ok := doc.Get("metadata").Get("exit_code").Int(); ok {
+			return text, n, true
+		}
+		return text, 0, false
+	}
+	if m := exitRe.FindStringSubmatchIndex(text); m != nil && m[0] < 512 {
+		n, _ := strconv.Atoi(text[m[2]:m[3]])
+		if _, rest, ok := strings.Cut(text, "\nOutput:\n"); ok {
+			text = rest
+		}
+		return text, n, true
+	}
+	return text, 0, false
+}
+
+// usage reads a Codex token usage: input_tokens includes the cached ones.
+func usage(u *jsontree.Value) model.Usage {
+	in, _ := u.Get("input_tokens").Int()
+	cached, _ := u.Get("cached_input_tokens").Int()
+	out, _ := u.Get("output_tokens").Int()
+	return model.NewUsage(max(in-cached, 0), out, cached, 0)
+}
+
+// object is {key: value} with a string value.
+func object(key, value string) *jsontree.Value {
+	return &jsontree.Value{Kind: jsontree.Object, Obj: []jsontree.Member{{Key: key, Val: &jsontree.Value{Kind: jsontree.String, Str: value}}}}
+}
+
+// unwrapShell returns the script of `bash -lc '…'` as `codex exec --json`
+// prints a command (the argv shell-quoted and joined), or cmd as it is.
+func unwrapShell(cmd string) string {
+	for _, sh := range []string{"bash -lc ", "/bin/bash -lc ", "bash -c ", "/bin/bash -c ", "/bin/zsh -lc ", "zsh -lc ", "sh -c ", "/bin/sh -c "} {
+		if rest, ok := strings.CutPrefix(cmd, sh); ok {
+			if s, ok := oneWord(rest); ok {
+				return s
+			}
+			return rest
+		}
+	}
+	return cmd
+}
+
+// oneWord undoes POSIX quoting when s is exactly one shell word: 'a'"'"'b'
+// and "a'b" and a\'b are all a'b.
+func oneWord(s string) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		switch c := s[i]; c {
+		case '\'':
+			end := strings.IndexByte(s[i+1:], '\'')
+			if end < 0 {
+				return "", false
+			}
+			b.WriteString(s[i+1 : i+1+end])
+			i += end + 2
+		case '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`\n", s[i+1]) >= 0 {
+					i++
+				}
+				b.WriteByte(s[i])
+			}
+			if i == len(s) {
+				return "", false
+			}
+			i++
+		case '\\':
+			if i+1 == len(s) {
+				return "", false
+			}
+			b.WriteByte(s[i+1])
+			i += 2
+		case ' ', '\t', '\n':
+			return "", false // more than one word
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return b.String(), true
+}
