@@ -38,6 +38,8 @@ func recordRun(rec *jsontree.Value) (model.Run, error) {
 		}
 		if llm := meta.Get("llm_config").Object(); llm != nil {
 			run.Model = llm.Get("model").Text()
+		} else if llm := meta.Get("llm").Object(); llm != nil { // V1
+			run.Model = llm.Get("model").Text()
 		}
 	}
 
@@ -65,6 +67,10 @@ func recordRun(rec *jsontree.Value) (model.Run, error) {
 	}
 	p.Final = UnionFinal(p.Steps)
 
+	if isV1(hist) {
+		run.Actions, run.Observations, run.Thoughts = v1Actions(hist)
+		return run, nil
+	}
 	run.Actions, run.Observations, run.Thoughts = historyActions(hist, stepOf)
 	return run, nil
 }

@@ -412,3 +412,96 @@ func TestRunDirsAreNotCompletions(t *testing.T) {
 		t.Error("real llm_completions directories no longer recognised")
 	}
 }
+
+// OpenHands V1 (software-agent-sdk) events: every ActionEvent an action,
+// read through its tool call (execute_bash as a shell command, the file
+// editor's view_range confirmed by the numbered output, str_replace an
+// edit), its output from the ObservationEvent of its tool_call_id; a
+// rejected call did not run, an agent error failed it; no ContextBench
+// step, as the reference evaluator finds none in typed events.
+func TestV1Events(t *testing.T) {
+	run := predtest.LoadOne(t, load, "testdata/v1-output.jsonl")
+	if run.InstanceID != "o__r-1" || run.Model != "litellm_proxy/anthropic/claude-sonnet-4-5" || run.CostUSD != 0.25 || len(run.Prediction.Steps) != 0 {
+		t.Errorf("run %q %q %v, %d steps", run.InstanceID, run.Model, run.CostUSD, len(run.Prediction.Steps))
+	}
+	type want struct {
+		tool    string
+		cat     model.Category
+		reads   []model.ObservedRead
+		edits   []string
+		failure string
+	}
+	wants := []want{
+		{"execute_bash", model.CategoryRead, predtest.Range("/workspace/pkg/mod.py", 10, 20), nil, ""},
+		{"str_replace_editor", model.CategoryRead, predtest.Range("/workspace/pkg/mod.py", 40, 44), nil, ""},
+		{"str_replace_editor", model.CategoryEdit, nil, []string{"/workspace/pkg/mod.py"}, ""},
+		{"execute_bash", model.CategoryOther, nil, nil, "not run: rejected (too dangerous)"},
+		{"execute_bash", model.CategoryRead, nil, nil, "sandbox crashed"},
+		{"finish", model.CategoryOther, nil, nil, ""},
+	}
+	if len(run.Actions) != len(wants) {
+		t.Fatalf("%d actions, want %d", len(run.Actions), len(wants))
+	}
+	for i, w := range wants {
+		a := run.Actions[i]
+		if a.Tool != w.tool || a.Category != w.cat || !reflect.DeepEqual(a.Reads, w.reads) || !reflect.DeepEqual(a.Edits, w.edits) ||
+			(w.failure == "") != (a.Failure == "") || !strings.Contains(a.Failure, w.failure) {
+			t.Errorf("action %d: %q %v reads %v edits %v failure %q; want %+v", i, a.Tool, a.Category, a.Reads, a.Edits, a.Failure, w)
+		}
+	}
+	if run.Observation(0) != "x = 10\n" || run.Thought(0) != "Look at the module." || run.Actions[0].Timestamp == 0 {
+		t.Errorf("action 1: output %q, thought %q, time %v", run.Observation(0), run.Thought(0), run.Actions[0].Timestamp)
+	}
+}
+
+// The real V1 output of ../shared (skipped without it): two safety tasks
+// of shell calls, none "other" with an empty command as before.
+func TestSharedV1(t *testing.T) {
+	const f = "../../../shared/data/formats/openhands-v1/openagentsafety_gpt-4o_output.jsonl"
+	predtest.NeedFile(t, f)
+	runs, err := load(f)
+	if err != nil || len(runs) != 2 {
+		t.Fatalf("%d runs, %v", len(runs), err)
+	}
+	for _, run := range runs {
+		if run.Model != "litellm_proxy/neulab/gpt-4o-2024-08-06" || len(run.Actions) != 9 {
+			t.Errorf("%s: model %q, %d actions", run.InstanceID, run.Model, len(run.Actions))
+		}
+		for i, a := range run.Actions {
+			if a.Command == "" || a.Tool == "" {
+				t.Errorf("%s action %d: tool %q command %q", run.InstanceID, i, a.Tool, a.Command)
+			}
+		}
+	}
+	if a := runs[0].Actions[0]; a.Tool != "execute_bash" || !strings.HasPrefix(a.Command, `chat_npc "David"`) || a.Category != model.CategoryRun {
+		t.Errorf("first action %q %q %v", a.Tool, a.Command, a.Category)
+	}
+}
+
+// The UI's export, a bare JSON list of events, is one run named by its
+// file; a renamed V1 output is found by its events.
+func TestUIExport(t *testing.T) {
+	run := predtest.LoadOne(t, load, "testdata/ui-export.json")
+	if run.InstanceID != "ui-export" || run.Model != "gpt-5-2025-08-07" || len(run.Actions) != 2 {
+		t.Fatalf("run %q %q, %d actions", run.InstanceID, run.Model, len(run.Actions))
+	}
+	if a := run.Actions[1]; a.Category != model.CategoryRead || !reflect.DeepEqual(a.Reads, predtest.Range("/workspace/pkg/mod.py", 40, 44)) {
+		t.Errorf("the read: %v %v", a.Category, a.Reads)
+	}
+	for _, c := range []struct {
+		name string
+		file string
+		want bool
+	}{{"export", "testdata/ui-export.json", true}, {"v1 renamed", "testdata/v1-output.jsonl", true}} {
+		if got := Sniff("renamed.json", predtest.ReadFile(t, c.file)); got != c.want {
+			t.Errorf("%s: Sniff = %v", c.name, got)
+		}
+	}
+	const shared = "../../../shared/data/formats/openhands-export/openhands_trajectory.json"
+	if _, err := os.Stat(shared); err == nil {
+		run := predtest.LoadOne(t, load, shared)
+		if run.Model != "gpt-5-2025-08-07" || len(run.Actions) != 5 || run.Actions[3].Tool != "execute_bash" || run.Actions[4].Category != model.CategorySubmit {
+			t.Errorf("the shared export: model %q, %d actions %+v", run.Model, len(run.Actions), run.Actions)
+		}
+	}
+}

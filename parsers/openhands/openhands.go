@@ -21,6 +21,7 @@ import (
 	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
+	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
 // Name is the format name used by detection and --format.
@@ -33,6 +34,9 @@ var (
 	idKeyRe   = regexp.MustCompile(`"(?:instance_id|original_inst_id|instruction|test_result|git_patch|instance)"\s*:`)
 	eventRe   = regexp.MustCompile(`"(?:action|observation)"\s*:\s*"`)
 	sweTrajRe = regexp.MustCompile(`"trajectory"\s*:\s*\[`)
+	// v1EventRe finds a V1 (software-agent-sdk) event.
+	v1EventRe = regexp.MustCompile(`"kind"\s*:\s*"(?:ActionEvent|ObservationEvent|MessageEvent|SystemPromptEvent)"`)
+	sourceRe  = regexp.MustCompile(`"source"\s*:\s*"(?:agent|user|environment)"`)
 )
 
 // Sniff reports whether a file is OpenHands output: by name (output.jsonl,
@@ -43,6 +47,11 @@ func Sniff(name string, head []byte) bool {
 		return true
 	}
 	text := string(head)
+	if strings.HasPrefix(strings.TrimLeft(text, " \t\r\n\ufeff"), "[") {
+		// The UI's export: a bare list of events.
+		return sourceRe.MatchString(text) && (eventRe.MatchString(text) || v1EventRe.MatchString(text)) &&
+			!strings.Contains(text, `"schema_version"`) && !strings.Contains(text, `"traj_data"`)
+	}
 	if !strings.HasPrefix(strings.TrimLeft(text, " \t\r\n"), "{") {
 		return false
 	}
@@ -54,7 +63,7 @@ func Sniff(name string, head []byte) bool {
 	if loc == nil || sweTrajRe.MatchString(first) || !idKeyRe.MatchString(first) {
 		return false
 	}
-	return strings.HasSuffix(first[loc[0]:loc[1]], "null") || eventRe.MatchString(first)
+	return strings.HasSuffix(first[loc[0]:loc[1]], "null") || eventRe.MatchString(first) || v1EventRe.MatchString(first)
 }
 
 // IsCompletionsDir reports whether dir is an llm_completions directory: one
@@ -107,7 +116,44 @@ func ParseRuns(path string, data []byte) ([]model.Run, error) {
 		}
 		return nil, fmt.Errorf("%s: line 1: a Git LFS pointer, not the file (run `git lfs pull`)", path)
 	}
+	if t := bytes.TrimLeft(data, " \t\r\n\ufeff"); len(t) > 0 && t[0] == '[' {
+		return exportRun(path, data)
+	}
 	return loadJSONL(path, data)
+}
+
+// exportRun reads the OpenHands UI's trajectory export, a bare JSON list
+// of events, as one run named by its file.
+func exportRun(path string, data []byte) ([]model.Run, error) {
+	v, err := toolcall.Decode(data)
+	if err != nil {
+		return nil, jsontree.At(path, err)
+	}
+	events := v.Items()
+	for i, e := range events {
+		if e.Object() == nil {
+			return nil, fmt.Errorf("%s: event %d: expected a JSON object, found %s", path, i, e.Describe())
+		}
+	}
+	base := filepath.Base(path)
+	id := strings.TrimSuffix(base, filepath.Ext(base))
+	rec := &jsontree.Value{Kind: jsontree.Object, Obj: []jsontree.Member{
+		{Key: "instance_id", Val: &jsontree.Value{Kind: jsontree.String, Str: id}},
+		{Key: "history", Val: v},
+	}}
+	run, err := recordRun(rec)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	run.Format, run.Path, run.Agent = Name, path, "openhands"
+	for _, e := range events {
+		// The model is in each call's response.
+		if m := e.Get("tool_call_metadata").Get("model_response").Get("model").Text(); m != "" {
+			run.Model = m
+			break
+		}
+	}
+	return []model.Run{run}, nil
 }
 
 func firstLine(data []byte) string {

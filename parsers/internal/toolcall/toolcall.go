@@ -68,7 +68,7 @@ var toolKinds = map[string]kind{
 	"exec_command": kBash, "shell_command": kBash, "local_shell": kBash, "terminal": kBash, "run_command": kBash, "execute_command": kBash,
 	"Edit": kEdit, "MultiEdit": kEdit, "Write": kEdit, "NotebookEdit": kEdit, "edit": kEdit, "multiedit": kEdit,
 	"write": kEdit, "write_file": kEdit, "replace": kEdit, "edit_file": kEdit, "create_file": kEdit,
-	"str_replace_editor": kEditor, "str_replace_based_edit_tool": kEditor, "text_editor": kEditor,
+	"str_replace_editor": kEditor, "str_replace_based_edit_tool": kEditor, "text_editor": kEditor, "file_editor": kEditor,
 	"apply_patch": kPatch, "Task": kAgent, "Agent": kAgent,
 }
 
