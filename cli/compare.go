@@ -122,6 +122,9 @@ func openOne(env *Env, o *viewOptions, sem model.Semantics, path string) (a *sco
 	if err != nil {
 		return nil, nil, "", err
 	}
+	if n := set.IDNote(pos); n != "" {
+		note = "trajscope: " + n
+	}
 	if len(a.Run.Actions) == 0 {
 		err = fmt.Errorf("%s: instance %q: the run has no actions to compare", safe(path), safe(a.Run.InstanceID))
 		return nil, nil, "", err

@@ -130,6 +130,9 @@ func runView(env *Env, o *viewOptions, paths []string) error {
 	if err != nil {
 		return err
 	}
+	if note := set.IDNote(pos); note != "" {
+		fmt.Fprintf(env.Stderr, "trajscope: %s\n", note)
+	}
 	if o.step > len(a.Run.Actions) && len(a.Run.Actions) > 0 {
 		return usagef("--step %d: the run has %d actions", o.step, len(a.Run.Actions))
 	}

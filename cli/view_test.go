@@ -137,7 +137,10 @@ func TestViewRunList(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "pricebook__pricebook-42.traj.json"), data, 0o644)
-	os.WriteFile(filepath.Join(dir, "other__run-1.traj.json"), data, 0o644)
+	other := strings.Replace(string(data), `"instance_id": "pricebook__pricebook-42"`, `"instance_id": "other__run-1"`, 1)
+	os.WriteFile(filepath.Join(dir, "other__run-1.traj.json"), []byte(other), 0o644)
+	// A renamed copy: its file names it otherwise, its record finds the gold.
+	os.WriteFile(filepath.Join(dir, "qwen_8b__pricebook__pricebook-42.traj.json"), data, 0o644)
 	sub := filepath.Join(dir, "again")
 	os.Mkdir(sub, 0o755)
 	os.WriteFile(filepath.Join(sub, "pricebook__pricebook-42.traj.json"), data, 0o644)
@@ -147,10 +150,13 @@ func TestViewRunList(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, want := range []string{
-		"3 runs (contextbench lens)",
-		"   1  pricebook__pricebook-42  mini-swe-agent 1.17.3 · Qwen3-Coder-30B-A3B-Instruct       20   0.15   0.43   0.04      1        2     1         2      1",
-		`   2  other__run-1             mini-swe-agent 1.17.3 · Qwen3-Coder-30B-A3B-Instruct       20      -      -      -      -        -     -         -      -  (no gold for instance "other__run-1")`,
+		"4 runs (contextbench lens)",
+		"   1  pricebook__pricebook-42",
+		`   2  other__run-1 `,
+		`(no gold for instance "other__run-1")`,
 		"   3  pricebook__pricebook-42",
+		"   4  qwen_8b__pricebook__pricebook-42  mini-swe-agent 1.17.3 · Qwen3-Coder-30B-A3B-Instruct       20   0.15   0.43   0.04      1        2     1         2      1",
+		`by its record: gold matched by the record's id`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
@@ -168,7 +174,7 @@ func TestViewRunList(t *testing.T) {
 			Diagnosis map[string]int `json:"diagnosis"`
 		} `json:"lenses"`
 	}
-	if err := json.Unmarshal([]byte(out), &rows); code != exitOK || err != nil || len(rows) != 3 {
+	if err := json.Unmarshal([]byte(out), &rows); code != exitOK || err != nil || len(rows) != 4 {
 		t.Fatalf("--json: exit %d, %v:\n%s", code, err, out)
 	}
 	if r := rows[0]; r.ID != "pricebook__pricebook-42" || r.Lenses["contextbench"].Diagnosis["found"] != 1 || r.Lenses["observed"].Coverage == 0 {
@@ -187,5 +193,23 @@ func TestViewRunList(t *testing.T) {
 	}
 	if code, _, errs = viewExec(t, append(args, "--instance", "3", "--step", "21")...); code != exitUsage || !strings.Contains(errs, "the run has 20 actions") {
 		t.Errorf("--step past the end of the picked run: exit %d %s", code, errs)
+	}
+}
+
+// A renamed run file is named by its file (the evaluator's rule) but finds
+// its gold by the id it records, and view says so.
+func TestViewRenamedRunFindsItsGold(t *testing.T) {
+	data, err := os.ReadFile("../demo/task/pricebook__pricebook-42.traj.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(t.TempDir(), "qwen_8b__pricebook__pricebook-42.traj.json")
+	os.WriteFile(f, data, 0o644)
+	code, out, errs := viewExec(t, "view", f, "--gold", "../demo/task/gold.json", "--repo", "../demo/task/repo")
+	if code != exitOK || !strings.Contains(errs, `instance "qwen_8b__pricebook__pricebook-42" by its file name (the evaluator's rule), "pricebook__pricebook-42" by its record`) {
+		t.Fatalf("exit %d, stderr %s", code, errs)
+	}
+	if !strings.Contains(out, "gold (contextbench lens)") || strings.Contains(out, "no gold") {
+		t.Errorf("the summary has no gold:\n%s", out)
 	}
 }

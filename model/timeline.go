@@ -161,6 +161,12 @@ func (a *Action) Failed() bool { return a.Failure != "" }
 // timeline of actions and the ContextBench prediction.
 type Run struct {
 	InstanceID string
+	// RecordedID is the instance id the file itself records, when the
+	// evaluator's rule named the run otherwise (a renamed
+	// "qwen_8b__pydata__xarray-4075.traj.json" is instance
+	// "qwen_8b__pydata__xarray-4075" by its file name, "pydata__xarray-4075"
+	// by its record); "" when they agree.
+	RecordedID string
 	Format     string
 	Agent      string
 	Model      string

@@ -90,7 +90,7 @@ func TestObservedHandChecks(t *testing.T) {
 			{1, 13, "open_file('/workspace/src/PullRequestViewer.tsx')", line("workspace/src/PullRequestViewer.tsx", [2]int{1, 100})},
 		}},
 		{"Claude Code", "claudecode/testdata/stream.jsonl", []handCheck{
-			{0, 0, `Read file_path="/workspace/pkg/a.py" limit=3 offset=10`, line("workspace/pkg/a.py", [2]int{10, 12})},
+			{0, 0, `Read file_path="/workspace/pkg/a.py" limit=3 offset=10`, line("pkg/a.py", [2]int{10, 12})},
 			{0, 1, `Grep path="/workspace" pattern="foo"`, ""},
 			{0, 5, "nl -ba pkg/a.py | sed -n '1,5p'", line("pkg/a.py", [2]int{1, 5})},
 		}},

@@ -92,7 +92,10 @@ func pairRuns(recs []unified.Record, runs []model.Run) []*model.Run {
 	}
 	for i := range recs {
 		id := recs[i].Pred.InstanceID
-		if len(runs) == len(recs) && runs[i].InstanceID == id {
+		if len(runs) == len(recs) && (runs[i].InstanceID == id || runs[i].RecordedID == id || len(runs) == 1) {
+			// One file read twice, in one order: a run is its record's
+			// even where the two readers name it differently (the
+			// evaluator by file name, the run's parser by its record).
 			out[i] = &runs[i]
 		} else {
 			out[i] = byID[id]

@@ -68,6 +68,9 @@ type Set struct {
 	pinned map[string]bool
 	// loadedRows counts the rows of the sources read so far.
 	loadedRows int
+	// idNotes says, by row, when a run's gold was matched by the id its
+	// file records rather than the evaluator's file-name id.
+	idNotes map[int]string
 }
 
 // src is one file (or format directory) of runs.
@@ -89,7 +92,7 @@ func New(paths []string, format string) (*Set, error) {
 	if format != "" && !parsers.Known(format) {
 		return nil, fmt.Errorf("%w %q (known: %s)", parsers.ErrUnknownFormat, format, strings.Join(parsers.Formats(), ", "))
 	}
-	s := &Set{format: format, pinned: map[string]bool{}}
+	s := &Set{format: format, pinned: map[string]bool{}, idNotes: map[int]string{}}
 	s.parsed.src = -1
 	for _, p := range paths {
 		st, err := os.Stat(p)
@@ -306,6 +309,14 @@ func (s *Set) Find(id string) (pos int, warning string, err error) {
 	return 0, "", fmt.Errorf("no instance %q among %d runs", termsafe.Line(id), len(s.rows))
 }
 
+// IDNote says how the run at position pos was matched to its gold when it
+// was by the id its file records ("" otherwise); valid once it is opened.
+func (s *Set) IDNote(pos int) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.idNotes[pos-1]
+}
+
 // GoldError is the gold set's answer for a run it has no gold for.
 type GoldError struct{ Err error }
 
@@ -366,8 +377,14 @@ func (s *Set) analyse(i int) (*scoring.Analysis, func(string) string, error) {
 	var err error
 	g := &model.Gold{ID: run.InstanceID, InstID: run.InstanceID}
 	if s.o.Gold != nil {
-		if found, gerr := s.o.Gold.Find(run.InstanceID, s.o.Sem); gerr == nil {
+		if found, note, gerr := s.o.Gold.FindRun(&run, s.o.Sem, false); gerr == nil {
 			g = found
+			if note != "" {
+				notes = append(notes, note)
+				s.mu.Lock()
+				s.idNotes[i] = note
+				s.mu.Unlock()
+			}
 		} else {
 			notes, err = append(notes, gerr.Error()), &GoldError{gerr}
 		}

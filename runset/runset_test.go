@@ -29,7 +29,9 @@ func folder(t testing.TB, names []string, extra map[string]string) string {
 	}
 	dir := t.TempDir()
 	for _, n := range names {
-		if err := os.WriteFile(filepath.Join(dir, n+".traj.json"), data, 0o644); err != nil {
+		// The run records its name as its id too.
+		run := strings.Replace(string(data), `"instance_id": "pricebook__pricebook-42"`, `"instance_id": "`+n+`"`, 1)
+		if err := os.WriteFile(filepath.Join(dir, n+".traj.json"), []byte(run), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -172,6 +172,7 @@ type builder struct {
 	usage      map[string]*msgUsage
 	usageOrder []string
 	thought    map[string]string // message id → text so far
+	cwd        string            // the session's working directory
 }
 
 func newBuilder() *builder {
@@ -191,6 +192,9 @@ func (b *builder) add(r record) {
 			return
 		}
 		b.seenUUID[uuid] = true
+	}
+	if cwd := m.Get("cwd").Text(); cwd != "" && b.cwd == "" {
+		b.cwd = cwd // every session record and the stream's init carry it
 	}
 	switch m.Get("type").Text() {
 	case "system":
@@ -351,6 +355,7 @@ func (b *builder) finish() model.Run {
 	obs := make(model.TextList, len(b.actions))
 	for i := range b.actions {
 		toolcall.Apply(&b.actions[i], b.calls[i])
+		toolcall.Relative(&b.actions[i], b.cwd)
 		obs[i] = b.calls[i].Output
 	}
 	n := len(b.actions)

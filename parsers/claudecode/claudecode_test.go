@@ -41,14 +41,14 @@ func TestStreamJSON(t *testing.T) {
 		usage    model.Usage
 	}
 	wants := []want{
-		{"Read", model.CategoryRead, rng("/workspace/pkg/a.py", 10, 12), nil, nil, false, model.Usage{InputTokens: 3, OutputTokens: 10, CacheRead: 100, CacheWrite: 50}},
-		{"Grep", model.CategorySearch, nil, []model.SearchHit{{File: "/workspace/pkg/a.py"}, {File: "/workspace/pkg/b.py"}}, nil, false, model.Usage{InputTokens: 4, OutputTokens: 20, CacheRead: 200}},
-		{"Glob", model.CategorySearch, nil, []model.SearchHit{{File: "/workspace/pkg/c.py"}}, nil, false, model.Usage{}},
+		{"Read", model.CategoryRead, rng("pkg/a.py", 10, 12), nil, nil, false, model.Usage{InputTokens: 3, OutputTokens: 10, CacheRead: 100, CacheWrite: 50}},
+		{"Grep", model.CategorySearch, nil, []model.SearchHit{{File: "pkg/a.py"}, {File: "pkg/b.py"}}, nil, false, model.Usage{InputTokens: 4, OutputTokens: 20, CacheRead: 200}},
+		{"Glob", model.CategorySearch, nil, []model.SearchHit{{File: "pkg/c.py"}}, nil, false, model.Usage{}},
 		{"Task", model.CategoryOther, nil, nil, nil, false, model.Usage{InputTokens: 1, OutputTokens: 7, CacheRead: 300}},
-		{"Read", model.CategoryRead, rng("/workspace/pkg/b.py", 1, 2), nil, nil, true, model.Usage{InputTokens: 2, OutputTokens: 9, CacheRead: 50, CacheWrite: 10}},
+		{"Read", model.CategoryRead, rng("pkg/b.py", 1, 2), nil, nil, true, model.Usage{InputTokens: 2, OutputTokens: 9, CacheRead: 50, CacheWrite: 10}},
 		{"Bash", model.CategoryRead, rng("pkg/a.py", 1, 5), nil, nil, false, model.Usage{InputTokens: 5, OutputTokens: 11, CacheRead: 400}},
 		// msg_E and the final text-only msg_F both land on the last action.
-		{"Edit", model.CategoryEdit, nil, nil, []string{"/workspace/pkg/a.py"}, false, model.Usage{InputTokens: 13, OutputTokens: 25, CacheRead: 1100}},
+		{"Edit", model.CategoryEdit, nil, nil, []string{"pkg/a.py"}, false, model.Usage{InputTokens: 13, OutputTokens: 25, CacheRead: 1100}},
 	}
 	if len(run.Actions) != len(wants) {
 		t.Fatalf("%d actions, want %d", len(run.Actions), len(wants))
@@ -74,12 +74,13 @@ func TestStreamJSON(t *testing.T) {
 	if len(p.Steps) != 3 || !reflect.DeepEqual(run.Actions[4].Steps, []int{1}) || p.InstanceID != "s-1" {
 		t.Fatalf("steps = %+v, links %v", p.Steps, run.Actions[4].Steps)
 	}
+	// The Read of /workspace/pkg/a.py and the shell's pkg/a.py are one file
+	// of the session's working directory (/workspace).
 	wantFinal := model.Step{
-		Files: []string{"pkg/a.py", "workspace/pkg/a.py", "workspace/pkg/b.py"},
+		Files: []string{"pkg/a.py", "pkg/b.py"},
 		Spans: []model.FileSpans{
-			{File: "pkg/a.py", Spans: []model.Interval{{Start: 1, End: 5}}},
-			{File: "workspace/pkg/a.py", Spans: []model.Interval{{Start: 10, End: 12}}},
-			{File: "workspace/pkg/b.py", Spans: []model.Interval{{Start: 1, End: 2}}},
+			{File: "pkg/a.py", Spans: []model.Interval{{Start: 1, End: 5}, {Start: 10, End: 12}}},
+			{File: "pkg/b.py", Spans: []model.Interval{{Start: 1, End: 2}}},
 		},
 	}
 	if !reflect.DeepEqual(p.Final, wantFinal) {
@@ -101,14 +102,14 @@ func TestSession(t *testing.T) {
 		t.Fatalf("%d actions, want 3 (the repeated record must not count)", len(run.Actions))
 	}
 	a := run.Actions
-	if !reflect.DeepEqual(a[0].Reads, rng("/app/src/m.py", 5, 8)) || a[0].Sidechain || a[0].Timestamp != 1785956358 {
+	if !reflect.DeepEqual(a[0].Reads, rng("src/m.py", 5, 8)) || a[0].Sidechain || a[0].Timestamp != 1785956358 {
 		t.Errorf("action 0 = %+v", a[0])
 	}
 	if a[0].Usage != (model.Usage{InputTokens: 2, OutputTokens: 40, CacheRead: 1000, CacheWrite: 100}) {
 		t.Errorf("usage 0 = %+v", a[0].Usage)
 	}
-	if !a[1].Sidechain || a[1].Category != model.CategorySearch || !reflect.DeepEqual(a[1].Reads, rng("/app/src/m.py", 7, 7)) ||
-		!reflect.DeepEqual(a[1].Searches, []model.SearchHit{{File: "/app/src/m.py", Line: 7}}) {
+	if !a[1].Sidechain || a[1].Category != model.CategorySearch || !reflect.DeepEqual(a[1].Reads, rng("src/m.py", 7, 7)) ||
+		!reflect.DeepEqual(a[1].Searches, []model.SearchHit{{File: "src/m.py", Line: 7}}) {
 		t.Errorf("action 1 = %+v", a[1])
 	}
 	// msg_3 is split over two lines with output 5 then 30: counted once, as 30.
@@ -140,7 +141,7 @@ func TestJSONArray(t *testing.T) {
 	// The array holds the first records of stream.jsonl: the init, msg_A's
 	// two lines with the Read and its result, and msg_B's Grep (no result).
 	run := load1(t, "testdata/array.json")
-	if len(run.Actions) != 2 || !reflect.DeepEqual(run.Actions[0].Reads, rng("/workspace/pkg/a.py", 10, 12)) ||
+	if len(run.Actions) != 2 || !reflect.DeepEqual(run.Actions[0].Reads, rng("pkg/a.py", 10, 12)) ||
 		run.Actions[1].Tool != "Grep" || run.Actions[1].Searches != nil {
 		t.Fatalf("actions = %+v", run.Actions)
 	}
@@ -218,7 +219,7 @@ func TestRealSession(t *testing.T) {
 		t.Fatalf("%d actions, want 1", len(run.Actions))
 	}
 	a := run.Actions[0]
-	if a.Tool != "Write" || a.Category != model.CategoryEdit || !reflect.DeepEqual(a.Edits, []string{"/app/hello.txt"}) || a.Reads != nil {
+	if a.Tool != "Write" || a.Category != model.CategoryEdit || !reflect.DeepEqual(a.Edits, []string{"hello.txt"}) || a.Reads != nil {
 		t.Fatalf("action = %+v", a)
 	}
 	// Lines 7 and 9 are two messages (msg_011Cdk7ekmbV…, msg_011Cdk7eyAy…):

@@ -364,7 +364,7 @@ func (b *builder) finish() model.Run {
 			a.Timestamp, a.Usage = keep.Timestamp, keep.Usage
 		}
 		a.Index = int32(i)
-		b.relative(a)
+		toolcall.Relative(a, b.cwd)
 	}
 	run.Actions, run.Observations, run.Thoughts = b.actions, b.obs, b.thoughts
 	run.Prediction.Steps, run.Prediction.Final = observed.Declare(run.Actions)
@@ -374,29 +374,6 @@ func (b *builder) finish() model.Run {
 		run.Agent += " " + b.version
 	}
 	return run
-}
-
-// relative makes the paths an action names under the session's working
-// directory relative to it, as the repository names them.
-func (b *builder) relative(a *model.Action) {
-	if b.cwd == "" {
-		return
-	}
-	rel := func(p string) string {
-		if r, ok := strings.CutPrefix(p, b.cwd+"/"); ok {
-			return r
-		}
-		return p
-	}
-	for i := range a.Reads {
-		a.Reads[i].File = rel(a.Reads[i].File)
-	}
-	for i := range a.Searches {
-		a.Searches[i].File = rel(a.Searches[i].File)
-	}
-	for i := range a.Edits {
-		a.Edits[i] = rel(a.Edits[i])
-	}
 }
 
 // callOutput reads a tool call's output: the rollout's {"output": …,

@@ -49,6 +49,21 @@ func (s *Set) Find(id string, sem model.Semantics) (*model.Gold, error) {
 	return nil, fmt.Errorf("no gold for instance %q", termsafe.Line(id))
 }
 
+// FindRun is Find for a run: by the run's id, then (outside the reference
+// semantics) by the id its file records when the evaluator's file-name rule
+// named it otherwise; note then says which id matched.
+func (s *Set) FindRun(run *model.Run, sem model.Semantics, reference bool) (g *model.Gold, note string, err error) {
+	g, err = s.Find(run.InstanceID, sem)
+	if err == nil || run.RecordedID == "" || reference {
+		return g, "", err
+	}
+	if rg, rerr := s.Find(run.RecordedID, sem); rerr == nil {
+		return rg, fmt.Sprintf("%s: instance %q by its file name (the evaluator's rule), %q by its record: gold matched by the record's id",
+			termsafe.Line(run.Path), termsafe.Line(run.InstanceID), termsafe.Line(run.RecordedID)), nil
+	}
+	return nil, "", err
+}
+
 // Match finds the gold for a run's id. An exact Get always wins. Otherwise it
 // strips run decorations (Harbor trial suffix, CodeScaleBench token, trial
 // number, config prefix; fewest strips first) and tries each stem exactly,

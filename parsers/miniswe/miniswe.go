@@ -82,6 +82,9 @@ func Parse(name string, data []byte) (*model.Run, error) {
 	}
 	run := &model.Run{Format: Name, Agent: "mini-swe-agent"}
 	run.InstanceID = instanceID(name, doc)
+	if id := doc.Get("instance_id").Text(); id != "" && id != run.InstanceID {
+		run.RecordedID = id
+	}
 	run.Prediction = model.Prediction{
 		InstanceID: run.InstanceID,
 		Steps:      ex.steps,

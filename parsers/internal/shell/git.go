@@ -34,7 +34,9 @@ func (a *analyzer) git(c *call) *stream {
 			}
 		}
 	case "reset", "stash", "revert", "cherry-pick", "merge", "rebase", "pull", "clean":
-		a.edit = true
+		// Version control: the tree changes, but no file is authored;
+		// "edit" is for changes the agent wrote.
+		a.runCmd = true
 	case "blame", "annotate":
 		a.read = true
 		p := parseOpts(rest, optSpec{withArg: "LSC", longArg: []string{"--contents", "--since"}})

@@ -108,6 +108,10 @@ func TestAnalyze(t *testing.T) {
 		{"ls -la src", want{cat: S}},
 		{"ls src/a.py", want{cat: S, hits: []model.SearchHit{hit("src/a.py", 0)}}},
 		{"git grep -n foo", want{cat: S}},
+		// Version control changes the tree but authors no file: run, not edit.
+		{"git stash && git rebase main", want{cat: model.CategoryRun}},
+		{"git reset --hard HEAD~1", want{cat: model.CategoryRun}},
+		{"git checkout -- pkg/a.py", want{cat: E, edits: []string{"pkg/a.py"}}},
 		// Edits.
 		{"sed -i 's/a/b/' x.py", want{cat: E, edits: []string{"x.py"}}},
 		{"sed -i.bak -e 's/a/b/' x.py y.py", want{cat: E, edits: []string{"x.py", "y.py"}}},

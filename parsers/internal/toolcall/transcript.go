@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 )
 
@@ -117,3 +118,28 @@ func TrialName(file string, readFile func(string) ([]byte, error)) string {
 }
 
 func toSlash(p string) string { return strings.ReplaceAll(p, "\\", "/") }
+
+// Relative makes the paths an action names under the session's working
+// directory cwd (the repository's root for a coding agent) relative to it,
+// as the repository names them; other paths stay as they are.
+func Relative(a *model.Action, cwd string) {
+	cwd = strings.TrimRight(toSlash(cwd), "/")
+	if cwd == "" {
+		return
+	}
+	rel := func(p string) string {
+		if r, ok := strings.CutPrefix(toSlash(p), cwd+"/"); ok && r != "" {
+			return r
+		}
+		return p
+	}
+	for i := range a.Reads {
+		a.Reads[i].File = rel(a.Reads[i].File)
+	}
+	for i := range a.Searches {
+		a.Searches[i].File = rel(a.Searches[i].File)
+	}
+	for i := range a.Edits {
+		a.Edits[i] = rel(a.Edits[i])
+	}
+}
