@@ -18,12 +18,17 @@ import (
 // explore shows an analysed run: the explorer on a terminal, otherwise the
 // plain (or JSON) summary.
 func explore(env *Env, o *viewOptions, a *scoring.Analysis, lens model.Lens, local func(string) string) error {
-	// Every view indexes the last action; an empty run has nothing to show.
-	if len(a.Run.Actions) == 0 {
-		return fmt.Errorf("%s: instance %q: the run has no actions to show", a.Run.Path, safe(a.Run.InstanceID))
-	}
 	if o.export != nil {
+		if len(a.Run.Actions) == 0 {
+			return fmt.Errorf("%s: instance %q: %s", safe(a.Run.Path), safe(a.Run.InstanceID), noActions(a.Run))
+		}
 		return o.export(a, lens)
+	}
+	if len(a.Run.Actions) == 0 && !o.json {
+		// Nothing to step through: the summary says what there is, and
+		// why the run is empty.
+		fmt.Fprintf(env.Stderr, "trajscope: %s: %s\n", safe(a.Run.Path), noActions(a.Run))
+		return report.WriteRunSummary(env.Stdout, a, lens)
 	}
 	if o.json {
 		return report.WriteRunJSON(env.Stdout, a)
@@ -110,4 +115,12 @@ func runViewDemo(env *Env, o *viewOptions) error {
 		return usagef("--step %d: the demo has %d actions", o.step, len(a.Run.Actions))
 	}
 	return explore(env, o, a, lens, nil)
+}
+
+// noActions words an empty run: how it ended, when the format says.
+func noActions(run *model.Run) string {
+	if run.ExitStatus != "" {
+		return fmt.Sprintf("the run has no actions (it ended with %q): nothing to step through", safe(run.ExitStatus))
+	}
+	return "the run has no actions: nothing to step through"
 }

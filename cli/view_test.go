@@ -213,3 +213,21 @@ func TestViewRenamedRunFindsItsGold(t *testing.T) {
 		t.Errorf("the summary has no gold:\n%s", out)
 	}
 }
+
+// A run with no actions is shown as what it is: its summary, and why it is
+// empty (how it ended), exit 0; --json too; only an export refuses it.
+func TestViewEmptyRun(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "o__r-1.traj.json")
+	os.WriteFile(f, []byte(`{"info": {"exit_status": "StepResponseTimeout", "submission": ""}, "messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "t"}], "instance_id": "o__r-1"}`), 0o644)
+	code, out, errs := viewExec(t, "view", f)
+	if code != exitOK || !strings.Contains(out, "0 actions") || !strings.Contains(errs, `the run has no actions (it ended with "StepResponseTimeout")`) {
+		t.Errorf("view: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, _ = viewExec(t, "view", f, "--json")
+	if code != exitOK || !strings.Contains(out, `"read_lines": 0`) {
+		t.Errorf("view --json: exit %d\n%s", code, out)
+	}
+	if code, _, errs = viewExec(t, "export", f, "-o", filepath.Join(t.TempDir(), "x.html")); code != exitRuntime || !strings.Contains(errs, "no actions") {
+		t.Errorf("export: exit %d, %s", code, errs)
+	}
+}

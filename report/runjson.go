@@ -119,8 +119,12 @@ func WriteRunJSON(w io.Writer, a *scoring.Analysis) error {
 			}
 		}
 		lo.field("final_coverage_precision", final)
-		lo.field("read_lines", ld.Actions[n-1].CumRead)
-		lo.field("reread_lines", ld.Actions[n-1].CumReread)
+		var end scoring.LensAction // an empty run read nothing
+		if n > 0 {
+			end = ld.Actions[n-1]
+		}
+		lo.field("read_lines", end.CumRead)
+		lo.field("reread_lines", end.CumReread)
 		if ld.Result.Error != "" {
 			lo.field("error", ld.Result.Error)
 		}

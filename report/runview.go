@@ -86,7 +86,10 @@ func WriteRunSummary(w io.Writer, a *scoring.Analysis, lens model.Lens) error {
 		fin = append(fin, fmt.Sprintf("%s %.2f/%.2f", g, m.Coverage, m.Precision))
 	}
 	fmt.Fprintf(b, "  final context (coverage/precision): %s\n", strings.Join(fin, " · "))
-	end := &ld.Actions[last]
+	var end scoring.LensAction // an empty run read nothing
+	if last >= 0 {
+		end = ld.Actions[last]
+	}
 	fmt.Fprintf(b, "  redundancy: re-read %d/%d lines (%s)\n", end.CumReread, end.CumRead, display.Ratio(end.CumReread, end.CumRead))
 	if e := res.EditLoc; e != nil {
 		fmt.Fprintf(b, "  EditLoc: recall %.2f precision %.2f", e.Recall, e.Precision)
