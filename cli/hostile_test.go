@@ -310,15 +310,16 @@ func TestHostileFiles(t *testing.T) {
 		{"view empty file", "o__r-1.traj.json", "",
 			func(p string) []string { return []string{"view", p} },
 			exitRuntime, "PATH:1:1: invalid JSON: expected a value, found end of input"},
+		// An empty run is shown (its summary) and said to be empty.
 		{"view empty trajectory", "o__r-1.traj.json", `{"messages": []}`,
 			func(p string) []string { return []string{"view", p} },
-			exitRuntime, `PATH: instance "o__r-1": the run has no actions to show`},
+			exitOK, `PATH: the run has no actions: nothing to step through`},
 		{"view binary", "run.bin", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe",
 			func(p string) []string { return []string{"view", p} },
 			exitRuntime, "PATH: unknown format: tried the file-name rules and the content of"},
-		{"view --json empty trajectory", "o__r-1.traj.json", `{"messages": []}`,
-			func(p string) []string { return []string{"view", "--json", p} },
-			exitRuntime, `PATH: instance "o__r-1": the run has no actions to show`},
+		{"export empty trajectory", "o__r-1.traj.json", `{"messages": []}`,
+			func(p string) []string { return []string{"export", p, "-o", p + ".html"} },
+			exitRuntime, `PATH: instance "o__r-1": the run has no actions: nothing to step through`},
 
 		// report: the results file.
 		{"report truncated", "results.jsonl", string(res[:len(res)-40]),
