@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 
 	"github.com/trajscope/trajscope/internal/inputfile"
 	"github.com/trajscope/trajscope/internal/termsafe"
@@ -169,6 +170,21 @@ func walkable(path string) (bool, error) {
 	return true, nil
 }
 
+// contRe names an ATIF continuation file (terminus-2 writes
+// trajectory.cont-1.json beside trajectory.json).
+var contRe = regexp.MustCompile(`^(.+)\.cont-\d+\.json$`)
+
+// continuation reports a continuation file whose trajectory is beside it:
+// that trajectory's run includes it, so it is not a run of its own.
+func continuation(path string) bool {
+	m := contRe.FindStringSubmatch(filepath.Base(path))
+	if m == nil {
+		return false
+	}
+	st, err := os.Stat(filepath.Join(filepath.Dir(path), m[1]+".json"))
+	return err == nil && st.Mode().IsRegular()
+}
+
 // walk lists the convertible files and format directories (OpenHands
 // llm_completions) under dir, in name order.
 func walk(dir string, recursive bool, errs *[]error) []string {
@@ -190,6 +206,9 @@ func walk(dir string, recursive bool, errs *[]error) []string {
 				return fs.SkipDir
 			}
 			return nil
+		}
+		if continuation(path) {
+			return nil // read with the trajectory it continues
 		}
 		ok, err := walkable(path)
 		switch {

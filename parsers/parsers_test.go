@@ -66,6 +66,9 @@ var fixtures = []fixture{
 	{shared + "/formats/openhands-export/openhands_trajectory.json", openhands.Name, true},
 	{"openhands/testdata/v1-output.jsonl", openhands.Name, false},
 	{"openhands/testdata/ui-export.json", openhands.Name, false},
+	{shared + "/formats/atif-terminus2/trajectory.json", atif.Name, true},
+	{"atif/testdata/terminus/trajectory.json", atif.Name, false},
+	{"atif/testdata/list.json", atif.Name, false},
 	{"codex/testdata/legacy.jsonl", codex.Name, false},
 	{"codex/testdata/exec.jsonl", codex.Name, false},
 	{shared + "/contextbench/sample_trajectories_miniswe_qwen25_32b/preds_Verified.jsonl", Unified, true},
@@ -497,5 +500,14 @@ func TestConvertEscapesInvisibleRunes(t *testing.T) {
 				t.Fatalf("read back: %v %+v", err, recs)
 			}
 		})
+	}
+}
+
+// A folder holding a trajectory and its continuation lists one run: the
+// continuation is read with the trajectory it continues.
+func TestWalkSkipsContinuations(t *testing.T) {
+	got, errs := Walk("atif/testdata/terminus", false)
+	if len(errs) > 0 || len(got) != 1 || filepath.Base(got[0]) != "trajectory.json" {
+		t.Errorf("Walk = %v, %v; want trajectory.json alone", got, errs)
 	}
 }

@@ -28,6 +28,7 @@ package atif
 import (
 	"bytes"
 	"fmt"
+	"html"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -51,9 +52,12 @@ var (
 )
 
 // Sniff reports whether a file is an ATIF trajectory: a JSON object (or
-// JSON lines of them) whose schema_version is "ATIF-v…".
+// JSON lines of them, or a list of them) whose schema_version is "ATIF-v…".
 func Sniff(name string, head []byte) bool {
 	t := bytes.TrimLeft(head, " \t\r\n\ufeff")
+	if len(t) > 0 && t[0] == '[' {
+		t = bytes.TrimLeft(t[1:], " \t\r\n") // a list of trajectory objects
+	}
 	return len(t) > 0 && t[0] == '{' && schemaRe.Match(head)
 }
 
@@ -80,6 +84,19 @@ func ParseRuns(path string, data []byte) ([]model.Run, error) {
 // up ("" to never read other files).
 func parse(path string, data []byte, dir string) ([]model.Run, error) {
 	v, err := toolcall.Decode(data)
+	if err == nil && v.Is(jsontree.Array) {
+		// A list of trajectories (agent-data-protocol's sample_atif.json):
+		// a run each.
+		var runs []model.Run
+		for i, t := range v.Arr {
+			run, err := load(path, t.Object(), dir, fmt.Sprintf("[%d]: ", i))
+			if err != nil {
+				return nil, err
+			}
+			runs = append(runs, run)
+		}
+		return runs, nil
+	}
 	if err == nil {
 		run, err := load(path, v.Object(), dir, "")
 		if err != nil {
@@ -126,6 +143,23 @@ func load(path string, t *jsontree.Value, dir, where string) (model.Run, error) 
 	w.index(t)
 	if err := w.walk(t, false, 0, where); err != nil {
 		return model.Run{}, err
+	}
+	// A trajectory continued in another file (terminus-2 after a context
+	// summary: continued_trajectory_ref "trajectory.cont-1.json") is one
+	// run: the continuation's own steps follow, its copied context skipped.
+	for cont, n := t, 0; n < maxDepth; n++ {
+		ref := cont.Get("continued_trajectory_ref").Text()
+		if ref == "" {
+			break
+		}
+		next := w.refFile(ref)
+		if next == nil {
+			break
+		}
+		if err := w.walk(next, false, 0, where+"continuation "+ref+": "); err != nil {
+			return model.Run{}, err
+		}
+		cont = next
 	}
 	// Embedded sub-agents no call referenced still ran: list them last.
 	for _, key := range w.order {
@@ -248,6 +282,11 @@ func (w *walker) step(step *jsontree.Value, side bool, depth int, where string) 
 	}
 	results := step.Path("observation", "results").Items()
 	calls := step.Get("tool_calls").Items()
+	typed := false // terminus-2: commands typed into a terminal, no tool calls
+	if len(calls) == 0 && step.Get("source").Text() == "agent" {
+		calls, thought = keystrokes(thought)
+		typed = len(calls) > 0
+	}
 	byID := map[string]*jsontree.Value{}
 	var loose []*jsontree.Value
 	for _, r := range results {
@@ -275,6 +314,9 @@ func (w *walker) step(step *jsontree.Value, side bool, depth int, where string) 
 		}
 		if res == nil && len(loose) == len(calls) {
 			res = loose[ci]
+		}
+		if res == nil && typed && len(loose) == 1 && ci == len(calls)-1 {
+			res = loose[0] // the terminal's output after the batch
 		}
 		tc := toolcall.Call{Name: call.First("function_name", "name"), Input: arguments(call.Get("arguments"))}
 		if res != nil {
@@ -368,6 +410,50 @@ func arguments(v *jsontree.Value) *jsontree.Value {
 	}
 	return nil
 }
+
+// keystrokes reads terminus-2's reply: a JSON object (or XML) whose
+// "commands" list holds {"keystrokes": "ls -la\n", "duration": 0.1}. Each
+// command typed becomes a bash call; "analysis" and "plan" are the thought.
+// A message that holds none is returned as it is.
+func keystrokes(msg string) (calls []*jsontree.Value, thought string) {
+	var typed []string
+	if i, j := strings.IndexByte(msg, '{'), strings.LastIndexByte(msg, '}'); i >= 0 && j > i {
+		if v, err := toolcall.Decode([]byte(msg[i : j+1])); err == nil && v.Is(jsontree.Object) {
+			for _, c := range v.Get("commands").Items() {
+				if k, ok := c.Get("keystrokes").AsString(); ok {
+					typed = append(typed, k)
+				}
+			}
+			if len(typed) > 0 {
+				thought = strings.TrimSpace(v.Get("analysis").Text() + "\n\n" + v.Get("plan").Text())
+			}
+		}
+	}
+	if len(typed) == 0 {
+		for _, m := range xmlKeystrokesRe.FindAllStringSubmatch(msg, -1) {
+			typed = append(typed, html.UnescapeString(m[1]))
+		}
+	}
+	for _, k := range typed {
+		cmd := strings.TrimRight(k, "\n")
+		if strings.TrimSpace(cmd) == "" {
+			continue // a wait: nothing typed
+		}
+		calls = append(calls, &jsontree.Value{Kind: jsontree.Object, Obj: []jsontree.Member{
+			{Key: "function_name", Val: &jsontree.Value{Kind: jsontree.String, Str: "bash"}},
+			{Key: "arguments", Val: jsontree.Wrap("command", &jsontree.Value{Kind: jsontree.String, Str: cmd})},
+		}})
+	}
+	if len(calls) == 0 {
+		return nil, msg
+	}
+	if thought == "" {
+		thought = msg
+	}
+	return calls, thought
+}
+
+var xmlKeystrokesRe = regexp.MustCompile(`(?s)<keystrokes[^>]*>(.*?)</keystrokes>`)
 
 // subagents walks the sub-agent trajectories an observation result refers
 // to, right after the call that launched them.

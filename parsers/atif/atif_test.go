@@ -253,3 +253,63 @@ func TestRealTrajectory(t *testing.T) {
 		t.Fatalf("usage = %+v", u)
 	}
 }
+
+// terminus-2: no tool calls, its commands are keystrokes in the reply's
+// JSON (or XML); each typed command is a bash action, the batch's terminal
+// output goes to its last command, an empty keystroke (a wait) is none; a
+// continuation file (continued_trajectory_ref) joins its parent as one
+// run, its copied context skipped.
+func TestTerminusKeystrokesAndContinuation(t *testing.T) {
+	run := predtest.LoadOne(t, loadFile, "testdata/terminus/trajectory.json")
+	type want struct {
+		cmd   string
+		cat   model.Category
+		reads []model.ObservedRead
+	}
+	wants := []want{
+		{"nl -ba pkg/mod.py | sed -n '10,12p'", model.CategoryRead, predtest.Range("pkg/mod.py", 10, 12)},
+		{"ls pkg", model.CategorySearch, nil},
+		{"head -n 3 pkg/mod.py", model.CategoryRead, []model.ObservedRead{{File: "pkg/mod.py", Kind: model.ReadHead, Start: 1, End: 3}}},
+	}
+	if len(run.Actions) != len(wants) {
+		t.Fatalf("%d actions: %+v", len(run.Actions), run.Actions)
+	}
+	for i, w := range wants {
+		a := run.Actions[i]
+		if a.Tool != "bash" || a.Command != w.cmd || a.Category != w.cat || !reflect.DeepEqual(a.Reads, w.reads) {
+			t.Errorf("action %d: %q %q %v %v; want %+v", i, a.Tool, a.Command, a.Category, a.Reads, w)
+		}
+	}
+	if run.Thought(0) != "Look at the module.\n\nPrint lines 10-12 with numbers, then list." || run.Observation(0) != "" || !strings.Contains(run.Observation(1), "    10\tx = 10") {
+		t.Errorf("thought %q, outputs %q / %q", run.Thought(0), run.Observation(0), run.Observation(1))
+	}
+	if run.Agent != "terminus-2" || run.Actions[0].Usage.InputTokens != 100 {
+		t.Errorf("agent %q, usage %+v", run.Agent, run.Actions[0].Usage)
+	}
+}
+
+// A list of ATIF trajectories is a run each.
+func TestTrajectoryList(t *testing.T) {
+	runs, err := loadFile("testdata/list.json")
+	if err != nil || len(runs) != 2 || runs[0].InstanceID != "a__b-1" || runs[1].InstanceID != "a__b-2" || len(runs[0].Actions) != 2 {
+		t.Fatalf("%d runs, %v: %+v", len(runs), err, runs)
+	}
+	if !Sniff("list.json", predtest.ReadFile(t, "testdata/list.json")) {
+		t.Error("a list of trajectories is not sniffed as ATIF")
+	}
+}
+
+// The real terminus-2 golden of ../shared (skipped without it): five
+// commands over the trajectory and its continuation.
+func TestSharedTerminus(t *testing.T) {
+	const f = "../../../shared/data/formats/atif-terminus2/trajectory.json"
+	predtest.NeedFile(t, f)
+	run := predtest.LoadOne(t, loadFile, f)
+	var cmds []string
+	for _, a := range run.Actions {
+		cmds = append(cmds, a.Command)
+	}
+	if want := []string{"mkdir test_dir", "echo 'test1' > test_dir/file1.txt", "echo 'test2' > test_dir/file2.txt", `printf 'Hello, world!\n' > hello.txt`, "cat hello.txt"}; !reflect.DeepEqual(cmds, want) {
+		t.Errorf("commands %q, want %q", cmds, want)
+	}
+}
