@@ -12,6 +12,7 @@ import (
 	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/agentless"
+	"github.com/trajscope/trajscope/parsers/aider"
 	"github.com/trajscope/trajscope/parsers/agentlessloc"
 	"github.com/trajscope/trajscope/parsers/atif"
 	"github.com/trajscope/trajscope/parsers/claudecode"
@@ -69,6 +70,8 @@ var fixtures = []fixture{
 	{shared + "/formats/atif-terminus2/trajectory.json", atif.Name, true},
 	{"atif/testdata/terminus/trajectory.json", atif.Name, false},
 	{"atif/testdata/list.json", atif.Name, false},
+	{shared + "/formats/aider/0202alcc-luvatrix.aider.chat.history.md", aider.Name, true},
+	{"aider/testdata/proj.aider.chat.history.md", aider.Name, false},
 	{"codex/testdata/legacy.jsonl", codex.Name, false},
 	{"codex/testdata/exec.jsonl", codex.Name, false},
 	{shared + "/contextbench/sample_trajectories_miniswe_qwen25_32b/preds_Verified.jsonl", Unified, true},
@@ -417,7 +420,7 @@ func TestLoadReal(t *testing.T) {
 
 func TestFormats(t *testing.T) {
 	names := Formats()
-	for _, want := range []string{Unified, miniswe.Name, miniswev2.Name, sweagent.Name, openhands.Name, agentless.Name, agentlessloc.Name, prometheus.Name, claudecode.Name, atif.Name, codex.Name} {
+	for _, want := range []string{Unified, miniswe.Name, miniswev2.Name, sweagent.Name, openhands.Name, agentless.Name, agentlessloc.Name, prometheus.Name, claudecode.Name, atif.Name, codex.Name, aider.Name} {
 		found := false
 		for _, n := range names {
 			found = found || n == want
