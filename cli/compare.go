@@ -17,19 +17,20 @@ import (
 func newCompareCmd(env *Env) *cobra.Command {
 	var o viewOptions
 	cmd := &cobra.Command{
-		Use:   "compare A B [--gold G] [--repo DIR | --cache DIR] [--instance ID] [--lens L] [--json]",
+		Use:   "compare A B | compare FILE [--gold G] [--repo DIR | --cache DIR] [--instance ID] [--lens L] [--json]",
 		Short: "Two runs of one task side by side",
 		Long: `compare opens two runs of the same task (any formats) in one explorer: both
 timelines stepping together, both cumulative-coverage curves per granularity,
 and for every gold span which run first showed it, when, and what became of
 it in each. A file holding many runs needs --instance ID (it picks the task in
-both). Runs of different tasks are a usage error.
+both). One FILE of exactly two runs of one task (an AgentStackBench page's two
+variants) compares them. Runs of different tasks are a usage error.
 
 On a stdout that is not a terminal it prints the comparison as text; --json
 prints the machine form.`,
 		Example: `  trajscope compare a.traj.json b.checkpoints.jsonl --gold gold.parquet --cache ./repos
   trajscope compare run.traj.json preds.jsonl --instance pydata__xarray-4075 --gold gold.parquet --json`,
-		Args: cobra.ExactArgs(2),
+		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCompare(env, &o, args)
 		},
@@ -49,8 +50,12 @@ func runCompare(env *Env, o *viewOptions, paths []string) error {
 	}
 	var analyses [2]*scoring.Analysis
 	var notes []string
+	picks := [2]int{} // positions in the one file, for `compare FILE`
+	if len(paths) == 1 {
+		paths, picks = []string{paths[0], paths[0]}, [2]int{1, 2}
+	}
 	for k, p := range paths {
-		a, done, note, err := openOne(env, o, sem, p)
+		a, done, note, err := openOne(env, o, sem, p, picks[k])
 		if err != nil {
 			return err
 		}
@@ -89,7 +94,8 @@ func runCompare(env *Env, o *viewOptions, paths []string) error {
 // openOne loads and analyses the one run of path (or the --instance task
 // in it), as view opens a run; done releases its repository, note says
 // when the gold has no entry for it.
-func openOne(env *Env, o *viewOptions, sem model.Semantics, path string) (a *scoring.Analysis, done func(), note string, err error) {
+// A pick (1 or 2) opens that run of a file of exactly two.
+func openOne(env *Env, o *viewOptions, sem model.Semantics, path string, pick int) (a *scoring.Analysis, done func(), note string, err error) {
 	set, err := runset.New([]string{path}, o.inputFormat)
 	if errors.Is(err, parsers.ErrUnknownFormat) {
 		return nil, nil, "", usageError{err}
@@ -103,7 +109,12 @@ func openOne(env *Env, o *viewOptions, sem model.Semantics, path string) (a *sco
 		}
 	}()
 	pos := 1
-	if o.instance != "" {
+	if pick > 0 {
+		if set.LoadAll(); set.Len() != 2 {
+			return nil, nil, "", usagef("%s holds %d runs: compare FILE takes a file of exactly two runs of one task; give two files (A B)", safe(path), set.Len())
+		}
+		pos = pick
+	} else if o.instance != "" {
 		if pos, _, err = set.Find(o.instance); err != nil {
 			return nil, nil, "", fmt.Errorf("%s: %w", safe(path), err)
 		}

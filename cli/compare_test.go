@@ -79,3 +79,16 @@ func renamedDemo(t *testing.T, id string) string {
 	}
 	return write(t, filepath.Join(t.TempDir(), id+".traj.json"), string(data))
 }
+
+// compare FILE compares the two runs of a file of exactly two (an
+// AgentStackBench page's variants); a file of another count is a usage
+// error naming it.
+func TestCompareOneFileOfTwoRuns(t *testing.T) {
+	code, out, errs := exec(t, "compare", "../parsers/agentstackbench/testdata/page.json", "--json")
+	if code != 0 || !strings.Contains(out, `"instance_id": "o__r-1"`) || !strings.Contains(out, "Tuned") {
+		t.Errorf("exit %d\n%s\n%s", code, out, errs)
+	}
+	if code, _, errs := exec(t, "compare", "../testdata/examples/preds.jsonl"); code != exitUsage || !strings.Contains(errs, "compare FILE takes a file of exactly two runs") {
+		t.Errorf("a file of three runs: exit %d, %s", code, errs)
+	}
+}

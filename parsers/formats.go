@@ -10,6 +10,7 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/agentless"
 	"github.com/trajscope/trajscope/parsers/agentlessloc"
+	"github.com/trajscope/trajscope/parsers/agentstackbench"
 	"github.com/trajscope/trajscope/parsers/aider"
 	"github.com/trajscope/trajscope/parsers/atif"
 	"github.com/trajscope/trajscope/parsers/claudecode"
@@ -82,6 +83,8 @@ var formats = []format{
 		sniff: sniffMiniSWEContent, parse: loader.Named(miniswe.Parse)},
 	{name: sweagent.Name, aliases: []string{"sweagent"}, suffixes: []string{".checkpoints.jsonl", ".context.json", "patch_context.txt", ".traj"},
 		sniff: sweagent.Sniff, parse: sweagent.ParseRuns},
+	{name: agentstackbench.Name, aliases: []string{"asb"},
+		sniff: agentstackbench.Sniff, parse: agentstackbench.ParseRuns},
 	{name: aider.Name,
 		sniff: aider.Sniff, parse: aider.ParseRuns},
 	{name: codex.Name, aliases: []string{"codex-cli", "codex-rollout"},

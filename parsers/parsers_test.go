@@ -12,8 +12,9 @@ import (
 	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/agentless"
-	"github.com/trajscope/trajscope/parsers/aider"
 	"github.com/trajscope/trajscope/parsers/agentlessloc"
+	"github.com/trajscope/trajscope/parsers/agentstackbench"
+	"github.com/trajscope/trajscope/parsers/aider"
 	"github.com/trajscope/trajscope/parsers/atif"
 	"github.com/trajscope/trajscope/parsers/claudecode"
 	"github.com/trajscope/trajscope/parsers/codex"
@@ -72,6 +73,8 @@ var fixtures = []fixture{
 	{"atif/testdata/list.json", atif.Name, false},
 	{shared + "/formats/aider/0202alcc-luvatrix.aider.chat.history.md", aider.Name, true},
 	{"aider/testdata/proj.aider.chat.history.md", aider.Name, false},
+	{shared + "/formats/agentstackbench/codex-gpt-5.4__django__django-11163.json", agentstackbench.Name, true},
+	{"agentstackbench/testdata/page.json", agentstackbench.Name, false},
 	{"codex/testdata/legacy.jsonl", codex.Name, false},
 	{"codex/testdata/exec.jsonl", codex.Name, false},
 	{shared + "/contextbench/sample_trajectories_miniswe_qwen25_32b/preds_Verified.jsonl", Unified, true},
@@ -420,7 +423,7 @@ func TestLoadReal(t *testing.T) {
 
 func TestFormats(t *testing.T) {
 	names := Formats()
-	for _, want := range []string{Unified, miniswe.Name, miniswev2.Name, sweagent.Name, openhands.Name, agentless.Name, agentlessloc.Name, prometheus.Name, claudecode.Name, atif.Name, codex.Name, aider.Name} {
+	for _, want := range []string{Unified, miniswe.Name, miniswev2.Name, sweagent.Name, openhands.Name, agentless.Name, agentlessloc.Name, prometheus.Name, claudecode.Name, atif.Name, codex.Name, aider.Name, agentstackbench.Name} {
 		found := false
 		for _, n := range names {
 			found = found || n == want

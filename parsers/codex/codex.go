@@ -286,7 +286,7 @@ func (b *builder) exec(typ string, v *jsontree.Value) {
 		case "reasoning", "agent_message":
 			b.say(it.Get("text").Text())
 		case "command_execution":
-			cmd := unwrapShell(it.Get("command").Text())
+			cmd := toolcall.UnwrapShell(it.Get("command").Text())
 			c := toolcall.Call{Name: "shell", Input: object("command", cmd),
 				Output: it.Get("aggregated_output").Text(), HasOutput: true}
 			if n, ok := it.Get("exit_code").Int(); ok {
@@ -418,59 +418,4 @@ func usage(u *jsontree.Value) model.Usage {
 // object is {key: value} with a string value.
 func object(key, value string) *jsontree.Value {
 	return &jsontree.Value{Kind: jsontree.Object, Obj: []jsontree.Member{{Key: key, Val: &jsontree.Value{Kind: jsontree.String, Str: value}}}}
-}
-
-// unwrapShell returns the script of `bash -lc '…'` as `codex exec --json`
-// prints a command (the argv shell-quoted and joined), or cmd as it is.
-func unwrapShell(cmd string) string {
-	for _, sh := range []string{"bash -lc ", "/bin/bash -lc ", "bash -c ", "/bin/bash -c ", "/bin/zsh -lc ", "zsh -lc ", "sh -c ", "/bin/sh -c "} {
-		if rest, ok := strings.CutPrefix(cmd, sh); ok {
-			if s, ok := oneWord(rest); ok {
-				return s
-			}
-			return rest
-		}
-	}
-	return cmd
-}
-
-// oneWord undoes POSIX quoting when s is exactly one shell word: 'a'"'"'b'
-// and "a'b" and a\'b are all a'b.
-func oneWord(s string) (string, bool) {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		switch c := s[i]; c {
-		case '\'':
-			end := strings.IndexByte(s[i+1:], '\'')
-			if end < 0 {
-				return "", false
-			}
-			b.WriteString(s[i+1 : i+1+end])
-			i += end + 2
-		case '"':
-			i++
-			for ; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`\n", s[i+1]) >= 0 {
-					i++
-				}
-				b.WriteByte(s[i])
-			}
-			if i == len(s) {
-				return "", false
-			}
-			i++
-		case '\\':
-			if i+1 == len(s) {
-				return "", false
-			}
-			b.WriteByte(s[i+1])
-			i += 2
-		case ' ', '\t', '\n':
-			return "", false // more than one word
-		default:
-			b.WriteByte(c)
-			i++
-		}
-	}
-	return b.String(), true
 }

@@ -223,3 +223,59 @@ func shellCommand(in *jsontree.Value) string {
 	}
 	return ""
 }
+
+// UnwrapShell returns the script of `bash -lc '…'` as Codex prints a
+// command it ran (the argv shell-quoted and joined: `codex exec --json`,
+// AgentStackBench traces), or cmd as it is.
+func UnwrapShell(cmd string) string {
+	for _, sh := range []string{"bash -lc ", "/bin/bash -lc ", "bash -c ", "/bin/bash -c ", "/bin/zsh -lc ", "zsh -lc ", "sh -c ", "/bin/sh -c "} {
+		if rest, ok := strings.CutPrefix(cmd, sh); ok {
+			if s, ok := oneWord(rest); ok {
+				return s
+			}
+			return rest
+		}
+	}
+	return cmd
+}
+
+// oneWord undoes POSIX quoting when s is exactly one shell word: 'a'"'"'b'
+// and "a'b" and a\'b are all a'b.
+func oneWord(s string) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		switch c := s[i]; c {
+		case '\'':
+			end := strings.IndexByte(s[i+1:], '\'')
+			if end < 0 {
+				return "", false
+			}
+			b.WriteString(s[i+1 : i+1+end])
+			i += end + 2
+		case '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`\n", s[i+1]) >= 0 {
+					i++
+				}
+				b.WriteByte(s[i])
+			}
+			if i == len(s) {
+				return "", false
+			}
+			i++
+		case '\\':
+			if i+1 == len(s) {
+				return "", false
+			}
+			b.WriteByte(s[i+1])
+			i += 2
+		case ' ', '\t', '\n':
+			return "", false // more than one word
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return b.String(), true
+}
