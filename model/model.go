@@ -3,6 +3,8 @@
 // every other package can share it without pulling in files, terminals or git.
 package model
 
+import "regexp"
+
 // FileSpans is the line spans predicted for one file. Steps keep a slice of
 // these rather than a map so that key order survives a round trip through JSON,
 // which matters for byte-identical conversion output.
@@ -96,6 +98,20 @@ type Gold struct {
 	// ("context0：\nfile: …"), which upstream silently reads as empty.
 	TextForm bool
 }
+
+// URL is the repository to read the gold's task at: its repo_url, or,
+// when the gold has none (the hub's verified parquet has no repo_url
+// column), the GitHub repository its repo column names ("owner/name").
+// The reference evaluator reads repo_url only; score --semantics
+// contextbench keeps to that.
+func (g *Gold) URL() string {
+	if g.RepoURL != "" || !repoNameRe.MatchString(g.Repo) {
+		return g.RepoURL
+	}
+	return "https://github.com/" + g.Repo + ".git"
+}
+
+var repoNameRe = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$`)
 
 // All returns Init followed by Add.
 func (g *Gold) All() []GoldSpan {

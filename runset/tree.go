@@ -47,14 +47,14 @@ func (s *Set) tree(run *model.Run, g *model.Gold) (*scoring.FileCache, func(stri
 		return s.rebuilt(run, g, display.NoRepoGiven), nil
 	}
 	p := &run.Prediction
-	key, err := co.Key(p.RepoURL, g.RepoURL, p.Commit, g.Commit, p.InstanceID)
+	key, err := co.Key(p.RepoURL, g.URL(), p.Commit, g.Commit, p.InstanceID)
 	if err != nil {
 		return s.rebuilt(run, g, s.o.Why(err)), nil
 	}
 	defer co.Release(key)
 	if !s.pinned[key] {
 		// The hold: one more use announced, released by Close.
-		if _, err := co.Key(p.RepoURL, g.RepoURL, p.Commit, g.Commit, p.InstanceID); err == nil {
+		if _, err := co.Key(p.RepoURL, g.URL(), p.Commit, g.Commit, p.InstanceID); err == nil {
 			s.pinned[key] = true
 		}
 	}

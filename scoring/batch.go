@@ -100,7 +100,11 @@ func (b Batch) Run(instances []Instance) (results []model.Result, analyses []*An
 			continue
 		}
 		p, g := in.Pred, in.Gold
-		k, err := b.Checkouts.Key(p.RepoURL, g.RepoURL, p.Commit, g.Commit, p.InstanceID)
+		goldURL := g.RepoURL // the reference reads repo_url alone
+		if b.Semantics == model.Fixed {
+			goldURL = g.URL()
+		}
+		k, err := b.Checkouts.Key(p.RepoURL, goldURL, p.Commit, g.Commit, p.InstanceID)
 		keys[i] = checkout{key: k, err: err, ok: err == nil}
 		if err == nil {
 			if files[k] == nil {

@@ -28,7 +28,7 @@ func (o *RunFiles) Files(run *model.Run) (*FileCache, error) {
 	var goldURL, goldCommit string
 	if o.Gold != nil {
 		if g := o.Gold(p.InstanceID); g != nil {
-			goldURL, goldCommit = g.RepoURL, g.Commit
+			goldURL, goldCommit = g.URL(), g.Commit
 		}
 	}
 	key, err := o.Checkouts.Key(p.RepoURL, goldURL, p.Commit, goldCommit, p.InstanceID)
