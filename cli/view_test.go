@@ -231,3 +231,22 @@ func TestViewEmptyRun(t *testing.T) {
 		t.Errorf("export: exit %d, %s", code, errs)
 	}
 }
+
+// Against no gold (no --gold, or no row for the run) every coverage would
+// read 1.00: the summary shows "–" instead, and the run list "-".
+func TestViewNoGoldShowsNoFigures(t *testing.T) {
+	const run = "../demo/task/pricebook__pricebook-42.traj.json"
+	code, out, _ := viewExec(t, "view", run, "--repo", "../demo/task/repo")
+	if code != exitOK || !strings.Contains(out, "contextbench lens                 –       –       –       –") || strings.Contains(out, "1.00    1.00") {
+		t.Errorf("summary without gold: exit %d\n%s", code, out)
+	}
+	code, out, _ = viewExec(t, "view", "../demo/task", "--repo", "../demo/task/repo")
+	if code != exitOK || !strings.Contains(out, "     -      -      -") {
+		t.Errorf("run list without gold: exit %d\n%s", code, out)
+	}
+	// With its gold, the figures are there.
+	_, out, _ = viewExec(t, "view", run, "--repo", "../demo/task/repo", "--gold", "../demo/task/gold.json")
+	if strings.Contains(out, "contextbench lens                 –") {
+		t.Errorf("summary with gold shows no figures:\n%s", out)
+	}
+}

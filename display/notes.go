@@ -15,6 +15,9 @@ const (
 	GlyphFailed = "✗"
 	// NotComputable stands for a measure the analysis cannot compute.
 	NotComputable = "n/a"
+	// NoGold stands for a coverage measured against no gold: it would
+	// read 1.00, which says nothing.
+	NoGold = "–"
 	// NoRepoMetrics labels measures computed without the repository.
 	NoRepoMetrics = "no repository — file/line from line numbers; symbol and span need the repository"
 	// EditLocGoldPatch explains EditLoc figures of a run without a patch
@@ -67,4 +70,22 @@ func plural(n int, w string) string {
 		return w
 	}
 	return w + "s"
+}
+
+// Missing is what stands for a figure that cannot be shown: NoGold when
+// there is no gold to measure against, NotComputable otherwise.
+func Missing(noGold bool) string {
+	if noGold {
+		return NoGold
+	}
+	return NotComputable
+}
+
+// Figure is a coverage figure to two places, or what stands for it when
+// it cannot be shown (ok false); noGold says why.
+func Figure(v float64, ok, noGold bool) string {
+	if !ok {
+		return Missing(noGold)
+	}
+	return fmt.Sprintf("%.2f", v)
 }

@@ -87,7 +87,11 @@ func (r *ListRow) Summarize(a *scoring.Analysis) {
 	for _, l := range model.Lenses {
 		res := &a.Lenses[l].Result
 		ll := ListLens{Error: res.Error, Reason: res.Reason}
-		if res.Error == "" {
+		if a.GoldEmpty() && ll.Error == "" {
+			// Against no gold every coverage reads 1.00: show none.
+			ll.Error = "no_gold"
+		}
+		if ll.Error == "" {
 			ll.Coverage = res.Final.At(model.GranLine).Coverage
 			ll.AUC = *res.Trajectory.AUCCoverage.At(model.GranLine)
 			ll.Redundancy = *res.Trajectory.Redundancy.At(model.GranLine)

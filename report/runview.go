@@ -80,7 +80,7 @@ func WriteRunSummary(w io.Writer, a *scoring.Analysis, lens model.Lens) error {
 	for _, g := range model.Granularities {
 		m := res.Final.At(g)
 		if !a.Computable(g) {
-			fin = append(fin, fmt.Sprintf("%s %s", g, display.NotComputable))
+			fin = append(fin, fmt.Sprintf("%s %s", g, display.Missing(a.GoldEmpty())))
 			continue
 		}
 		fin = append(fin, fmt.Sprintf("%s %.2f/%.2f", g, m.Coverage, m.Precision))
@@ -122,10 +122,7 @@ func WriteRunSummary(w io.Writer, a *scoring.Analysis, lens model.Lens) error {
 
 // value is a coverage figure, or n/a where the analysis cannot compute it.
 func value(a *scoring.Analysis, g model.Granularity, v float64) string {
-	if !a.Computable(g) {
-		return display.NotComputable
-	}
-	return fmt.Sprintf("%.2f", v)
+	return display.Figure(v, a.Computable(g), a.GoldEmpty())
 }
 
 // writeFailures lists the failed commands and what the lens still counts of

@@ -25,5 +25,22 @@ func partial(t model.Tree) PartialTree {
 // Computable reports whether a granularity's measures mean anything for the
 // analysis: symbols and byte spans cannot be computed from a partial tree.
 func (a *Analysis) Computable(g model.Granularity) bool {
-	return a.Partial == nil || g == model.GranFile || g == model.GranLine
+	return a.Uncomputable(g) == ""
+}
+
+// GoldEmpty reports a run analysed against no gold at all (no --gold, no
+// row for its id, or gold the semantics reads as empty): every coverage
+// would read 1.0, which says nothing.
+func (a *Analysis) GoldEmpty() bool { return a.Gold == nil || a.Gold.Spans == 0 }
+
+// Uncomputable says why a granularity's coverage cannot be shown ("no
+// gold", "needs the repository"), or "" when it can.
+func (a *Analysis) Uncomputable(g model.Granularity) string {
+	switch {
+	case a.GoldEmpty():
+		return "no gold"
+	case a.Partial != nil && g != model.GranFile && g != model.GranLine:
+		return "needs the repository"
+	}
+	return ""
 }

@@ -104,16 +104,16 @@ func (m *Model) View() string {
 	}
 
 	spark := func(g model.Granularity, w int) string {
-		if !d.A.Computable(g) {
+		if why := d.A.Uncomputable(g); why != "" {
 			// A row of dots would read as "not yet": say why instead.
-			return t.Muted.Render(fit.Line("needs the repository", w))
+			return t.Muted.Render(fit.Line(why, w))
 		}
 		past, fut := SparkOf(Blocks, len(ld.Actions), func(i int) float64 { return ld.CurveAt(g, i) }, cur, w)
 		return t.Spark[g].Render(past) + t.SparkFuture.Render(fut)
 	}
 	val := func(g model.Granularity) string {
 		if !d.A.Computable(g) {
-			return t.Muted.Render(fmt.Sprintf("%4s", display.NotComputable))
+			return t.Muted.Render(fmt.Sprintf("%4s", display.Missing(d.A.GoldEmpty())))
 		}
 		return t.Value.Render(fmt.Sprintf("%.2f", ld.CurveAt(g, cur)))
 	}
@@ -121,7 +121,7 @@ func (m *Model) View() string {
 	if m.h >= 5 {
 		infoW := min(44, m.w/3)
 		info := []string{reread, fmt.Sprintf("%s steps %d/%d", ctx.Lens, ld.StepsDone[cur], ld.NumSteps), editloc,
-			fmt.Sprintf("AUC line %.2f · redundancy line %.2f", res.Trajectory.AUCCoverage.Line, res.Trajectory.Redundancy.Line)}
+			fmt.Sprintf("AUC line %s · redundancy line %.2f", display.Figure(res.Trajectory.AUCCoverage.Line, !d.A.GoldEmpty(), d.A.GoldEmpty()), res.Trajectory.Redundancy.Line)}
 		if cur == d.N-1 && d.A.EditLocFromGold && res.EditLoc != nil {
 			// The quirk takes the row below the figures: the info column
 			// is too narrow for both.
@@ -133,7 +133,8 @@ func (m *Model) View() string {
 			fm := res.Final.At(g)
 			final := fmt.Sprintf("final %.2f p %.2f", fm.Coverage, fm.Precision)
 			if !d.A.Computable(g) {
-				final = fmt.Sprintf("final %-4s p %-4s", display.NotComputable, display.NotComputable)
+				na := display.Missing(d.A.GoldEmpty())
+				final = fmt.Sprintf("final %-4s p %-4s", na, na)
 			}
 			sw := max(m.w-7-1-4-2-len(final)-3-infoW-1, 4)
 			row := fmt.Sprintf(" %-6s %s %s  %s %s %s", g, spark(g, sw), val(g), t.Muted.Render(final),
