@@ -250,3 +250,20 @@ func TestViewNoGoldShowsNoFigures(t *testing.T) {
 		t.Errorf("summary with gold shows no figures:\n%s", out)
 	}
 }
+
+// Text-form gold under the reference semantics is empty gold, as upstream
+// reads it: no figures, and a line saying --semantics fixed reads it.
+func TestViewTextFormGoldSaysSo(t *testing.T) {
+	gold := filepath.Join(t.TempDir(), "gold.jsonl")
+	os.WriteFile(gold, []byte(`{"inst_id": "pricebook__pricebook-42", "gold_ctx": "context0：\nfile: pricebook/cart.py\nstart_line: 1\nend_line: 5\ncode\n"}`+"\n"), 0o644)
+	args := []string{"view", "../demo/task/pricebook__pricebook-42.traj.json", "--repo", "../demo/task/repo", "--gold", gold}
+	code, out, errs := viewExec(t, args...)
+	if code != exitOK || !strings.Contains(errs, "is in the text form (context0：…), which the reference evaluator reads as empty; --semantics fixed reads it") ||
+		!strings.Contains(out, "contextbench lens                 –") {
+		t.Errorf("contextbench: exit %d\n%s\n%s", code, out, errs)
+	}
+	_, out, errs = viewExec(t, append(args, "--semantics", "fixed")...)
+	if strings.Contains(errs, "text form") || !strings.Contains(out, "contextbench lens              1.00") {
+		t.Errorf("fixed:\n%s\n%s", out, errs)
+	}
+}

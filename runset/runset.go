@@ -379,6 +379,9 @@ func (s *Set) analyse(i int) (*scoring.Analysis, func(string) string, error) {
 	if s.o.Gold != nil {
 		if found, note, gerr := s.o.Gold.FindRun(&run, s.o.Sem, false); gerr == nil {
 			g = found
+			if g.TextForm && s.o.Sem == model.ContextBench {
+				note = strings.TrimPrefix(note+"; ", "; ") + fmt.Sprintf("the gold of %q is in the text form (context0：…), which the reference evaluator reads as empty; --semantics fixed reads it", termsafe.Line(g.ID))
+			}
 			if note != "" {
 				notes = append(notes, note)
 				s.mu.Lock()
