@@ -15,6 +15,9 @@ const (
 	GlyphFailed = "✗"
 	// NotComputable stands for a measure the analysis cannot compute.
 	NotComputable = "n/a"
+	// FinalStandIn labels a final context the run did not declare: the
+	// observed lens scores the union of its steps in its place.
+	FinalStandIn = "final: none declared, the union of the steps stands in"
 	// NoGold stands for a coverage measured against no gold: it would
 	// read 1.00, which says nothing.
 	NoGold = "–"

@@ -86,6 +86,9 @@ func WriteRunSummary(w io.Writer, a *scoring.Analysis, lens model.Lens) error {
 		fin = append(fin, fmt.Sprintf("%s %.2f/%.2f", g, m.Coverage, m.Precision))
 	}
 	fmt.Fprintf(b, "  final context (coverage/precision): %s\n", strings.Join(fin, " · "))
+	if ld.FinalStandIn {
+		fmt.Fprintf(b, "  %s\n", display.FinalStandIn)
+	}
 	var end scoring.LensAction // an empty run read nothing
 	if last >= 0 {
 		end = ld.Actions[last]

@@ -1,7 +1,9 @@
 package scoring
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/observed"
@@ -59,6 +61,12 @@ type LensData struct {
 	NumSteps int
 	// Actions[i] is action i under the lens.
 	Actions []LensAction
+	// Final is the final context the lens scored; FinalStandIn says it is
+	// the union of the lens's steps, standing in for a final context the
+	// run did not declare (the observed lens only). Figures and diagnosis
+	// both read it.
+	Final        model.Step
+	FinalStandIn bool
 }
 
 // CurveAt is the cumulative coverage at granularity g after action i. It is
@@ -134,16 +142,22 @@ func Analyze(run *model.Run, g *model.Gold, files *FileCache, sem model.Semantic
 	steps, stepsAt := observed.Steps(reads)
 
 	cb := sc.score(g, &run.Prediction, a.Gold)
+	if cb.Error == ErrNoContext && run.Prediction.Final.Empty() && run.ExitStatus != "" && !submitted(run.ExitStatus) {
+		cb.Reason = fmt.Sprintf("the run never submitted (it ended with %q), so it declared no final context", run.ExitStatus)
+	}
 	a.Lenses[model.LensContextBench] = lensData(cb, contextBenchStepsDone(run), a.contextBenchLines(observedLines), goldShown)
+	a.Lenses[model.LensContextBench].Final = run.Prediction.Final
 	// The observed lens scores what the actions displayed; a run that
 	// declares no final context is scored on the union of what it saw
 	// rather than rejected.
 	obsPred := run.Prediction
 	obsPred.Steps = steps
-	if obsPred.Final.Empty() {
+	standIn := obsPred.Final.Empty()
+	if standIn {
 		obsPred.Final = observed.Union(steps)
 	}
 	a.Lenses[model.LensObserved] = lensData(sc.score(g, &obsPred, a.Gold), stepsAt, observedLines, goldShown)
+	a.Lenses[model.LensObserved].Final, a.Lenses[model.LensObserved].FinalStandIn = obsPred.Final, standIn
 	return a
 }
 
@@ -333,3 +347,11 @@ func (a *Analysis) GoldLines(file string) []model.Interval {
 // the file's lines. They are what NewGold counts and what the explorer marks
 // gold; nil for a file that is not in the tree.
 func (a *Analysis) GoldShown(file string) []model.Interval { return a.shown[file] }
+
+// submitted reports an exit status that says the run handed in its work
+// (mini-swe-agent's "Submitted", Claude Code's "success", …), rather than
+// stopping on a limit, a timeout or an error.
+func submitted(status string) bool {
+	s := strings.ToLower(status)
+	return strings.Contains(s, "submit") || s == "success" || s == "completed" || s == "finished"
+}

@@ -3,9 +3,11 @@ package scoring_test
 import (
 	"reflect"
 	"testing"
+	"testing/fstest"
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/source"
 )
 
 // TestAnalyze checks the per-action views and both lenses on a hand-made run
@@ -116,5 +118,29 @@ func TestAnalyzeClipsContextBenchSteps(t *testing.T) {
 	}
 	if got := a.GoldShown("pkg/mod.py"); !reflect.DeepEqual(got, []model.Interval{{Start: 4, End: 5}}) {
 		t.Errorf("GoldShown(mod.py) = %v", got)
+	}
+}
+
+// A run the evaluator rejects (no_context_extracted) says why in words a
+// user knows: it never submitted, it declared no final context, or its
+// final context names no file of the repository.
+func TestNoContextReasons(t *testing.T) {
+	files := scoring.NewFileCache(source.NewFS(fstest.MapFS{"a.py": {Data: []byte("x = 1\n")}}))
+	g := &model.Gold{ID: "t", Init: []model.GoldSpan{{File: "a.py", Start: 1, End: 1}}}
+	for _, c := range []struct {
+		exit  string
+		final model.Step
+		want  string
+	}{
+		{"StepResponseTimeout", model.Step{}, `the run never submitted (it ended with "StepResponseTimeout"), so it declared no final context`},
+		{"Submitted", model.Step{}, "the run declared no final context"},
+		{"", model.Step{}, "the run declared no final context"},
+		{"StepResponseTimeout", model.Step{Files: []string{"elsewhere.py"}}, "the final context names no file of the repository"},
+	} {
+		run := &model.Run{InstanceID: "t", ExitStatus: c.exit, Prediction: model.Prediction{InstanceID: "t", Final: c.final}}
+		res := scoring.Analyze(run, g, files, model.ContextBench).Lenses[model.LensContextBench].Result
+		if res.Error != scoring.ErrNoContext || res.Reason != c.want {
+			t.Errorf("exit %q, final %v: %s %q; want %q", c.exit, c.final.Files, res.Error, res.Reason, c.want)
+		}
 	}
 }

@@ -258,6 +258,9 @@ func (sc scorer) score(g *model.Gold, pred *model.Prediction, gold *Gold) model.
 	if final.empty() {
 		res.Error = ErrNoContext
 		res.Reason = "the final context names no file of the repository"
+		if pred.Final.Empty() {
+			res.Reason = "the run declared no final context"
+		}
 		return res
 	}
 	if gold == nil {

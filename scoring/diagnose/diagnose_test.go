@@ -353,3 +353,27 @@ func TestDiagnoseBoth(t *testing.T) {
 		}
 	}
 }
+
+// A run that declares no final context: the observed lens scores the union
+// of its steps in its place, and its diagnosis reads the same final, so a
+// span it read is found there, not "read, then dropped" beside a final
+// coverage of 1.00; the contextbench lens keeps the run's (empty) final.
+func TestStandInFinal(t *testing.T) {
+	run := everyCategoryRun()
+	run.Prediction.Final = model.Step{}
+	a := scoring.Analyze(run, goldAll(), testFiles(t), model.ContextBench)
+	obs := &a.Lenses[model.LensObserved]
+	if !obs.FinalStandIn || a.Lenses[model.LensContextBench].FinalStandIn {
+		t.Fatalf("stand-in flags: observed %v, contextbench %v", obs.FinalStandIn, a.Lenses[model.LensContextBench].FinalStandIn)
+	}
+	for _, s := range diagnose.Diagnose(a, model.LensObserved).Spans {
+		if s.File == "a.py" && s.Start == 5 && s.Category != diagnose.Found {
+			t.Errorf("a.py 5-8, read by action 1 and in the stand-in final: %v", s.Category)
+		}
+	}
+	for _, s := range diagnose.Diagnose(a, model.LensContextBench).Spans {
+		if s.File == "a.py" && s.Start == 5 && s.Category != diagnose.ReadThenDropped {
+			t.Errorf("contextbench lens: a.py 5-8 is %v, want read then dropped (the run declared no final)", s.Category)
+		}
+	}
+}

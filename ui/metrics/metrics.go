@@ -81,6 +81,9 @@ func (m *Model) View() string {
 	cur := ctx.Cur
 	res := &ld.Result
 	detail := fmt.Sprintf("%s lens · cumulative up to step %d", ctx.Lens, cur+1)
+	if ld.FinalStandIn {
+		detail += " · " + display.FinalStandIn
+	}
 	if d.A.Partial != nil {
 		detail = display.NoRepoMetrics + " · " + detail
 	}
