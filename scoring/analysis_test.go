@@ -144,3 +144,26 @@ func TestNoContextReasons(t *testing.T) {
 		}
 	}
 }
+
+// Against no gold nothing can be shown; against file-level gold only the
+// file figures mean something; the reason is said per granularity.
+func TestUncomputable(t *testing.T) {
+	files := scoring.NewFileCache(source.NewFS(fstest.MapFS{"a.py": {Data: []byte("x = 1\n")}}))
+	run := func() *model.Run {
+		return &model.Run{InstanceID: "t", Prediction: model.Prediction{InstanceID: "t", Final: model.Step{Files: []string{"a.py"}}}}
+	}
+	for _, c := range []struct {
+		name       string
+		gold       *model.Gold
+		file, line string
+	}{
+		{"no gold", &model.Gold{ID: "t"}, "no gold", "no gold"},
+		{"file-level gold", &model.Gold{ID: "t", Files: []string{"a.py"}}, "", "file-level gold"},
+		{"line gold", &model.Gold{ID: "t", Init: []model.GoldSpan{{File: "a.py", Start: 1, End: 1}}}, "", ""},
+	} {
+		a := scoring.Analyze(run(), c.gold, files, model.ContextBench)
+		if f, l := a.Uncomputable(model.GranFile), a.Uncomputable(model.GranLine); f != c.file || l != c.line {
+			t.Errorf("%s: file %q, line %q; want %q, %q", c.name, f, l, c.file, c.line)
+		}
+	}
+}

@@ -11,10 +11,13 @@ import (
 // Gold is gold context prepared for scoring against one tree.
 type Gold struct {
 	// Spans counts the gold's spans and file entries as the gold lists them.
-	Spans   int
-	Files   []string // sorted, each once
-	Bytes   FileIntervals
-	symbols symbolSet
+	Spans int
+	// FileOnly: the gold names files and no lines (LocAgent, CodeScaleBench
+	// file lists); only file figures measure anything.
+	FileOnly bool
+	Files    []string // sorted, each once
+	Bytes    FileIntervals
+	symbols  symbolSet
 	// Lines is the gold line intervals (init only under ContextBench semantics).
 	Lines FileIntervals
 	// Listed holds, for the files whose gold spans merging changes (nested,
@@ -32,7 +35,8 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 		// Upstream json.loads the text form, fails, and scores empty gold.
 		init, add = nil, nil
 	}
-	out := &Gold{Files: make([]string, 0, len(init)+len(add)+len(g.Files)), Spans: len(init) + len(add) + len(g.Files)}
+	out := &Gold{Files: make([]string, 0, len(init)+len(add)+len(g.Files)), Spans: len(init) + len(add) + len(g.Files),
+		FileOnly: len(init)+len(add) == 0 && len(g.Files) > 0}
 	bytes, lines := FileIntervals{}, FileIntervals{}
 	exists := sc.files.exists
 	if pt := partial(sc.files.tree); pt != nil {

@@ -39,6 +39,8 @@ func (a *Analysis) Uncomputable(g model.Granularity) string {
 	switch {
 	case a.GoldEmpty():
 		return "no gold"
+	case a.Gold.FileOnly && g != model.GranFile:
+		return "file-level gold"
 	case a.Partial != nil && g != model.GranFile && g != model.GranLine:
 		return "needs the repository"
 	}

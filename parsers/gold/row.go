@@ -2,6 +2,7 @@ package gold
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -49,6 +50,9 @@ func loadRow(set *Set, row *jsontree.Value, file string, line int, where string)
 func rowGold(row *jsontree.Value, warns *[]*rowError) (*model.Gold, *rowError) {
 	if !row.Is(jsontree.Object) {
 		return nil, rerr("", "expected an object, found %s", row.Describe())
+	}
+	if fc, ok := row.Lookup("file_changes"); ok && fc.Is(jsontree.Array) {
+		return locAgentGold(row, fc)
 	}
 	str := func(key string) string {
 		v := row.Get(key)
@@ -196,4 +200,30 @@ func goldContextString(s, path string) (spans []model.GoldSpan, textForm bool, w
 	}
 	spans, fatal = ctxItems(v.Arr, path)
 	return spans, false, "", fatal
+}
+
+// locAgentGold reads a LocAgent / Loc-Bench localisation row
+// (gt_location.jsonl: instance_id, repo, base_commit, file_changes[{file,
+// changes{edited_entities, edited_modules}}]). It names files and the
+// entities edited in them ("path:Class.method"), no lines: it is file-level
+// gold, and the span and line figures have nothing to measure.
+func locAgentGold(row, changes *jsontree.Value) (*model.Gold, *rowError) {
+	g := &model.Gold{
+		InstID: row.Get("instance_id").Text(), Repo: row.Get("repo").Text(),
+		Commit: row.Get("base_commit").Text(), Source: "locagent",
+	}
+	g.ID = g.InstID
+	if g.ID == "" {
+		return nil, rerr("instance_id", "a LocAgent row needs an instance_id")
+	}
+	for i, c := range changes.Items() {
+		f := c.Get("file").Text()
+		if f == "" {
+			return nil, rerr(fmt.Sprintf("file_changes[%d].file", i), "expected a file path")
+		}
+		if !slices.Contains(g.Files, f) {
+			g.Files = append(g.Files, f)
+		}
+	}
+	return g, nil
 }
