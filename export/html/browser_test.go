@@ -333,6 +333,19 @@ func TestBrowserDemo(t *testing.T) {
 	if got := b.text("#h-step"); got != fmt.Sprintf("%d/%d", hits[1]+1, d.N) {
 		t.Errorf("after n: %q, want step %d", got, hits[1]+1)
 	}
+
+	// At the last step a span no step read is "never", as in the explorer,
+	// and v switches the lens, as in the explorer.
+	b.press("G")
+	ats := eval[string](b, "[...document.querySelectorAll('#goldlist .at')].map(e => e.textContent.trim()).join(',')")
+	if strings.Contains(ats, "not yet") || !strings.Contains(ats, "never") {
+		t.Errorf("gold panel at the last step: %s; want never, no not yet", ats)
+	}
+	lensBefore := b.text("#h-lens")
+	b.press("v")
+	if after := b.text("#h-lens"); after == lensBefore || !strings.Contains(b.text("#status"), "lens: ") {
+		t.Errorf("v: lens %q -> %q, status %q", lensBefore, after, b.text("#status"))
+	}
 }
 
 // A run with neither gold nor repository (a common first look) still

@@ -196,7 +196,8 @@
       r.glyph.className = 'glyph ' + glyph[1];
       r.lines.textContent = r.lines.textContent.padEnd(lw);
       r.frac.textContent = (g.fileLevel ? '-' : read + '/' + g.lines).padStart(fw);
-      r.at.textContent = (at ? '@' + (g.foundAt[L] + 1) : 'not yet').padEnd(7);
+      // As the explorer: "never" once no step is left to read it.
+      r.at.textContent = (at ? '@' + (g.foundAt[L] + 1) : S.cur === D.n - 1 ? 'never' : 'not yet').padEnd(7);
       r.at.className = 'at' + (at ? ' found' : '');
       r.diag.textContent = g.label[L] + (g.closest[L] >= 0 ? ' @' + (g.closest[L] + 1) : '');
       r.diag.className = 'diag ' + (diagClass[g.cat[L]] || 'g-miss');
@@ -349,7 +350,7 @@
       case 'N': match(-1); break;
       case ']': nextGold(1); break;
       case '[': nextGold(-1); break;
-      case 'L': S.lens = 1 - S.lens; status('lens: ' + D.lenses[S.lens]); render(); break;
+      case 'v': case 'L': S.lens = 1 - S.lens; status('lens: ' + D.lenses[S.lens]); render(); break;
       case 'F': S.pin = null; S.force = true; status('source follows the steps'); render(); break;
       case ' ': play(); break;
       case 'Escape':
