@@ -7,6 +7,7 @@ package display
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -107,7 +108,9 @@ func compactRead(reads []model.FileSpans) string {
 	var parts []string
 	for _, fl := range reads {
 		var rs []string
-		for _, iv := range fl.Spans {
+		// Adjacent lines read as one range (Agentless names lines one by
+		// one: 199-199,200-200 is 199-200).
+		for _, iv := range model.MergeIntervals(slices.Clone(fl.Spans)) {
 			rs = append(rs, fmt.Sprintf("%d-%d", iv.Start, iv.End))
 		}
 		parts = append(parts, termsafe.Line(path.Base(fl.File))+":"+strings.Join(rs, ","))

@@ -78,3 +78,13 @@ func TestMiddle(t *testing.T) {
 		}
 	}
 }
+
+// A read's ranges are shown merged: lines named one by one (Agentless) read
+// as the ranges they make, and the input is left as it was.
+func TestCompactReadMerges(t *testing.T) {
+	spans := []model.Interval{{Start: 207, End: 207}, {Start: 199, End: 199}, {Start: 200, End: 200}}
+	got := compactRead([]model.FileSpans{{File: "pkg/a.py", Spans: spans}})
+	if got != "a.py:199-200,207-207" || spans[0].Start != 207 {
+		t.Errorf("compactRead = %q (spans now %v)", got, spans)
+	}
+}
