@@ -155,11 +155,14 @@ func (m *Model) refresh() {
 	sort.SliceStable(m.view, func(a, b int) bool {
 		ra, rb := &m.rows[m.view[a]], &m.rows[m.view[b]]
 		if c.metric {
-			// Runs not analysed yet go last, whatever the direction.
-			if ra.Analysed != rb.Analysed {
-				return ra.Analysed
+			// Runs without figures (not analysed yet, or shown "–": no
+			// gold, not scored) go last, whatever the direction: a "–" is
+			// no 0.00.
+			fa, fb := ra.Analysed && ra.Lenses[m.lens].Error == "", rb.Analysed && rb.Lenses[m.lens].Error == ""
+			if fa != fb {
+				return fa
 			}
-			if !ra.Analysed {
+			if !fa {
 				return false
 			}
 		}
@@ -173,6 +176,13 @@ func (m *Model) refresh() {
 		m.Select(sel)
 	}
 	m.scroll()
+}
+
+// resort applies a new sort and shows its top: the best (or worst) runs
+// are what a sort is asked for.
+func (m *Model) resort() {
+	m.refresh()
+	m.cur, m.off = 0, 0
 }
 
 // scroll keeps the selection in view.
@@ -261,10 +271,10 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Sort):
 		m.col = (m.col + 1) % len(columns)
 		m.desc = columns[m.col].metric
-		m.refresh()
+		m.resort()
 	case key.Matches(k, keys.SortDir):
 		m.desc = !m.desc
-		m.refresh()
+		m.resort()
 	case key.Matches(k, keys.Lens):
 		m.lens = 1 - m.lens
 		m.status = "lens: " + m.lens.String()

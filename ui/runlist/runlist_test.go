@@ -116,7 +116,8 @@ func TestSortAndFilter(t *testing.T) {
 		{"by agent · model", []string{"s", "s"}, []string{x, d, p, f}},
 		{"by actions, most first", []string{"s", "s", "s"}, []string{p, x, d, f}},
 		{"by coverage, best first", []string{"s", "s", "s", "s"}, []string{p, d, x, f}},
-		{"by coverage, worst first", []string{"s", "s", "s", "s", "S"}, []string{f, x, d, p}},
+		// f has no figures (no gold: "–"): last in both directions.
+		{"by coverage, worst first", []string{"s", "s", "s", "s", "S"}, []string{x, d, p, f}},
 		{"by never opened", []string{"s", "s", "s", "s", "s", "s", "s", "s", "s", "s", "s"}, []string{d, x, p, f}},
 		{"around to the position", []string{"s", "s", "s", "s", "s", "s", "s", "s", "s", "s", "s", "s"}, []string{x, d, p, f}},
 		{"filter by text", []string{"/", "d", "j", "enter"}, []string{d}},
@@ -157,8 +158,8 @@ func TestLoadingKeepsSelection(t *testing.T) {
 	if m.Selected() != 1 || m.Loading() {
 		t.Errorf("selected #%d after loading (loading %v), want #1", m.Selected(), m.Loading())
 	}
-	if got := shown(m); got[0] != "pallets__flask-5014" {
-		t.Errorf("worst coverage first once analysed: %v", got)
+	if got := shown(m); got[0] != "pydata__xarray-4075" || got[3] != "pallets__flask-5014" {
+		t.Errorf("worst coverage first once analysed, the run without figures last: %v", got)
 	}
 }
 
@@ -256,5 +257,20 @@ func TestHostileRows(t *testing.T) {
 		if !strings.Contains(out, `\e]52`) {
 			t.Errorf("after %q the hostile text is not shown", keys)
 		}
+	}
+}
+
+// A sort shows its top: the selection and the view go to the first row,
+// wherever the list was scrolled.
+func TestSortShowsTheTop(t *testing.T) {
+	m := newList(sample(), 120, 6) // two rows of runs on screen
+	m.Update(LoadedMsg{})
+	press(m, "j", "j", "j")
+	if m.off == 0 {
+		t.Fatalf("the list did not scroll (off %d, cur %d)", m.off, m.cur)
+	}
+	press(m, "s")
+	if m.cur != 0 || m.off != 0 {
+		t.Errorf("after a sort: cur %d, off %d; want the top", m.cur, m.off)
 	}
 }
