@@ -377,3 +377,18 @@ func TestStandInFinal(t *testing.T) {
 		}
 	}
 }
+
+// A span found but only partly kept in the final context says how much:
+// "found 2/4 kept", not "found".
+func TestFoundPartlyKeptLabel(t *testing.T) {
+	a := scoring.Analyze(everyCategoryRun(), goldAll(), testFiles(t), model.ContextBench)
+	for _, g := range diagnose.DiagnoseRun(a).Spans {
+		if g.File() == "a.py" && g.Start() == 5 {
+			if got := g.Label(model.LensContextBench); got != "found 2/4 kept" {
+				t.Errorf("a.py 5-8 (final keeps 6-7): %q, want found 2/4 kept", got)
+			}
+			return
+		}
+	}
+	t.Fatal("no a.py 5-8 span")
+}

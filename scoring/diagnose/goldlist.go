@@ -123,6 +123,10 @@ func (g *GoldSpan) Label(l model.Lens) string {
 		if g.Span[l] != nil && g.Span[l].Declared || g.whole[l] != nil && g.whole[l].Declared {
 			return "found (declared)"
 		}
+		if sp := g.Span[l]; sp != nil && sp.FinalLines > 0 && sp.FinalLines < sp.Lines() {
+			// Partial credit says so: 1 line of 99 kept is not "found".
+			return fmt.Sprintf("found %d/%d kept", sp.FinalLines, sp.Lines())
+		}
 		return "found"
 	case ReadThenDropped:
 		return "read, dropped"
