@@ -227,8 +227,10 @@ func BenchmarkOpen500(b *testing.B) {
 }
 
 // Reading every file of the folder: how long until every row names its run.
-func BenchmarkLoad500(b *testing.B) {
-	names := make([]string, 500)
+func BenchmarkLoad500(b *testing.B) { benchLoad(b, 500) }
+
+func benchLoad(b *testing.B, n int) {
+	names := make([]string, n)
 	for i := range names {
 		names[i] = fmt.Sprintf("org__repo-%d", i)
 	}
@@ -263,15 +265,4 @@ func TestManyRunsMidFolder(t *testing.T) {
 
 // Reading a folder costs the same per file at 500 files and at 4,000 (it
 // was quadratic: 63 s for 20,000 small runs).
-func BenchmarkLoad4000(b *testing.B) {
-	names := make([]string, 4000)
-	for i := range names {
-		names[i] = fmt.Sprintf("org__repo-%d", i)
-	}
-	dir := folder(b, names, nil)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		s, _ := New([]string{dir}, "")
-		s.LoadAll()
-	}
-}
+func BenchmarkLoad4000(b *testing.B) { benchLoad(b, 4000) }

@@ -35,12 +35,9 @@ type readOnce struct {
 // model.MaxFileBytes is refused before anything is read; anything else a
 // user can name is read (once) up to the bound and refused past it.
 func Read(path string) ([]byte, error) {
-	st, err := os.Stat(path)
+	st, err := stat(path)
 	if err != nil {
 		return nil, err
-	}
-	if st.IsDir() {
-		return nil, fmt.Errorf("%s: is a directory", path)
 	}
 	if !st.Mode().IsRegular() {
 		return readSpecial(path)
@@ -54,6 +51,15 @@ func Read(path string) ([]byte, error) {
 	}
 	defer f.Close()
 	return readBounded(path, f, st.Size())
+}
+
+// stat is os.Stat for a file to read: a directory is an error.
+func stat(path string) (os.FileInfo, error) {
+	st, err := os.Stat(path)
+	if err == nil && st.IsDir() {
+		return nil, fmt.Errorf("%s: is a directory", path)
+	}
+	return st, err
 }
 
 // readSpecial reads a non-regular file the first time it is asked for and
@@ -91,12 +97,9 @@ func readBounded(path string, r io.Reader, size int64) ([]byte, error) {
 // format. A non-regular file is read whole (once) and its head returned, so
 // the parser that follows still gets every byte.
 func Head(path string, n int) ([]byte, error) {
-	st, err := os.Stat(path)
+	st, err := stat(path)
 	if err != nil {
 		return nil, err
-	}
-	if st.IsDir() {
-		return nil, fmt.Errorf("%s: is a directory", path)
 	}
 	if !st.Mode().IsRegular() {
 		data, err := readSpecial(path)
@@ -131,12 +134,9 @@ type File interface {
 // regular file larger than the bound is refused; a non-regular one is read
 // (once) into memory.
 func Open(path string) (File, error) {
-	st, err := os.Stat(path)
+	st, err := stat(path)
 	if err != nil {
 		return nil, err
-	}
-	if st.IsDir() {
-		return nil, fmt.Errorf("%s: is a directory", path)
 	}
 	if !st.Mode().IsRegular() {
 		data, err := readSpecial(path)
