@@ -156,8 +156,9 @@ func (m *Model) View() string {
 		}
 		lines = append(lines, strings.Join(parts, " "))
 	}
-	fl := res.Final.Line
-	info := fmt.Sprintf(" %s · final line %.2f p %.2f · %s", reread, fl.Coverage, fl.Precision, editloc)
+	fl, ok := res.Final.Line, d.A.Computable(model.GranLine)
+	info := fmt.Sprintf(" %s · final line %s p %s · %s", reread, display.Figure(fl.Coverage, ok, d.A.GoldEmpty()),
+		display.Figure(fl.Precision, ok, d.A.GoldEmpty()), editloc)
 	if ansi.StringWidth(info) > m.w {
 		info = fmt.Sprintf(" %s · %s", reread, editloc)
 	}
