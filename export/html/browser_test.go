@@ -365,6 +365,12 @@ func TestBrowserNoGoldNoRepository(t *testing.T) {
 	if got := b.text("#src-note"); !strings.Contains(got, "no repository") {
 		t.Errorf("source note %q", got)
 	}
+	// Against no gold there is no figure, as in the explorer: "–" and why.
+	for _, g := range []string{"file", "line"} {
+		if cov, fin := b.text("#cov-"+g), b.text("#fin-"+g); cov != "–" || fin != "no gold" {
+			t.Errorf("%s: coverage %q, final %q; want – and no gold", g, cov, fin)
+		}
+	}
 }
 
 // The hostile run in a browser: its text is shown, and nothing in it runs,

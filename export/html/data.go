@@ -30,6 +30,12 @@ type pageData struct {
 	Gold     []goldRow `json:"gold"`
 	// NoRepo: the source of the files is unknown (no repository given).
 	NoRepo bool `json:"noRepo"`
+	// Missing[g] says why granularity g's coverage cannot be shown ("no
+	// gold", "needs the repository", "file-level gold"; "" when it can),
+	// and Mark[g] what stands for its figures ("–" or "n/a"), as in the
+	// explorer.
+	Missing []string `json:"missing"`
+	Mark    []string `json:"mark"`
 	// Chart is the coverage charts' width, height and padding.
 	Chart [3]float64 `json:"chart"`
 }
@@ -74,9 +80,9 @@ type lens struct {
 // file is a file the page can show. Its source is in the page (element
 // "f<index>") when OK.
 type file struct {
-	raw   string
-	Path  string   `json:"path"`
-	OK    bool     `json:"ok"`
+	raw  string
+	Path string `json:"path"`
+	OK   bool   `json:"ok"`
 	// Large is the size of a file too large for the page (maxEmbed), whose
 	// source the page does not carry.
 	Large int      `json:"large,omitempty"`
@@ -126,6 +132,10 @@ func buildData(d *viewdata.Data, o Options) *pageData {
 	p.Files, p.Gold = []file{}, []goldRow{}
 	for _, l := range model.Lenses {
 		p.Lenses = append(p.Lenses, l.String())
+	}
+	for _, g := range model.Granularities {
+		p.Missing = append(p.Missing, a.Uncomputable(g))
+		p.Mark = append(p.Mark, display.Missing(a.GoldEmpty()))
 	}
 	for _, g := range model.Granularities {
 		p.Grans = append(p.Grans, g.String())

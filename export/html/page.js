@@ -220,6 +220,13 @@
         pts.push(chartX(i).toFixed(1) + ',' + chartY(curve[i]).toFixed(1));
       }
       var fig = $('chart-' + name);
+      if (D.missing[g]) {
+        // No figure to show: say why, as the explorer does.
+        fig.querySelector('.past').setAttribute('points', '');
+        $('cov-' + name).textContent = D.mark[g];
+        $('fin-' + name).textContent = D.missing[g];
+        return;
+      }
       fig.querySelector('.past').setAttribute('points', pts.join(' '));
       var c = fig.querySelector('.cursor');
       c.setAttribute('x1', chartX(cur).toFixed(1));
@@ -234,7 +241,7 @@
     if (ld.error) info.push('score: ' + ld.error);
     else if (cur === D.n - 1) info.push(ld.editloc ? 'EditLoc recall ' + fix2(ld.editloc[0]) + ' precision ' + fix2(ld.editloc[1]) : 'EditLoc: no patch');
     else info.push('EditLoc: at the last step');
-    info.push('AUC line ' + fix2(ld.auc[3]) + ' · redundancy line ' + fix2(ld.red[3]));
+    info.push('AUC line ' + (D.missing[3] ? D.mark[3] : fix2(ld.auc[3])) + ' · redundancy line ' + fix2(ld.red[3]));
     $('cov-info').textContent = info.join(' · ');
   }
 
