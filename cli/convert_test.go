@@ -70,3 +70,14 @@ func TestConvertRealMiniSWE(t *testing.T) {
 		}
 	}
 }
+
+// A file named on the command line that holds no run or record is an
+// error naming it (it was "0 records written" and exit 0).
+func TestConvertNamedFileOfNoKnownShape(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "unknown.json")
+	os.WriteFile(p, []byte(`{"foo": 1}`), 0o644)
+	code, out, errs := exec(t, "convert", p, "-o", "-")
+	if code != exitRuntime || out != "" || !strings.Contains(errs, p+": no runs or prediction records") {
+		t.Errorf("exit %d, stdout %q, stderr %s", code, out, errs)
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strings"
 
 	"github.com/trajscope/trajscope/internal/inputfile"
 	"github.com/trajscope/trajscope/internal/termsafe"
@@ -51,10 +53,15 @@ func Convert(paths []string, o ConvertOptions, w io.Writer) (n int, errs []error
 			errs = append(errs, warn)
 		}
 	}()
-	emit := func(path string) {
+	emit := func(path string, named bool) {
 		recs, err := LoadPredictions(path, "")
 		if err != nil {
 			errs = append(errs, err)
+		}
+		if named && err == nil && !slices.ContainsFunc(recs, func(r unified.Record) bool { return !r.Skip }) {
+			// A file named on the command line that gives nothing is an
+			// error, as view says: not "0 records written" and success.
+			errs = append(errs, fmt.Errorf("%s: no runs or prediction records (expected one of the formats: %s)", path, strings.Join(Formats(), ", ")))
 		}
 		observe := o.Lens == model.LensObserved
 		timelines := observe && !isUnified(path)
@@ -102,11 +109,11 @@ func Convert(paths []string, o ConvertOptions, w io.Writer) (n int, errs []error
 			continue
 		}
 		if !st.IsDir() || dirFormat(p) != nil {
-			emit(p)
+			emit(p, true)
 			continue
 		}
 		for _, f := range walk(p, o.Recursive, &errs) {
-			emit(f)
+			emit(f, false)
 		}
 	}
 	return n, errs
