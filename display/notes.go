@@ -18,6 +18,8 @@ const (
 	// FinalStandIn labels a final context the run did not declare: the
 	// observed lens scores the union of its steps in its place.
 	FinalStandIn = "final: none declared, the union of the steps stands in"
+	// GlyphSidechain marks an action a sub-agent made.
+	GlyphSidechain = "↳"
 	// NoGold stands for a coverage measured against no gold: it would
 	// read 1.00, which says nothing.
 	NoGold = "–"

@@ -72,6 +72,8 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return m.match(-1)
 	case key.Matches(k, keys.Filter):
 		return m.cycleFilter()
+	case key.Matches(k, keys.Fold):
+		return m.toggleFold()
 	case key.Matches(k, keys.Play):
 		return m.togglePlay()
 	case key.Matches(k, keys.Faster):
@@ -180,6 +182,37 @@ func (m *Model) matchStatus() string {
 		}
 	}
 	return fmt.Sprintf("match %d/%d for %q", at, n, termsafe.Line(q))
+}
+
+// toggleFold folds or unfolds the sub-agents' actions under the calls that
+// launched them.
+func (m *Model) toggleFold() tea.Cmd {
+	n := 0
+	for i := range m.ctx.Data.Run.Actions {
+		if m.ctx.Data.Run.Actions[i].Sidechain {
+			n++
+		}
+	}
+	if n == 0 {
+		m.status = "no sub-agent actions in this run"
+		return nil
+	}
+	m.ctx.Folded = !m.ctx.Folded
+	m.ctx.Rev++
+	var cmd tea.Cmd
+	if i, ok := m.ctx.Neighbour(m.ctx.Cur, 0); ok {
+		cmd = m.setCur(i)
+	}
+	acts := fmt.Sprintf("%d action", n)
+	if n != 1 {
+		acts += "s"
+	}
+	m.status = "sub-agents unfolded: " + acts + " shown under their calls (↳)"
+	if m.ctx.Folded {
+		m.status = "sub-agents folded: " + acts + " hidden (z unfolds)"
+	}
+	m.markAll()
+	return cmd
 }
 
 func (m *Model) cycleFilter() tea.Cmd {

@@ -36,6 +36,7 @@ var (
 	PrevMissed, Follow = bind("M", "previous unread gold", "M"), bind("F", "follow the step", "F")
 	Select, Closest    = bind("enter", "show in source", "enter"), bind("enter", "gold: closest step", "enter")
 	Thoughts           = bind("r", "hide/show thoughts", "r")
+	Fold               = bind("z", "fold/unfold sub-agents", "z")
 	Help, Quit, Back   = bind("?", "help", "?"), bind("q", "quit", "q", "ctrl+c"), bind("esc", "close / clear", "esc")
 	// The run list's own keys.
 	Open, ListFilter = bind("enter", "open the run", "enter"), bind("/", "filter runs", "/")
@@ -53,7 +54,7 @@ var reference = [][]key.Binding{
 	{Next, Prev, First, Last, Play, Faster, Lens},
 	{Focus, FocusBack, Down, Up, PageDown, PageUp, Select},
 	{NextGold, NextMissed, Closest, Files, Follow, Edit},
-	{Search, NextMatch, Filter, Thoughts},
+	{Search, NextMatch, Filter, Thoughts, Fold},
 	{PrevRun, Back, Help, Quit},
 }
 

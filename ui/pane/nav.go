@@ -25,7 +25,8 @@ func (c *Context) sync() {
 	c.rows.pos = make([]int, d.N)
 	for i := range d.Run.Actions {
 		c.rows.pos[i] = -1
-		if c.Filter == "" || display.Category(&d.Run.Actions[i]).String() == c.Filter {
+		act := &d.Run.Actions[i]
+		if (c.Filter == "" || display.Category(act).String() == c.Filter) && !(c.Folded && act.Sidechain) {
 			c.rows.pos[i] = len(c.rows.list)
 			c.rows.list = append(c.rows.list, i)
 		}

@@ -84,6 +84,9 @@ type Context struct {
 	Lens model.Lens
 	// Filter is the category shown in the timeline ("" for all).
 	Filter string
+	// Folded hides the actions sub-agents made (Sidechain): the timeline
+	// shows the calls that launched them only.
+	Folded bool
 	// Query is the committed search text, lower-cased ("" for none).
 	Query string
 	// Playing and Speed describe autoplay for the header.

@@ -61,6 +61,9 @@ func (m *Model) View() string {
 	if ctx.Filter != "" {
 		detail += fmt.Sprintf("  [%s %s: %d]", display.CategoryGlyph(ctx.Filter), ctx.Filter, len(rows))
 	}
+	if ctx.Folded {
+		detail += "  [sub-agents folded]"
+	}
 	name := m.Name
 	if name == "" {
 		name = "Timeline"
@@ -111,7 +114,11 @@ func (m *Model) View() string {
 			gap = 1 // the command never touches the suffix
 		}
 		fixed := numW + 4 + 1 + sw + gap // mark, number, glyph, spaces, trailing space
-		cmd := display.Truncate(d.Short(i), max(m.W-fixed, 1))
+		short := d.Short(i)
+		if d.Run.Actions[i].Sidechain {
+			short = display.GlyphSidechain + " " + short // a sub-agent's, under its call
+		}
+		cmd := display.Truncate(short, max(m.W-fixed, 1))
 		pad := max(gap, m.W-fixed+gap-ansi.StringWidth(cmd))
 		if i == ctx.Cur {
 			row := display.GlyphCursor + num + " " + display.CategoryGlyph(cat) + " " + cmd + strings.Repeat(" ", pad) + suffix + " "
