@@ -26,7 +26,6 @@ import (
 	"strings"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/styles"
 
 	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/internal/termsafe"
@@ -95,7 +94,7 @@ func Write(w io.Writer, a *scoring.Analysis, o Options) error {
 	data := buildData(d, o)
 	style := th.Chroma
 	if style == nil {
-		style = styles.Fallback
+		style = themes.SyntaxStyle("github")
 	}
 	f := formatter()
 	v := &view{Title: "trajscope · " + termsafe.Line(d.Run.InstanceID), Data0: data, Theme: pageTheme(o.Theme, th),
@@ -177,7 +176,7 @@ func stylesheet(f interface {
 		return "", err
 	}
 	if theme == "auto" {
-		light := styles.Get("github")
+		light := themes.SyntaxStyle("github")
 		var l strings.Builder
 		if err := f.WriteCSS(&l, light); err != nil {
 			return "", err
