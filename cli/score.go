@@ -5,13 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/trajscope/trajscope/internal/atomicfile"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/parsers/gold"
+	"github.com/trajscope/trajscope/parsers/unified"
 	"github.com/trajscope/trajscope/report"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/scoring/symbols"
@@ -104,6 +107,9 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 	// Text and JSON explain each instance (diagnosis, usage drop, IR), which
 	// needs the full analysis; the JSONL and --out paths stay upstream's.
 	analyze := format == "text" || format == "json"
+	if !analyze && format != "csv" && c.shardN <= 1 && o.predFormat == "" && streamable(o.pred) {
+		return scoreStream(o, c, goldSet, out, stdout, stderr)
+	}
 	records, err := parsers.ReadPredictions(o.pred, parsers.PredictionOptions{Format: o.predFormat, Semantics: sem, Timelines: analyze || c.lens == model.LensObserved})
 	if err != nil {
 		return err
@@ -141,4 +147,132 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "\nResults written to %s\n", safe(o.out))
 	}
 	return nil
+}
+
+// streamChunk is how many predictions score holds at a time when it
+// streams: enough to keep every core busy, few enough that memory does not
+// grow with the number of predictions.
+const streamChunk = 256
+
+// streamable reports a predictions file score can read a line at a time:
+// unified records as JSON lines (what a benchmark of thousands of runs is).
+func streamable(path string) bool {
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	name, err := parsers.Detect(path)
+	return err == nil && name == parsers.Unified && unified.IsJSONL(path)
+}
+
+// scoreStream scores a JSONL file of unified records chunk by chunk: each
+// chunk's rows are written as soon as it is scored, and only what the
+// summary needs of each row is kept, so memory stays flat however many
+// predictions there are. The rows are the ones the whole-file path writes,
+// in the same order, byte for byte.
+func scoreStream(o *scoreOptions, c scoreChoice, goldSet *gold.Set, out *atomicfile.File, stdout, stderr io.Writer) error {
+	sem := c.sem
+	facts := openFacts(o.noCache, stderr)
+	defer facts.close()
+	co := source.NewCheckouts(source.CheckoutOptions{
+		Cache: o.cache, Repo: o.repo, NoClone: o.noClone, Progress: progressTo(stderr), Facts: facts.source(),
+	})
+	log := newBatchLog(stderr, countLines(o.pred), o.parseTimeout)
+	base := 0
+	batch := scoring.Batch{Checkouts: co, Cache: facts.scoring(), Semantics: sem, Workers: o.workers,
+		Lens: c.lens, ParseTimeout: o.parseTimeout, Done: func(i int, r *model.Result) { log.row(base+i, r) }}
+	var sinks []*bufio.Writer
+	if out != nil {
+		sinks = append(sinks, bufio.NewWriter(out))
+	}
+	if c.format == "jsonl" {
+		sinks = append(sinks, bufio.NewWriter(stdout))
+	}
+	var rows []model.Result // what scoring.Summarize reads of each row, nothing else
+	var recs []parsers.Prediction
+	var buf []byte
+	seen := 0
+	flush := func() error {
+		instances := buildInstances(recs, goldSet, sem, o.instanceList)
+		results, _ := batch.Run(instances)
+		base += len(instances)
+		for i := range results {
+			buf = scoring.AppendResultJSON(buf[:0], &results[i], sem)
+			buf = append(buf, '\n')
+			for _, w := range sinks {
+				if _, err := w.Write(buf); err != nil {
+					return err
+				}
+			}
+			r := &results[i]
+			rows = append(rows, model.Result{Error: r.Error, Final: r.Final, EditLoc: r.EditLoc, SymbolNA: r.SymbolNA,
+				Trajectory: model.Trajectory{AUCCoverage: r.Trajectory.AUCCoverage, Redundancy: r.Trajectory.Redundancy}})
+		}
+		recs = recs[:0]
+		return nil
+	}
+	err := unified.EachLine(o.pred, func(r unified.Record) error {
+		if r.Skip {
+			return nil // upstream silently skips records without an id
+		}
+		seen++
+		recs = append(recs, parsers.Prediction{Pred: r.Pred, Err: r.Err})
+		if len(recs) == streamChunk {
+			return flush()
+		}
+		return nil
+	})
+	if err == nil {
+		err = flush()
+	}
+	log.finish()
+	for _, w := range sinks {
+		err = errors.Join(err, w.Flush())
+	}
+	if err != nil {
+		return err
+	}
+	if out != nil {
+		if err := out.Commit(); err != nil {
+			return fmt.Errorf("--out %s: %w", safe(o.out), err)
+		}
+	}
+	if seen == 0 {
+		fmt.Fprintf(stderr, "trajscope: warning: %s: no prediction records (expected unified records with an instance_id, or a trajectory)\n", safe(o.pred))
+	}
+	scoring.WriteSummary(stderr, scoring.Summarize(rows))
+	if o.out != "" {
+		fmt.Fprintf(stderr, "\nResults written to %s\n", safe(o.out))
+	}
+	return nil
+}
+
+// countLines counts the non-blank lines of a file, for the progress
+// counter; 0 when it cannot be read.
+func countLines(path string) int {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 1<<16)
+	n, blank := 0, true
+	for {
+		b, err := r.ReadByte()
+		if err != nil {
+			if !blank {
+				n++
+			}
+			return n
+		}
+		switch b {
+		case '\n':
+			if !blank {
+				n++
+			}
+			blank = true
+		case ' ', '\t', '\r':
+		default:
+			blank = false
+		}
+	}
 }

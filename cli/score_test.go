@@ -41,3 +41,47 @@ func TestScoreMiniSWEv2(t *testing.T) {
 		t.Fatalf("fixed csv:\n%s", out)
 	}
 }
+
+// score reads a JSONL file of unified records a chunk at a time; what it
+// writes, on stdout and in --out, is byte for byte what reading the whole
+// file gives (--input-format takes that path), across chunk boundaries,
+// bad lines, blank lines, ids without gold and records without ids.
+func TestScoreStreamsJSONL(t *testing.T) {
+	preds, err := os.ReadFile(exPreds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(preds)), "\n")
+	var b strings.Builder
+	for i := 0; i < 2*streamChunk+90; i++ {
+		b.WriteString(lines[i%len(lines)] + "\n")
+		switch i % 97 {
+		case 13:
+			b.WriteString("{not json\n")
+		case 29:
+			b.WriteString("\n   \n")
+		case 41:
+			b.WriteString(`{"traj_data": {"pred_steps": []}}` + "\n")
+		}
+	}
+	dir := t.TempDir()
+	big := filepath.Join(dir, "preds.jsonl")
+	os.WriteFile(big, []byte(b.String()), 0o644)
+	if !streamable(big) {
+		t.Fatal("the file is not read a line at a time")
+	}
+	for _, sem := range []string{"contextbench", "fixed"} {
+		args := []string{"score", "--gold", exGold, "--pred", big, "--repo", exRepo, "--semantics", sem}
+		streamOut, streamErr, code1 := run(t, append(args, "--out", filepath.Join(dir, "s.jsonl"), "--format", "jsonl")...)
+		wholeOut, wholeErr, code2 := run(t, append(args, "--out", filepath.Join(dir, "w.jsonl"), "--format", "jsonl", "--input-format", "unified")...)
+		s, _ := os.ReadFile(filepath.Join(dir, "s.jsonl"))
+		w, _ := os.ReadFile(filepath.Join(dir, "w.jsonl"))
+		if code1 != 0 || code2 != 0 || streamOut != wholeOut || string(s) != string(w) || len(s) == 0 {
+			t.Errorf("%s: streamed and whole-file results differ (exit %d/%d)", sem, code1, code2)
+		}
+		norm := func(s string) string { return strings.NewReplacer("s.jsonl", "X", "w.jsonl", "X").Replace(s) }
+		if norm(streamErr) != norm(wholeErr) {
+			t.Errorf("%s: stderr differs:\n%s\nwant\n%s", sem, streamErr, wholeErr)
+		}
+	}
+}

@@ -97,3 +97,47 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// TestScoreManyPredictionsMemory: score holds a chunk of predictions at a
+// time, so its peak does not grow with their number: 5,000 and 20,000
+// records (the example predictions over and over, 4 MB and 16 MB) peak
+// within 150 MB, the second within 16 MB of the first (what grows is the
+// few fields per row the summary keeps).
+func TestScoreManyPredictionsMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary capped")
+	}
+	bin := testkit.Binary(t)
+	dir := t.TempDir()
+	preds, err := os.ReadFile("../../testdata/examples/preds.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(preds)), "\n")
+	peak := func(n int) int64 {
+		p := filepath.Join(dir, fmt.Sprintf("preds%d.jsonl", n))
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := bufio.NewWriter(f)
+		for i := 0; i < n; i++ {
+			w.WriteString(lines[i%len(lines)] + "\n")
+		}
+		w.Flush()
+		f.Close()
+		// GOGC=10: the peak follows the memory held, not when the
+		// collector happened to run (as the view growth check does).
+		r := testkit.RunCapped(t, 2<<30, []string{"XDG_CACHE_HOME=" + t.TempDir(), "GOGC=10"}, bin, "score",
+			"--gold", "../../testdata/examples/gold.jsonl", "--pred", p, "--repo", "../../testdata/testvectors/repo", "--out", filepath.Join(dir, "out.jsonl"))
+		if r.Code != 0 {
+			t.Fatalf("%d predictions: exit %d: %.1000s", n, r.Code, r.Stderr)
+		}
+		t.Logf("%d predictions: peak RSS %d MB", n, r.PeakRSS>>20)
+		return r.PeakRSS
+	}
+	small, large := peak(5000), peak(20000)
+	if large > 150<<20 || large > small+16<<20 {
+		t.Errorf("peak RSS %d MB at 5,000 predictions, %d MB at 20,000: want at most 150 MB and flat", small>>20, large>>20)
+	}
+}

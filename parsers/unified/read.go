@@ -13,9 +13,11 @@
 package unified
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -99,22 +101,77 @@ func readLines(data []byte, name string) []Record {
 		line, rest, _ := bytes.Cut(data, []byte{'\n'})
 		data = rest
 		lineNo++
-		// Python's `for line in f` keeps "\r"; json.loads treats it as space.
-		if isBlank(line) {
-			continue
+		if r, ok := lineRecord(line, name, lineNo); ok {
+			out = append(out, r)
 		}
-		v, err := jsontree.ParseAt(line, lineNo)
-		if err != nil {
-			out = append(out, Record{Err: jsontree.At(name, err), Line: lineNo})
-			continue
-		}
-		if !v.Is(jsontree.Object) {
-			out = append(out, finish(Record{Err: ferr("", "expected an object, found %s", v.Describe())}, name, lineNo))
-			continue
-		}
-		out = append(out, finish(parseRecord(v, line), name, lineNo))
 	}
 	return out
+}
+
+// lineRecord reads one line of a JSONL file; ok is false for a blank line.
+func lineRecord(line []byte, name string, lineNo int) (Record, bool) {
+	// Python's `for line in f` keeps "\r"; json.loads treats it as space.
+	if isBlank(line) {
+		return Record{}, false
+	}
+	v, err := jsontree.ParseAt(line, lineNo)
+	if err != nil {
+		return Record{Err: jsontree.At(name, err), Line: lineNo}, true
+	}
+	if !v.Is(jsontree.Object) {
+		return finish(Record{Err: ferr("", "expected an object, found %s", v.Describe())}, name, lineNo), true
+	}
+	return finish(parseRecord(v, line), name, lineNo), true
+}
+
+// EachLine reads a JSONL file of records at path one line at a time,
+// calling fn with each record in file order (exactly the records ReadFile
+// gives, for a file ReadFile reads as JSONL), so a file of any number of
+// records costs one line's memory. fn's error stops the reading.
+func EachLine(path string, fn func(Record) error) error {
+	f, err := inputfile.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 1<<16)
+	for lineNo := 1; ; lineNo++ {
+		line, err := r.ReadBytes('\n')
+		if lineNo == 1 {
+			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")) // a BOM is not content
+		}
+		if len(line) > 0 {
+			if rec, ok := lineRecord(bytes.TrimSuffix(line, []byte{'\n'}), path, lineNo); ok {
+				if ferr := fn(rec); ferr != nil {
+					return ferr
+				}
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+}
+
+// IsJSONL reports whether the file at path is read as JSON lines: named
+// .jsonl, or its first line holds a whole object (as Parse decides).
+func IsJSONL(path string) bool {
+	if strings.HasSuffix(path, ".jsonl") {
+		return true
+	}
+	head, err := inputfile.Head(path, 1<<20)
+	if err != nil {
+		return false
+	}
+	if i := bytes.IndexByte(head, '\n'); i >= 0 {
+		head = head[:i]
+	} else if len(head) == 1<<20 {
+		return false // a first line past the head: read it whole
+	}
+	return jsontree.FirstLineIsObject(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")))
 }
 
 // isBlank mirrors upstream's `if line.strip()`: Python strips what
