@@ -13,6 +13,8 @@ import (
 // loader's invariants. Referenced sub-agent files are not followed.
 func FuzzATIF(f *testing.F) {
 	seeds, _ := filepath.Glob("testdata/*.json*")
+	terminus, _ := filepath.Glob("testdata/terminus/*.json") // keystrokes, continuations
+	seeds = append(seeds, terminus...)
 	for _, p := range seeds {
 		if b, err := os.ReadFile(p); err == nil {
 			f.Add(b)
