@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -114,23 +115,57 @@ func (l *ListLens) NearMiss() int { return l.Diagnosis[diagnose.NearMiss] }
 func (l *ListLens) Searched() int { return l.Diagnosis[diagnose.SearchedNotRead] }
 func (l *ListLens) Never() int    { return l.Diagnosis[diagnose.NeverOpened] }
 
+// Labels are the rows' instance ids as a list shows them: an id several
+// rows share gets what tells them apart, the file's name where their files
+// differ (a SWE-agent .traj and its .checkpoints.jsonl) and the run's place
+// in its file where they do not (four Agentless stages, two variants of a
+// page).
+func Labels(rows []ListRow) []string {
+	byID := map[string][]int{}
+	for i := range rows {
+		byID[rows[i].ID] = append(byID[rows[i].ID], i)
+	}
+	out := make([]string, len(rows))
+	for i := range rows {
+		out[i] = termsafe.Line(rows[i].ID)
+		same := byID[rows[i].ID]
+		if len(same) < 2 || !rows[i].Loaded {
+			continue
+		}
+		oneFile, common := true, filepath.Dir(rows[i].Path)
+		for _, k := range same {
+			oneFile = oneFile && rows[k].Path == rows[i].Path
+			for !strings.HasPrefix(rows[k].Path, common+string(filepath.Separator)) && common != filepath.Dir(common) {
+				common = filepath.Dir(common)
+			}
+		}
+		if oneFile {
+			out[i] += fmt.Sprintf(" (#%d in file)", rows[i].Index+1)
+		} else if rel, err := filepath.Rel(common, rows[i].Path); err == nil {
+			out[i] += " (" + termsafe.Line(rel) + ")"
+		}
+	}
+	return out
+}
+
 // WriteRunList prints a run list as a table, for a stdout that is not a
 // terminal (`view DIR | less`): one line per run under one lens.
 func WriteRunList(w io.Writer, rows []ListRow, lens model.Lens) error {
 	b := bufio.NewWriter(w)
 	idW, whoW := len("instance"), len("agent · model")
+	labels := Labels(rows)
 	for i := range rows {
-		idW = max(idW, ansi.StringWidth(termsafe.Line(rows[i].ID)))
+		idW = max(idW, ansi.StringWidth(labels[i]))
 		whoW = max(whoW, ansi.StringWidth(termsafe.Line(rows[i].Who())))
 	}
-	idW, whoW = min(idW, 60), min(whoW, 60)
+	idW, whoW = min(idW, 80), min(whoW, 60) // an id may carry what tells duplicates apart
 	fmt.Fprintf(b, "%d runs (%s lens): final line coverage, line AUC, redundancy; gold spans found / read then dropped / near miss / searched / never opened\n",
 		len(rows), lens)
 	fmt.Fprintf(b, "%4s  %s  %s  %7s  %5s  %5s  %5s  %5s  %7s  %4s  %8s  %5s\n", "#", pad("instance", idW), pad("agent · model", whoW),
 		"actions", "cov", "auc", "red", "found", "dropped", "near", "searched", "never")
 	for i := range rows {
 		r := &rows[i]
-		line := fmt.Sprintf("%4d  %s  %s  %7d", r.Pos, pad(display.Middle(termsafe.Line(r.ID), idW), idW),
+		line := fmt.Sprintf("%4d  %s  %s  %7d", r.Pos, pad(display.Middle(labels[i], idW), idW),
 			pad(display.Middle(termsafe.Line(r.Who()), whoW), whoW), r.Actions)
 		l := &r.Lenses[lens]
 		switch {

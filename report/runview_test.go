@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -106,4 +107,24 @@ func controlByte(s string) string {
 		}
 	}
 	return ""
+}
+
+// Rows that share an instance id are told apart in the list: by their
+// files' paths from where those part, or by their place in one file.
+func TestLabels(t *testing.T) {
+	rows := []report.ListRow{
+		{ID: "a__b-1", Path: "runs/a__b-1.traj", Loaded: true},
+		{ID: "a__b-1", Path: "runs/a__b-1.checkpoints.jsonl", Loaded: true},
+		{ID: "c__d-2", Path: "runs/page.json", Index: 0, Loaded: true},
+		{ID: "c__d-2", Path: "runs/page.json", Index: 1, Loaded: true},
+		{ID: "e__f-3", Path: "x/again/e__f-3.traj.json", Loaded: true},
+		{ID: "e__f-3", Path: "x/e__f-3.traj.json", Loaded: true},
+		{ID: "g__h-4", Path: "runs/g.traj", Loaded: true},
+		{ID: "z.jsonl", Path: "runs/z.jsonl"}, {ID: "z.jsonl", Path: "other/z.jsonl"}, // not read yet: as they are
+	}
+	want := []string{"a__b-1 (a__b-1.traj)", "a__b-1 (a__b-1.checkpoints.jsonl)", "c__d-2 (#1 in file)", "c__d-2 (#2 in file)",
+		"e__f-3 (again/e__f-3.traj.json)", "e__f-3 (e__f-3.traj.json)", "g__h-4", "z.jsonl", "z.jsonl"}
+	if got := report.Labels(rows); !reflect.DeepEqual(got, want) {
+		t.Errorf("Labels = %q\nwant %q", got, want)
+	}
 }

@@ -59,6 +59,8 @@ type Model struct {
 
 	rows []report.ListRow
 	view []int // the rows shown, filtered and sorted: indexes into rows
+	// labels are the rows' ids as shown: duplicates say what differs.
+	labels []string
 	cur  int   // the selected entry of view
 	off  int   // the first visible entry of view
 
@@ -143,6 +145,7 @@ func (m *Model) Neighbour(pos, n int) (int, bool) {
 func (m *Model) refresh() {
 	sel := m.Selected()
 	m.rows = m.runs.Rows()
+	m.labels = report.Labels(m.rows)
 	m.view = m.view[:0]
 	q := strings.ToLower(m.filter)
 	for i := range m.rows {
@@ -310,7 +313,7 @@ func (m *Model) View() string {
 	lines = append(lines, t.HeaderKey.Render(fit.Line(head.String(), m.w)))
 	body := m.bodyH()
 	for k := m.off; k < len(m.view) && k < m.off+body; k++ {
-		lines = append(lines, m.rowLine(&m.rows[m.view[k]], ws, k == m.cur))
+		lines = append(lines, m.rowLine(&m.rows[m.view[k]], m.labels[m.view[k]], ws, k == m.cur))
 	}
 	if len(m.view) == 0 {
 		msg := " no runs match the filter (esc clears it)"
@@ -386,7 +389,7 @@ func align(s string, w int, right bool) string {
 	return s + pad
 }
 
-func (m *Model) rowLine(r *report.ListRow, ws []int, selected bool) string {
+func (m *Model) rowLine(r *report.ListRow, label string, ws []int, selected bool) string {
 	t := m.theme
 	var plain, styled strings.Builder
 	plain.WriteByte(' ')
@@ -398,7 +401,7 @@ func (m *Model) rowLine(r *report.ListRow, ws []int, selected bool) string {
 		var cell string
 		switch {
 		case i == 1:
-			cell = display.Middle(termsafe.Line(r.ID), ws[i])
+			cell = display.Middle(label, ws[i])
 		case c.metric && i > 3 && !r.Analysed:
 			cell = "…"
 			if r.Note != "" && r.Loaded && r.Actions == 0 {
