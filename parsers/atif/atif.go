@@ -28,7 +28,6 @@ package atif
 import (
 	"bytes"
 	"fmt"
-	"html"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -410,50 +409,6 @@ func arguments(v *jsontree.Value) *jsontree.Value {
 	}
 	return nil
 }
-
-// keystrokes reads terminus-2's reply: a JSON object (or XML) whose
-// "commands" list holds {"keystrokes": "ls -la\n", "duration": 0.1}. Each
-// command typed becomes a bash call; "analysis" and "plan" are the thought.
-// A message that holds none is returned as it is.
-func keystrokes(msg string) (calls []*jsontree.Value, thought string) {
-	var typed []string
-	if i, j := strings.IndexByte(msg, '{'), strings.LastIndexByte(msg, '}'); i >= 0 && j > i {
-		if v, err := toolcall.Decode([]byte(msg[i : j+1])); err == nil && v.Is(jsontree.Object) {
-			for _, c := range v.Get("commands").Items() {
-				if k, ok := c.Get("keystrokes").AsString(); ok {
-					typed = append(typed, k)
-				}
-			}
-			if len(typed) > 0 {
-				thought = strings.TrimSpace(v.Get("analysis").Text() + "\n\n" + v.Get("plan").Text())
-			}
-		}
-	}
-	if len(typed) == 0 {
-		for _, m := range xmlKeystrokesRe.FindAllStringSubmatch(msg, -1) {
-			typed = append(typed, html.UnescapeString(m[1]))
-		}
-	}
-	for _, k := range typed {
-		cmd := strings.TrimRight(k, "\n")
-		if strings.TrimSpace(cmd) == "" {
-			continue // a wait: nothing typed
-		}
-		calls = append(calls, &jsontree.Value{Kind: jsontree.Object, Obj: []jsontree.Member{
-			{Key: "function_name", Val: &jsontree.Value{Kind: jsontree.String, Str: "bash"}},
-			{Key: "arguments", Val: jsontree.Wrap("command", &jsontree.Value{Kind: jsontree.String, Str: cmd})},
-		}})
-	}
-	if len(calls) == 0 {
-		return nil, msg
-	}
-	if thought == "" {
-		thought = msg
-	}
-	return calls, thought
-}
-
-var xmlKeystrokesRe = regexp.MustCompile(`(?s)<keystrokes[^>]*>(.*?)</keystrokes>`)
 
 // subagents walks the sub-agent trajectories an observation result refers
 // to, right after the call that launched them.

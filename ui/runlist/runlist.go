@@ -61,8 +61,8 @@ type Model struct {
 	view []int // the rows shown, filtered and sorted: indexes into rows
 	// labels are the rows' ids as shown: duplicates say what differs.
 	labels []string
-	cur  int   // the selected entry of view
-	off  int   // the first visible entry of view
+	cur    int // the selected entry of view
+	off    int // the first visible entry of view
 
 	col    int // sort column (index into columns)
 	desc   bool
