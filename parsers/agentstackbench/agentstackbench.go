@@ -93,7 +93,7 @@ func variantRun(data []byte, path, id, comparison string, v *jsontree.Value) (mo
 		switch e.Get("kind").Text() {
 		case "command_execution":
 			out = e.Get("output").Text()
-			c := toolcall.Call{Name: "shell", Input: jsontree.Wrap("command", &jsontree.Value{Kind: jsontree.String, Str: toolcall.UnwrapShell(e.Get("command").Text())}),
+			c := toolcall.Call{Name: "shell", Input: jsontree.Wrap("command", jsontree.NewString(toolcall.UnwrapShell(e.Get("command").Text()))),
 				Output: out, HasOutput: true}
 			if n, ok := e.Get("exitCode").Int(); ok {
 				c.Exit, c.HasExit = n, true

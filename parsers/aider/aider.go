@@ -191,7 +191,7 @@ func (b *builder) read(f, command string) {
 // shell adds a command Aider ran, read as a shell command is.
 func (b *builder) shell(cmd, output string) {
 	a := model.Action{}
-	toolcall.Apply(&a, toolcall.Call{Name: "bash", Input: jsontree.Wrap("command", &jsontree.Value{Kind: jsontree.String, Str: cmd}),
+	toolcall.Apply(&a, toolcall.Call{Name: "bash", Input: jsontree.Wrap("command", jsontree.NewString(cmd)),
 		Output: output, HasOutput: true})
 	b.add(a, output)
 }

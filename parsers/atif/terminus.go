@@ -42,8 +42,8 @@ func keystrokes(msg string) (calls []*jsontree.Value, thought string) {
 			continue // a wait: nothing typed
 		}
 		calls = append(calls, &jsontree.Value{Kind: jsontree.Object, Obj: []jsontree.Member{
-			{Key: "function_name", Val: &jsontree.Value{Kind: jsontree.String, Str: "bash"}},
-			{Key: "arguments", Val: jsontree.Wrap("command", &jsontree.Value{Kind: jsontree.String, Str: cmd})},
+			{Key: "function_name", Val: jsontree.NewString("bash")},
+			{Key: "arguments", Val: jsontree.Wrap("command", jsontree.NewString(cmd))},
 		}})
 	}
 	if len(calls) == 0 {

@@ -236,16 +236,17 @@ func (b *builder) item(p *jsontree.Value, ts float64) bool {
 		args := p.Get("arguments").Text()
 		in, err := jsontree.Parse([]byte(args))
 		if err != nil || in.Kind != jsontree.Object {
-			in = object("input", args) // a freeform tool's raw text
+			in = jsontree.Wrap("input", jsontree.NewString(args)) // a freeform tool's raw text
 		}
 		b.call(p.Get("call_id").Text(), toolcall.Call{Name: p.Get("name").Text(), Input: in}, ts)
 	case "custom_tool_call":
-		b.call(p.Get("call_id").Text(), toolcall.Call{Name: p.Get("name").Text(), Input: object("input", p.Get("input").Text())}, ts)
+		b.call(p.Get("call_id").Text(), toolcall.Call{Name: p.Get("name").Text(), Input: jsontree.Wrap("input", jsontree.NewString(p.Get("input").Text()))}, ts)
 	case "local_shell_call":
-		in := object("command", "")
-		if cmd := p.Get("action").Get("command"); cmd != nil {
-			in.Obj[0].Val = cmd // an argv list, as the shell tool's
+		cmd := p.Get("action").Get("command") // an argv list, as the shell tool's
+		if cmd == nil {
+			cmd = jsontree.NewString("")
 		}
+		in := jsontree.Wrap("command", cmd)
 		b.call(p.First("call_id", "id"), toolcall.Call{Name: "local_shell", Input: in}, ts)
 	case "web_search_call":
 		b.add(model.Action{Tool: "web_search", Category: model.CategorySearch, Timestamp: ts,
@@ -287,7 +288,7 @@ func (b *builder) exec(typ string, v *jsontree.Value) {
 			b.say(it.Get("text").Text())
 		case "command_execution":
 			cmd := toolcall.UnwrapShell(it.Get("command").Text())
-			c := toolcall.Call{Name: "shell", Input: object("command", cmd),
+			c := toolcall.Call{Name: "shell", Input: jsontree.Wrap("command", jsontree.NewString(cmd)),
 				Output: it.Get("aggregated_output").Text(), HasOutput: true}
 			if n, ok := it.Get("exit_code").Int(); ok {
 				c.Exit, c.HasExit = n, true
@@ -413,9 +414,4 @@ func usage(u *jsontree.Value) model.Usage {
 	cached, _ := u.Get("cached_input_tokens").Int()
 	out, _ := u.Get("output_tokens").Int()
 	return model.NewUsage(max(in-cached, 0), out, cached, 0)
-}
-
-// object is {key: value} with a string value.
-func object(key, value string) *jsontree.Value {
-	return &jsontree.Value{Kind: jsontree.Object, Obj: []jsontree.Member{{Key: key, Val: &jsontree.Value{Kind: jsontree.String, Str: value}}}}
 }

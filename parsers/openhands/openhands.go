@@ -138,7 +138,7 @@ func exportRun(path string, data []byte) ([]model.Run, error) {
 	base := filepath.Base(path)
 	id := strings.TrimSuffix(base, filepath.Ext(base))
 	rec := &jsontree.Value{Kind: jsontree.Object, Obj: []jsontree.Member{
-		{Key: "instance_id", Val: &jsontree.Value{Kind: jsontree.String, Str: id}},
+		{Key: "instance_id", Val: jsontree.NewString(id)},
 		{Key: "history", Val: v},
 	}}
 	run, err := recordRun(rec)
