@@ -116,7 +116,7 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 	}
 	if len(records) == 0 {
 		// Upstream scores an empty file as 0/0; say why nothing was scored.
-		fmt.Fprintf(stderr, "trajscope: warning: %s: no prediction records (expected unified records with an instance_id, or a trajectory)\n", safe(o.pred))
+		warnNoRecords(stderr, o.pred)
 	}
 	instances := scoring.Shard(buildInstances(records, goldSet, sem, o.instanceList), c.shardK, c.shardN)
 
@@ -142,10 +142,7 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 	if err := errors.Join(res.Write(w, format), w.Flush()); err != nil {
 		return err
 	}
-	scoring.WriteSummary(stderr, res.Aggregate)
-	if o.out != "" {
-		fmt.Fprintf(stderr, "\nResults written to %s\n", safe(o.out))
-	}
+	summarize(stderr, res.Aggregate, o.out)
 	return nil
 }
 
@@ -237,13 +234,25 @@ func scoreStream(o *scoreOptions, c scoreChoice, goldSet *gold.Set, out *atomicf
 		}
 	}
 	if seen == 0 {
-		fmt.Fprintf(stderr, "trajscope: warning: %s: no prediction records (expected unified records with an instance_id, or a trajectory)\n", safe(o.pred))
+		warnNoRecords(stderr, o.pred)
 	}
-	scoring.WriteSummary(stderr, scoring.Summarize(rows))
-	if o.out != "" {
-		fmt.Fprintf(stderr, "\nResults written to %s\n", safe(o.out))
-	}
+	summarize(stderr, scoring.Summarize(rows), o.out)
 	return nil
+}
+
+// warnNoRecords says why nothing was scored: upstream scores an empty file
+// as 0/0.
+func warnNoRecords(stderr io.Writer, pred string) {
+	fmt.Fprintf(stderr, "trajscope: warning: %s: no prediction records (expected unified records with an instance_id, or a trajectory)\n", safe(pred))
+}
+
+// summarize ends a score as the reference evaluator does: the aggregate on
+// stderr, and where the results went.
+func summarize(stderr io.Writer, agg scoring.Aggregate, out string) {
+	scoring.WriteSummary(stderr, agg)
+	if out != "" {
+		fmt.Fprintf(stderr, "\nResults written to %s\n", safe(out))
+	}
 }
 
 // countLines counts the non-blank lines of a file, for the progress
