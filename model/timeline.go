@@ -152,6 +152,10 @@ type Action struct {
 	ExitKnown bool
 	// Sidechain marks a sub-agent's action.
 	Sidechain bool
+	// NotRun marks an action refused before it ran (a user's or a policy's
+	// denial, a blocklist); Failure says why. It displayed nothing, so the
+	// observed lens reads nothing from it.
+	NotRun bool
 }
 
 // Failed reports whether the action's command failed.

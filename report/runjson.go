@@ -61,6 +61,7 @@ type runActionJSON struct {
 	Pure     byLens[bool] `json:"pure_reread"`
 	Steps    byLens[int]  `json:"steps_done"`
 	Failed   string       `json:"failed,omitempty"`
+	NotRun   bool         `json:"not_run,omitempty"`
 	ExitCode *int32       `json:"exit_code,omitempty"`
 }
 
@@ -161,7 +162,7 @@ func WriteRunJSON(w io.Writer, a *scoring.Analysis) error {
 
 func actionJSON(a *scoring.Analysis, i int) runActionJSON {
 	act := &a.Run.Actions[i]
-	ja := runActionJSON{Index: i + 1, Category: display.Category(act).String(), Command: act.Command, Failed: act.Failure}
+	ja := runActionJSON{Index: i + 1, Category: display.Category(act).String(), Command: act.Command, Failed: act.Failure, NotRun: act.NotRun}
 	if act.ExitKnown {
 		ja.ExitCode = &act.ExitCode
 	}

@@ -293,13 +293,10 @@ func (b *builder) exec(typ string, v *jsontree.Value) {
 			if n, ok := it.Get("exit_code").Int(); ok {
 				c.Exit, c.HasExit = n, true
 			}
-			k := b.call("", c, 0)
 			if it.Get("status").Text() == "declined" {
-				b.calls[k].Name = "" // nothing ran: no reads, no output
-				a := &b.actions[k]
-				a.Tool, a.Command, a.Category = "shell", cmd, model.CategoryRun
-				a.Failure = "not run: the command was declined"
+				c.NotRun = "the command was declined"
 			}
+			b.call("", c, 0)
 		case "file_change":
 			var files []string
 			for _, ch := range it.Get("changes").Items() {

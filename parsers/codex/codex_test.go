@@ -94,7 +94,7 @@ func TestExecJSON(t *testing.T) {
 	check(t, run, []want{
 		{tool: "shell", cmd: "sed -n '1,5p' pkg/mod.py", cat: model.CategoryRead, reads: predtest.Range("pkg/mod.py", 1, 5), thought: "**Reading the module**"},
 		{tool: "shell", cmd: "nl -ba pkg/mod.py | sed -n '3,4p'", cat: model.CategoryRead, reads: predtest.Range("pkg/mod.py", 3, 4)},
-		{tool: "shell", cmd: "rm -rf build", cat: model.CategoryRun, failure: "not run: the command was declined"},
+		{tool: "shell", cmd: "rm -rf build", cat: model.CategoryEdit, failure: "not run: the command was declined"},
 		{tool: "shell", cmd: "cat nope.py", cat: model.CategoryRead, failure: "exit 1: cat: nope.py"},
 		{tool: "file_change", cmd: "apply patch: update pkg/mod.py, add pkg/extra.py", cat: model.CategoryEdit, edits: []string{"pkg/mod.py", "pkg/extra.py"},
 			usage: model.Usage{InputTokens: 1000, OutputTokens: 300, CacheRead: 4000}},

@@ -435,7 +435,7 @@ func TestV1Events(t *testing.T) {
 		{"execute_bash", model.CategoryRead, predtest.Range("/workspace/pkg/mod.py", 10, 20), nil, ""},
 		{"str_replace_editor", model.CategoryRead, predtest.Range("/workspace/pkg/mod.py", 40, 44), nil, ""},
 		{"str_replace_editor", model.CategoryEdit, nil, []string{"/workspace/pkg/mod.py"}, ""},
-		{"execute_bash", model.CategoryOther, nil, nil, "not run: rejected (too dangerous)"},
+		{"execute_bash", model.CategoryEdit, nil, nil, "not run: rejected (too dangerous)"},
 		{"execute_bash", model.CategoryRead, nil, nil, "sandbox crashed"},
 		{"finish", model.CategoryOther, nil, nil, ""},
 	}

@@ -176,4 +176,7 @@ func markFailure(a *model.Action, obs event, isError bool, text string) {
 		out = text // a shell's output: its error lines say what could not run
 	}
 	cmdfail.Mark(a, code, known, isError, out)
+	if obs.m.Get("observation").Text() == "user_rejected" {
+		cmdfail.MarkNotRun(a, "rejected by the user") // UserRejectObservation
+	}
 }

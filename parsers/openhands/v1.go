@@ -70,9 +70,10 @@ func v1Actions(hist []*jsontree.Value) (acts []model.Action, obs, thoughts model
 				c.Output, c.IsError = e.Get("error").Text(), true
 				agentErr[k] = c.Output
 			case "UserRejectObservation":
-				c.Name = "" // rejected: it never ran
-				acts[k].Tool, acts[k].Category = e.Get("tool_name").Text(), model.CategoryOther
-				acts[k].Failure = "not run: rejected (" + e.Get("rejection_reason").Text() + ")"
+				c.NotRun = "rejected"
+				if r := e.Get("rejection_reason").Text(); r != "" {
+					c.NotRun += " (" + r + ")"
+				}
 				continue
 			default:
 				c.Output = o.Get("output").Text()

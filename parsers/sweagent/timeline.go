@@ -266,6 +266,10 @@ func stateOpenFile(state *jsontree.Value) string {
 // a shell command failed when its output says it could not run, and an
 // editor tool when its output opens with the tool's refusal.
 func markFailure(a *model.Action, obs string) {
+	if r := cmdfail.Refusal(obs); r != "" {
+		cmdfail.MarkNotRun(a, r)
+		return
+	}
 	if editorTools[a.Tool] {
 		if first := firstLine(strings.TrimSpace(obs)); editorFailRe.MatchString(first) {
 			a.Failure = cmdfail.Clip(strings.TrimSpace(first))

@@ -142,7 +142,11 @@ func (m *Model) build() {
 		}
 	}
 	if act.Failed() {
-		prose(display.GlyphFailed+" command failed: "+act.Failure, func(s string) string { return t.Error.Render(s) })
+		what := " command failed: " + act.Failure
+		if act.NotRun {
+			what = " command " + act.Failure // "not run: rejected by the user"
+		}
+		prose(display.GlyphFailed+what, func(s string) string { return t.Error.Render(s) })
 		if note := display.FailedButCounted(ctx.Data.A, ctx.Lens, ctx.Cur); note != "" {
 			prose(note, func(s string) string { return t.Muted.Render(s) })
 		}
@@ -227,7 +231,11 @@ func (m *Model) View() string {
 	}
 	detail += fmt.Sprintf(" · %d %s", m.outLines, plural(m.outLines, "line"))
 	if act.Failed() {
-		detail += " · " + display.GlyphFailed + " failed"
+		if act.NotRun {
+			detail += " · " + display.GlyphFailed + " not run"
+		} else {
+			detail += " · " + display.GlyphFailed + " failed"
+		}
 		if act.ExitKnown && act.ExitCode != 0 {
 			detail += fmt.Sprintf(" (exit %d)", act.ExitCode)
 		}

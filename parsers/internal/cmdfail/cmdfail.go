@@ -122,6 +122,48 @@ func Mark(a *model.Action, code int, known, isError bool, output string) {
 	a.Failure = Reason(code, known, isError, output)
 }
 
+// refusals are the answers agents' harnesses give a command they refused to
+// run, each from the agent's own source: Claude Code's rejection and
+// permission messages (with is_error set), Codex's normalised denials and its
+// approval guard, SWE-agent's default blocklist_error_template. Each is
+// matched at the start of the output only: a command's own output never
+// opens with them.
+var refusals = []struct {
+	re     *regexp.Regexp
+	reason string
+}{
+	{regexp.MustCompile(`^The user doesn't want to (?:proceed with this tool use|take this action right now)`), "rejected by the user"},
+	{regexp.MustCompile(`^Permission to use \S+.{0,400}? has been denied`), "permission denied"},
+	{regexp.MustCompile(`^Claude requested permissions to use \S+`), "permission not granted"},
+	{regexp.MustCompile(`^<tool_use_error>InputValidationError`), "invalid tool input"},
+	{regexp.MustCompile(`^(?:exec command|patch) rejected by user`), "rejected by the user"},
+	{regexp.MustCompile(`^This action was rejected due to unacceptable risk`), "rejected by the approval guard"},
+	{regexp.MustCompile(`^Operation '.+' is not supported by this environment\.`), "blocked by the environment's blocklist"},
+}
+
+// Refusal says why output is a harness's refusal of the command, "" when it
+// is not one.
+func Refusal(output string) string {
+	head := strings.TrimSpace(output)
+	if len(head) > 2200 {
+		head = head[:2200]
+	}
+	for _, r := range refusals {
+		if r.re.MatchString(head) {
+			return r.reason
+		}
+	}
+	return ""
+}
+
+// MarkNotRun records that an action was refused before it ran: it failed,
+// and it read, found and changed nothing.
+func MarkNotRun(a *model.Action, reason string) {
+	a.NotRun = true
+	a.Failure = Clip("not run: " + reason)
+	a.Reads, a.Searches, a.Edits = nil, nil, nil
+}
+
 // Clip keeps a reason to one short line.
 func Clip(s string) string {
 	const max = 160

@@ -77,3 +77,32 @@ func TestIsErrorLineAgreesWithPatterns(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusal: each harness's refusal is recognised at the start of the
+// output, and only there: a command's output that quotes one later, or
+// words like it, is not a refusal.
+func TestRefusal(t *testing.T) {
+	cases := []struct{ output, want string }{
+		{"The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file).", "rejected by the user"},
+		{"The user doesn't want to take this action right now. STOP what you are doing", "rejected by the user"},
+		{"Permission to use Bash with command rm -rf /tmp/x has been denied.", "permission denied"},
+		{"Claude requested permissions to use Edit, but you haven't granted it yet.", "permission not granted"},
+		{"<tool_use_error>InputValidationError: Read failed due to the following issue:", "invalid tool input"},
+		{"exec command rejected by user", "rejected by the user"},
+		{"patch rejected by user", "rejected by the user"},
+		{"This action was rejected due to unacceptable risk. Reason: deletes the repository", "rejected by the approval guard"},
+		{"  Operation 'vim a.py' is not supported by this environment.", "blocked by the environment's blocklist"},
+		// Not refusals.
+		{"x = 1\nexec command rejected by user", ""},
+		{"     1→The user doesn't want to proceed with this tool use.", ""},
+		{"Operation 'vim a.py'\n is not supported by this environment.", ""},
+		{"Permission to use Bash was granted", ""},
+		{"<tool_use_error>File does not exist.</tool_use_error>", ""},
+		{"", ""},
+	}
+	for _, c := range cases {
+		if got := Refusal(c.output); got != c.want {
+			t.Errorf("Refusal(%.60q) = %q, want %q", c.output, got, c.want)
+		}
+	}
+}

@@ -36,6 +36,10 @@ type Call struct {
 	// (HasExit).
 	Exit    int
 	HasExit bool
+	// NotRun says why the call was refused before it ran, when the format
+	// records that in its structure (a declined status); refusals the
+	// output words are recognised by Apply.
+	NotRun string
 }
 
 // kind is a tool's role, whatever the agent calls it.
@@ -101,8 +105,19 @@ func kindOf(name string) kind {
 
 // Apply fills a's Tool, Command, Category, Reads, Searches, Edits and
 // failure from c (its output, c.Output, is the run's to keep). It leaves the other fields (index, time, usage,
-// …) alone.
+// …) alone. A call refused before it ran reads nothing.
 func Apply(a *model.Action, c Call) {
+	apply(a, c)
+	reason := c.NotRun
+	if reason == "" && c.HasOutput {
+		reason = cmdfail.Refusal(c.Output)
+	}
+	if reason != "" {
+		cmdfail.MarkNotRun(a, reason)
+	}
+}
+
+func apply(a *model.Action, c Call) {
 	if c.HasOutput {
 		// Only a shell prints the error lines cmdfail reads; another tool's
 		// output is file content or hits, whatever it says.
