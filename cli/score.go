@@ -114,6 +114,11 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	for i := range records {
+		if records[i].Note != "" {
+			fmt.Fprintln(stderr, "trajscope: "+records[i].Note)
+		}
+	}
 	if len(records) == 0 {
 		// Upstream scores an empty file as 0/0; say why nothing was scored.
 		warnNoRecords(stderr, o.pred)

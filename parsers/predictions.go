@@ -1,6 +1,9 @@
 package parsers
 
 import (
+	"fmt"
+
+	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/unified"
 )
@@ -13,6 +16,9 @@ type Prediction struct {
 	// Run is the run whose prediction this is, when timelines were asked
 	// for and the file has them; its Prediction is Pred.
 	Run *model.Run
+	// Note tells the user, when not "", that the record was named by the id
+	// its file records rather than by the evaluator's rule.
+	Note string
 }
 
 // PredictionOptions say how ReadPredictions reads a file.
@@ -55,7 +61,9 @@ func ReadPredictions(path string, o PredictionOptions) ([]Prediction, error) {
 		return nil, err
 	}
 	var runs []*model.Run
-	if o.Timelines && format != Unified {
+	// Under fixed semantics a run is also read for the instance id its file
+	// records, which outranks the evaluator's file-name rule.
+	if (o.Timelines || o.Semantics == model.Fixed) && format != Unified {
 		if name, err := detect(); format != "" || err == nil && name != Unified {
 			// A timeline is a bonus: a file that scores but whose timeline
 			// cannot be read still scores.
@@ -70,8 +78,16 @@ func ReadPredictions(path string, o PredictionOptions) ([]Prediction, error) {
 		}
 		p := Prediction{Pred: r.Pred, Err: r.Err}
 		if runs != nil && runs[i] != nil {
-			runs[i].Prediction = r.Pred
-			p.Run = runs[i]
+			run := runs[i]
+			if o.Semantics == model.Fixed && run.RecordedID != "" && r.Err == nil {
+				p.Note = fmt.Sprintf("%s: instance %q by its file name (the evaluator's rule), %q by its record: scored as %q (--semantics fixed)",
+					termsafe.Line(path), termsafe.Line(p.Pred.InstanceID), termsafe.Line(run.RecordedID), termsafe.Line(run.RecordedID))
+				p.Pred.InstanceID = run.RecordedID
+			}
+			if o.Timelines {
+				run.Prediction = p.Pred
+				p.Run = run
+			}
 		}
 		out = append(out, p)
 	}
