@@ -92,6 +92,9 @@ type Gold struct {
 	// truth): it counts at file granularity only, so no line coverage is
 	// invented for it.
 	Files []string
+	// Symbols names definitions without lines (LocAgent's edited entities,
+	// "Class.method" in a file): scored at symbol granularity only.
+	Symbols []FileSymbols
 	// Patch is the gold patch, used by upstream as an EditLoc fallback.
 	Patch string
 	// TextForm is set when gold_context was the plain-text form

@@ -94,7 +94,9 @@ func WriteRunSummary(w io.Writer, a *scoring.Analysis, lens model.Lens) error {
 		end = ld.Actions[last]
 	}
 	fmt.Fprintf(b, "  redundancy: re-read %d/%d lines (%s)\n", end.CumReread, end.CumRead, display.Ratio(end.CumReread, end.CumRead))
-	if e := res.EditLoc; e != nil {
+	if why := a.Uncomputable(model.GranLine); why != "" && res.EditLoc != nil {
+		fmt.Fprintf(b, "  EditLoc: n/a (%s)\n", why) // it counts gold lines
+	} else if e := res.EditLoc; e != nil {
 		fmt.Fprintf(b, "  EditLoc: recall %.2f precision %.2f", e.Recall, e.Precision)
 		if a.EditLocFromGold {
 			fmt.Fprintf(b, " (%s)", display.EditLocGoldPatch)

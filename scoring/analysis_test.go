@@ -167,3 +167,40 @@ func TestUncomputable(t *testing.T) {
 		}
 	}
 }
+
+// Gold that names definitions (LocAgent's "Class.method") is scored at
+// symbol granularity: the named definition and no other of the same last
+// name; a name no definition spells so falls back to upstream's rule (every
+// definition of its last part). Span and line have nothing to measure.
+func TestNamedSymbolGold(t *testing.T) {
+	src := "class A:\n    def run(self):\n        return 1\n\n    def other(self):\n        return 2\n\n\ndef run():\n    return 3\n"
+	files := scoring.NewFileCache(source.NewFS(fstest.MapFS{"m.py": {Data: []byte(src)}}))
+	read := func(a, b int) model.Step {
+		return model.Step{Files: []string{"m.py"}, Spans: []model.FileSpans{{File: "m.py", Spans: []model.Interval{{Start: a, End: b}}}}}
+	}
+	for _, c := range []struct {
+		name   string
+		named  []string
+		final  model.Step
+		symbol float64 // symbol coverage
+	}{
+		{"the method read", []string{"A.run"}, read(2, 3), 1},
+		{"the module function of the same name read, not the method", []string{"A.run"}, read(9, 10), 0},
+		{"the module function", []string{"run"}, read(9, 10), 1},
+		{"two entities, one read", []string{"A.run", "A.other"}, read(5, 6), 0.5},
+		{"an unknown class: upstream's rule takes every run", []string{"B.run"}, read(9, 10), 0.5},
+	} {
+		g := &model.Gold{ID: "t", Files: []string{"m.py"}, Symbols: []model.FileSymbols{{File: "m.py", Symbols: c.named}}}
+		run := &model.Run{InstanceID: "t", Prediction: model.Prediction{InstanceID: "t", Final: c.final, Steps: []model.Step{c.final}}}
+		for _, sem := range []model.Semantics{model.ContextBench, model.Fixed} {
+			a := scoring.Analyze(run, g, files, sem)
+			res := a.Lenses[model.LensContextBench].Result
+			if res.Final.Symbol.Coverage != c.symbol || res.Final.File.Coverage != 1 {
+				t.Errorf("%s (%v): symbol coverage %v, file %v; want %v", c.name, sem, res.Final.Symbol.Coverage, res.Final.File.Coverage, c.symbol)
+			}
+			if a.Uncomputable(model.GranSymbol) != "" || a.Uncomputable(model.GranLine) != "file- and symbol-level gold" {
+				t.Errorf("%s: symbol %q, line %q", c.name, a.Uncomputable(model.GranSymbol), a.Uncomputable(model.GranLine))
+			}
+		}
+	}
+}

@@ -4,8 +4,10 @@ import (
 	"cmp"
 	"iter"
 	"slices"
+	"strings"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/scoring/symbols"
 )
 
 // Gold is gold context prepared for scoring against one tree.
@@ -15,9 +17,12 @@ type Gold struct {
 	// FileOnly: the gold names files and no lines (LocAgent, CodeScaleBench
 	// file lists); only file figures measure anything.
 	FileOnly bool
-	Files    []string // sorted, each once
-	Bytes    FileIntervals
-	symbols  symbolSet
+	// Named: the gold also names definitions (LocAgent's entities), which
+	// the symbol figures measure even when FileOnly.
+	Named   bool
+	Files   []string // sorted, each once
+	Bytes   FileIntervals
+	symbols symbolSet
 	// Lines is the gold line intervals (init only under ContextBench semantics).
 	Lines FileIntervals
 	// Listed holds, for the files whose gold spans merging changes (nested,
@@ -87,6 +92,12 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 	out.Bytes = bytes.mergeAll()
 	sc.files.parseAll(out.Bytes.All())
 	out.symbols = sc.defsInSpans(out.Bytes.All())
+	if len(g.Symbols) > 0 && partial(sc.files.tree) == nil {
+		out.Named = true
+		for k := range sc.entityDefs(g.Symbols) {
+			out.symbols[k] = struct{}{}
+		}
+	}
 
 	lineItems := all[:1]
 	if sc.sem == model.Fixed {
@@ -180,4 +191,59 @@ func (sc scorer) lineToByte(file string, a, b int) (model.Interval, bool) {
 		a, b = b, a
 	}
 	return sc.files.lineToByte(file, a, b, sc.sem == model.Fixed)
+}
+
+// entityDefs resolves gold that names definitions ("Class.method" in a
+// file) to the definitions it names: a definition of the last name whose
+// enclosing named definitions spell the rest, outermost first. A name that
+// no definition spells so falls back to upstream's rule for named symbols
+// (every definition of the last dotted part).
+func (sc scorer) entityDefs(named []model.FileSymbols) symbolSet {
+	out := symbolSet{}
+	for _, fs := range named {
+		p := NormalizeGoldPath(fs.File, sc.sem)
+		if p == "" {
+			continue
+		}
+		defs := sc.files.Defs(p)
+		var loose []string
+		for _, name := range fs.Symbols {
+			found := false
+			for _, d := range defs {
+				if d.Name != "" && qualifiedName(defs, d) == name {
+					out[symbolKey{p, d.Type, d.Start, d.End}] = struct{}{}
+					found = true
+				}
+			}
+			if !found {
+				loose = append(loose, name)
+			}
+		}
+		for k := range sc.defsByName([]model.FileSymbols{{File: p, Symbols: loose}}) {
+			out[k] = struct{}{}
+		}
+	}
+	return out
+}
+
+// qualifiedName spells d by the names of the definitions enclosing it,
+// outermost first ("A.run"); a wrapper of the same name (a decorated
+// definition around its function) is one name.
+func qualifiedName(defs []symbols.Def, d symbols.Def) string {
+	var chain []symbols.Def
+	for _, e := range defs {
+		if e.Name != "" && e.Start <= d.Start && e.End >= d.End && e != d {
+			chain = append(chain, e)
+		}
+	}
+	slices.SortStableFunc(chain, func(a, b symbols.Def) int {
+		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(b.End, a.End))
+	})
+	parts := make([]string, 0, len(chain)+1)
+	for _, e := range append(chain, d) {
+		if len(parts) == 0 || parts[len(parts)-1] != e.Name {
+			parts = append(parts, e.Name)
+		}
+	}
+	return strings.Join(parts, ".")
 }

@@ -39,7 +39,12 @@ func (a *Analysis) Uncomputable(g model.Granularity) string {
 	switch {
 	case a.GoldEmpty():
 		return "no gold"
+	case a.Gold.FileOnly && g == model.GranSymbol && a.Gold.Named:
+		return ""
 	case a.Gold.FileOnly && g != model.GranFile:
+		if a.Gold.Named {
+			return "file- and symbol-level gold"
+		}
 		return "file-level gold"
 	case a.Partial != nil && g != model.GranFile && g != model.GranLine:
 		return "needs the repository"

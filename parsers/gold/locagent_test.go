@@ -5,10 +5,13 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/trajscope/trajscope/model"
 )
 
-// LocAgent / Loc-Bench gold (gt_location.jsonl) is file-level gold: its
-// rows name files and edited entities, no lines; ids are instance_id.
+// LocAgent / Loc-Bench gold (gt_location.jsonl) is file- and symbol-level
+// gold: its rows name files and edited entities, no lines; ids are
+// instance_id.
 func TestLocAgentGold(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "gt_location.jsonl")
 	os.WriteFile(p, []byte(`{"instance_id": "o__r-1", "repo": "o/r", "base_commit": "abc", "file_changes": [`+
@@ -22,6 +25,9 @@ func TestLocAgentGold(t *testing.T) {
 	g, ok := set.Get("o__r-1")
 	if !ok || g.Repo != "o/r" || g.Commit != "abc" || !reflect.DeepEqual(g.Files, []string{"pkg/a.py", "pkg/b.py"}) || len(g.Init) != 0 || g.Source != "locagent" {
 		t.Fatalf("row 1: %+v", g)
+	}
+	if want := []model.FileSymbols{{File: "pkg/a.py", Symbols: []string{"A.run"}}}; !reflect.DeepEqual(g.Symbols, want) {
+		t.Errorf("row 1 entities: %+v, want %+v", g.Symbols, want)
 	}
 	if _, ok := set.Get("o__r-2"); ok || len(set.Problems()) != 1 {
 		t.Errorf("a row whose change names no file: %v", set.Problems())

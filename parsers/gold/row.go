@@ -205,8 +205,8 @@ func goldContextString(s, path string) (spans []model.GoldSpan, textForm bool, w
 // locAgentGold reads a LocAgent / Loc-Bench localisation row
 // (gt_location.jsonl: instance_id, repo, base_commit, file_changes[{file,
 // changes{edited_entities, edited_modules}}]). It names files and the
-// entities edited in them ("path:Class.method"), no lines: it is file-level
-// gold, and the span and line figures have nothing to measure.
+// entities edited in them ("path:Class.method"), no lines: it is file- and
+// symbol-level gold, and the span and line figures have nothing to measure.
 func locAgentGold(row, changes *jsontree.Value) (*model.Gold, *rowError) {
 	g := &model.Gold{
 		InstID: row.Get("instance_id").Text(), Repo: row.Get("repo").Text(),
@@ -223,6 +223,16 @@ func locAgentGold(row, changes *jsontree.Value) (*model.Gold, *rowError) {
 		}
 		if !slices.Contains(g.Files, f) {
 			g.Files = append(g.Files, f)
+		}
+		var names []string
+		for _, e := range c.Path("changes", "edited_entities").Items() {
+			// "path:Class.method": the entity is named within its file.
+			if name, ok := strings.CutPrefix(e.Text(), f+":"); ok && name != "" && !slices.Contains(names, name) {
+				names = append(names, name)
+			}
+		}
+		if len(names) > 0 {
+			g.Symbols = append(g.Symbols, model.FileSymbols{File: f, Symbols: names})
 		}
 	}
 	return g, nil

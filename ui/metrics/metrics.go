@@ -101,6 +101,9 @@ func (m *Model) View() string {
 		} else {
 			editloc = "EditLoc: no patch"
 		}
+		if why := d.A.Uncomputable(model.GranLine); why != "" && res.EditLoc != nil {
+			editloc = "EditLoc: n/a (" + why + ")" // it counts gold lines
+		}
 	}
 	if res.Error != "" {
 		editloc = "score: " + res.Error
