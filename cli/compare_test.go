@@ -46,7 +46,7 @@ func TestCompareRealPair(t *testing.T) {
 		"A  mini-swe-agent · deepseek-chat · mini-swe-agent-v2 · 64 actions",
 		"B  agentless · agentless-loc · 1 actions",
 		"gold spans (2): found by both 0, only A 2, only B 0, neither 0",
-		"astropy/modeling/separable.py:66-102   A @2 found · B never (searched, not read)",
+		"astropy/modeling/separable.py:66-102   A @2 found 1/37 kept · B never (searched, not read)",
 		"astropy/modeling/separable.py:219-247  A @2 found · B never (searched, not read)",
 	} {
 		if !strings.Contains(out, want) {

@@ -76,6 +76,10 @@ type Find struct {
 	// Diagnosis is what became of it (found, read then dropped, near miss,
 	// searched not read, never opened).
 	Diagnosis diagnose.Category `json:"diagnosis"`
+	// Kept and Lines: for partial credit, the span's lines the final
+	// context kept, of Lines; 0 when it kept all or none.
+	Kept  int `json:"kept_lines,omitempty"`
+	Lines int `json:"lines,omitempty"`
 	// Declared: found only because the final context names lines the run
 	// never showed.
 	Declared bool `json:"declared,omitempty"`
@@ -100,6 +104,9 @@ func New(a, b *scoring.Analysis, lens model.Lens) (*Comparison, error) {
 				c.Spans = append(c.Spans, Span{File: sp.File, Start: sp.Start, End: sp.End})
 			}
 			f := Find{Diagnosis: sp.Category, Declared: sp.Declared}
+			if sp.Category == diagnose.Found && sp.Partial() {
+				f.Kept, f.Lines = sp.FinalLines, sp.Lines()
+			}
 			if (sp.Category == diagnose.Found || sp.Category == diagnose.ReadThenDropped) && !sp.Declared && sp.Action >= 0 {
 				f.Action = int(sp.Action) + 1
 			}

@@ -120,7 +120,7 @@ func TestTextAndJSON(t *testing.T) {
 	for _, want := range []string{
 		"trajscope compare · pricebook__pricebook-42 · lens contextbench",
 		"final cov/p A ", "final cov/p B ", "AUC         A ",
-		"pricebook/discounts.py:49-62  A @4 found · B declared, never shown",
+		"pricebook/discounts.py:49-62  A @4 found 7/14 kept · B declared, never shown",
 		"pricebook/cart.py:45-49       A @6 read then dropped · B never (searched, not read)",
 	} {
 		if !strings.Contains(text.String(), want) {

@@ -31,6 +31,8 @@ func (c *Comparison) Who(k int) string {
 // FindText is a span's find by run k: "@4 found", "never (near miss)".
 func FindText(f Find) string {
 	switch {
+	case f.Action > 0 && f.Kept > 0:
+		return fmt.Sprintf("@%d found %d/%d kept", f.Action, f.Kept, f.Lines)
 	case f.Action > 0:
 		return fmt.Sprintf("@%d %s", f.Action, f.Diagnosis)
 	case f.Declared:

@@ -63,7 +63,7 @@ func TestCompareSaysIt(t *testing.T) {
 	screen := ansi.Strip(m.View().Content)
 	for _, want := range []string{
 		"A · timeline  7/20", "B · timeline  4/4",
-		"pricebook/discounts.py:49-62  A @4 found · B declared, never shown",
+		"pricebook/discounts.py:49-62  A @4 found 7/14 kept · B declared, never shown",
 		"pricebook/cart.py:45-49       A @6 read then dropped · B never (searched, not read)",
 		"file   A", "line   A", // all four granularities, A and B each
 	} {

@@ -112,6 +112,18 @@ type Span struct {
 // Lines is the span's length in lines.
 func (s *Span) Lines() int { return s.End - s.Start + 1 }
 
+// Partial reports a found span of which the final context kept only some
+// lines: partial credit, not "found".
+func (s *Span) Partial() bool { return s.FinalLines > 0 && s.FinalLines < s.Lines() }
+
+// FoundLabel is "found", or "found k/n kept" for partial credit.
+func (s *Span) FoundLabel() string {
+	if s.Partial() {
+		return fmt.Sprintf("found %d/%d kept", s.FinalLines, s.Lines())
+	}
+	return "found"
+}
+
 // File is the diagnosis of one gold file at file granularity. There is no
 // near miss for a file.
 type File struct {
@@ -227,7 +239,14 @@ func (dg *diagnoser) diagnosis() *Diagnosis {
 	}
 	for f, ivs := range a.Gold.Lines.All() { // sorted by file
 		fc := dg.file(f)
-		for _, iv := range merge(ivs) {
+		spans := merge(ivs)
+		if list, ok := a.Gold.Listed.Get(f); ok {
+			// Merging changed this file's spans (nested, overlapping,
+			// adjacent): each is diagnosed as the gold lists it, so every
+			// screen and count has the gold's own spans.
+			spans = list
+		}
+		for _, iv := range spans {
 			sp := fc.span(iv)
 			d.Spans = append(d.Spans, sp)
 			d.SpanCounts[sp.Category]++

@@ -123,9 +123,8 @@ func (g *GoldSpan) Label(l model.Lens) string {
 		if g.Span[l] != nil && g.Span[l].Declared || g.whole[l] != nil && g.whole[l].Declared {
 			return "found (declared)"
 		}
-		if sp := g.Span[l]; sp != nil && sp.FinalLines > 0 && sp.FinalLines < sp.Lines() {
-			// Partial credit says so: 1 line of 99 kept is not "found".
-			return fmt.Sprintf("found %d/%d kept", sp.FinalLines, sp.Lines())
+		if sp := g.Span[l]; sp != nil {
+			return sp.FoundLabel() // 1 line of 99 kept is not "found"
 		}
 		return "found"
 	case ReadThenDropped:
@@ -156,10 +155,8 @@ func DiagnoseRun(a *scoring.Analysis) *RunGold {
 	rg := &RunGold{Diag: DiagnoseBoth(a)}
 	shown := newShownIndex(a)
 	cb, obs := rg.Diag[model.LensContextBench], rg.Diag[model.LensObserved]
-	var dgs [2]*diagnoser // made when a file's listed spans need them
-	// One entry per merged span and per file without spans (more for the
-	// few files whose spans are listed as the gold gives them): sized
-	// exactly, a large gold is not paid for twice.
+	// One entry per gold span and per file without spans: sized exactly, a
+	// large gold is not paid for twice.
 	n := len(cb.Spans)
 	for f, s := 0, 0; f < len(cb.Files); f++ {
 		for s < len(cb.Spans) && cb.Spans[s].File < cb.Files[f].File {
@@ -192,18 +189,6 @@ func DiagnoseRun(a *scoring.Analysis) *RunGold {
 		}
 		sp := &cb.Spans[s]
 		s++
-		if list, ok := a.Gold.Listed.Get(sp.File); ok {
-			// Merging changed this file's spans: list them as the gold
-			// does, each diagnosed on its own.
-			for s < len(cb.Spans) && cb.Spans[s].File == sp.File {
-				s++
-			}
-			if dgs[0] == nil {
-				dgs = [2]*diagnoser{newDiagnoser(a, model.LensContextBench), newDiagnoser(a, model.LensObserved)}
-			}
-			rg.Spans = append(rg.Spans, listedSpans(a, dgs, sp.File, list, shown)...)
-			continue
-		}
 		g := GoldSpan{Span: [2]*Span{sp, obs.span(s-1, sp)}}
 		g.setFirsts(a, shown)
 		rg.Spans = append(rg.Spans, g)
@@ -256,23 +241,6 @@ func (g *GoldSpan) setFirsts(a *scoring.Analysis, shown *shownIndex) {
 			g.foundAt[l] = int(fs[0])
 		}
 	}
-}
-
-// listedSpans diagnoses a file's gold spans as the gold lists them, under
-// both lenses.
-func listedSpans(a *scoring.Analysis, dgs [2]*diagnoser, file string, list []model.Interval, shown *shownIndex) []GoldSpan {
-	fcs := [2]fileCtx{dgs[0].file(file), dgs[1].file(file)}
-	out := make([]GoldSpan, 0, len(list))
-	for _, iv := range list {
-		var g GoldSpan
-		for l := range fcs {
-			sp := fcs[l].span(iv)
-			g.Span[l] = &sp
-		}
-		g.setFirsts(a, shown)
-		out = append(out, g)
-	}
-	return out
 }
 
 // shownIndex indexes, for each gold file and lens (ContextBench, then

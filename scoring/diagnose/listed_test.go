@@ -10,7 +10,7 @@ import (
 
 // The run's gold list shows the spans the gold has, nested, overlapping,
 // adjacent or repeated, each diagnosed on its own; the diagnosis counts
-// (what score reports) stay those of the merged spans.
+// (what score, the run list and compare report) are the same spans.
 func TestRunGoldListsSpansAsGiven(t *testing.T) {
 	g := &model.Gold{ID: "t-1", Init: []model.GoldSpan{
 		{File: "a.py", Start: 5, End: 25}, {File: "a.py", Start: 10, End: 12}, // nested
@@ -44,8 +44,10 @@ func TestRunGoldListsSpansAsGiven(t *testing.T) {
 			t.Errorf("span %d = %+v, want %+v", i, got[i], want[i])
 		}
 	}
-	// The counts are the merged spans': a.py 5-28 and b.py 3-4.
-	if n := rg.Diag[model.LensObserved].SpanCounts.Total(); n != 2 {
-		t.Errorf("diagnosis counts %d spans, want the 2 merged ones", n)
+	// The counts are the list's: the spans every screen shows are the ones
+	// score, the run list and compare count.
+	c := rg.Diag[model.LensObserved].SpanCounts
+	if c.Total() != len(want) || c[diagnose.Found] != 1 || c[diagnose.ReadThenDropped] != 2 || c[diagnose.NearMiss] != 1 {
+		t.Errorf("diagnosis counts %v (%d spans), want the 4 listed: 1 found, 2 read then dropped, 1 near miss", c, c.Total())
 	}
 }
