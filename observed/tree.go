@@ -326,9 +326,13 @@ func (n *namer) name(raw string) string {
 		}
 	}
 	if rest, ok := strings.CutPrefix(p, "/workspace/"); ok {
-		if i := strings.IndexByte(rest, '/'); i >= 0 {
-			return clean(rest[i+1:])
+		// OpenHands checks a task out at /workspace/<owner>__<repo>__<version>/;
+		// other agents (Claude Code, Harbor) work in /workspace itself, whose
+		// first directory is the repository's ("src/App.css").
+		if dir, inner, ok := strings.Cut(rest, "/"); ok && strings.Contains(dir, "__") {
+			return clean(inner)
 		}
+		return clean(rest)
 	}
 	return ""
 }

@@ -99,11 +99,14 @@ func TestBuildNames(t *testing.T) {
 		{Reads: []model.ObservedRead{rng("/usr/lib/python3/os.py", 1, 1)}},
 		{Reads: []model.ObservedRead{rng("../up.py", 1, 1)}},
 		{Searches: []model.SearchHit{{File: "/testbed/src/c.py", Line: 4}, {File: "/testbed/src/dir"}}},
+		{Searches: []model.SearchHit{{File: "/workspace/o__r__1.0/lib/d.py", Line: 1}, {File: "/workspace/src/test/e.py", Line: 1}}},
 	}, Observations: model.TextList{"1\ta", "2\tb", "1\tos", "1\tup"}}
 	tr := observed.Build(run, scoring.GoldPaths(g, model.ContextBench), "test")
 	// b.py is named under the root a.py showed ("/home/u/proj/"); c.py by
-	// its grep hit under /testbed; the listed directory is no file.
-	want := []string{"src/c.py", "src/pkg/a.py", "src/pkg/b.py"}
+	// its grep hit under /testbed; the listed directory is no file. Under
+	// /workspace, OpenHands' checkout directory (owner__repo__version) is
+	// the root, else /workspace itself: src/ stays.
+	want := []string{"lib/d.py", "src/c.py", "src/pkg/a.py", "src/pkg/b.py", "src/test/e.py"}
 	if got := tr.Files(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Files() = %v, want %v", got, want)
 	}
@@ -160,9 +163,9 @@ func TestBuildRealSamples(t *testing.T) {
 			316, "_operators = {'&': _cstack, '|': _cdot, '+': _arith_oper, '-': _arith_oper,"},
 		{"swe-agent/pallets__flask-5014.checkpoints.jsonl", "src/flask/blueprints.py", []model.Interval{iv(1, 46), iv(84, 91), iv(115, 251)},
 			190, "            root_path=root_path,"},
-		// /workspace/<name>/ is the root upstream strips; this run's
-		// repository was /workspace itself, so src/ is lost.
-		{"openhands/output.jsonl#2", "App.css", []model.Interval{iv(1, 79)}, 1, "#root {"},
+		// This run's repository was /workspace itself (not OpenHands'
+		// /workspace/<owner>__<repo>__<version>/): src/ is the repository's.
+		{"openhands/output.jsonl#2", "src/App.css", []model.Interval{iv(1, 79)}, 1, "#root {"},
 		{"claude-code/trajectory_pass.json", "maas-controller/pkg/controller/maas/providers_llmisvc.go", []model.Interval{iv(1, 6)},
 			2, "Copyright 2025."},
 	}
