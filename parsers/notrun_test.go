@@ -57,6 +57,10 @@ func TestRefusedCommandsDidNotRun(t *testing.T) {
 			`{"action": "cat pkg/a.py", "observation": "x\ny", "thought": ""},`+
 			`{"action": "less pkg/a.py", "observation": "Operation 'less pkg/a.py' is not supported by this environment.", "thought": ""}], "info": {}}`),
 			1, 2, "not run: blocked by the environment's blocklist"},
+		{"swe-agent", write("sa2/o__r-1.traj", `{"trajectory": [`+
+			`{"action": "cat pkg/a.py", "observation": "x\ny", "thought": ""},`+
+			`{"action": "", "observation": "Your output was not formatted correctly. You must always include one discussion and one command as part of your response.", "thought": "cat pkg/a.py"}], "info": {}}`),
+			1, 2, "not run: format error: the reply held no command to run"},
 		{"openhands", write("oh/output.jsonl", `{"instance_id": "o__r-1", "history": [`+
 			`{"id": 1, "action": "run", "args": {"command": "sed -n '1,2p' pkg/a.py"}},`+
 			`{"id": 2, "observation": "run", "cause": 1, "content": "x\ny", "extras": {"metadata": {"exit_code": 0}}},`+

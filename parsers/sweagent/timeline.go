@@ -59,6 +59,9 @@ func analyzeAction(a *model.Action, tool, action, obs, openFile string, v *viewe
 	defer markFailure(a, obs)
 	cmd := strings.TrimSpace(action)
 	a.Command = cmd
+	if cmd == "" {
+		a.Command = "(no command)" // a reply SWE-agent could not parse
+	}
 	args := tokens(firstLine(cmd))
 	name := ""
 	if len(args) > 0 {

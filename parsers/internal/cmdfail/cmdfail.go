@@ -125,7 +125,8 @@ func Mark(a *model.Action, code int, known, isError bool, output string) {
 // refusals are the answers agents' harnesses give a command they refused to
 // run, each from the agent's own source: Claude Code's rejection and
 // permission messages (with is_error set), Codex's normalised denials and its
-// approval guard, SWE-agent's default blocklist_error_template. Each is
+// approval guard, SWE-agent's default blocklist_error_template and its format
+// errors. Each is
 // matched at the start of the output only: a command's own output never
 // opens with them.
 var refusals = []struct {
@@ -139,6 +140,9 @@ var refusals = []struct {
 	{regexp.MustCompile(`^(?:exec command|patch) rejected by user`), "rejected by the user"},
 	{regexp.MustCompile(`^This action was rejected due to unacceptable risk`), "rejected by the approval guard"},
 	{regexp.MustCompile(`^Operation '.+' is not supported by this environment\.`), "blocked by the environment's blocklist"},
+	// SWE-agent's parsers answer a reply that held no command they could
+	// run (format_error_template and the function-calling parser's errors).
+	{regexp.MustCompile(`^(?:Your output was not formatted correctly|Your last output (?:did not use any tool calls|included multiple tool calls)|Your action could not be parsed properly)`), "format error: the reply held no command to run"},
 }
 
 // Refusal says why output is a harness's refusal of the command, "" when it

@@ -92,6 +92,8 @@ func TestRefusal(t *testing.T) {
 		{"patch rejected by user", "rejected by the user"},
 		{"This action was rejected due to unacceptable risk. Reason: deletes the repository", "rejected by the approval guard"},
 		{"  Operation 'vim a.py' is not supported by this environment.", "blocked by the environment's blocklist"},
+		{"Your output was not formatted correctly. You must always include one discussion and one command as part of your response.", "format error: the reply held no command to run"},
+		{"Your last output did not use any tool calls!\nPlease make sure your output includes exactly _ONE_ function call!", "format error: the reply held no command to run"},
 		// Not refusals.
 		{"x = 1\nexec command rejected by user", ""},
 		{"     1→The user doesn't want to proceed with this tool use.", ""},
