@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -189,13 +190,17 @@ func pad(s string, w int) string {
 	return s + strings.Repeat(" ", max(w-ansi.StringWidth(s), 0))
 }
 
-// noteOf is what the table says beside a row: its note, else a scoring
-// error under the lens.
+// noteOf is what the table says beside a row: the scoring error under the
+// lens (why the figures are missing), then its note.
 func noteOf(r *ListRow, lens model.Lens) string {
-	if r.Note != "" {
+	switch e := r.Lenses[lens].Error; {
+	case e == "" || !r.Analysed:
 		return r.Note
+	case r.Note == "" || strings.Contains(r.Note, e) || e == scoring.ErrMissingGold:
+		return cmp.Or(r.Note, e) // the note says why there is no gold
+	default:
+		return e + "; " + r.Note
 	}
-	return r.Lenses[lens].Error
 }
 
 // WriteRunListJSON prints a run list as a JSON array (view DIR --json).

@@ -19,6 +19,7 @@ import (
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/report"
+	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/themes"
 	"github.com/trajscope/trajscope/ui/fit"
 	"github.com/trajscope/trajscope/ui/keys"
@@ -341,12 +342,19 @@ func (m *Model) note() string {
 	}
 	if m.cur < len(m.view) {
 		r := &m.rows[m.view[m.cur]]
-		if l := &r.Lenses[m.lens]; r.Note == "" && r.Analysed && l.Error != "" {
+		if l := &r.Lenses[m.lens]; r.Analysed && l.Error != "" && !strings.Contains(r.Note, l.Error) &&
+			(r.Note == "" || l.Error != scoring.ErrMissingGold) {
+			// Why the figures are missing comes first; the note (no
+			// repository, gold matched by the record's id) after it.
 			why := l.Error
 			if l.Reason != "" {
 				why += ": " + l.Reason
 			}
-			return " " + t.Muted.Render(fmt.Sprintf("#%d: not scored (%s)", r.Pos, termsafe.Line(why)))
+			line := fmt.Sprintf("#%d: not scored (%s)", r.Pos, why)
+			if r.Note != "" {
+				line += "; " + r.Note
+			}
+			return " " + t.Muted.Render(termsafe.Line(line))
 		}
 		if r.Note != "" {
 			return " " + t.Muted.Render(fmt.Sprintf("#%d: %s", r.Pos, termsafe.Line(r.Note)))
