@@ -95,6 +95,9 @@ type Gold struct {
 	// Symbols names definitions without lines (LocAgent's edited entities,
 	// "Class.method" in a file): scored at symbol granularity only.
 	Symbols []FileSymbols
+	// Task is the task statement (problem_statement), when the gold file
+	// carries it.
+	Task string
 	// Patch is the gold patch, used by upstream as an EditLoc fallback.
 	Patch string
 	// TextForm is set when gold_context was the plain-text form

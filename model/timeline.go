@@ -152,11 +152,39 @@ type Action struct {
 	ExitKnown bool
 	// Sidechain marks a sub-agent's action.
 	Sidechain bool
+	// Changes are the edits the action made, as the format recorded them
+	// (a str_replace's old and new text, Claude Code's Edit, a patch's
+	// hunks); nil when it recorded none (a shell's sed -i).
+	Changes []Change
 	// NotRun marks an action refused before it ran (a user's or a policy's
 	// denial, a blocklist); Failure says why. It displayed nothing, so the
 	// observed lens reads nothing from it.
 	NotRun bool
 }
+
+// Change is one recorded edit of a file.
+type Change struct {
+	File string
+	Kind ChangeKind
+	// Old is the text replaced (ChangeReplace); New the text put in its
+	// place, the file's whole content (ChangeWhole) or the lines inserted
+	// after line Line (ChangeInsert; 0 inserts at the top).
+	Old, New string
+	Line     int
+}
+
+// ChangeKind says how a Change applies.
+type ChangeKind uint8
+
+const (
+	// ChangeReplace replaces the first occurrence of Old by New, as
+	// str_replace and Claude Code's Edit do.
+	ChangeReplace ChangeKind = iota
+	// ChangeWhole makes New the file's content (a created or rewritten file).
+	ChangeWhole
+	// ChangeInsert inserts New after line Line.
+	ChangeInsert
+)
 
 // Failed reports whether the action's command failed.
 func (a *Action) Failed() bool { return a.Failure != "" }
@@ -181,6 +209,13 @@ type Run struct {
 	// CostUSD is what the run cost in US dollars, when the format records
 	// it; 0 means not recorded.
 	CostUSD float64
+	// RecordedPatch is the patch the file records where the evaluator reads
+	// none (the OpenHands resolver's top-level git_patch): shown, never
+	// scored. Patch gives the patch to show.
+	RecordedPatch string
+	// Task is the task statement the run was given (the issue text), as
+	// its format records it; "" when it records none.
+	Task string
 	// ExitStatus is how the run ended, as its format words it
 	// ("Submitted", "LimitsExceeded", Claude Code's "success" or
 	// "error_max_turns"); "" when the format records none.
@@ -207,6 +242,15 @@ func (l TextList) Text(i int) string {
 		return ""
 	}
 	return l[i]
+}
+
+// Patch is the patch the run submitted: the one the evaluator scores, else
+// the one its file records otherwise.
+func (r *Run) Patch() string {
+	if r.Prediction.ModelPatch != "" {
+		return r.Prediction.ModelPatch
+	}
+	return r.RecordedPatch
 }
 
 // Observation returns action i's output.

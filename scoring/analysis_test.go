@@ -204,3 +204,27 @@ func TestNamedSymbolGold(t *testing.T) {
 		}
 	}
 }
+
+// The patch view marks the removed and context lines that are gold, by
+// their old-file numbers from the hunk headers; added lines have none.
+func TestPatchLines(t *testing.T) {
+	files := scoring.NewFileCache(source.NewFS(fstest.MapFS{"a.py": {Data: []byte("1\n2\n3\n4\n5\n6\n")}}))
+	g := &model.Gold{ID: "t", Init: []model.GoldSpan{{File: "a.py", Start: 2, End: 3}}}
+	run := &model.Run{InstanceID: "t", Prediction: model.Prediction{InstanceID: "t", Final: model.Step{Files: []string{"a.py"}}}}
+	a := scoring.Analyze(run, g, files, model.Fixed)
+	patch := "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1,5 +1,4 @@\n 1\n-2\n+two\n 3\n 4\n-5\n"
+	lines, removed, gold := a.PatchLines(patch)
+	type row struct {
+		old  int
+		gold bool
+	}
+	want := []row{{0, false}, {0, false}, {0, false}, {0, false}, {1, false}, {2, true}, {0, false}, {3, true}, {4, false}, {5, false}}
+	if len(lines) != len(want) || removed != 2 || gold != 1 {
+		t.Fatalf("%d lines, %d removed, %d gold: %+v", len(lines), removed, gold, lines)
+	}
+	for i, w := range want {
+		if lines[i].Old != w.old || lines[i].Gold != w.gold || lines[i].Old > 0 && lines[i].File != "a.py" {
+			t.Errorf("line %d %q: old %d gold %v file %q, want %+v", i, lines[i].Text, lines[i].Old, lines[i].Gold, lines[i].File, w)
+		}
+	}
+}

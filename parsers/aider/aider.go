@@ -175,6 +175,10 @@ func (b *builder) user(s string) {
 		for _, f := range strings.Fields(args) {
 			b.read(f, cmd+" "+f)
 		}
+		return
+	}
+	if b.run.Task == "" && !strings.HasPrefix(s, "/") && len(strings.Fields(s)) > 2 {
+		b.run.Task = s // the first request (not a command or a one-word answer)
 	}
 }
 

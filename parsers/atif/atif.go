@@ -37,6 +37,7 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/observed"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
+	"github.com/trajscope/trajscope/parsers/internal/task"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
@@ -180,6 +181,7 @@ func load(path string, t *jsontree.Value, dir, where string) (model.Run, error) 
 		Thoughts:     w.thoughts,
 		Path:         path,
 		CostUSD:      toolcall.Cost(t.Path("final_metrics", "total_cost_usd")),
+		Task:         w.task,
 	}
 	for i := range run.Actions {
 		run.Actions[i].Index = int32(i)
@@ -217,6 +219,7 @@ type walker struct {
 	order    []string
 	used     map[string]bool
 	files    int // referenced sub-agent files read
+	task     string
 }
 
 // index records the embedded sub-agent trajectories by trajectory_id and
@@ -270,6 +273,9 @@ func (w *walker) walk(t *jsontree.Value, side bool, depth int, where string) err
 }
 
 func (w *walker) step(step *jsontree.Value, side bool, depth int, where string) {
+	if step.Get("source").Text() == "user" && w.task == "" && !side {
+		w.task = task.FromPrompt(toolcall.Text(step.Get("message"))) // the first prompt
+	}
 	if step.Get("source").Text() != "agent" && step.Get("tool_calls").IsNull() {
 		return
 	}

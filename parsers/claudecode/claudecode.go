@@ -32,6 +32,7 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/observed"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
+	"github.com/trajscope/trajscope/parsers/internal/task"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
@@ -319,6 +320,14 @@ func joinText(a, b string) string {
 
 func (b *builder) user(m *jsontree.Value) {
 	msg := m.Get("message").Object()
+	if b.run.Task == "" && !m.Get("isMeta").True() && !sidechain(m) {
+		// The session's first prompt is its task; Claude Code's own
+		// records (a slash command, a caveat) are not.
+		if text := strings.TrimSpace(promptText(msg.Get("content"))); text != "" &&
+			!strings.HasPrefix(text, "<command-") && !strings.HasPrefix(text, "<local-command") && !strings.HasPrefix(text, "Caveat:") {
+			b.run.Task = task.FromPrompt(text)
+		}
+	}
 	blocks := msg.Get("content").Items()
 	var results []*jsontree.Value
 	for _, bl := range blocks {
@@ -453,4 +462,19 @@ func finish(run *model.Run, path string) {
 		run.InstanceID = strings.TrimSuffix(base, filepath.Ext(base))
 	}
 	run.Prediction.InstanceID = run.InstanceID
+}
+
+// promptText is a user message's own text: the string, or its text blocks
+// (a message of tool results has none).
+func promptText(c *jsontree.Value) string {
+	if c.Is(jsontree.String) {
+		return c.Str
+	}
+	var parts []string
+	for _, bl := range c.Items() {
+		if bl.Get("type").Text() == "text" {
+			parts = append(parts, bl.Get("text").Text())
+		}
+	}
+	return strings.Join(parts, "\n")
 }

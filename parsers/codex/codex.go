@@ -39,6 +39,7 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/observed"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
+	"github.com/trajscope/trajscope/parsers/internal/task"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
@@ -221,8 +222,16 @@ func (b *builder) rollout(typ string, p *jsontree.Value, ts float64) {
 func (b *builder) item(p *jsontree.Value, ts float64) bool {
 	switch p.Get("type").Text() {
 	case "message":
-		if p.Get("role").Text() == "assistant" {
+		switch p.Get("role").Text() {
+		case "assistant":
 			b.say(toolcall.Text(p.Get("content")))
+		case "user":
+			// The first prompt is the task; Codex's own context messages
+			// (<environment_context>, AGENTS.md, <user_instructions>) are not.
+			text := strings.TrimSpace(toolcall.Text(p.Get("content")))
+			if b.run.Task == "" && text != "" && !strings.HasPrefix(text, "<") && !strings.HasPrefix(text, "# AGENTS.md") {
+				b.run.Task = task.FromPrompt(text)
+			}
 		}
 	case "reasoning":
 		var parts []string

@@ -14,18 +14,18 @@ import (
 )
 
 // parquetColumns are the hub-export columns the loader reads. Only these are
-// decoded: the export also carries problem statements, test patches and test
-// lists that the scorer never needs. repo_url is read when present; the hub
+// decoded: the export also carries test patches and test lists nobody
+// shows; the problem statement is the task the explorer shows. repo_url is read when present; the hub
 // export has none (upstream crashes there, we treat it as "").
 var parquetColumns = []string{
 	"instance_id", "original_inst_id", "repo", "repo_url", "base_commit",
-	"gold_context", "patch", "source", "language",
+	"gold_context", "patch", "source", "language", "problem_statement",
 }
 
 // parquetRow holds one row's column values; present[i] is false for a null.
 type parquetRow struct {
-	vals    [9]string
-	present [9]bool
+	vals    [10]string
+	present [10]bool
 }
 
 const (
@@ -38,6 +38,7 @@ const (
 	pqPatch
 	pqSource
 	pqLanguage
+	pqProblemStatement
 )
 
 // readParquet returns the needed columns of every row. parquet-go can panic on
@@ -211,6 +212,7 @@ func loadParquet(path string) (*Set, error) {
 			Patch:          r.vals[pqPatch],
 			Source:         r.vals[pqSource],
 			Language:       r.vals[pqLanguage],
+			Task:           r.vals[pqProblemStatement],
 		}
 		g.ID = g.OriginalInstID
 		if g.ID == "" {

@@ -150,9 +150,9 @@ func TestParquetRows(t *testing.T) {
 		notFound bool
 	}{
 		{id: "o__r-1", want: model.Gold{ID: "o__r-1", InstID: "NEW__1", OriginalInstID: "o__r-1", Repo: "o/r", Commit: "c1",
-			Init: []sp{{File: "a.py", Start: 5, End: 6}}, Patch: "diff", Source: "Verified", Language: "python"}},
+			Init: []sp{{File: "a.py", Start: 5, End: 6}}, Patch: "diff", Task: "long text", Source: "Verified", Language: "python"}},
 		{id: "NEW__1", want: model.Gold{ID: "o__r-1", InstID: "NEW__1", OriginalInstID: "o__r-1", Repo: "o/r", Commit: "c1",
-			Init: []sp{{File: "a.py", Start: 5, End: 6}}, Patch: "diff", Source: "Verified", Language: "python"}},
+			Init: []sp{{File: "a.py", Start: 5, End: 6}}, Patch: "diff", Task: "long text", Source: "Verified", Language: "python"}},
 		{id: "NEW__2", want: model.Gold{ID: "NEW__2", InstID: "NEW__2", Init: []sp{{File: "b.py", Start: 1, End: 2}}, TextForm: true}},
 		{id: "o__r-3", want: model.Gold{ID: "o__r-3", OriginalInstID: "o__r-3"}},
 		{id: "NEW__5", want: model.Gold{ID: "NEW__5", InstID: "NEW__5"}},

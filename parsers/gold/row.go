@@ -75,6 +75,7 @@ func rowGold(row *jsontree.Value, warns *[]*rowError) (*model.Gold, *rowError) {
 		Language:       str("language"),
 		Source:         str("source"),
 		Patch:          str("patch"),
+		Task:           str("problem_statement"),
 	}
 	g.ID = g.OriginalInstID
 	if g.ID == "" {
@@ -210,7 +211,7 @@ func goldContextString(s, path string) (spans []model.GoldSpan, textForm bool, w
 func locAgentGold(row, changes *jsontree.Value) (*model.Gold, *rowError) {
 	g := &model.Gold{
 		InstID: row.Get("instance_id").Text(), Repo: row.Get("repo").Text(),
-		Commit: row.Get("base_commit").Text(), Source: "locagent",
+		Commit: row.Get("base_commit").Text(), Source: "locagent", Task: row.Get("problem_statement").Text(),
 	}
 	g.ID = g.InstID
 	if g.ID == "" {

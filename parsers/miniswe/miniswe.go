@@ -26,6 +26,7 @@ import (
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/loader"
 	"github.com/trajscope/trajscope/parsers/internal/shell"
+	"github.com/trajscope/trajscope/parsers/internal/task"
 )
 
 // Name is the format name of mini-swe-agent v1 trajectories.
@@ -97,6 +98,12 @@ func Parse(name string, data []byte) (*model.Run, error) {
 	run.Model = str(doc, "info", "config", "model", "model_name")
 	run.ExitStatus = str(doc, "info", "exit_status")
 	run.CostUSD = cost(doc)
+	for _, m := range all {
+		if m.role == "user" {
+			run.Task = task.FromPrompt(m.content) // the instance template
+			break
+		}
+	}
 	msgs, _ := messageList(doc, all) // validated by extract
 	tl := buildTimeline(msgs)
 	if run.Model == "" {

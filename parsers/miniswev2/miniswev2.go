@@ -24,6 +24,7 @@ import (
 	"github.com/trajscope/trajscope/observed"
 	"github.com/trajscope/trajscope/parsers/internal/cmdfail"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
+	"github.com/trajscope/trajscope/parsers/internal/task"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
@@ -158,6 +159,8 @@ func parse(path string, data []byte) (model.Run, error) {
 			}
 			delete(byID, id)
 			shown[idx] = setOutput(&calls[idx], &run.Actions[idx], msg)
+		case role == "user" && run.Task == "" && len(run.Actions) == 0:
+			run.Task = task.FromPrompt(toolcall.Text(msg.Get("content")))
 		case role == "user" && len(waiting) > 0:
 			// Text-based v2: each action's output is the next user message.
 			k := waiting[0]

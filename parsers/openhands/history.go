@@ -8,6 +8,7 @@ import (
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
+	"github.com/trajscope/trajscope/parsers/internal/task"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
@@ -30,6 +31,10 @@ func recordRun(rec *jsontree.Value) (model.Run, error) {
 			return run, fmt.Errorf("test_result is %s, expected an object", tr.Describe())
 		}
 		p.ModelPatch = m.Get("git_patch").Text()
+	} else {
+		// The resolver's patch: shown, not scored (the evaluator reads
+		// test_result only).
+		run.RecordedPatch = rec.Get("git_patch").Text()
 	}
 	if meta := rec.Get("metadata").Object(); meta != nil {
 		run.Agent = "openhands"
@@ -49,6 +54,7 @@ func recordRun(rec *jsontree.Value) (model.Run, error) {
 	run.CostUSD = toolcall.Cost(rec.Path("metrics", "accumulated_cost"))
 
 	hist := rec.Get("history").Items()
+	run.Task = taskOf(rec, hist)
 	// Upstream: each action item that yields files is one step.
 	stepOf := map[int]int{} // history index -> step index
 	for i, h := range hist {
@@ -370,4 +376,33 @@ func parseTime(v *jsontree.Value) float64 {
 		return f
 	}
 	return 0
+}
+
+// taskOf is the run's task: the evaluation record's problem statement (or
+// the resolver's issue), else the first message the user sent (a V0 message action, a V1 MessageEvent),
+// out of OpenHands' prompt.
+func taskOf(rec *jsontree.Value, hist []*jsontree.Value) string {
+	if ps := rec.Path("instance", "problem_statement").Text(); strings.TrimSpace(ps) != "" {
+		return strings.Clone(strings.TrimSpace(ps))
+	}
+	if issue := rec.Get("issue").Object(); issue != nil {
+		// The resolver's record: the issue it was asked to fix.
+		return strings.TrimSpace(issue.Get("title").Text() + "\n\n" + issue.Get("body").Text())
+	}
+	for _, h := range hist {
+		if src := h.Get("source").Text(); src != "user" && src != "" {
+			continue
+		}
+		switch {
+		case h.Get("action").Text() == "message":
+			text := h.Path("args", "content").Text()
+			if text == "" {
+				text = h.First("message", "content")
+			}
+			return task.FromPrompt(text)
+		case h.Get("kind").Text() == "MessageEvent":
+			return task.FromPrompt(toolcall.Text(h.Path("llm_message", "content")))
+		}
+	}
+	return ""
 }

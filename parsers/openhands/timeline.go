@@ -9,6 +9,7 @@ import (
 	"github.com/trajscope/trajscope/parsers/internal/cmdfail"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/shell"
+	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
 // The observed lens for OpenHands actions: what each one displayed, taken
@@ -92,8 +93,13 @@ func editAction(a *model.Action, f *jsontree.Value, obs string, failed bool) {
 	a.Category = model.CategoryEdit
 	if p := f.Get("path").Text(); p != "" && !failed {
 		a.Edits = []string{p}
+		a.Changes = toolcall.EditorChanges(p, f)
 	}
 }
+
+// replaceArgsRe reads agentskills' edit_file_by_replace(file,
+// to_replace="""…""", new_content="""…""") (triple-quoted either way).
+var replaceArgsRe = regexp.MustCompile(`(?s)to_replace=(?:"""(.*?)"""|'''(.*?)''')\s*,\s*new_content=(?:"""(.*?)"""|'''(.*?)''')`)
 
 // ipythonAction: IPython code, usually an agentskills call whose output is a
 // numbered window ("[File: PATH (N lines total)]" then "12|text").
@@ -138,6 +144,11 @@ func ipythonAction(a *model.Action, code, obs string) {
 		if file != "" && !strings.Contains(obs, "[Your proposed edit has introduced new syntax error") &&
 			!strings.HasPrefix(strings.TrimSpace(obs), "[No exact match found") {
 			a.Edits = []string{file}
+			if name == "edit_file_by_replace" {
+				if m := replaceArgsRe.FindStringSubmatch(code); m != nil {
+					a.Changes = []model.Change{{File: file, Kind: model.ChangeReplace, Old: shell.Clip(m[1] + m[2]), New: shell.Clip(m[3] + m[4])}}
+				}
+			}
 		}
 	}
 }

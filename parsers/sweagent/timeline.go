@@ -151,6 +151,7 @@ func editorAction(a *model.Action, cmd string, args []string, obs string) {
 	case "create", "str_replace", "insert", "undo_edit":
 		a.Category = model.CategoryEdit
 		a.Edits = []string{path}
+		a.Changes = editorChanges(sub, path, tokens(cmd))
 	default:
 		a.Category = model.CategoryOther
 	}
@@ -282,4 +283,36 @@ func markFailure(a *model.Action, obs string) {
 	if a.Tool == "bash" {
 		cmdfail.Mark(a, 0, false, false, obs)
 	}
+}
+
+// editorChanges reads the edit a `str_replace_editor` command spells in its
+// flags (--old_str, --new_str, --file_text, --insert_line), quoted as
+// SWE-agent quotes them; nil when it spells none.
+func editorChanges(sub, path string, args []string) []model.Change {
+	flag := func(name string) (string, bool) {
+		for i := 0; i+1 < len(args); i++ {
+			if args[i] == name {
+				return args[i+1], true
+			}
+		}
+		return "", false
+	}
+	switch sub {
+	case "str_replace":
+		if old, ok := flag("--old_str"); ok {
+			nw, _ := flag("--new_str")
+			return []model.Change{{File: path, Kind: model.ChangeReplace, Old: shell.Clip(old), New: shell.Clip(nw)}}
+		}
+	case "create":
+		if text, ok := flag("--file_text"); ok {
+			return []model.Change{{File: path, Kind: model.ChangeWhole, New: shell.Clip(text)}}
+		}
+	case "insert":
+		l, okL := flag("--insert_line")
+		nw, okN := flag("--new_str")
+		if n, err := strconv.Atoi(l); okL && okN && err == nil && n >= 0 {
+			return []model.Change{{File: path, Kind: model.ChangeInsert, Line: n, New: shell.Clip(nw)}}
+		}
+	}
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
+	"github.com/trajscope/trajscope/parsers/internal/task"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
@@ -60,7 +61,17 @@ func loadTraj(path string, data []byte) (model.Run, error) {
 	if !isDict {
 		return run, nil
 	}
-	run.Model, run.InstanceID = trajConfig(doc)
+	var statement string
+	run.Model, run.InstanceID, statement = trajConfig(doc)
+	run.Task = strings.Clone(strings.TrimSpace(statement))
+	if run.Task == "" {
+		for _, h := range doc.Get("history").Items() {
+			if h.Get("role").Text() == "user" {
+				run.Task = task.FromPrompt(contentText(h.Get("content"))) // the instance template
+				break
+			}
+		}
+	}
 
 	view := &viewer{}
 	var obs, thoughts model.TextList // obs[i] and thoughts[i] are action i's
@@ -129,9 +140,9 @@ func contentText(v *jsontree.Value) string {
 	return ""
 }
 
-// trajConfig reads the model name and instance id from a 1.x replay_config
-// (a JSON string or an object).
-func trajConfig(doc *jsontree.Value) (modelName, id string) {
+// trajConfig reads the model name, instance id and problem statement from a
+// 1.x replay_config (a JSON string or an object).
+func trajConfig(doc *jsontree.Value) (modelName, id, statement string) {
 	rc := doc.Get("replay_config").Object()
 	if s, ok := doc.Get("replay_config").AsString(); ok {
 		if v, err := jsontree.Parse([]byte(s)); err == nil {
@@ -139,7 +150,7 @@ func trajConfig(doc *jsontree.Value) (modelName, id string) {
 		}
 	}
 	if rc == nil {
-		return "", ""
+		return "", "", ""
 	}
 	if agent := rc.Get("agent").Object(); agent != nil {
 		if m := agent.Get("model").Object(); m != nil {
@@ -147,9 +158,9 @@ func trajConfig(doc *jsontree.Value) (modelName, id string) {
 		}
 	}
 	if ps := rc.Get("problem_statement").Object(); ps != nil {
-		id = ps.Get("id").Text()
+		id, statement = ps.Get("id").Text(), ps.Get("text").Text()
 	}
-	return modelName, id
+	return modelName, id, statement
 }
 
 // loadContextJSON reads a `.context.json` as upstream's parse_context_json:

@@ -165,7 +165,7 @@ func Refusal(output string) string {
 func MarkNotRun(a *model.Action, reason string) {
 	a.NotRun = true
 	a.Failure = Clip("not run: " + reason)
-	a.Reads, a.Searches, a.Edits = nil, nil, nil
+	a.Reads, a.Searches, a.Edits, a.Changes = nil, nil, nil, nil
 }
 
 // Clip keeps a reason to one short line.

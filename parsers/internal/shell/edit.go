@@ -24,7 +24,7 @@ func (a *analyzer) patch(c *call) *stream {
 func (a *analyzer) applyPatch(heredoc *string) {
 	a.edit = true
 	if heredoc != nil {
-		for _, f := range patchFiles(*heredoc) {
+		for _, f := range PatchFiles(*heredoc) {
 			a.addEdit(joinPath(a.cwd, f))
 		}
 	}
@@ -94,9 +94,9 @@ func perlInPlace(args []token) bool {
 	return false
 }
 
-// patchFiles lists the files a unified diff or an apply_patch envelope
+// PatchFiles lists the files a unified diff or an apply_patch envelope
 // changes.
-func patchFiles(body string) []string {
+func PatchFiles(body string) []string {
 	var files []string
 	seen := map[string]bool{}
 	add := func(f string) {

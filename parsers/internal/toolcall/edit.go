@@ -1,7 +1,6 @@
 package toolcall
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
@@ -51,21 +50,4 @@ func editorCall(a *model.Action, c Call) {
 	default:
 		a.Category = model.CategoryOther
 	}
-}
-
-var patchFileRe = regexp.MustCompile(`(?m)^(?:\*\*\* (?:Update|Add|Delete) File: |\+\+\+ b/|diff --git a/\S+ b/)(.+?)\s*$`)
-
-// patchFiles lists the files a patch (apply_patch envelope or unified diff)
-// changes.
-func patchFiles(p string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, m := range patchFileRe.FindAllStringSubmatch(p, -1) {
-		f := strings.TrimSpace(m[1])
-		if f != "" && f != "/dev/null" && !seen[f] {
-			seen[f] = true
-			out = append(out, f)
-		}
-	}
-	return out
 }

@@ -165,7 +165,7 @@ func apply(a *model.Action, c Call) {
 			// Codex runs `apply_patch <<'EOF' … EOF` itself, as its
 			// apply_patch tool: the patch names the files it edits.
 			a.Category = model.CategoryEdit
-			a.Edits = patchFiles(cmd)
+			a.Edits, a.Changes = shell.PatchFiles(cmd), shell.PatchChanges(cmd)
 			return
 		}
 		r := shell.Analyze(cmd)
@@ -184,12 +184,17 @@ func apply(a *model.Action, c Call) {
 		}
 		if f := in.First("file_path", "path", "filePath", "notebook_path", "absolute_path", "target_file", "file"); f != "" {
 			a.Edits = []string{f}
+			a.Changes = editChanges(f, in)
 		}
 	case kEditor:
 		editorCall(a, c)
+		if a.Category == model.CategoryEdit && !c.IsError {
+			a.Changes = EditorChanges(in.First("path", "file_path"), in)
+		}
 	case kPatch:
 		a.Category = model.CategoryEdit
-		a.Edits = patchFiles(in.First("input", "patch", "diff", "content"))
+		p := in.First("input", "patch", "diff", "content")
+		a.Edits, a.Changes = shell.PatchFiles(p), shell.PatchChanges(p)
 	case kSGRead:
 		a.Category = model.CategoryRead
 		a.Reads = sgRead(c)

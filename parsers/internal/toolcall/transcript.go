@@ -142,4 +142,7 @@ func Relative(a *model.Action, cwd string) {
 	for i := range a.Edits {
 		a.Edits[i] = rel(a.Edits[i])
 	}
+	for i := range a.Changes {
+		a.Changes[i].File = rel(a.Changes[i].File)
+	}
 }
