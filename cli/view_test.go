@@ -293,3 +293,44 @@ func TestScoreRenamedRunUnderFixedSemantics(t *testing.T) {
 		t.Errorf("fixed: exit %d\n%s\n%s", code, out, errs)
 	}
 }
+
+// view --json carries the task, the submitted patch with the gold lines it
+// touches, and each action's recorded edits.
+func TestViewJSONTaskAndPatch(t *testing.T) {
+	code, out, errs := viewExec(t, "view", "../demo/task/pricebook__pricebook-42.traj.json", "--gold", "../demo/task/gold.json", "--repo", "../demo/task/repo", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc struct {
+		Task     string `json:"task"`
+		TaskFrom string `json:"task_from"`
+		Patch    struct {
+			Text        string `json:"text"`
+			Removed     int    `json:"removed_lines"`
+			GoldRemoved int    `json:"gold_lines_removed"`
+			GoldLines   []struct {
+				File    string `json:"file"`
+				Line    int    `json:"line"`
+				Removed bool   `json:"removed"`
+			} `json:"gold_lines"`
+		} `json:"patch"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.TaskFrom != "run" || !strings.HasPrefix(doc.Task, "Bulk discount is not applied when ordering exactly 10 units") {
+		t.Errorf("task %q from %q", doc.Task, doc.TaskFrom)
+	}
+	removed := 0
+	for _, l := range doc.Patch.GoldLines {
+		if l.Removed {
+			removed++
+			if l.File != "pricebook/discounts.py" || l.Line != 60 {
+				t.Errorf("gold line removed: %+v", l)
+			}
+		}
+	}
+	if !strings.Contains(doc.Patch.Text, "if quantity >= tier.min_qty:") || doc.Patch.Removed != 1 || doc.Patch.GoldRemoved != 1 || removed != 1 {
+		t.Errorf("patch: %d removed, %d gold, %d gold lines removed", doc.Patch.Removed, doc.Patch.GoldRemoved, removed)
+	}
+}

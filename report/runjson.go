@@ -3,8 +3,10 @@ package report
 import (
 	"bufio"
 	"io"
+	"strings"
 
 	"github.com/trajscope/trajscope/display"
+	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/scoring/diagnose"
@@ -52,6 +54,43 @@ type editJSON struct {
 	Recall    float64 `json:"recall"`
 }
 
+// patchJSON is the submitted patch and the gold lines it removes or keeps
+// (EditLoc made visible).
+type patchJSON struct {
+	Text        string         `json:"text"`
+	Removed     int            `json:"removed_lines"`
+	GoldRemoved int            `json:"gold_lines_removed"`
+	GoldLines   []fileLineJSON `json:"gold_lines"`
+}
+
+type fileLineJSON struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Removed bool   `json:"removed"`
+}
+
+func patchJSONOf(a *scoring.Analysis, p string) patchJSON {
+	lines, removed, gold := a.PatchLines(p)
+	pj := patchJSON{Text: termsafe.Text(p), Removed: removed, GoldRemoved: gold, GoldLines: []fileLineJSON{}}
+	for _, l := range lines {
+		if l.Gold {
+			pj.GoldLines = append(pj.GoldLines, fileLineJSON{File: l.File, Line: l.Old, Removed: strings.HasPrefix(l.Text, "-")})
+		}
+	}
+	return pj
+}
+
+// changeJSON is one recorded edit of an action.
+type changeJSON struct {
+	File string `json:"file"`
+	Kind string `json:"kind"`
+	Old  string `json:"old,omitempty"`
+	New  string `json:"new"`
+	Line int    `json:"after_line,omitempty"`
+}
+
+var changeKinds = [...]string{model.ChangeReplace: "replace", model.ChangeWhole: "write", model.ChangeInsert: "insert"}
+
 type runActionJSON struct {
 	Index    int          `json:"index"`
 	Category string       `json:"category"`
@@ -62,6 +101,7 @@ type runActionJSON struct {
 	Steps    byLens[int]  `json:"steps_done"`
 	Failed   string       `json:"failed,omitempty"`
 	NotRun   bool         `json:"not_run,omitempty"`
+	Changes  []changeJSON `json:"changes,omitempty"`
 	ExitCode *int32       `json:"exit_code,omitempty"`
 }
 
@@ -96,6 +136,13 @@ func WriteRunJSON(w io.Writer, a *scoring.Analysis) error {
 		doc.field("model", run.Model)
 	}
 	doc.field("semantics", a.Sem.String())
+	if text, from := a.Task(); text != "" {
+		doc.field("task", termsafe.Text(text))
+		doc.field("task_from", from)
+	}
+	if p := run.Patch(); p != "" {
+		doc.field("patch", patchJSONOf(a, p))
+	}
 	doc.list("actions", n, func(i int) any { return actionJSON(a, i) })
 	lenses := doc.object("lenses")
 	// Keys in the order encoding/json writes a map's: sorted.
@@ -165,6 +212,10 @@ func actionJSON(a *scoring.Analysis, i int) runActionJSON {
 	ja := runActionJSON{Index: i + 1, Category: display.Category(act).String(), Command: act.Command, Failed: act.Failure, NotRun: act.NotRun}
 	if act.ExitKnown {
 		ja.ExitCode = &act.ExitCode
+	}
+	for _, c := range act.Changes {
+		ja.Changes = append(ja.Changes, changeJSON{File: termsafe.Line(c.File), Kind: changeKinds[c.Kind],
+			Old: termsafe.Text(c.Old), New: termsafe.Text(c.New), Line: c.Line})
 	}
 	for _, l := range model.Lenses {
 		ld := &a.Lenses[l]

@@ -32,6 +32,8 @@ type Gold struct {
 	Listed FileIntervals
 	// Missing lists gold files that are not in the repository.
 	Missing []string
+	// Task is the task statement the gold file carries, "" when none.
+	Task string
 }
 
 func (sc scorer) prepareGold(g *model.Gold) *Gold {
@@ -41,7 +43,7 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 		init, add = nil, nil
 	}
 	out := &Gold{Files: make([]string, 0, len(init)+len(add)+len(g.Files)), Spans: len(init) + len(add) + len(g.Files),
-		FileOnly: len(init)+len(add) == 0 && len(g.Files) > 0}
+		FileOnly: len(init)+len(add) == 0 && len(g.Files) > 0, Task: g.Task}
 	bytes, lines := FileIntervals{}, FileIntervals{}
 	exists := sc.files.exists
 	if pt := partial(sc.files.tree); pt != nil {

@@ -60,3 +60,15 @@ func (m FileIntervals) Contains(file string, line int) bool {
 	}
 	return false
 }
+
+// Task is the task statement to show: the run's own, else the one its gold
+// file carries; from says which ("run", "gold", "" for none).
+func (a *Analysis) Task() (text, from string) {
+	switch {
+	case a.Run.Task != "":
+		return a.Run.Task, "run"
+	case a.Gold != nil && a.Gold.Task != "":
+		return a.Gold.Task, "gold"
+	}
+	return "", ""
+}

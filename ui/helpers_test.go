@@ -28,6 +28,8 @@ func init() { idleAfter = 0 }
 // The registry's panes, by name.
 var paneTimeline, paneSource, paneObservation, paneGold = paneNamed("timeline"), paneNamed("source"), paneNamed("observation"), paneNamed("gold")
 
+var paneTask = paneNamed("task")
+
 func paneNamed(name string) paneID {
 	for id, r := range registry {
 		if r.name == name {

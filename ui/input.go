@@ -167,6 +167,9 @@ func (m *Model) match(dir int) tea.Cmd {
 		}
 	}
 	m.status = fmt.Sprintf("no match for %q", termsafe.Line(q))
+	if n := m.ctx.Data.TaskMatches(q); n > 0 {
+		m.status = fmt.Sprintf("no action matches %q; %d lines of the task do (t shows them)", termsafe.Line(q), n)
+	}
 	return nil
 }
 
@@ -181,7 +184,11 @@ func (m *Model) matchStatus() string {
 			}
 		}
 	}
-	return fmt.Sprintf("match %d/%d for %q", at, n, termsafe.Line(q))
+	s := fmt.Sprintf("match %d/%d for %q", at, n, termsafe.Line(q))
+	if k := d.TaskMatches(q); k > 0 {
+		s += fmt.Sprintf(" · %d in the task (t)", k)
+	}
+	return s
 }
 
 // toggleFold folds or unfolds the sub-agents' actions under the calls that

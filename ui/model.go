@@ -249,6 +249,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				m.setFocus(paneID(id))
 			}
 		}
+	case pane.FocusMsg:
+		for id, p := range m.panes {
+			if p == msg.Pane {
+				m.setFocus(paneID(id))
+			}
+		}
 	case pane.EditMsg:
 		return m, m.edit(msg.File, msg.Line)
 	case tickMsg:

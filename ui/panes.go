@@ -5,6 +5,7 @@ import (
 	"github.com/trajscope/trajscope/ui/goldpanel"
 	"github.com/trajscope/trajscope/ui/observation"
 	"github.com/trajscope/trajscope/ui/pane"
+	"github.com/trajscope/trajscope/ui/task"
 	"github.com/trajscope/trajscope/ui/timeline"
 )
 
@@ -21,6 +22,7 @@ var registry = []struct {
 	{"timeline", placeList, func(c *pane.Context) pane.Pane { return timeline.New(c) }},
 	{"source", placeMain, func(c *pane.Context) pane.Pane { return code.New(c) }},
 	{"observation", placeDetail, func(c *pane.Context) pane.Pane { return observation.New(c) }},
+	{"task", placeDetail, func(c *pane.Context) pane.Pane { return task.New(c) }},
 	{"gold", placeSide, func(c *pane.Context) pane.Pane { return goldpanel.New(c) }},
 }
 

@@ -40,7 +40,7 @@ func TestGoldenScreens(t *testing.T) {
 		{"observed_lens_step7_120x36", 120, 36, Options{Lens: model.LensObserved, Step: 7}, nil},
 		// The near miss selected and entered: step 4 read discounts.py up to
 		// line 75, three lines short of voucher_discount.
-		{"gold_focus_80x24", 80, 24, Options{Step: 20}, []string{"tab", "tab", "tab", "j", "j", "j", "j", "j", "enter"}},
+		{"gold_focus_80x24", 80, 24, Options{Step: 20}, []string{"shift+tab", "j", "j", "j", "j", "j", "enter"}},
 		{"gold_observed_160x48", 160, 48, Options{Step: 20, Lens: model.LensObserved}, []string{"shift+tab", "j", "j", "j", "j", "j", "j"}},
 		{"picker_80x24", 80, 24, Options{Step: 9}, []string{"f", "j"}},
 		{"filter_read_80x24", 80, 24, Options{}, []string{"c", "l", "l"}},
@@ -136,7 +136,7 @@ func TestKeys(t *testing.T) {
 		{"g first", []string{"G", "g"}, base},
 		{"j in the timeline steps", []string{"j", "j", "k"}, with(func(s *state) { s.cur = 1 })},
 		{"tab focuses source", []string{"tab"}, with(func(s *state) { s.focus = paneSource })},
-		{"tab cycles", []string{"tab", "tab", "tab", "tab"}, base},
+		{"tab cycles", []string{"tab", "tab", "tab", "tab", "tab"}, base},
 		{"shift+tab goes back", []string{"shift+tab"}, with(func(s *state) { s.focus = paneGold })},
 		{"j in source scrolls, not steps", []string{"tab", "j"}, with(func(s *state) { s.focus = paneSource })},
 		{"v switches lens and keeps the action", []string{"l", "l", "v"}, with(func(s *state) { s.cur = 2; s.lens = model.LensObserved })},
@@ -447,6 +447,7 @@ func TestFooterAndHelpFollowFocus(t *testing.T) {
 		{paneTimeline, " l/→ next step • h/← previous step • tab next pane • / search", " l/→   next step"},
 		{paneSource, " ]/[ next/prev gold span • m/M next/prev unread gold • F follow the step • f pick file", " ]/[    next/prev gold span"},
 		{paneObservation, " j/↓ scroll down • k/↑ scroll up • ctrl+d half page down • ctrl+u half page up • r hide/show thoughts • l/→ next step", " j/↓    scroll down"},
+		{paneTask, " j/↓ scroll down • k/↑ scroll up • ctrl+d half page down • ctrl+u half page up • p patch / task", " j/↓    scroll down"},
 		{paneGold, " enter gold: closest step • j/↓ scroll down • k/↑ scroll up • l/→ next step", " j/↓   scroll down"},
 	} {
 		if m.focus != c.focus {

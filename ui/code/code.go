@@ -41,6 +41,12 @@ type Model struct {
 	hl    *highlighter
 	theme *themes.Theme
 	marks marks
+
+	// asOf shows an edited file as the run's recorded edits left it by the
+	// current step (b), highlighted by asOfHL for the content asOfKey.
+	asOf    bool
+	asOfHL  *highlighter
+	asOfKey string
 }
 
 // marks are the gutter glyphs rendered once per theme.
@@ -266,6 +272,8 @@ func (m *Model) Global(k tea.KeyPressMsg) (tea.Cmd, bool) {
 			return pane.Status("no file to open"), true
 		}
 		return pane.Edit(m.file, m.cursor), true
+	case key.Matches(k, keys.AsOf):
+		return m.toggleAsOf(), true
 	}
 	return nil, false
 }
@@ -346,6 +354,9 @@ func (m *Model) View() string {
 		return strings.Join(fit.Block(lines, m.W, m.H), "\n")
 	}
 	content, _ := d.A.Files.Content(m.file)
+	if edits := d.EditsUpTo(m.file, ctx.Cur); m.asOf && len(edits) > 0 && !fd.Partial {
+		return m.asOfView(lines, content, edits)
+	}
 	code, widths := m.hl.lines(m.file, content, m.top, m.top+m.H)
 	now, shown := m.nowLines()
 	failed := d.Run.Actions[ctx.Cur].Failed()
@@ -453,10 +464,10 @@ func contains(ivs []model.Interval, l int) bool {
 
 // ShortHelp is the footer while the pane is focused.
 func (m *Model) ShortHelp() []key.Binding {
-	return keys.Footer(keys.NextGold, keys.NextMissed, keys.Follow, keys.Files, keys.Edit, keys.Down)
+	return keys.Footer(keys.NextGold, keys.NextMissed, keys.Follow, keys.Files, keys.Edit, keys.AsOf, keys.Down)
 }
 
 // FullHelp is the help screen while the pane is focused.
 func (m *Model) FullHelp() [][]key.Binding {
-	return keys.FullHelp(keys.NextGold, keys.NextMissed, keys.Follow, keys.Files, keys.Edit, keys.Down, keys.Up, keys.PageDown, keys.PageUp)
+	return keys.FullHelp(keys.NextGold, keys.NextMissed, keys.Follow, keys.Files, keys.Edit, keys.AsOf, keys.Down, keys.Up, keys.PageDown, keys.PageUp)
 }

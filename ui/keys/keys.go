@@ -37,6 +37,8 @@ var (
 	Select, Closest    = bind("enter", "show in source", "enter"), bind("enter", "gold: closest step", "enter")
 	Thoughts           = bind("r", "hide/show thoughts", "r")
 	Fold               = bind("z", "fold/unfold sub-agents", "z")
+	Task, Patch        = bind("t", "task and patch", "t"), bind("p", "patch / task", "p")
+	AsOf               = bind("b", "source as of this step / base", "b")
 	Help, Quit, Back   = bind("?", "help", "?"), bind("q", "quit", "q", "ctrl+c"), bind("esc", "close / clear", "esc")
 	// The run list's own keys.
 	Open, ListFilter = bind("enter", "open the run", "enter"), bind("/", "filter runs", "/")
@@ -54,7 +56,7 @@ var reference = [][]key.Binding{
 	{Next, Prev, First, Last, Play, Faster, Lens},
 	{Focus, FocusBack, Down, Up, PageDown, PageUp, Select},
 	{NextGold, NextMissed, Closest, Files, Follow, Edit},
-	{Search, NextMatch, Filter, Thoughts, Fold},
+	{Search, NextMatch, Filter, Thoughts, Fold, Task, AsOf},
 	{PrevRun, Back, Help, Quit},
 }
 

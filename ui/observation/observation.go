@@ -164,6 +164,24 @@ func (m *Model) build() {
 	if cmd := act.Command; cmd != "" {
 		add("$ "+cmd, func(s string) string { return t.Command.Render(s) })
 	}
+	if len(act.Changes) > 0 {
+		// The edit as the format recorded it, before what the tool said.
+		out = append(out, "")
+		for _, c := range act.Changes {
+			prose(display.CategoryGlyph("edit")+" "+display.ChangeTitle(c), func(s string) string { return t.Bold.Render(s) })
+			for _, dl := range display.ChangeDiff(c) {
+				style := func(s string) string { return t.Muted.Render(s) }
+				switch dl.Op {
+				case '-':
+					style = func(s string) string { return t.Error.Render(s) }
+				case '+':
+					style = func(s string) string { return t.NewGold.Render(s) }
+				}
+				add(string(dl.Op)+" "+dl.Text, style)
+			}
+		}
+		out = append(out, "")
+	}
 	obs := strings.TrimSuffix(ctx.Data.Run.Observation(ctx.Cur), "\n")
 	m.outLines = 0
 	if obs != "" {

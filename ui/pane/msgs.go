@@ -20,6 +20,8 @@ type (
 	}
 	// RevealMsg asks the root to focus Pane if the layout hides it.
 	RevealMsg struct{ Pane Pane }
+	// FocusMsg asks the root to focus Pane, bringing it into view.
+	FocusMsg struct{ Pane Pane }
 	// EditMsg asks the root to open a file at a line in the user's editor.
 	EditMsg struct {
 		File string
@@ -53,6 +55,9 @@ func Jump(i int, file string, line int, status string) tea.Cmd {
 
 // Reveal returns a command that brings p into view.
 func Reveal(p Pane) tea.Cmd { return send(RevealMsg{p}) }
+
+// Focus returns a command that focuses p.
+func Focus(p Pane) tea.Cmd { return send(FocusMsg{p}) }
 
 // Edit returns a command that opens a file in the editor.
 func Edit(file string, line int) tea.Cmd { return send(EditMsg{file, line}) }

@@ -43,6 +43,26 @@ type Data struct {
 	Focus [2][]Target
 	// Categories lists the categories present, in timeline glyph order.
 	Categories []string
+	// edits holds, by repository path, the recorded edits of each file in
+	// run order, for the source as of a step.
+	edits map[string][]Edit
+}
+
+// Edit is a recorded change of a file and the action that made it.
+type Edit struct {
+	Action int
+	model.Change
+}
+
+// EditsUpTo returns the recorded edits of file made by actions 0..cur, in
+// order; nil when there are none.
+func (d *Data) EditsUpTo(file string, cur int) []Edit {
+	all := d.edits[file]
+	n := 0
+	for n < len(all) && all[n].Action <= cur {
+		n++
+	}
+	return all[:n]
 }
 
 // Short is action i's command on one safe line. It is made when a row is
@@ -153,6 +173,16 @@ func New(a *scoring.Analysis) *Data {
 				}
 			}
 			d.Focus[l][i] = d.focus(lines, i, final)
+		}
+	}
+	for i := range run.Actions {
+		for _, c := range run.Actions[i].Changes {
+			if f := a.Files.Resolve(c.File); f != "" {
+				if d.edits == nil {
+					d.edits = map[string][]Edit{}
+				}
+				d.edits[f] = append(d.edits[f], Edit{i, c})
+			}
 		}
 	}
 	rg := diagnose.DiagnoseRun(a)
@@ -313,4 +343,23 @@ func (d *Data) Matches(i int, q string) bool {
 	return strings.Contains(strings.ToLower(d.Run.Actions[i].Command), q) ||
 		strings.Contains(strings.ToLower(d.Run.Thought(i)), q) ||
 		strings.Contains(strings.ToLower(d.Run.Observation(i)), q)
+}
+
+// Task is the task statement to show (scoring.Analysis.Task).
+func (d *Data) Task() (text, from string) { return d.A.Task() }
+
+// TaskMatches counts the lines of the task statement that hold q (lower
+// case).
+func (d *Data) TaskMatches(q string) int {
+	text, _ := d.Task()
+	if q == "" || text == "" {
+		return 0
+	}
+	n := 0
+	for _, l := range strings.Split(strings.ToLower(text), "\n") {
+		if strings.Contains(l, q) {
+			n++
+		}
+	}
+	return n
 }

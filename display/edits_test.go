@@ -1,0 +1,48 @@
+package display
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/trajscope/trajscope/model"
+)
+
+// An edit is shown as the lines it removed and added between the lines it
+// kept.
+func TestChangeDiff(t *testing.T) {
+	c := model.Change{File: "a.py", Old: "def f():\n    x = 1\n    return x", New: "def f():\n    x = 2\n    y = 3\n    return x"}
+	want := []DiffLine{{' ', "def f():"}, {'-', "    x = 1"}, {'+', "    x = 2"}, {'+', "    y = 3"}, {' ', "    return x"}}
+	if got := ChangeDiff(c); !reflect.DeepEqual(got, want) {
+		t.Errorf("ChangeDiff = %+v", got)
+	}
+	whole := ChangeDiff(model.Change{Kind: model.ChangeWhole, New: "a\nb\n"})
+	if !reflect.DeepEqual(whole, []DiffLine{{'+', "a"}, {'+', "b"}}) {
+		t.Errorf("a whole file: %+v", whole)
+	}
+}
+
+// Replaying a file's edits gives the file as the run left it; an edit whose
+// old text is not there stops the replay where it is.
+func TestReplay(t *testing.T) {
+	base := "a\nb\nc\n"
+	cases := []struct {
+		name    string
+		changes []model.Change
+		want    string
+		applied int
+		ok      bool
+	}{
+		{"replace", []model.Change{{Old: "b", New: "B"}}, "a\nB\nc\n", 1, true},
+		{"replace then insert", []model.Change{{Old: "b", New: "B"}, {Kind: model.ChangeInsert, Line: 1, New: "x"}}, "a\nx\nB\nc\n", 2, true},
+		{"insert at the top", []model.Change{{Kind: model.ChangeInsert, Line: 0, New: "top\n"}}, "top\na\nb\nc\n", 1, true},
+		{"whole file", []model.Change{{Kind: model.ChangeWhole, New: "new\n"}, {Old: "new", New: "newer"}}, "newer\n", 2, true},
+		{"an edit that does not apply", []model.Change{{Old: "b", New: "B"}, {Old: "zzz", New: "y"}, {Old: "c", New: "C"}}, "a\nB\nc\n", 1, false},
+		{"insert past the end", []model.Change{{Kind: model.ChangeInsert, Line: 9, New: "x"}}, base, 0, false},
+	}
+	for _, c := range cases {
+		got, n, ok := Replay(base, c.changes)
+		if got != c.want || n != c.applied || ok != c.ok {
+			t.Errorf("%s: %q, %d applied, ok %v; want %q, %d, %v", c.name, got, n, ok, c.want, c.applied, c.ok)
+		}
+	}
+}
