@@ -7,6 +7,7 @@ package display
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -124,6 +125,24 @@ func Truncate(s string, w int) string {
 		return s
 	}
 	return ansi.Truncate(s, w, "…")
+}
+
+// rangesRe matches a read label's line ranges ("file.py:160-210,300-310").
+var rangesRe = regexp.MustCompile(`^([^\s:]+):(\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*)$`)
+
+// FitLabel fits an action's label to w cells. A read label ("name:ranges")
+// gives up its name's middle before its line ranges: "weig…py:160-210", not
+// "weighted.py:160-2…". Any other label is cut at its end.
+func FitLabel(s string, w int) string {
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	if m := rangesRe.FindStringSubmatch(s); m != nil {
+		if rest := w - len(m[2]) - 1; rest >= 4 {
+			return Middle(m[1], rest) + ":" + m[2]
+		}
+	}
+	return Truncate(s, w)
 }
 
 // Ratio formats a/b as a two-decimal value, "-" when b is zero.

@@ -46,3 +46,24 @@ func TestReplay(t *testing.T) {
 		}
 	}
 }
+
+// A read label keeps its line ranges and gives up its name's middle; other
+// labels are cut at the end.
+func TestFitLabel(t *testing.T) {
+	cases := []struct {
+		s    string
+		w    int
+		want string
+	}{
+		{"weighted.py:160-210", 19, "weighted.py:160-210"},
+		{"weighted.py:160-210", 16, "wei…d.py:160-210"},
+		{"blueprints.py:1-46,84-91", 20, "blue…s.py:1-46,84-91"},
+		{"a.py:1-2,3-4,5-6,7-8,9-10", 12, "a.py:1-2,3-…"},
+		{"grep -rn weighted xarray", 10, "grep -rn …"},
+	}
+	for _, c := range cases {
+		if got := FitLabel(c.s, c.w); got != c.want {
+			t.Errorf("FitLabel(%q, %d) = %q, want %q", c.s, c.w, got, c.want)
+		}
+	}
+}

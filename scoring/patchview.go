@@ -66,9 +66,10 @@ func (m FileIntervals) Contains(file string, line int) bool {
 func (a *Analysis) Task() (text, from string) {
 	switch {
 	case a.Run.Task != "":
-		return a.Run.Task, "run"
+		text, from = a.Run.Task, "run"
 	case a.Gold != nil && a.Gold.Task != "":
-		return a.Gold.Task, "gold"
+		text, from = a.Gold.Task, "gold"
 	}
-	return "", ""
+	// Issues are often written with CRLF line ends: lines, not escapes.
+	return strings.ReplaceAll(text, "\r\n", "\n"), from
 }

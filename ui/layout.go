@@ -11,7 +11,13 @@ const (
 	placeMain                // the large area: the source
 	placeDetail              // under the main area: the observation
 	placeSide                // a column of its own on wide screens, under the list on medium ones: the gold panel
+	placeTask                // under a short list on wide screens, else with the detail: the task and patch
 )
+
+// need is how many rows the list and the side panes would fill (title
+// included): the layout gives a short timeline only the rows it fills and
+// the rest to the pane below it.
+type need struct{ list, side int }
 
 // slot is one pane's place in a column.
 type slot struct {
@@ -58,9 +64,20 @@ func pickPane(places []place, stamp func(paneID) int) paneID {
 	return best
 }
 
-// computeLayout lays out a w×h screen; pick chooses the pane of a slot that
-// several places share.
-func computeLayout(w, h int, pick func(places ...place) paneID) layout {
+// stack splits a column of total rows between an upper pane that fills up
+// rows and a lower one that fills down rows: each gets what it fills when
+// both fit, else a share in proportion, never less than min rows each.
+func stack(total, up, down, min int) (int, int) {
+	if up+down <= total {
+		return up, total - up
+	}
+	a := clamp(total*up/max(up+down, 1), min, max(total-min, min))
+	return a, total - a
+}
+
+// computeLayout lays out a w×h screen for panes that fill n rows; pick
+// chooses the pane of a slot that several places share.
+func computeLayout(w, h int, n need, pick func(places ...place) paneID) layout {
 	l := layout{w: w, h: h, headerH: 1}
 	l.metricsH = metrics.Height(h)
 	if h < 16 {
@@ -79,34 +96,56 @@ func computeLayout(w, h int, pick func(places ...place) paneID) layout {
 	case w >= 150 && h >= 30:
 		l.name = "wide"
 		tlW := clamp(w*26/100, 30, 56)
-		goldW := clamp(w*26/100, 40, 52)
+		goldW := clamp(w*28/100, 44, 60)
 		srcH, obsH := split(bh, 0.62, 5, 4)
+		left := []slot{{pick(placeList), bh}}
+		right := []slot{{pick(placeSide), bh}}
+		detail := pick(placeDetail, placeTask)
+		switch {
+		case n.side+10 <= bh:
+			// A short gold list: the task and patch take the rows under it.
+			right = []slot{{pick(placeSide), n.side}, {pick(placeTask), bh - n.side}}
+			detail = pick(placeDetail)
+		case n.list+10 <= bh:
+			// A short timeline: under it, then.
+			left = []slot{{pick(placeList), n.list}, {pick(placeTask), bh - n.list}}
+			detail = pick(placeDetail)
+		}
 		l.cols = []column{
-			{tlW, []slot{{pick(placeList), bh}}},
-			{w - tlW - goldW - 2, []slot{{pick(placeMain), srcH}, {pick(placeDetail), obsH}}},
-			{goldW, []slot{{pick(placeSide), bh}}},
+			{tlW, left},
+			{w - tlW - goldW - 2, []slot{{pick(placeMain), srcH}, {detail, obsH}}},
+			{goldW, right},
 		}
 	case w >= 110:
 		l.name = "medium"
-		tlW := clamp(w*32/100, 30, 50)
-		tlH, goldH := split(bh, 0.6, 5, 4)
+		tlW := clamp(w*36/100, 34, 56)
+		tlH, goldH := stack(bh, n.list, n.side, 5)
 		srcH, obsH := split(bh, 0.6, 5, 4)
 		l.cols = []column{
 			{tlW, []slot{{pick(placeList), tlH}, {pick(placeSide), goldH}}},
-			{w - tlW - 1, []slot{{pick(placeMain), srcH}, {pick(placeDetail), obsH}}},
+			{w - tlW - 1, []slot{{pick(placeMain), srcH}, {pick(placeDetail, placeTask), obsH}}},
 		}
 	case w >= 60:
 		l.name = "narrow"
 		tlW := clamp(w*37/100, 24, 40)
 		srcH, obsH := split(bh, 0.58, 5, 4)
+		left := []slot{{pick(placeList), bh}}
+		detail := pick(placeDetail, placeTask, placeSide)
+		if n.list+5 <= bh || bh >= 20 {
+			// Room under the timeline (or enough rows to share): the gold
+			// panel stays in view.
+			tlH, goldH := stack(bh, n.list, n.side, 6)
+			left = []slot{{pick(placeList), tlH}, {pick(placeSide), goldH}}
+			detail = pick(placeDetail, placeTask)
+		}
 		l.cols = []column{
-			{tlW, []slot{{pick(placeList), bh}}},
-			{w - tlW - 1, []slot{{pick(placeMain), srcH}, {pick(placeDetail, placeSide), obsH}}},
+			{tlW, left},
+			{w - tlW - 1, []slot{{pick(placeMain), srcH}, {detail, obsH}}},
 		}
 	default:
 		l.name = "tiny"
 		topH, botH := split(bh, 0.6, 3, 3)
-		l.cols = []column{{w, []slot{{pick(placeMain, placeList), topH}, {pick(placeDetail, placeSide), botH}}}}
+		l.cols = []column{{w, []slot{{pick(placeMain, placeList), topH}, {pick(placeDetail, placeTask, placeSide), botH}}}}
 	}
 	return l
 }

@@ -21,7 +21,7 @@ func TestLayout(t *testing.T) {
 	for _, c := range cases {
 		// c.bottom was focused last, the source before it.
 		stamps := map[paneID]int{paneSource: 1, c.bottom: 2}
-		l := computeLayout(c.w, c.h, func(places ...place) paneID {
+		l := computeLayout(c.w, c.h, need{list: 40, side: 20}, func(places ...place) paneID {
 			return pickPane(places, func(p paneID) int { return stamps[p] })
 		})
 		if l.name != c.name || l.metricsH != c.metricsH {

@@ -271,6 +271,21 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// need is how many rows the timeline and the gold panel would fill: every
+// action, and every gold span under a header per file.
+func (m *Model) need() need {
+	n := need{list: m.ctx.Data.N + 1, side: 2}
+	if g := m.ctx.Data.Gold; len(g) > 0 {
+		n.side = len(g) + 1
+		for k := range g {
+			if k == 0 || g[k-1].File() != g[k].File() {
+				n.side++
+			}
+		}
+	}
+	return n
+}
+
 // setCur makes action i current and lets the panes follow it.
 func (m *Model) setCur(i int) tea.Cmd {
 	i = max(0, min(i, m.ctx.Data.N-1))
@@ -282,7 +297,7 @@ func (m *Model) setCur(i int) tea.Cmd {
 }
 
 func (m *Model) relayout() {
-	m.lay = computeLayout(m.w, m.h, func(places ...place) paneID {
+	m.lay = computeLayout(m.w, m.h, m.need(), func(places ...place) paneID {
 		return pickPane(places, func(p paneID) int { return m.stamps[p] })
 	})
 	m.header.SetWidth(m.w)

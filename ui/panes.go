@@ -22,7 +22,7 @@ var registry = []struct {
 	{"timeline", placeList, func(c *pane.Context) pane.Pane { return timeline.New(c) }},
 	{"source", placeMain, func(c *pane.Context) pane.Pane { return code.New(c) }},
 	{"observation", placeDetail, func(c *pane.Context) pane.Pane { return observation.New(c) }},
-	{"task", placeDetail, func(c *pane.Context) pane.Pane { return task.New(c) }},
+	{"task", placeTask, func(c *pane.Context) pane.Pane { return task.New(c) }},
 	{"gold", placeSide, func(c *pane.Context) pane.Pane { return goldpanel.New(c) }},
 }
 

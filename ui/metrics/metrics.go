@@ -42,7 +42,7 @@ var Blocks = []rune("▁▂▃▄▅▆▇█")
 
 // SparkOf renders values at(0..cur) of n as a sparkline of width w over
 // the whole run, in eight level glyphs lowest first, so the axis does not
-// move while stepping; columns after cur are dots. A long run's curve is
+// move while stepping; a zero is "_", columns after cur are dots. A long run's curve is
 // read only where a column samples it.
 func SparkOf(levels []rune, n int, at func(int) float64, cur, w int) (past, future string) {
 	if n == 0 || w <= 0 {
@@ -62,7 +62,9 @@ func SparkOf(levels []rune, n int, at func(int) float64, cur, w int) (past, futu
 		}
 		v := at(i)
 		if v <= 0 {
-			p.WriteRune(' ')
+			// Nothing yet: a baseline, not a gap, so every curve starts
+			// in the same column whatever the lens.
+			p.WriteRune('_')
 			continue
 		}
 		k := int(math.Ceil(v*8)) - 1

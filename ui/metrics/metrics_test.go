@@ -9,8 +9,8 @@ func TestSpark(t *testing.T) {
 		cur, w       int
 		past, future string
 	}{
-		{"one column per action", []float64{0, 0.1, 0.5, 1}, 3, 4, " ▁▄█", ""},
-		{"future is dotted", []float64{0, 0.1, 0.5, 1}, 1, 4, " ▁", "··"},
+		{"one column per action, a zero a baseline", []float64{0, 0.1, 0.5, 1}, 3, 4, "_▁▄█", ""},
+		{"future is dotted", []float64{0, 0.1, 0.5, 1}, 1, 4, "_▁", "··"},
 		{"stretched", []float64{0.5, 1}, 1, 4, "▄▄██", ""},
 		{"bucketed: last action of each bucket", []float64{0, 0.25, 0.5, 0.75, 1, 1}, 5, 3, "▂▆█", ""},
 		{"bucketed, cur mid-bucket", []float64{0, 0.25, 0.5, 0.75, 1, 1}, 2, 3, "▂", "··"},

@@ -118,7 +118,7 @@ func (m *Model) View() string {
 		if d.Run.Actions[i].Sidechain {
 			short = display.GlyphSidechain + " " + short // a sub-agent's, under its call
 		}
-		cmd := display.Truncate(short, max(m.W-fixed, 1))
+		cmd := display.FitLabel(short, max(m.W-fixed, 1))
 		pad := max(gap, m.W-fixed+gap-ansi.StringWidth(cmd))
 		if i == ctx.Cur {
 			row := display.GlyphCursor + num + " " + display.CategoryGlyph(cat) + " " + cmd + strings.Repeat(" ", pad) + suffix + " "
