@@ -139,12 +139,33 @@ func drawBackgrounds(b *bufio.Writer, cells []cell, y int, bg color.Color) {
 	}
 }
 
+// blockEighths is how many eighths of a cell a lower block element fills
+// (▁ one … █ eight).
+func blockEighths(s string) int {
+	r := []rune(s)
+	if len(r) != 1 || r[0] < '▁' || r[0] > '█' {
+		return 0
+	}
+	return int(r[0]-'▁') + 1
+}
+
 func drawText(b *bufio.Writer, cells []cell, y int) {
 	x := 0
 	for i := 0; i < len(cells); {
+		if k := blockEighths(cells[i].text); k > 0 {
+			// A sparkline level is a bar of its height: fonts draw block
+			// elements at whatever height they like, and the heights are
+			// the information.
+			h := float64(cellH) * float64(k) / 8
+			fmt.Fprintf(b, `<rect class="bar" x="%g" y="%g" width="%g" height="%g" fill="%s"/>`+"\n",
+				float64(x)*cellW, float64((y+1)*cellH)-h, float64(cells[i].width)*cellW, h, cells[i].fg)
+			x += cells[i].width
+			i++
+			continue
+		}
 		j, w := i, 0
 		var text strings.Builder
-		for j < len(cells) && cells[j].fg == cells[i].fg && cells[j].attrs == cells[i].attrs && cells[j].under == cells[i].under {
+		for j < len(cells) && blockEighths(cells[j].text) == 0 && cells[j].fg == cells[i].fg && cells[j].attrs == cells[i].attrs && cells[j].under == cells[i].under {
 			text.WriteString(cells[j].text)
 			w += cells[j].width
 			j++

@@ -44,7 +44,8 @@ func parseSVG(t *testing.T, b []byte) (names map[string]int, attrs map[string]bo
 		case xml.StartElement:
 			open = tok.Name.Local
 			names[open]++
-			var x, y float64
+			var x, y, h float64
+			bar := false
 			for _, a := range tok.Attr {
 				attrs[a.Name.Local] = true
 				switch a.Name.Local {
@@ -52,6 +53,10 @@ func parseSVG(t *testing.T, b []byte) (names map[string]int, attrs map[string]bo
 					x, _ = strconv.ParseFloat(a.Value, 64)
 				case "y":
 					y, _ = strconv.ParseFloat(a.Value, 64)
+				case "height":
+					h, _ = strconv.ParseFloat(a.Value, 64)
+				case "class":
+					bar = a.Value == "bar"
 				case "fill":
 					if open == "rect" && bg == "" {
 						bg = a.Value
@@ -61,6 +66,16 @@ func parseSVG(t *testing.T, b []byte) (names map[string]int, attrs map[string]bo
 			if open == "text" {
 				texts = append(texts, text{row: int(y / cellH), col: int(math.Round(x / cellW))})
 				cur = &texts[len(texts)-1]
+			}
+			if bar {
+				// A sparkline bar: its height, in eighths of a cell from
+				// the cell's bottom, is the level glyph it stands for.
+				row := int((y + h - 1) / cellH)
+				k := int(math.Round(h / cellH * 8))
+				if k < 1 || k > 8 || math.Abs(y+h-float64((row+1)*cellH)) > 0.01 {
+					t.Fatalf("a bar of height %g at y %g is not a level standing on its cell", h, y)
+				}
+				texts = append(texts, text{row: row, col: int(math.Round(x / cellW)), s: string(rune('▁' + k - 1))})
 			}
 		case xml.CharData:
 			switch open {
