@@ -346,6 +346,22 @@ func TestBrowserDemo(t *testing.T) {
 	if after := b.text("#h-lens"); after == lensBefore || !strings.Contains(b.text("#status"), "lens: ") {
 		t.Errorf("v: lens %q -> %q, status %q", lensBefore, after, b.text("#status"))
 	}
+
+	// t opens the task and the patch, and shows the patch's gold line; t
+	// again folds them.
+	visible := "document.querySelector('#patch .pl.del').checkVisibility()"
+	if open, shown := eval[bool](b, "document.getElementById('task').open"), eval[bool](b, visible); open || shown {
+		t.Errorf("before t: open %v, patch shown %v", open, shown)
+	}
+	b.press("t")
+	if !eval[bool](b, "document.getElementById('task').open") || !eval[bool](b, visible) ||
+		!strings.HasPrefix(b.text("#task-text"), "Bulk discount is not applied") || b.text("#patch .pl.del .pg") != "●" {
+		t.Errorf("t: open %v, task %.40q, gold mark %q", eval[bool](b, "document.getElementById('task').open"), b.text("#task-text"), b.text("#patch .pl.del .pg"))
+	}
+	b.press("t")
+	if eval[bool](b, "document.getElementById('task').open") {
+		t.Error("t again leaves the task open")
+	}
 }
 
 // A run with neither gold nor repository (a common first look) still

@@ -69,6 +69,9 @@ type view struct {
 	Categories []legend
 	// The header's fixed fields.
 	Who, Format, Sem string
+	// The task and the submitted patch, each patch line with its gold mark.
+	Task, TaskFrom, PatchSummary, GoldGlyph string
+	Patch                                   []patchLine
 	// The charts' frame.
 	ViewBox             string
 	Base, Width, Height float64
@@ -80,6 +83,46 @@ type source struct {
 }
 
 type legend struct{ Class, Glyph, Text string }
+
+// patchLine is one line of the patch: its text, its class (add, del, hunk,
+// head or ctx) and whether it is a gold line.
+type patchLine struct {
+	Text, Class string
+	Gold        bool
+}
+
+// taskAndPatch fills the page's task and patch section.
+func (v *view) taskAndPatch(a *scoring.Analysis) {
+	text, from := a.Task()
+	v.Task, v.TaskFrom, v.GoldGlyph = termsafe.Text(text), from, display.GlyphGoldFound
+	p := a.Run.Patch()
+	if p == "" {
+		return
+	}
+	lines, removed, gold := a.PatchLines(p)
+	v.PatchSummary = fmt.Sprintf("%d removed, %d of them gold", removed, gold)
+	for i, l := range lines {
+		if i == maxPatchLines {
+			v.Patch = append(v.Patch, patchLine{Text: fmt.Sprintf("… %d more lines not shown", len(lines)-i), Class: "hunk"})
+			break
+		}
+		c := "ctx"
+		switch {
+		case strings.HasPrefix(l.Text, "+++"), strings.HasPrefix(l.Text, "---"), strings.HasPrefix(l.Text, "diff "), strings.HasPrefix(l.Text, "index "):
+			c = "head"
+		case strings.HasPrefix(l.Text, "@@"):
+			c = "hunk"
+		case strings.HasPrefix(l.Text, "+"):
+			c = "add"
+		case strings.HasPrefix(l.Text, "-"):
+			c = "del"
+		}
+		v.Patch = append(v.Patch, patchLine{Text: termsafe.Line(l.Text), Class: c, Gold: l.Gold})
+	}
+}
+
+// maxPatchLines bounds the patch a page carries.
+const maxPatchLines = 20000
 
 // Write writes the page of an analysed run (at least one action).
 func Write(w io.Writer, a *scoring.Analysis, o Options) error {
@@ -134,6 +177,7 @@ func Write(w io.Writer, a *scoring.Analysis, o Options) error {
 		v.Categories = append(v.Categories, legend{"cat-" + c, display.CategoryGlyph(c), c})
 	}
 	v.Charts = charts(data)
+	v.taskAndPatch(a)
 	// Written as it is made: the page is several times the run's size, and
 	// a half-written page is the caller's to discard (export writes it to
 	// a temporary file).

@@ -122,7 +122,7 @@ func TestHostileRunStaysText(t *testing.T) {
 			allowed := map[string]bool{"html": true, "head": true, "meta": true, "title": true, "style": true, "body": true,
 				"header": true, "span": true, "main": true, "section": true, "h2": true, "ol": true, "div": true, "pre": true,
 				"code": true, "figure": true, "figcaption": true, "svg": true, "line": true, "polyline": true, "footer": true,
-				"input": true, "b": true, "script": true}
+				"input": true, "b": true, "script": true, "details": true, "summary": true}
 			for tag := range p.tags {
 				if !allowed[tag] {
 					t.Errorf("unexpected element <%s> in the page", tag)
@@ -335,5 +335,21 @@ func TestLargeFileIsNotCarried(t *testing.T) {
 	}
 	if carried["pkg/big.py"] != len(big) || carried["pkg/small.py"] != 0 {
 		t.Errorf("files %+v: want pkg/big.py large (%d bytes) and pkg/small.py carried", data.Files, len(big))
+	}
+}
+
+// The page carries the task and the submitted patch, the patch's gold line
+// marked, as the explorer's task pane shows them.
+func TestPageHasTaskAndPatch(t *testing.T) {
+	page := string(render(t, exporttest.Demo(t), Options{Theme: "dark"}))
+	for _, want := range []string{
+		`<summary><span class="pt">Task &amp; patch</span> <span class="pd">task as the run was given it · patch: 1 removed, 1 of them gold`,
+		`<pre id="task-text">Bulk discount is not applied when ordering exactly 10 units`,
+		`<span class="pl del"><span class="pg">●</span>-        if quantity &gt; tier.min_qty:</span>`,
+		`<span class="pl add"><span class="pg"> </span>&#43;        if quantity &gt;= tier.min_qty:</span>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %s", want)
+		}
 	}
 }

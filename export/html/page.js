@@ -359,6 +359,7 @@
       case '[': nextGold(-1); break;
       case 'v': case 'L': S.lens = 1 - S.lens; status('lens: ' + D.lenses[S.lens]); render(); break;
       case 'F': S.pin = null; S.force = true; status('source follows the steps'); render(); break;
+      case 't': { const t = document.getElementById('task'); t.open = !t.open; break; }
       case ' ': play(); break;
       case 'Escape':
         if (S.query) { S.query = ''; status(''); render(); }
