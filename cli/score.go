@@ -35,6 +35,7 @@ type scoreOptions struct {
 	shard        string
 	instanceList []string
 	parseTimeout time.Duration
+	resume       bool
 }
 
 func newScoreCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -80,6 +81,7 @@ run has none.`,
 	f.BoolVar(&o.noCache, "no-cache", false, "neither read nor write the cache of file facts kept between runs (see 'trajscope cache')")
 	f.StringVar(&o.shard, "shard", "", "score only the K-th of N contiguous slices of the instances (K/N); the shards' --out files concatenated in order are the unsharded one")
 	f.StringSliceVar(&o.instanceList, "instance", nil, "score only these instance ids")
+	f.BoolVar(&o.resume, "resume", false, "continue an interrupted --out: predictions whose rows it holds are skipped, the rest appended (a half-written last line is redone); the finished file is the uninterrupted run's")
 	f.DurationVar(&o.parseTimeout, "parse-timeout", symbols.DefaultTimeout, "give up parsing one file for symbols after this long (its symbols are then missing, null under --semantics fixed)")
 	return cmd
 }
@@ -91,7 +93,16 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 	}
 	sem, format := c.sem, c.format
 	limitMemory(o.gold, o.pred)
-	out, err := createOut("--out", o.out, stdout, o.gold, o.pred)
+	var done *resumed
+	var out *atomicfile.File
+	if o.resume {
+		if done, err = readResumed(o.out, stderr); err != nil {
+			return err
+		}
+		out, err = openResumed(o.out, done, o.gold, o.pred)
+	} else {
+		out, err = createOut("--out", o.out, stdout, o.gold, o.pred)
+	}
 	if err != nil {
 		return err
 	}
@@ -108,7 +119,7 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 	// needs the full analysis; the JSONL and --out paths stay upstream's.
 	analyze := format == "text" || format == "json"
 	if !analyze && format != "csv" && c.shardN <= 1 && o.predFormat == "" && streamable(o.pred) {
-		return scoreStream(o, c, goldSet, out, stdout, stderr)
+		return scoreStream(o, c, goldSet, out, done, stdout, stderr)
 	}
 	records, err := parsers.ReadPredictions(o.pred, parsers.PredictionOptions{Format: o.predFormat, Semantics: sem, Timelines: analyze || c.lens == model.LensObserved})
 	if err != nil {
@@ -124,6 +135,15 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 		warnNoRecords(stderr, o.pred)
 	}
 	instances := scoring.Shard(buildInstances(records, goldSet, sem, o.instanceList), c.shardK, c.shardN)
+	if done != nil {
+		kept := instances[:0]
+		for _, in := range instances {
+			if !done.skip(in.Pred.InstanceID) {
+				kept = append(kept, in)
+			}
+		}
+		instances = kept
+	}
 
 	facts := openFacts(o.noCache, stderr)
 	defer facts.close()
@@ -147,7 +167,11 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 	if err := errors.Join(res.Write(w, format), w.Flush()); err != nil {
 		return err
 	}
-	summarize(stderr, res.Aggregate, o.out)
+	agg := res.Aggregate
+	if done != nil {
+		agg = scoring.Summarize(append(done.rows, results...)) // the whole file's
+	}
+	summarize(stderr, agg, o.out)
 	return nil
 }
 
@@ -171,7 +195,7 @@ func streamable(path string) bool {
 // summary needs of each row is kept, so memory stays flat however many
 // predictions there are. The rows are the ones the whole-file path writes,
 // in the same order, byte for byte.
-func scoreStream(o *scoreOptions, c scoreChoice, goldSet *gold.Set, out *atomicfile.File, stdout, stderr io.Writer) error {
+func scoreStream(o *scoreOptions, c scoreChoice, goldSet *gold.Set, out *atomicfile.File, done *resumed, stdout, stderr io.Writer) error {
 	sem := c.sem
 	facts := openFacts(o.noCache, stderr)
 	defer facts.close()
@@ -190,6 +214,9 @@ func scoreStream(o *scoreOptions, c scoreChoice, goldSet *gold.Set, out *atomicf
 		sinks = append(sinks, bufio.NewWriter(stdout))
 	}
 	var rows []model.Result // what scoring.Summarize reads of each row, nothing else
+	if done != nil {
+		rows = done.rows // the rows the file already holds count in its summary
+	}
 	var recs []parsers.Prediction
 	var buf []byte
 	seen := 0
@@ -210,6 +237,11 @@ func scoreStream(o *scoreOptions, c scoreChoice, goldSet *gold.Set, out *atomicf
 				Trajectory: model.Trajectory{AUCCoverage: r.Trajectory.AUCCoverage, Redundancy: r.Trajectory.Redundancy}})
 		}
 		recs = recs[:0]
+		if done != nil {
+			// Each chunk reaches the file as it is scored: a run killed
+			// now leaves rows the next --resume keeps.
+			return sinks[0].Flush()
+		}
 		return nil
 	}
 	err := unified.EachLine(o.pred, func(r unified.Record) error {
@@ -217,6 +249,9 @@ func scoreStream(o *scoreOptions, c scoreChoice, goldSet *gold.Set, out *atomicf
 			return nil // upstream silently skips records without an id
 		}
 		seen++
+		if done.skip(r.Pred.InstanceID) {
+			return nil
+		}
 		recs = append(recs, parsers.Prediction{Pred: r.Pred, Err: r.Err})
 		if len(recs) == streamChunk {
 			return flush()

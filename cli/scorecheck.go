@@ -26,6 +26,8 @@ func (o *scoreOptions) check() (scoreChoice, error) {
 		return c, usagef("score needs --pred (the predictions or a run)")
 	case o.parseTimeout <= 0:
 		return c, usagef("--parse-timeout must be positive, e.g. 2s")
+	case o.resume && (o.out == "" || o.out == "-"):
+		return c, usagef("--resume continues an --out FILE: name the file")
 	}
 	var err error
 	if c.sem, err = model.ParseSemantics(o.semantics); err != nil {

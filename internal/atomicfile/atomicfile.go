@@ -19,6 +19,7 @@ type File struct {
 	f    *os.File // the temporary file, or the special file written in place
 	path string   // what the temporary file is renamed over; "" in place
 	done bool
+	sync bool // flush a file written in place to disk on Commit (Append)
 }
 
 // Create opens the write of path. A regular file (or a new name) is
@@ -97,7 +98,11 @@ func (f *File) Commit() error {
 		return nil
 	}
 	if f.path == "" {
-		return f.f.Close()
+		var err error
+		if f.sync {
+			err = f.f.Sync()
+		}
+		return errors.Join(err, f.f.Close())
 	}
 	err := f.f.Sync()
 	if cerr := f.f.Close(); err == nil {
@@ -180,4 +185,32 @@ func WriteFile(path string, data []byte) error {
 // files, which a crash may leave behind for a cleaner to remove.
 func IsTemp(name string) bool {
 	return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-")
+}
+
+// Append opens path to be continued in place (score --resume): a regular
+// file (a symbolic link is followed) is cut to its first keep bytes and
+// written after them; a new name is created. Unlike Create it writes the
+// file itself, as it goes, so an interrupted run leaves what it wrote;
+// Commit flushes it to disk and closes it, Abort closes it.
+func Append(path string, keep int64) (*File, error) {
+	target, err := resolve(path)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := os.Stat(target); err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file: --resume continues a results file", path)
+	}
+	f, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Truncate(keep); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if _, err := f.Seek(keep, io.SeekStart); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &File{w: f, f: f, sync: true}, nil
 }

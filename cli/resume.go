@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+
+	"github.com/trajscope/trajscope/internal/atomicfile"
+	"github.com/trajscope/trajscope/internal/inputfile"
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/report"
+)
+
+// resumed is what an interrupted `score --out FILE` left: its complete rows
+// (a killed run's half-written last line is not one), and how many rows
+// each instance id has, so that the rest of the predictions are scored and
+// appended and the finished file is the uninterrupted run's.
+type resumed struct {
+	rows []model.Result
+	done map[string]int
+	keep int64 // bytes of complete lines
+}
+
+// readResumed reads FILE for --resume; a missing file is an empty start.
+func readResumed(path string, stderr io.Writer) (*resumed, error) {
+	r := &resumed{done: map[string]int{}}
+	b, err := inputfile.ReadRegular(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return r, nil
+	case err != nil:
+		return nil, fmt.Errorf("--resume: %w", err)
+	}
+	end := bytes.LastIndexByte(b, '\n') + 1
+	if tail := bytes.TrimSpace(b[end:]); len(tail) > 0 {
+		fmt.Fprintf(stderr, "trajscope: --resume: %s: the last line is incomplete (%d bytes, an interrupted run's): it is scored again\n", safe(path), len(b)-end)
+	}
+	r.keep = int64(end)
+	if len(bytes.TrimSpace(b[:end])) == 0 {
+		return r, nil
+	}
+	rows, format, err := report.Parse(b[:end], path)
+	if err != nil {
+		return nil, fmt.Errorf("--resume: %w (it is not the results of an interrupted score; nothing was changed)", err)
+	}
+	if format != "jsonl" {
+		return nil, fmt.Errorf("--resume: %s is a JSON document, not a score --out file of JSON lines", safe(path))
+	}
+	for _, in := range rows {
+		r.rows = append(r.rows, in.Result)
+		r.done[in.Result.InstanceID]++
+	}
+	return r, nil
+}
+
+// skip reports whether a prediction of instance id already has its row,
+// counting it off: ids repeat when the predictions repeat them.
+func (r *resumed) skip(id string) bool {
+	if r == nil || r.done[id] == 0 {
+		return false
+	}
+	r.done[id]--
+	return true
+}
+
+// openResumed opens FILE to append the remaining rows after its complete
+// lines.
+func openResumed(path string, r *resumed, inputs ...string) (*atomicfile.File, error) {
+	if input, same := atomicfile.SameFile(path, inputs...); same {
+		return nil, usagef("--out %s names the input %s: it would be overwritten", safe(path), safe(input))
+	}
+	f, err := atomicfile.Append(path, r.keep)
+	if err != nil {
+		return nil, fmt.Errorf("--out: %w", err)
+	}
+	return f, nil
+}
