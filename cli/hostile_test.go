@@ -272,7 +272,7 @@ func TestHostileFiles(t *testing.T) {
 			exitRuntime, "PATH:1:1: invalid JSON: expected a value, found end of input"},
 		{"pred directory", "dir/", "",
 			func(p string) []string { return []string{"score", "--gold", gold, "--pred", p, "--repo", repo} },
-			exitRuntime, "PATH: is a directory; --pred takes a file (use convert for directories)"},
+			exitRuntime, "PATH: no run files found (it holds no file a format recognises)"},
 
 		// score: the gold file.
 		{"gold empty", "gold.jsonl", "",

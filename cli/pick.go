@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/parsers/gold"
 	"github.com/trajscope/trajscope/report"
 	"github.com/trajscope/trajscope/runset"
@@ -28,7 +29,7 @@ func chooseRun(env *Env, o *viewOptions, set *runset.Set, paths []string) (int, 
 		}
 		return pos, nil
 	}
-	if st, err := os.Stat(paths[0]); len(paths) == 1 && err == nil && !st.IsDir() {
+	if len(paths) == 1 && !parsers.IsCollection(paths[0]) {
 		set.LoadAll() // one file: one run opens at once
 		if set.Len() == 1 {
 			warn(env, set)

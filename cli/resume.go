@@ -10,6 +10,7 @@ import (
 	"github.com/trajscope/trajscope/internal/atomicfile"
 	"github.com/trajscope/trajscope/internal/inputfile"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/report"
 )
 
@@ -76,4 +77,31 @@ func openResumed(path string, r *resumed, inputs ...string) (*atomicfile.File, e
 		return nil, fmt.Errorf("--out: %w", err)
 	}
 	return f, nil
+}
+
+// readPredictions reads --pred: a file, or a folder or archive of run files
+// (each read as convert reads it, in name order, so scoring one equals
+// converting then scoring). A file of the folder that cannot be read is
+// reported and the others still score.
+func readPredictions(pred string, o parsers.PredictionOptions, stderr io.Writer) ([]parsers.Prediction, error) {
+	if !parsers.IsCollection(pred) {
+		return parsers.ReadPredictions(pred, o)
+	}
+	files, errs := parsers.Walk(pred, true)
+	for _, e := range errs {
+		printError(stderr, "warning: ", e)
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%s: no run files found (it holds no file a format recognises)", safe(pred))
+	}
+	var all []parsers.Prediction
+	for _, f := range files {
+		recs, err := parsers.ReadPredictions(f, o)
+		if err != nil {
+			printError(stderr, "", err)
+			continue
+		}
+		all = append(all, recs...)
+	}
+	return all, nil
 }

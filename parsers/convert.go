@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/trajscope/trajscope/internal/archive"
 	"github.com/trajscope/trajscope/internal/inputfile"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
@@ -103,16 +103,17 @@ func Convert(paths []string, o ConvertOptions, w io.Writer) (n int, errs []error
 		}
 	}
 	for _, p := range paths {
-		st, err := os.Stat(p)
-		if err != nil {
+		if _, err := inputfile.Stat(p); err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		if !st.IsDir() || dirFormat(p) != nil {
+		if !IsCollection(p) {
 			emit(p, true)
 			continue
 		}
-		for _, f := range walk(p, o.Recursive, &errs) {
+		found, werrs := Walk(p, o.Recursive)
+		errs = append(errs, werrs...)
+		for _, f := range found {
 			emit(f, false)
 		}
 	}
@@ -188,7 +189,7 @@ func continuation(path string) bool {
 	if m == nil {
 		return false
 	}
-	st, err := os.Stat(filepath.Join(filepath.Dir(path), m[1]+".json"))
+	st, err := inputfile.Stat(filepath.Join(filepath.Dir(path), m[1]+".json"))
 	return err == nil && st.Mode().IsRegular()
 }
 
@@ -240,8 +241,48 @@ func walk(dir string, recursive bool, errs *[]error) []string {
 // llm_completions directory) is one unit and lists as itself. errs names
 // what could not be listed.
 func Walk(dir string, recursive bool) (paths []string, errs []error) {
+	if archive.Is(dir) {
+		return walkArchive(dir, &errs), errs
+	}
 	if dirFormat(dir) != nil {
 		return []string{dir}, nil
 	}
 	return walk(dir, recursive, &errs), errs
+}
+
+// walkArchive lists the members of an archive (.tar.gz, .tgz, .tar, .zip)
+// that a format claims, as walk lists a folder's files: read into memory,
+// never extracted.
+func walkArchive(name string, errs *[]error) []string {
+	members, skipped, err := archive.Mount(name)
+	for _, s := range skipped {
+		*errs = append(*errs, Warning(s))
+	}
+	if err != nil {
+		*errs = append(*errs, err)
+		return nil
+	}
+	var out []string
+	for _, p := range members {
+		if continuation(p) {
+			continue
+		}
+		switch ok, err := walkable(p); {
+		case err != nil:
+			*errs = append(*errs, err)
+		case ok:
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// IsCollection reports a path that holds runs as a folder does: a
+// directory (other than a format's own) or an archive.
+func IsCollection(path string) bool {
+	if archive.Is(path) {
+		return true
+	}
+	st, err := inputfile.Stat(path)
+	return err == nil && st.IsDir() && dirFormat(path) == nil
 }

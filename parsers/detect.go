@@ -3,7 +3,6 @@ package parsers
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -23,7 +22,7 @@ const lfsPointer = "version https://git-lfs.github.com/spec/v1"
 // named for the format that refines it when the content says so (a .traj.json
 // holding tool calls is mini-swe-agent v2).
 func Detect(path string) (string, error) {
-	st, err := os.Stat(path)
+	st, err := inputfile.Stat(path)
 	if err != nil {
 		return "", err
 	}

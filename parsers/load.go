@@ -3,10 +3,10 @@ package parsers
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/trajscope/trajscope/internal/inputfile"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/unified"
 )
@@ -85,7 +85,7 @@ func LoadPredictions(path, format string) ([]unified.Record, error) {
 		}
 		return f.predictions(path)
 	}
-	st, err := os.Stat(path)
+	st, err := inputfile.Stat(path)
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,6 @@ package runset
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -17,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/trajscope/trajscope/internal/inputfile"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers"
@@ -95,11 +95,10 @@ func New(paths []string, format string) (*Set, error) {
 	s := &Set{format: format, pinned: map[string]bool{}, idNotes: map[int]string{}}
 	s.parsed.src = -1
 	for _, p := range paths {
-		st, err := os.Stat(p)
-		if err != nil {
+		if _, err := inputfile.Stat(p); err != nil {
 			return nil, err
 		}
-		if !st.IsDir() {
+		if !parsers.IsCollection(p) {
 			s.add(p)
 			continue
 		}

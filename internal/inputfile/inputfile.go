@@ -35,6 +35,9 @@ type readOnce struct {
 // model.MaxFileBytes is refused before anything is read; anything else a
 // user can name is read (once) up to the bound and refused past it.
 func Read(path string) ([]byte, error) {
+	if b, ok := mounted(path); ok {
+		return b, nil
+	}
 	st, err := stat(path)
 	if err != nil {
 		return nil, err
@@ -97,6 +100,9 @@ func readBounded(path string, r io.Reader, size int64) ([]byte, error) {
 // format. A non-regular file is read whole (once) and its head returned, so
 // the parser that follows still gets every byte.
 func Head(path string, n int) ([]byte, error) {
+	if b, ok := mounted(path); ok {
+		return b[:min(n, len(b))], nil
+	}
 	st, err := stat(path)
 	if err != nil {
 		return nil, err
@@ -134,6 +140,9 @@ type File interface {
 // regular file larger than the bound is refused; a non-regular one is read
 // (once) into memory.
 func Open(path string) (File, error) {
+	if b, ok := mounted(path); ok {
+		return memFile{bytes.NewReader(b)}, nil
+	}
 	st, err := stat(path)
 	if err != nil {
 		return nil, err
@@ -174,7 +183,7 @@ func (f *osFile) Size() int64                { return f.size }
 // by the user: only a regular file is read (a FIFO there would block, a
 // link to a device never end), after following symbolic links.
 func ReadRegular(path string) ([]byte, error) {
-	st, err := os.Stat(path)
+	st, err := Stat(path)
 	if err != nil {
 		return nil, inFolder(path, err)
 	}
@@ -187,7 +196,7 @@ func ReadRegular(path string) ([]byte, error) {
 // HeadRegular is Head for a file found inside a folder: only a regular
 // file (after following symbolic links) is read.
 func HeadRegular(path string, n int) ([]byte, error) {
-	st, err := os.Stat(path)
+	st, err := Stat(path)
 	if err != nil {
 		return nil, inFolder(path, err)
 	}

@@ -7,7 +7,6 @@ package loader
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"unicode/utf8"
 
@@ -48,7 +47,7 @@ func LoadPredictions(path string, parse Parser, dir DirLoader) ([]model.Run, err
 
 func load(path string, parse Parser, dir DirLoader) ([]model.Run, error) {
 	if dir != nil {
-		st, err := os.Stat(path)
+		st, err := inputfile.Stat(path)
 		if err != nil {
 			return nil, err
 		}

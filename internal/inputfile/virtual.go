@@ -1,0 +1,53 @@
+package inputfile
+
+import (
+	"io/fs"
+	"os"
+	"path"
+	"sync"
+	"time"
+)
+
+// Files of an archive are read from memory, never written to disk: an
+// archive's members are mounted under the archive's own path
+// ("runs.tar.gz/run1/a.traj.json", a name no real file can have, the archive
+// being a file) and every read of this package serves them from there.
+var (
+	virtMu sync.RWMutex
+	virt   = map[string][]byte{}
+)
+
+// Mount makes data readable at name by Read, Head, Open and Stat.
+func Mount(name string, data []byte) {
+	virtMu.Lock()
+	virt[name] = data
+	virtMu.Unlock()
+}
+
+func mounted(name string) ([]byte, bool) {
+	virtMu.RLock()
+	b, ok := virt[name]
+	virtMu.RUnlock()
+	return b, ok
+}
+
+// Stat is os.Stat that also knows mounted files (regular, read-only).
+func Stat(name string) (fs.FileInfo, error) {
+	if b, ok := mounted(name); ok {
+		return memInfo{path.Base(name), int64(len(b))}, nil
+	}
+	return os.Stat(name)
+}
+
+// memInfo describes a mounted file.
+type memInfo struct {
+	name string
+	size int64
+}
+
+func (i memInfo) Name() string       { return i.name }
+func (i memInfo) Size() int64        { return i.size }
+func (i memInfo) Mode() fs.FileMode  { return 0o444 }
+func (i memInfo) ModTime() time.Time { return time.Time{} }
+func (i memInfo) IsDir() bool        { return false }
+func (i memInfo) Sys() any           { return nil }
