@@ -825,3 +825,27 @@ func TestHostileSlowParse(t *testing.T) {
 		}
 	}
 }
+
+// grep's exit status is grep's: 0 for a match, 1 for none, 2 when a file
+// could not be read (the others still searched); a bad pattern is a usage
+// error.
+func TestGrepExitStatus(t *testing.T) {
+	bad := write(t, filepath.Join(t.TempDir(), "bad.traj.json"), "{not json")
+	cases := []struct {
+		args []string
+		code int
+		out  string
+	}{
+		{[]string{"grep", "-i", "BULK DISCOUNT", demoTraj}, 0, "pricebook__pricebook-42:task: Bulk discount is not applied when ordering exactly 10 units"},
+		{[]string{"grep", "-l", "tier", demoTraj}, 0, "pricebook__pricebook-42\n"},
+		{[]string{"grep", "zzqqzz", demoTraj}, 1, ""},
+		{[]string{"grep", "tier", bad, demoTraj}, 2, "pricebook__pricebook-42:"},
+		{[]string{"grep", "(", demoTraj}, exitUsage, ""},
+	}
+	for _, c := range cases {
+		code, out, errs := exec(t, c.args...)
+		if code != c.code || c.out != "" && !strings.Contains(out, c.out) || c.out == "" && out != "" {
+			t.Errorf("%v: exit %d\n%s\n%s", c.args, code, out, errs)
+		}
+	}
+}

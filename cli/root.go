@@ -59,6 +59,10 @@ func Execute(args []string, env Env) (code int) {
 	if err == nil {
 		return exitOK
 	}
+	var ec exitCode
+	if errors.As(err, &ec) {
+		return int(ec) // said already, or nothing to say (grep: no match)
+	}
 	printError(stderr, "", err)
 	var ue usageError
 	if errors.As(err, &ue) || isCobraUsage(err) {
@@ -111,6 +115,7 @@ run in the terminal. With no arguments it opens the embedded demo.`,
 	root.AddCommand(newCacheCmd(env))
 	root.AddCommand(newExportCmd(env))
 	root.AddCommand(newCompareCmd(env))
+	root.AddCommand(newGrepCmd(env))
 	for _, c := range append(root.Commands(), root) {
 		usageArgs(c)
 	}

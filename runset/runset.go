@@ -9,13 +9,16 @@ package runset
 import (
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/trajscope/trajscope/grep"
 	"github.com/trajscope/trajscope/internal/inputfile"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
@@ -410,4 +413,37 @@ func (s *Set) analyse(i int) (*scoring.Analysis, func(string) string, error) {
 	s.rows[i] = row
 	s.mu.Unlock()
 	return a, local, err
+}
+
+// Grep reports the rows whose runs hold q (ignoring case) in a command, a
+// thought, an output or the task, by row index: what the run list's filter
+// finds inside the runs. It reads each file again, one at a time.
+func (s *Set) Grep(q string) map[int]bool {
+	out := map[int]bool{}
+	m, err := grep.New(regexp.QuoteMeta(q), grep.Options{IgnoreCase: true, FilesOnly: true})
+	if q == "" || err != nil {
+		return out
+	}
+	s.work.Lock()
+	defer s.work.Unlock()
+	s.mu.Lock()
+	refs := append([]ref(nil), s.refs...)
+	s.mu.Unlock()
+	for k, sr := range s.srcs {
+		if !sr.loaded || sr.err != nil {
+			continue
+		}
+		runs, err := parsers.Load(sr.path, s.format)
+		if err != nil && len(runs) == 0 {
+			continue
+		}
+		for row, r := range refs {
+			if r.src == k && r.index >= 0 && r.index < len(runs) {
+				if n, _ := m.Run(io.Discard, &runs[r.index]); n > 0 {
+					out[row] = true
+				}
+			}
+		}
+	}
+	return out
 }

@@ -266,3 +266,39 @@ func TestManyRunsMidFolder(t *testing.T) {
 // Reading a folder costs the same per file at 500 files and at 4,000 (it
 // was quadratic: 63 s for 20,000 small runs).
 func BenchmarkLoad4000(b *testing.B) { benchLoad(b, 4000) }
+
+// Grep finds the rows whose runs hold a text inside them (a command, an
+// output, the task), ignoring case, across files and the runs of one file.
+func TestGrep(t *testing.T) {
+	dir := folder(t, []string{"a__a-1", "b__b-2"}, map[string]string{"preds.jsonl": record("c__c-3") + record("d__d-4")})
+	demo, _ := os.ReadFile(demoTraj)
+	// b's run says something the others do not.
+	b := strings.Replace(string(demo), "Let me start by getting an overview", "Let me start with the ZEBRA overview", 1)
+	os.WriteFile(filepath.Join(dir, "b__b-2.traj.json"), []byte(b), 0o644)
+	s, err := New([]string{dir}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.LoadAll()
+	ids := func(rows map[int]bool) []string {
+		var out []string
+		for i, r := range s.Rows() {
+			if rows[i] {
+				out = append(out, r.ID)
+			}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		q    string
+		want string
+	}{
+		{"zebra", "b__b-2"},
+		{"bulk discount is not applied", "a__a-1 b__b-2"},
+		{"nothing holds this", ""},
+	} {
+		if got := strings.Join(ids(s.Grep(c.q)), " "); got != c.want {
+			t.Errorf("Grep(%q) = %q, want %q", c.q, got, c.want)
+		}
+	}
+}

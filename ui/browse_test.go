@@ -24,6 +24,7 @@ func (r runs) Rows() []report.ListRow         { return r }
 func (r runs) Step() bool                     { return false }
 func (r runs) Progress() (int, int, int, int) { return 1, 1, len(r), len(r) }
 func (r runs) Warnings() []string             { return nil }
+func (r runs) Grep(string) map[int]bool       { return nil }
 func listOf(ids ...string) runs {
 	var out runs
 	for i, id := range ids {

@@ -36,6 +36,9 @@ type Runs interface {
 	Progress() (read, files, analysed, rows int)
 	// Warnings are notes about the runs (duplicate ids, unreadable files).
 	Warnings() []string
+	// Grep gives the rows whose runs hold a text (ignoring case) in a
+	// command, thought, output or task, by row index.
+	Grep(q string) map[int]bool
 }
 
 // OpenMsg asks the root to open the run at position Pos.
@@ -68,6 +71,11 @@ type Model struct {
 	col    int // sort column (index into columns)
 	desc   bool
 	filter string
+	// inside holds the rows whose runs hold insideQ, for the filter, found
+	// when there were insideN rows.
+	inside  map[int]bool
+	insideQ string
+	insideN int
 
 	typing  bool
 	input   string
@@ -149,9 +157,14 @@ func (m *Model) refresh() {
 	m.labels = report.Labels(m.rows)
 	m.view = m.view[:0]
 	q := strings.ToLower(m.filter)
+	if q != "" && (m.insideQ != q || m.insideN != len(m.rows)) {
+		// The filter also looks inside the runs (read again for it, once
+		// per filter).
+		m.inside, m.insideQ, m.insideN = m.runs.Grep(q), q, len(m.rows)
+	}
 	for i := range m.rows {
 		r := &m.rows[i]
-		if q == "" || strings.Contains(strings.ToLower(r.ID+" "+r.Who()+" "+r.Path+" "+r.Format), q) {
+		if q == "" || strings.Contains(strings.ToLower(r.ID+" "+r.Who()+" "+r.Path+" "+r.Format), q) || m.inside[i] {
 			m.view = append(m.view, i)
 		}
 	}

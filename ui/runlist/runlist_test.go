@@ -25,6 +25,17 @@ type fake struct {
 	rows     []report.ListRow
 	analysed int
 	warnings []string
+	texts    map[int]string // what row i's run holds, for Grep
+}
+
+func (f *fake) Grep(q string) map[int]bool {
+	out := map[int]bool{}
+	for i, t := range f.texts {
+		if strings.Contains(strings.ToLower(t), q) {
+			out[i] = true
+		}
+	}
+	return out
 }
 
 func (f *fake) Rows() []report.ListRow {
@@ -125,8 +136,11 @@ func TestSortAndFilter(t *testing.T) {
 		{"filter is case-insensitive", []string{"/", "A", "N", "S", "I", "B", "L", "E", "enter"}, []string{p}},
 		{"esc clears the filter", []string{"/", "d", "j", "enter", "esc"}, []string{x, d, p, f}},
 		{"esc cancels typing", []string{"/", "d", "j", "esc"}, []string{x, d, p, f}},
+		{"filter inside the runs", []string{"/", "b", "o", "o", "l", "e", "a", "n", "enter"}, []string{x}},
 	} {
-		m := newList(sample(), 120, 40)
+		fk := sample()
+		fk.texts = map[int]string{0: "[bug] when passing Boolean weights to weighted mean"}
+		m := newList(fk, 120, 40)
 		m.Update(LoadedMsg{})
 		press(m, c.keys...)
 		if got := shown(m); !reflect.DeepEqual(got, c.want) {

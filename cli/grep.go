@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/trajscope/trajscope/grep"
+	"github.com/trajscope/trajscope/parsers"
+)
+
+// exitCode ends a command with a code and nothing printed: grep's "no
+// match" is 1, as grep's and ripgrep's is.
+type exitCode int
+
+func (e exitCode) Error() string { return fmt.Sprintf("exit %d", int(e)) }
+
+func newGrepCmd(env *Env) *cobra.Command {
+	var o grep.Options
+	color := "auto"
+	cmd := &cobra.Command{
+		Use:   "grep PATTERN RUN...",
+		Short: "Find text in the commands, outputs, thoughts and tasks of many runs",
+		Long: `grep prints every line of an action's command, thought or output, and of a
+run's task, that PATTERN (a Go regular expression, RE2) matches, as
+"instance:action: line" ("instance:task: line"), ripgrep-like. RUN is a run
+file, a folder or an archive (.tar.gz, .tgz, .tar, .zip) of them. Control
+characters in what is printed are made visible, never passed to the terminal.
+
+Exit status: 0 when something matched, 1 when nothing did, 2 on an error (a
+file that could not be read is reported and the others still searched).`,
+		Example: `  trajscope grep -i 'permission denied' runs/
+  trajscope grep -l 'git stash' results.tar.gz
+  trajscope grep 'def _weighted_mean' run.traj.json`,
+		Args: cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch color {
+			case "always":
+				o.Color = true
+			case "never":
+			case "auto":
+				o.Color = isTerminal(env.Stdout)
+			default:
+				return usagef("--color %q: expected auto, always or never", color)
+			}
+			m, err := grep.New(args[0], o)
+			if err != nil {
+				return usageError{err}
+			}
+			w := bufio.NewWriter(env.Stdout)
+			matched, failed := 0, false
+			for _, arg := range args[1:] {
+				files := []string{arg}
+				if parsers.IsCollection(arg) {
+					var errs []error
+					files, errs = parsers.Walk(arg, true)
+					for _, e := range errs {
+						printError(env.Stderr, "", e)
+					}
+				}
+				for _, f := range files {
+					runs, err := parsers.Load(f, "")
+					if err != nil {
+						printError(env.Stderr, "", err)
+						failed = true
+					}
+					for i := range runs {
+						n, werr := m.Run(w, &runs[i])
+						if werr != nil {
+							return werr
+						}
+						matched += n
+					}
+				}
+			}
+			if err := w.Flush(); err != nil {
+				return err
+			}
+			switch {
+			case failed:
+				return exitCode(2)
+			case matched == 0:
+				return exitCode(1)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVarP(&o.IgnoreCase, "ignore-case", "i", false, "match letters of either case")
+	f.BoolVarP(&o.FilesOnly, "files-with-matches", "l", false, "print each matching run's instance once")
+	f.StringVar(&color, "color", "auto", "colour the output: auto (on a terminal), always or never")
+	return cmd
+}
