@@ -10,8 +10,8 @@ import (
 func sample() *model.Run {
 	return &model.Run{
 		InstanceID: "o__r-1", Task: "Fix the Parser\nit crashes on empty input",
-		Actions: []model.Action{{Command: "grep -n parse src/a.py"}, {Command: "cat b.py"}},
-		Thoughts: model.TextList{"Look for the parser.", ""},
+		Actions:      []model.Action{{Command: "grep -n parse src/a.py"}, {Command: "cat b.py"}},
+		Thoughts:     model.TextList{"Look for the parser.", ""},
 		Observations: model.TextList{"12:def parse(x):\n13:    return x", "evil \x1b]0;pwned\x07 parse here\nnothing"},
 	}
 }
