@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/trajscope/trajscope/internal/redact"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/observed"
 	"github.com/trajscope/trajscope/parsers"
@@ -19,6 +20,7 @@ type convertOptions struct {
 	out, lens          string
 	gold, repo, cache  string
 	recursive, noClone bool
+	redact             bool
 	stdout, stderr     io.Writer
 }
 
@@ -56,6 +58,7 @@ timeline: the line spans of their declared steps stand in.`,
 	f := cmd.Flags()
 	f.StringVarP(&o.out, "out", "o", "", "write records to this file (default stdout)")
 	f.BoolVarP(&o.recursive, "recursive", "r", true, "descend into subdirectories")
+	f.BoolVar(&o.redact, "redact", false, "replace API keys and tokens, e-mail addresses and home-directory user names in the records (they score the same)")
 	f.StringVar(&o.lens, "lens", "contextbench", "steps to write: contextbench (the evaluator's) or observed (what each action displayed)")
 	f.StringVar(&o.gold, "gold", "", "with --lens observed: gold context naming each task's repository and commit")
 	f.StringVar(&o.repo, "repo", "", "with --lens observed: read views against this repository (git: at each task's commit) or directory")
@@ -92,10 +95,22 @@ func runConvert(o *convertOptions, paths []string) error {
 	if f != nil {
 		w = f
 	}
+	var red *redact.Redactor
+	if o.redact {
+		// Records are redacted as text: markers hold no JSON syntax, and a
+		// home path keeps its depth, so the records score as before.
+		red = &redact.Redactor{}
+		rw := red.Writer(w)
+		defer rw.Close()
+		w = rw
+	}
 	bw := bufio.NewWriter(w)
 	n, errs := parsers.Convert(paths, opts, bw)
 	if err := bw.Flush(); err != nil {
 		return err
+	}
+	if red != nil {
+		fmt.Fprintf(o.stderr, "trajscope: %s\n", red.Summary())
 	}
 	failed := 0
 	for _, e := range errs {

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/trajscope/trajscope/demo"
+	"github.com/trajscope/trajscope/internal/redact"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/report"
 	"github.com/trajscope/trajscope/runset"
@@ -18,6 +19,13 @@ import (
 // explore shows an analysed run: the explorer on a terminal, otherwise the
 // plain (or JSON) summary.
 func explore(env *Env, o *viewOptions, a *scoring.Analysis, lens model.Lens, local func(string) string) error {
+	if o.redact {
+		// The run is scored: what it shows is redacted, nothing it was
+		// scored from.
+		r := &redact.Redactor{}
+		r.Run(a.Run)
+		defer fmt.Fprintf(env.Stderr, "trajscope: %s\n", r.Summary())
+	}
 	if o.export != nil {
 		if len(a.Run.Actions) == 0 {
 			return fmt.Errorf("%s: instance %q: %s", safe(a.Run.Path), safe(a.Run.InstanceID), noActions(a.Run))

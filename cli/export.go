@@ -70,6 +70,7 @@ Without RUN it exports the embedded demo.`,
 	f := cmd.Flags()
 	v := &o.view
 	v.addRunFlags(f, "the instance to export when RUN holds several: its id, or its position N (1-based)")
+	f.BoolVar(&v.redact, "redact", false, "replace API keys and tokens, e-mail addresses and home-directory user names in the file (scores do not change)")
 	f.StringVarP(&o.out, "out", "o", "", "the file to write: .html, .cast or .svg (required)")
 	f.IntVar(&v.step, "step", 0, "the action to show (.svg), start playing at (.cast) or open at (.html), 1-based")
 	f.StringVar(&v.theme, "theme", "auto", "auto, dark, light or contrast (an .html page in auto follows the browser)")

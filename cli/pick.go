@@ -3,10 +3,12 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/trajscope/trajscope/internal/redact"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/parsers/gold"
@@ -104,10 +106,20 @@ func listRuns(env *Env, o *viewOptions, set *runset.Set, lens model.Lens, paths 
 		for set.Step() {
 		}
 		warn(env, set)
-		if o.json {
-			return report.WriteRunListJSON(env.Stdout, set.Rows())
+		var out io.Writer = env.Stdout
+		if o.redact {
+			r := &redact.Redactor{}
+			w := r.Writer(env.Stdout)
+			defer func() {
+				w.Close()
+				fmt.Fprintf(env.Stderr, "trajscope: %s\n", r.Summary())
+			}()
+			out = w
 		}
-		return report.WriteRunList(env.Stdout, set.Rows(), lens)
+		if o.json {
+			return report.WriteRunListJSON(out, set.Rows())
+		}
+		return report.WriteRunList(out, set.Rows(), lens)
 	}
 	return browse(env, o, set, lens, listTitle(paths))
 }

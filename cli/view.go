@@ -23,6 +23,7 @@ type viewOptions struct {
 	lens, theme            string
 	semantics, inputFormat string
 	noColor, json          bool
+	redact                 bool
 	noClone                bool
 	autoplay               bool
 	speed                  time.Duration
@@ -68,6 +69,7 @@ embedded demo task.`,
 	f.StringVar(&o.theme, "theme", "auto", "auto, dark, light or contrast")
 	f.BoolVar(&o.noColor, "no-color", false, "no colour (also when NO_COLOR is set)")
 	f.BoolVar(&o.json, "json", false, "print the summary (or the run list) as JSON instead of opening the explorer")
+	f.BoolVar(&o.redact, "redact", false, "replace API keys and tokens, e-mail addresses and home-directory user names in what is shown (scores do not change)")
 	f.BoolVar(&o.autoplay, "autoplay", false, "start playing at once (from --step, at --speed): for live demos")
 	f.Var(speedFlag{&o.speed}, "speed", "autoplay interval, snapped to the explorer's (3s 2s 1s 500ms 250ms 100ms); +/- change it")
 	return cmd

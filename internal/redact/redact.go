@@ -1,0 +1,197 @@
+// Package redact removes secrets and personal details from what trajscope
+// writes for sharing (--redact): API keys and tokens (the common prefixes,
+// and long strings random enough to be one), e-mail addresses, and the
+// user's name in home-directory paths. Each is replaced by a marker that
+// holds no character JSON, HTML or a terminal treats specially, so a
+// redacted line stays valid wherever it goes, and a path keeps its depth (a
+// path still resolves to the same repository file).
+package redact
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/trajscope/trajscope/model"
+)
+
+// The markers.
+const (
+	KeyMark   = "[REDACTED:key]"
+	EmailMark = "[REDACTED:email]"
+	UserMark  = "[user]"
+)
+
+var (
+	// keyRe: tokens by their issuers' prefixes (OpenAI and Anthropic sk-,
+	// GitHub ghp_/gho_/ghu_/ghs_/ghr_ and github_pat_, AWS AKIA, Slack
+	// xox?-), then any long run of token characters, judged by entropy.
+	keyRe = regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_\-]{16,}|\bsk-[A-Za-z0-9_\-]{16,}|\bgh[pousr]_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{30,}|\bAKIA[0-9A-Z]{16}|\bxox[abprs]-[A-Za-z0-9\-]{10,}|[A-Za-z0-9_\-]{32,}`)
+	emailRe = regexp.MustCompile(`[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}`)
+	// homeRe: the user's name in /home/NAME, /Users/NAME and
+	// C:\Users\NAME (also as JSON writes it, with doubled backslashes).
+	homeRe = regexp.MustCompile(`(/home/|/Users/|[A-Za-z]:(?:\\\\|\\)Users(?:\\\\|\\))([A-Za-z0-9._\-]+)`)
+)
+
+// Redactor replaces what it finds and counts it.
+type Redactor struct {
+	mu                  sync.Mutex
+	keys, emails, homes int
+}
+
+// Text returns s redacted.
+func (r *Redactor) Text(s string) string {
+	var k, e, h int
+	s = keyRe.ReplaceAllStringFunc(s, func(m string) string {
+		if !isKey(m) {
+			return m
+		}
+		k++
+		return KeyMark
+	})
+	s = emailRe.ReplaceAllStringFunc(s, func(m string) string {
+		if strings.HasPrefix(m, "git@") || strings.HasSuffix(m, ".git") {
+			return m // an ssh remote, not a person
+		}
+		e++
+		return EmailMark
+	})
+	s = homeRe.ReplaceAllStringFunc(s, func(m string) string {
+		sub := homeRe.FindStringSubmatch(m)
+		if sub[2] == UserMark[1:len(UserMark)-1] {
+			return m
+		}
+		h++
+		return sub[1] + UserMark
+	})
+	r.mu.Lock()
+	r.keys, r.emails, r.homes = r.keys+k, r.emails+e, r.homes+h
+	r.mu.Unlock()
+	return s
+}
+
+// isKey judges a match of keyRe: a known prefix is a key; any other long
+// string is one when it mixes letters and digits and is random enough
+// (hex digests, at most 4 bits a character, and words are not).
+func isKey(m string) bool {
+	for _, p := range []string{"sk-", "gho_", "ghp_", "ghu_", "ghs_", "ghr_", "github_pat_", "AKIA", "xox"} {
+		if strings.HasPrefix(m, p) {
+			return true
+		}
+	}
+	var upper, lower, digit bool
+	for _, c := range m {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			upper = true
+		case c >= 'a' && c <= 'z':
+			lower = true
+		case c >= '0' && c <= '9':
+			digit = true
+		}
+	}
+	return upper && lower && digit && entropy(m) >= 4.4
+}
+
+// entropy is the Shannon entropy of s in bits a character.
+func entropy(s string) float64 {
+	var n [256]int
+	for i := 0; i < len(s); i++ {
+		n[s[i]]++
+	}
+	h := 0.0
+	for _, c := range n {
+		if c > 0 {
+			p := float64(c) / float64(len(s))
+			h -= p * math.Log2(p)
+		}
+	}
+	return h
+}
+
+// Summary says what was replaced, for stderr.
+func (r *Redactor) Summary() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return fmt.Sprintf("--redact: replaced %d %s, %d %s, %d %s",
+		r.keys, plural(r.keys, "key or token", "keys or tokens"),
+		r.emails, plural(r.emails, "e-mail address", "e-mail addresses"),
+		r.homes, plural(r.homes, "home-directory user name", "home-directory user names"))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// Run redacts what a run shows: its path, task, patches, commands, edits,
+// thoughts and outputs. It is for a run already scored: paths the scores
+// were read from are left alone (a home path's user name is replaced in
+// place, which keeps every path the same depth).
+func (r *Redactor) Run(run *model.Run) {
+	run.Path = r.Text(run.Path)
+	run.Task = r.Text(run.Task)
+	run.RecordedPatch = r.Text(run.RecordedPatch)
+	run.Prediction.ModelPatch = r.Text(run.Prediction.ModelPatch)
+	for i := range run.Actions {
+		a := &run.Actions[i]
+		a.Command = r.Text(a.Command)
+		a.Failure = r.Text(a.Failure)
+		for k := range a.Changes {
+			c := &a.Changes[k]
+			c.File, c.Old, c.New = r.Text(c.File), r.Text(c.Old), r.Text(c.New)
+		}
+		for k := range a.Reads {
+			a.Reads[k].File = r.Text(a.Reads[k].File)
+		}
+	}
+	run.Observations = r.texts(run.Observations, len(run.Actions))
+	run.Thoughts = r.texts(run.Thoughts, len(run.Actions))
+}
+
+func (r *Redactor) texts(t model.Texts, n int) model.Texts {
+	if t == nil {
+		return nil
+	}
+	out := make(model.TextList, n)
+	for i := range out {
+		out[i] = r.Text(t.Text(i))
+	}
+	return out
+}
+
+// Writer redacts what is written to w, line by line (a line is never cut
+// in the middle of a secret); Close writes the last line.
+func (r *Redactor) Writer(w io.Writer) io.WriteCloser { return &lineWriter{r: r, w: w} }
+
+type lineWriter struct {
+	r   *Redactor
+	w   io.Writer
+	buf []byte
+}
+
+func (l *lineWriter) Write(p []byte) (int, error) {
+	l.buf = append(l.buf, p...)
+	if i := bytes.LastIndexByte(l.buf, '\n'); i >= 0 {
+		if _, err := io.WriteString(l.w, l.r.Text(string(l.buf[:i+1]))); err != nil {
+			return 0, err
+		}
+		l.buf = append(l.buf[:0], l.buf[i+1:]...)
+	}
+	return len(p), nil
+}
+
+func (l *lineWriter) Close() error {
+	if len(l.buf) == 0 {
+		return nil
+	}
+	_, err := io.WriteString(l.w, l.r.Text(string(l.buf)))
+	l.buf = l.buf[:0]
+	return err
+}

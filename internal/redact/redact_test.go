@@ -1,0 +1,65 @@
+package redact
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/trajscope/trajscope/model"
+)
+
+// Each kind of secret is replaced by its marker and counted; what only
+// looks long (digests, identifiers, paths, words) is left alone; a home
+// path keeps its depth.
+func TestText(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"export OPENAI_API_KEY=sk-proj-AbCdEf1234567890abcdefGHIJ", "export OPENAI_API_KEY=" + KeyMark},
+		{"key sk-ant-api03-Zx9_yW8vU7tS6rQ5pO4nM3lK2jI1hG", "key " + KeyMark},
+		{"token ghp_16C7e42F292c6912E7710c838347Ae178B4a and github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz", "token " + KeyMark + " and " + KeyMark},
+		{"aws AKIAIOSFODNN7EXAMPLE done", "aws " + KeyMark + " done"},
+		{"slack xoxb-123456789012-abcdefghijkl", "slack " + KeyMark},
+		{"bearer 9fQ2xL7mR4tZ8wK1vB6nY3cH5jD0sG2a", "bearer " + KeyMark},
+		{"mail alex.doe+ci@example.co.uk now", "mail " + EmailMark + " now"},
+		{"cd /home/alex/proj && ls /Users/Alex.Doe/src", "cd /home/" + UserMark + "/proj && ls /Users/" + UserMark + "/src"},
+		{`"C:\\Users\\alex\\code"`, `"C:\\Users\\` + UserMark + `\\code"`},
+		// Left alone.
+		{"commit 3b18e512dba79e4c8300dd08aeb37f8e728b8dad", "commit 3b18e512dba79e4c8300dd08aeb37f8e728b8dad"},
+		{"class AbstractSingletonProxyFactoryBean2 extends X", "class AbstractSingletonProxyFactoryBean2 extends X"},
+		{"src/main/java/com/example/service/UserAccountService2.java", "src/main/java/com/example/service/UserAccountService2.java"},
+		{"git@github.com:owner/repo.git", "git@github.com:owner/repo.git"},
+		{"run task-management-service-deployment now", "run task-management-service-deployment now"},
+		{"test_weighted_mean_bool_weights_are_converted_properly", "test_weighted_mean_bool_weights_are_converted_properly"},
+	}
+	for _, c := range cases {
+		var r Redactor
+		if got := r.Text(c.in); got != c.want {
+			t.Errorf("Text(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	var r Redactor
+	r.Text("sk-proj-AbCdEf1234567890abcdefGHIJ a@b.io /home/x/ /home/y/ /home/" + UserMark + "/")
+	if got := r.Summary(); got != "--redact: replaced 1 key or token, 1 e-mail address, 2 home-directory user names" {
+		t.Errorf("Summary() = %q", got)
+	}
+}
+
+// A run's shown text is redacted, its texts read back redacted; a writer
+// redacts whole lines, however the writes cut them.
+func TestRunAndWriter(t *testing.T) {
+	run := &model.Run{Path: "/home/alex/runs/a.traj.json", Task: "mail me at a@b.io",
+		Actions:      []model.Action{{Command: "echo sk-proj-AbCdEf1234567890abcdefGHIJ"}},
+		Observations: model.TextList{"/Users/alex/x"}, Thoughts: model.TextList{"ok"}}
+	var r Redactor
+	r.Run(run)
+	if run.Path != "/home/[user]/runs/a.traj.json" || run.Task != "mail me at "+EmailMark || run.Actions[0].Command != "echo "+KeyMark || run.Observation(0) != "/Users/[user]/x" || run.Thought(0) != "ok" {
+		t.Errorf("%+v %q", run, run.Observation(0))
+	}
+	var b strings.Builder
+	w := r.Writer(&b)
+	for _, part := range []string{`{"a": "sk-proj-AbCdEf12`, `34567890abcdefGHIJ"}` + "\n" + `{"b": "/home/`, `alex/z"}`} {
+		w.Write([]byte(part))
+	}
+	w.Close()
+	if want := `{"a": "` + KeyMark + `"}` + "\n" + `{"b": "/home/[user]/z"}`; b.String() != want {
+		t.Errorf("writer: %q, want %q", b.String(), want)
+	}
+}
