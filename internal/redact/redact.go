@@ -30,7 +30,7 @@ var (
 	// keyRe: tokens by their issuers' prefixes (OpenAI and Anthropic sk-,
 	// GitHub ghp_/gho_/ghu_/ghs_/ghr_ and github_pat_, AWS AKIA, Slack
 	// xox?-), then any long run of token characters, judged by entropy.
-	keyRe = regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_\-]{16,}|\bsk-[A-Za-z0-9_\-]{16,}|\bgh[pousr]_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{30,}|\bAKIA[0-9A-Z]{16}|\bxox[abprs]-[A-Za-z0-9\-]{10,}|[A-Za-z0-9_\-]{32,}`)
+	keyRe   = regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_\-]{16,}|\bsk-[A-Za-z0-9_\-]{16,}|\bgh[pousr]_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{30,}|\bAKIA[0-9A-Z]{16}|\bxox[abprs]-[A-Za-z0-9\-]{10,}|[A-Za-z0-9_\-]{32,}`)
 	emailRe = regexp.MustCompile(`[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}`)
 	// homeRe: the user's name in /home/NAME, /Users/NAME and
 	// C:\Users\NAME (also as JSON writes it, with doubled backslashes).
