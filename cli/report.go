@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/trajscope/trajscope/internal/inputfile"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/gold"
 	"github.com/trajscope/trajscope/report"
@@ -14,6 +15,7 @@ import (
 
 type reportOptions struct {
 	format, lens, group, by, gold, plot string
+	resolved                            string
 	perInstance, compare, missed        bool
 	seed                                uint64
 	top                                 int
@@ -58,7 +60,8 @@ else the per-run summary with its cost columns. md and json carry every table.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.format, "format", "md", "output: md (markdown), csv or json")
+	f.StringVar(&o.format, "format", "md", "output: md (markdown), csv, json, or leaderboard (the ContextBench leaderboard's entry per run)")
+	f.StringVar(&o.resolved, "resolved", "", "with --format leaderboard: a SWE-bench harness report or Multi-SWE-bench final report (resolved_ids) for pass@1")
 	f.BoolVar(&o.perInstance, "per-instance", false, "add a per-instance table")
 	f.BoolVar(&o.compare, "compare", false, "compare the last two RESULTS (A B): matched-instance deltas B − A with intervals and p-values")
 	f.Uint64Var(&o.seed, "seed", report.DefaultSeed, "seed of --compare's bootstrap and permutation test (same seed, same figures)")
@@ -75,8 +78,13 @@ else the per-run summary with its cost columns. md and json carry every table.`,
 func runReport(o *reportOptions, args []string, env *Env) error {
 	switch o.format {
 	case "md", "markdown", "csv", "json":
+		if o.resolved != "" {
+			return usagef("--resolved serves --format leaderboard")
+		}
+	case "leaderboard":
+		return runLeaderboard(o, args, env)
 	default:
-		return usagef("unknown --format %q (want md, csv or json)", o.format)
+		return usagef("unknown --format %q (want md, csv, json or leaderboard)", o.format)
 	}
 	if _, err := model.ParseLens(o.lens); err != nil {
 		return usageError{err}
@@ -140,4 +148,28 @@ func runReport(o *reportOptions, args []string, env *Env) error {
 	}
 	_, err = rep.WritePlots(o.plot, func(msg string) { fmt.Fprintf(env.Stderr, "trajscope: %s\n", msg) })
 	return err
+}
+
+// runLeaderboard writes each results file's leaderboard entry.
+func runLeaderboard(o *reportOptions, args []string, env *Env) error {
+	var resolved map[string]bool
+	if o.resolved != "" {
+		b, err := inputfile.Read(o.resolved)
+		if err != nil {
+			return err
+		}
+		if resolved, err = report.ReadResolved(safe(o.resolved), b); err != nil {
+			return err
+		}
+	}
+	runs, _, err := report.ReadArgs(args)
+	if err != nil {
+		return err
+	}
+	entries := make([]report.LeaderboardEntry, len(runs))
+	for i, r := range runs {
+		entries[i] = report.Leaderboard(r, resolved)
+	}
+	w := bufio.NewWriter(env.Stdout)
+	return errors.Join(report.WriteLeaderboard(w, entries), w.Flush())
 }

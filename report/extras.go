@@ -58,6 +58,10 @@ type LensExtras struct {
 	UsageDropUnion diagnose.UnionDrop  `json:"usage_drop_union"`
 	Diagnosis      *diagnose.Diagnosis `json:"diagnosis"`
 	IR             *ir.Metrics         `json:"ir"`
+	// Steps is the lens's step count and ReadLines the lines its steps
+	// showed, re-reads included (the leaderboard's lines per step).
+	Steps     int `json:"steps"`
+	ReadLines int `json:"read_lines"`
 }
 
 // Tokens is a run's token usage summed over its actions, as its format
@@ -113,6 +117,10 @@ func NewExtras(a *scoring.Analysis) *Extras {
 			UsageDropUnion:    diagnose.UnionToFinal(a, l),
 			Diagnosis:         diag[l],
 			IR:                ir.Evaluate(a, l),
+			Steps:             a.Lenses[l].NumSteps,
+		}
+		if n := len(a.Lenses[l].Actions); n > 0 {
+			le.ReadLines = int(a.Lenses[l].Actions[n-1].CumRead)
 		}
 		if l == model.LensObserved {
 			e.Lenses.Observed = le

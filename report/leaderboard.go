@@ -1,0 +1,150 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/trajscope/trajscope/model"
+)
+
+// LeaderboardEntry is one agent's entry as the ContextBench leaderboard
+// publishes it (its agent_results.json), computed from its results. Every
+// figure's definition is in the README ("The leaderboard entry").
+type LeaderboardEntry struct {
+	Model       string                 `json:"model"`
+	Performance LeaderboardPerformance `json:"performance"`
+	Patterns    LeaderboardPatterns    `json:"patterns"`
+	Dynamics    LeaderboardDynamics    `json:"dynamics"`
+}
+
+// LeaderboardPerformance is recall, precision and F1 per granularity
+// ("block" is the symbol granularity) and pass@1.
+type LeaderboardPerformance struct {
+	File  LeaderboardFigures `json:"file"`
+	Block LeaderboardFigures `json:"block"`
+	Line  LeaderboardFigures `json:"line"`
+	// PassAt1 is the share of instances resolved; nil without --resolved.
+	PassAt1 *float64 `json:"pass_at_1"`
+}
+
+// LeaderboardFigures are means over instances, errors counting 0.
+type LeaderboardFigures struct {
+	Recall    float64 `json:"recall"`
+	Precision float64 `json:"precision"`
+	F1        float64 `json:"f1"`
+}
+
+// LeaderboardPatterns are the run's shape: steps, lines per step, cost.
+type LeaderboardPatterns struct {
+	AvgSteps     float64  `json:"avg_steps_per_instance"`
+	LinesPerStep *float64 `json:"avg_lines_per_step"`
+	AvgCost      *float64 `json:"avg_cost_per_instance"`
+}
+
+// LeaderboardDynamics are the trajectory figures.
+type LeaderboardDynamics struct {
+	Efficiency float64 `json:"efficiency"`
+	Redundancy float64 `json:"redundancy"`
+	UsageDrop  float64 `json:"usage_drop"`
+}
+
+// round3 rounds as the leaderboard prints its figures.
+func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
+
+func ptr3(v float64) *float64 { v = round3(v); return &v }
+
+// Leaderboard computes a run's entry. resolved, when not nil, holds the
+// instance ids a test harness resolved (pass@1 is their share of the run's
+// instances).
+func Leaderboard(run *ResultFile, resolved map[string]bool) LeaderboardEntry {
+	row := Summarize(run, model.LensContextBench.String())
+	e := LeaderboardEntry{Model: run.Label}
+	if m := runModel(run); m != "" {
+		e.Model = m
+	}
+	fig := func(g model.Granularity) LeaderboardFigures {
+		s := row.Final.At(g)
+		return LeaderboardFigures{Recall: round3(s.RecallMacro), Precision: round3(s.PrecisionMacro), F1: round3(s.F1Mean)}
+	}
+	e.Performance.File, e.Performance.Block, e.Performance.Line = fig(model.GranFile), fig(model.GranSymbol), fig(model.GranLine)
+	if resolved != nil && len(run.Instances) > 0 {
+		n := 0
+		for i := range run.Instances {
+			if resolved[run.Instances[i].Result.InstanceID] {
+				n++
+			}
+		}
+		e.Performance.PassAt1 = ptr3(float64(n) / float64(len(run.Instances)))
+	}
+	var steps, valid, lines, lineSteps, cost, costed float64
+	for i := range run.Instances {
+		in := &run.Instances[i]
+		if in.Result.Error == "" {
+			steps += float64(in.Result.NumSteps)
+			valid++
+		}
+		if le := in.Extras.Lens(model.LensContextBench.String()); le != nil && in.Result.Error == "" {
+			lines += float64(le.ReadLines)
+			lineSteps += float64(le.Steps)
+		}
+		if in.Extras != nil && in.Extras.CostUSD > 0 {
+			cost += in.Extras.CostUSD
+			costed++
+		}
+	}
+	if valid > 0 {
+		e.Patterns.AvgSteps = round3(steps / valid)
+	}
+	if lineSteps > 0 {
+		e.Patterns.LinesPerStep = ptr3(lines / lineSteps)
+	}
+	if costed > 0 {
+		e.Patterns.AvgCost = ptr3(cost / costed)
+	}
+	line := row.Final.At(model.GranLine)
+	e.Dynamics = LeaderboardDynamics{Efficiency: round3(line.AUC), Redundancy: round3(line.Redundancy), UsageDrop: round3(line.DropLastStep.Mean)}
+	return e
+}
+
+// runModel is the agent and model the run's results name, when they name
+// one (score --format json results).
+func runModel(run *ResultFile) string {
+	for i := range run.Instances {
+		if ex := run.Instances[i].Extras; ex != nil && (ex.Agent != "" || ex.Model != "") {
+			return model.Who(ex.Agent, ex.Model)
+		}
+	}
+	return ""
+}
+
+// WriteLeaderboard writes the entries as the leaderboard's JSON list.
+func WriteLeaderboard(w io.Writer, entries []LeaderboardEntry) error {
+	b, err := json.MarshalIndent(entries, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+// ReadResolved reads a test harness's report for the instances it
+// resolved: a SWE-bench harness report or a Multi-SWE-bench final report,
+// both with "resolved_ids" (a list of instance ids).
+func ReadResolved(name string, b []byte) (map[string]bool, error) {
+	var doc struct {
+		ResolvedIDs *[]string `json:"resolved_ids"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return nil, fmt.Errorf("%s: expected a harness report (a JSON object with resolved_ids): %v", name, err)
+	}
+	if doc.ResolvedIDs == nil {
+		return nil, fmt.Errorf(`%s: no "resolved_ids" list: expected a SWE-bench harness report or a Multi-SWE-bench final report`, name)
+	}
+	out := make(map[string]bool, len(*doc.ResolvedIDs))
+	for _, id := range *doc.ResolvedIDs {
+		out[id] = true
+	}
+	return out, nil
+}
