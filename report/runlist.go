@@ -32,6 +32,11 @@ type ListRow struct {
 	Format     string `json:"format,omitempty"`
 	Actions    int    `json:"actions"`
 	ExitStatus string `json:"exit_status,omitempty"`
+	// Tokens, Seconds and CostUSD are what the run spent, as its format
+	// records it (display.RunSpend); 0 when it records none.
+	Tokens  int     `json:"tokens,omitempty"`
+	Seconds float64 `json:"seconds,omitempty"`
+	CostUSD float64 `json:"cost_usd,omitempty"`
 	// Loaded: the file was read (until then the row stands for the file);
 	// Analysed: the run was scored and the lenses are filled in.
 	Loaded   bool `json:"-"`
@@ -77,9 +82,11 @@ func ActionCount(run *model.Run) int {
 
 // NewListRow describes a run before it is analysed.
 func NewListRow(run *model.Run) ListRow {
+	sp := display.RunSpend(run)
 	return ListRow{
 		Path: run.Path, ID: run.InstanceID, Agent: run.Agent, Model: run.Model, Format: run.Format,
 		Actions: ActionCount(run), ExitStatus: run.ExitStatus, Loaded: true,
+		Tokens: sp.Tokens, Seconds: sp.Seconds, CostUSD: sp.CostUSD,
 	}
 }
 
@@ -162,8 +169,16 @@ func WriteRunList(w io.Writer, rows []ListRow, lens model.Lens) error {
 	idW, whoW = min(idW, 80), min(whoW, 60) // an id may carry what tells duplicates apart
 	fmt.Fprintf(b, "%d runs (%s lens): final line coverage, line AUC, redundancy; gold spans found / read then dropped / near miss / searched / never opened\n",
 		len(rows), lens)
-	fmt.Fprintf(b, "%4s  %s  %s  %7s  %5s  %5s  %5s  %5s  %7s  %4s  %8s  %5s\n", "#", pad("instance", idW), pad("agent · model", whoW),
+	spends := false // what runs spent, when any records it
+	for i := range rows {
+		spends = spends || rows[i].Tokens > 0 || rows[i].Seconds > 0 || rows[i].CostUSD > 0
+	}
+	head := fmt.Sprintf("%4s  %s  %s  %7s  %5s  %5s  %5s  %5s  %7s  %4s  %8s  %5s", "#", pad("instance", idW), pad("agent · model", whoW),
 		"actions", "cov", "auc", "red", "found", "dropped", "near", "searched", "never")
+	if spends {
+		head += fmt.Sprintf("  %7s  %7s  %8s", "tokens", "time", "cost")
+	}
+	fmt.Fprintln(b, head)
 	for i := range rows {
 		r := &rows[i]
 		line := fmt.Sprintf("%4d  %s  %s  %7d", r.Pos, pad(display.Middle(labels[i], idW), idW),
@@ -171,11 +186,22 @@ func WriteRunList(w io.Writer, rows []ListRow, lens model.Lens) error {
 		l := &r.Lenses[lens]
 		switch {
 		case !r.Analysed:
+			line += strings.Repeat(" ", 2+5+2+5+2+5+2+5+2+7+2+4+2+8+2+5)
 		case l.Error != "":
 			line += fmt.Sprintf("  %5s  %5s  %5s  %5s  %7s  %4s  %8s  %5s", "-", "-", "-", "-", "-", "-", "-", "-")
 		default:
 			line += fmt.Sprintf("  %5.2f  %5.2f  %5.2f  %5d  %7d  %4d  %8d  %5d", l.Coverage, l.AUC, l.Redundancy,
 				l.Found(), l.Dropped(), l.NearMiss(), l.Searched(), l.Never())
+		}
+		if spends {
+			cell := func(ok bool, s string) string {
+				if !ok {
+					return "-"
+				}
+				return s
+			}
+			line += fmt.Sprintf("  %7s  %7s  %8s", cell(r.Tokens > 0, display.Compact(r.Tokens)),
+				cell(r.Seconds > 0, display.Duration(r.Seconds)), cell(r.CostUSD > 0, display.Dollars(r.CostUSD)))
 		}
 		if note := noteOf(r, lens); note != "" {
 			line += "  (" + termsafe.Line(note) + ")"

@@ -32,6 +32,9 @@ func WriteRunSummary(w io.Writer, a *scoring.Analysis, lens model.Lens) error {
 	fmt.Fprintln(b, strings.Join(meta, " · "))
 	fmt.Fprintf(b, "%s · %s · %s\n", plural(n, "action"),
 		plural(a.Lenses[model.LensContextBench].NumSteps, "contextbench step"), plural(a.Lenses[model.LensObserved].NumSteps, "observed step"))
+	if sp := display.RunSpend(run).Words(); sp != "" {
+		fmt.Fprintf(b, "spent: %s\n", sp)
+	}
 	if a.Partial != nil {
 		fmt.Fprintf(b, "%s\n", display.NoRepoBanner(a.Partial.Reason()))
 		fmt.Fprintf(b, "  %s\n", display.NoRepoMetrics)

@@ -55,33 +55,9 @@ func lensShort(l model.Lens, done, all int) string {
 // usage words the run's recorded tokens (input plus output, over its
 // actions) and cost, "" when it records neither.
 func usage(run *model.Run) string {
-	tokens := 0
-	for i := range run.Actions {
-		u := &run.Actions[i].Usage
-		tokens += int(u.InputTokens) + int(u.OutputTokens)
-	}
-	var parts []string
-	if tokens > 0 {
-		parts = append(parts, compact(tokens)+" tokens")
-	}
-	if run.CostUSD > 0 {
-		parts = append(parts, fmt.Sprintf("$%.2f", run.CostUSD))
-		if run.CostUSD < 0.01 {
-			parts[len(parts)-1] = fmt.Sprintf("$%.4f", run.CostUSD)
-		}
-	}
-	return strings.Join(parts, " · ")
-}
-
-// compact writes a count as 950, 12.3k or 4.1M.
-func compact(n int) string {
-	switch {
-	case n < 1000:
-		return fmt.Sprint(n)
-	case n < 1_000_000:
-		return fmt.Sprintf("%.1fk", float64(n)/1e3)
-	}
-	return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	sp := display.RunSpend(run)
+	sp.Timed = false // the header has no room for the time
+	return sp.Words()
 }
 
 // field is one header field. Fields show in the order of the list; which

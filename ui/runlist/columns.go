@@ -86,6 +86,29 @@ var columns = []column{
 	{"near", 4, true, nearLess, nearCell},
 	{"srch", 4, true, searchLess, searchCell},
 	{"never", 5, true, neverLess, neverCell},
+	// What the run spent, when runs record it (hidden otherwise).
+	{"tokens", 6, false, byInt(func(r *report.ListRow, _ model.Lens) int { return r.Tokens }),
+		func(r *report.ListRow, _ model.Lens) string { return spent(r.Tokens > 0, display.Compact(r.Tokens)) }},
+	{"time", 6, false, func(a, b *report.ListRow, _ model.Lens) bool { return a.Seconds < b.Seconds },
+		func(r *report.ListRow, _ model.Lens) string { return spent(r.Seconds > 0, display.Duration(r.Seconds)) }},
+	{"cost", 7, false, func(a, b *report.ListRow, _ model.Lens) bool { return a.CostUSD < b.CostUSD },
+		func(r *report.ListRow, _ model.Lens) string { return spent(r.CostUSD > 0, display.Dollars(r.CostUSD)) }},
+}
+
+// spent is a spend column's cell: "-" for a run that records none.
+func spent(recorded bool, s string) string {
+	if !recorded {
+		return "-"
+	}
+	return s
+}
+
+// spendCols are the columns of what runs spent, by index: each is shown
+// only when some run records it.
+var spendCols = []func(r *report.ListRow) bool{
+	func(r *report.ListRow) bool { return r.Tokens > 0 },
+	func(r *report.ListRow) bool { return r.Seconds > 0 },
+	func(r *report.ListRow) bool { return r.CostUSD > 0 },
 }
 
 // who is the agent and model in w cells: the model alone when both do
@@ -121,6 +144,19 @@ func (m *Model) widths() []int {
 	anyWho := false
 	for i := range m.rows {
 		anyWho = anyWho || m.rows[i].Who() != ""
+	}
+	// A spend column shows when some run records it and the instance
+	// keeps its room.
+	for k, recorded := range spendCols {
+		i := len(columns) - len(spendCols) + k
+		any := false
+		for k := range m.rows {
+			any = any || recorded(&m.rows[k])
+		}
+		if !any || m.w-fixed < instanceMin {
+			fixed -= ws[i] + 1
+			ws[i] = 0
+		}
 	}
 	// Prediction records name no agent: the column would stay empty.
 	if m.w-fixed < instanceMin || !anyWho {

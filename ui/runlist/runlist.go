@@ -286,8 +286,14 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 			m.refresh()
 		}
 	case key.Matches(k, keys.Sort):
+		ws := m.widths()
 		m.col = (m.col + 1) % len(columns)
+		for m.col != 0 && ws[m.col] == 0 {
+			m.col = (m.col + 1) % len(columns) // a hidden column sorts nothing anyone sees
+		}
 		m.desc = columns[m.col].metric
+		// The spend columns sort most first, as the figures do.
+		m.desc = m.desc || m.col >= len(columns)-len(spendCols)
 		m.resort()
 	case key.Matches(k, keys.SortDir):
 		m.desc = !m.desc

@@ -210,7 +210,7 @@ func TestGoldenLists(t *testing.T) {
 	}{
 		{"list_120x40", 120, 40, 4, nil},
 		{"list_80x24", 80, 24, 4, []string{"down", "down", "down"}},
-		{"list_loading_80x24", 80, 24, 2, []string{"s", "s", "s", "s"}},
+		{"list_loading_80x24", 80, 24, 2, []string{"s", "s", "s"}},
 		{"list_filter_120x40", 120, 40, 4, []string{"/", "m", "i", "n", "i"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,0 +1,105 @@
+package display
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/trajscope/trajscope/model"
+)
+
+// Spend is where a run's time and tokens went, as its format records them
+// (timestamps, token usage, cost): per action and in total.
+type Spend struct {
+	// Seconds is the time from the first timestamped action to the last;
+	// Timed reports whether any action has a timestamp.
+	Seconds float64
+	Timed   bool
+	// Tokens is input plus output tokens over the actions.
+	Tokens  int
+	CostUSD float64
+}
+
+// RunSpend totals a run's recorded time, tokens and cost.
+func RunSpend(run *model.Run) Spend {
+	s := Spend{CostUSD: run.CostUSD}
+	first, last := 0.0, 0.0
+	for i := range run.Actions {
+		a := &run.Actions[i]
+		s.Tokens += int(a.Usage.InputTokens) + int(a.Usage.OutputTokens)
+		if t := a.Timestamp; t > 0 {
+			if !s.Timed || t < first {
+				first = t
+			}
+			last = max(last, t)
+			s.Timed = true
+		}
+	}
+	s.Seconds = last - first
+	return s
+}
+
+// StepSpend is action i's share: the seconds since the previous timestamped
+// action (ok false when either has none) and its tokens.
+func StepSpend(run *model.Run, i int) (seconds float64, timed bool, tokens int) {
+	a := &run.Actions[i]
+	tokens = int(a.Usage.InputTokens) + int(a.Usage.OutputTokens)
+	if a.Timestamp <= 0 || i == 0 {
+		return 0, false, tokens
+	}
+	for k := i - 1; k >= 0; k-- {
+		if t := run.Actions[k].Timestamp; t > 0 {
+			return max(a.Timestamp-t, 0), true, tokens
+		}
+	}
+	return 0, false, tokens
+}
+
+// Words says a spend in a few words ("12m04s · 114.3k tokens · $0.76"), ""
+// when nothing is recorded.
+func (s Spend) Words() string {
+	var parts []string
+	if s.Timed && s.Seconds > 0 {
+		parts = append(parts, Duration(s.Seconds))
+	}
+	if s.Tokens > 0 {
+		parts = append(parts, Compact(s.Tokens)+" tokens")
+	}
+	if s.CostUSD > 0 {
+		parts = append(parts, Dollars(s.CostUSD))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// Dollars writes a cost: $0.76, or $0.0042 under a cent.
+func Dollars(c float64) string {
+	if c < 0.01 {
+		return fmt.Sprintf("$%.4f", c)
+	}
+	return fmt.Sprintf("$%.2f", c)
+}
+
+// Compact writes a count as 950, 12.3k or 4.1M.
+func Compact(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprint(n)
+	case n < 1_000_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%.1fM", float64(n)/1e6)
+}
+
+// Duration writes seconds as 0.4s, 12s, 3m05s or 2h03m.
+func Duration(s float64) string {
+	switch {
+	case s < 10:
+		return fmt.Sprintf("%.1fs", s)
+	case s < 60:
+		return fmt.Sprintf("%.0fs", s)
+	case s < 3600:
+		m := int(s) / 60
+		return fmt.Sprintf("%dm%02ds", m, int(s)-60*m)
+	}
+	h := int(s) / 3600
+	return fmt.Sprintf("%dh%02dm", h, (int(s)-3600*h)/60)
+}
