@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/ui/keys"
 	"github.com/trajscope/trajscope/ui/pane"
@@ -74,6 +75,16 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return m.cycleFilter()
 	case key.Matches(k, keys.Fold):
 		return m.toggleFold()
+	case key.Matches(k, keys.Spend):
+		m.ctx.Spend = !m.ctx.Spend
+		m.ctx.Rev++
+		m.markAll()
+		m.status = "spend: time and tokens per step (u: coverage)"
+		if !m.ctx.Spend {
+			m.status = "coverage"
+		} else if display.RunSpend(m.ctx.Data.Run).Words() == "" {
+			m.status = "this run records no timestamps, tokens or cost"
+		}
 	case key.Matches(k, keys.Play):
 		return m.togglePlay()
 	case key.Matches(k, keys.Faster):

@@ -75,3 +75,28 @@ func TestSourceAsOfStep(t *testing.T) {
 		t.Errorf("b again shows the base:\n%s", screen)
 	}
 }
+
+// u shows where time and tokens went: each action's in the timeline, bars
+// per step in the metrics pane, totals so far and for the run; u again
+// returns to coverage.
+func TestSpendMode(t *testing.T) {
+	repo := fstest.MapFS{"a.py": {Data: []byte("x = 1\n")}}
+	run := &model.Run{InstanceID: "o__r-1", Format: "claude-code", CostUSD: 0.5}
+	for i, u := range []int32{1000, 30000, 2000} {
+		run.Actions = append(run.Actions, model.Action{Tool: "Bash", Category: model.CategoryRun, Command: "ls",
+			Timestamp: 1000 + float64(i*i*10), Usage: model.Usage{InputTokens: u, OutputTokens: 500}})
+	}
+	a := scoring.Analyze(run, &model.Gold{ID: "o__r-1"}, scoring.NewFileCache(source.NewFS(repo)), model.ContextBench)
+	m := newModel(t, a, Options{Step: 3}, 120, 40)
+	typeKeys(m, "u")
+	screen := ansi.Strip(m.View().Content)
+	for _, want := range []string{"Spend  per step, up to step 3", "this step: 30s · 2.5k tokens", "so far: 40s · 34.5k tokens", "run: 40s · 34.5k tokens · $0.50", "10s 30.5k"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("screen lacks %q:\n%s", want, screen)
+		}
+	}
+	typeKeys(m, "u")
+	if screen := ansi.Strip(m.View().Content); strings.Contains(screen, "Spend") || !strings.Contains(screen, "Coverage") {
+		t.Errorf("u again:\n%s", screen)
+	}
+}

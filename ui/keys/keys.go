@@ -39,6 +39,7 @@ var (
 	Fold               = bind("z", "fold/unfold sub-agents", "z")
 	Task, Patch        = bind("t", "task and patch", "t"), bind("p", "patch / task", "p")
 	AsOf               = bind("b", "source as of this step / base", "b")
+	Spend              = bind("u", "time and tokens per step", "u")
 	Help, Quit, Back   = bind("?", "help", "?"), bind("q", "quit", "q", "ctrl+c"), bind("esc", "close / clear", "esc")
 	// The run list's own keys.
 	Open, ListFilter = bind("enter", "open the run", "enter"), bind("/", "filter runs", "/")
@@ -56,7 +57,7 @@ var reference = [][]key.Binding{
 	{Next, Prev, First, Last, Play, Faster, Lens},
 	{Focus, FocusBack, Down, Up, PageDown, PageUp, Select},
 	{NextGold, NextMissed, Closest, Files, Follow, Edit},
-	{Search, NextMatch, Filter, Thoughts, Fold, Task, AsOf},
+	{Search, NextMatch, Filter, Thoughts, Fold, Task, AsOf, Spend},
 	{PrevRun, Back, Help, Quit},
 }
 

@@ -78,6 +78,9 @@ func (m *Model) View() string {
 	if m.w <= 0 || m.h <= 0 {
 		return ""
 	}
+	if m.ctx.Spend {
+		return m.spendView()
+	}
 	ctx, t, d := m.ctx, m.ctx.Theme, m.ctx.Data
 	ld := ctx.L()
 	cur := ctx.Cur

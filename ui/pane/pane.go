@@ -84,6 +84,9 @@ type Context struct {
 	Lens model.Lens
 	// Filter is the category shown in the timeline ("" for all).
 	Filter string
+	// Spend shows where time and tokens went (u): per action in the
+	// timeline, as bars in the metrics pane.
+	Spend bool
 	// Folded hides the actions sub-agents made (Sidechain): the timeline
 	// shows the calls that launched them only.
 	Folded bool

@@ -99,6 +99,18 @@ func (m *Model) View() string {
 			suffix += display.GlyphReread
 			suffixStyled += t.Reread.Render(display.GlyphReread)
 		}
+		if ctx.Spend {
+			// What the step took instead of what it found (u).
+			secs, timed, toks := display.StepSpend(d.Run, i)
+			suffix = ""
+			if timed {
+				suffix = display.Duration(secs)
+			}
+			if toks > 0 {
+				suffix = strings.TrimSpace(suffix + " " + display.Compact(toks))
+			}
+			suffixStyled = t.Muted.Render(suffix)
+		}
 		if d.Run.Actions[i].Failed() {
 			// First, so failures line up; the glyph says it without colour.
 			if suffix != "" {

@@ -1,0 +1,97 @@
+package metrics
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/trajscope/trajscope/display"
+	"github.com/trajscope/trajscope/ui/fit"
+	"github.com/trajscope/trajscope/ui/pane"
+)
+
+// Bars draws per-action values as bars of eight levels over the whole run
+// (w columns; a column holds the largest value of its actions), scaled to
+// the run's largest; columns after cur are dots. It is the spend chart's:
+// what each step cost, not a running total.
+func Bars(values []float64, cur, w int) (past, future string) {
+	n := len(values)
+	if n == 0 || w <= 0 {
+		return "", ""
+	}
+	top := 0.0
+	for _, v := range values {
+		top = math.Max(top, v)
+	}
+	var p, f strings.Builder
+	for c := 0; c < w; c++ {
+		from, to := c*n/w, max((c+1)*n/w, c*n/w+1) // the column's actions
+		if n < w {
+			from, to = c*n/w, c*n/w+1
+		}
+		if from > cur {
+			f.WriteRune('·')
+			continue
+		}
+		v := 0.0
+		for i := from; i < min(to, cur+1); i++ {
+			v = math.Max(v, values[i])
+		}
+		if v <= 0 || top <= 0 {
+			p.WriteRune('_')
+			continue
+		}
+		k := int(math.Ceil(v/top*8)) - 1
+		p.WriteRune(Blocks[min(max(k, 0), 7)])
+	}
+	return p.String(), f.String()
+}
+
+// spendView is the bar in spend mode (u): what each step took in time and
+// tokens, as bars over the run, and the totals so far and for the run.
+func (m *Model) spendView() string {
+	ctx, t, d := m.ctx, m.ctx.Theme, m.ctx.Data
+	run, cur := d.Run, ctx.Cur
+	secs := make([]float64, d.N)
+	toks := make([]float64, d.N)
+	var soFarSecs float64
+	soFarToks := 0
+	for i := 0; i < d.N; i++ {
+		s, _, k := display.StepSpend(run, i)
+		secs[i], toks[i] = s, float64(k)
+		if i <= cur {
+			soFarSecs += s
+			soFarToks += k
+		}
+	}
+	total := display.RunSpend(run)
+	lines := []string{pane.Title(ctx, "Spend", fmt.Sprintf("per step, up to step %d (u: coverage)", cur+1), false, m.w)}
+	if total.Words() == "" {
+		lines = append(lines, t.Muted.Render(" this run records no timestamps, tokens or cost"))
+		return strings.Join(fit.Block(lines, m.w, m.h), "\n")
+	}
+	ss, _, sk := display.StepSpend(run, cur)
+	infoW := min(44, max(m.w/3, 30))
+	info := []string{
+		fmt.Sprintf("this step: %s · %s tokens", display.Duration(ss), display.Compact(sk)),
+		fmt.Sprintf("so far: %s · %s tokens", display.Duration(soFarSecs), display.Compact(soFarToks)),
+		"run: " + total.Words(),
+	}
+	rows := []struct {
+		name string
+		vals []float64
+		val  string
+	}{
+		{"time", secs, display.Duration(ss)},
+		{"tokens", toks, display.Compact(sk)},
+	}
+	sw := max(m.w-8-8-3-infoW-1, 4)
+	for r, row := range rows {
+		past, fut := Bars(row.vals, cur, sw)
+		line := fmt.Sprintf(" %-6s %s %7s ", row.name, t.Spark[3*r].Render(past)+t.SparkFuture.Render(fut), row.val)
+		line += t.Separator.Render("│") + " " + fit.Line(info[r], infoW)
+		lines = append(lines, line)
+	}
+	lines = append(lines, strings.Repeat(" ", 17+sw)+t.Separator.Render("│")+" "+fit.Line(info[2], infoW))
+	return strings.Join(fit.Block(lines, m.w, m.h), "\n")
+}
