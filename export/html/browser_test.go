@@ -347,6 +347,11 @@ func TestBrowserDemo(t *testing.T) {
 		t.Errorf("v: lens %q -> %q, status %q", lensBefore, after, b.text("#status"))
 	}
 
+	// The spend chart follows the step: at the last, what the last took.
+	if got, want := b.text("#spend-now"), eval[string](b, "(() => { const D = JSON.parse(document.getElementById('data').textContent); return D.actions[D.n - 1].spend || '-' })()"); got == "" || got != want {
+		t.Errorf("spend now %q, want %q", got, want)
+	}
+
 	// t opens the task and the patch, and shows the patch's gold line; t
 	// again folds them.
 	visible := "document.querySelector('#patch .pl.del').checkVisibility()"

@@ -1,9 +1,11 @@
 package html
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
+	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/model"
 )
 
@@ -62,4 +64,38 @@ func charts(p *pageData) []chart {
 		out = append(out, c)
 	}
 	return out
+}
+
+// bar is one action's bar of the spend chart.
+type bar struct{ X, Y, W, H float64 }
+
+// spendBars draws tokens per action as bars scaled to the largest (time
+// when the run records no tokens); what says which. nil when the run
+// records neither.
+func spendBars(run *model.Run) (bars []bar, what string) {
+	n := len(run.Actions)
+	vals := make([]float64, n)
+	top, what := 0.0, "tokens per step"
+	for i := range vals {
+		_, _, toks := display.StepSpend(run, i)
+		vals[i] = float64(toks)
+		top = math.Max(top, vals[i])
+	}
+	if top == 0 {
+		what = "time per step"
+		for i := range vals {
+			secs, _, _ := display.StepSpend(run, i)
+			vals[i] = secs
+			top = math.Max(top, secs)
+		}
+	}
+	if top == 0 || n == 0 {
+		return nil, ""
+	}
+	w := chartW / float64(n)
+	for i, v := range vals {
+		h := v / top * (chartH - 2*chartPad)
+		bars = append(bars, bar{X: float64(i) * w, Y: chartH - chartPad - h, W: math.Max(w*0.8, 0.5), H: h})
+	}
+	return bars, what
 }

@@ -71,6 +71,9 @@ type view struct {
 	Who, Format, Sem string
 	// The task and the submitted patch, each patch line with its gold mark.
 	Task, TaskFrom, PatchSummary, GoldGlyph string
+	// SpendBars chart what each step took (SpendWhat: tokens or time).
+	SpendBars []bar
+	SpendWhat string
 	Patch                                   []patchLine
 	// The charts' frame.
 	ViewBox             string
@@ -178,6 +181,7 @@ func Write(w io.Writer, a *scoring.Analysis, o Options) error {
 	}
 	v.Charts = charts(data)
 	v.taskAndPatch(a)
+	v.SpendBars, v.SpendWhat = spendBars(a.Run)
 	// Written as it is made: the page is several times the run's size, and
 	// a half-written page is the caller's to discard (export writes it to
 	// a temporary file).

@@ -122,7 +122,7 @@ func TestHostileRunStaysText(t *testing.T) {
 			allowed := map[string]bool{"html": true, "head": true, "meta": true, "title": true, "style": true, "body": true,
 				"header": true, "span": true, "main": true, "section": true, "h2": true, "ol": true, "div": true, "pre": true,
 				"code": true, "figure": true, "figcaption": true, "svg": true, "line": true, "polyline": true, "footer": true,
-				"input": true, "b": true, "script": true, "details": true, "summary": true}
+				"input": true, "b": true, "script": true, "details": true, "summary": true, "rect": true}
 			for tag := range p.tags {
 				if !allowed[tag] {
 					t.Errorf("unexpected element <%s> in the page", tag)
@@ -351,5 +351,32 @@ func TestPageHasTaskAndPatch(t *testing.T) {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %s", want)
 		}
+	}
+}
+
+// A run that records tokens gets a chart of them per step, a bar an action,
+// each bar as tall as its share of the largest step.
+func TestPageSpendChart(t *testing.T) {
+	a := exporttest.Demo(t)
+	page := string(render(t, a, Options{Theme: "dark"}))
+	if !strings.Contains(page, `<figure class="chart" id="chart-spend">`) || !strings.Contains(page, `<span class="gname">tokens per step</span>`) {
+		t.Fatal("no spend chart")
+	}
+	if n := strings.Count(page, `<rect class="bar"`); n != len(a.Run.Actions) {
+		t.Errorf("%d bars for %d actions", n, len(a.Run.Actions))
+	}
+	bars, _ := spendBars(a.Run)
+	top, tallest := 0, 0.0
+	for i := range a.Run.Actions {
+		u := a.Run.Actions[i].Usage
+		if k := int(u.InputTokens + u.OutputTokens); k > top {
+			top = k
+		}
+	}
+	for _, b := range bars {
+		tallest = max(tallest, b.H)
+	}
+	if top == 0 || tallest != chartH-2*chartPad {
+		t.Errorf("largest step %d tokens, tallest bar %v", top, tallest)
 	}
 }

@@ -142,7 +142,7 @@
     var a = D.actions[S.cur];
     var detail = 'step ' + (S.cur + 1) + ' · ' + a.cat;
     if (a.tool && a.tool !== 'bash') detail += ' · ' + a.tool;
-    $('obs-detail').textContent = detail + ' · ' + a.lines + ' lines';
+    $('obs-detail').textContent = detail + ' · ' + a.lines + ' lines' + (a.spend ? ' · ' + a.spend : '');
     $('obs-thought').textContent = a.thought || '';
     $('obs-cmd').textContent = a.cmd ? '$ ' + a.cmd : '';
     $('obs-cmd').hidden = !a.cmd;
@@ -234,6 +234,13 @@
       $('cov-' + name).textContent = fix2(curve[cur]);
       $('fin-' + name).textContent = 'final ' + fix2(ld.final[g][0]) + ' p ' + fix2(ld.final[g][1]);
     });
+    var sc = document.querySelector('#chart-spend .cursor');
+    if (sc) {
+      var sx = ((cur + 0.5) * D.chart[0] / D.n).toFixed(1);
+      sc.setAttribute('x1', sx);
+      sc.setAttribute('x2', sx);
+      $('spend-now').textContent = D.actions[cur].spend || '-';
+    }
     $('cov-detail').textContent = D.lenses[L] + ' lens · cumulative up to step ' + (cur + 1);
     var rr = ld.cumRead[cur] ? fix2(ld.cumReread[cur] / ld.cumRead[cur]) : '-';
     var info = ['re-read ' + ld.cumReread[cur] + '/' + ld.cumRead[cur] + ' lines (' + rr + ')',
