@@ -74,7 +74,7 @@ type view struct {
 	// SpendBars chart what each step took (SpendWhat: tokens or time).
 	SpendBars []bar
 	SpendWhat string
-	Patch                                   []patchLine
+	Patch     []patchLine
 	// The charts' frame.
 	ViewBox             string
 	Base, Width, Height float64
