@@ -67,3 +67,27 @@ func TestFitLabel(t *testing.T) {
 		}
 	}
 }
+
+// A run's spend: time from its first to its last timestamp, its tokens,
+// its own cost, else its steps' summed; a step's: the time since the
+// previous timestamped action, its tokens and cost.
+func TestSpend(t *testing.T) {
+	run := &model.Run{Actions: []model.Action{
+		{Timestamp: 100, Usage: model.Usage{InputTokens: 900, OutputTokens: 100, CostUSD: 0.01}},
+		{},
+		{Timestamp: 175, Usage: model.Usage{InputTokens: 1500, OutputTokens: 500, CostUSD: 0.02}},
+	}}
+	if got := RunSpend(run).Words(); got != "1m15s · 3.0k tokens · $0.03" {
+		t.Errorf("run: %q", got)
+	}
+	run.CostUSD = 0.5
+	if got := RunSpend(run).Words(); got != "1m15s · 3.0k tokens · $0.50" {
+		t.Errorf("run with its own cost: %q", got)
+	}
+	if got := StepSpend(run, 2).Words(); got != "1m15s · 2.0k tokens · $0.02" {
+		t.Errorf("step 3: %q", got)
+	}
+	if s := StepSpend(run, 1); s.Timed || s.Words() != "" {
+		t.Errorf("an untimed step: %+v", s)
+	}
+}

@@ -19,13 +19,16 @@ type Spend struct {
 	CostUSD float64
 }
 
-// RunSpend totals a run's recorded time, tokens and cost.
+// RunSpend totals a run's recorded time, tokens and cost (the run's own
+// cost, else its steps' summed).
 func RunSpend(run *model.Run) Spend {
 	s := Spend{CostUSD: run.CostUSD}
+	steps := 0.0
 	first, last := 0.0, 0.0
 	for i := range run.Actions {
 		a := &run.Actions[i]
 		s.Tokens += int(a.Usage.InputTokens) + int(a.Usage.OutputTokens)
+		steps += a.Usage.CostUSD
 		if t := a.Timestamp; t > 0 {
 			if !s.Timed || t < first {
 				first = t
@@ -35,30 +38,34 @@ func RunSpend(run *model.Run) Spend {
 		}
 	}
 	s.Seconds = last - first
+	if s.CostUSD == 0 {
+		s.CostUSD = steps
+	}
 	return s
 }
 
 // StepSpend is action i's share: the seconds since the previous timestamped
-// action (ok false when either has none) and its tokens.
-func StepSpend(run *model.Run, i int) (seconds float64, timed bool, tokens int) {
+// action (Timed false when either has none), its tokens and its cost.
+func StepSpend(run *model.Run, i int) Spend {
 	a := &run.Actions[i]
-	tokens = int(a.Usage.InputTokens) + int(a.Usage.OutputTokens)
+	s := Spend{Tokens: int(a.Usage.InputTokens) + int(a.Usage.OutputTokens), CostUSD: a.Usage.CostUSD}
 	if a.Timestamp <= 0 || i == 0 {
-		return 0, false, tokens
+		return s
 	}
 	for k := i - 1; k >= 0; k-- {
 		if t := run.Actions[k].Timestamp; t > 0 {
-			return max(a.Timestamp-t, 0), true, tokens
+			s.Seconds, s.Timed = max(a.Timestamp-t, 0), true
+			return s
 		}
 	}
-	return 0, false, tokens
+	return s
 }
 
 // Words says a spend in a few words ("12m04s · 114.3k tokens · $0.76"), ""
 // when nothing is recorded.
 func (s Spend) Words() string {
 	var parts []string
-	if s.Timed && s.Seconds > 0 {
+	if s.Timed {
 		parts = append(parts, Duration(s.Seconds))
 	}
 	if s.Tokens > 0 {

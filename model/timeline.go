@@ -102,18 +102,23 @@ type Usage struct {
 	OutputTokens int32
 	CacheRead    int32
 	CacheWrite   int32
+	// CostUSD is what the call cost, when the format records it per step
+	// (ATIF's metrics.cost_usd, mini-swe-agent v2's extra.cost).
+	CostUSD float64
 }
 
 // NewUsage is the usage of the counts given; a count beyond 32 bits (no
 // model call is that large) is kept as the nearest that fits.
 func NewUsage(input, output, cacheRead, cacheWrite int) Usage {
-	return Usage{Clamp32(input), Clamp32(output), Clamp32(cacheRead), Clamp32(cacheWrite)}
+	return Usage{InputTokens: Clamp32(input), OutputTokens: Clamp32(output), CacheRead: Clamp32(cacheRead), CacheWrite: Clamp32(cacheWrite)}
 }
 
 // Plus adds two usages field by field.
 func (u Usage) Plus(v Usage) Usage {
-	return NewUsage(int(u.InputTokens)+int(v.InputTokens), int(u.OutputTokens)+int(v.OutputTokens),
+	w := NewUsage(int(u.InputTokens)+int(v.InputTokens), int(u.OutputTokens)+int(v.OutputTokens),
 		int(u.CacheRead)+int(v.CacheRead), int(u.CacheWrite)+int(v.CacheWrite))
+	w.CostUSD = u.CostUSD + v.CostUSD
+	return w
 }
 
 // Clamp32 is n as an int32, the nearest that fits when n does not: the

@@ -77,16 +77,14 @@ func spendBars(run *model.Run) (bars []bar, what string) {
 	vals := make([]float64, n)
 	top, what := 0.0, "tokens per step"
 	for i := range vals {
-		_, _, toks := display.StepSpend(run, i)
-		vals[i] = float64(toks)
+		vals[i] = float64(display.StepSpend(run, i).Tokens)
 		top = math.Max(top, vals[i])
 	}
 	if top == 0 {
 		what = "time per step"
 		for i := range vals {
-			secs, _, _ := display.StepSpend(run, i)
-			vals[i] = secs
-			top = math.Max(top, secs)
+			vals[i] = display.StepSpend(run, i).Seconds
+			top = math.Max(top, vals[i])
 		}
 	}
 	if top == 0 || n == 0 {

@@ -157,16 +157,7 @@ func buildData(d *viewdata.Data, o Options) *pageData {
 		p.Actions = append(p.Actions, action{Cat: cat, Glyph: display.CategoryGlyph(cat), Short: d.Short(i),
 			Tool: termsafe.Line(act.Tool), Cmd: termsafe.Text(act.Command), Thought: termsafe.Text(strings.TrimSpace(d.Run.Thought(i))),
 			Obs: obs, Lines: lines, Cut: cut})
-		if secs, timed, toks := display.StepSpend(d.Run, i); timed || toks > 0 {
-			var parts []string
-			if timed {
-				parts = append(parts, display.Duration(secs))
-			}
-			if toks > 0 {
-				parts = append(parts, display.Compact(toks)+" tokens")
-			}
-			p.Actions[len(p.Actions)-1].Spend = strings.Join(parts, " · ")
-		}
+		p.Actions[len(p.Actions)-1].Spend = display.StepSpend(d.Run, i).Words()
 	}
 	index := p.files(d)
 	for _, l := range model.Lenses {

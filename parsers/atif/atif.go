@@ -396,7 +396,9 @@ func (w *walker) metrics(step *jsontree.Value) model.Usage {
 			input = prompt
 		}
 	}
-	return model.NewUsage(input, completion, cached, write)
+	u := model.NewUsage(input, completion, cached, write)
+	u.CostUSD = toolcall.Cost(m.Get("cost_usd"))
+	return u
 }
 
 // arguments decodes a tool call's arguments: an object, or (from exporters

@@ -275,10 +275,12 @@ func commandOf(v *jsontree.Value) string {
 }
 
 func usageOf(msg *jsontree.Value) model.Usage {
-	if u := msg.Path("extra", "response", "usage"); !u.IsNull() {
-		return toolcall.OpenAIUsage(u)
+	u := toolcall.OpenAIUsage(msg.Get("usage"))
+	if r := msg.Path("extra", "response", "usage"); !r.IsNull() {
+		u = toolcall.OpenAIUsage(r)
 	}
-	return toolcall.OpenAIUsage(msg.Get("usage"))
+	u.CostUSD = toolcall.Cost(msg.Path("extra", "cost")) // the call's, as mini-swe-agent's model counts it
+	return u
 }
 
 var (

@@ -182,8 +182,9 @@ func TestRealSample(t *testing.T) {
 			t.Errorf("action %d reads = %+v, want %+v", i, got, want)
 		}
 	}
-	// messages[2]'s usage: prompt 1689 with 1664 cached, completion 76.
-	if u := run.Actions[0].Usage; u != (model.Usage{InputTokens: 25, OutputTokens: 76, CacheRead: 1664}) {
+	// messages[2]'s usage: prompt 1689 with 1664 cached, completion 76, and
+	// the call's cost from extra.cost.
+	if u := run.Actions[0].Usage; u != (model.Usage{InputTokens: 25, OutputTokens: 76, CacheRead: 1664, CostUSD: 8.551199999999999e-05}) {
 		t.Errorf("usage 0 = %+v", u)
 	}
 	if !strings.HasPrefix(run.Prediction.ModelPatch, "--- a/astropy/modeling/separable.py") {

@@ -54,14 +54,15 @@ func (m *Model) spendView() string {
 	run, cur := d.Run, ctx.Cur
 	secs := make([]float64, d.N)
 	toks := make([]float64, d.N)
-	var soFarSecs float64
+	var soFarSecs, soFarCost float64
 	soFarToks := 0
 	for i := 0; i < d.N; i++ {
-		s, _, k := display.StepSpend(run, i)
-		secs[i], toks[i] = s, float64(k)
+		sp := display.StepSpend(run, i)
+		secs[i], toks[i] = sp.Seconds, float64(sp.Tokens)
 		if i <= cur {
-			soFarSecs += s
-			soFarToks += k
+			soFarSecs += sp.Seconds
+			soFarToks += sp.Tokens
+			soFarCost += sp.CostUSD
 		}
 	}
 	total := display.RunSpend(run)
@@ -70,13 +71,12 @@ func (m *Model) spendView() string {
 		lines = append(lines, t.Muted.Render(" this run records no timestamps, tokens or cost"))
 		return strings.Join(fit.Block(lines, m.w, m.h), "\n")
 	}
-	ss, _, sk := display.StepSpend(run, cur)
+	step := display.StepSpend(run, cur)
+	ss, sk := step.Seconds, step.Tokens
 	infoW := min(44, max(m.w/3, 30))
-	info := []string{
-		fmt.Sprintf("this step: %s · %s tokens", display.Duration(ss), display.Compact(sk)),
-		fmt.Sprintf("so far: %s · %s tokens", display.Duration(soFarSecs), display.Compact(soFarToks)),
-		"run: " + total.Words(),
-	}
+	soFar := display.Spend{Seconds: soFarSecs, Timed: total.Timed, Tokens: soFarToks, CostUSD: soFarCost}
+	step.Timed = total.Timed
+	info := []string{"this step: " + step.Words(), "so far: " + soFar.Words(), "run: " + total.Words()}
 	rows := []struct {
 		name string
 		vals []float64

@@ -101,13 +101,13 @@ func (m *Model) View() string {
 		}
 		if ctx.Spend {
 			// What the step took instead of what it found (u).
-			secs, timed, toks := display.StepSpend(d.Run, i)
+			sp := display.StepSpend(d.Run, i)
 			suffix = ""
-			if timed {
-				suffix = display.Duration(secs)
+			if sp.Timed {
+				suffix = display.Duration(sp.Seconds)
 			}
-			if toks > 0 {
-				suffix = strings.TrimSpace(suffix + " " + display.Compact(toks))
+			if sp.Tokens > 0 {
+				suffix = strings.TrimSpace(suffix + " " + display.Compact(sp.Tokens))
 			}
 			suffixStyled = t.Muted.Render(suffix)
 		}
