@@ -130,7 +130,7 @@ func readTar(data []byte, add func(string, int64, io.Reader) error, skipped *[]s
 			return fmt.Errorf("%s: not a readable tar archive: %w", name, err)
 		}
 		switch h.Typeflag {
-		case tar.TypeReg, tar.TypeRegA:
+		case tar.TypeReg:
 			if err := add(h.Name, h.Size, tr); err != nil {
 				return err
 			}
