@@ -276,12 +276,7 @@ func TestViewTextFormGoldSaysSo(t *testing.T) {
 // (a renamed run has no gold: missing_gold, as upstream); under fixed it
 // scores the run as the instance its file records, and says so.
 func TestScoreRenamedRunUnderFixedSemantics(t *testing.T) {
-	data, err := os.ReadFile("../demo/task/pricebook__pricebook-42.traj.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := filepath.Join(t.TempDir(), "qwen_8b__pricebook__pricebook-42.traj.json")
-	os.WriteFile(f, data, 0o644)
+	f := renamedDemo(t, "qwen_8b__pricebook__pricebook-42")
 	args := []string{"score", "--pred", f, "--gold", "../demo/task/gold.json", "--repo", "../demo/task/repo"}
 	code, out, errs := viewExec(t, append(args, "--semantics", "contextbench")...)
 	if code != exitOK || !strings.HasPrefix(out, `{"instance_id": "qwen_8b__pricebook__pricebook-42", "error": "missing_gold"}`) || strings.Contains(errs, "by its record") {

@@ -14,14 +14,7 @@ import (
 // format's own argument names; a shell's sed -i records none.
 func TestRecordedChanges(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := writer(t, dir)
 	lines := func(ls ...string) string { return strings.Join(ls, "\n") + "\n" }
 	cases := []struct {
 		name, path string

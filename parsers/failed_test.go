@@ -21,16 +21,7 @@ func TestFailedCommands(t *testing.T) {
 		exit   int    // the recorded status, -1 for none
 	}
 	dir := t.TempDir()
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := writer(t, dir)
 	cases := []struct {
 		format, file string
 		real         bool

@@ -1,7 +1,6 @@
 package parsers
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,16 +13,7 @@ import (
 // the agent's source writes them.
 func TestRefusedCommandsDidNotRun(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := writer(t, dir)
 	lines := func(ls ...string) string { return strings.Join(ls, "\n") + "\n" }
 	cases := []struct {
 		format, path string
