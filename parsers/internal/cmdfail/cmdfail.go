@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/trajscope/trajscope/model"
 )
@@ -129,20 +130,25 @@ func Mark(a *model.Action, code int, known, isError bool, output string) {
 // errors. Each is
 // matched at the start of the output only: a command's own output never
 // opens with them.
-var refusals = []struct {
+var refusals = sync.OnceValue(func() []refusal {
+	return []refusal{
+		{regexp.MustCompile(`^The user doesn't want to (?:proceed with this tool use|take this action right now)`), "rejected by the user"},
+		{regexp.MustCompile(`^Permission to use \S+.{0,400}? has been denied`), "permission denied"},
+		{regexp.MustCompile(`^Claude requested permissions to use \S+`), "permission not granted"},
+		{regexp.MustCompile(`^<tool_use_error>InputValidationError`), "invalid tool input"},
+		{regexp.MustCompile(`^(?:exec command|patch) rejected by user`), "rejected by the user"},
+		{regexp.MustCompile(`^This action was rejected due to unacceptable risk`), "rejected by the approval guard"},
+		{regexp.MustCompile(`^Operation '.+' is not supported by this environment\.`), "blocked by the environment's blocklist"},
+		// SWE-agent's parsers answer a reply that held no command they could
+		// run (format_error_template and the function-calling parser's errors).
+		{regexp.MustCompile(`^(?:Your output was not formatted correctly|Your last output (?:did not use any tool calls|included multiple tool calls)|Your action could not be parsed properly)`), "format error: the reply held no command to run"},
+	}
+})
+
+// refusal is one harness's refusal wording and what it means.
+type refusal struct {
 	re     *regexp.Regexp
 	reason string
-}{
-	{regexp.MustCompile(`^The user doesn't want to (?:proceed with this tool use|take this action right now)`), "rejected by the user"},
-	{regexp.MustCompile(`^Permission to use \S+.{0,400}? has been denied`), "permission denied"},
-	{regexp.MustCompile(`^Claude requested permissions to use \S+`), "permission not granted"},
-	{regexp.MustCompile(`^<tool_use_error>InputValidationError`), "invalid tool input"},
-	{regexp.MustCompile(`^(?:exec command|patch) rejected by user`), "rejected by the user"},
-	{regexp.MustCompile(`^This action was rejected due to unacceptable risk`), "rejected by the approval guard"},
-	{regexp.MustCompile(`^Operation '.+' is not supported by this environment\.`), "blocked by the environment's blocklist"},
-	// SWE-agent's parsers answer a reply that held no command they could
-	// run (format_error_template and the function-calling parser's errors).
-	{regexp.MustCompile(`^(?:Your output was not formatted correctly|Your last output (?:did not use any tool calls|included multiple tool calls)|Your action could not be parsed properly)`), "format error: the reply held no command to run"},
 }
 
 // Refusal says why output is a harness's refusal of the command, "" when it
@@ -152,7 +158,7 @@ func Refusal(output string) string {
 	if len(head) > 2200 {
 		head = head[:2200]
 	}
-	for _, r := range refusals {
+	for _, r := range refusals() {
 		if r.re.MatchString(head) {
 			return r.reason
 		}
