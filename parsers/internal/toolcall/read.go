@@ -104,6 +104,16 @@ func readRegion(file string, in *jsontree.Value, base int, c Call) []model.Obser
 		first, last = first+1, last+1
 	}
 	if numbered && !trimmed {
+		// Claude Code's structured result says how many lines the model
+		// was shown; a transcript that kept fewer (cut short without a
+		// marker) under-reports the read.
+		if f := c.Meta.Get("file").Object(); f != nil {
+			s, okS := f.Get("startLine").AnyInt()
+			n, okN := f.Get("numLines").AnyInt()
+			if okS && okN && s == first && s+n-1 > last {
+				last = s + n - 1
+			}
+		}
 		return []model.ObservedRead{{File: file, Kind: model.ReadRange, Start: first, End: last}}
 	}
 	if f := c.Meta.Get("file").Object(); f != nil {
