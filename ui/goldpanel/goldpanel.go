@@ -196,8 +196,12 @@ func (m *Model) View() string {
 
 // columns are the widths of the line-range and read-fraction columns,
 // sized to the longest entry so the diagnosis keeps the room that is left.
-// A frac of 0 hides the fraction.
-type columns struct{ lines, frac int }
+// A frac of 0 hides the fraction; noAt hides "not yet"/"@k" (the glyph
+// says whether the span is read by now).
+type columns struct {
+	lines, frac int
+	noAt        bool
+}
 
 // diagRoom is what the diagnosis column needs: "read, dropped @12".
 const diagRoom = 17
@@ -210,6 +214,9 @@ func (m *Model) columns() columns {
 	if len("  ● ")+c.lines+1+c.frac+1+len("not yet")+len(" → ")+diagRoom > m.W {
 		c.frac = 0
 	}
+	// Narrower still (a 29-column pane at 80x24): what became of the span
+	// matters more than when it was read.
+	c.noAt = len("  ● ")+c.lines+1+len("not yet")+len(" → ")+diagRoom > m.W
 	return c
 }
 
@@ -254,7 +261,11 @@ func (m *Model) spanRow(g *diagnose.GoldSpan, selected bool, cols columns) strin
 	} else {
 		frac = fmt.Sprintf("%*s ", cols.frac, frac)
 	}
-	prefix := fmt.Sprintf("  %s %-*s %s%-7s → ", glyph, cols.lines, lines, frac, at)
+	atCol := fmt.Sprintf("%-7s ", at)
+	if cols.noAt {
+		atCol = ""
+	}
+	prefix := fmt.Sprintf("  %s %-*s %s%s→ ", glyph, cols.lines, lines, frac, atCol)
 	diag := g.Label(l)
 	if i := g.Closest(l); i >= 0 {
 		if long := fmt.Sprintf("%s @%d", diag, i+1); ansi.StringWidth(prefix)+ansi.StringWidth(long) <= m.W {
@@ -268,6 +279,9 @@ func (m *Model) spanRow(g *diagnose.GoldSpan, selected bool, cols columns) strin
 	atStyle := t.Muted
 	if readNow {
 		atStyle = t.Value
+	}
+	if cols.noAt {
+		return fmt.Sprintf("  %s %-*s %s%s %s", glyphStyled, cols.lines, lines, frac, t.Muted.Render("→"), categoryStyle(t, g.Category(l)).Render(diag))
 	}
 	return fmt.Sprintf("  %s %-*s %s%s %s %s", glyphStyled, cols.lines, lines, frac,
 		atStyle.Render(fmt.Sprintf("%-7s", at)), t.Muted.Render("→"), categoryStyle(t, g.Category(l)).Render(diag))
