@@ -34,11 +34,17 @@ func (m *Model) toggleAsOf() tea.Cmd {
 // commit's and are left out: the lines have moved.
 func (m *Model) asOfView(lines []string, base []byte, edits []viewdata.Edit) string {
 	t := m.Ctx.Theme
-	changes := make([]model.Change, len(edits))
-	for i, e := range edits {
-		changes[i] = e.Change
+	// Replayed once per file and number of edits, not per frame.
+	key := fmt.Sprintf("%s\x00%d", m.file, len(edits))
+	if m.asOfKey != key || m.asOfHL == nil || m.asOfHL.style != t.Chroma {
+		changes := make([]model.Change, len(edits))
+		for i, e := range edits {
+			changes[i] = e.Change
+		}
+		m.asOfText, m.asOfApplied, m.asOfOK = display.Replay(string(base), changes)
+		m.asOfHL, m.asOfKey = newHighlighter(t.Chroma), key
 	}
-	text, applied, ok := display.Replay(string(base), changes)
+	text, applied, ok := m.asOfText, m.asOfApplied, m.asOfOK
 	note := fmt.Sprintf(" as of step %d: %d recorded edit(s) replayed", m.Ctx.Cur+1, applied)
 	if !ok {
 		note = fmt.Sprintf(" as of step %d: edit %d of %d (step %d) did not apply (an unrecorded change came first); shown as far as it did",
@@ -48,10 +54,6 @@ func (m *Model) asOfView(lines []string, base []byte, edits []viewdata.Edit) str
 	wrote := map[int]bool{}
 	if applied > 0 {
 		wrote = lastWrite(text, edits[applied-1].Change)
-	}
-	key := fmt.Sprintf("%s\x00%d", m.file, applied)
-	if m.asOfHL == nil || m.asOfKey != key || m.asOfHL.style != t.Chroma {
-		m.asOfHL, m.asOfKey = newHighlighter(t.Chroma), key
 	}
 	n := strings.Count(text, "\n")
 	if text != "" && !strings.HasSuffix(text, "\n") {

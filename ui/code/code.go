@@ -44,9 +44,12 @@ type Model struct {
 
 	// asOf shows an edited file as the run's recorded edits left it by the
 	// current step (b), highlighted by asOfHL for the content asOfKey.
-	asOf    bool
-	asOfHL  *highlighter
-	asOfKey string
+	asOf        bool
+	asOfHL      *highlighter
+	asOfKey     string
+	asOfText    string
+	asOfApplied int
+	asOfOK      bool
 }
 
 // marks are the gutter glyphs rendered once per theme.
