@@ -73,6 +73,15 @@ func TestScoreFoldersAndArchives(t *testing.T) {
 			t.Errorf("%s: the hostile member is not reported: %s", p, errs)
 		}
 	}
+	// The folder is read a file at a time (streamed) unless each instance
+	// is explained; both give the same rows.
+	whole := filepath.Join(dir, "whole.out")
+	if code, _, errs := exec(t, "score", "--gold", demoGold, "--repo", "../demo/task/repo", "--pred", filepath.Join(dir, "runs"), "--out", whole, "--format", "text"); code != 0 {
+		t.Fatal(errs)
+	}
+	if b, _ := os.ReadFile(whole); string(b) != want {
+		t.Errorf("the explained (whole-file) path wrote other rows:\n%s", b)
+	}
 	if _, err := os.Stat(filepath.Join(dir, "..", "evil.traj.json")); err == nil {
 		t.Error("a member was written outside")
 	}

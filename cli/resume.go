@@ -87,21 +87,36 @@ func readPredictions(pred string, o parsers.PredictionOptions, stderr io.Writer)
 	if !parsers.IsCollection(pred) {
 		return parsers.ReadPredictions(pred, o)
 	}
+	var all []parsers.Prediction
+	err := eachInFolder(pred, o, stderr, func(r parsers.Prediction) error {
+		all = append(all, r)
+		return nil
+	})
+	return all, err
+}
+
+// eachInFolder hands use the predictions of each run file of a folder or
+// archive, a file at a time, in name order; a file that cannot be read is
+// reported and the others still go.
+func eachInFolder(pred string, o parsers.PredictionOptions, stderr io.Writer, use func(parsers.Prediction) error) error {
 	files, errs := parsers.Walk(pred, true)
 	for _, e := range errs {
 		printError(stderr, "warning: ", e)
 	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("%s: no run files found (it holds no file a format recognises)", safe(pred))
+		return fmt.Errorf("%s: no run files found (it holds no file a format recognises)", safe(pred))
 	}
-	var all []parsers.Prediction
 	for _, f := range files {
 		recs, err := parsers.ReadPredictions(f, o)
 		if err != nil {
 			printError(stderr, "", err)
 			continue
 		}
-		all = append(all, recs...)
+		for _, r := range recs {
+			if err := use(r); err != nil {
+				return err
+			}
+		}
 	}
-	return all, nil
+	return nil
 }

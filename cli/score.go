@@ -118,7 +118,7 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 	// Text and JSON explain each instance (diagnosis, usage drop, IR), which
 	// needs the full analysis; the JSONL and --out paths stay upstream's.
 	analyze := format == "text" || format == "json"
-	if !analyze && format != "csv" && c.shardN <= 1 && o.predFormat == "" && streamable(o.pred) {
+	if !analyze && format != "csv" && c.shardN <= 1 && o.predFormat == "" && (streamable(o.pred) || parsers.IsCollection(o.pred)) {
 		return scoreStream(o, c, goldSet, out, done, stdout, stderr)
 	}
 	records, err := readPredictions(o.pred, parsers.PredictionOptions{Format: o.predFormat, Semantics: sem, Timelines: analyze || c.lens == model.LensObserved}, stderr)
@@ -244,15 +244,12 @@ func scoreStream(o *scoreOptions, c scoreChoice, goldSet *gold.Set, out *atomicf
 		}
 		return nil
 	}
-	err := unified.EachLine(o.pred, func(r unified.Record) error {
-		if r.Skip {
-			return nil // upstream silently skips records without an id
-		}
+	err := eachPrediction(o, c, stderr, func(r parsers.Prediction) error {
 		seen++
 		if done.skip(r.Pred.InstanceID) {
 			return nil
 		}
-		recs = append(recs, parsers.Prediction{Pred: r.Pred, Err: r.Err})
+		recs = append(recs, r)
 		if len(recs) == streamChunk {
 			return flush()
 		}
@@ -278,6 +275,28 @@ func scoreStream(o *scoreOptions, c scoreChoice, goldSet *gold.Set, out *atomicf
 	}
 	summarize(stderr, scoring.Summarize(rows), o.out)
 	return nil
+}
+
+// eachPrediction hands the predictions of --pred to use one at a time, in
+// order: the lines of a JSONL file of unified records, or the records of
+// each run file of a folder or archive, one file at a time, so that memory
+// holds a chunk of them, never all.
+func eachPrediction(o *scoreOptions, c scoreChoice, stderr io.Writer, use func(parsers.Prediction) error) error {
+	if !parsers.IsCollection(o.pred) {
+		return unified.EachLine(o.pred, func(r unified.Record) error {
+			if r.Skip {
+				return nil // upstream silently skips records without an id
+			}
+			return use(parsers.Prediction{Pred: r.Pred, Err: r.Err})
+		})
+	}
+	opts := parsers.PredictionOptions{Semantics: c.sem, Timelines: c.lens == model.LensObserved}
+	return eachInFolder(o.pred, opts, stderr, func(r parsers.Prediction) error {
+		if r.Note != "" {
+			fmt.Fprintln(stderr, "trajscope: "+r.Note)
+		}
+		return use(r)
+	})
 }
 
 // warnNoRecords says why nothing was scored: upstream scores an empty file
