@@ -73,7 +73,7 @@ func (m *Model) spendView() string {
 	}
 	step := display.StepSpend(run, cur)
 	ss, sk := step.Seconds, step.Tokens
-	infoW := min(44, max(m.w/3, 30))
+	infoW := min(46, max(m.w/2-2, 30)) // the totals say more than the bars on a narrow screen
 	soFar := display.Spend{Seconds: soFarSecs, Timed: total.Timed, Tokens: soFarToks, CostUSD: soFarCost}
 	step.Timed = total.Timed
 	info := []string{"this step: " + step.Words(), "so far: " + soFar.Words(), "run: " + total.Words()}
