@@ -28,7 +28,7 @@ var members = []member{
 	{name: "runs/link", link: true},
 }
 
-func writeTarGz(t *testing.T, path string) {
+func writeTarGz(t testing.TB, path string) {
 	var b bytes.Buffer
 	gz := gzip.NewWriter(&b)
 	tw := tar.NewWriter(gz)
@@ -47,7 +47,7 @@ func writeTarGz(t *testing.T, path string) {
 	os.WriteFile(path, b.Bytes(), 0o644)
 }
 
-func writeZip(t *testing.T, path string) {
+func writeZip(t testing.TB, path string) {
 	var b bytes.Buffer
 	zw := zip.NewWriter(&b)
 	for _, m := range members {
@@ -74,7 +74,7 @@ func writeZip(t *testing.T, path string) {
 func TestMount(t *testing.T) {
 	for _, c := range []struct {
 		name  string
-		write func(*testing.T, string)
+		write func(testing.TB, string)
 	}{{"runs.tar.gz", writeTarGz}, {"runs.zip", writeZip}} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
