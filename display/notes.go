@@ -67,10 +67,11 @@ func FailedButCounted(a *scoring.Analysis, lens model.Lens, i int) string {
 	if v.NewGold > 0 {
 		gold = fmt.Sprintf(", +%d new gold", v.NewGold)
 	}
-	return fmt.Sprintf("the command failed, but the %s lens counts its step (%d %s%s) as the evaluator does", lens, read, plural(read, "line"), gold)
+	return fmt.Sprintf("the command failed, but the %s lens counts its step (%d %s%s) as the evaluator does", lens, read, Plural(read, "line"), gold)
 }
 
-func plural(n int, w string) string {
+// Plural is w, or w+"s" for a count other than one.
+func Plural(n int, w string) string {
 	if n == 1 {
 		return w
 	}

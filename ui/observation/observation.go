@@ -247,7 +247,7 @@ func (m *Model) View() string {
 	if act.Tool != "" && act.Tool != "bash" {
 		detail += " · " + act.Tool
 	}
-	detail += fmt.Sprintf(" · %d %s", m.outLines, plural(m.outLines, "line"))
+	detail += fmt.Sprintf(" · %d %s", m.outLines, display.Plural(m.outLines, "line"))
 	if act.Failed() {
 		if act.NotRun {
 			detail += " · " + display.GlyphFailed + " not run"
@@ -280,13 +280,6 @@ func (m *Model) Global(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return pane.Status("thoughts hidden (r shows them)"), true
 	}
 	return pane.Status("thoughts shown"), true
-}
-
-func plural(n int, w string) string {
-	if n == 1 {
-		return w
-	}
-	return w + "s"
 }
 
 // own are the pane's keys: scrolling the text, and the thoughts.

@@ -121,8 +121,9 @@ func (m *Model) build() {
 		m.summary = "no patch"
 	} else {
 		pls, removed, gold := ctx.Data.A.PatchLines(patch)
-		m.summary = fmt.Sprintf("patch: %s removed, %d of them gold", lines(removed), gold)
-		heading(fmt.Sprintf("Submitted patch · %s removed, %d of them gold (%s)", lines(removed), gold, display.GlyphGoldFound))
+		what := fmt.Sprintf("%d %s removed, %d of them gold", removed, display.Plural(removed, "line"), gold)
+		m.summary = "patch: " + what
+		heading(fmt.Sprintf("Submitted patch · %s (%s)", what, display.GlyphGoldFound))
 		for i, pl := range pls {
 			if i == maxPatchLines {
 				out = append(out, " "+t.Muted.Render(fmt.Sprintf("… %d more lines not shown", len(pls)-i)))
@@ -174,11 +175,3 @@ func (m *Model) ShortHelp() []key.Binding { return keys.Footer(own...) }
 
 // FullHelp is the help screen while the pane is focused.
 func (m *Model) FullHelp() [][]key.Binding { return keys.FullHelp(own...) }
-
-// lines says "1 line" or "n lines".
-func lines(n int) string {
-	if n == 1 {
-		return "1 line"
-	}
-	return fmt.Sprintf("%d lines", n)
-}
