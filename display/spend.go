@@ -77,6 +77,18 @@ func (s Spend) Words() string {
 	return strings.Join(parts, " · ")
 }
 
+// Cells are a spend's tokens, time and cost as table cells, "-" for what
+// is not recorded.
+func (s Spend) Cells() [3]string {
+	cell := func(ok bool, v string) string {
+		if !ok {
+			return "-"
+		}
+		return v
+	}
+	return [3]string{cell(s.Tokens > 0, Compact(s.Tokens)), cell(s.Seconds > 0, Duration(s.Seconds)), cell(s.CostUSD > 0, Dollars(s.CostUSD))}
+}
+
 // Dollars writes a cost: $0.76, or $0.0042 under a cent.
 func Dollars(c float64) string {
 	if c < 0.01 {

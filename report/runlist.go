@@ -90,6 +90,11 @@ func NewListRow(run *model.Run) ListRow {
 	}
 }
 
+// Spend is what the row's run spent.
+func (r *ListRow) Spend() display.Spend {
+	return display.Spend{Tokens: r.Tokens, Seconds: r.Seconds, Timed: r.Seconds > 0, CostUSD: r.CostUSD}
+}
+
 // Summarize fills in a row's lenses from the run's analysis.
 func (r *ListRow) Summarize(a *scoring.Analysis) {
 	r.Actions = len(a.Run.Actions)
@@ -194,14 +199,8 @@ func WriteRunList(w io.Writer, rows []ListRow, lens model.Lens) error {
 				l.Found(), l.Dropped(), l.NearMiss(), l.Searched(), l.Never())
 		}
 		if spends {
-			cell := func(ok bool, s string) string {
-				if !ok {
-					return "-"
-				}
-				return s
-			}
-			line += fmt.Sprintf("  %7s  %7s  %8s", cell(r.Tokens > 0, display.Compact(r.Tokens)),
-				cell(r.Seconds > 0, display.Duration(r.Seconds)), cell(r.CostUSD > 0, display.Dollars(r.CostUSD)))
+			c := r.Spend().Cells()
+			line += fmt.Sprintf("  %7s  %7s  %8s", c[0], c[1], c[2])
 		}
 		if note := noteOf(r, lens); note != "" {
 			line += "  (" + termsafe.Line(note) + ")"

@@ -87,20 +87,14 @@ var columns = []column{
 	{"srch", 4, true, searchLess, searchCell},
 	{"never", 5, true, neverLess, neverCell},
 	// What the run spent, when runs record it (hidden otherwise).
-	{"tokens", 6, false, byInt(func(r *report.ListRow, _ model.Lens) int { return r.Tokens }),
-		func(r *report.ListRow, _ model.Lens) string { return spent(r.Tokens > 0, display.Compact(r.Tokens)) }},
-	{"time", 6, false, func(a, b *report.ListRow, _ model.Lens) bool { return a.Seconds < b.Seconds },
-		func(r *report.ListRow, _ model.Lens) string { return spent(r.Seconds > 0, display.Duration(r.Seconds)) }},
-	{"cost", 7, false, func(a, b *report.ListRow, _ model.Lens) bool { return a.CostUSD < b.CostUSD },
-		func(r *report.ListRow, _ model.Lens) string { return spent(r.CostUSD > 0, display.Dollars(r.CostUSD)) }},
+	{"tokens", 6, false, byInt(func(r *report.ListRow, _ model.Lens) int { return r.Tokens }), spendCell(0)},
+	{"time", 6, false, func(a, b *report.ListRow, _ model.Lens) bool { return a.Seconds < b.Seconds }, spendCell(1)},
+	{"cost", 7, false, func(a, b *report.ListRow, _ model.Lens) bool { return a.CostUSD < b.CostUSD }, spendCell(2)},
 }
 
-// spent is a spend column's cell: "-" for a run that records none.
-func spent(recorded bool, s string) string {
-	if !recorded {
-		return "-"
-	}
-	return s
+// spendCell is the k-th of a row's spend cells (tokens, time, cost).
+func spendCell(k int) func(r *report.ListRow, _ model.Lens) string {
+	return func(r *report.ListRow, _ model.Lens) string { return r.Spend().Cells()[k] }
 }
 
 // spendCols are the columns of what runs spent, by index: each is shown
