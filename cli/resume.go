@@ -10,7 +10,6 @@ import (
 	"github.com/trajscope/trajscope/internal/atomicfile"
 	"github.com/trajscope/trajscope/internal/inputfile"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/report"
 )
 
@@ -77,46 +76,4 @@ func openResumed(path string, r *resumed, inputs ...string) (*atomicfile.File, e
 		return nil, fmt.Errorf("--out: %w", err)
 	}
 	return f, nil
-}
-
-// readPredictions reads --pred: a file, or a folder or archive of run files
-// (each read as convert reads it, in name order, so scoring one equals
-// converting then scoring). A file of the folder that cannot be read is
-// reported and the others still score.
-func readPredictions(pred string, o parsers.PredictionOptions, stderr io.Writer) ([]parsers.Prediction, error) {
-	if !parsers.IsCollection(pred) {
-		return parsers.ReadPredictions(pred, o)
-	}
-	var all []parsers.Prediction
-	err := eachInFolder(pred, o, stderr, func(r parsers.Prediction) error {
-		all = append(all, r)
-		return nil
-	})
-	return all, err
-}
-
-// eachInFolder hands use the predictions of each run file of a folder or
-// archive, a file at a time, in name order; a file that cannot be read is
-// reported and the others still go.
-func eachInFolder(pred string, o parsers.PredictionOptions, stderr io.Writer, use func(parsers.Prediction) error) error {
-	files, errs := parsers.Walk(pred, true)
-	for _, e := range errs {
-		printError(stderr, "warning: ", e)
-	}
-	if len(files) == 0 {
-		return fmt.Errorf("%s: no run files found (it holds no file a format recognises)", safe(pred))
-	}
-	for _, f := range files {
-		recs, err := parsers.ReadPredictions(f, o)
-		if err != nil {
-			printError(stderr, "", err)
-			continue
-		}
-		for _, r := range recs {
-			if err := use(r); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }

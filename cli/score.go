@@ -277,28 +277,6 @@ func scoreStream(o *scoreOptions, c scoreChoice, goldSet *gold.Set, out *atomicf
 	return nil
 }
 
-// eachPrediction hands the predictions of --pred to use one at a time, in
-// order: the lines of a JSONL file of unified records, or the records of
-// each run file of a folder or archive, one file at a time, so that memory
-// holds a chunk of them, never all.
-func eachPrediction(o *scoreOptions, c scoreChoice, stderr io.Writer, use func(parsers.Prediction) error) error {
-	if !parsers.IsCollection(o.pred) {
-		return unified.EachLine(o.pred, func(r unified.Record) error {
-			if r.Skip {
-				return nil // upstream silently skips records without an id
-			}
-			return use(parsers.Prediction{Pred: r.Pred, Err: r.Err})
-		})
-	}
-	opts := parsers.PredictionOptions{Semantics: c.sem, Timelines: c.lens == model.LensObserved}
-	return eachInFolder(o.pred, opts, stderr, func(r parsers.Prediction) error {
-		if r.Note != "" {
-			fmt.Fprintln(stderr, "trajscope: "+r.Note)
-		}
-		return use(r)
-	})
-}
-
 // warnNoRecords says why nothing was scored: upstream scores an empty file
 // as 0/0.
 func warnNoRecords(stderr io.Writer, pred string) {

@@ -355,3 +355,16 @@ func submitted(status string) bool {
 	s := strings.ToLower(status)
 	return strings.Contains(s, "submit") || s == "success" || s == "completed" || s == "finished"
 }
+
+// Task is the task statement to show: the run's own, else the one its gold
+// file carries; from says which ("run", "gold", "" for none).
+func (a *Analysis) Task() (text, from string) {
+	switch {
+	case a.Run.Task != "":
+		text, from = a.Run.Task, "run"
+	case a.Gold != nil && a.Gold.Task != "":
+		text, from = a.Gold.Task, "gold"
+	}
+	// Issues are often written with CRLF line ends: lines, not escapes.
+	return strings.ReplaceAll(text, "\r\n", "\n"), from
+}
