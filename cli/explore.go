@@ -54,6 +54,12 @@ func explore(env *Env, o *viewOptions, a *scoring.Analysis, lens model.Lens, loc
 	return program(env, o, m)
 }
 
+// explorer reports whether a run opened with o is shown in the explorer
+// (not exported, not printed).
+func (o *viewOptions) explorer(env *Env) bool {
+	return o.export == nil && !o.json && isTerminal(env.Stdout)
+}
+
 // browse shows the run list on the terminal.
 func browse(env *Env, o *viewOptions, set *runset.Set, lens model.Lens, title string) error {
 	b, err := ui.Browse(set, set.Open, title, ui.Options{
@@ -115,10 +121,14 @@ func runViewDemo(env *Env, o *viewOptions) error {
 	if o.gold != "" || o.repo != "" || o.cache != "" || o.instance != "" || o.inputFormat != "" {
 		return usagef("--gold, --repo, --cache, --instance and --input-format need a RUN")
 	}
-	a, err := demo.Analyze(env.Demo, sem)
+	t, err := demo.Load(env.Demo)
 	if err != nil {
 		return err
 	}
+	if o.explorer(env) {
+		ui.Prewarm(t.Run)
+	}
+	a := t.Analyze(sem)
 	if o.step > len(a.Run.Actions) {
 		return usagef("--step %d: the demo has %d actions", o.step, len(a.Run.Actions))
 	}

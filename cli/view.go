@@ -13,6 +13,7 @@ import (
 	"github.com/trajscope/trajscope/runset"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/themes"
+	"github.com/trajscope/trajscope/ui"
 )
 
 type viewOptions struct {
@@ -117,6 +118,9 @@ func runView(env *Env, o *viewOptions, paths []string) error {
 	pos, err := chooseRun(env, o, set, paths)
 	if err != nil {
 		return err
+	}
+	if pos != 0 && o.explorer(env) {
+		ui.Prewarm(set.Loaded(pos))
 	}
 	if err := prepare(env, o, sem, set, pos != 0); err != nil {
 		return err

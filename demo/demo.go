@@ -28,9 +28,30 @@ func FS() fs.FS {
 	return sub
 }
 
+// Task is a demo task as read: its run, its gold and its repository.
+type Task struct {
+	Run  *model.Run
+	Gold *model.Gold
+	Repo fs.FS
+}
+
 // Analyze loads a demo task from fsys (FS, or a replacement in tests) and
 // scores it under sem.
 func Analyze(fsys fs.FS, sem model.Semantics) (*scoring.Analysis, error) {
+	t, err := Load(fsys)
+	if err != nil {
+		return nil, err
+	}
+	return t.Analyze(sem), nil
+}
+
+// Analyze scores the task under sem.
+func (t *Task) Analyze(sem model.Semantics) *scoring.Analysis {
+	return scoring.Analyze(t.Run, t.Gold, scoring.NewFileCache(source.NewFS(t.Repo)), sem)
+}
+
+// Load reads a demo task from fsys.
+func Load(fsys fs.FS) (*Task, error) {
 	if fsys == nil {
 		return nil, fmt.Errorf("this build has no demo task")
 	}
@@ -62,5 +83,5 @@ func Analyze(fsys fs.FS, sem model.Semantics) (*scoring.Analysis, error) {
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
-	return scoring.Analyze(run, g, scoring.NewFileCache(source.NewFS(repo)), sem), nil
+	return &Task{Run: run, Gold: g, Repo: repo}, nil
 }

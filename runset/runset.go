@@ -353,6 +353,23 @@ func (s *Set) Open(pos int) (*scoring.Analysis, func(string) string, error) {
 	return a, local, err
 }
 
+// Loaded returns run pos as read, before it is analysed, or nil when its
+// file has not been read or has no run there: for work that can start
+// while the run is analysed. Its file stays the one Open reads next.
+func (s *Set) Loaded(pos int) *model.Run {
+	s.work.Lock()
+	defer s.work.Unlock()
+	i := pos - 1
+	if i < 0 || i >= len(s.refs) || s.refs[i].index < 0 {
+		return nil
+	}
+	runs := s.runs(s.refs[i].src)
+	if s.refs[i].index >= len(runs) {
+		return nil
+	}
+	return &runs[s.refs[i].index]
+}
+
 // runs returns the runs of source k, reading it again if it is not the
 // last one read.
 func (s *Set) runs(k int) []model.Run {

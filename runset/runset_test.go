@@ -302,3 +302,28 @@ func TestGrep(t *testing.T) {
 		}
 	}
 }
+
+// Loaded gives the run as read before it is analysed, and nothing for a
+// file not read yet or a position out of range.
+func TestLoaded(t *testing.T) {
+	dir := folder(t, []string{"a__b-1", "c__d-2"}, nil)
+	s, err := New([]string{dir}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := s.Loaded(1); r != nil {
+		t.Errorf("before any file is read: %v", r.InstanceID)
+	}
+	s.LoadAll()
+	for pos, id := range map[int]string{1: "a__b-1", 2: "c__d-2"} {
+		r := s.Loaded(pos)
+		if r == nil || r.InstanceID != id || len(r.Actions) != 20 {
+			t.Fatalf("Loaded(%d) = %v, want the run of %s", pos, r, id)
+		}
+	}
+	for _, pos := range []int{0, 3, -1} {
+		if r := s.Loaded(pos); r != nil {
+			t.Errorf("Loaded(%d) = %v", pos, r.InstanceID)
+		}
+	}
+}

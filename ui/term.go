@@ -1,8 +1,13 @@
 package ui
 
 import (
+	"path"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+
+	"github.com/trajscope/trajscope/internal/syntax"
+	"github.com/trajscope/trajscope/model"
 )
 
 // Profile is the terminal's colour profile as far as the environment and
@@ -64,4 +69,27 @@ func Program(m tea.Model, opts ...tea.ProgramOption) *tea.Program {
 		m = firstFrameHook(m)
 	}
 	return tea.NewProgram(m, opts...)
+}
+
+// Prewarm starts, in the background, what the explorer's first frame of run
+// will need and can have before the run is analysed: the syntax lexers of
+// the files it reads and edits (chroma compiles a lexer's rules on first
+// use, 5 ms for Python). Callers that will show the explorer call it as
+// soon as the run is read.
+func Prewarm(run *model.Run) {
+	if run == nil {
+		return
+	}
+	var paths []string
+	seen := map[string]bool{}
+	for i := range run.Actions {
+		a := &run.Actions[i]
+		for _, r := range a.Reads {
+			if ext := path.Ext(r.File); !seen[ext] {
+				seen[ext] = true
+				paths = append(paths, r.File)
+			}
+		}
+	}
+	syntax.Prewarm(paths)
 }

@@ -8,6 +8,7 @@ import (
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/alecthomas/chroma/v2/lexers"
 
+	"github.com/trajscope/trajscope/internal/syntax"
 	"github.com/trajscope/trajscope/internal/termsafe"
 )
 
@@ -39,9 +40,7 @@ func highlight(f *chromahtml.Formatter, style *chroma.Style, path string, conten
 	text := strings.Join(plain, "\n") + "\n"
 	var lexer chroma.Lexer
 	if len(content) <= maxHighlight {
-		if lexer = lexers.Match(path); lexer == nil {
-			lexer = lexers.Analyse(text)
-		}
+		lexer = syntax.Lexer(path, text)
 	}
 	out, err := format(f, style, lexer, text)
 	if err == nil && strings.Count(out, `<span class="line">`) == len(plain) {

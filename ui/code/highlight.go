@@ -5,9 +5,9 @@ import (
 	"strings"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/trajscope/trajscope/internal/syntax"
 	"github.com/trajscope/trajscope/internal/termsafe"
 )
 
@@ -115,10 +115,7 @@ func (h *highlighter) open(path string, content []byte) *hlFile {
 	if h.style == nil || len(content) > 4<<20 {
 		return f // no colours (NO_COLOR), or too big to be worth tokenising
 	}
-	f.lexer = lexers.Match(path)
-	if f.lexer == nil {
-		f.lexer = lexers.Analyse(string(content[:min(len(content), 64<<10)]))
-	}
+	f.lexer = syntax.Lexer(path, string(content[:min(len(content), 64<<10)]))
 	if f.lexer != nil {
 		f.lexer = chroma.Coalesce(f.lexer)
 	}
