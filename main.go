@@ -7,8 +7,10 @@ import (
 
 	"github.com/trajscope/trajscope/cli"
 	"github.com/trajscope/trajscope/demo"
+	"github.com/trajscope/trajscope/internal/quietinit"
 )
 
 func main() {
+	quietinit.Restore()
 	os.Exit(cli.Execute(os.Args[1:], cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Demo: demo.FS()}))
 }
