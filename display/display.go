@@ -7,9 +7,10 @@ package display
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/trajscope/trajscope/internal/lazyre"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -128,7 +129,7 @@ func Truncate(s string, w int) string {
 }
 
 // rangesRe matches a read label's line ranges ("file.py:160-210,300-310").
-var rangesRe = regexp.MustCompile(`^([^\s:]+):(\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*)$`)
+var rangesRe = lazyre.New(`^([^\s:]+):(\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*)$`)
 
 // FitLabel fits an action's label to w cells. A read label ("name:ranges")
 // gives up its name's middle before its line ranges: "weig…py:160-210", not
@@ -137,7 +138,7 @@ func FitLabel(s string, w int) string {
 	if ansi.StringWidth(s) <= w {
 		return s
 	}
-	if m := rangesRe.FindStringSubmatch(s); m != nil {
+	if m := rangesRe().FindStringSubmatch(s); m != nil {
 		if rest := w - len(m[2]) - 1; rest >= 4 {
 			return Middle(m[1], rest) + ":" + m[2]
 		}

@@ -3,7 +3,7 @@
 // every other package can share it without pulling in files, terminals or git.
 package model
 
-import "regexp"
+import "github.com/trajscope/trajscope/internal/lazyre"
 
 // FileSpans is the line spans predicted for one file. Steps keep a slice of
 // these rather than a map so that key order survives a round trip through JSON,
@@ -111,13 +111,13 @@ type Gold struct {
 // The reference evaluator reads repo_url only; score --semantics
 // contextbench keeps to that.
 func (g *Gold) URL() string {
-	if g.RepoURL != "" || !repoNameRe.MatchString(g.Repo) {
+	if g.RepoURL != "" || !repoNameRe().MatchString(g.Repo) {
 		return g.RepoURL
 	}
 	return "https://github.com/" + g.Repo + ".git"
 }
 
-var repoNameRe = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$`)
+var repoNameRe = lazyre.New(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$`)
 
 // All returns Init followed by Add.
 func (g *Gold) All() []GoldSpan {

@@ -2,9 +2,10 @@ package observed
 
 import (
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/trajscope/trajscope/internal/lazyre"
 
 	"github.com/trajscope/trajscope/model"
 )
@@ -39,7 +40,7 @@ const abbreviated = "This file is too large to display entirely"
 // windowHdrRe is the header of SWE-agent's and OpenHands' file windows,
 // which give the file's length. An "after edit" length is not the base
 // commit's, so only the plain form counts.
-var windowHdrRe = regexp.MustCompile(`(?m)^\[File: (.+?) \((\d{1,9}) lines total\)\]`)
+var windowHdrRe = lazyre.New(`(?m)^\[File: (.+?) \((\d{1,9}) lines total\)\]`)
 
 // linesOf returns, for each read of act that names its lines, the numbered
 // lines of its output obs that show them. Reads are matched to the output in order,
@@ -56,7 +57,7 @@ func linesOf(act *model.Action, obs string) []readLines {
 	var totals map[string]int
 	if strings.Contains(obs, "[File: ") { // the regexp costs more than the scan
 		totals = map[string]int{}
-		for _, m := range windowHdrRe.FindAllStringSubmatch(obs, -1) {
+		for _, m := range windowHdrRe().FindAllStringSubmatch(obs, -1) {
 			n, _ := strconv.Atoi(m[2])
 			totals[m[1]] = n
 		}
@@ -293,11 +294,11 @@ func plainBody(obs string) (string, bool) {
 		return strings.TrimPrefix(obs[i+len("<output>"):j], "\n"), true
 	}
 	if strings.Contains(obs, "<returncode>") || strings.Contains(obs, "[Command finished") ||
-		strings.Contains(obs, "[Python Interpreter") || promptRe.MatchString(obs) {
+		strings.Contains(obs, "[Python Interpreter") || promptRe().MatchString(obs) {
 		return "", false
 	}
 	return obs, true
 }
 
 // promptRe finds a shell prompt line, which OpenHands appends to outputs.
-var promptRe = regexp.MustCompile(`(?m)^\S+@\S+:.*[#$] ?$`)
+var promptRe = lazyre.New(`(?m)^\S+@\S+:.*[#$] ?$`)

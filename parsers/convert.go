@@ -7,9 +7,10 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/trajscope/trajscope/internal/lazyre"
 
 	"github.com/trajscope/trajscope/internal/archive"
 	"github.com/trajscope/trajscope/internal/inputfile"
@@ -180,12 +181,12 @@ func walkable(path string) (bool, error) {
 
 // contRe names an ATIF continuation file (terminus-2 writes
 // trajectory.cont-1.json beside trajectory.json).
-var contRe = regexp.MustCompile(`^(.+)\.cont-\d+\.json$`)
+var contRe = lazyre.New(`^(.+)\.cont-\d+\.json$`)
 
 // continuation reports a continuation file whose trajectory is beside it:
 // that trajectory's run includes it, so it is not a run of its own.
 func continuation(path string) bool {
-	m := contRe.FindStringSubmatch(filepath.Base(path))
+	m := contRe().FindStringSubmatch(filepath.Base(path))
 	if m == nil {
 		return false
 	}

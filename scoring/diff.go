@@ -1,17 +1,18 @@
 package scoring
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/trajscope/trajscope/internal/lazyre"
 
 	"github.com/trajscope/trajscope/model"
 )
 
 var (
-	diffNewFileRe = regexp.MustCompile(`^\+\+\+\s+b/(.+)`)
-	diffOldFileRe = regexp.MustCompile(`^---\s+a/(.+)`)
-	diffHunkRe    = regexp.MustCompile(`^@@\s+-(\d+)(?:,(\d+))?\s+\+(\d+)(?:,(\d+))?\s+@@`)
+	diffNewFileRe = lazyre.New(`^\+\+\+\s+b/(.+)`)
+	diffOldFileRe = lazyre.New(`^---\s+a/(.+)`)
+	diffHunkRe    = lazyre.New(`^@@\s+-(\d+)(?:,(\d+))?\s+\+(\d+)(?:,(\d+))?\s+@@`)
 )
 
 // DiffFile is the lines a patch deletes from one file (old numbering), merged.
@@ -62,7 +63,7 @@ func parseHunksUpstream(lines []string, addRun func(string, model.Interval)) {
 	// does: a body line starting with "+++ b/" switches the current file.
 	for i, line := range lines {
 		if strings.HasPrefix(line, "+++") {
-			if m := diffNewFileRe.FindStringSubmatch(line); m != nil {
+			if m := diffNewFileRe().FindStringSubmatch(line); m != nil {
 				current = m[1]
 			}
 			continue
@@ -101,12 +102,12 @@ func parseHunksFixed(lines []string, addRun func(string, model.Interval)) {
 	oldFile, current := "", ""
 	for i := 0; i < len(lines); i++ {
 		line := lines[i]
-		if m := diffOldFileRe.FindStringSubmatch(line); m != nil && strings.HasPrefix(line, "--- ") {
+		if m := diffOldFileRe().FindStringSubmatch(line); m != nil && strings.HasPrefix(line, "--- ") {
 			oldFile = strings.TrimRight(m[1], "\t\r")
 			continue
 		}
 		if strings.HasPrefix(line, "+++ ") {
-			if m := diffNewFileRe.FindStringSubmatch(line); m != nil {
+			if m := diffNewFileRe().FindStringSubmatch(line); m != nil {
 				current = strings.TrimRight(m[1], "\t\r")
 			} else {
 				// "+++ /dev/null": the file is deleted, its lines are the old file's.
@@ -163,7 +164,7 @@ func hunkHeader(line, current string) (m []string, old int, ok bool) {
 	if !strings.HasPrefix(line, "@@") || current == "" {
 		return nil, 0, false
 	}
-	if m = diffHunkRe.FindStringSubmatch(line); m == nil {
+	if m = diffHunkRe().FindStringSubmatch(line); m == nil {
 		return nil, 0, false
 	}
 	old, _ = strconv.Atoi(m[1])

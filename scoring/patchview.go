@@ -23,7 +23,7 @@ func (a *Analysis) PatchLines(patch string) (lines []PatchLine, removed, goldRem
 		switch {
 		case strings.HasPrefix(text, "+++ "):
 			file = ""
-			if m := diffNewFileRe.FindStringSubmatch(text); m != nil {
+			if m := diffNewFileRe().FindStringSubmatch(text); m != nil {
 				file = NormalizeGoldPath(strings.TrimRight(m[1], "\t\r"), a.Sem)
 			}
 			old = 0

@@ -7,9 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/trajscope/trajscope/internal/lazyre"
 
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
@@ -29,25 +30,25 @@ var (
 )
 
 var (
-	reScheme = regexp.MustCompile(`^https?://`)
-	reGitAt  = regexp.MustCompile(`^git@`)
-	reUnsafe = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+	reScheme = lazyre.New(`^https?://`)
+	reGitAt  = lazyre.New(`^git@`)
+	reUnsafe = lazyre.New(`[^A-Za-z0-9_.-]+`)
 	// Python's \d is any Unicode decimal digit, hence \p{Nd}. Both groups are
 	// greedy, so the last "__" and the last "-<digits>" win, as upstream.
-	reInstance = regexp.MustCompile(`^([A-Za-z0-9_.-]+)__([A-Za-z0-9_.-]+)-\p{Nd}+$`)
+	reInstance = lazyre.New(`^([A-Za-z0-9_.-]+)__([A-Za-z0-9_.-]+)-\p{Nd}+$`)
 )
 
 // RepoKey is upstream _normalize_url: the directory name of a repository's
 // clone inside the cache, e.g. "https://github.com/django/django.git" →
 // "github.com__django__django".
 func RepoKey(url string) string {
-	s := reScheme.ReplaceAllLiteralString(python.StripSpace(url), "")
-	s = reGitAt.ReplaceAllLiteralString(s, "")
+	s := reScheme().ReplaceAllLiteralString(python.StripSpace(url), "")
+	s = reGitAt().ReplaceAllLiteralString(s, "")
 	s = strings.ReplaceAll(s, ":", "/")
 	s = strings.TrimRight(s, "/")
 	s = strings.ReplaceAll(s, "/", "__")
 	s = strings.ReplaceAll(s, ".git", "")
-	s = reUnsafe.ReplaceAllLiteralString(s, "_")
+	s = reUnsafe().ReplaceAllLiteralString(s, "_")
 	if s == "" {
 		return "repo"
 	}
@@ -57,7 +58,7 @@ func RepoKey(url string) string {
 // Slug is upstream _normalize_repo_slug: the lower-cased last two path parts
 // of a URL without scheme, trailing "/" and ".git" ("owner/repo").
 func Slug(url string) string {
-	s := reScheme.ReplaceAllLiteralString(python.StripSpace(url), "")
+	s := reScheme().ReplaceAllLiteralString(python.StripSpace(url), "")
 	s = strings.TrimRight(s, "/")
 	s = strings.TrimSuffix(s, ".git")
 	parts := strings.Split(s, "/")
@@ -71,7 +72,7 @@ func Slug(url string) string {
 // "owner__repo-1234" (upstream _resolve_repo_from_original_id). Pro ids and
 // new-style ids do not match.
 func RepoFromInstanceID(id string) (owner, repo string, ok bool) {
-	m := reInstance.FindStringSubmatch(python.StripSpace(id))
+	m := reInstance().FindStringSubmatch(python.StripSpace(id))
 	if m == nil {
 		return "", "", false
 	}

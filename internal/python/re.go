@@ -14,6 +14,8 @@ package python
 import (
 	"regexp"
 	"strings"
+
+	"github.com/trajscope/trajscope/internal/lazyre"
 )
 
 // Character class bodies (without brackets) of Python's \s, \d and \w.
@@ -100,3 +102,8 @@ func TranslateRegexp(py string) string {
 
 // MustCompileRegexp compiles a Python pattern (see TranslateRegexp).
 func MustCompileRegexp(py string) *regexp.Regexp { return regexp.MustCompile(TranslateRegexp(py)) }
+
+// LazyRegexp is MustCompileRegexp on first use (see lazyre).
+func LazyRegexp(py string) func() *regexp.Regexp {
+	return lazyre.Of(func() *regexp.Regexp { return MustCompileRegexp(py) })
+}

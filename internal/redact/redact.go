@@ -12,9 +12,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/trajscope/trajscope/internal/lazyre"
 
 	"github.com/trajscope/trajscope/model"
 )
@@ -30,11 +31,11 @@ var (
 	// keyRe: tokens by their issuers' prefixes (OpenAI and Anthropic sk-,
 	// GitHub ghp_/gho_/ghu_/ghs_/ghr_ and github_pat_, AWS AKIA, Slack
 	// xox?-), then any long run of token characters, judged by entropy.
-	keyRe   = regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_\-]{16,}|\bsk-[A-Za-z0-9_\-]{16,}|\bgh[pousr]_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{30,}|\bAKIA[0-9A-Z]{16}|\bxox[abprs]-[A-Za-z0-9\-]{10,}|[A-Za-z0-9_\-]{32,}`)
-	emailRe = regexp.MustCompile(`[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}`)
+	keyRe   = lazyre.New(`\bsk-ant-[A-Za-z0-9_\-]{16,}|\bsk-[A-Za-z0-9_\-]{16,}|\bgh[pousr]_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{30,}|\bAKIA[0-9A-Z]{16}|\bxox[abprs]-[A-Za-z0-9\-]{10,}|[A-Za-z0-9_\-]{32,}`)
+	emailRe = lazyre.New(`[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}`)
 	// homeRe: the user's name in /home/NAME, /Users/NAME and
 	// C:\Users\NAME (also as JSON writes it, with doubled backslashes).
-	homeRe = regexp.MustCompile(`(/home/|/Users/|[A-Za-z]:(?:\\\\|\\)Users(?:\\\\|\\))([A-Za-z0-9._\-]+)`)
+	homeRe = lazyre.New(`(/home/|/Users/|[A-Za-z]:(?:\\\\|\\)Users(?:\\\\|\\))([A-Za-z0-9._\-]+)`)
 )
 
 // Redactor replaces what it finds and counts it.
@@ -46,22 +47,22 @@ type Redactor struct {
 // Text returns s redacted.
 func (r *Redactor) Text(s string) string {
 	var k, e, h int
-	s = keyRe.ReplaceAllStringFunc(s, func(m string) string {
+	s = keyRe().ReplaceAllStringFunc(s, func(m string) string {
 		if !isKey(m) {
 			return m
 		}
 		k++
 		return KeyMark
 	})
-	s = emailRe.ReplaceAllStringFunc(s, func(m string) string {
+	s = emailRe().ReplaceAllStringFunc(s, func(m string) string {
 		if strings.HasPrefix(m, "git@") || strings.HasSuffix(m, ".git") {
 			return m // an ssh remote, not a person
 		}
 		e++
 		return EmailMark
 	})
-	s = homeRe.ReplaceAllStringFunc(s, func(m string) string {
-		sub := homeRe.FindStringSubmatch(m)
+	s = homeRe().ReplaceAllStringFunc(s, func(m string) string {
+		sub := homeRe().FindStringSubmatch(m)
 		if sub[2] == UserMark[1:len(UserMark)-1] {
 			return m
 		}

@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -23,11 +24,11 @@ import (
 const Name = "agentless"
 
 var (
-	lineRe     = python.MustCompileRegexp(`^line\s*:\s*(\d+)\s*$`)
-	linesRe    = python.MustCompileRegexp(`^lines\s*:\s*(\d+)\s*-\s*(\d+)\s*$`)
-	functionRe = python.MustCompileRegexp(`^function\s*:\s*`)
-	classRe    = python.MustCompileRegexp(`^class\s*:\s*`)
-	variableRe = python.MustCompileRegexp(`^variable\s*:\s*`)
+	lineRe     = python.LazyRegexp(`^line\s*:\s*(\d+)\s*$`)
+	linesRe    = python.LazyRegexp(`^lines\s*:\s*(\d+)\s*-\s*(\d+)\s*$`)
+	functionRe = python.LazyRegexp(`^function\s*:\s*`)
+	classRe    = python.LazyRegexp(`^class\s*:\s*`)
+	variableRe = python.LazyRegexp(`^variable\s*:\s*`)
 )
 
 // stageKeys are the keys only Agentless trajectories carry.
@@ -171,8 +172,8 @@ func predFiles(doc *jsontree.Value) ([]string, error) {
 // then "variable:" prefix (in that order, each once), strip again.
 func normSymbol(s string) string {
 	s = python.StripSpace(s)
-	for _, re := range []interface{ ReplaceAllString(string, string) string }{functionRe, classRe, variableRe} {
-		s = re.ReplaceAllString(s, "")
+	for _, re := range []func() *regexp.Regexp{functionRe, classRe, variableRe} {
+		s = re().ReplaceAllString(s, "")
 	}
 	return python.StripSpace(s)
 }
@@ -282,7 +283,7 @@ func hasLine(locs *jsontree.Value) bool {
 
 // matchLines applies the two anchored patterns to one string.
 func matchLines(s string) (model.Interval, bool) {
-	if m := linesRe.FindStringSubmatch(s); m != nil {
+	if m := linesRe().FindStringSubmatch(s); m != nil {
 		a, _ := python.DigitsInt(m[1])
 		b, _ := python.DigitsInt(m[2])
 		if a > b {
@@ -290,7 +291,7 @@ func matchLines(s string) (model.Interval, bool) {
 		}
 		return model.Interval{Start: a, End: b}, true
 	}
-	if m := lineRe.FindStringSubmatch(s); m != nil {
+	if m := lineRe().FindStringSubmatch(s); m != nil {
 		a, _ := python.DigitsInt(m[1])
 		return model.Interval{Start: a, End: a}, true
 	}

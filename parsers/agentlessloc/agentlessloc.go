@@ -22,11 +22,12 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/trajscope/trajscope/internal/lazyre"
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
@@ -37,11 +38,11 @@ import (
 const Name = "agentless-loc"
 
 var (
-	foundFilesRe = regexp.MustCompile(`"found_files"\s*:`)
-	instanceRe   = regexp.MustCompile(`"instance_id"\s*:`)
-	linesRe      = regexp.MustCompile(`^lines\s*:\s*(\d+)\s*-\s*(\d+)\s*$`)
-	lineRe       = regexp.MustCompile(`^line\s*:\s*(\d+)\s*$`)
-	symbolRe     = regexp.MustCompile(`^(?:function|class|variable)\s*:\s*`)
+	foundFilesRe = lazyre.New(`"found_files"\s*:`)
+	instanceRe   = lazyre.New(`"instance_id"\s*:`)
+	linesRe      = lazyre.New(`^lines\s*:\s*(\d+)\s*-\s*(\d+)\s*$`)
+	lineRe       = lazyre.New(`^line\s*:\s*(\d+)\s*$`)
+	symbolRe     = lazyre.New(`^(?:function|class|variable)\s*:\s*`)
 )
 
 // Sniff reports whether a file holds Agentless localization records: JSON
@@ -55,7 +56,7 @@ func Sniff(name string, head []byte) bool {
 	if i := bytes.IndexByte(t, '\n'); i >= 0 {
 		first = t[:i]
 	}
-	return foundFilesRe.Match(first) && instanceRe.Match(first)
+	return foundFilesRe().Match(first) && instanceRe().Match(first)
 }
 
 // ParseRuns reads every record of data, the content of the file at path:
@@ -131,7 +132,7 @@ func record(rec *jsontree.Value) (model.Run, error) {
 			for _, s := range fl.locs {
 				for _, line := range strings.Split(s, "\n") {
 					line = strings.TrimSpace(line)
-					if loc := symbolRe.FindStringIndex(line); loc != nil && line[loc[1]:] != "" {
+					if loc := symbolRe().FindStringIndex(line); loc != nil && line[loc[1]:] != "" {
 						if symbols[fl.file] == nil {
 							symbols[fl.file] = map[string]bool{}
 						}
@@ -330,7 +331,7 @@ func lineSpans(s string) []model.Interval {
 }
 
 func oneSpan(s string) (model.Interval, bool) {
-	if m := linesRe.FindStringSubmatch(s); m != nil {
+	if m := linesRe().FindStringSubmatch(s); m != nil {
 		a, err1 := strconv.Atoi(m[1])
 		b, err2 := strconv.Atoi(m[2])
 		if err1 != nil || err2 != nil {
@@ -341,7 +342,7 @@ func oneSpan(s string) (model.Interval, bool) {
 		}
 		return model.Interval{Start: a, End: b}, true
 	}
-	if m := lineRe.FindStringSubmatch(s); m != nil {
+	if m := lineRe().FindStringSubmatch(s); m != nil {
 		a, err := strconv.Atoi(m[1])
 		if err != nil {
 			return model.Interval{}, false

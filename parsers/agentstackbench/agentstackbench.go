@@ -16,8 +16,9 @@ package agentstackbench
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/trajscope/trajscope/internal/lazyre"
 
 	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
@@ -30,15 +31,15 @@ import (
 const Name = "agentstackbench"
 
 var (
-	comparisonRe = regexp.MustCompile(`"comparisonId"\s*:`)
-	variantsRe   = regexp.MustCompile(`"variants"\s*:\s*\[`)
+	comparisonRe = lazyre.New(`"comparisonId"\s*:`)
+	variantsRe   = lazyre.New(`"variants"\s*:\s*\[`)
 )
 
 // Sniff reports an AgentStackBench page: a JSON object with a comparison
 // id and its variants.
 func Sniff(_ string, head []byte) bool {
 	t := bytes.TrimLeft(head, " \t\r\n\ufeff")
-	return len(t) > 0 && t[0] == '{' && comparisonRe.Match(head) && variantsRe.Match(head)
+	return len(t) > 0 && t[0] == '{' && comparisonRe().Match(head) && variantsRe().Match(head)
 }
 
 // ParseRuns reads a page into a run per variant.

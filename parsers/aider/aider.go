@@ -19,9 +19,10 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/trajscope/trajscope/internal/lazyre"
 
 	"github.com/trajscope/trajscope/internal/inputfile"
 	"github.com/trajscope/trajscope/model"
@@ -37,12 +38,12 @@ const Name = "aider"
 const suffix = ".aider.chat.history.md"
 
 var (
-	startedRe = regexp.MustCompile(`(?m)^# aider chat started at `)
-	addAskRe  = regexp.MustCompile(`^Add (?:file|url) to the chat\? .*: *(\S*)\s*$`)
-	tokensRe  = regexp.MustCompile(`^Tokens: ([\d.]+)([kM]?) sent(?:, ([\d.]+)([kM]?) cache write)?(?:, ([\d.]+)([kM]?) cache hit)?, ([\d.]+)([kM]?) received\.`)
-	costRe    = regexp.MustCompile(`Cost: \$([\d.]+) message`)
-	modelRe   = regexp.MustCompile(`^Model: (\S+)`)
-	versionRe = regexp.MustCompile(`^Aider (v\S+)`)
+	startedRe = lazyre.New(`(?m)^# aider chat started at `)
+	addAskRe  = lazyre.New(`^Add (?:file|url) to the chat\? .*: *(\S*)\s*$`)
+	tokensRe  = lazyre.New(`^Tokens: ([\d.]+)([kM]?) sent(?:, ([\d.]+)([kM]?) cache write)?(?:, ([\d.]+)([kM]?) cache hit)?, ([\d.]+)([kM]?) received\.`)
+	costRe    = lazyre.New(`Cost: \$([\d.]+) message`)
+	modelRe   = lazyre.New(`^Model: (\S+)`)
+	versionRe = lazyre.New(`^Aider (v\S+)`)
 )
 
 // Sniff reports an Aider chat history: by its name, or a first line that
@@ -52,13 +53,13 @@ func Sniff(name string, head []byte) bool {
 		return true
 	}
 	t := bytes.TrimLeft(head, " \t\r\n\ufeff")
-	return bytes.HasPrefix(t, []byte("# aider chat started at ")) && startedRe.Match(head)
+	return bytes.HasPrefix(t, []byte("# aider chat started at ")) && startedRe().Match(head)
 }
 
 // ParseRuns reads one chat history into a single run (its sessions, one
 // after another, are one timeline).
 func ParseRuns(path string, data []byte) ([]model.Run, error) {
-	if !startedRe.Match(data) {
+	if !startedRe().Match(data) {
 		return nil, fmt.Errorf("%s: not an Aider chat history (expected \"# aider chat started at …\")", path)
 	}
 	b := &builder{}
@@ -121,20 +122,20 @@ func (b *builder) line(lines []string, i int) int {
 		return i
 	}
 	switch {
-	case modelRe.MatchString(out) && b.run.Model == "":
-		b.run.Model = modelRe.FindStringSubmatch(out)[1]
-	case versionRe.MatchString(out) && b.run.Agent == "":
-		b.run.Agent = "aider " + versionRe.FindStringSubmatch(out)[1]
-	case addAskRe.MatchString(out):
+	case modelRe().MatchString(out) && b.run.Model == "":
+		b.run.Model = modelRe().FindStringSubmatch(out)[1]
+	case versionRe().MatchString(out) && b.run.Agent == "":
+		b.run.Agent = "aider " + versionRe().FindStringSubmatch(out)[1]
+	case addAskRe().MatchString(out):
 		// The file asked about is on the "> " line before (the user's
 		// typed answer, "#### all", may come between).
-		ans := strings.ToLower(addAskRe.FindStringSubmatch(out)[1])
+		ans := strings.ToLower(addAskRe().FindStringSubmatch(out)[1])
 		k := i - 1
 		for k >= 0 && (strings.TrimSpace(lines[k]) == "" || strings.HasPrefix(lines[k], "#### ")) {
 			k--
 		}
 		if prev, ok := "", false; k >= 0 {
-			if prev, ok = tool(lines[k]); ok && !addAskRe.MatchString(prev) && (strings.HasPrefix(ans, "y") || strings.HasPrefix(ans, "a")) {
+			if prev, ok = tool(lines[k]); ok && !addAskRe().MatchString(prev) && (strings.HasPrefix(ans, "y") || strings.HasPrefix(ans, "a")) {
 				b.read(prev, "add "+prev)
 			}
 		}
@@ -153,11 +154,11 @@ func (b *builder) line(lines []string, i int) int {
 		}
 		b.shell(strings.TrimPrefix(out, "Running "), strings.Join(output, "\n"))
 		return j - 1
-	case tokensRe.MatchString(out):
-		m := tokensRe.FindStringSubmatch(out)
+	case tokensRe().MatchString(out):
+		m := tokensRe().FindStringSubmatch(out)
 		sent, write, hit, recv := count(m[1], m[2]), count(m[3], m[4]), count(m[5], m[6]), count(m[7], m[8])
 		b.carry = b.carry.Plus(model.NewUsage(max(sent-write-hit, 0), recv, hit, write))
-		if c := costRe.FindStringSubmatch(out); c != nil {
+		if c := costRe().FindStringSubmatch(out); c != nil {
 			if v, err := strconv.ParseFloat(c[1], 64); err == nil {
 				b.cost += v
 			}

@@ -30,8 +30,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
+
+	"github.com/trajscope/trajscope/internal/lazyre"
 
 	"github.com/trajscope/trajscope/internal/inputfile"
 	"github.com/trajscope/trajscope/model"
@@ -45,8 +46,8 @@ import (
 const Name = "atif"
 
 var (
-	schemaRe     = regexp.MustCompile(`"schema_version"\s*:\s*"ATIF-v\d`)
-	versionRe    = regexp.MustCompile(`^ATIF-v1\.(\d{1,3})$`)
+	schemaRe     = lazyre.New(`"schema_version"\s*:\s*"ATIF-v\d`)
+	versionRe    = lazyre.New(`^ATIF-v1\.(\d{1,3})$`)
 	maxDepth     = 8
 	maxRefFileSz = int64(256 << 20)
 )
@@ -58,7 +59,7 @@ func Sniff(name string, head []byte) bool {
 	if len(t) > 0 && t[0] == '[' {
 		t = bytes.TrimLeft(t[1:], " \t\r\n") // a list of trajectory objects
 	}
-	return len(t) > 0 && t[0] == '{' && schemaRe.Match(head)
+	return len(t) > 0 && t[0] == '{' && schemaRe().Match(head)
 }
 
 // ParseRuns reads an ATIF file's content, data: one trajectory, or JSON
@@ -201,7 +202,7 @@ func checkVersion(t *jsontree.Value) error {
 	if !ok {
 		return fmt.Errorf("schema_version: expected a string like \"ATIF-v1.7\"")
 	}
-	if !versionRe.MatchString(v) {
+	if !versionRe().MatchString(v) {
 		return fmt.Errorf("schema_version %q: expected ATIF-v1.0 … ATIF-v1.7", v)
 	}
 	return nil

@@ -6,8 +6,9 @@ package atif
 
 import (
 	"html"
-	"regexp"
 	"strings"
+
+	"github.com/trajscope/trajscope/internal/lazyre"
 
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
@@ -32,7 +33,7 @@ func keystrokes(msg string) (calls []*jsontree.Value, thought string) {
 		}
 	}
 	if len(typed) == 0 {
-		for _, m := range xmlKeystrokesRe.FindAllStringSubmatch(msg, -1) {
+		for _, m := range xmlKeystrokesRe().FindAllStringSubmatch(msg, -1) {
 			typed = append(typed, html.UnescapeString(m[1]))
 		}
 	}
@@ -55,4 +56,4 @@ func keystrokes(msg string) (calls []*jsontree.Value, thought string) {
 	return calls, thought
 }
 
-var xmlKeystrokesRe = regexp.MustCompile(`(?s)<keystrokes[^>]*>(.*?)</keystrokes>`)
+var xmlKeystrokesRe = lazyre.New(`(?s)<keystrokes[^>]*>(.*?)</keystrokes>`)

@@ -24,9 +24,10 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/trajscope/trajscope/internal/lazyre"
 
 	"github.com/trajscope/trajscope/internal/inputfile"
 	"github.com/trajscope/trajscope/model"
@@ -41,11 +42,11 @@ const Name = "claude-code"
 
 var (
 	// recordTypeRe finds a Claude Code record type in a line.
-	recordTypeRe = regexp.MustCompile(`"type"\s*:\s*"(?:assistant|user|system|result|queue-operation|summary|attachment|file-history-snapshot)"`)
-	sessionKeyRe = regexp.MustCompile(`"(?:parentUuid|sessionId|session_id|isSidechain)"\s*:`)
-	messageKeyRe = regexp.MustCompile(`"message"\s*:\s*\{`)
-	initRe       = regexp.MustCompile(`"subtype"\s*:\s*"init"`)
-	safeIDRe     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$`)
+	recordTypeRe = lazyre.New(`"type"\s*:\s*"(?:assistant|user|system|result|queue-operation|summary|attachment|file-history-snapshot)"`)
+	sessionKeyRe = lazyre.New(`"(?:parentUuid|sessionId|session_id|isSidechain)"\s*:`)
+	messageKeyRe = lazyre.New(`"message"\s*:\s*\{`)
+	initRe       = lazyre.New(`"subtype"\s*:\s*"init"`)
+	safeIDRe     = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$`)
 )
 
 // Sniff reports whether a file is a Claude Code transcript, from its first
@@ -61,7 +62,7 @@ func Sniff(name string, head []byte) bool {
 		return false
 	}
 	isRecord := func(b []byte) bool {
-		return recordTypeRe.Match(b) && (messageKeyRe.Match(b) || sessionKeyRe.Match(b) || initRe.Match(b))
+		return recordTypeRe().Match(b) && (messageKeyRe().Match(b) || sessionKeyRe().Match(b) || initRe().Match(b))
 	}
 	if t[0] == '[' {
 		return isRecord(t)
@@ -390,7 +391,7 @@ func (b *builder) finish() model.Run {
 // file that does not load is left out rather than failing the run.
 func mergeSubagents(run *model.Run, path string) {
 	id := run.InstanceID
-	if !safeIDRe.MatchString(id) {
+	if !safeIDRe().MatchString(id) {
 		return // the id names a directory: keep it to one safe name
 	}
 	dir := filepath.Join(filepath.Dir(path), id, "subagents")

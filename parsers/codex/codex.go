@@ -31,9 +31,10 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/trajscope/trajscope/internal/lazyre"
 
 	"github.com/trajscope/trajscope/internal/inputfile"
 	"github.com/trajscope/trajscope/model"
@@ -48,14 +49,14 @@ const Name = "codex"
 
 var (
 	// rolloutRe finds a current rollout record's type.
-	rolloutRe = regexp.MustCompile(`"type"\s*:\s*"(?:session_meta|response_item|event_msg|turn_context|compacted)"`)
+	rolloutRe = lazyre.New(`"type"\s*:\s*"(?:session_meta|response_item|event_msg|turn_context|compacted)"`)
 	// execRe finds a `codex exec --json` event.
-	execRe = regexp.MustCompile(`"type"\s*:\s*"(?:thread\.started|turn\.started|turn\.completed|turn\.failed|item\.(?:started|updated|completed))"`)
+	execRe = lazyre.New(`"type"\s*:\s*"(?:thread\.started|turn\.started|turn\.completed|turn\.failed|item\.(?:started|updated|completed))"`)
 	// legacyRe finds a legacy rollout's item or state record.
-	legacyRe = regexp.MustCompile(`"record_type"\s*:\s*"state"|"type"\s*:\s*"(?:function_call|function_call_output|local_shell_call|custom_tool_call)"`)
+	legacyRe = lazyre.New(`"record_type"\s*:\s*"state"|"type"\s*:\s*"(?:function_call|function_call_output|local_shell_call|custom_tool_call)"`)
 	// exitRe reads the exit status the newer shell tools print above their
 	// output ("Exit code: 0", "Process exited with code 0").
-	exitRe = regexp.MustCompile(`(?m)^(?:Exit code: |Process exited with code )(-?\d+)\s*$`)
+	exitRe = lazyre.New(`(?m)^(?:Exit code: |Process exited with code )(-?\d+)\s*$`)
 )
 
 // Sniff reports whether a file is a Codex rollout or exec event stream,
@@ -77,9 +78,9 @@ func Sniff(_ string, head []byte) bool {
 		switch {
 		case len(l) == 0 || l[0] != '{':
 			return false
-		case rolloutRe.Match(l) && bytes.Contains(l, []byte(`"payload"`)), execRe.Match(l):
+		case rolloutRe().Match(l) && bytes.Contains(l, []byte(`"payload"`)), execRe().Match(l):
 			return true
-		case i > 0 && legacyRe.Match(l) && legacyHeader(lines[0].Text):
+		case i > 0 && legacyRe().Match(l) && legacyHeader(lines[0].Text):
 			return true
 		}
 	}
@@ -404,7 +405,7 @@ func callOutput(v *jsontree.Value) (text string, exit int, hasExit bool) {
 		}
 		return text, 0, false
 	}
-	if m := exitRe.FindStringSubmatchIndex(text); m != nil && m[0] < 512 {
+	if m := exitRe().FindStringSubmatchIndex(text); m != nil && m[0] < 512 {
 		n, _ := strconv.Atoi(text[m[2]:m[3]])
 		if _, rest, ok := strings.Cut(text, "\nOutput:\n"); ok {
 			text = rest

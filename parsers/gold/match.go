@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/trajscope/trajscope/internal/lazyre"
+
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/groundtruth"
@@ -20,10 +22,10 @@ import (
 //   - tools disagree on case, on "-" versus "_" (their tracker's
 //     "dash/underscore" normalisation) and on Pro's "instance_" prefix.
 var (
-	harborSuffix = regexp.MustCompile(`__[A-Za-z0-9]{7}$`)
-	csbSuffix    = regexp.MustCompile(`_[a-z0-9]{6}$`)
-	trialSuffix  = regexp.MustCompile(`_[0-9]{1,3}$`)
-	configPrefix = regexp.MustCompile(`^(?i:mcp|baseline|ccb|sg|sourcegraph)[_-]`)
+	harborSuffix = lazyre.New(`__[A-Za-z0-9]{7}$`)
+	csbSuffix    = lazyre.New(`_[a-z0-9]{6}$`)
+	trialSuffix  = lazyre.New(`_[0-9]{1,3}$`)
+	configPrefix = lazyre.New(`^(?i:mcp|baseline|ccb|sg|sourcegraph)[_-]`)
 )
 
 // Lookup is the one rule that pairs a run with its gold: under the
@@ -116,8 +118,8 @@ func stems(id string) []string {
 	}
 	// Breadth-first over the strip operations, so fewer strips come first.
 	for i := 0; i < len(out) && len(out) < 32; i++ {
-		for _, re := range []*regexp.Regexp{harborSuffix, csbSuffix, trialSuffix, configPrefix} {
-			addc(strip(out[i], re))
+		for _, re := range []func() *regexp.Regexp{harborSuffix, csbSuffix, trialSuffix, configPrefix} {
+			addc(strip(out[i], re()))
 		}
 	}
 	return out

@@ -22,8 +22,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
+
+	"github.com/trajscope/trajscope/internal/lazyre"
 
 	"github.com/trajscope/trajscope/internal/inputfile"
 	"github.com/trajscope/trajscope/model"
@@ -168,11 +169,11 @@ func knownName(base string) bool {
 }
 
 var (
-	contextBenchKeysRe = regexp.MustCompile(`"(?:gold_ctx|init_ctx|add_ctx|gold_context|original_inst_id|traj_data)"\s*:`)
-	gtKeysRe           = regexp.MustCompile(`"(?:buggy_files|file_references|expected_files|expected_file|required_files|canonical_path|expected_edit_files|root_cause_files|build_files)"\s*:`)
-	defectRe           = regexp.MustCompile(`"line_start"\s*:[\s\S]*"defect_type"\s*:|"defect_type"\s*:[\s\S]*"line_start"\s*:`)
-	diffHeaderRe       = regexp.MustCompile(`(?m)^(?:diff --git a/.+ b/|\+\+\+ b/)(.+)$`)
-	diffMinusRe        = regexp.MustCompile(`(?m)^--- a/(.+)$`)
+	contextBenchKeysRe = lazyre.New(`"(?:gold_ctx|init_ctx|add_ctx|gold_context|original_inst_id|traj_data)"\s*:`)
+	gtKeysRe           = lazyre.New(`"(?:buggy_files|file_references|expected_files|expected_file|required_files|canonical_path|expected_edit_files|root_cause_files|build_files)"\s*:`)
+	defectRe           = lazyre.New(`"line_start"\s*:[\s\S]*"defect_type"\s*:|"defect_type"\s*:[\s\S]*"line_start"\s*:`)
+	diffHeaderRe       = lazyre.New(`(?m)^(?:diff --git a/.+ b/|\+\+\+ b/)(.+)$`)
+	diffMinusRe        = lazyre.New(`(?m)^--- a/(.+)$`)
 )
 
 // Sniff reports whether a file is CodeScaleBench ground truth: one of its
@@ -183,10 +184,10 @@ func Sniff(name string, head []byte) bool {
 		return true
 	}
 	t := bytes.TrimLeft(head, " \t\r\n\ufeff")
-	if len(t) == 0 || (t[0] != '{' && t[0] != '[') || contextBenchKeysRe.Match(head) {
+	if len(t) == 0 || (t[0] != '{' && t[0] != '[') || contextBenchKeysRe().Match(head) {
 		return false
 	}
-	return gtKeysRe.Match(head) || defectRe.Match(head)
+	return gtKeysRe().Match(head) || defectRe().Match(head)
 }
 
 // Load reads ground truth from a file, or from a directory tree of task
@@ -324,10 +325,10 @@ func patchFiles(text string) []string {
 			out = append(out, p)
 		}
 	}
-	for _, m := range diffHeaderRe.FindAllStringSubmatch(text, -1) {
+	for _, m := range diffHeaderRe().FindAllStringSubmatch(text, -1) {
 		add(m[1])
 	}
-	for _, m := range diffMinusRe.FindAllStringSubmatch(text, -1) {
+	for _, m := range diffMinusRe().FindAllStringSubmatch(text, -1) {
 		add(m[1])
 	}
 	return out

@@ -19,17 +19,17 @@ import (
 const nonWord = `[^` + python.ReWordChar + `]`
 
 var (
-	exploreRe = python.MustCompileRegexp(`<explore_context>\s*([\s\S]*?)\s*</explore_context>`)
-	patchRe   = python.MustCompileRegexp(`<PATCH_CONTEXT>\s*([\s\S]*?)\s*</PATCH_CONTEXT>`)
-	bashRe    = python.MustCompileRegexp("```bash\\s*\\r?\\n([\\s\\S]*?)\\r?\\n```")
-	imageRe   = python.MustCompileRegexp(`_m_([A-Za-z0-9_.-]+)(?::|$)`)
-	linesRe   = python.MustCompileRegexp(`^(\d+)\s*-\s*(\d+)`)
-	chunkRe   = python.MustCompileRegexp(`\s*(?:&&|\|\||;)\s*`)
-	nlSedRe   = python.MustCompileRegexp(`nl\s+[^|]+\s+([^\s|]+)\s*\|\s*sed\s+-n\s+['"]?(\d+),(\d+)p`)
-	sedRe     = python.MustCompileRegexp(`sed\s+-n\s+['"]?(\d+),(\d+)p['"]?\s+([^\s&|>;<]+)`)
-	headRe    = python.MustCompileRegexp(python.ReWordStart + `head\s+-n\s+(\d+)\s+([^\s&|>]+)`)
-	catRe     = python.MustCompileRegexp(python.ReWordStart + `cat\s+([^\s&|>]+)`)
-	grepRe    = python.MustCompileRegexp(python.ReWordStart + `grep\s+.*?\s+([^\s&|>]+\.(?:py|js|java|go|rs|c|cpp|h|hpp|ts|tsx|jsx|rb|php|cs|kt|scala|swift))(?:` + nonWord + `|$)`)
+	exploreRe = python.LazyRegexp(`<explore_context>\s*([\s\S]*?)\s*</explore_context>`)
+	patchRe   = python.LazyRegexp(`<PATCH_CONTEXT>\s*([\s\S]*?)\s*</PATCH_CONTEXT>`)
+	bashRe    = python.LazyRegexp("```bash\\s*\\r?\\n([\\s\\S]*?)\\r?\\n```")
+	imageRe   = python.LazyRegexp(`_m_([A-Za-z0-9_.-]+)(?::|$)`)
+	linesRe   = python.LazyRegexp(`^(\d+)\s*-\s*(\d+)`)
+	chunkRe   = python.LazyRegexp(`\s*(?:&&|\|\||;)\s*`)
+	nlSedRe   = python.LazyRegexp(`nl\s+[^|]+\s+([^\s|]+)\s*\|\s*sed\s+-n\s+['"]?(\d+),(\d+)p`)
+	sedRe     = python.LazyRegexp(`sed\s+-n\s+['"]?(\d+),(\d+)p['"]?\s+([^\s&|>;<]+)`)
+	headRe    = python.LazyRegexp(python.ReWordStart + `head\s+-n\s+(\d+)\s+([^\s&|>]+)`)
+	catRe     = python.LazyRegexp(python.ReWordStart + `cat\s+([^\s&|>]+)`)
+	grepRe    = python.LazyRegexp(python.ReWordStart + `grep\s+.*?\s+([^\s&|>]+\.(?:py|js|java|go|rs|c|cpp|h|hpp|ts|tsx|jsx|rb|php|cs|kt|scala|swift))(?:` + nonWord + `|$)`)
 	skipList  = []string{"sed -i", "echo ", "mkdir", "rm ", "git add", "git commit"}
 	srcExts   = []string{".py", ".js", ".java", ".go", ".rs", ".c", ".cpp", ".h", ".hpp", ".ts", ".tsx", ".jsx",
 		".rb", ".php", ".cs", ".kt", ".scala", ".swift"}
@@ -91,7 +91,7 @@ func repoDirName(data *jsontree.Value) string {
 	if v.Kind != jsontree.String {
 		return ""
 	}
-	if m := imageRe.FindStringSubmatch(v.Str); m != nil {
+	if m := imageRe().FindStringSubmatch(v.Str); m != nil {
 		return m[1]
 	}
 	return ""
@@ -169,7 +169,7 @@ func parseFileLines(text, repoDir string) *spanSet {
 			continue
 		}
 		if rest, ok := strings.CutPrefix(line, "Lines:"); ok && current != "" {
-			m := linesRe.FindStringSubmatch(python.StripSpace(rest))
+			m := linesRe().FindStringSubmatch(python.StripSpace(rest))
 			if m == nil {
 				continue
 			}
@@ -205,7 +205,7 @@ func isSourceFile(p string) bool {
 // the group holding the file, and the groups of the first and last line
 // (0 for none: head starts at line 1, cat and grep name only the file).
 var viewRules = []struct {
-	re               *regexp.Regexp
+	re               func() *regexp.Regexp
 	file, start, end int
 }{
 	{nlSedRe, 1, 2, 3},
@@ -231,13 +231,13 @@ func extractViews(cmd string) []view {
 		return strings.TrimPrefix(python.Strip(f, `'"`), "/testbed/")
 	}
 	var views []view
-	for _, chunk := range chunkRe.Split(cmd, -1) {
+	for _, chunk := range chunkRe().Split(cmd, -1) {
 		c := python.StripSpace(chunk)
 		if c == "" {
 			continue
 		}
 		for _, r := range viewRules {
-			m := r.re.FindStringSubmatch(c)
+			m := r.re().FindStringSubmatch(c)
 			if m == nil {
 				continue
 			}
@@ -285,7 +285,7 @@ func extract(data *jsontree.Value, all []message) (*extraction, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, m := range exploreRe.FindAllStringSubmatch(c, -1) {
+		for _, m := range exploreRe().FindAllStringSubmatch(c, -1) {
 			spans := parseFileLines(m[1], repoDir)
 			if len(spans.files) == 0 {
 				continue
@@ -303,7 +303,7 @@ func extract(data *jsontree.Value, all []message) (*extraction, error) {
 				continue
 			}
 			c := msgs[i].content // already checked above
-			m := bashRe.FindStringSubmatch(c)
+			m := bashRe().FindStringSubmatch(c)
 			if m == nil {
 				continue
 			}
@@ -344,7 +344,7 @@ func extract(data *jsontree.Value, all []message) (*extraction, error) {
 	// Final: only the last <PATCH_CONTEXT> block of all messages.
 	last, found := "", false
 	for i := range msgs {
-		if ms := patchRe.FindAllStringSubmatch(msgs[i].content, -1); len(ms) > 0 {
+		if ms := patchRe().FindAllStringSubmatch(msgs[i].content, -1); len(ms) > 0 {
 			last, found = ms[len(ms)-1][1], true
 		}
 	}

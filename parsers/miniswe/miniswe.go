@@ -16,9 +16,10 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/trajscope/trajscope/internal/lazyre"
 
 	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
@@ -43,15 +44,15 @@ func Sniff(name string, head []byte) bool {
 	if len(h) == 0 || h[0] != '{' {
 		return false
 	}
-	if formatRe.Match(head) || (bytes.Contains(head, []byte(`"mini_version"`)) && bytes.Contains(head, []byte(`"messages"`))) {
+	if formatRe().Match(head) || (bytes.Contains(head, []byte(`"mini_version"`)) && bytes.Contains(head, []byte(`"messages"`))) {
 		return true
 	}
-	return bytes.Contains(head, []byte(`"messages"`)) && assistantRe.Match(head) && bytes.Contains(head, []byte("```bash"))
+	return bytes.Contains(head, []byte(`"messages"`)) && assistantRe().Match(head) && bytes.Contains(head, []byte("```bash"))
 }
 
 var (
-	formatRe    = regexp.MustCompile(`"trajectory_format"\s*:\s*"mini-swe-agent`)
-	assistantRe = regexp.MustCompile(`"role"\s*:\s*"assistant"`)
+	formatRe    = lazyre.New(`"trajectory_format"\s*:\s*"mini-swe-agent`)
+	assistantRe = lazyre.New(`"role"\s*:\s*"assistant"`)
 )
 
 // Parse builds a run from a trajectory's bytes; name is the file's base
@@ -296,7 +297,7 @@ func buildTimeline(msgs []message) *timeline {
 				}
 				continue
 			}
-			loc := bashRe.FindStringSubmatchIndex(c)
+			loc := bashRe().FindStringSubmatchIndex(c)
 			hasPatch := strings.Contains(c, "<PATCH_CONTEXT>")
 			if loc == nil && !hasPatch {
 				continue

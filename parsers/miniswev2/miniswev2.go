@@ -17,8 +17,9 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
+
+	"github.com/trajscope/trajscope/internal/lazyre"
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/observed"
@@ -35,13 +36,13 @@ const Name = "mini-swe-agent-v2"
 const v1Format = "mini-swe-agent-1"
 
 var (
-	messagesRe = regexp.MustCompile(`"messages"\s*:\s*\[`)
-	v1FormatRe = regexp.MustCompile(`"trajectory_format"\s*:\s*"mini-swe-agent-1"`)
-	versionRe  = regexp.MustCompile(`"mini_version"\s*:\s*"`)
-	v2FormatRe = regexp.MustCompile(`"trajectory_format"\s*:\s*"mini-swe-agent-(?:1\.[1-9]|[2-9])`)
+	messagesRe = lazyre.New(`"messages"\s*:\s*\[`)
+	v1FormatRe = lazyre.New(`"trajectory_format"\s*:\s*"mini-swe-agent-1"`)
+	versionRe  = lazyre.New(`"mini_version"\s*:\s*"`)
+	v2FormatRe = lazyre.New(`"trajectory_format"\s*:\s*"mini-swe-agent-(?:1\.[1-9]|[2-9])`)
 	// v2 markers: a non-empty tool_calls list, a tool message, a Responses
 	// API call output, or a 2.x version stamp.
-	v2MarkerRe = regexp.MustCompile(`"tool_calls"\s*:\s*\[\s*\{|"role"\s*:\s*"tool"|"type"\s*:\s*"function_call_output"|"mini_version"\s*:\s*"[2-9]\.`)
+	v2MarkerRe = lazyre.New(`"tool_calls"\s*:\s*\[\s*\{|"role"\s*:\s*"tool"|"type"\s*:\s*"function_call_output"|"mini_version"\s*:\s*"[2-9]\.`)
 )
 
 // Sniff reports whether a file is a mini-swe-agent v2 trajectory. A v1 file
@@ -55,15 +56,15 @@ func Sniff(name string, head []byte) bool {
 	// a quote otherwise tries every quote of the head (most of listing a
 	// folder of runs went there).
 	has := func(s string) bool { return bytes.Contains(head, []byte(s)) }
-	if len(t) == 0 || t[0] != '{' || !(has(`"messages"`) && messagesRe.Match(head) || has(`"mini_version"`) && versionRe.Match(head)) {
+	if len(t) == 0 || t[0] != '{' || !(has(`"messages"`) && messagesRe().Match(head) || has(`"mini_version"`) && versionRe().Match(head)) {
 		return false
 	}
 	format := has(`"trajectory_format"`)
-	if format && v1FormatRe.Match(head) {
+	if format && v1FormatRe().Match(head) {
 		return false
 	}
-	return format && v2FormatRe.Match(head) ||
-		(has(`"tool_calls"`) || has(`"tool"`) || has(`"function_call_output"`) || has(`"mini_version"`)) && v2MarkerRe.Match(head)
+	return format && v2FormatRe().Match(head) ||
+		(has(`"tool_calls"`) || has(`"tool"`) || has(`"function_call_output"`) || has(`"mini_version"`)) && v2MarkerRe().Match(head)
 }
 
 // ParseRuns reads one v2 trajectory, data, into a single run.
@@ -284,9 +285,9 @@ func usageOf(msg *jsontree.Value) model.Usage {
 }
 
 var (
-	outputRe     = regexp.MustCompile(`(?s)<output>\n?(.*?)\n?</output>`)
-	outputHeadRe = regexp.MustCompile(`(?s)<output_head>\n?(.*?)\n?</output_head>`)
-	outputTailRe = regexp.MustCompile(`(?s)<output_tail>\n?(.*?)\n?</output_tail>`)
+	outputRe     = lazyre.New(`(?s)<output>\n?(.*?)\n?</output>`)
+	outputHeadRe = lazyre.New(`(?s)<output_head>\n?(.*?)\n?</output_head>`)
+	outputTailRe = lazyre.New(`(?s)<output_tail>\n?(.*?)\n?</output_tail>`)
 )
 
 // setOutput records what a command printed and returns the message as the
@@ -309,11 +310,11 @@ func setOutput(c *toolcall.Call, a *model.Action, msg *jsontree.Value) string {
 	switch {
 	case ok:
 		c.Output = raw
-	case outputRe.MatchString(content):
-		c.Output = outputRe.FindStringSubmatch(content)[1]
-	case outputHeadRe.MatchString(content):
-		out := outputHeadRe.FindStringSubmatch(content)[1]
-		if m := outputTailRe.FindStringSubmatch(content); m != nil {
+	case outputRe().MatchString(content):
+		c.Output = outputRe().FindStringSubmatch(content)[1]
+	case outputHeadRe().MatchString(content):
+		out := outputHeadRe().FindStringSubmatch(content)[1]
+		if m := outputTailRe().FindStringSubmatch(content); m != nil {
 			out += "\n" + m[1]
 		}
 		c.Output = out

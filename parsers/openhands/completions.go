@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/trajscope/trajscope/internal/lazyre"
 
 	"github.com/trajscope/trajscope/internal/inputfile"
 	"github.com/trajscope/trajscope/model"
@@ -90,7 +91,7 @@ func loadCompletionsRoot(root string) ([]model.Run, error) {
 	return runs, errors.Join(errs...)
 }
 
-var fencedPatchRe = regexp.MustCompile("(?s)```(?:diff|patch)?\n(.*?)\n```")
+var fencedPatchRe = lazyre.New("(?s)```(?:diff|patch)?\n(.*?)\n```")
 
 // guessPatch reproduces upstream's patch search in the last log: from the
 // last message backwards, the first string content mentioning a patch with a
@@ -123,7 +124,7 @@ func guessPatch(file string) string {
 			return ""
 		}
 		if strings.Contains(s, "git_patch") || strings.Contains(strings.ToLower(s), "patch") {
-			if mm := fencedPatchRe.FindStringSubmatch(s); mm != nil {
+			if mm := fencedPatchRe().FindStringSubmatch(s); mm != nil {
 				return mm[1]
 			}
 		}

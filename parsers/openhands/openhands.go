@@ -13,9 +13,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/trajscope/trajscope/internal/lazyre"
 
 	"github.com/trajscope/trajscope/internal/inputfile"
 	"github.com/trajscope/trajscope/internal/python"
@@ -30,13 +31,13 @@ const Name = "openhands"
 const lfsPointer = "version https://git-lfs.github.com/spec/v1"
 
 var (
-	historyRe = regexp.MustCompile(`"history"\s*:\s*(?:\[|null)`)
-	idKeyRe   = regexp.MustCompile(`"(?:instance_id|original_inst_id|instruction|test_result|git_patch|instance)"\s*:`)
-	eventRe   = regexp.MustCompile(`"(?:action|observation)"\s*:\s*"`)
-	sweTrajRe = regexp.MustCompile(`"trajectory"\s*:\s*\[`)
+	historyRe = lazyre.New(`"history"\s*:\s*(?:\[|null)`)
+	idKeyRe   = lazyre.New(`"(?:instance_id|original_inst_id|instruction|test_result|git_patch|instance)"\s*:`)
+	eventRe   = lazyre.New(`"(?:action|observation)"\s*:\s*"`)
+	sweTrajRe = lazyre.New(`"trajectory"\s*:\s*\[`)
 	// v1EventRe finds a V1 (software-agent-sdk) event.
-	v1EventRe = regexp.MustCompile(`"kind"\s*:\s*"(?:ActionEvent|ObservationEvent|MessageEvent|SystemPromptEvent)"`)
-	sourceRe  = regexp.MustCompile(`"source"\s*:\s*"(?:agent|user|environment)"`)
+	v1EventRe = lazyre.New(`"kind"\s*:\s*"(?:ActionEvent|ObservationEvent|MessageEvent|SystemPromptEvent)"`)
+	sourceRe  = lazyre.New(`"source"\s*:\s*"(?:agent|user|environment)"`)
 )
 
 // Sniff reports whether a file is OpenHands output: by name (output.jsonl,
@@ -49,7 +50,7 @@ func Sniff(name string, head []byte) bool {
 	text := string(head)
 	if strings.HasPrefix(strings.TrimLeft(text, " \t\r\n\ufeff"), "[") {
 		// The UI's export: a bare list of events.
-		return sourceRe.MatchString(text) && (eventRe.MatchString(text) || v1EventRe.MatchString(text)) &&
+		return sourceRe().MatchString(text) && (eventRe().MatchString(text) || v1EventRe().MatchString(text)) &&
 			!strings.Contains(text, `"schema_version"`) && !strings.Contains(text, `"traj_data"`)
 	}
 	if !strings.HasPrefix(strings.TrimLeft(text, " \t\r\n"), "{") {
@@ -59,11 +60,11 @@ func Sniff(name string, head []byte) bool {
 	if i := strings.IndexByte(strings.TrimLeft(text, " \t\r\n"), '\n'); i >= 0 {
 		first = strings.TrimLeft(text, " \t\r\n")[:i]
 	}
-	loc := historyRe.FindStringIndex(first)
-	if loc == nil || sweTrajRe.MatchString(first) || !idKeyRe.MatchString(first) {
+	loc := historyRe().FindStringIndex(first)
+	if loc == nil || sweTrajRe().MatchString(first) || !idKeyRe().MatchString(first) {
 		return false
 	}
-	return strings.HasSuffix(first[loc[0]:loc[1]], "null") || eventRe.MatchString(first) || v1EventRe.MatchString(first)
+	return strings.HasSuffix(first[loc[0]:loc[1]], "null") || eventRe().MatchString(first) || v1EventRe().MatchString(first)
 }
 
 // IsCompletionsDir reports whether dir is an llm_completions directory: one

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/trajscope/trajscope/internal/lazyre"
+
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/cmdfail"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
@@ -16,12 +18,12 @@ import (
 // from its observation when that shows line numbers.
 
 var (
-	catNHeaderRe = regexp.MustCompile("Here's the result of running `cat -n` on ")
-	catNLineRe   = regexp.MustCompile(`(?m)^ *(\d+)\t`)
-	windowHdrRe  = regexp.MustCompile(`(?m)^\[File: (.+?) \((\d+) lines total(?: after edit)?\)\]`)
-	windowLineRe = regexp.MustCompile(`(?m)^(\d+)\|`)
-	skillRe      = regexp.MustCompile(`\b(open_file|goto_line|scroll_down|scroll_up|search_file|search_dir|find_file|edit_file_by_replace|insert_content_at_line|append_file|create_file|edit_file)\s*\(`)
-	firstArgRe   = regexp.MustCompile(`^\s*\(\s*(?:[a-z_]+\s*=\s*)?(?:'([^']*)'|"([^"]*)")`)
+	catNHeaderRe = lazyre.New("Here's the result of running `cat -n` on ")
+	catNLineRe   = lazyre.New(`(?m)^ *(\d+)\t`)
+	windowHdrRe  = lazyre.New(`(?m)^\[File: (.+?) \((\d+) lines total(?: after edit)?\)\]`)
+	windowLineRe = lazyre.New(`(?m)^(\d+)\|`)
+	skillRe      = lazyre.New(`\b(open_file|goto_line|scroll_down|scroll_up|search_file|search_dir|find_file|edit_file_by_replace|insert_content_at_line|append_file|create_file|edit_file)\s*\(`)
+	firstArgRe   = lazyre.New(`^\s*\(\s*(?:[a-z_]+\s*=\s*)?(?:'([^']*)'|"([^"]*)")`)
 	// skillSearch is how the agentskills search tools print results.
 	skillSearch = shell.SearchOutput{
 		Header:   regexp.MustCompile(`(?m)^\[Found \d+ matches? for "(.*)" in (.+?)\][ \t]*$`),
@@ -53,8 +55,8 @@ func readAction(a *model.Action, f *jsontree.Value, obs string) {
 		a.Category = model.CategorySearch // a directory listing
 		return
 	}
-	if catNHeaderRe.MatchString(obs) || (f.Get("impl_source").Text() == "oh_aci" && catNLineRe.MatchString(obs)) {
-		a.Reads = shell.NumberedReads(path, obs, catNLineRe)
+	if catNHeaderRe().MatchString(obs) || (f.Get("impl_source").Text() == "oh_aci" && catNLineRe().MatchString(obs)) {
+		a.Reads = shell.NumberedReads(path, obs, catNLineRe())
 		return
 	}
 	if vr := f.Get("view_range").Items(); f.Get("view_range").Is(jsontree.Array) && len(vr) >= 2 {
@@ -99,22 +101,22 @@ func editAction(a *model.Action, f *jsontree.Value, obs string, failed bool) {
 
 // replaceArgsRe reads agentskills' edit_file_by_replace(file,
 // to_replace="""…""", new_content="""…""") (triple-quoted either way).
-var replaceArgsRe = regexp.MustCompile(`(?s)to_replace=(?:"""(.*?)"""|'''(.*?)''')\s*,\s*new_content=(?:"""(.*?)"""|'''(.*?)''')`)
+var replaceArgsRe = lazyre.New(`(?s)to_replace=(?:"""(.*?)"""|'''(.*?)''')\s*,\s*new_content=(?:"""(.*?)"""|'''(.*?)''')`)
 
 // ipythonAction: IPython code, usually an agentskills call whose output is a
 // numbered window ("[File: PATH (N lines total)]" then "12|text").
 func ipythonAction(a *model.Action, code, obs string) {
-	loc := skillRe.FindStringSubmatchIndex(code)
+	loc := skillRe().FindStringSubmatchIndex(code)
 	if loc == nil {
 		a.Category = model.CategoryRun
 		return
 	}
 	name := code[loc[2]:loc[3]]
 	arg := ""
-	if m := firstArgRe.FindStringSubmatch(code[loc[1]-1:]); m != nil {
+	if m := firstArgRe().FindStringSubmatch(code[loc[1]-1:]); m != nil {
 		arg = m[1] + m[2]
 	}
-	hdr := windowHdrRe.FindStringSubmatch(obs)
+	hdr := windowHdrRe().FindStringSubmatch(obs)
 	switch name {
 	case "open_file", "goto_line", "scroll_down", "scroll_up":
 		a.Category = model.CategoryRead
@@ -126,7 +128,7 @@ func ipythonAction(a *model.Action, code, obs string) {
 			file = hdr[1]
 		}
 		if file != "" {
-			a.Reads = shell.NumberedReads(file, obs, windowLineRe)
+			a.Reads = shell.NumberedReads(file, obs, windowLineRe())
 		}
 	case "search_file", "search_dir", "find_file":
 		a.Category = model.CategorySearch
@@ -145,7 +147,7 @@ func ipythonAction(a *model.Action, code, obs string) {
 			!strings.HasPrefix(strings.TrimSpace(obs), "[No exact match found") {
 			a.Edits = []string{file}
 			if name == "edit_file_by_replace" {
-				if m := replaceArgsRe.FindStringSubmatch(code); m != nil {
+				if m := replaceArgsRe().FindStringSubmatch(code); m != nil {
 					a.Changes = []model.Change{{File: file, Kind: model.ChangeReplace, Old: shell.Clip(m[1] + m[2]), New: shell.Clip(m[3] + m[4])}}
 				}
 			}
@@ -154,7 +156,7 @@ func ipythonAction(a *model.Action, code, obs string) {
 }
 
 // commandExitRe is how OpenHands ends a shell command's output.
-var commandExitRe = regexp.MustCompile(`\[Command finished with exit code (-?\d{1,9})\]`)
+var commandExitRe = lazyre.New(`\[Command finished with exit code (-?\d{1,9})\]`)
 
 // exitCode reads a command's exit status from its observation event
 // (extras.exit_code, extras.metadata.exit_code, or the flat older field),
@@ -166,7 +168,7 @@ func exitCode(obs *jsontree.Value, text string) (int, bool) {
 			return n, true
 		}
 	}
-	if m := commandExitRe.FindAllStringSubmatch(text, -1); m != nil {
+	if m := commandExitRe().FindAllStringSubmatch(text, -1); m != nil {
 		n, err := strconv.Atoi(m[len(m)-1][1])
 		return n, err == nil
 	}

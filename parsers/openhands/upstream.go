@@ -30,11 +30,11 @@ const (
 var skipWords = []string{"git add", "git commit", "rm ", "mkdir", "echo ", "sed -i"}
 
 var (
-	sedRe  = python.MustCompileRegexp(`sed\s+-n\s+['"]?(\d+),(\d+)p['"]?\s+([^\s&|>;<]+)`)
-	nlRe   = python.MustCompileRegexp(`nl\s+[^|]+\s+([^\s|]+)\s*\|\s*sed\s+-n\s+['"]?(\d+),(\d+)p`)
-	headRe = python.MustCompileRegexp(python.ReWordStart + `head\s+-n\s+(\d+)\s+([^\s&|>]+)`)
-	catRe  = python.MustCompileRegexp(python.ReWordStart + `cat\s+(?:-n\s+)?([^\s&|>]+)`)
-	grepRe = python.MustCompileRegexp(python.ReWordStart + `grep\s+.*\s+([^\s&|>;<'"]+\.(?:py|js|java|go|rs|c|cpp|h|hpp|ts|tsx|jsx|rb|php|cs|kt|scala|swift))(?:\s*(?:\||&|;|$))`)
+	sedRe  = python.LazyRegexp(`sed\s+-n\s+['"]?(\d+),(\d+)p['"]?\s+([^\s&|>;<]+)`)
+	nlRe   = python.LazyRegexp(`nl\s+[^|]+\s+([^\s|]+)\s*\|\s*sed\s+-n\s+['"]?(\d+),(\d+)p`)
+	headRe = python.LazyRegexp(python.ReWordStart + `head\s+-n\s+(\d+)\s+([^\s&|>]+)`)
+	catRe  = python.LazyRegexp(python.ReWordStart + `cat\s+(?:-n\s+)?([^\s&|>]+)`)
+	grepRe = python.LazyRegexp(python.ReWordStart + `grep\s+.*\s+([^\s&|>;<'"]+\.(?:py|js|java|go|rs|c|cpp|h|hpp|ts|tsx|jsx|rb|php|cs|kt|scala|swift))(?:\s*(?:\||&|;|$))`)
 )
 
 // NormalizePath is the variant's path normalisation. History: strip blanks
@@ -92,7 +92,7 @@ func RunCommandStep(cmd string, v Variant) (model.Step, bool, error) {
 		y, err := python.Int(b)
 		return x, y, err
 	}
-	for _, m := range sedRe.FindAllStringSubmatch(cmd, -1) {
+	for _, m := range sedRe().FindAllStringSubmatch(cmd, -1) {
 		a, b, err := ints(m[1], m[2])
 		if err != nil {
 			return model.Step{}, false, err
@@ -100,7 +100,7 @@ func RunCommandStep(cmd string, v Variant) (model.Step, bool, error) {
 		add(m[3], a, b, true)
 	}
 	if v == History {
-		for _, m := range nlRe.FindAllStringSubmatch(cmd, -1) {
+		for _, m := range nlRe().FindAllStringSubmatch(cmd, -1) {
 			a, b, err := ints(m[2], m[3])
 			if err != nil {
 				return model.Step{}, false, err
@@ -108,14 +108,14 @@ func RunCommandStep(cmd string, v Variant) (model.Step, bool, error) {
 			add(python.Strip(m[1], `'"`), a, b, true)
 		}
 	}
-	for _, m := range headRe.FindAllStringSubmatch(cmd, -1) {
+	for _, m := range headRe().FindAllStringSubmatch(cmd, -1) {
 		n, err := python.Int(m[1])
 		if err != nil {
 			return model.Step{}, false, err
 		}
 		add(python.Strip(m[2], `'"`), 1, n, true)
 	}
-	for _, m := range catRe.FindAllStringSubmatch(cmd, -1) {
+	for _, m := range catRe().FindAllStringSubmatch(cmd, -1) {
 		raw := python.Strip(m[1], `'"`)
 		if v == Completions && !strings.Contains(raw, "/") {
 			continue
@@ -123,7 +123,7 @@ func RunCommandStep(cmd string, v Variant) (model.Step, bool, error) {
 		add(raw, 0, 0, false)
 	}
 	if v == History {
-		if m := grepRe.FindStringSubmatch(cmd); m != nil {
+		if m := grepRe().FindStringSubmatch(cmd); m != nil {
 			f := m[1]
 			if strings.Contains(f, "/") || !strings.ContainsAny(f, `*?"`) {
 				add(f, 0, 0, false)

@@ -28,10 +28,10 @@ const (
 )
 
 var (
-	fileRe = python.MustCompileRegexp(`^\s*File:\s*(.+?)\s*$`)
+	fileRe = python.LazyRegexp(`^\s*File:\s*(.+?)\s*$`)
 	// The reference pattern is re.IGNORECASE; Python's case-insensitive
 	// "i" also matches U+0130 and U+0131, so the letters are spelled out.
-	rangeRe = python.MustCompileRegexp(`^\s*[Ll][Ii\x{130}\x{131}][Nn][Ee]\s*[Nn][Uu][Mm][Bb][Ee][Rr]\s*[Rr][Aa][Nn][Gg][Ee]\s*:\s*(\d+)\s*-\s*(\d+)\s*$`)
+	rangeRe = python.LazyRegexp(`^\s*[Ll][Ii\x{130}\x{131}][Nn][Ee]\s*[Nn][Uu][Mm][Bb][Ee][Rr]\s*[Rr][Aa][Nn][Gg][Ee]\s*:\s*(\d+)\s*-\s*(\d+)\s*$`)
 )
 
 // ErrNothingFound is returned for a log with no context at all, where the
@@ -182,7 +182,7 @@ func parseFileRanges(block string) fileRanges {
 	index := map[string]int{}
 	current := ""
 	for _, line := range python.SplitLines(block) {
-		if m := fileRe.FindStringSubmatch(line); m != nil {
+		if m := fileRe().FindStringSubmatch(line); m != nil {
 			current = normalizeFile(m[1])
 			if current != "" {
 				if _, ok := index[current]; !ok {
@@ -192,7 +192,7 @@ func parseFileRanges(block string) fileRanges {
 			}
 			continue
 		}
-		if m := rangeRe.FindStringSubmatch(line); m != nil && current != "" {
+		if m := rangeRe().FindStringSubmatch(line); m != nil && current != "" {
 			a, _ := python.DigitsInt(m[1])
 			b, _ := python.DigitsInt(m[2])
 			if a > b {

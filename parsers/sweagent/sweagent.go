@@ -7,9 +7,10 @@ package sweagent
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/trajscope/trajscope/internal/lazyre"
 
 	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
@@ -46,13 +47,13 @@ func kindBySuffix(name string) kind {
 }
 
 var (
-	ckptLineRe     = regexp.MustCompile(`^\s*\{.*"(?:tool|action)"\s*:`)
-	ckptPatchRe    = regexp.MustCompile(`^\s*\{.*"type"\s*:\s*"patch_context"`)
-	trajListRe     = regexp.MustCompile(`"trajectory"\s*:\s*\[`)
-	trajStepKeyRe  = regexp.MustCompile(`"(?:action|thought|observation|response)"\s*:`)
-	foreignTrajRe  = regexp.MustCompile(`"(?:trajectory_format|schema_version)"\s*:`)
-	contextJSONRe  = regexp.MustCompile(`"(?:file_line_ranges|viewed_files)"\s*:`)
-	patchLineStart = regexp.MustCompile(`^(?:File:|Lines:)`)
+	ckptLineRe     = lazyre.New(`^\s*\{.*"(?:tool|action)"\s*:`)
+	ckptPatchRe    = lazyre.New(`^\s*\{.*"type"\s*:\s*"patch_context"`)
+	trajListRe     = lazyre.New(`"trajectory"\s*:\s*\[`)
+	trajStepKeyRe  = lazyre.New(`"(?:action|thought|observation|response)"\s*:`)
+	foreignTrajRe  = lazyre.New(`"(?:trajectory_format|schema_version)"\s*:`)
+	contextJSONRe  = lazyre.New(`"(?:file_line_ranges|viewed_files)"\s*:`)
+	patchLineStart = lazyre.New(`^(?:File:|Lines:)`)
 )
 
 // kindByContent recognises a renamed file from its first bytes.
@@ -62,14 +63,14 @@ func kindByContent(head []byte) kind {
 	if strings.HasPrefix(trimmed, "{") {
 		first := firstLine(trimmed)
 		switch {
-		case ckptPatchRe.MatchString(first) && !strings.Contains(first, `"traj_data"`):
+		case ckptPatchRe().MatchString(first) && !strings.Contains(first, `"traj_data"`):
 			return kindCheckpoints
-		case ckptLineRe.MatchString(first) && strings.Contains(first, `"observation"`) &&
-			!strings.Contains(first, `"history"`) && !trajListRe.MatchString(first):
+		case ckptLineRe().MatchString(first) && strings.Contains(first, `"observation"`) &&
+			!strings.Contains(first, `"history"`) && !trajListRe().MatchString(first):
 			return kindCheckpoints
-		case trajListRe.MatchString(text) && trajStepKeyRe.MatchString(text) && !foreignTrajRe.MatchString(text):
+		case trajListRe().MatchString(text) && trajStepKeyRe().MatchString(text) && !foreignTrajRe().MatchString(text):
 			return kindTraj
-		case contextJSONRe.MatchString(text) && !strings.Contains(text, `"history"`):
+		case contextJSONRe().MatchString(text) && !strings.Contains(text, `"history"`):
 			return kindContextJSON
 		}
 		return kindUnknown
@@ -85,7 +86,7 @@ func kindByContent(head []byte) kind {
 		if l == "" {
 			continue
 		}
-		if !patchLineStart.MatchString(l) {
+		if !patchLineStart().MatchString(l) {
 			return kindUnknown
 		}
 		seen = true

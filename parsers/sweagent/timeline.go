@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/trajscope/trajscope/internal/lazyre"
+
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/cmdfail"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
@@ -25,11 +27,11 @@ var editorTools = map[string]bool{
 }
 
 var (
-	catNHeaderRe = regexp.MustCompile("Here's the result of running `cat -n` on ")
-	catNLineRe   = regexp.MustCompile(`(?m)^ *(\d+)\t`)
-	abbrevLineRe = regexp.MustCompile(`(?m)^ *(\d+)(?: |$)`)
-	windowHdrRe  = regexp.MustCompile(`(?m)^\[File: (.+?) \((\d+) lines total(?: after edit)?\)\]`)
-	windowLineRe = regexp.MustCompile(`(?m)^(\d+):`)
+	catNHeaderRe = lazyre.New("Here's the result of running `cat -n` on ")
+	catNLineRe   = lazyre.New(`(?m)^ *(\d+)\t`)
+	abbrevLineRe = lazyre.New(`(?m)^ *(\d+)(?: |$)`)
+	windowHdrRe  = lazyre.New(`(?m)^\[File: (.+?) \((\d+) lines total(?: after edit)?\)\]`)
+	windowLineRe = lazyre.New(`(?m)^(\d+):`)
 	// toolSearch is how SWE-agent's search tools print results.
 	toolSearch = shell.SearchOutput{
 		Header:   regexp.MustCompile(`(?m)^Found \d+ matches for "(.*)" in (.+?):[ \t]*$`),
@@ -38,11 +40,11 @@ var (
 	}
 	// editorFailRe is the first line of a SWE-agent tool that refused its
 	// command.
-	editorFailRe = regexp.MustCompile(`(?i)^(?:usage: |error\b|invalid |the path .* does not exist|no replacement was performed|file .* not found)`)
-	errorObsRe   = regexp.MustCompile(`(?i)(^usage: |error:|does not exist|invalid .*view_range|not found|no such file|is a directory)`)
+	editorFailRe = lazyre.New(`(?i)^(?:usage: |error\b|invalid |the path .* does not exist|no replacement was performed|file .* not found)`)
+	errorObsRe   = lazyre.New(`(?i)(^usage: |error:|does not exist|invalid .*view_range|not found|no such file|is a directory)`)
 
-	rangeFlagRe  = regexp.MustCompile(`--view_range[ \t]+\[?[ \t]*(-?\d+)[ \t]*,?[ \t]*(-?\d+)[ \t]*\]?`)
-	rangeArrayRe = regexp.MustCompile(`\[[ \t]*(-?\d+)[ \t]*,[ \t]*(-?\d+)[ \t]*\]`)
+	rangeFlagRe  = lazyre.New(`--view_range[ \t]+\[?[ \t]*(-?\d+)[ \t]*,?[ \t]*(-?\d+)[ \t]*\]?`)
+	rangeArrayRe = lazyre.New(`\[[ \t]*(-?\d+)[ \t]*,[ \t]*(-?\d+)[ \t]*\]`)
 )
 
 const (
@@ -98,13 +100,13 @@ func analyzeAction(a *model.Action, tool, action, obs, openFile string, v *viewe
 			a.Edits = []string{args[1]}
 		}
 		// create opens the new file: later scrolls move over it.
-		if m := windowHdrRe.FindStringSubmatch(obs); m != nil {
+		if m := windowHdrRe().FindStringSubmatch(obs); m != nil {
 			v.sync(m[1], obs)
 		}
 	case "edit", "insert":
 		a.Tool = name
 		a.Category = model.CategoryEdit
-		if m := windowHdrRe.FindStringSubmatch(obs); m != nil {
+		if m := windowHdrRe().FindStringSubmatch(obs); m != nil {
 			a.Edits = []string{m[1]}
 			if !strings.Contains(obs, "NOT been applied") {
 				// The edited file's window around the edit: the viewer is
@@ -162,8 +164,8 @@ func editorAction(a *model.Action, cmd string, args []string, obs string) {
 // is an error, else what the command asked for.
 func viewReads(path, cmd, obs string) []model.ObservedRead {
 	switch {
-	case catNHeaderRe.MatchString(obs):
-		return shell.NumberedReads(path, obs, catNLineRe)
+	case catNHeaderRe().MatchString(obs):
+		return shell.NumberedReads(path, obs, catNLineRe())
 	case strings.Contains(obs, abbrevMarker):
 		// "   579 ... eliding lines 579-585 ..." marks lines not shown.
 		var shown []string
@@ -172,17 +174,17 @@ func viewReads(path, cmd, obs string) []model.ObservedRead {
 				shown = append(shown, l)
 			}
 		}
-		return shell.NumberedReads(path, strings.Join(shown, "\n"), abbrevLineRe)
-	case errorObsRe.MatchString(obs):
+		return shell.NumberedReads(path, strings.Join(shown, "\n"), abbrevLineRe())
+	case errorObsRe().MatchString(obs):
 		return nil
 	}
 	rest := cmd
 	if i := strings.Index(rest, path); i >= 0 {
 		rest = rest[i+len(path):]
 	}
-	m := rangeFlagRe.FindStringSubmatch(rest)
+	m := rangeFlagRe().FindStringSubmatch(rest)
 	if m == nil {
-		m = rangeArrayRe.FindStringSubmatch(rest)
+		m = rangeArrayRe().FindStringSubmatch(rest)
 	}
 	if m == nil {
 		return []model.ObservedRead{{File: path, Kind: model.ReadWhole}}
@@ -202,10 +204,10 @@ func viewReads(path, cmd, obs string) []model.ObservedRead {
 // then "123:text" lines).
 func windowReads(obs string) (string, []model.ObservedRead) {
 	file := ""
-	if m := windowHdrRe.FindStringSubmatch(obs); m != nil {
+	if m := windowHdrRe().FindStringSubmatch(obs); m != nil {
 		file = m[1]
 	}
-	return file, shell.NumberedReads("", obs, windowLineRe)
+	return file, shell.NumberedReads("", obs, windowLineRe())
 }
 
 // tokens splits a command line on blanks, honouring single and double
@@ -275,7 +277,7 @@ func markFailure(a *model.Action, obs string) {
 		return
 	}
 	if editorTools[a.Tool] {
-		if first := firstLine(strings.TrimSpace(obs)); editorFailRe.MatchString(first) {
+		if first := firstLine(strings.TrimSpace(obs)); editorFailRe().MatchString(first) {
 			a.Failure = cmdfail.Clip(strings.TrimSpace(first))
 		}
 		return

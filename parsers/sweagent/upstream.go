@@ -2,9 +2,10 @@ package sweagent
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/trajscope/trajscope/internal/lazyre"
 
 	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
@@ -20,7 +21,7 @@ const pyWS = `\t\n\v\f\r\x1c-\x1f \x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\
 // viewRe is upstream's
 // r'str_replace_editor view\s+(\S+)(?:\s+--view_range\s+(\d+)\s+(\d+))?'
 // with Python's Unicode \s and \d.
-var viewRe = regexp.MustCompile(`str_replace_editor view[` + pyWS + `]+([^` + pyWS + `]+)(?:[` + pyWS + `]+--view_range[` + pyWS + `]+(\p{Nd}+)[` + pyWS + `]+(\p{Nd}+))?`)
+var viewRe = lazyre.New(`str_replace_editor view[` + pyWS + `]+([^` + pyWS + `]+)(?:[` + pyWS + `]+--view_range[` + pyWS + `]+(\p{Nd}+)[` + pyWS + `]+(\p{Nd}+))?`)
 
 // View is what upstream's extract_view_command returns: a path and a range,
 // with (1, -1) standing for "no range given".
@@ -37,7 +38,7 @@ func ExtractView(action string) (v View, ok bool) {
 	if action == "" || !strings.Contains(action, "str_replace_editor view") {
 		return View{}, false
 	}
-	m := viewRe.FindStringSubmatch(action)
+	m := viewRe().FindStringSubmatch(action)
 	if m == nil {
 		return View{}, false
 	}

@@ -1,9 +1,10 @@
 package sweagent
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/trajscope/trajscope/internal/lazyre"
 
 	"github.com/trajscope/trajscope/model"
 )
@@ -25,7 +26,7 @@ const (
 // omittedRe matches what a history processor leaves in place of an old
 // output ("Old output omitted (N lines)", "Old environment output: (N lines
 // omitted)").
-var omittedRe = regexp.MustCompile(`(?i)^\s*old (?:environment )?output`)
+var omittedRe = lazyre.New(`(?i)^\s*old (?:environment )?output`)
 
 // viewer is the viewer's state across a run: the open file, its current
 // line (CURRENT_LINE) and the file's length once an output has shown it.
@@ -62,7 +63,7 @@ func (v *viewer) view(name string, args []string, obs, openFile string) []model.
 		}
 		return reads
 	}
-	if strings.TrimSpace(obs) != "" && !omittedRe.MatchString(obs) {
+	if strings.TrimSpace(obs) != "" && !omittedRe().MatchString(obs) {
 		return nil
 	}
 	return v.move(name, args)
@@ -146,13 +147,13 @@ func (v *viewer) sync(file, obs string) {
 		v.total = 0
 	}
 	v.file = file
-	if m := windowHdrRe.FindStringSubmatch(obs); m != nil {
+	if m := windowHdrRe().FindStringSubmatch(obs); m != nil {
 		if n, err := strconv.Atoi(m[2]); err == nil {
 			v.total = n
 		}
 	}
 	v.line = window / 2
-	if m := windowLineRe.FindStringSubmatch(obs); m != nil {
+	if m := windowLineRe().FindStringSubmatch(obs); m != nil {
 		if first, err := strconv.Atoi(m[1]); err == nil {
 			v.line = max(first+window/2-1, window/2)
 		}

@@ -12,21 +12,23 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/trajscope/trajscope/internal/lazyre"
+
 	"github.com/trajscope/trajscope/model"
 )
 
 var (
 	// returnCodeRe is mini-swe-agent's exit status line.
-	returnCodeRe = regexp.MustCompile(`<returncode>\s*(-?\d{1,9})\s*</returncode>`)
+	returnCodeRe = lazyre.New(`<returncode>\s*(-?\d{1,9})\s*</returncode>`)
 	// shellErrRe: the shell itself refused the command ("/bin/sh: 2: Syntax
 	// error: ...", "bash: line 1: foo: command not found").
-	shellErrRe = regexp.MustCompile(`^(?:/usr)?(?:/bin/)?(?:ba|da|z)?sh: (?:line )?\d+: \S.*$|^(?:/usr)?(?:/bin/)?(?:ba|da|z)?sh: .*(?:command not found|No such file or directory|Permission denied|syntax error.*)$`)
+	shellErrRe = lazyre.New(`^(?:/usr)?(?:/bin/)?(?:ba|da|z)?sh: (?:line )?\d+: \S.*$|^(?:/usr)?(?:/bin/)?(?:ba|da|z)?sh: .*(?:command not found|No such file or directory|Permission denied|syntax error.*)$`)
 	// notFoundRe: a command name the shell did not find.
-	notFoundRe = regexp.MustCompile(`^\S+: command not found$`)
+	notFoundRe = lazyre.New(`^\S+: command not found$`)
 	// toolErrRe: a file tool that could not open what it was asked to show.
 	// Only tools that read files are listed: a program's own output (a
 	// test's traceback naming a missing file) is not the command failing.
-	toolErrRe = regexp.MustCompile(`^(?:cat|nl|head|tail|sed|grep|egrep|rg|ls|wc|awk|cd|less|more|find|sort|diff): .*(?:No such file or directory|Is a directory|cannot open|can't read|cannot access|can't cd)`)
+	toolErrRe = lazyre.New(`^(?:cat|nl|head|tail|sed|grep|egrep|rg|ls|wc|awk|cd|less|more|find|sort|diff): .*(?:No such file or directory|Is a directory|cannot open|can't read|cannot access|can't cd)`)
 )
 
 // scanLines bounds how far into the output error lines are looked for: the
@@ -40,7 +42,7 @@ func ReturnCode(obs string) (code int, ok bool) {
 	if len(head) > 256 {
 		head = head[:256] // the status opens the observation
 	}
-	m := returnCodeRe.FindStringSubmatch(head)
+	m := returnCodeRe().FindStringSubmatch(head)
 	if m == nil {
 		return 0, false
 	}
@@ -75,12 +77,12 @@ func isErrorLine(line string) bool {
 	switch {
 	case !ok:
 		return false
-	case strings.HasSuffix(name, "sh") && shellErrRe.MatchString(line):
+	case strings.HasSuffix(name, "sh") && shellErrRe().MatchString(line):
 		return true
-	case strings.HasSuffix(line, ": command not found") && notFoundRe.MatchString(line):
+	case strings.HasSuffix(line, ": command not found") && notFoundRe().MatchString(line):
 		return true
 	}
-	return fileTools[name] && toolErrRe.MatchString(line)
+	return fileTools[name] && toolErrRe().MatchString(line)
 }
 
 // fileTools are the tools toolErrRe names.

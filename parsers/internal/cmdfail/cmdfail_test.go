@@ -71,7 +71,7 @@ func TestIsErrorLineAgreesWithPatterns(t *testing.T) {
 		"python: can't open file 'x.py': [Errno 2] No such file or directory", "fish: Unknown command", "ok", "",
 		"Traceback (most recent call last):", "cat a.py: No such file", "bash", "x: y", "sh:", "nl: x: Is a directory",
 	} {
-		want := shellErrRe.MatchString(l) || notFoundRe.MatchString(l) || toolErrRe.MatchString(l)
+		want := shellErrRe().MatchString(l) || notFoundRe().MatchString(l) || toolErrRe().MatchString(l)
 		if got := isErrorLine(l); got != want {
 			t.Errorf("isErrorLine(%q) = %v, the patterns say %v", l, got, want)
 		}

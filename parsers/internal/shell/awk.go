@@ -1,16 +1,16 @@
 package shell
 
 import (
-	"regexp"
+	"github.com/trajscope/trajscope/internal/lazyre"
 
 	"github.com/trajscope/trajscope/model"
 )
 
 var (
-	awkRangeRe = regexp.MustCompile(`^\s*NR\s*(>=|>)\s*(\d+)\s*&&\s*NR\s*(<=|<)\s*(\d+)\s*(\{.*\})?\s*$`)
-	awkRevRe   = regexp.MustCompile(`^\s*NR\s*(<=|<)\s*(\d+)\s*&&\s*NR\s*(>=|>)\s*(\d+)\s*(\{.*\})?\s*$`)
-	awkEqRe    = regexp.MustCompile(`^\s*NR\s*==\s*(\d+)\s*(?:,\s*NR\s*==\s*(\d+)\s*)?(\{.*\})?\s*$`)
-	awkPrintRe = regexp.MustCompile(`^\{\s*print\s*(\$0)?\s*;?\s*\}$`)
+	awkRangeRe = lazyre.New(`^\s*NR\s*(>=|>)\s*(\d+)\s*&&\s*NR\s*(<=|<)\s*(\d+)\s*(\{.*\})?\s*$`)
+	awkRevRe   = lazyre.New(`^\s*NR\s*(<=|<)\s*(\d+)\s*&&\s*NR\s*(>=|>)\s*(\d+)\s*(\{.*\})?\s*$`)
+	awkEqRe    = lazyre.New(`^\s*NR\s*==\s*(\d+)\s*(?:,\s*NR\s*==\s*(\d+)\s*)?(\{.*\})?\s*$`)
+	awkPrintRe = lazyre.New(`^\{\s*print\s*(\$0)?\s*;?\s*\}$`)
 )
 
 // awkLines reads "NR>=a && NR<=b", "NR==a" and "NR==a,NR==b" programs that
@@ -18,13 +18,13 @@ var (
 func awkLines(prog string) (int, int, bool) {
 	lo, hi := 0, 0
 	var action string
-	if m := awkRangeRe.FindStringSubmatch(prog); m != nil {
+	if m := awkRangeRe().FindStringSubmatch(prog); m != nil {
 		lo, hi = bound(m[1], m[2]), bound(m[3], m[4])
 		action = m[5]
-	} else if m := awkRevRe.FindStringSubmatch(prog); m != nil {
+	} else if m := awkRevRe().FindStringSubmatch(prog); m != nil {
 		hi, lo = bound(m[1], m[2]), bound(m[3], m[4])
 		action = m[5]
-	} else if m := awkEqRe.FindStringSubmatch(prog); m != nil {
+	} else if m := awkEqRe().FindStringSubmatch(prog); m != nil {
 		lo, _ = atoi(m[1])
 		hi = lo
 		if m[2] != "" {
@@ -34,7 +34,7 @@ func awkLines(prog string) (int, int, bool) {
 	} else {
 		return 0, 0, false
 	}
-	if action != "" && !awkPrintRe.MatchString(action) {
+	if action != "" && !awkPrintRe().MatchString(action) {
 		return 0, 0, false
 	}
 	if lo < 1 {

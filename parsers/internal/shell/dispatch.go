@@ -2,8 +2,9 @@ package shell
 
 import (
 	"path"
-	"regexp"
 	"strings"
+
+	"github.com/trajscope/trajscope/internal/lazyre"
 
 	"github.com/trajscope/trajscope/model"
 )
@@ -166,7 +167,7 @@ func isFD(s string) bool {
 	return ok
 }
 
-var assignRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\+?=`)
+var assignRe = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*\+?=`)
 
 // stripPrefix removes variable assignments, reserved words and wrappers
 // (sudo, env, timeout, nice, stdbuf) in front of the real command.
@@ -175,7 +176,7 @@ func stripPrefix(words []token) []token {
 		w := words[0]
 		v := w.val
 		switch {
-		case assignRe.MatchString(v):
+		case assignRe().MatchString(v):
 			words = words[1:]
 		case !w.quoted && skipWords[v]:
 			words = words[1:]
@@ -183,7 +184,7 @@ func stripPrefix(words []token) []token {
 			words = skipFlags(words[1:], "ugCDhprtT")
 		case v == "env":
 			words = words[1:]
-			for len(words) > 0 && (strings.HasPrefix(words[0].val, "-") || assignRe.MatchString(words[0].val)) {
+			for len(words) > 0 && (strings.HasPrefix(words[0].val, "-") || assignRe().MatchString(words[0].val)) {
 				if words[0].val == "-u" && len(words) > 1 {
 					words = words[1:]
 				}

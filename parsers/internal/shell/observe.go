@@ -2,8 +2,9 @@ package shell
 
 import (
 	"path"
-	"regexp"
 	"strings"
+
+	"github.com/trajscope/trajscope/internal/lazyre"
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/observed"
@@ -11,12 +12,12 @@ import (
 
 var (
 	// grepPathLineRe matches "path:N:text" grep output.
-	grepPathLineRe = regexp.MustCompile(`^([^\s:][^:]*?):(\d{1,9}):`)
+	grepPathLineRe = lazyre.New(`^([^\s:][^:]*?):(\d{1,9}):`)
 	// grepLineRe matches "N:text" grep output (one file, no name).
-	grepLineRe = regexp.MustCompile(`^(\d{1,9}):`)
+	grepLineRe = lazyre.New(`^(\d{1,9}):`)
 	// missingRe matches the errors of a command asked to show a file that is
 	// not there.
-	missingRe = regexp.MustCompile(`No such file or directory|Is a directory|cannot open|can't open|cannot access`)
+	missingRe = lazyre.New(`No such file or directory|Is a directory|cannot open|can't open|cannot access`)
 )
 
 func obsLines(obs string) []string {
@@ -201,13 +202,13 @@ func (c *confirmer) readSpec(sp obsSpec, lines []string) {
 // grepLine reads one line of grep output.
 func (c *confirmer) grepLine(sp obsSpec, l string) {
 	if sp.file != "" {
-		if m := grepLineRe.FindStringSubmatch(l); m != nil && sp.lineNumbers {
+		if m := grepLineRe().FindStringSubmatch(l); m != nil && sp.lineNumbers {
 			n, _ := atoi(m[1])
 			c.addLine(sp.file, n+sp.offset)
 		}
 		return
 	}
-	if m := grepPathLineRe.FindStringSubmatch(l); m != nil && sp.lineNumbers {
+	if m := grepPathLineRe().FindStringSubmatch(l); m != nil && sp.lineNumbers {
 		n, _ := atoi(m[2])
 		c.addLine(joinPath(sp.dir, m[1]), n)
 		return
@@ -233,7 +234,7 @@ func reportsMissing(lines []string, file string) bool {
 	base := path.Base(file)
 	for _, l := range lines {
 		// The cheap test first: most lines do not name the file.
-		if strings.Contains(l, base) && missingRe.MatchString(l) {
+		if strings.Contains(l, base) && missingRe().MatchString(l) {
 			return true
 		}
 	}

@@ -1,8 +1,9 @@
 package shell
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/trajscope/trajscope/internal/lazyre"
 
 	"github.com/trajscope/trajscope/model"
 )
@@ -16,8 +17,8 @@ type sedRange struct {
 }
 
 var (
-	sedCmdRe  = regexp.MustCompile(`^\s*(\d+|\$)\s*(?:,\s*(\d+|\$|\+\d+))?\s*([pqQ])\s*(\d*)\s*$`)
-	sedQuitRe = regexp.MustCompile(`^\s*(\d+)\s*[qQ]\s*\d*\s*$`)
+	sedCmdRe  = lazyre.New(`^\s*(\d+|\$)\s*(?:,\s*(\d+|\$|\+\d+))?\s*([pqQ])\s*(\d*)\s*$`)
+	sedQuitRe = lazyre.New(`^\s*(\d+)\s*[qQ]\s*\d*\s*$`)
 )
 
 // parseSedScript reads a sed -n script made only of numeric print commands
@@ -28,7 +29,7 @@ func parseSedScript(script string) ([]sedRange, bool) {
 		if strings.TrimSpace(part) == "" {
 			continue
 		}
-		m := sedCmdRe.FindStringSubmatch(part)
+		m := sedCmdRe().FindStringSubmatch(part)
 		if m == nil {
 			return nil, false
 		}
@@ -115,7 +116,7 @@ func (a *analyzer) sed(c *call) *stream {
 // script file).
 func sedLines(script string, p parsed) (apply func(v view) []view, ok bool) {
 	if !p.has("n", "--quiet", "--silent") {
-		m := sedQuitRe.FindStringSubmatch(script)
+		m := sedQuitRe().FindStringSubmatch(script)
 		if m == nil {
 			// Every line is printed (edited, or with some deleted).
 			return func(v view) []view { return []view{v} }, true

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/trajscope/trajscope/internal/lazyre"
+
 	"github.com/trajscope/trajscope/model"
 )
 
@@ -69,7 +71,7 @@ type SearchOutput struct {
 }
 
 // fileMatchRe is a search_file result line.
-var fileMatchRe = regexp.MustCompile(`(?m)^Line (\d+):`)
+var fileMatchRe = lazyre.New(`(?m)^Line (\d+):`)
 
 // Hits reads the output obs of the search tool named tool as search hits.
 func (s SearchOutput) Hits(tool, obs string) []model.SearchHit {
@@ -85,7 +87,7 @@ func (s SearchOutput) Hits(tool, obs string) []model.SearchHit {
 	var hits []model.SearchHit
 	switch tool {
 	case "search_file":
-		for _, m := range fileMatchRe.FindAllStringSubmatch(body, -1) {
+		for _, m := range fileMatchRe().FindAllStringSubmatch(body, -1) {
 			n, _ := strconv.Atoi(m[1])
 			hits = append(hits, model.SearchHit{File: where, Line: n})
 		}

@@ -1,9 +1,10 @@
 package toolcall
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/trajscope/trajscope/internal/lazyre"
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
@@ -13,20 +14,20 @@ var (
 	// numberedLineRe matches a line of numbered file output: "     12→text"
 	// (older Claude Code), "12\ttext" (Claude Code 2.1.x) and "     12\ttext"
 	// (cat -n, str_replace_editor view).
-	numberedLineRe = regexp.MustCompile(`^\s*(\d{1,9})(?:→|\t)`)
+	numberedLineRe = lazyre.New(`^\s*(\d{1,9})(?:→|\t)`)
 	// trimmedTailRe matches a marker a recorder left where it cut the
 	// output short (Harbor fixtures end with "...[trimmed]").
-	trimmedTailRe = regexp.MustCompile(`(?i)(?:\.\.\.|…)?\s*\[(?:trimmed|truncated)[^\]\n]{0,40}\]\s*$`)
+	trimmedTailRe = lazyre.New(`(?i)(?:\.\.\.|…)?\s*\[(?:trimmed|truncated)[^\]\n]{0,40}\]\s*$`)
 	// metadataSuffixRe matches the "[metadata] {…}" block Harbor's ATIF
 	// export appends to a tool result's text.
-	metadataSuffixRe = regexp.MustCompile(`\n\n\[metadata\] \{`)
+	metadataSuffixRe = lazyre.New(`\n\n\[metadata\] \{`)
 )
 
 // StripMetadata removes the "\n\n[metadata] {…}" suffix Harbor appends to
 // ATIF tool results and returns the text and the suffix's JSON (which may be
 // cut short by a fixture's trimming; callers must not rely on it parsing).
 func StripMetadata(s string) (text, meta string) {
-	locs := metadataSuffixRe.FindAllStringIndex(s, -1)
+	locs := metadataSuffixRe().FindAllStringIndex(s, -1)
 	if len(locs) == 0 {
 		return s, ""
 	}
@@ -39,7 +40,7 @@ func StripMetadata(s string) (text, meta string) {
 // and end the run.
 func numberedRun(obs string) (first, last int, ok bool) {
 	for _, line := range strings.Split(obs, "\n") {
-		m := numberedLineRe.FindStringSubmatch(line)
+		m := numberedLineRe().FindStringSubmatch(line)
 		if m == nil {
 			if ok {
 				break
@@ -95,7 +96,7 @@ func readRegion(file string, in *jsontree.Value, base int, c Call) []model.Obser
 	}
 
 	text, _ := StripMetadata(c.Output)
-	trimmed := trimmedTailRe.MatchString(text)
+	trimmed := trimmedTailRe().MatchString(text)
 	first, last, numbered := numberedRun(text)
 	if numbered && first == 0 {
 		// Claude Code 2.1.178 numbers a Read with "offset": 0 from 0

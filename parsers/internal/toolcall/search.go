@@ -6,14 +6,16 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/trajscope/trajscope/internal/lazyre"
+
 	"github.com/trajscope/trajscope/model"
 )
 
 var (
-	foundHeaderRe = regexp.MustCompile(`^Found \d+ (?:files?|lines?|matches|total occurrences?)`)
-	countSuffixRe = regexp.MustCompile(`:\d+$`)
-	grepPathLine  = regexp.MustCompile(`^(.+?):(\d{1,9})[:-]`)
-	grepBareLine  = regexp.MustCompile(`^(\d{1,9})[:-]`)
+	foundHeaderRe = lazyre.New(`^Found \d+ (?:files?|lines?|matches|total occurrences?)`)
+	countSuffixRe = lazyre.New(`:\d+$`)
+	grepPathLine  = lazyre.New(`^(.+?):(\d{1,9})[:-]`)
+	grepBareLine  = lazyre.New(`^(\d{1,9})[:-]`)
 	// jsonPathRe compiles on first use: its bounded repetition expands to a
 	// thousand copies, a few milliseconds every process would pay at start.
 	jsonPathRe = sync.OnceValue(func() *regexp.Regexp {
@@ -50,15 +52,15 @@ func grepHits(c Call) []model.SearchHit {
 	content := grepContent(c)
 	for i, line := range strings.Split(text, "\n") {
 		line = strings.TrimRight(line, "\r")
-		if strings.TrimSpace(line) == "" || (i == 0 && foundHeaderRe.MatchString(line)) {
+		if strings.TrimSpace(line) == "" || (i == 0 && foundHeaderRe().MatchString(line)) {
 			continue
 		}
-		if m := grepPathLine.FindStringSubmatch(line); m != nil && looksLikePath(m[1]) {
+		if m := grepPathLine().FindStringSubmatch(line); m != nil && looksLikePath(m[1]) {
 			n, _ := strconv.Atoi(m[2])
 			add(model.SearchHit{File: m[1], Line: n})
 			continue
 		}
-		if m := grepBareLine.FindStringSubmatch(line); m != nil && content && looksLikeFile(target) {
+		if m := grepBareLine().FindStringSubmatch(line); m != nil && content && looksLikeFile(target) {
 			n, _ := strconv.Atoi(m[1])
 			add(model.SearchHit{File: target, Line: n})
 			continue
@@ -69,7 +71,7 @@ func grepHits(c Call) []model.SearchHit {
 			}
 			continue
 		}
-		p := countSuffixRe.ReplaceAllString(strings.TrimSpace(line), "")
+		p := countSuffixRe().ReplaceAllString(strings.TrimSpace(line), "")
 		if looksLikePath(p) {
 			add(model.SearchHit{File: p})
 		}

@@ -1,0 +1,31 @@
+package lazyre
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestNewCompilesOnceOnFirstUse(t *testing.T) {
+	calls := 0
+	f := Of(func() *regexp.Regexp { calls++; return regexp.MustCompile(`a+`) })
+	if calls != 0 {
+		t.Fatalf("compiled before first use")
+	}
+	if !f().MatchString("caat") || f() != f() || calls != 1 {
+		t.Errorf("calls %d, want one compilation shared by every call", calls)
+	}
+	if n := CompileAll(); n < 1 {
+		t.Errorf("CompileAll saw %d patterns", n)
+	}
+}
+
+func TestInvalidPanicsOnUse(t *testing.T) {
+	bad := New(`(`)
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(r.(string), "missing closing )") {
+			t.Errorf("recover = %v", r)
+		}
+	}()
+	bad()
+}
