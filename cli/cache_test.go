@@ -179,3 +179,46 @@ func TestCacheFaultsLeaveResultsAlone(t *testing.T) {
 		t.Errorf("no warning about the world-writable cache: %s", stderr)
 	}
 }
+
+// view (and so export and compare) reads and fills the same cache as
+// score: a cold view fills it, a warm one and one with --no-cache print the
+// same bytes, and --no-cache writes nothing. The demo caches its
+// definitions too.
+func TestViewUsesTheCache(t *testing.T) {
+	cacheDir := useCache(t)
+	repo, gold := gitVectorRepo(t)
+	args := []string{"view", exPreds, "--gold", gold, "--repo", repo, "--instance", "owner__repo-1", "--json"}
+	var outs []string
+	for i, extra := range [][]string{nil, nil, {"--no-cache"}} {
+		code, out, errs := viewExec(t, append(args, extra...)...)
+		if code != exitOK || !strings.Contains(out, `"symbol"`) {
+			t.Fatalf("run %d: exit %d: %s\n%.300s", i, code, errs, out)
+		}
+		outs = append(outs, out)
+		if i == 0 {
+			if _, n, _ := filefacts.Usage(cacheDir); n != 2 {
+				t.Errorf("after a cold view the cache holds %d entries, want 2 (the commit's paths and its files' facts)", n)
+			}
+		}
+	}
+	if outs[1] != outs[0] || outs[2] != outs[0] {
+		t.Errorf("warm or --no-cache view differs from the cold one")
+	}
+
+	fresh := useCache(t)
+	if code, _, errs := viewExec(t, append(args, "--no-cache")...); code != exitOK {
+		t.Fatalf("--no-cache: %s", errs)
+	}
+	if _, err := os.Stat(fresh); !os.IsNotExist(err) {
+		t.Errorf("view --no-cache created %s (%v)", fresh, err)
+	}
+
+	demoCache := useCache(t)
+	_, cold, _ := viewExec(t, "view", "--json")
+	if _, n, _ := filefacts.Usage(demoCache); n == 0 {
+		t.Errorf("the demo left nothing in the cache")
+	}
+	if _, warm, _ := viewExec(t, "view", "--json"); warm != cold || !strings.Contains(cold, "pricebook") {
+		t.Errorf("the demo read from the cache differs from the demo parsed")
+	}
+}

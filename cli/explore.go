@@ -131,7 +131,12 @@ func runViewDemo(env *Env, o *viewOptions) error {
 	if o.explorer(env) {
 		ui.Prewarm(t.Run)
 	}
-	a := t.Analyze(sem)
+	o.openFacts(env)
+	a := t.Analyze(sem, o.facts.scoring())
+	defer func() {
+		a.Files.Flush() // what it parsed, for the next start
+		o.facts.close()
+	}()
 	if o.step > len(a.Run.Actions) {
 		return usagef("--step %d: the demo has %d actions", o.step, len(a.Run.Actions))
 	}

@@ -72,7 +72,9 @@ func prepare(env *Env, o *viewOptions, sem model.Semantics, set *runset.Set, one
 		fmt.Fprintln(env.Stderr, "trajscope: no --gold: coverage and gold marks will be empty")
 		o.goldWarned = true // compare prepares two runs: say it once
 	}
-	co := source.CheckoutOptions{Cache: o.cache, Repo: o.repo, NoClone: o.noClone}
+	o.openFacts(env)
+	ro.Cache = o.facts.scoring()
+	co := source.CheckoutOptions{Cache: o.cache, Repo: o.repo, NoClone: o.noClone, Facts: o.facts.source()}
 	ro.Why = co.Why
 	if o.repo != "" {
 		// The user named it: a typo should not turn into a view without
@@ -97,6 +99,13 @@ func prepare(env *Env, o *viewOptions, sem model.Semantics, set *runset.Set, one
 	}
 	set.Prepare(ro)
 	return nil
+}
+
+// openFacts opens the persistent cache once per command, unless --no-cache.
+func (o *viewOptions) openFacts(env *Env) {
+	if o.facts == (facts{}) && !o.noCache {
+		o.facts = openFacts(false, env.Stderr)
+	}
 }
 
 // listRuns shows the run list: the browser on a terminal, otherwise every

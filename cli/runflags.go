@@ -14,6 +14,7 @@ func (o *viewOptions) addRunFlags(f *pflag.FlagSet, instance string) {
 	f.StringVar(&o.repo, "repo", "", "the task's repository (git: read at the run's commit) or a checked-out directory")
 	f.StringVar(&o.cache, "cache", "", "repository cache, upstream layout <cache>/github.com__<owner>__<repo>")
 	f.BoolVar(&o.noClone, "no-clone", false, "never clone a repository missing from the cache")
+	f.BoolVar(&o.noCache, "no-cache", false, "neither read nor write the cache of file facts kept between runs (see 'trajscope cache')")
 	f.StringVar(&o.instance, "instance", "", instance)
 	f.StringVar(&o.lens, "lens", "contextbench", "contextbench (the evaluator's steps) or observed (what each action displayed)")
 	f.StringVar(&o.semantics, "semantics", "contextbench", "contextbench (upstream parity) or fixed")

@@ -30,6 +30,10 @@ type viewOptions struct {
 	speed                  time.Duration
 	parseTimeout           time.Duration
 	goldWarned             bool
+	noCache                bool
+	// facts is the persistent cache, opened by prepare (or the demo) and
+	// closed by the command when it is done.
+	facts facts
 	// export, when set, receives the run instead of the explorer (cli/export.go).
 	export func(a *scoring.Analysis, lens model.Lens) error
 }
@@ -114,6 +118,7 @@ func runView(env *Env, o *viewOptions, paths []string) error {
 	if err != nil {
 		return err
 	}
+	defer func() { o.facts.close() }() // opened later, by prepare; after set.Close writes to it
 	defer set.Close()
 	pos, err := chooseRun(env, o, set, paths)
 	if err != nil {

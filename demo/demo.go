@@ -42,12 +42,13 @@ func Analyze(fsys fs.FS, sem model.Semantics) (*scoring.Analysis, error) {
 	if err != nil {
 		return nil, err
 	}
-	return t.Analyze(sem), nil
+	return t.Analyze(sem, nil), nil
 }
 
-// Analyze scores the task under sem.
-func (t *Task) Analyze(sem model.Semantics) *scoring.Analysis {
-	return scoring.Analyze(t.Run, t.Gold, scoring.NewFileCache(source.NewFS(t.Repo)), sem)
+// Analyze scores the task under sem, with the definitions and line facts
+// it can find in cache (nil for none).
+func (t *Task) Analyze(sem model.Semantics, cache model.FactStore) *scoring.Analysis {
+	return scoring.Analyze(t.Run, t.Gold, scoring.NewFileCacheWithStore(source.NewFS(t.Repo), cache), sem)
 }
 
 // Load reads a demo task from fsys.

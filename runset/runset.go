@@ -43,6 +43,9 @@ type Options struct {
 	Why func(error) string
 	// ParseTimeout bounds each file's tree-sitter parse (0: the default).
 	ParseTimeout time.Duration
+	// Cache keeps file facts (line offsets, definitions) between
+	// processes; nil for none.
+	Cache model.FactStore
 }
 
 // Set is the runs of one view.

@@ -19,7 +19,7 @@ type filesCache struct {
 
 const filesKept = 8
 
-func (c *filesCache) get(key string, tree model.Tree, parseTimeout time.Duration) *scoring.FileCache {
+func (c *filesCache) get(key string, tree model.Tree, parseTimeout time.Duration, cache model.FactStore) *scoring.FileCache {
 	if f, ok := c.byKey[key]; ok {
 		return f
 	}
@@ -30,7 +30,7 @@ func (c *filesCache) get(key string, tree model.Tree, parseTimeout time.Duration
 		delete(c.byKey, c.order[0])
 		c.order = c.order[1:]
 	}
-	f := scoring.NewFileCache(tree)
+	f := scoring.NewFileCacheWithStore(tree, cache)
 	f.ParseTimeout = parseTimeout
 	c.byKey[key], c.order = f, append(c.order, key)
 	return f
@@ -66,7 +66,7 @@ func (s *Set) tree(run *model.Run, g *model.Gold) (*scoring.FileCache, func(stri
 	if s.o.Local != nil {
 		local = s.o.Local(tree)
 	}
-	return s.files.get(key, tree, s.o.ParseTimeout), local
+	return s.files.get(key, tree, s.o.ParseTimeout, s.o.Cache), local
 }
 
 // rebuilt is the tree rebuilt from what run displayed, for a run whose
@@ -75,10 +75,16 @@ func (s *Set) rebuilt(run *model.Run, g *model.Gold, reason string) *scoring.Fil
 	return scoring.NewFileCache(observed.Build(run, scoring.GoldPaths(g, s.o.Sem), reason))
 }
 
-// Close releases the repositories the runs held.
+// Close writes what the runs' files taught to the persistent cache (when
+// Options.Cache is set) and releases the repositories the runs held. Files
+// of checkouts dropped earlier (past the last filesKept) are not written:
+// an open run may still be reading them.
 func (s *Set) Close() {
 	s.work.Lock()
 	defer s.work.Unlock()
+	for _, f := range s.files.byKey {
+		f.Flush()
+	}
 	for key := range s.pinned {
 		if s.o.Checkouts != nil {
 			s.o.Checkouts.Release(key)
