@@ -14,11 +14,11 @@ func newCacheCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "cache [clean]",
 		Short: "Show or empty the cache of file facts kept between runs",
-		Long: `score keeps facts about repository files between runs: what each path names at
-a commit, and each file content's line offsets and tree-sitter definitions.
-A second score of the same repositories reads them instead of walking git
-trees and parsing. Results are the same with or without it ('score
---no-cache' bypasses it).
+		Long: `score, view, compare and export keep facts about repository files between
+runs: what each path names at a commit, and each file content's line offsets
+and tree-sitter definitions. A second score or view of the same repositories
+reads them instead of walking git trees and parsing. Results are the same
+with or without it (--no-cache bypasses it).
 
 The cache lives in trajscope under the user cache directory ($XDG_CACHE_HOME,
 else ~/.cache, on Linux) and is kept under 1 GB by dropping the least
