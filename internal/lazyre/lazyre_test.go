@@ -12,7 +12,8 @@ func TestNewCompilesOnceOnFirstUse(t *testing.T) {
 	if calls != 0 {
 		t.Fatalf("compiled before first use")
 	}
-	if !f().MatchString("caat") || f() != f() || calls != 1 {
+	first := f()
+	if !first.MatchString("caat") || f() != first || calls != 1 {
 		t.Errorf("calls %d, want one compilation shared by every call", calls)
 	}
 	if n := CompileAll(); n < 1 {
