@@ -61,6 +61,23 @@ func StepSpend(run *model.Run, i int) Spend {
 	return s
 }
 
+// StepSpends is StepSpend of every action, in one pass over the run.
+func StepSpends(run *model.Run) []Spend {
+	out := make([]Spend, len(run.Actions))
+	last := 0.0 // the latest timestamp before action i
+	for i := range run.Actions {
+		a := &run.Actions[i]
+		out[i] = Spend{Tokens: int(a.Usage.InputTokens) + int(a.Usage.OutputTokens), CostUSD: a.Usage.CostUSD}
+		if a.Timestamp > 0 {
+			if last > 0 {
+				out[i].Seconds, out[i].Timed = max(a.Timestamp-last, 0), true
+			}
+			last = a.Timestamp
+		}
+	}
+	return out
+}
+
 // Words says a spend in a few words ("12m04s · 114.3k tokens · $0.76"), ""
 // when nothing is recorded.
 func (s Spend) Words() string {

@@ -76,14 +76,15 @@ func spendBars(run *model.Run) (bars []bar, what string) {
 	n := len(run.Actions)
 	vals := make([]float64, n)
 	top, what := 0.0, "tokens per step"
+	spends := display.StepSpends(run)
 	for i := range vals {
-		vals[i] = float64(display.StepSpend(run, i).Tokens)
+		vals[i] = float64(spends[i].Tokens)
 		top = math.Max(top, vals[i])
 	}
 	if top == 0 {
 		what = "time per step"
 		for i := range vals {
-			vals[i] = display.StepSpend(run, i).Seconds
+			vals[i] = spends[i].Seconds
 			top = math.Max(top, vals[i])
 		}
 	}

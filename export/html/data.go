@@ -143,6 +143,7 @@ func buildData(d *viewdata.Data, o Options) *pageData {
 		p.Grans = append(p.Grans, g.String())
 	}
 	total := 0
+	spends := display.StepSpends(d.Run)
 	for i := range d.Run.Actions {
 		act := &d.Run.Actions[i]
 		cat := display.Category(act).String()
@@ -157,7 +158,7 @@ func buildData(d *viewdata.Data, o Options) *pageData {
 		p.Actions = append(p.Actions, action{Cat: cat, Glyph: display.CategoryGlyph(cat), Short: d.Short(i),
 			Tool: termsafe.Line(act.Tool), Cmd: termsafe.Text(act.Command), Thought: termsafe.Text(strings.TrimSpace(d.Run.Thought(i))),
 			Obs: obs, Lines: lines, Cut: cut})
-		p.Actions[len(p.Actions)-1].Spend = display.StepSpend(d.Run, i).Words()
+		p.Actions[len(p.Actions)-1].Spend = spends[i].Words()
 	}
 	index := p.files(d)
 	for _, l := range model.Lenses {

@@ -18,8 +18,9 @@ import (
 
 // Model is the metrics bar.
 type Model struct {
-	ctx  *pane.Context
-	w, h int
+	ctx   *pane.Context
+	w, h  int
+	spend *spendSeries // the spend chart's figures, for the run shown
 }
 
 // New returns a metrics bar.

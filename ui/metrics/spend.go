@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/display"
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/ui/fit"
 	"github.com/trajscope/trajscope/ui/pane"
 )
@@ -50,31 +51,20 @@ func Bars(values []float64, cur, w int) (past, future string) {
 // spendView is the bar in spend mode (u): what each step took in time and
 // tokens, as bars over the run, and the totals so far and for the run.
 func (m *Model) spendView() string {
-	ctx, t, d := m.ctx, m.ctx.Theme, m.ctx.Data
-	run, cur := d.Run, ctx.Cur
-	secs := make([]float64, d.N)
-	toks := make([]float64, d.N)
-	var soFarSecs, soFarCost float64
-	soFarToks := 0
-	for i := 0; i < d.N; i++ {
-		sp := display.StepSpend(run, i)
-		secs[i], toks[i] = sp.Seconds, float64(sp.Tokens)
-		if i <= cur {
-			soFarSecs += sp.Seconds
-			soFarToks += sp.Tokens
-			soFarCost += sp.CostUSD
-		}
-	}
-	total := display.RunSpend(run)
+	ctx, t := m.ctx, m.ctx.Theme
+	cur := ctx.Cur
+	sr := m.spendSeries()
+	secs, toks, total := sr.secs, sr.toks, sr.total
 	lines := []string{pane.Title(ctx, "Spend", fmt.Sprintf("per step, up to step %d (u: coverage)", cur+1), false, m.w)}
 	if total.Words() == "" {
 		lines = append(lines, t.Muted.Render(" this run records no timestamps, tokens or cost"))
 		return strings.Join(fit.Block(lines, m.w, m.h), "\n")
 	}
-	step := display.StepSpend(run, cur)
+	step := sr.steps[cur]
 	ss, sk := step.Seconds, step.Tokens
 	infoW := min(46, max(m.w/2-2, 30)) // the totals say more than the bars on a narrow screen
-	soFar := display.Spend{Seconds: soFarSecs, Timed: total.Timed, Tokens: soFarToks, CostUSD: soFarCost}
+	soFar := sr.soFar[cur]
+	soFar.Timed = total.Timed
 	step.Timed = total.Timed
 	info := []string{"this step: " + step.Words(), "so far: " + soFar.Words(), "run: " + total.Words()}
 	rows := []struct {
@@ -94,4 +84,34 @@ func (m *Model) spendView() string {
 	}
 	lines = append(lines, strings.Repeat(" ", 17+sw)+t.Separator.Render("│")+" "+fit.Line(info[2], infoW))
 	return strings.Join(fit.Block(lines, m.w, m.h), "\n")
+}
+
+// spendSeries is a run's spend by step, worked out once per run: the chart
+// is drawn on every frame while it is shown.
+type spendSeries struct {
+	run        *model.Run
+	steps      []display.Spend
+	soFar      []display.Spend // running totals, steps 0..i
+	secs, toks []float64
+	total      display.Spend
+}
+
+func (m *Model) spendSeries() *spendSeries {
+	run := m.ctx.Data.Run
+	if m.spend != nil && m.spend.run == run {
+		return m.spend
+	}
+	sr := &spendSeries{run: run, steps: display.StepSpends(run), total: display.RunSpend(run)}
+	n := len(sr.steps)
+	sr.soFar, sr.secs, sr.toks = make([]display.Spend, n), make([]float64, n), make([]float64, n)
+	var acc display.Spend
+	for i, sp := range sr.steps {
+		acc.Seconds += sp.Seconds
+		acc.Tokens += sp.Tokens
+		acc.CostUSD += sp.CostUSD
+		sr.soFar[i] = acc
+		sr.secs[i], sr.toks[i] = sp.Seconds, float64(sp.Tokens)
+	}
+	m.spend = sr
+	return sr
 }
