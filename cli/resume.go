@@ -9,16 +9,16 @@ import (
 
 	"github.com/trajscope/trajscope/internal/atomicfile"
 	"github.com/trajscope/trajscope/internal/inputfile"
-	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/report"
+	"github.com/trajscope/trajscope/scoring"
 )
 
-// resumed is what an interrupted `score --out FILE` left: its complete rows
-// (a killed run's half-written last line is not one), and how many rows
+// resumed is what an interrupted `score --out FILE` left: the summary of its
+// complete rows (a killed run's half-written last line is not one), and how many rows
 // each instance id has, so that the rest of the predictions are scored and
 // appended and the finished file is the uninterrupted run's.
 type resumed struct {
-	rows []model.Result
+	sum  scoring.Summarizer
 	done map[string]int
 	keep int64 // bytes of complete lines
 }
@@ -48,9 +48,9 @@ func readResumed(path string, stderr io.Writer) (*resumed, error) {
 	if format != "jsonl" {
 		return nil, fmt.Errorf("--resume: %s is a JSON document, not a score --out file of JSON lines", safe(path))
 	}
-	for _, in := range rows {
-		r.rows = append(r.rows, in.Result)
-		r.done[in.Result.InstanceID]++
+	for i := range rows {
+		r.sum.Add(&rows[i].Result)
+		r.done[rows[i].Result.InstanceID]++
 	}
 	return r, nil
 }

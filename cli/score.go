@@ -169,7 +169,11 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 	}
 	agg := res.Aggregate
 	if done != nil {
-		agg = scoring.Summarize(append(done.rows, results...)) // the whole file's
+		// The whole file's: the rows it held, then these.
+		for i := range results {
+			done.sum.Add(&results[i])
+		}
+		agg = done.sum.Aggregate()
 	}
 	summarize(stderr, agg, o.out)
 	return nil
@@ -213,9 +217,9 @@ func scoreStream(o *scoreOptions, c scoreChoice, goldSet *gold.Set, out *atomicf
 	if c.format == "jsonl" {
 		sinks = append(sinks, bufio.NewWriter(stdout))
 	}
-	var rows []model.Result // what scoring.Summarize reads of each row, nothing else
+	var sum scoring.Summarizer // the summary's running sums, no rows
 	if done != nil {
-		rows = done.rows // the rows the file already holds count in its summary
+		sum = done.sum // the rows the file already holds count in its summary
 	}
 	var recs []parsers.Prediction
 	var buf []byte
@@ -232,9 +236,7 @@ func scoreStream(o *scoreOptions, c scoreChoice, goldSet *gold.Set, out *atomicf
 					return err
 				}
 			}
-			r := &results[i]
-			rows = append(rows, model.Result{Error: r.Error, Final: r.Final, EditLoc: r.EditLoc, SymbolNA: r.SymbolNA,
-				Trajectory: model.Trajectory{AUCCoverage: r.Trajectory.AUCCoverage, Redundancy: r.Trajectory.Redundancy}})
+			sum.Add(&results[i])
 		}
 		recs = recs[:0]
 		if done != nil {
@@ -273,7 +275,7 @@ func scoreStream(o *scoreOptions, c scoreChoice, goldSet *gold.Set, out *atomicf
 	if seen == 0 {
 		warnNoRecords(stderr, o.pred)
 	}
-	summarize(stderr, scoring.Summarize(rows), o.out)
+	summarize(stderr, sum.Aggregate(), o.out)
 	return nil
 }
 

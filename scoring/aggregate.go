@@ -27,56 +27,81 @@ type Aggregate struct {
 
 // Summarize aggregates results in order.
 func Summarize(results []model.Result) Aggregate {
-	agg := Aggregate{NumTotal: len(results), Errors: map[string]int{}}
-	var valid []*model.Result
+	var s Summarizer
 	for i := range results {
-		if results[i].Error != "" {
-			agg.Errors[results[i].Error]++
-			continue
-		}
-		valid = append(valid, &results[i])
+		s.Add(&results[i])
 	}
-	agg.NumValid = len(valid)
-	if len(valid) == 0 {
+	return s.Aggregate()
+}
+
+// Summarizer aggregates results one at a time, in order, holding only the
+// running sums: a batch's summary costs the same for ten rows and ten
+// million. Each sum is added to in the order upstream's loops add, so the
+// floats are the same.
+type Summarizer struct {
+	total, valid int
+	errors       map[string]int
+	// By granularity: the rows counted, their final intersection, gold and
+	// prediction sizes, and their AUC and redundancy sums.
+	n, inter, gold, pred [4]int
+	auc, red             [4]float64
+	editLoc              *model.EditLoc
+}
+
+// Add counts one result.
+func (s *Summarizer) Add(r *model.Result) {
+	s.total++
+	if r.Error != "" {
+		if s.errors == nil {
+			s.errors = map[string]int{}
+		}
+		s.errors[r.Error]++
+		return
+	}
+	s.valid++
+	for k, g := range model.Granularities {
+		if g == model.GranSymbol && r.SymbolNA {
+			continue // not computable: left out, not counted as 0
+		}
+		s.n[k]++
+		m := r.Final.At(g)
+		s.inter[k] += m.Intersection
+		s.gold[k] += m.GoldSize
+		s.pred[k] += m.PredSize
+		s.auc[k] += *r.Trajectory.AUCCoverage.At(g)
+		s.red[k] += *r.Trajectory.Redundancy.At(g)
+	}
+	if r.EditLoc != nil {
+		if s.editLoc == nil {
+			s.editLoc = &model.EditLoc{}
+		}
+		s.editLoc.Intersection += r.EditLoc.Intersection
+		s.editLoc.GoldSize += r.EditLoc.GoldSize
+		s.editLoc.PredSize += r.EditLoc.PredSize
+	}
+}
+
+// Aggregate is the summary of the results added so far.
+func (s *Summarizer) Aggregate() Aggregate {
+	agg := Aggregate{NumTotal: s.total, NumValid: s.valid, Errors: map[string]int{}}
+	for e, n := range s.errors {
+		agg.Errors[e] = n
+	}
+	if s.valid == 0 {
 		return agg
 	}
-	for _, g := range model.Granularities {
-		var inter, gold, pred, n int
-		aucSum, redSum := 0.0, 0.0
-		for _, r := range valid {
-			if g == model.GranSymbol && r.SymbolNA {
-				continue // not computable: left out, not counted as 0
-			}
-			n++
-			m := r.Final.At(g)
-			inter += m.Intersection
-			gold += m.GoldSize
-			pred += m.PredSize
-			aucSum += *r.Trajectory.AUCCoverage.At(g)
-			redSum += *r.Trajectory.Redundancy.At(g)
-		}
-		*agg.Final.At(g) = measure(inter, gold, pred)
-		if n > 0 {
-			*agg.AUC.At(g) = aucSum / float64(n)
-			*agg.Redundancy.At(g) = redSum / float64(n)
+	for k, g := range model.Granularities {
+		*agg.Final.At(g) = measure(s.inter[k], s.gold[k], s.pred[k])
+		if s.n[k] > 0 {
+			*agg.AUC.At(g) = s.auc[k] / float64(s.n[k])
+			*agg.Redundancy.At(g) = s.red[k] / float64(s.n[k])
 		}
 	}
-	var el *model.EditLoc
-	for _, r := range valid {
-		if r.EditLoc == nil {
-			continue
-		}
-		if el == nil {
-			el = &model.EditLoc{}
-		}
-		el.Intersection += r.EditLoc.Intersection
-		el.GoldSize += r.EditLoc.GoldSize
-		el.PredSize += r.EditLoc.PredSize
-	}
-	if el != nil {
+	if s.editLoc != nil {
+		el := *s.editLoc
 		el.Recall = coverage(el.Intersection, el.GoldSize)
 		el.Precision = coverage(el.Intersection, el.PredSize)
-		agg.EditLoc = el
+		agg.EditLoc = &el
 	}
 	return agg
 }

@@ -101,8 +101,7 @@ func must[T any](v T, err error) T {
 // TestScoreManyPredictionsMemory: score holds a chunk of predictions at a
 // time, so its peak does not grow with their number: 5,000 and 20,000
 // records (the example predictions over and over, 4 MB and 16 MB) peak
-// within 150 MB, the second within 16 MB of the first (what grows is the
-// few fields per row the summary keeps).
+// within 150 MB, the second within 6 MB of the first.
 func TestScoreManyPredictionsMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary capped")
@@ -137,7 +136,10 @@ func TestScoreManyPredictionsMemory(t *testing.T) {
 		return r.PeakRSS
 	}
 	small, large := peak(5000), peak(20000)
-	if large > 150<<20 || large > small+16<<20 {
+	// The summary keeps running sums, not rows: 15,000 more predictions
+	// may cost only noise (44 and 45 MB here; holding the rows the summary
+	// read made it 45 and 57).
+	if large > 150<<20 || large > small+6<<20 {
 		t.Errorf("peak RSS %d MB at 5,000 predictions, %d MB at 20,000: want at most 150 MB and flat", small>>20, large>>20)
 	}
 }
