@@ -277,6 +277,10 @@ func parseRow(b []byte) (Instance, error) {
 		*r.Trajectory.AUCCoverage.At(g) = *auc
 		*r.Trajectory.Redundancy.At(g) = *red
 	}
+	if n := len(row.Trajectory.Steps); n > 0 {
+		// Exactly sized: a report holds every row of every file.
+		r.Trajectory.Steps = make([]model.StepCoverage, 0, n)
+	}
 	for i, st := range row.Trajectory.Steps {
 		sc := model.StepCoverage{Step: st.Step}
 		if st.Coverage == nil {
