@@ -80,16 +80,28 @@ func Prewarm(run *model.Run) {
 	if run == nil {
 		return
 	}
+	syntax.Prewarm(prewarmPaths(run))
+}
+
+// prewarmLexers is how many kinds of file Prewarm readies: the first frame
+// shows one file, and a run naming thousands of extensions must not keep a
+// core busy matching them.
+const prewarmLexers = 8
+
+// prewarmPaths is one file read for each of the first few extensions the
+// run reads, in the order it reads them.
+func prewarmPaths(run *model.Run) []string {
 	var paths []string
 	seen := map[string]bool{}
 	for i := range run.Actions {
-		a := &run.Actions[i]
-		for _, r := range a.Reads {
+		for _, r := range run.Actions[i].Reads {
 			if ext := path.Ext(r.File); !seen[ext] {
 				seen[ext] = true
-				paths = append(paths, r.File)
+				if paths = append(paths, r.File); len(paths) == prewarmLexers {
+					return paths
+				}
 			}
 		}
 	}
-	syntax.Prewarm(paths)
+	return paths
 }
