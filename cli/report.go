@@ -105,11 +105,19 @@ func runReport(o *reportOptions, args []string, env *Env) error {
 	if o.top < 0 {
 		return usagef("--top must be 0 (all) or more, got %d", o.top)
 	}
+	opts := report.Options{Lens: o.lens, PerInstance: o.perInstance, Seed: o.seed, By: o.by, Missed: o.missed, Top: o.top}
+	if !o.compare && !o.perInstance && o.by == "" && !o.missed && o.plot == "" && o.group == "file" {
+		// Only each file's summary is shown: read them one at a time.
+		rep, err := report.BuildEach(args, opts)
+		if err != nil {
+			return err
+		}
+		return writeReport(env, o, rep)
+	}
 	runs, byArg, err := report.ReadArgs(args)
 	if err != nil {
 		return err
 	}
-	opts := report.Options{Lens: o.lens, PerInstance: o.perInstance, Seed: o.seed, By: o.by, Missed: o.missed, Top: o.top}
 	if o.compare {
 		opts.CompareA, opts.CompareB = byArg[args[len(args)-2]], byArg[args[len(args)-1]]
 	}
@@ -134,7 +142,13 @@ func runReport(o *reportOptions, args []string, env *Env) error {
 	if err != nil {
 		return err
 	}
+	return writeReport(env, o, rep)
+}
+
+// writeReport writes a built report in o's format, and its plots.
+func writeReport(env *Env, o *reportOptions, rep *report.Report) error {
 	w := bufio.NewWriter(env.Stdout)
+	var err error
 	switch o.format {
 	case "csv":
 		err = rep.WriteCSV(w)
@@ -162,13 +176,13 @@ func runLeaderboard(o *reportOptions, args []string, env *Env) error {
 			return err
 		}
 	}
-	runs, _, err := report.ReadArgs(args)
+	var entries []report.LeaderboardEntry
+	_, err := report.EachFile(args, func(r *report.ResultFile) error {
+		entries = append(entries, report.Leaderboard(r, resolved))
+		return nil
+	})
 	if err != nil {
 		return err
-	}
-	entries := make([]report.LeaderboardEntry, len(runs))
-	for i, r := range runs {
-		entries[i] = report.Leaderboard(r, resolved)
 	}
 	w := bufio.NewWriter(env.Stdout)
 	return errors.Join(report.WriteLeaderboard(w, entries), w.Flush())

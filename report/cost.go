@@ -53,43 +53,57 @@ type CostTable struct {
 // CostVsCoverage builds the cost table, nil when no instance of any run
 // records a cost or tokens.
 func CostVsCoverage(runs []*ResultFile) *CostTable {
-	t := &CostTable{}
+	rows := make([]CostRow, len(runs))
+	for i, run := range runs {
+		rows[i] = costRow(run)
+	}
+	return costTable(rows)
+}
+
+// costRow is one run's row of the cost table.
+func costRow(run *ResultFile) CostRow {
+	row := CostRow{Run: run.Label, Instances: len(run.Instances)}
+	var cost, tokens, line float64
+	for i := range run.Instances {
+		in := &run.Instances[i]
+		if in.Result.Error == "" {
+			line += in.Result.Final.At(model.GranLine).Coverage
+		}
+		e := in.Extras
+		if e == nil {
+			continue
+		}
+		if e.CostUSD > 0 {
+			row.CostN++
+			cost += e.CostUSD
+		}
+		if e.Tokens != nil && e.Tokens.Total() > 0 {
+			row.TokensN++
+			tokens += float64(e.Tokens.Total())
+		}
+	}
+	if row.Instances > 0 {
+		row.LineCoverage = line / float64(row.Instances)
+	}
+	if row.CostN > 0 {
+		v := cost / float64(row.CostN)
+		row.MeanCostUSD = &v
+	}
+	if row.TokensN > 0 {
+		v := tokens / float64(row.TokensN)
+		row.MeanTokens = &v
+	}
+	return row
+}
+
+// costTable is the table of the runs' rows, nil when none records a cost
+// or tokens.
+func costTable(rows []CostRow) *CostTable {
+	t := &CostTable{Rows: rows}
 	anyCost, anyTokens := false, false
-	for _, run := range runs {
-		row := CostRow{Run: run.Label, Instances: len(run.Instances)}
-		var cost, tokens, line float64
-		for i := range run.Instances {
-			in := &run.Instances[i]
-			if in.Result.Error == "" {
-				line += in.Result.Final.At(model.GranLine).Coverage
-			}
-			e := in.Extras
-			if e == nil {
-				continue
-			}
-			if e.CostUSD > 0 {
-				row.CostN++
-				cost += e.CostUSD
-			}
-			if e.Tokens != nil && e.Tokens.Total() > 0 {
-				row.TokensN++
-				tokens += float64(e.Tokens.Total())
-			}
-		}
-		if row.Instances > 0 {
-			row.LineCoverage = line / float64(row.Instances)
-		}
-		if row.CostN > 0 {
-			v := cost / float64(row.CostN)
-			row.MeanCostUSD = &v
-		}
-		if row.TokensN > 0 {
-			v := tokens / float64(row.TokensN)
-			row.MeanTokens = &v
-		}
+	for _, row := range rows {
 		anyCost = anyCost || row.CostN > 0
 		anyTokens = anyTokens || row.TokensN > 0
-		t.Rows = append(t.Rows, row)
 	}
 	switch {
 	case anyCost:

@@ -50,14 +50,10 @@ type Options struct {
 
 // Build summarises runs.
 func Build(runs []*ResultFile, o Options) (*Report, error) {
-	lens := o.Lens
-	if lens == "" {
-		lens = model.LensContextBench.String()
-	}
-	if _, err := model.ParseLens(lens); err != nil {
+	lens, err := o.lens()
+	if err != nil {
 		return nil, err
 	}
-	lens = mustLens(lens)
 	r := &Report{Lens: lens, Runs: runs}
 	for _, run := range runs {
 		r.Rows = append(r.Rows, Summarize(run, lens))
@@ -88,10 +84,16 @@ func Build(runs []*ResultFile, o Options) (*Report, error) {
 	return r, nil
 }
 
-// mustLens canonicalises a lens name already checked by ParseLens.
-func mustLens(name string) string {
-	l, _ := model.ParseLens(name)
-	return l.String()
+// lens is the options' lens by its canonical name (contextbench when unset).
+func (o Options) lens() (string, error) {
+	if o.Lens == "" {
+		return model.LensContextBench.String(), nil
+	}
+	l, err := model.ParseLens(o.Lens)
+	if err != nil {
+		return "", err
+	}
+	return l.String(), nil
 }
 
 // InstanceRow is one instance's numbers in the per-instance table.

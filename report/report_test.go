@@ -2,6 +2,7 @@ package report_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -424,5 +425,60 @@ func TestAllErrorsRun(t *testing.T) {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("markdown lacks %q\n%s", want, buf.String())
 		}
+	}
+}
+
+// BuildEach (one file at a time) writes what Build over every file read
+// writes, in every format and lens, with colliding default labels and a
+// repeated argument; it refuses sections that need every run's rows.
+func TestBuildEachIsBuild(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"x", "y"} {
+		os.MkdirAll(filepath.Join(dir, d), 0o755)
+	}
+	a, b := write(t, "A.jsonl", runA...), write(t, "B.jsonl", runB...)
+	same := []string{filepath.Join(dir, "x", "all.jsonl"), filepath.Join(dir, "y", "all.jsonl")}
+	for i, p := range same {
+		data, _ := os.ReadFile([]string{a, b}[i])
+		os.WriteFile(p, data, 0o644)
+	}
+	argsets := [][]string{{a, "bee=" + b}, {same[0], same[1], a}, {a, a, b}}
+	for _, args := range argsets {
+		for _, lens := range []string{"contextbench", "observed"} {
+			o := report.Options{Lens: lens}
+			runs, _, err := report.ReadArgs(args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			whole, err := report.Build(runs, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			each, err := report.BuildEach(args, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range []func(*report.Report, *bytes.Buffer) error{
+				func(r *report.Report, b *bytes.Buffer) error { return r.WriteMarkdown(b) },
+				func(r *report.Report, b *bytes.Buffer) error { return r.WriteCSV(b) },
+				func(r *report.Report, b *bytes.Buffer) error { return r.WriteJSON(b) },
+			} {
+				var x, y bytes.Buffer
+				if err := errors.Join(w(whole, &x), w(each, &y)); err != nil {
+					t.Fatal(err)
+				}
+				if x.String() != y.String() || x.Len() == 0 {
+					t.Errorf("%v %s: BuildEach wrote\n%s\nBuild wrote\n%s", args, lens, y.String(), x.String())
+				}
+			}
+			for _, r := range each.Runs {
+				if r.Instances != nil {
+					t.Errorf("BuildEach kept %s's rows", r.Label)
+				}
+			}
+		}
+	}
+	if _, err := report.BuildEach([]string{a}, report.Options{Missed: true}); err == nil {
+		t.Error("BuildEach built a section that needs every run's rows")
 	}
 }

@@ -143,3 +143,62 @@ func TestScoreManyPredictionsMemory(t *testing.T) {
 		t.Errorf("peak RSS %d MB at 5,000 predictions, %d MB at 20,000: want at most 150 MB and flat", small>>20, large>>20)
 	}
 }
+
+// TestReportManyFilesMemory: a report of each file's summary reads one
+// file at a time, so eight results files peak about as high as one.
+func TestReportManyFilesMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary capped")
+	}
+	bin := testkit.Binary(t)
+	dir := t.TempDir()
+	// A results file: the example predictions scored, repeated to ~12 MB.
+	out := filepath.Join(dir, "one.jsonl")
+	r := testkit.RunCapped(t, 2<<30, []string{"XDG_CACHE_HOME=" + t.TempDir()}, bin, "score",
+		"--gold", "../../testdata/examples/gold.jsonl", "--pred", "../../testdata/examples/preds.jsonl",
+		"--repo", "../../testdata/testvectors/repo", "--out", out)
+	if r.Code != 0 {
+		t.Fatalf("score: %s", r.Stderr)
+	}
+	rows, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for i := range 8 {
+		p := filepath.Join(dir, fmt.Sprintf("run%d.jsonl", i))
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := bufio.NewWriter(f)
+		for fileSize(t, f, w) < 12<<20 {
+			w.Write(rows)
+		}
+		w.Flush()
+		f.Close()
+		files = append(files, p)
+	}
+	peak := func(args ...string) int64 {
+		r := testkit.RunCapped(t, 2<<30, []string{"GOGC=10"}, bin, append([]string{"report"}, args...)...)
+		if r.Code != 0 {
+			t.Fatalf("report of %d files: exit %d: %.500s", len(args), r.Code, r.Stderr)
+		}
+		t.Logf("report of %d files: peak RSS %d MB", len(args), r.PeakRSS>>20)
+		return r.PeakRSS
+	}
+	one, eight := peak(files[:1]...), peak(files...)
+	if eight > one+16<<20 {
+		t.Errorf("report peaks at %d MB for one results file, %d MB for eight: want about the same", one>>20, eight>>20)
+	}
+}
+
+// fileSize is what f will hold once w is flushed.
+func fileSize(t *testing.T, f *os.File, w *bufio.Writer) int {
+	t.Helper()
+	st, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int(st.Size()) + w.Buffered()
+}
