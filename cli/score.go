@@ -145,14 +145,10 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 		instances = kept
 	}
 
-	facts := openFacts(o.noCache, stderr)
-	defer facts.close()
-	co := source.NewCheckouts(source.CheckoutOptions{
-		Cache: o.cache, Repo: o.repo, NoClone: o.noClone, Progress: progressTo(stderr), Facts: facts.source(),
-	})
+	batch, closeBatch := o.batch(c, stderr)
+	defer closeBatch()
 	log := newBatchLog(stderr, len(instances), o.parseTimeout)
-	batch := scoring.Batch{Checkouts: co, Cache: facts.scoring(), Semantics: sem, Workers: o.workers,
-		Lens: c.lens, Analyze: analyze, ParseTimeout: o.parseTimeout, Done: func(i int, r *model.Result) { log.row(i, r) }}
+	batch.Analyze, batch.Done = analyze, func(i int, r *model.Result) { log.row(i, r) }
 	results, analyses := batch.Run(instances)
 	log.finish()
 	res := report.NewResults(results, analyses, sem)
@@ -179,6 +175,17 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// batch is the scoring batch o asks for, over the repositories and the
+// persistent cache it names; close releases the cache when scoring is done.
+func (o *scoreOptions) batch(c scoreChoice, stderr io.Writer) (b scoring.Batch, close func()) {
+	facts := openFacts(o.noCache, stderr)
+	co := source.NewCheckouts(source.CheckoutOptions{
+		Cache: o.cache, Repo: o.repo, NoClone: o.noClone, Progress: progressTo(stderr), Facts: facts.source(),
+	})
+	return scoring.Batch{Checkouts: co, Cache: facts.scoring(), Semantics: c.sem, Workers: o.workers,
+		Lens: c.lens, ParseTimeout: o.parseTimeout}, facts.close
+}
+
 // streamChunk is how many predictions score holds at a time when it
 // streams: enough to keep every core busy, few enough that memory does not
 // grow with the number of predictions.
@@ -201,15 +208,11 @@ func streamable(path string) bool {
 // in the same order, byte for byte.
 func scoreStream(o *scoreOptions, c scoreChoice, goldSet *gold.Set, out *atomicfile.File, done *resumed, stdout, stderr io.Writer) error {
 	sem := c.sem
-	facts := openFacts(o.noCache, stderr)
-	defer facts.close()
-	co := source.NewCheckouts(source.CheckoutOptions{
-		Cache: o.cache, Repo: o.repo, NoClone: o.noClone, Progress: progressTo(stderr), Facts: facts.source(),
-	})
+	batch, closeBatch := o.batch(c, stderr)
+	defer closeBatch()
 	log := newBatchLog(stderr, countLines(o.pred), o.parseTimeout)
 	base := 0
-	batch := scoring.Batch{Checkouts: co, Cache: facts.scoring(), Semantics: sem, Workers: o.workers,
-		Lens: c.lens, ParseTimeout: o.parseTimeout, Done: func(i int, r *model.Result) { log.row(base+i, r) }}
+	batch.Done = func(i int, r *model.Result) { log.row(base+i, r) }
 	var sinks []*bufio.Writer
 	if out != nil {
 		sinks = append(sinks, bufio.NewWriter(out))

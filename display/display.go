@@ -10,10 +10,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/trajscope/trajscope/internal/lazyre"
-
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/trajscope/trajscope/internal/lazyre"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"

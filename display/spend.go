@@ -48,7 +48,7 @@ func RunSpend(run *model.Run) Spend {
 // action (Timed false when either has none), its tokens and its cost.
 func StepSpend(run *model.Run, i int) Spend {
 	a := &run.Actions[i]
-	s := Spend{Tokens: int(a.Usage.InputTokens) + int(a.Usage.OutputTokens), CostUSD: a.Usage.CostUSD}
+	s := ownSpend(a)
 	if a.Timestamp <= 0 || i == 0 {
 		return s
 	}
@@ -61,13 +61,18 @@ func StepSpend(run *model.Run, i int) Spend {
 	return s
 }
 
+// ownSpend is what an action's usage records: its tokens and cost.
+func ownSpend(a *model.Action) Spend {
+	return Spend{Tokens: int(a.Usage.InputTokens) + int(a.Usage.OutputTokens), CostUSD: a.Usage.CostUSD}
+}
+
 // StepSpends is StepSpend of every action, in one pass over the run.
 func StepSpends(run *model.Run) []Spend {
 	out := make([]Spend, len(run.Actions))
 	last := 0.0 // the latest timestamp before action i
 	for i := range run.Actions {
 		a := &run.Actions[i]
-		out[i] = Spend{Tokens: int(a.Usage.InputTokens) + int(a.Usage.OutputTokens), CostUSD: a.Usage.CostUSD}
+		out[i] = ownSpend(a)
 		if a.Timestamp > 0 {
 			if last > 0 {
 				out[i].Seconds, out[i].Timed = max(a.Timestamp-last, 0), true

@@ -10,10 +10,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/trajscope/trajscope/internal/lazyre"
-
 	"github.com/trajscope/trajscope/internal/archive"
 	"github.com/trajscope/trajscope/internal/inputfile"
+	"github.com/trajscope/trajscope/internal/lazyre"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/observed"

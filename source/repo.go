@@ -10,12 +10,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/trajscope/trajscope/internal/lazyre"
-
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/trajscope/trajscope/internal/lazyre"
 	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"

@@ -81,7 +81,7 @@ const (
 // matches reports what lexers.Match tests: the pattern, else the pattern
 // followed by one of the backup suffixes.
 func (g *glob) matches(name string) bool {
-	if g.test(name, g.lit) {
+	if g.test(name) {
 		return true
 	}
 	for _, s := range backupSuffixes {
@@ -89,19 +89,19 @@ func (g *glob) matches(name string) bool {
 			if ok, _ := filepath.Match(g.pattern+s, name); ok {
 				return true
 			}
-		} else if strings.HasSuffix(name, s) && g.test(name[:len(name)-len(s)], g.lit) {
+		} else if strings.HasSuffix(name, s) && g.test(name[:len(name)-len(s)]) {
 			return true
 		}
 	}
 	return false
 }
 
-func (g *glob) test(name, lit string) bool {
+func (g *glob) test(name string) bool {
 	switch g.kind {
 	case suffix:
-		return strings.HasSuffix(name, lit)
+		return strings.HasSuffix(name, g.lit)
 	case exact:
-		return name == lit
+		return name == g.lit
 	}
 	ok, _ := filepath.Match(g.pattern, name)
 	return ok

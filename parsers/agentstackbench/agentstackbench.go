@@ -19,7 +19,6 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/internal/lazyre"
-
 	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/internal/lazyre"
-
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )

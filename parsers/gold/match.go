@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/internal/lazyre"
-
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/groundtruth"

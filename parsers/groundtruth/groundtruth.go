@@ -24,9 +24,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/trajscope/trajscope/internal/lazyre"
-
 	"github.com/trajscope/trajscope/internal/inputfile"
+	"github.com/trajscope/trajscope/internal/lazyre"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"

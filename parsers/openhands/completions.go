@@ -8,9 +8,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/trajscope/trajscope/internal/lazyre"
-
 	"github.com/trajscope/trajscope/internal/inputfile"
+	"github.com/trajscope/trajscope/internal/lazyre"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 )

@@ -16,9 +16,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/trajscope/trajscope/internal/lazyre"
-
 	"github.com/trajscope/trajscope/internal/inputfile"
+	"github.com/trajscope/trajscope/internal/lazyre"
 	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"

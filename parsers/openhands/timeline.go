@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/internal/lazyre"
-
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/cmdfail"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"

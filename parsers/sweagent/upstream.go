@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/internal/lazyre"
-
 	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
 )

@@ -13,7 +13,6 @@ import (
 	"sync"
 
 	"github.com/trajscope/trajscope/internal/lazyre"
-
 	"github.com/trajscope/trajscope/model"
 )
 

@@ -2,7 +2,6 @@ package shell
 
 import (
 	"github.com/trajscope/trajscope/internal/lazyre"
-
 	"github.com/trajscope/trajscope/model"
 )
 

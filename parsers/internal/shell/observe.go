@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/internal/lazyre"
-
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/observed"
 )
