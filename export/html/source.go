@@ -6,7 +6,7 @@ import (
 
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
-	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/trajscope/trajscope/internal/syntax/lexers"
 
 	"github.com/trajscope/trajscope/internal/syntax"
 	"github.com/trajscope/trajscope/internal/termsafe"

@@ -14,7 +14,7 @@ import (
 	"sync"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/trajscope/trajscope/internal/syntax/lexers"
 )
 
 // analyseBytes is how much of a file chroma's content analysers see when
@@ -111,7 +111,7 @@ type globIndex struct{ primary, alias []glob }
 
 var index = sync.OnceValue(func() globIndex {
 	var ix globIndex
-	for _, l := range lexers.GlobalLexerRegistry.Lexers {
+	for _, l := range lexers.Registry().Lexers {
 		c := l.Config()
 		for _, p := range c.Filenames {
 			ix.primary = append(ix.primary, newGlob(l, p))

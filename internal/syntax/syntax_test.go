@@ -6,17 +6,20 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/alecthomas/chroma/v2"
+	upstream "github.com/alecthomas/chroma/v2/lexers"
+
+	"github.com/trajscope/trajscope/internal/syntax/lexers"
 )
 
-// Match is lexers.Match: the same lexer for a name each glob of each lexer
-// spells (as itself, inside a longer name, with a backup suffix chroma
+// Match is upstream chroma's lexers.Match: the same lexer for a name each
+// glob of each lexer spells (as itself, inside a longer name, with a backup suffix chroma
 // accepts and with one it does not), and for this repository's files.
 // chroma's Match takes ~5 ms a name, so each glob gets a few names, not all.
 func TestMatchIsChromasMatch(t *testing.T) {
 	names := map[string]bool{"": true, ".": true, "x": true, "README": true, "a.b.c": true}
 	k := 0
-	for _, l := range lexers.GlobalLexerRegistry.Lexers {
+	for _, l := range lexers.Registry().Lexers {
 		c := l.Config()
 		for _, p := range append(append([]string(nil), c.Filenames...), c.AliasFilenames...) {
 			// Spell the glob: each wildcard as letters, a class as its
@@ -53,11 +56,11 @@ func TestMatchIsChromasMatch(t *testing.T) {
 		wg.Go(func() {
 			for i := h; i < len(list); i += 2 {
 				n := list[i]
-				if want, got := lexers.Match(n), Match(n); want != got {
+				if want, got := name(upstream.Match(n)), name(Match(n)); want != got {
 					mu.Lock()
 					differ++
 					if differ <= 10 {
-						t.Errorf("Match(%q) = %v, lexers.Match = %v", n, got, want)
+						t.Errorf("Match(%q) = %q, chroma's lexers.Match = %q", n, got, want)
 					}
 					mu.Unlock()
 				}
@@ -70,6 +73,15 @@ func TestMatchIsChromasMatch(t *testing.T) {
 	}
 }
 
+// name is a lexer's name ("" for none): the registry holds one lexer per
+// name, and this package's lexers are not chroma's own instances.
+func name(l chroma.Lexer) string {
+	if l == nil {
+		return ""
+	}
+	return l.Config().Name
+}
+
 func TestLexerFallsBackToContent(t *testing.T) {
 	tests := []struct{ path, head, want string }{
 		{"tool.py", "", "Python"},
@@ -78,12 +90,7 @@ func TestLexerFallsBackToContent(t *testing.T) {
 		{"notes.unknownext", "plain words", ""},
 	}
 	for _, tt := range tests {
-		l := Lexer(tt.path, tt.head)
-		got := ""
-		if l != nil {
-			got = l.Config().Name
-		}
-		if got != tt.want {
+		if got := name(Lexer(tt.path, tt.head)); got != tt.want {
 			t.Errorf("Lexer(%q, %q) = %q, want %q", tt.path, tt.head, got, tt.want)
 		}
 	}
@@ -111,6 +118,6 @@ func BenchmarkMatch(b *testing.B) {
 
 func BenchmarkChromaMatch(b *testing.B) {
 	for b.Loop() {
-		lexers.Match("xarray/core/weighted.py")
+		upstream.Match("xarray/core/weighted.py")
 	}
 }
