@@ -24,6 +24,7 @@ import (
 	"html/template"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/chroma/v2"
 
@@ -54,7 +55,11 @@ var (
 	pageJS string
 )
 
-var pageTemplate = template.Must(template.New("page").Parse(pageTmpl))
+// pageTemplate is parsed on first use: package initialisation runs in
+// every process, and only exports need it.
+var pageTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Parse(pageTmpl))
+})
 
 // view is what the template fills in.
 type view struct {
@@ -186,7 +191,7 @@ func Write(w io.Writer, a *scoring.Analysis, o Options) error {
 	// a half-written page is the caller's to discard (export writes it to
 	// a temporary file).
 	b := bufio.NewWriterSize(w, 64<<10)
-	if err := pageTemplate.Execute(b, v); err != nil {
+	if err := pageTemplate().Execute(b, v); err != nil {
 		return err
 	}
 	return b.Flush()
