@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -106,8 +108,32 @@ func program(env *Env, o *viewOptions, m tea.Model) error {
 	if later != nil {
 		go p.Send(later())
 	}
+	stop := quitOnHangup(p)
+	defer stop()
 	_, err := p.Run()
 	return err
+}
+
+// quitOnHangup ends the program as q does when its terminal goes away
+// (SIGHUP: a closed window, a killed tmux pane), so the caller's deferred
+// work still runs: what the run taught the parse cache is written. Bubble
+// Tea handles only SIGINT and SIGTERM, and Go's default for SIGHUP exits
+// at once.
+func quitOnHangup(p *tea.Program) (stop func()) {
+	hup := make(chan os.Signal, 1)
+	done := make(chan struct{})
+	signal.Notify(hup, syscall.SIGHUP)
+	go func() {
+		select {
+		case <-hup:
+			p.Quit()
+		case <-done:
+		}
+	}()
+	return func() {
+		signal.Stop(hup)
+		close(done)
+	}
 }
 
 // envSet reports whether an environment variable is set and non-empty.
