@@ -99,9 +99,9 @@ func must[T any](v T, err error) T {
 }
 
 // TestScoreManyPredictionsMemory: score holds a chunk of predictions at a
-// time, so its peak does not grow with their number: 5,000 and 20,000
-// records (the example predictions over and over, 4 MB and 16 MB) peak
-// within 150 MB, the second within 6 MB of the first.
+// time, so its peak does not grow with their number: 5,000 and 40,000
+// records (the example predictions over and over, 4 MB and 32 MB) peak
+// within 150 MB, the second within 10 MB of the first.
 func TestScoreManyPredictionsMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary capped")
@@ -135,12 +135,14 @@ func TestScoreManyPredictionsMemory(t *testing.T) {
 		t.Logf("%d predictions: peak RSS %d MB", n, r.PeakRSS>>20)
 		return r.PeakRSS
 	}
-	small, large := peak(5000), peak(20000)
-	// The summary keeps running sums, not rows: 15,000 more predictions
-	// may cost only noise (44 and 45 MB here; holding the rows the summary
-	// read made it 45 and 57).
-	if large > 150<<20 || large > small+6<<20 {
-		t.Errorf("peak RSS %d MB at 5,000 predictions, %d MB at 20,000: want at most 150 MB and flat", small>>20, large>>20)
+	small, large := peak(5000), peak(40000)
+	// The summary keeps running sums, not rows: 35,000 more predictions
+	// may cost only noise (45 and 45 MB here). Holding the rows the summary
+	// read cost 0.8 KB a prediction (45 MB at 5,000, 57 at 20,000), ~28 MB
+	// here; the bound leaves room for memory freed but not yet returned to
+	// the system, which a loaded machine returns late.
+	if large > 150<<20 || large > small+10<<20 {
+		t.Errorf("peak RSS %d MB at 5,000 predictions, %d MB at 40,000: want at most 150 MB and flat", small>>20, large>>20)
 	}
 }
 
@@ -188,7 +190,11 @@ func TestReportManyFilesMemory(t *testing.T) {
 		return r.PeakRSS
 	}
 	one, eight := peak(files[:1]...), peak(files...)
-	if eight > one+16<<20 {
+	// Holding every file's rows costs ~10 MB a file (eight: 142 MB against
+	// 67 before reports read one file at a time); freed memory that the
+	// runtime has not yet handed back still counts in the RSS, and under a
+	// loaded CI run that lag reached 18 MB, so the bound allows 32.
+	if eight > one+32<<20 {
 		t.Errorf("report peaks at %d MB for one results file, %d MB for eight: want about the same", one>>20, eight>>20)
 	}
 }
