@@ -6,9 +6,9 @@ import (
 
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
-	"github.com/trajscope/trajscope/internal/syntax/lexers"
 
 	"github.com/trajscope/trajscope/internal/syntax"
+	"github.com/trajscope/trajscope/internal/syntax/lexers"
 	"github.com/trajscope/trajscope/internal/termsafe"
 )
 

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/alecthomas/chroma/v2"
+
 	"github.com/trajscope/trajscope/internal/syntax/lexers"
 )
 
@@ -135,8 +136,8 @@ func newGlob(l chroma.Lexer, p string) glob {
 }
 
 // Prewarm readies, in the background, the lexers of the given files: the
-// name lookup and each lexer's rules, which chroma compiles on first use
-// (5 ms for Python). The explorer calls it while it is still reading the
+// registry (built on first use, 0.6 ms), the name lookup and each lexer's
+// rules, which chroma compiles on first use (5 ms for Python). The explorer calls it while it is still reading the
 // run, so its first frame does not wait for them.
 func Prewarm(paths []string) {
 	go func() {
