@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
+	"sync"
+	"sync/atomic"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -200,6 +203,7 @@ func loadParquet(path string) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
+	ctxs := decodeContexts(rows)
 	set := newSet()
 	for i := range rows {
 		r := &rows[i]
@@ -226,7 +230,7 @@ func loadParquet(path string) (*Set, error) {
 			set.problem(&Problem{File: path, Where: where, Msg: "no instance_id or original_inst_id", Skipped: true})
 			continue
 		}
-		spans, textForm, warn, fatal := goldContextString(r.vals[pqGoldContext], "gold_context")
+		spans, textForm, warn, fatal := ctxs[i].spans, ctxs[i].textForm, ctxs[i].warn, ctxs[i].fatal
 		if fatal != nil {
 			set.problem(&Problem{File: path, Where: where + ": " + fatal.path, Msg: fatal.msg, Skipped: true})
 			continue
@@ -238,4 +242,37 @@ func loadParquet(path string) (*Set, error) {
 		set.add(g, path, 0, where)
 	}
 	return set, nil
+}
+
+// decodedContext is one row's gold_context, read.
+type decodedContext struct {
+	spans    []model.GoldSpan
+	textForm bool
+	warn     string
+	fatal    *rowError
+}
+
+// decodeContexts reads every row's gold_context, the rows shared among the
+// cores: it is most of loading a parquet gold (a 1,136-row gold took 80 ms
+// on one core), and the explorer waits for it before its first frame. The
+// results are in row order, so the set is built as before.
+func decodeContexts(rows []parquetRow) []decodedContext {
+	out := make([]decodedContext, len(rows))
+	workers := min(runtime.GOMAXPROCS(0), (len(rows)+31)/32)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(rows) {
+					return
+				}
+				d := &out[i]
+				d.spans, d.textForm, d.warn, d.fatal = goldContextString(rows[i].vals[pqGoldContext], "gold_context")
+			}
+		})
+	}
+	wg.Wait()
+	return out
 }
