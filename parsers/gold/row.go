@@ -192,7 +192,9 @@ func goldContextString(s, path string) (spans []model.GoldSpan, textForm bool, w
 		}
 		return textSpans(entries), true, "", nil
 	}
-	v, err := jsontree.Parse([]byte(t))
+	// Only these members are read; the rest (each span's code, "content")
+	// is checked as JSON but not built.
+	v, err := jsontree.ParseKeeping([]byte(t), "file", "start_line", "end_line")
 	if err != nil {
 		return nil, false, "neither JSON nor the text form (\"context0：\\nfile: …\"); read as empty gold (as upstream)", nil
 	}

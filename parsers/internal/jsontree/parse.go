@@ -94,6 +94,9 @@ type parser struct {
 	// top-level member eachKey instead of the tree keeping them.
 	eachKey string
 	each    func(i int, v *Value)
+	// keep, when set, names the only object members that are built
+	// (ParseKeeping); the others are checked and left out.
+	keep []string
 	// line and lineStart place p.i for errors. Newlines are only ever
 	// whitespace between values (a string may not hold a raw one), so ws
 	// counts them all.
@@ -328,6 +331,15 @@ func (p *parser) object(depth int) (*Value, error) {
 		}
 		p.i++
 		p.ws()
+		if !p.kept(k) {
+			if err := p.skipValue(depth + 1); err != nil {
+				return nil, err
+			}
+			if done, err := p.next('}', "an object"); done || err != nil {
+				return v, err
+			}
+			continue
+		}
 		var e *Value
 		if depth == 0 && p.each != nil && k == p.eachKey && p.i < len(p.s) && p.s[p.i] == '[' {
 			e, err = p.array(depth+1, p.each)
