@@ -49,6 +49,7 @@ func runCompare(env *Env, o *viewOptions, paths []string) error {
 		return err
 	}
 	defer func() { o.facts.close() }() // opened later, by prepare
+	defer o.sayAfter()
 	var analyses [2]*scoring.Analysis
 	var notes []string
 	picks := [2]int{} // positions in the one file, for `compare FILE`

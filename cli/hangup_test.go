@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"os"
 	osexec "os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/parquet-go/parquet-go"
 	"golang.org/x/sys/unix"
 
 	"github.com/trajscope/trajscope/internal/filefacts"
@@ -109,5 +111,79 @@ func TestHangupKeepsTheCache(t *testing.T) {
 	}
 	if _, n, _ := filefacts.Usage(cacheDir); n != 2 {
 		t.Errorf("after SIGHUP the cache holds %d entries, want 2 (the commit's paths and its files' facts)", n)
+	}
+}
+
+// The gold's problems are said when the explorer ends, after its screen,
+// not before it (where the screen would hide them and reading every row to
+// find them would hold up the first frame).
+func TestGoldProblemsAfterTheExplorer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary on a pseudo-terminal")
+	}
+	bin := testkit.Binary(t)
+	useCache(t)
+	repo, _ := gitVectorRepo(t)
+	type row struct {
+		InstanceID  *string `parquet:"instance_id,optional"`
+		GoldContext *string `parquet:"gold_context,optional"`
+	}
+	s := func(v string) *string { return &v }
+	goldFile := filepath.Join(t.TempDir(), "gold.parquet")
+	if err := parquet.WriteFile(goldFile, []row{
+		{InstanceID: s("owner__repo-1"), GoldContext: s(`[{"file": "pkg/mod.py", "start_line": 1, "end_line": 3}]`)},
+		{InstanceID: s("broken-1"), GoldContext: s(`[{"file": "a.py", "start_line": "x"}]`)},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	master, tty := openPTY(t)
+	cmd := osexec.Command(bin, "view", exPreds, "--gold", goldFile, "--repo", repo, "--instance", "owner__repo-1")
+	cmd.Env = append(os.Environ(), "TERM=xterm-256color")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var screen bytes.Buffer
+	go func() {
+		b := make([]byte, 4096)
+		for {
+			n, err := master.Read(b)
+			mu.Lock()
+			screen.Write(b[:n])
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	shows := func(s string) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return strings.Contains(screen.String(), s)
+	}
+	for deadline := time.Now().Add(20 * time.Second); !shows("Timeline"); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("the explorer drew no timeline in 20 s")
+		}
+	}
+	master.Write([]byte("q"))
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("the explorer: %v", err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); !shows("broken-1"); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			break
+		}
+	}
+	mu.Lock()
+	out := screen.String()
+	mu.Unlock()
+	warning := strings.Index(out, "row 2 (broken-1): gold_context[0].start_line: expected an integer")
+	timeline := strings.Index(out, "Timeline")
+	if warning < 0 || timeline < 0 || warning < timeline {
+		t.Errorf("the warning at %d, the explorer's first frame at %d: want the warning after the explorer", warning, timeline)
 	}
 }

@@ -64,8 +64,15 @@ func prepare(env *Env, o *viewOptions, sem model.Semantics, set *runset.Set, one
 		if err != nil {
 			return err
 		}
-		for _, p := range g.Problems() {
-			printError(env.Stderr, "warning: ", p)
+		warn := func() {
+			for _, p := range g.Problems() {
+				printError(env.Stderr, "warning: ", p)
+			}
+		}
+		if o.explorer(env) {
+			o.afterExplorer = append(o.afterExplorer, warn)
+		} else {
+			warn()
 		}
 		ro.Gold = g
 	} else if !o.goldWarned {

@@ -36,6 +36,18 @@ type viewOptions struct {
 	facts facts
 	// export, when set, receives the run instead of the explorer (cli/export.go).
 	export func(a *scoring.Analysis, lens model.Lens) error
+	// afterExplorer holds what is said once the explorer has ended (sayAfter).
+	afterExplorer []func()
+}
+
+// sayAfter says what was kept for after the explorer: its screen would
+// hide it, and the gold's problems need every row of the gold read, which
+// its first frame should not wait for.
+func (o *viewOptions) sayAfter() {
+	for _, f := range o.afterExplorer {
+		f()
+	}
+	o.afterExplorer = nil
 }
 
 func newViewCmd(env *Env) *cobra.Command {
@@ -127,6 +139,7 @@ func runView(env *Env, o *viewOptions, paths []string) error {
 	if pos != 0 && o.explorer(env) {
 		ui.Prewarm(set.Loaded(pos))
 	}
+	defer o.sayAfter()
 	if err := prepare(env, o, sem, set, pos != 0); err != nil {
 		return err
 	}

@@ -49,6 +49,10 @@ type Set struct {
 
 	normOnce sync.Once
 	norm     map[string][]*model.Gold
+
+	// lazy, for a parquet gold, holds rows not yet read (lazy.go); the
+	// fields above are complete once lazy.built is set.
+	lazy *lazyRows
 }
 
 // Problem is a row that was skipped, or loaded with something lost.
@@ -86,6 +90,11 @@ func (s *Set) Get(id string) (*model.Gold, bool) {
 	if s == nil || id == "" {
 		return nil, false
 	}
+	if s.lazy != nil && !s.lazy.built.Load() {
+		if g, ok, built := s.lazy.get(id); !built {
+			return g, ok
+		}
+	}
 	g, ok := s.byID[id]
 	return g, ok
 }
@@ -95,6 +104,7 @@ func (s *Set) Len() int {
 	if s == nil {
 		return 0
 	}
+	s.build()
 	return len(s.golds)
 }
 
@@ -103,6 +113,7 @@ func (s *Set) All() []*model.Gold {
 	if s == nil {
 		return nil
 	}
+	s.build()
 	return s.golds
 }
 
@@ -118,6 +129,7 @@ func (s *Set) Problems() []error {
 	if s == nil {
 		return nil
 	}
+	s.build()
 	if s.unlisted == 0 {
 		return s.problems
 	}
@@ -190,6 +202,9 @@ func Load(path string) (*Set, error) {
 	}
 	if err != nil {
 		return set, err
+	}
+	if set.lazy != nil && set.lazy.any() {
+		return set, nil // rows are kept: the set is built when needed
 	}
 	if set.Len() == 0 {
 		if len(set.problems) > 0 {

@@ -83,6 +83,7 @@ func (s *Set) Match(id string) (*model.Gold, bool) {
 			return g, true
 		}
 	}
+	s.build() // the normalised ids are over every row
 	s.normOnce.Do(s.buildNorm)
 	for _, c := range cands {
 		if gs := s.norm[normKey(c)]; len(gs) == 1 {

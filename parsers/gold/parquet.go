@@ -198,50 +198,72 @@ func readStringColumn(cc parquet.ColumnChunk, rows []parquetRow, col int, budget
 
 // loadParquet is upstream's _load_parquet: gold_ctx from the gold_context
 // string, commit from base_commit, keys instance_id and original_inst_id.
+// A row's gold_context is read when its id is asked for (lazy.go).
 func loadParquet(path string) (*Set, error) {
 	rows, err := readParquet(path)
 	if err != nil {
 		return nil, err
 	}
-	ctxs := decodeContexts(rows)
-	set := newSet()
+	l := &lazyRows{path: path, rows: rows, golds: make([]*model.Gold, len(rows)),
+		ctx: make([]decodedContext, len(rows)), once: make([]sync.Once, len(rows)), goldOnce: make([]sync.Once, len(rows)),
+		byKey: map[string][]int{}}
 	for i := range rows {
-		r := &rows[i]
-		g := &model.Gold{
-			InstID:         r.vals[pqInstanceID],
-			OriginalInstID: r.vals[pqOriginalInstID],
-			Repo:           r.vals[pqRepo],
-			RepoURL:        r.vals[pqRepoURL],
-			Commit:         r.vals[pqBaseCommit],
-			Patch:          r.vals[pqPatch],
-			Source:         r.vals[pqSource],
-			Language:       r.vals[pqLanguage],
-			Task:           r.vals[pqProblemStatement],
+		for _, key := range [2]string{rows[i].vals[pqInstanceID], rows[i].vals[pqOriginalInstID]} {
+			if ix := l.byKey[key]; key != "" && (len(ix) == 0 || ix[len(ix)-1] != i) {
+				l.byKey[key] = append(ix, i)
+			}
 		}
-		g.ID = g.OriginalInstID
-		if g.ID == "" {
-			g.ID = g.InstID
-		}
-		where := "row " + strconv.Itoa(i+1)
-		if g.ID != "" {
-			where += " (" + g.ID + ")"
-		}
-		if g.ID == "" {
-			set.problem(&Problem{File: path, Where: where, Msg: "no instance_id or original_inst_id", Skipped: true})
-			continue
-		}
-		spans, textForm, warn, fatal := ctxs[i].spans, ctxs[i].textForm, ctxs[i].warn, ctxs[i].fatal
-		if fatal != nil {
-			set.problem(&Problem{File: path, Where: where + ": " + fatal.path, Msg: fatal.msg, Skipped: true})
-			continue
-		}
-		if warn != "" {
-			set.problem(&Problem{File: path, Where: where + ": gold_context", Msg: warn})
-		}
-		g.Init, g.TextForm = spans, textForm
-		set.add(g, path, 0, where)
 	}
+	set := newSet()
+	set.lazy = l
 	return set, nil
+}
+
+// parquetGold is row r's gold without its spans; nil when the row has no id.
+func parquetGold(r *parquetRow) *model.Gold {
+	g := &model.Gold{
+		InstID:         r.vals[pqInstanceID],
+		OriginalInstID: r.vals[pqOriginalInstID],
+		Repo:           r.vals[pqRepo],
+		RepoURL:        r.vals[pqRepoURL],
+		Commit:         r.vals[pqBaseCommit],
+		Patch:          r.vals[pqPatch],
+		Source:         r.vals[pqSource],
+		Language:       r.vals[pqLanguage],
+		Task:           r.vals[pqProblemStatement],
+	}
+	g.ID = g.OriginalInstID
+	if g.ID == "" {
+		g.ID = g.InstID
+	}
+	if g.ID == "" {
+		return nil
+	}
+	return g
+}
+
+// assemble builds the whole set from every row, in row order: the rows
+// skipped and why, the rest added as add indexes them.
+func (l *lazyRows) assemble(set *Set) {
+	l.decodeAll()
+	for i := range l.rows {
+		g := l.gold(i)
+		where := "row " + strconv.Itoa(i+1)
+		if g == nil {
+			set.problem(&Problem{File: l.path, Where: where, Msg: "no instance_id or original_inst_id", Skipped: true})
+			continue
+		}
+		where += " (" + g.ID + ")"
+		d := &l.ctx[i]
+		if d.fatal != nil {
+			set.problem(&Problem{File: l.path, Where: where + ": " + d.fatal.path, Msg: d.fatal.msg, Skipped: true})
+			continue
+		}
+		if d.warn != "" {
+			set.problem(&Problem{File: l.path, Where: where + ": gold_context", Msg: d.warn})
+		}
+		set.add(g, l.path, 0, where)
+	}
 }
 
 // decodedContext is one row's gold_context, read.
@@ -252,27 +274,23 @@ type decodedContext struct {
 	fatal    *rowError
 }
 
-// decodeContexts reads every row's gold_context, the rows shared among the
-// cores: it is most of loading a parquet gold (a 1,136-row gold took 80 ms
-// on one core), and the explorer waits for it before its first frame. The
-// results are in row order, so the set is built as before.
-func decodeContexts(rows []parquetRow) []decodedContext {
-	out := make([]decodedContext, len(rows))
-	workers := min(runtime.GOMAXPROCS(0), (len(rows)+31)/32)
+// decodeAll reads every row's gold_context not read yet, the rows shared
+// among the cores: it is most of loading a parquet gold (a 1,136-row gold
+// took 80 ms on one core).
+func (l *lazyRows) decodeAll() {
+	workers := min(runtime.GOMAXPROCS(0), (len(l.rows)+31)/32)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= len(rows) {
+				if i >= len(l.rows) {
 					return
 				}
-				d := &out[i]
-				d.spans, d.textForm, d.warn, d.fatal = goldContextString(rows[i].vals[pqGoldContext], "gold_context")
+				l.decode(i)
 			}
 		})
 	}
 	wg.Wait()
-	return out
 }
