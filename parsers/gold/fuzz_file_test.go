@@ -10,6 +10,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/trajscope/trajscope/internal/testkit"
+	"github.com/trajscope/trajscope/model"
 )
 
 // checkSet asserts what every loaded Set keeps, whatever the input: each
@@ -101,6 +102,17 @@ func FuzzGoldParquet(f *testing.F) {
 			}
 			return
 		}
+		// Look-ups before the set is built answer as the built set does.
+		lazy := map[string]*model.Gold{}
+		for id := range set.lazy.byKey {
+			g, _ := set.Get(id)
+			lazy[id] = g
+		}
 		checkSet(t, set, path)
+		for id, want := range lazy {
+			if g, _ := set.Get(id); g != want {
+				t.Fatalf("Get(%q) before the set was built %v, after %v", id, want, g)
+			}
+		}
 	})
 }
