@@ -48,49 +48,73 @@ func openPTY(t *testing.T) (master, tty *os.File) {
 	return master, tty
 }
 
+// onTerminal is the binary running on a pseudo-terminal, with what it has
+// written so far.
+type onTerminal struct {
+	cmd    *osexec.Cmd
+	master *os.File
+	mu     sync.Mutex
+	screen bytes.Buffer
+}
+
+// explorer starts the binary with args on a pseudo-terminal and waits for
+// its first frame (the timeline's title).
+func explorer(t *testing.T, args ...string) *onTerminal {
+	t.Helper()
+	master, tty := openPTY(t)
+	o := &onTerminal{cmd: osexec.Command(testkit.Binary(t), args...), master: master}
+	o.cmd.Env = append(os.Environ(), "TERM=xterm-256color")
+	o.cmd.Stdin, o.cmd.Stdout, o.cmd.Stderr = tty, tty, tty
+	o.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := o.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		b := make([]byte, 4096)
+		for {
+			n, err := master.Read(b)
+			o.mu.Lock()
+			o.screen.Write(b[:n])
+			o.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	if !o.await("Timeline", 20*time.Second) {
+		o.cmd.Process.Kill()
+		t.Fatal("the explorer drew no timeline in 20 s")
+	}
+	return o
+}
+
+// output is everything written so far.
+func (o *onTerminal) output() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.screen.String()
+}
+
+// await reports whether s shows within d.
+func (o *onTerminal) await(s string, d time.Duration) bool {
+	for deadline := time.Now().Add(d); !strings.Contains(o.output(), s); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+	return true
+}
+
 // Closing the terminal (SIGHUP) ends the explorer as q does: what the run
 // taught the parse cache is written, instead of the process dying with it.
 func TestHangupKeepsTheCache(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary on a pseudo-terminal")
 	}
-	bin := testkit.Binary(t)
 	cacheDir := useCache(t)
 	repo, gold := gitVectorRepo(t)
-	master, tty := openPTY(t)
-
-	cmd := osexec.Command(bin, "view", exPreds, "--gold", gold, "--repo", repo, "--instance", "owner__repo-1")
-	cmd.Env = append(os.Environ(), "TERM=xterm-256color")
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var screen bytes.Buffer
-	go func() {
-		b := make([]byte, 4096)
-		for {
-			n, err := master.Read(b)
-			mu.Lock()
-			screen.Write(b[:n])
-			mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
-	drawn := func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		return strings.Contains(screen.String(), "Timeline")
-	}
-	for deadline := time.Now().Add(20 * time.Second); !drawn(); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("the explorer drew no timeline in 20 s")
-		}
-	}
+	o := explorer(t, "view", exPreds, "--gold", gold, "--repo", repo, "--instance", "owner__repo-1")
+	cmd := o.cmd
 	if _, n, _ := filefacts.Usage(cacheDir); n != 0 {
 		t.Fatalf("the cache holds %d entries before the explorer ends", n)
 	}
@@ -121,7 +145,6 @@ func TestGoldProblemsAfterTheExplorer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary on a pseudo-terminal")
 	}
-	bin := testkit.Binary(t)
 	useCache(t)
 	repo, _ := gitVectorRepo(t)
 	type row struct {
@@ -136,51 +159,13 @@ func TestGoldProblemsAfterTheExplorer(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	master, tty := openPTY(t)
-	cmd := osexec.Command(bin, "view", exPreds, "--gold", goldFile, "--repo", repo, "--instance", "owner__repo-1")
-	cmd.Env = append(os.Environ(), "TERM=xterm-256color")
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var screen bytes.Buffer
-	go func() {
-		b := make([]byte, 4096)
-		for {
-			n, err := master.Read(b)
-			mu.Lock()
-			screen.Write(b[:n])
-			mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
-	shows := func(s string) bool {
-		mu.Lock()
-		defer mu.Unlock()
-		return strings.Contains(screen.String(), s)
-	}
-	for deadline := time.Now().Add(20 * time.Second); !shows("Timeline"); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatal("the explorer drew no timeline in 20 s")
-		}
-	}
-	master.Write([]byte("q"))
-	if err := cmd.Wait(); err != nil {
+	o := explorer(t, "view", exPreds, "--gold", goldFile, "--repo", repo, "--instance", "owner__repo-1")
+	o.master.Write([]byte("q"))
+	if err := o.cmd.Wait(); err != nil {
 		t.Fatalf("the explorer: %v", err)
 	}
-	for deadline := time.Now().Add(5 * time.Second); !shows("broken-1"); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			break
-		}
-	}
-	mu.Lock()
-	out := screen.String()
-	mu.Unlock()
+	o.await("broken-1", 5*time.Second)
+	out := o.output()
 	warning := strings.Index(out, "row 2 (broken-1): gold_context[0].start_line: expected an integer")
 	timeline := strings.Index(out, "Timeline")
 	if warning < 0 || timeline < 0 || warning < timeline {
