@@ -56,7 +56,11 @@ func TestMatchIsChromasMatch(t *testing.T) {
 		wg.Go(func() {
 			for i := h; i < len(list); i += 2 {
 				n := list[i]
-				if want, got := name(upstream.Match(n)), name(Match(n)); want != got {
+				want, got := name(upstream.Match(n)), name(Match(n))
+				if want == "Raku" || want == "Haxe" {
+					want = "" // not carried (lexers/gen.go): such files show plain
+				}
+				if want != got {
 					mu.Lock()
 					differ++
 					if differ <= 10 {

@@ -18,20 +18,20 @@ var Gemtext = Register(MustNewLexer(
 func gemtextRules() Rules {
 	return Rules{
 		"root": {
-			{`^(#[^#].+\r?\n)`, ByGroups(GenericHeading), nil},
-			{`^(#{2,3}.+\r?\n)`, ByGroups(GenericSubheading), nil},
-			{`^(\* )(.+\r?\n)`, ByGroups(Keyword, Text), nil},
-			{`^(>)(.+\r?\n)`, ByGroups(Keyword, GenericEmph), nil},
-			{"^(```\\r?\\n)([\\w\\W]*?)(^```)(.+\\r?\\n)?", ByGroups(String, Text, String, Comment), nil},
+			{Pattern: `^(#[^#].+\r?\n)`, Type: ByGroups(GenericHeading), Mutator: nil},
+			{Pattern: `^(#{2,3}.+\r?\n)`, Type: ByGroups(GenericSubheading), Mutator: nil},
+			{Pattern: `^(\* )(.+\r?\n)`, Type: ByGroups(Keyword, Text), Mutator: nil},
+			{Pattern: `^(>)(.+\r?\n)`, Type: ByGroups(Keyword, GenericEmph), Mutator: nil},
+			{Pattern: "^(```\\r?\\n)([\\w\\W]*?)(^```)(.+\\r?\\n)?", Type: ByGroups(String, Text, String, Comment), Mutator: nil},
 			{
-				"^(```)(\\w+)(\\r?\\n)([\\w\\W]*?)(^```)(.+\\r?\\n)?",
-				UsingByGroup(2, 4, String, String, String, Text, String, Comment),
-				nil,
+				Pattern: "^(```)(\\w+)(\\r?\\n)([\\w\\W]*?)(^```)(.+\\r?\\n)?",
+				Type:    UsingByGroup(2, 4, String, String, String, Text, String, Comment),
+				Mutator: nil,
 			},
-			{"^(```)(.+\\r?\\n)([\\w\\W]*?)(^```)(.+\\r?\\n)?", ByGroups(String, String, Text, String, Comment), nil},
-			{`^(=>)(\s*)([^\s]+)(\s*)$`, ByGroups(Keyword, Text, NameAttribute, Text), nil},
-			{`^(=>)(\s*)([^\s]+)(\s+)(.+)$`, ByGroups(Keyword, Text, NameAttribute, Text, NameTag), nil},
-			{`(.|(?:\r?\n))`, ByGroups(Text), nil},
+			{Pattern: "^(```)(.+\\r?\\n)([\\w\\W]*?)(^```)(.+\\r?\\n)?", Type: ByGroups(String, String, Text, String, Comment), Mutator: nil},
+			{Pattern: `^(=>)(\s*)([^\s]+)(\s*)$`, Type: ByGroups(Keyword, Text, NameAttribute, Text), Mutator: nil},
+			{Pattern: `^(=>)(\s*)([^\s]+)(\s+)(.+)$`, Type: ByGroups(Keyword, Text, NameAttribute, Text, NameTag), Mutator: nil},
+			{Pattern: `(.|(?:\r?\n))`, Type: ByGroups(Text), Mutator: nil},
 		},
 	}
 }

@@ -188,8 +188,8 @@ func Analyse(text string) chroma.Lexer {
 func PlaintextRules() chroma.Rules {
 	return chroma.Rules{
 		"root": []chroma.Rule{
-			{`.+`, chroma.Text, nil},
-			{`\n`, chroma.Text, nil},
+			{Pattern: `.+`, Type: chroma.Text},
+			{Pattern: `\n`, Type: chroma.Text},
 		},
 	}
 }

@@ -37,57 +37,57 @@ func marklessRules() Rules {
 			Include("paragraph"),
 		},
 		"header": {
-			{`(# )(.*)$`, ByGroups(Keyword, GenericHeading), Push("inline")},
-			{`(##+)(.*)$`, ByGroups(Keyword, GenericSubheading), Push("inline")},
+			{Pattern: `(# )(.*)$`, Type: ByGroups(Keyword, GenericHeading), Mutator: Push("inline")},
+			{Pattern: `(##+)(.*)$`, Type: ByGroups(Keyword, GenericSubheading), Mutator: Push("inline")},
 		},
 		"ordered-list": {
-			{`([0-9]+\.)`, Keyword, nil},
+			{Pattern: `([0-9]+\.)`, Type: Keyword, Mutator: nil},
 		},
 		"unordered-list": {
-			{`(- )`, Keyword, nil},
+			{Pattern: `(- )`, Type: Keyword, Mutator: nil},
 		},
 		"code-block": {
-			{`(::+)( *)(\w*)([^\n]*)(\n)([\w\W]*?)(^\1$)`, UsingByGroup(3, 6, Keyword, TextWhitespace, NameFunction, String, TextWhitespace, Text, Keyword), nil},
+			{Pattern: `(::+)( *)(\w*)([^\n]*)(\n)([\w\W]*?)(^\1$)`, Type: UsingByGroup(3, 6, Keyword, TextWhitespace, NameFunction, String, TextWhitespace, Text, Keyword), Mutator: nil},
 		},
 		"blockquote": {
-			{`(\| )(.*)$`, ByGroups(Keyword, GenericInserted), nil},
+			{Pattern: `(\| )(.*)$`, Type: ByGroups(Keyword, GenericInserted), Mutator: nil},
 		},
 		"blockquote-header": {
-			{`(~ )([^|\n]+)(\| )(.*?\n)`, ByGroups(Keyword, NameEntity, Keyword, GenericInserted), Push("inline-blockquote")},
-			{`(~ )(.*)$`, ByGroups(Keyword, NameEntity), nil},
+			{Pattern: `(~ )([^|\n]+)(\| )(.*?\n)`, Type: ByGroups(Keyword, NameEntity, Keyword, GenericInserted), Mutator: Push("inline-blockquote")},
+			{Pattern: `(~ )(.*)$`, Type: ByGroups(Keyword, NameEntity), Mutator: nil},
 		},
 		"inline-blockquote": {
-			{`^(   +)(\| )(.*$)`, ByGroups(TextWhitespace, Keyword, GenericInserted), nil},
+			{Pattern: `^(   +)(\| )(.*$)`, Type: ByGroups(TextWhitespace, Keyword, GenericInserted), Mutator: nil},
 			Default(Pop(1)),
 		},
 		"align": {
-			{`(\|\|)|(\|<)|(\|>)|(><)`, Keyword, nil},
+			{Pattern: `(\|\|)|(\|<)|(\|>)|(><)`, Type: Keyword, Mutator: nil},
 		},
 		"comment": {
-			{`(;[; ]).*?$`, CommentSingle, nil},
+			{Pattern: `(;[; ]).*?$`, Type: CommentSingle, Mutator: nil},
 		},
 		"instruction": {
-			{`(! )([^ ]+)(.+?)$`, ByGroups(Keyword, NameFunction, NameVariable), nil},
+			{Pattern: `(! )([^ ]+)(.+?)$`, Type: ByGroups(Keyword, NameFunction, NameVariable), Mutator: nil},
 		},
 		"embed": {
-			{`(\[ )([^ ]+)( )([^,\]\n]+)`, ByGroups(Keyword, NameFunction, TextWhitespace, String), Push("embed-options")},
+			{Pattern: `(\[ )([^ ]+)( )([^,\]\n]+)`, Type: ByGroups(Keyword, NameFunction, TextWhitespace, String), Mutator: Push("embed-options")},
 		},
 		"embed-options": {
-			{`\\.`, Text, nil},
-			{`,`, Punctuation, nil},
-			{`\]?$`, Keyword, Pop(1)},
+			{Pattern: `\\.`, Type: Text, Mutator: nil},
+			{Pattern: `,`, Type: Punctuation, Mutator: nil},
+			{Pattern: `\]?$`, Type: Keyword, Mutator: Pop(1)},
 			// Generic key or key/value pair
-			{`( *)([^, \]\n]+)([^,\]\n]+)?`, ByGroups(TextWhitespace, NameFunction, String), nil},
-			{`.`, Text, nil},
+			{Pattern: `( *)([^, \]\n]+)([^,\]\n]+)?`, Type: ByGroups(TextWhitespace, NameFunction, String), Mutator: nil},
+			{Pattern: `.`, Type: Text, Mutator: nil},
 		},
 		"footnote": {
-			{`(\[)([0-9]+)(\])`, ByGroups(Keyword, NameVariable, Keyword), Push("inline")},
+			{Pattern: `(\[)([0-9]+)(\])`, Type: ByGroups(Keyword, NameVariable, Keyword), Mutator: Push("inline")},
 		},
 		"horizontal-rule": {
-			{`(==+)$`, LiteralOther, nil},
+			{Pattern: `(==+)$`, Type: LiteralOther, Mutator: nil},
 		},
 		"paragraph": {
-			{` *`, TextWhitespace, Push("inline")},
+			{Pattern: ` *`, Type: TextWhitespace, Mutator: Push("inline")},
 		},
 		// Inline directives
 		"inline": {
@@ -104,65 +104,65 @@ func marklessRules() Rules {
 			Include("subtext"),
 			Include("subtext"),
 			Include("url"),
-			{`.`, Text, nil},
-			{`\n`, TextWhitespace, Pop(1)},
+			{Pattern: `.`, Type: Text, Mutator: nil},
+			{Pattern: `\n`, Type: TextWhitespace, Mutator: Pop(1)},
 		},
 		"escapes": {
-			{`\\.`, Text, nil},
+			{Pattern: `\\.`, Type: Text, Mutator: nil},
 		},
 		"dashes": {
-			{`-{2,3}`, TextPunctuation, nil},
+			{Pattern: `-{2,3}`, Type: TextPunctuation, Mutator: nil},
 		},
 		"newline": {
-			{`-/-`, TextWhitespace, nil},
+			{Pattern: `-/-`, Type: TextWhitespace, Mutator: nil},
 		},
 		"italic": {
-			{`(//)(.*?)(\1)`, ByGroups(Keyword, GenericEmph, Keyword), nil},
+			{Pattern: `(//)(.*?)(\1)`, Type: ByGroups(Keyword, GenericEmph, Keyword), Mutator: nil},
 		},
 		"underline": {
-			{`(__)(.*?)(\1)`, ByGroups(Keyword, GenericUnderline, Keyword), nil},
+			{Pattern: `(__)(.*?)(\1)`, Type: ByGroups(Keyword, GenericUnderline, Keyword), Mutator: nil},
 		},
 		"bold": {
-			{`(\*\*)(.*?)(\1)`, ByGroups(Keyword, GenericStrong, Keyword), nil},
+			{Pattern: `(\*\*)(.*?)(\1)`, Type: ByGroups(Keyword, GenericStrong, Keyword), Mutator: nil},
 		},
 		"strikethrough": {
-			{`(<-)(.*?)(->)`, ByGroups(Keyword, GenericDeleted, Keyword), nil},
+			{Pattern: `(<-)(.*?)(->)`, Type: ByGroups(Keyword, GenericDeleted, Keyword), Mutator: nil},
 		},
 		"code": {
-			{"(``+)(.*?)(\\1)", ByGroups(Keyword, LiteralStringBacktick, Keyword), nil},
+			{Pattern: "(``+)(.*?)(\\1)", Type: ByGroups(Keyword, LiteralStringBacktick, Keyword), Mutator: nil},
 		},
 		"compound": {
-			{`(''+)(.*?)(''\()`, ByGroups(Keyword, UsingSelf("inline"), Keyword), Push("compound-options")},
+			{Pattern: `(''+)(.*?)(''\()`, Type: ByGroups(Keyword, UsingSelf("inline"), Keyword), Mutator: Push("compound-options")},
 		},
 		"compound-options": {
-			{`\\.`, Text, nil},
-			{`,`, Punctuation, nil},
-			{`\)`, Keyword, Pop(1)},
+			{Pattern: `\\.`, Type: Text, Mutator: nil},
+			{Pattern: `,`, Type: Punctuation, Mutator: nil},
+			{Pattern: `\)`, Type: Keyword, Mutator: Pop(1)},
 			// Hex Color
-			{` *#[0-9A-Fa-f]{3,6} *`, LiteralNumberHex, nil},
+			{Pattern: ` *#[0-9A-Fa-f]{3,6} *`, Type: LiteralNumberHex, Mutator: nil},
 			// Named Color
-			{` *(indian-red|light-coral|salmon|dark-salmon|light-salmon|crimson|red|firebrick|dark-red|pink|light-pink|hot-pink|deep-pink|medium-violet-red|pale-violet-red|coral|tomato|orange-red|dark-orange|orange|gold|yellow|light-yellow|lemon-chiffon|light-goldenrod-yellow|papayawhip|moccasin|peachpuff|pale-goldenrod|khaki|dark-khaki|lavender|thistle|plum|violet|orchid|fuchsia|magenta|medium-orchid|medium-purple|rebecca-purple|blue-violet|dark-violet|dark-orchid|dark-magenta|purple|indigo|slate-blue|dark-slate-blue|medium-slate-blue|green-yellow|chartreuse|lawn-green|lime|lime-green|pale-green|light-green|medium-spring-green|spring-green|medium-sea-green|sea-green|forest-green|green|dark-green|yellow-green|olive-drab|olive|dark-olive-green|medium-aquamarine|dark-sea-green|light-sea-green|dark-cyan|teal|aqua|cyan|light-cyan|pale-turquoise|aquamarine|turquoise|medium-turquoise|dark-turquoise|cadet-blue|steel-blue|light-steel-blue|powder-blue|light-blue|sky-blue|light-sky-blue|deep-sky-blue|dodger-blue|cornflower-blue|royal-blue|blue|medium-blue|dark-blue|navy|midnight-blue|cornsilk|blanched-almond|bisque|navajo-white|wheat|burlywood|tan|rosy-brown|sandy-brown|goldenrod|dark-goldenrod|peru|chocolate|saddle-brown|sienna|brown|maroon|white|snow|honeydew|mintcream|azure|alice-blue|ghost-white|white-smoke|seashell|beige|oldlace|floral-white|ivory|antique-white|linen|lavenderblush|mistyrose|gainsboro|light-gray|silver|dark-gray|gray|dim-gray|light-slate-gray|slate-gray|dark-slate-gray) *`, LiteralOther, nil},
+			{Pattern: ` *(indian-red|light-coral|salmon|dark-salmon|light-salmon|crimson|red|firebrick|dark-red|pink|light-pink|hot-pink|deep-pink|medium-violet-red|pale-violet-red|coral|tomato|orange-red|dark-orange|orange|gold|yellow|light-yellow|lemon-chiffon|light-goldenrod-yellow|papayawhip|moccasin|peachpuff|pale-goldenrod|khaki|dark-khaki|lavender|thistle|plum|violet|orchid|fuchsia|magenta|medium-orchid|medium-purple|rebecca-purple|blue-violet|dark-violet|dark-orchid|dark-magenta|purple|indigo|slate-blue|dark-slate-blue|medium-slate-blue|green-yellow|chartreuse|lawn-green|lime|lime-green|pale-green|light-green|medium-spring-green|spring-green|medium-sea-green|sea-green|forest-green|green|dark-green|yellow-green|olive-drab|olive|dark-olive-green|medium-aquamarine|dark-sea-green|light-sea-green|dark-cyan|teal|aqua|cyan|light-cyan|pale-turquoise|aquamarine|turquoise|medium-turquoise|dark-turquoise|cadet-blue|steel-blue|light-steel-blue|powder-blue|light-blue|sky-blue|light-sky-blue|deep-sky-blue|dodger-blue|cornflower-blue|royal-blue|blue|medium-blue|dark-blue|navy|midnight-blue|cornsilk|blanched-almond|bisque|navajo-white|wheat|burlywood|tan|rosy-brown|sandy-brown|goldenrod|dark-goldenrod|peru|chocolate|saddle-brown|sienna|brown|maroon|white|snow|honeydew|mintcream|azure|alice-blue|ghost-white|white-smoke|seashell|beige|oldlace|floral-white|ivory|antique-white|linen|lavenderblush|mistyrose|gainsboro|light-gray|silver|dark-gray|gray|dim-gray|light-slate-gray|slate-gray|dark-slate-gray) *`, Type: LiteralOther, Mutator: nil},
 			// Named size
-			{` *(microscopic|tiny|small|normal|big|large|huge|gigantic) *`, NameTag, nil},
+			{Pattern: ` *(microscopic|tiny|small|normal|big|large|huge|gigantic) *`, Type: NameTag, Mutator: nil},
 			// Options
-			{` *(bold|italic|underline|strikethrough|subtext|supertext|spoiler) *`, NameBuiltin, nil},
+			{Pattern: ` *(bold|italic|underline|strikethrough|subtext|supertext|spoiler) *`, Type: NameBuiltin, Mutator: nil},
 			// URL. Note the missing ) and , in the match.
-			{` *\w[-\w+.]*://[\w$\-_.+!*'(&/:;=?@z%#\\]+ *`, String, nil},
+			{Pattern: ` *\w[-\w+.]*://[\w$\-_.+!*'(&/:;=?@z%#\\]+ *`, Type: String, Mutator: nil},
 			// Generic key or key/value pair
-			{`( *)([^, )]+)( [^,)]+)?`, ByGroups(TextWhitespace, NameFunction, String), nil},
-			{`.`, Text, nil},
+			{Pattern: `( *)([^, )]+)( [^,)]+)?`, Type: ByGroups(TextWhitespace, NameFunction, String), Mutator: nil},
+			{Pattern: `.`, Type: Text, Mutator: nil},
 		},
 		"footnote-reference": {
-			{`(\[)([0-9]+)(\])`, ByGroups(Keyword, NameVariable, Keyword), nil},
+			{Pattern: `(\[)([0-9]+)(\])`, Type: ByGroups(Keyword, NameVariable, Keyword), Mutator: nil},
 		},
 		"subtext": {
-			{`(v\()(.*?)(\))`, ByGroups(Keyword, UsingSelf("inline"), Keyword), nil},
+			{Pattern: `(v\()(.*?)(\))`, Type: ByGroups(Keyword, UsingSelf("inline"), Keyword), Mutator: nil},
 		},
 		"supertext": {
-			{`(\^\()(.*?)(\))`, ByGroups(Keyword, UsingSelf("inline"), Keyword), nil},
+			{Pattern: `(\^\()(.*?)(\))`, Type: ByGroups(Keyword, UsingSelf("inline"), Keyword), Mutator: nil},
 		},
 		"url": {
-			{`\w[-\w+.]*://[\w\$\-_.+!*'()&,/:;=?@z%#\\]+`, String, nil},
+			{Pattern: `\w[-\w+.]*://[\w\$\-_.+!*'()&,/:;=?@z%#\\]+`, Type: String, Mutator: nil},
 		},
 	}
 }

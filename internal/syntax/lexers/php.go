@@ -23,9 +23,9 @@ var _ = Register(DelegatingLexer(HTML, MustNewLexer(
 			Rename("root", "php").
 			Merge(Rules{
 				"root": {
-					{`<\?(php)?`, CommentPreproc, Push("php")},
-					{`[^<]+`, Other, nil},
-					{`<`, Other, nil},
+					{Pattern: `<\?(php)?`, Type: CommentPreproc, Mutator: Push("php")},
+					{Pattern: `[^<]+`, Type: Other, Mutator: nil},
+					{Pattern: `<`, Type: Other, Mutator: nil},
 				},
 			})
 	},

@@ -20,44 +20,44 @@ var Restructuredtext = Register(MustNewLexer(
 func restructuredtextRules() Rules {
 	return Rules{
 		"root": {
-			{"^(=+|-+|`+|:+|\\.+|\\'+|\"+|~+|\\^+|_+|\\*+|\\++|#+)([ \\t]*\\n)(.+)(\\n)(\\1)(\\n)", ByGroups(GenericHeading, Text, GenericHeading, Text, GenericHeading, Text), nil},
-			{"^(\\S.*)(\\n)(={3,}|-{3,}|`{3,}|:{3,}|\\.{3,}|\\'{3,}|\"{3,}|~{3,}|\\^{3,}|_{3,}|\\*{3,}|\\+{3,}|#{3,})(\\n)", ByGroups(GenericHeading, Text, GenericHeading, Text), nil},
-			{`^(\s*)([-*+])( .+\n(?:\1  .+\n)*)`, ByGroups(Text, LiteralNumber, UsingSelf("inline")), nil},
-			{`^(\s*)([0-9#ivxlcmIVXLCM]+\.)( .+\n(?:\1  .+\n)*)`, ByGroups(Text, LiteralNumber, UsingSelf("inline")), nil},
-			{`^(\s*)(\(?[0-9#ivxlcmIVXLCM]+\))( .+\n(?:\1  .+\n)*)`, ByGroups(Text, LiteralNumber, UsingSelf("inline")), nil},
-			{`^(\s*)([A-Z]+\.)( .+\n(?:\1  .+\n)+)`, ByGroups(Text, LiteralNumber, UsingSelf("inline")), nil},
-			{`^(\s*)(\(?[A-Za-z]+\))( .+\n(?:\1  .+\n)+)`, ByGroups(Text, LiteralNumber, UsingSelf("inline")), nil},
-			{`^(\s*)(\|)( .+\n(?:\|  .+\n)*)`, ByGroups(Text, Operator, UsingSelf("inline")), nil},
-			{`^( *\.\.)(\s*)((?:source)?code(?:-block)?)(::)([ \t]*)([^\n]+)(\n[ \t]*\n)([ \t]+)(.*)(\n)((?:(?:\8.*|)\n)+)`, EmitterFunc(rstCodeBlock), nil},
-			{`^( *\.\.)(\s*)([\w:-]+?)(::)(?:([ \t]*)(.*))`, ByGroups(Punctuation, Text, OperatorWord, Punctuation, Text, UsingSelf("inline")), nil},
-			{`^( *\.\.)(\s*)(_(?:[^:\\]|\\.)+:)(.*?)$`, ByGroups(Punctuation, Text, NameTag, UsingSelf("inline")), nil},
-			{`^( *\.\.)(\s*)(\[.+\])(.*?)$`, ByGroups(Punctuation, Text, NameTag, UsingSelf("inline")), nil},
-			{`^( *\.\.)(\s*)(\|.+\|)(\s*)([\w:-]+?)(::)(?:([ \t]*)(.*))`, ByGroups(Punctuation, Text, NameTag, Text, OperatorWord, Punctuation, Text, UsingSelf("inline")), nil},
-			{`^ *\.\..*(\n( +.*\n|\n)+)?`, CommentPreproc, nil},
-			{`^( *)(:[a-zA-Z-]+:)(\s*)$`, ByGroups(Text, NameClass, Text), nil},
-			{`^( *)(:.*?:)([ \t]+)(.*?)$`, ByGroups(Text, NameClass, Text, NameFunction), nil},
-			{`^(\S.*(?<!::)\n)((?:(?: +.*)\n)+)`, ByGroups(UsingSelf("inline"), UsingSelf("inline")), nil},
-			{`(::)(\n[ \t]*\n)([ \t]+)(.*)(\n)((?:(?:\3.*|)\n)+)`, ByGroups(LiteralStringEscape, Text, LiteralString, LiteralString, Text, LiteralString), nil},
+			{Pattern: "^(=+|-+|`+|:+|\\.+|\\'+|\"+|~+|\\^+|_+|\\*+|\\++|#+)([ \\t]*\\n)(.+)(\\n)(\\1)(\\n)", Type: ByGroups(GenericHeading, Text, GenericHeading, Text, GenericHeading, Text), Mutator: nil},
+			{Pattern: "^(\\S.*)(\\n)(={3,}|-{3,}|`{3,}|:{3,}|\\.{3,}|\\'{3,}|\"{3,}|~{3,}|\\^{3,}|_{3,}|\\*{3,}|\\+{3,}|#{3,})(\\n)", Type: ByGroups(GenericHeading, Text, GenericHeading, Text), Mutator: nil},
+			{Pattern: `^(\s*)([-*+])( .+\n(?:\1  .+\n)*)`, Type: ByGroups(Text, LiteralNumber, UsingSelf("inline")), Mutator: nil},
+			{Pattern: `^(\s*)([0-9#ivxlcmIVXLCM]+\.)( .+\n(?:\1  .+\n)*)`, Type: ByGroups(Text, LiteralNumber, UsingSelf("inline")), Mutator: nil},
+			{Pattern: `^(\s*)(\(?[0-9#ivxlcmIVXLCM]+\))( .+\n(?:\1  .+\n)*)`, Type: ByGroups(Text, LiteralNumber, UsingSelf("inline")), Mutator: nil},
+			{Pattern: `^(\s*)([A-Z]+\.)( .+\n(?:\1  .+\n)+)`, Type: ByGroups(Text, LiteralNumber, UsingSelf("inline")), Mutator: nil},
+			{Pattern: `^(\s*)(\(?[A-Za-z]+\))( .+\n(?:\1  .+\n)+)`, Type: ByGroups(Text, LiteralNumber, UsingSelf("inline")), Mutator: nil},
+			{Pattern: `^(\s*)(\|)( .+\n(?:\|  .+\n)*)`, Type: ByGroups(Text, Operator, UsingSelf("inline")), Mutator: nil},
+			{Pattern: `^( *\.\.)(\s*)((?:source)?code(?:-block)?)(::)([ \t]*)([^\n]+)(\n[ \t]*\n)([ \t]+)(.*)(\n)((?:(?:\8.*|)\n)+)`, Type: EmitterFunc(rstCodeBlock), Mutator: nil},
+			{Pattern: `^( *\.\.)(\s*)([\w:-]+?)(::)(?:([ \t]*)(.*))`, Type: ByGroups(Punctuation, Text, OperatorWord, Punctuation, Text, UsingSelf("inline")), Mutator: nil},
+			{Pattern: `^( *\.\.)(\s*)(_(?:[^:\\]|\\.)+:)(.*?)$`, Type: ByGroups(Punctuation, Text, NameTag, UsingSelf("inline")), Mutator: nil},
+			{Pattern: `^( *\.\.)(\s*)(\[.+\])(.*?)$`, Type: ByGroups(Punctuation, Text, NameTag, UsingSelf("inline")), Mutator: nil},
+			{Pattern: `^( *\.\.)(\s*)(\|.+\|)(\s*)([\w:-]+?)(::)(?:([ \t]*)(.*))`, Type: ByGroups(Punctuation, Text, NameTag, Text, OperatorWord, Punctuation, Text, UsingSelf("inline")), Mutator: nil},
+			{Pattern: `^ *\.\..*(\n( +.*\n|\n)+)?`, Type: CommentPreproc, Mutator: nil},
+			{Pattern: `^( *)(:[a-zA-Z-]+:)(\s*)$`, Type: ByGroups(Text, NameClass, Text), Mutator: nil},
+			{Pattern: `^( *)(:.*?:)([ \t]+)(.*?)$`, Type: ByGroups(Text, NameClass, Text, NameFunction), Mutator: nil},
+			{Pattern: `^(\S.*(?<!::)\n)((?:(?: +.*)\n)+)`, Type: ByGroups(UsingSelf("inline"), UsingSelf("inline")), Mutator: nil},
+			{Pattern: `(::)(\n[ \t]*\n)([ \t]+)(.*)(\n)((?:(?:\3.*|)\n)+)`, Type: ByGroups(LiteralStringEscape, Text, LiteralString, LiteralString, Text, LiteralString), Mutator: nil},
 			Include("inline"),
 		},
 		"inline": {
-			{`\\.`, Text, nil},
-			{"``", LiteralString, Push("literal")},
-			{"(`.+?)(<.+?>)(`__?)", ByGroups(LiteralString, LiteralStringInterpol, LiteralString), nil},
-			{"`.+?`__?", LiteralString, nil},
-			{"(`.+?`)(:[a-zA-Z0-9:-]+?:)?", ByGroups(NameVariable, NameAttribute), nil},
-			{"(:[a-zA-Z0-9:-]+?:)(`.+?`)", ByGroups(NameAttribute, NameVariable), nil},
-			{`\*\*.+?\*\*`, GenericStrong, nil},
-			{`\*.+?\*`, GenericEmph, nil},
-			{`\[.*?\]_`, LiteralString, nil},
-			{`<.+?>`, NameTag, nil},
-			{"[^\\\\\\n\\[*`:]+", Text, nil},
-			{`.`, Text, nil},
+			{Pattern: `\\.`, Type: Text, Mutator: nil},
+			{Pattern: "``", Type: LiteralString, Mutator: Push("literal")},
+			{Pattern: "(`.+?)(<.+?>)(`__?)", Type: ByGroups(LiteralString, LiteralStringInterpol, LiteralString), Mutator: nil},
+			{Pattern: "`.+?`__?", Type: LiteralString, Mutator: nil},
+			{Pattern: "(`.+?`)(:[a-zA-Z0-9:-]+?:)?", Type: ByGroups(NameVariable, NameAttribute), Mutator: nil},
+			{Pattern: "(:[a-zA-Z0-9:-]+?:)(`.+?`)", Type: ByGroups(NameAttribute, NameVariable), Mutator: nil},
+			{Pattern: `\*\*.+?\*\*`, Type: GenericStrong, Mutator: nil},
+			{Pattern: `\*.+?\*`, Type: GenericEmph, Mutator: nil},
+			{Pattern: `\[.*?\]_`, Type: LiteralString, Mutator: nil},
+			{Pattern: `<.+?>`, Type: NameTag, Mutator: nil},
+			{Pattern: "[^\\\\\\n\\[*`:]+", Type: Text, Mutator: nil},
+			{Pattern: `.`, Type: Text, Mutator: nil},
 		},
 		"literal": {
-			{"[^`]+", LiteralString, nil},
-			{"``((?=$)|(?=[-/:.,; \\n\\x00\\\u2010\\\u2011\\\u2012\\\u2013\\\u2014\\\u00a0\\'\\\"\\)\\]\\}\\>\\\u2019\\\u201d\\\u00bb\\!\\?]))", LiteralString, Pop(1)},
-			{"`", LiteralString, nil},
+			{Pattern: "[^`]+", Type: LiteralString, Mutator: nil},
+			{Pattern: "``((?=$)|(?=[-/:.,; \\n\\x00\\\u2010\\\u2011\\\u2012\\\u2013\\\u2014\\\u00a0\\'\\\"\\)\\]\\}\\>\\\u2019\\\u201d\\\u00bb\\!\\?]))", Type: LiteralString, Mutator: Pop(1)},
+			{Pattern: "`", Type: LiteralString, Mutator: nil},
 		},
 	}
 }
@@ -65,18 +65,18 @@ func restructuredtextRules() Rules {
 func rstCodeBlock(groups []string, state *LexerState) Iterator {
 	iterators := []Iterator{}
 	tokens := []Token{
-		{Punctuation, groups[1]},
-		{Text, groups[2]},
-		{OperatorWord, groups[3]},
-		{Punctuation, groups[4]},
-		{Text, groups[5]},
-		{Keyword, groups[6]},
-		{Text, groups[7]},
+		{Type: Punctuation, Value: groups[1]},
+		{Type: Text, Value: groups[2]},
+		{Type: OperatorWord, Value: groups[3]},
+		{Type: Punctuation, Value: groups[4]},
+		{Type: Text, Value: groups[5]},
+		{Type: Keyword, Value: groups[6]},
+		{Type: Text, Value: groups[7]},
 	}
 	code := strings.Join(groups[8:], "")
 	lexer := Get(groups[6])
 	if lexer == nil {
-		tokens = append(tokens, Token{String, code})
+		tokens = append(tokens, Token{Type: String, Value: code})
 		iterators = append(iterators, Literator(tokens...))
 	} else {
 		sub, err := lexer.Tokenise(nil, code)

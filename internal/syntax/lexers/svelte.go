@@ -20,51 +20,51 @@ func svelteRules() Rules {
 	return Rules{
 		"root": {
 			// Let HTML handle the comments, including comments containing script and style tags
-			{`<!--`, Other, Push("comment")},
+			{Pattern: `<!--`, Type: Other, Mutator: Push("comment")},
 			{
 				// Highlight script and style tags based on lang attribute
 				// and allow attributes besides lang
-				`(<\s*(?:script|style).*?lang\s*=\s*['"])` +
+				Pattern: `(<\s*(?:script|style).*?lang\s*=\s*['"])` +
 					`(.+?)(['"].*?>)` +
 					`(.+?)` +
 					`(<\s*/\s*(?:script|style)\s*>)`,
-				UsingByGroup(2, 4, Other, Other, Other, Other, Other),
-				nil,
+				Type:    UsingByGroup(2, 4, Other, Other, Other, Other, Other),
+				Mutator: nil,
 			},
 			{
 				// Make sure `{` is not inside script or style tags
-				`(?<!<\s*(?:script|style)(?:(?!(?:script|style)\s*>).)*?)` +
+				Pattern: `(?<!<\s*(?:script|style)(?:(?!(?:script|style)\s*>).)*?)` +
 					`{` +
 					`(?!(?:(?!<\s*(?:script|style)).)*?(?:script|style)\s*>)`,
-				Punctuation,
-				Push("templates"),
+				Type:    Punctuation,
+				Mutator: Push("templates"),
 			},
 			// on:submit|preventDefault
-			{`(?<=\s+on:\w+(?:\|\w+)*)\|(?=\w+)`, Operator, nil},
-			{`.+?`, Other, nil},
+			{Pattern: `(?<=\s+on:\w+(?:\|\w+)*)\|(?=\w+)`, Type: Operator, Mutator: nil},
+			{Pattern: `.+?`, Type: Other, Mutator: nil},
 		},
 		"comment": {
-			{`-->`, Other, Pop(1)},
-			{`.+?`, Other, nil},
+			{Pattern: `-->`, Type: Other, Mutator: Pop(1)},
+			{Pattern: `.+?`, Type: Other, Mutator: nil},
 		},
 		"templates": {
-			{`}`, Punctuation, Pop(1)},
+			{Pattern: `}`, Type: Punctuation, Mutator: Pop(1)},
 			// Let TypeScript handle strings and the curly braces inside them
-			{`(?<!(?<!\\)\\)(['"` + "`])" + `.*?(?<!(?<!\\)\\)\1`, Using("TypeScript"), nil},
+			{Pattern: `(?<!(?<!\\)\\)(['"` + "`])" + `.*?(?<!(?<!\\)\\)\1`, Type: Using("TypeScript"), Mutator: nil},
 			// If there is another opening curly brace push to templates again
-			{"{", Punctuation, Push("templates")},
-			{`@(debug|html)\b`, Keyword, nil},
+			{Pattern: "{", Type: Punctuation, Mutator: Push("templates")},
+			{Pattern: `@(debug|html)\b`, Type: Keyword, Mutator: nil},
 			{
-				`(#await)(\s+)(\w+)(\s+)(then|catch)(\s+)(\w+)`,
-				ByGroups(Keyword, Text, Using("TypeScript"), Text,
+				Pattern: `(#await)(\s+)(\w+)(\s+)(then|catch)(\s+)(\w+)`,
+				Type: ByGroups(Keyword, Text, Using("TypeScript"), Text,
 					Keyword, Text, Using("TypeScript"),
 				),
-				nil,
+				Mutator: nil,
 			},
-			{`(#|/)(await|each|if|key)\b`, Keyword, nil},
-			{`(:else)(\s+)(if)?\b`, ByGroups(Keyword, Text, Keyword), nil},
-			{`:(catch|then)\b`, Keyword, nil},
-			{`[^{}]+`, Using("TypeScript"), nil},
+			{Pattern: `(#|/)(await|each|if|key)\b`, Type: Keyword, Mutator: nil},
+			{Pattern: `(:else)(\s+)(if)?\b`, Type: ByGroups(Keyword, Text, Keyword), Mutator: nil},
+			{Pattern: `:(catch|then)\b`, Type: Keyword, Mutator: nil},
+			{Pattern: `[^{}]+`, Type: Using("TypeScript"), Mutator: nil},
 		},
 	}
 }
