@@ -105,22 +105,8 @@ func runReport(o *reportOptions, args []string, env *Env) error {
 	if o.top < 0 {
 		return usagef("--top must be 0 (all) or more, got %d", o.top)
 	}
-	opts := report.Options{Lens: o.lens, PerInstance: o.perInstance, Seed: o.seed, By: o.by, Missed: o.missed, Top: o.top}
-	if !o.compare && !o.perInstance && o.by == "" && !o.missed && o.plot == "" && o.group == "file" {
-		// Only each file's summary is shown: read them one at a time.
-		rep, err := report.BuildEach(args, opts)
-		if err != nil {
-			return err
-		}
-		return writeReport(env, o, rep)
-	}
-	runs, byArg, err := report.ReadArgs(args)
-	if err != nil {
-		return err
-	}
-	if o.compare {
-		opts.CompareA, opts.CompareB = byArg[args[len(args)-2]], byArg[args[len(args)-1]]
-	}
+	opts := report.Options{Lens: o.lens, PerInstance: o.perInstance, Seed: o.seed, By: o.by, Missed: o.missed, Top: o.top,
+		Compare: o.compare, ByModel: o.group == "model"}
 	if o.gold != "" {
 		gs, err := gold.Load(o.gold)
 		if err != nil {
@@ -134,11 +120,7 @@ func runReport(o *reportOptions, args []string, env *Env) error {
 			return report.TaskInfo{Language: g.Language, Source: g.Source}, true
 		}
 	}
-	rows := runs
-	if o.group == "model" {
-		rows = report.GroupByModel(runs)
-	}
-	rep, err := report.Build(rows, opts)
+	rep, err := report.BuildFiles(args, opts)
 	if err != nil {
 		return err
 	}

@@ -7,22 +7,6 @@ import (
 	"strings"
 )
 
-// ReadArgs reads the result files named on a command line, each PATH or
-// LABEL=PATH. An argument that repeats is read once; byArg maps every
-// argument to its run. Runs whose default labels collide (every file
-// called all.jsonl) are labelled by their path instead.
-func ReadArgs(args []string) (runs []*ResultFile, byArg map[string]*ResultFile, err error) {
-	runs, byArg = planArgs(args)
-	for _, run := range runs {
-		read, err := ReadFile(run.Path, run.Label)
-		if err != nil {
-			return nil, nil, err
-		}
-		*run = *read
-	}
-	return runs, byArg, nil
-}
-
 // planArgs makes, for each distinct argument, the run it names, labelled
 // and not yet read.
 func planArgs(args []string) (runs []*ResultFile, byArg map[string]*ResultFile) {
@@ -43,31 +27,37 @@ func planArgs(args []string) (runs []*ResultFile, byArg map[string]*ResultFile) 
 	return runs, byArg
 }
 
-// BuildEach is Build over the files args name, read one at a time: of each
-// file only its summary and cost rows are kept, so memory holds one file
-// however many there are. It serves reports without the sections that read
-// every run's rows (o sets no PerInstance, Compare, By or Missed); the
-// report's runs have their labels, paths and formats but no instances.
-func BuildEach(args []string, o Options) (*Report, error) {
-	if o.PerInstance || o.CompareA != nil || o.By != "" || o.Missed {
-		return nil, fmt.Errorf("report: BuildEach cannot build per-instance sections")
-	}
-	lens, err := o.lens()
+// BuildFiles is Build over the files args name (each PATH or LABEL=PATH),
+// read one at a time: of each file only its rows in the tables are kept,
+// so memory holds one file however many there are (and, for --compare,
+// the two compared). An argument that repeats is read once; runs whose
+// default labels collide (every file called all.jsonl) are labelled by
+// their path instead.
+func BuildFiles(args []string, o Options) (*Report, error) {
+	f, err := newFolder(o)
 	if err != nil {
 		return nil, err
 	}
-	r := &Report{Lens: lens}
-	var costs []CostRow
-	r.Runs, err = EachFile(args, func(run *ResultFile) error {
-		r.Rows = append(r.Rows, Summarize(run, lens))
-		costs = append(costs, costRow(run))
+	runs, byArg := planArgs(args)
+	var a, b *ResultFile
+	if o.Compare {
+		if len(args) < 2 {
+			return nil, fmt.Errorf("report: --compare needs two result files, A and B (got %d)", len(args))
+		}
+		a, b = byArg[args[len(args)-2]], byArg[args[len(args)-1]]
+	}
+	held := map[*ResultFile]*ResultFile{}
+	err = eachFile(runs, func(plan, run *ResultFile) error {
+		f.add(run)
+		if plan == a || plan == b {
+			held[plan] = run
+		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	r.Cost = costTable(costs)
-	return r, nil
+	return f.report(held[a], held[b])
 }
 
 // EachFile reads the files args name (as ReadArgs does: labels, repeats)
@@ -75,17 +65,27 @@ func BuildEach(args []string, o Options) (*Report, error) {
 // the runs with their labels, paths and formats but no instances.
 func EachFile(args []string, fn func(*ResultFile) error) ([]*ResultFile, error) {
 	runs, _ := planArgs(args)
-	for _, run := range runs {
-		read, err := ReadFile(run.Path, run.Label)
-		if err != nil {
-			return nil, err
-		}
-		run.Format = read.Format
-		if err := fn(read); err != nil {
-			return nil, err
-		}
+	err := eachFile(runs, func(_, run *ResultFile) error { return fn(run) })
+	if err != nil {
+		return nil, err
 	}
 	return runs, nil
+}
+
+// eachFile reads the planned runs one at a time, giving fn each plan (its
+// format now set) with the run read.
+func eachFile(runs []*ResultFile, fn func(plan, run *ResultFile) error) error {
+	for _, plan := range runs {
+		read, err := ReadFile(plan.Path, plan.Label)
+		if err != nil {
+			return err
+		}
+		plan.Format = read.Format
+		if err := fn(plan, read); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // splitLabel reads LABEL=PATH. An argument that names an existing file is a

@@ -50,47 +50,43 @@ type CostTable struct {
 	Rows []CostRow `json:"rows"`
 }
 
-// CostVsCoverage builds the cost table, nil when no instance of any run
-// records a cost or tokens.
-func CostVsCoverage(runs []*ResultFile) *CostTable {
-	rows := make([]CostRow, len(runs))
-	for i, run := range runs {
-		rows[i] = costRow(run)
-	}
-	return costTable(rows)
+// costFold is one row's figures of the cost table, taken one instance at
+// a time.
+type costFold struct {
+	instances, costN, tokensN int
+	cost, tokens, line        float64
 }
 
-// costRow is one run's row of the cost table.
-func costRow(run *ResultFile) CostRow {
-	row := CostRow{Run: run.Label, Instances: len(run.Instances)}
-	var cost, tokens, line float64
-	for i := range run.Instances {
-		in := &run.Instances[i]
-		if in.Result.Error == "" {
-			line += in.Result.Final.At(model.GranLine).Coverage
-		}
-		e := in.Extras
-		if e == nil {
-			continue
-		}
-		if e.CostUSD > 0 {
-			row.CostN++
-			cost += e.CostUSD
-		}
-		if e.Tokens != nil && e.Tokens.Total() > 0 {
-			row.TokensN++
-			tokens += float64(e.Tokens.Total())
-		}
+func (c *costFold) add(in *Instance) {
+	c.instances++
+	if in.Result.Error == "" {
+		c.line += in.Result.Final.At(model.GranLine).Coverage
 	}
-	if row.Instances > 0 {
-		row.LineCoverage = line / float64(row.Instances)
+	e := in.Extras
+	if e == nil {
+		return
 	}
-	if row.CostN > 0 {
-		v := cost / float64(row.CostN)
+	if e.CostUSD > 0 {
+		c.costN++
+		c.cost += e.CostUSD
+	}
+	if e.Tokens != nil && e.Tokens.Total() > 0 {
+		c.tokensN++
+		c.tokens += float64(e.Tokens.Total())
+	}
+}
+
+func (c *costFold) row(run string) CostRow {
+	row := CostRow{Run: run, Instances: c.instances, CostN: c.costN, TokensN: c.tokensN}
+	if c.instances > 0 {
+		row.LineCoverage = c.line / float64(c.instances)
+	}
+	if c.costN > 0 {
+		v := c.cost / float64(c.costN)
 		row.MeanCostUSD = &v
 	}
-	if row.TokensN > 0 {
-		v := tokens / float64(row.TokensN)
+	if c.tokensN > 0 {
+		v := c.tokens / float64(c.tokensN)
 		row.MeanTokens = &v
 	}
 	return row

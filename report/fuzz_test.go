@@ -21,7 +21,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		run := &report.ResultFile{Label: "f", Path: "f", Instances: ins}
-		rep, err := report.Build([]*report.ResultFile{run}, report.Options{PerInstance: true, CompareA: run, CompareB: run})
+		rep, err := report.Build([]*report.ResultFile{run, run}, report.Options{PerInstance: true, Compare: true})
 		if err != nil {
 			return
 		}

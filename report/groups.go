@@ -1,9 +1,6 @@
 package report
 
-import (
-	"fmt"
-	"sort"
-)
+import "fmt"
 
 // Group keys for --by.
 const (
@@ -68,36 +65,4 @@ func groupOf(in *Instance, by string, tasks TaskLookup) string {
 		return Unknown
 	}
 	return v
-}
-
-// GroupBy summarises each run per group, runs in order and groups sorted by
-// name with Unknown last.
-func GroupBy(runs []*ResultFile, by, lens string, tasks TaskLookup) *Grouping {
-	g := &Grouping{By: by}
-	for _, run := range runs {
-		parts := map[string]*ResultFile{}
-		for _, in := range run.Instances {
-			key := groupOf(&in, by, tasks)
-			p := parts[key]
-			if p == nil {
-				p = &ResultFile{Label: run.Label, Path: run.Path, Format: run.Format}
-				parts[key] = p
-			}
-			p.Instances = append(p.Instances, in)
-		}
-		keys := make([]string, 0, len(parts))
-		for k := range parts {
-			keys = append(keys, k)
-		}
-		sort.Slice(keys, func(i, j int) bool {
-			if (keys[i] == Unknown) != (keys[j] == Unknown) {
-				return keys[j] == Unknown
-			}
-			return keys[i] < keys[j]
-		})
-		for _, k := range keys {
-			g.Rows = append(g.Rows, GroupRow{Run: run.Label, Group: k, Row: Summarize(parts[k], lens)})
-		}
-	}
-	return g
 }

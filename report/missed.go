@@ -47,49 +47,51 @@ type missKey struct {
 	start, end int
 }
 
-// Missed tallies, over runs, the diagnosis of every gold span and file under
-// lens, and keeps the top most missed of each.
-func Missed(runs []*ResultFile, lens string, top int) *MissedGold {
-	m := &MissedGold{Lens: lens, Top: top}
-	spans, files := map[missKey]*MissedItem{}, map[missKey]*MissedItem{}
-	add := func(set map[missKey]*MissedItem, k missKey, c diagnose.Category) {
-		it := set[k]
-		if it == nil {
-			it = &MissedItem{InstanceID: k.id, File: k.file, Start: k.start, End: k.end}
-			set[k] = it
-		}
-		it.Runs++
-		it.Counts[c]++
-		if c != diagnose.Found {
-			it.Missed++
-		}
+// missedFold tallies the diagnosis of every gold span and file, over the
+// instances given one at a time.
+type missedFold struct {
+	spans, files map[missKey]*MissedItem
+}
+
+func newMissedFold() *missedFold {
+	return &missedFold{spans: map[missKey]*MissedItem{}, files: map[missKey]*MissedItem{}}
+}
+
+// add tallies one instance under lens and reports whether it had a
+// diagnosis.
+func (m *missedFold) add(in *Instance, lens string) bool {
+	le := in.Extras.Lens(lens)
+	if le == nil || le.Diagnosis == nil {
+		return false
 	}
-	for _, run := range runs {
-		diagnosed := false
-		for i := range run.Instances {
-			in := &run.Instances[i]
-			le := in.Extras.Lens(lens)
-			if le == nil || le.Diagnosis == nil {
-				continue
-			}
-			diagnosed = true
-			id := in.Result.InstanceID
-			for _, s := range le.Diagnosis.Spans {
-				add(spans, missKey{id, s.File, s.Start, s.End}, s.Category)
-			}
-			for _, f := range le.Diagnosis.Files {
-				add(files, missKey{id: id, file: f.File}, f.Category)
-			}
-		}
-		if diagnosed {
-			m.Diagnosed++
-		} else {
-			m.Undiagnosed = append(m.Undiagnosed, run.Label)
-		}
+	id := in.Result.InstanceID
+	for _, s := range le.Diagnosis.Spans {
+		tally(m.spans, missKey{id, s.File, s.Start, s.End}, s.Category)
 	}
-	m.TotalSpans, m.TotalFiles = len(spans), len(files)
-	m.Spans, m.Files = mostMissed(spans, top), mostMissed(files, top)
-	return m
+	for _, f := range le.Diagnosis.Files {
+		tally(m.files, missKey{id: id, file: f.File}, f.Category)
+	}
+	return true
+}
+
+func tally(set map[missKey]*MissedItem, k missKey, c diagnose.Category) {
+	it := set[k]
+	if it == nil {
+		it = &MissedItem{InstanceID: k.id, File: k.file, Start: k.start, End: k.end}
+		set[k] = it
+	}
+	it.Runs++
+	it.Counts[c]++
+	if c != diagnose.Found {
+		it.Missed++
+	}
+}
+
+// table keeps the top most missed spans and files; the caller counts the
+// runs with and without diagnosis.
+func (m *missedFold) table(lens string, top int) *MissedGold {
+	return &MissedGold{Lens: lens, Top: top, TotalSpans: len(m.spans), TotalFiles: len(m.files),
+		Spans: mostMissed(m.spans, top), Files: mostMissed(m.files, top)}
 }
 
 // mostMissed sorts by runs that missed, then by the share missed (fewer

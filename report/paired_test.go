@@ -209,7 +209,7 @@ func manyPairs(t *testing.T) (*report.ResultFile, *report.ResultFile) {
 func TestCompareReproducible(t *testing.T) {
 	a, b := manyPairs(t)
 	render := func(seed uint64) (string, *report.Paired) {
-		rep, err := report.Build([]*report.ResultFile{a, b}, report.Options{CompareA: a, CompareB: b, Seed: seed})
+		rep, err := report.Build([]*report.ResultFile{a, b}, report.Options{Compare: true, Seed: seed})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,7 +13,6 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/trajscope/trajscope/internal/termsafe"
-	"github.com/trajscope/trajscope/model"
 )
 
 // Chart file names, fixed so scripts and documents can link them.
@@ -25,36 +24,6 @@ const (
 // markersUpTo is the most steps a coverage curve marks each step of; more
 // marks would blur into the line.
 const markersUpTo = 40
-
-// CoverageCurve is a run's mean cumulative line coverage after each step,
-// over its valid instances with trajectory steps (n of them). An instance
-// with fewer steps than the longest holds its last value: its coverage
-// stops growing when it stops.
-func CoverageCurve(run *ResultFile) (curve []float64, n int) {
-	var rows [][]model.StepCoverage
-	longest := 0
-	for i := range run.Instances {
-		r := &run.Instances[i].Result
-		if r.Error != "" || len(r.Trajectory.Steps) == 0 {
-			continue
-		}
-		rows = append(rows, r.Trajectory.Steps)
-		longest = max(longest, len(r.Trajectory.Steps))
-	}
-	if len(rows) == 0 {
-		return nil, 0
-	}
-	curve = make([]float64, longest)
-	for _, steps := range rows {
-		for k := range curve {
-			curve[k] += steps[min(k, len(steps)-1)].Coverage.Line
-		}
-	}
-	for k := range curve {
-		curve[k] /= float64(len(rows))
-	}
-	return curve, len(rows)
-}
 
 // WritePlots writes the SVG charts into dir (created when missing): the
 // coverage curves when any run has trajectory steps, cost against coverage
@@ -120,8 +89,8 @@ func (r *Report) coveragePlot() (*plot.Plot, error) {
 	p := newPlot("Mean cumulative line coverage per step", "step", "mean cumulative line coverage (valid instances)")
 	p.Y.Min, p.Y.Max = 0, 1
 	series := 0
-	for i, run := range r.Runs {
-		curve, n := CoverageCurve(run)
+	for i, c := range r.Curves {
+		curve, n := c.Mean, c.N
 		if n == 0 {
 			continue
 		}

@@ -32,7 +32,8 @@ func TestCoverageCurve(t *testing.T) {
 		inst("c", 0, "checkout_failed"),
 		inst("d", 1, ""), // no steps: no curve to hold
 	}}
-	curve, n := report.CoverageCurve(run)
+	c := build(t, []*report.ResultFile{run}, report.Options{}).Curves[0]
+	curve, n := c.Mean, c.N
 	// Step 1: (.2 + .4)/2; step 2: (.6 + .4)/2; step 3: (.8 + .4)/2.
 	want := []float64{0.3, 0.5, 0.6}
 	if n != 2 || len(curve) != 3 {
@@ -43,8 +44,8 @@ func TestCoverageCurve(t *testing.T) {
 			t.Errorf("step %d: %v, want %v", i+1, curve[i], want[i])
 		}
 	}
-	if c, n := report.CoverageCurve(&report.ResultFile{Instances: []report.Instance{inst("e", 0, "x")}}); c != nil || n != 0 {
-		t.Errorf("no steps: %v, %d", c, n)
+	if c := build(t, []*report.ResultFile{{Instances: []report.Instance{inst("e", 0, "x")}}}, report.Options{}).Curves[0]; c.Mean != nil || c.N != 0 {
+		t.Errorf("no steps: %v, %d", c.Mean, c.N)
 	}
 }
 

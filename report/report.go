@@ -2,8 +2,6 @@ package report
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
@@ -14,8 +12,12 @@ import (
 type Report struct {
 	// Lens is the lens whose trajscope extras feed the run-derived columns.
 	Lens string
+	// Runs are the rows' runs (files, or agent/models under ByModel), with
+	// their labels, paths and formats but not their instances.
 	Runs []*ResultFile
 	Rows []Row
+	// Curves are the rows' coverage curves, in Runs' order.
+	Curves []Curve
 	// Instances is filled when per-instance rows were asked for.
 	Instances []InstanceRow
 	// Compare is set by --compare.
@@ -34,10 +36,14 @@ type Options struct {
 	// Lens is "contextbench" (default) or "observed".
 	Lens        string
 	PerInstance bool
-	// CompareA and CompareB, when both set, are compared (B − A), with
-	// the bootstrap and the permutation test drawn from Seed.
-	CompareA, CompareB *ResultFile
-	Seed               uint64
+	// ByModel makes a row of each agent/model, across files, instead of
+	// each file.
+	ByModel bool
+	// Compare compares the last two runs (B − A), with the bootstrap and
+	// the permutation test drawn from Seed; BuildFiles compares the runs
+	// of its last two arguments.
+	Compare bool
+	Seed    uint64
 	// By ("language" or "source"), when set, adds the summary per group;
 	// Tasks names the tasks of instances whose results do not.
 	By    string
@@ -48,40 +54,24 @@ type Options struct {
 	Top    int
 }
 
-// Build summarises runs.
+// Build summarises runs held in memory; BuildFiles reads them one at a
+// time.
 func Build(runs []*ResultFile, o Options) (*Report, error) {
-	lens, err := o.lens()
+	f, err := newFolder(o)
 	if err != nil {
 		return nil, err
 	}
-	r := &Report{Lens: lens, Runs: runs}
 	for _, run := range runs {
-		r.Rows = append(r.Rows, Summarize(run, lens))
-		if o.PerInstance {
-			for i := range run.Instances {
-				r.Instances = append(r.Instances, NewInstanceRow(run.Label, &run.Instances[i], lens))
-			}
+		f.add(run)
+	}
+	var a, b *ResultFile
+	if o.Compare {
+		if len(runs) < 2 {
+			return nil, fmt.Errorf("report: --compare needs two runs, A and B (got %d)", len(runs))
 		}
+		a, b = runs[len(runs)-2], runs[len(runs)-1]
 	}
-	if o.CompareA != nil && o.CompareB != nil {
-		c, err := Pair(o.CompareA, o.CompareB, lens, o.Seed)
-		if err != nil {
-			return nil, err
-		}
-		r.Compare = c
-	}
-	if o.By != "" {
-		by, err := ParseBy(o.By)
-		if err != nil {
-			return nil, err
-		}
-		r.Groups = GroupBy(runs, by, lens, o.Tasks)
-	}
-	if o.Missed {
-		r.Missed = Missed(runs, lens, o.Top)
-	}
-	r.Cost = CostVsCoverage(runs)
-	return r, nil
+	return f.report(a, b)
 }
 
 // lens is the options' lens by its canonical name (contextbench when unset).
@@ -148,34 +138,3 @@ func NewInstanceRow(run string, in *Instance, lens string) InstanceRow {
 
 // f3 formats a table number.
 func f3(v float64) string { return fmt.Sprintf("%.3f", v) }
-
-// GroupByModel regroups instances across runs by the agent and model their
-// trajscope extras name ("agent/model"), for one row per agent/model when a
-// run's files are split (per benchmark, per shard). Instances without that
-// information stay under their run's label. Groups keep first-seen order.
-func GroupByModel(runs []*ResultFile) []*ResultFile {
-	var out []*ResultFile
-	byKey := map[string]*ResultFile{}
-	for _, run := range runs {
-		for _, in := range run.Instances {
-			key := run.Label
-			if e := in.Extras; e != nil && (e.Agent != "" || e.Model != "") {
-				key = strings.Trim(e.Agent+"/"+e.Model, "/")
-			}
-			g := byKey[key]
-			if g == nil {
-				g = &ResultFile{Label: key, Format: run.Format}
-				byKey[key] = g
-				out = append(out, g)
-			}
-			if !slices.Contains(strings.Split(g.Path, ", "), run.Path) {
-				g.Path = strings.TrimPrefix(g.Path+", "+run.Path, ", ")
-			}
-			if g.Format != run.Format {
-				g.Format = "mixed"
-			}
-			g.Instances = append(g.Instances, in)
-		}
-	}
-	return out
-}

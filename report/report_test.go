@@ -2,11 +2,14 @@ package report_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -171,7 +174,7 @@ func TestReportMarkdownSeveralRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := report.Build([]*report.ResultFile{a, b}, report.Options{PerInstance: true, CompareA: a, CompareB: b})
+	rep, err := report.Build([]*report.ResultFile{a, b}, report.Options{PerInstance: true, Compare: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,17 +347,18 @@ func TestGroupByModel(t *testing.T) {
 		{Label: "verified", Path: "v.json", Format: "json", Instances: []report.Instance{in("1", "miniswe", "gpt-5"), in("2", "miniswe", "claude")}},
 		{Label: "pro", Path: "p.jsonl", Format: "jsonl", Instances: []report.Instance{in("3", "miniswe", "gpt-5"), in("4", "", "")}},
 	}
-	got := report.GroupByModel(runs)
+	rep := build(t, runs, report.Options{ByModel: true})
 	type g struct {
 		label, path, format string
 		n                   int
 	}
 	want := []g{{"miniswe/gpt-5", "v.json, p.jsonl", "mixed", 2}, {"miniswe/claude", "v.json", "json", 1}, {"pro", "p.jsonl", "jsonl", 1}}
-	if len(got) != len(want) {
-		t.Fatalf("got %d groups", len(got))
+	if len(rep.Runs) != len(want) || len(rep.Rows) != len(want) {
+		t.Fatalf("got %d groups", len(rep.Runs))
 	}
 	for i, w := range want {
-		if x := (g{got[i].Label, got[i].Path, got[i].Format, len(got[i].Instances)}); x != w {
+		got := rep.Runs[i]
+		if x := (g{got.Label, got.Path, got.Format, rep.Rows[i].Instances}); x != w {
 			t.Errorf("group %d = %+v, want %+v", i, x, w)
 		}
 	}
@@ -428,57 +432,179 @@ func TestAllErrorsRun(t *testing.T) {
 	}
 }
 
-// BuildEach (one file at a time) writes what Build over every file read
-// writes, in every format and lens, with colliding default labels and a
-// repeated argument; it refuses sections that need every run's rows.
-func TestBuildEachIsBuild(t *testing.T) {
+// exampleDoc is report/testdata/examples.json (`trajscope score --format
+// json` of testdata/examples: trajscope extras, diagnoses, IR) with each
+// instance's run information set by info(k, extras) and written to name.
+func exampleDoc(t *testing.T, name string, info func(k int, extras map[string]any)) string {
+	t.Helper()
+	data, err := os.ReadFile("testdata/examples.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for k, r := range doc["results"].([]any) {
+		if ex, ok := r.(map[string]any)["trajscope"].(map[string]any); ok {
+			info(k, ex)
+		}
+	}
+	out, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// BuildFiles (one file at a time, keeping none) writes what Build over
+// every file read writes: every section, format and lens, with colliding
+// default labels, a repeated argument, rows per agent/model across files
+// and --compare of the last two arguments.
+func TestBuildFilesIsBuild(t *testing.T) {
 	dir := t.TempDir()
-	for _, d := range []string{"x", "y"} {
-		os.MkdirAll(filepath.Join(dir, d), 0o755)
-	}
 	a, b := write(t, "A.jsonl", runA...), write(t, "B.jsonl", runB...)
-	same := []string{filepath.Join(dir, "x", "all.jsonl"), filepath.Join(dir, "y", "all.jsonl")}
-	for i, p := range same {
-		data, _ := os.ReadFile([]string{a, b}[i])
+	v1 := exampleDoc(t, "v1.json", func(k int, ex map[string]any) {
+		ex["agent"], ex["model"] = "ag", []string{"x", "y"}[k%2]
+		ex["language"], ex["source"] = []string{"python", "go"}[k%2], "Verified"
+		ex["cost_usd"] = 0.5 * float64(k)
+	})
+	v2 := exampleDoc(t, "v2.json", func(k int, ex map[string]any) {
+		ex["agent"], ex["model"] = "ag", []string{"y", "z"}[k%2]
+		ex["language"] = "rust"
+		ex["tokens"] = map[string]any{"input": 100 * k, "output": 7}
+	})
+	var same []string
+	for i, src := range []string{a, b} {
+		p := filepath.Join(dir, []string{"x", "y"}[i], "all.jsonl")
+		data, _ := os.ReadFile(src)
+		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, data, 0o644)
+		same = append(same, p)
 	}
-	argsets := [][]string{{a, "bee=" + b}, {same[0], same[1], a}, {a, a, b}}
-	for _, args := range argsets {
-		for _, lens := range []string{"contextbench", "observed"} {
-			o := report.Options{Lens: lens}
-			runs, _, err := report.ReadArgs(args)
+	noExt := func(p string) string { return strings.TrimSuffix(filepath.ToSlash(p), ".jsonl") }
+	// Each case: the arguments, and the runs they name (label, path).
+	cases := []struct {
+		args []string
+		runs [][2]string
+	}{
+		{[]string{a, "bee=" + b}, [][2]string{{"A", a}, {"bee", b}}},
+		{[]string{same[0], same[1], a}, [][2]string{{noExt(same[0]), same[0]}, {noExt(same[1]), same[1]}, {"A", a}}},
+		{[]string{a, a, b}, [][2]string{{"A", a}, {"B", b}}},
+		{[]string{v1, a, v2}, [][2]string{{"v1", v1}, {"A", a}, {"v2", v2}}},
+	}
+	options := []report.Options{
+		{},
+		{PerInstance: true},
+		{Missed: true},
+		{Missed: true, Top: 1, By: report.ByLanguage},
+		{ByModel: true, PerInstance: true, Missed: true, By: report.BySource},
+		{Compare: true, PerInstance: true, Seed: 3},
+	}
+	for _, c := range cases {
+		var runs []*report.ResultFile
+		for _, r := range c.runs {
+			run, err := report.ReadFile(r[1], r[0])
 			if err != nil {
 				t.Fatal(err)
 			}
-			whole, err := report.Build(runs, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			each, err := report.BuildEach(args, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, w := range []func(*report.Report, *bytes.Buffer) error{
-				func(r *report.Report, b *bytes.Buffer) error { return r.WriteMarkdown(b) },
-				func(r *report.Report, b *bytes.Buffer) error { return r.WriteCSV(b) },
-				func(r *report.Report, b *bytes.Buffer) error { return r.WriteJSON(b) },
-			} {
-				var x, y bytes.Buffer
-				if err := errors.Join(w(whole, &x), w(each, &y)); err != nil {
+			runs = append(runs, run)
+		}
+		for _, o := range options {
+			for _, lens := range []string{"contextbench", "observed"} {
+				o.Lens = lens
+				whole, err := report.Build(runs, o)
+				if err != nil {
 					t.Fatal(err)
 				}
-				if x.String() != y.String() || x.Len() == 0 {
-					t.Errorf("%v %s: BuildEach wrote\n%s\nBuild wrote\n%s", args, lens, y.String(), x.String())
+				each, err := report.BuildFiles(c.args, o)
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-			for _, r := range each.Runs {
-				if r.Instances != nil {
-					t.Errorf("BuildEach kept %s's rows", r.Label)
+				for _, w := range []func(*report.Report, *bytes.Buffer) error{
+					func(r *report.Report, b *bytes.Buffer) error { return r.WriteMarkdown(b) },
+					func(r *report.Report, b *bytes.Buffer) error { return r.WriteCSV(b) },
+					func(r *report.Report, b *bytes.Buffer) error { return r.WriteJSON(b) },
+				} {
+					var x, y bytes.Buffer
+					if err := errors.Join(w(whole, &x), w(each, &y)); err != nil {
+						t.Fatal(err)
+					}
+					if x.String() != y.String() || x.Len() == 0 {
+						t.Errorf("%v %+v: BuildFiles wrote\n%s\nBuild wrote\n%s", c.args, o, y.String(), x.String())
+					}
+				}
+				if !reflect.DeepEqual(whole.Curves, each.Curves) {
+					t.Errorf("%v: curves differ", c.args)
+				}
+				for _, r := range each.Runs {
+					if r.Instances != nil {
+						t.Errorf("BuildFiles kept %s's rows", r.Label)
+					}
 				}
 			}
 		}
 	}
-	if _, err := report.BuildEach([]string{a}, report.Options{Missed: true}); err == nil {
-		t.Error("BuildEach built a section that needs every run's rows")
+	// The documents' sections are there to compare: agent/model rows
+	// across files (the error row, without extras, under its file's
+	// label), groups, diagnoses.
+	rep, err := report.BuildFiles([]string{v1, v2}, report.Options{ByModel: true, Missed: true, By: report.ByLanguage})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var labels []string
+	for _, r := range rep.Runs {
+		labels = append(labels, r.Label+" "+r.Path)
+	}
+	if want := []string{"ag/x " + v1, "ag/y " + v1 + ", " + v2, "v1 " + v1, "ag/z " + v2, "v2 " + v2}; !slices.Equal(labels, want) {
+		t.Errorf("rows %q, want %q", labels, want)
+	}
+	var groups []string
+	for _, g := range rep.Groups.Rows {
+		groups = append(groups, fmt.Sprintf("%s %s %d", g.Run, g.Group, g.Row.Instances))
+	}
+	if want := []string{"ag/x python 1", "ag/y go 1", "ag/y rust 1", "v1 unknown 1", "ag/z rust 1", "v2 unknown 1"}; !slices.Equal(groups, want) {
+		t.Errorf("groups %q, want %q", groups, want)
+	}
+	if m := rep.Missed; m.Diagnosed != 3 || !slices.Equal(m.Undiagnosed, []string{"v1", "v2"}) || m.Spans[0].Runs != 2 {
+		t.Errorf("missed %d diagnosed, %q not, top span %+v", m.Diagnosed, m.Undiagnosed, m.Spans[0])
+	}
+}
+
+// A row's coverage curve, built one instance at a time, is bit for bit the
+// mean a single pass over all of them computes: instances longer and
+// shorter than the longest so far, each holding its last value.
+func TestCurveIsOnePass(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	run := &report.ResultFile{}
+	var lines [][]float64
+	for i := range 200 {
+		line := make([]float64, 1+rng.IntN(40))
+		for k := range line {
+			line[k] = rng.Float64()
+		}
+		lines = append(lines, line)
+		run.Instances = append(run.Instances, stepped(fmt.Sprint(i), line...))
+	}
+	longest := 0
+	for _, l := range lines {
+		longest = max(longest, len(l))
+	}
+	want := make([]float64, longest)
+	for _, l := range lines {
+		for k := range want {
+			want[k] += l[min(k, len(l)-1)]
+		}
+	}
+	for k := range want {
+		want[k] /= float64(len(lines))
+	}
+	got := build(t, []*report.ResultFile{run}, report.Options{}).Curves[0]
+	if got.N != len(lines) || !slices.Equal(got.Mean, want) {
+		t.Errorf("curve over %d instances:\n%v\nwant\n%v", got.N, got.Mean, want)
 	}
 }

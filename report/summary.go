@@ -1,6 +1,7 @@
 package report
 
 import (
+	"maps"
 	"math"
 	"sort"
 
@@ -160,42 +161,77 @@ type Row struct {
 // Summarize builds a run's row; lens picks which lens's extras feed the
 // run-derived columns.
 func Summarize(run *ResultFile, lens string) Row {
-	results := make([]model.Result, len(run.Instances))
+	var f summaryFold
 	for i := range run.Instances {
-		results[i] = run.Instances[i].Result
+		f.add(&run.Instances[i], lens)
 	}
-	agg := scoring.Summarize(results)
-	row := Row{Label: run.Label, Path: run.Path, Instances: agg.NumTotal, Valid: agg.NumValid, Errors: agg.Errors, Lens: lens}
-	n := float64(len(results))
-	lastDrops := make([]model.ByGranularity[diagnose.LastStepDrop], len(results))
-	for i := range results {
-		lastDrops[i] = diagnose.LastStepToFinal(&results[i])
-	}
-	for _, g := range model.Granularities {
-		gs := row.Final.At(g)
-		var cov, prec, f1 float64
-		var drops, recallDrops []float64
-		n := n
-		for i := range results {
-			r := &results[i]
-			if g == model.GranSymbol && r.SymbolNA {
-				n-- // not computable: left out of the means, not counted as 0
-				continue
-			}
-			if r.Error == "" {
-				m := r.Final.At(g)
-				cov += m.Coverage
-				prec += m.Precision
-				f1 += scoring.F1(m.Coverage, m.Precision)
-			}
-			d := lastDrops[i].At(g)
-			drops = append(drops, d.Drop)
-			if d.RecallDrop != nil {
-				recallDrops = append(recallDrops, *d.RecallDrop)
-			}
+	return f.row(run.Label, run.Path, lens)
+}
+
+// summaryFold is a Row's figures taken one instance at a time, holding the
+// running sums and, for the quantiles, the values (floats, not instances):
+// a report over many files keeps one per row, not the files' rows. Sums
+// are added in instance order, so the floats are those of a single pass.
+type summaryFold struct {
+	agg scoring.Summarizer
+	// total counts instances; per granularity, n those in the macro means
+	// and cov, prec, f1 their sums.
+	total          int
+	n              [4]int
+	cov, prec, f1  [4]float64
+	drops, recalls [4][]float64
+	union          []float64
+	spans, files   diagnose.Counts
+	withDiag       bool
+	ir             irFold
+}
+
+func (f *summaryFold) add(in *Instance, lens string) {
+	r := &in.Result
+	f.agg.Add(r)
+	f.total++
+	drops := diagnose.LastStepToFinal(r)
+	for k, g := range model.Granularities {
+		if g == model.GranSymbol && r.SymbolNA {
+			continue // not computable: left out of the means, not counted as 0
 		}
-		if n > 0 {
-			gs.RecallMacro, gs.PrecisionMacro, gs.F1Mean = cov/n, prec/n, f1/n
+		f.n[k]++
+		if r.Error == "" {
+			m := r.Final.At(g)
+			f.cov[k] += m.Coverage
+			f.prec[k] += m.Precision
+			f.f1[k] += scoring.F1(m.Coverage, m.Precision)
+		}
+		d := drops.At(g)
+		f.drops[k] = append(f.drops[k], d.Drop)
+		if d.RecallDrop != nil {
+			f.recalls[k] = append(f.recalls[k], *d.RecallDrop)
+		}
+	}
+	le := in.Extras.Lens(lens)
+	if le == nil {
+		return
+	}
+	f.union = append(f.union, le.UsageDropUnion.Drop)
+	if d := le.Diagnosis; d != nil {
+		f.withDiag = true
+		for c := range f.spans {
+			f.spans[c] += d.SpanCounts[c]
+			f.files[c] += d.FileCounts[c]
+		}
+	}
+	if le.IR != nil && le.IR.Computable {
+		f.ir.add(le.IR)
+	}
+}
+
+func (f *summaryFold) row(label, path, lens string) Row {
+	agg := f.agg.Aggregate()
+	row := Row{Label: label, Path: path, Instances: agg.NumTotal, Valid: agg.NumValid, Errors: agg.Errors, Lens: lens}
+	for k, g := range model.Granularities {
+		gs := row.Final.At(g)
+		if n := float64(f.n[k]); n > 0 {
+			gs.RecallMacro, gs.PrecisionMacro, gs.F1Mean = f.cov[k]/n, f.prec[k]/n, f.f1[k]/n
 		}
 		gs.F1OfMacro = scoring.F1(gs.RecallMacro, gs.PrecisionMacro)
 		if agg.NumValid > 0 {
@@ -204,108 +240,92 @@ func Summarize(run *ResultFile, lens string) Row {
 			gs.F1OfMicro = scoring.F1(m.Coverage, m.Precision)
 			gs.AUC, gs.Redundancy = *agg.AUC.At(g), *agg.Redundancy.At(g)
 		}
-		gs.DropLastStep, gs.RecallDrop = NewStats(drops), NewStats(recallDrops)
+		gs.DropLastStep, gs.RecallDrop = NewStats(f.drops[k]), NewStats(f.recalls[k])
 	}
 	if agg.EditLoc != nil {
 		row.EditLoc = &EditLocSummary{Recall: agg.EditLoc.Recall, Precision: agg.EditLoc.Precision}
 	}
-
-	var union []float64
-	var spans, files diagnose.Counts
-	var metrics []*ir.Metrics
-	withDiag := false
-	for i := range run.Instances {
-		le := run.Instances[i].Extras.Lens(lens)
-		if le == nil {
-			continue
-		}
-		union = append(union, le.UsageDropUnion.Drop)
-		if d := le.Diagnosis; d != nil {
-			withDiag = true
-			for c := range spans {
-				spans[c] += d.SpanCounts[c]
-				files[c] += d.FileCounts[c]
-			}
-		}
-		if le.IR != nil && le.IR.Computable {
-			metrics = append(metrics, le.IR)
-		}
-	}
-	if len(union) > 0 {
-		s := NewStats(union)
+	if len(f.union) > 0 {
+		s := NewStats(f.union)
 		row.UnionDrop = &s
 	}
-	if withDiag {
+	if f.withDiag {
+		spans, files := f.spans, f.files
 		row.SpanDiagnosis, row.FileDiagnosis = &spans, &files
 	}
-	if len(metrics) > 0 {
-		row.IR = summarizeIR(metrics)
-	}
+	row.IR = f.ir.summary()
 	return row
 }
 
-func summarizeIR(ms []*ir.Metrics) *IRSummary {
-	s := &IRSummary{N: len(ms), CandidateSets: map[string]int{}}
-	pick := func(f func(m *ir.Metrics) (float64, bool)) Stats {
-		var vs []float64
-		for _, m := range ms {
-			if v, ok := f(m); ok {
-				vs = append(vs, v)
-			}
-		}
-		return NewStats(vs)
-	}
-	all := func(f func(m *ir.Metrics) float64) Stats {
-		return pick(func(m *ir.Metrics) (float64, bool) { return f(m), true })
-	}
-	s.MRR = all(func(m *ir.Metrics) float64 { return m.MRR })
-	s.MAP = all(func(m *ir.Metrics) float64 { return m.MAP })
-	s.FileRecall = all(func(m *ir.Metrics) float64 { return m.FileRecall })
-	s.ContextEfficiency = all(func(m *ir.Metrics) float64 { return m.ContextEfficiency })
+// irFold gathers, one instance at a time, the file-ranking values an
+// IRSummary takes statistics of (not the metrics themselves, whose ranked
+// lists a report over many files would otherwise hold).
+type irFold struct {
+	n                                    int
+	mrr, mAP, fileRecall, efficiency     []float64
+	precision, recall, f1, ndcg          [4][]float64
+	ttfrStep, ttfrSeconds, ttfrTokens    []float64
+	readOverlap, writeOverlap, readFirst []float64
+	irrelevant, missedKey, wrong, unused []float64
+	ambiguity                            []float64
+	candidateSets                        map[string]int
+}
+
+func (f *irFold) add(m *ir.Metrics) {
+	f.n++
+	f.mrr = append(f.mrr, m.MRR)
+	f.mAP = append(f.mAP, m.MAP)
+	f.fileRecall = append(f.fileRecall, m.FileRecall)
+	f.efficiency = append(f.efficiency, m.ContextEfficiency)
 	for i := range ir.Ks {
-		s.Precision[i] = all(func(m *ir.Metrics) float64 { return m.Precision[i] })
-		s.Recall[i] = all(func(m *ir.Metrics) float64 { return m.Recall[i] })
-		s.F1[i] = all(func(m *ir.Metrics) float64 { return m.F1[i] })
-		s.NDCG[i] = all(func(m *ir.Metrics) float64 { return m.NDCG[i] })
+		f.precision[i] = append(f.precision[i], m.Precision[i])
+		f.recall[i] = append(f.recall[i], m.Recall[i])
+		f.f1[i] = append(f.f1[i], m.F1[i])
+		f.ndcg[i] = append(f.ndcg[i], m.NDCG[i])
 	}
-	s.TTFRStep = pick(func(m *ir.Metrics) (float64, bool) {
-		if m.TTFRStep == nil {
-			return 0, false
-		}
-		return float64(*m.TTFRStep), true
-	})
-	s.TTFRSeconds = pick(func(m *ir.Metrics) (float64, bool) {
-		if m.TTFRSeconds == nil {
-			return 0, false
-		}
-		return *m.TTFRSeconds, true
-	})
-	s.TTFRTokens = pick(func(m *ir.Metrics) (float64, bool) {
-		if m.TTFRTokens == nil {
-			return 0, false
-		}
-		return float64(*m.TTFRTokens), true
-	})
-	s.ReadOverlap = all(func(m *ir.Metrics) float64 { return m.Utilization.ReadOverlap })
-	s.WriteOverlap = pick(func(m *ir.Metrics) (float64, bool) {
-		if m.Utilization.WriteOverlap == nil {
-			return 0, false
-		}
-		return *m.Utilization.WriteOverlap, true
-	})
-	s.ReadBeforeWrite = pick(func(m *ir.Metrics) (float64, bool) {
-		if m.Utilization.ReadBeforeWrite == nil {
-			return 0, false
-		}
-		return *m.Utilization.ReadBeforeWrite, true
-	})
-	s.IrrelevantRetrieval = all(func(m *ir.Metrics) float64 { return float64(m.Errors.IrrelevantRetrieval) })
-	s.MissedKeyEvidence = all(func(m *ir.Metrics) float64 { return float64(m.Errors.MissedKeyEvidence) })
-	s.WrongEvidenceUsed = all(func(m *ir.Metrics) float64 { return float64(m.Errors.WrongEvidenceUsed) })
-	s.UnusedCorrectRetrieval = all(func(m *ir.Metrics) float64 { return float64(m.Errors.UnusedCorrectRetrieval) })
-	s.AmbiguityNearMiss = all(func(m *ir.Metrics) float64 { return float64(m.Errors.AmbiguityNearMiss) })
-	for _, m := range ms {
-		s.CandidateSets[m.Slice.CandidateSetSize]++
+	if m.TTFRStep != nil {
+		f.ttfrStep = append(f.ttfrStep, float64(*m.TTFRStep))
+	}
+	if m.TTFRSeconds != nil {
+		f.ttfrSeconds = append(f.ttfrSeconds, *m.TTFRSeconds)
+	}
+	if m.TTFRTokens != nil {
+		f.ttfrTokens = append(f.ttfrTokens, float64(*m.TTFRTokens))
+	}
+	u := &m.Utilization
+	f.readOverlap = append(f.readOverlap, u.ReadOverlap)
+	if u.WriteOverlap != nil {
+		f.writeOverlap = append(f.writeOverlap, *u.WriteOverlap)
+	}
+	if u.ReadBeforeWrite != nil {
+		f.readFirst = append(f.readFirst, *u.ReadBeforeWrite)
+	}
+	e := &m.Errors
+	f.irrelevant = append(f.irrelevant, float64(e.IrrelevantRetrieval))
+	f.missedKey = append(f.missedKey, float64(e.MissedKeyEvidence))
+	f.wrong = append(f.wrong, float64(e.WrongEvidenceUsed))
+	f.unused = append(f.unused, float64(e.UnusedCorrectRetrieval))
+	f.ambiguity = append(f.ambiguity, float64(e.AmbiguityNearMiss))
+	if f.candidateSets == nil {
+		f.candidateSets = map[string]int{}
+	}
+	f.candidateSets[m.Slice.CandidateSetSize]++
+}
+
+// summary is the IRSummary, nil when no instance's metrics were computable.
+func (f *irFold) summary() *IRSummary {
+	if f.n == 0 {
+		return nil
+	}
+	s := &IRSummary{N: f.n, CandidateSets: maps.Clone(f.candidateSets),
+		MRR: NewStats(f.mrr), MAP: NewStats(f.mAP), FileRecall: NewStats(f.fileRecall), ContextEfficiency: NewStats(f.efficiency),
+		TTFRStep: NewStats(f.ttfrStep), TTFRSeconds: NewStats(f.ttfrSeconds), TTFRTokens: NewStats(f.ttfrTokens),
+		ReadOverlap: NewStats(f.readOverlap), WriteOverlap: NewStats(f.writeOverlap), ReadBeforeWrite: NewStats(f.readFirst),
+		IrrelevantRetrieval: NewStats(f.irrelevant), MissedKeyEvidence: NewStats(f.missedKey), WrongEvidenceUsed: NewStats(f.wrong),
+		UnusedCorrectRetrieval: NewStats(f.unused), AmbiguityNearMiss: NewStats(f.ambiguity)}
+	for i := range ir.Ks {
+		s.Precision[i], s.Recall[i] = NewStats(f.precision[i]), NewStats(f.recall[i])
+		s.F1[i], s.NDCG[i] = NewStats(f.f1[i]), NewStats(f.ndcg[i])
 	}
 	return s
 }

@@ -60,7 +60,7 @@ func TestGroupBy(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.by, func(t *testing.T) {
-			g := report.GroupBy(runs, c.by, "contextbench", tasks)
+			g := build(t, runs, report.Options{By: c.by, Tasks: tasks}).Groups
 			if g.By != c.by || len(g.Rows) != len(c.want) {
 				t.Fatalf("got %d rows by %q", len(g.Rows), g.By)
 			}
@@ -122,7 +122,7 @@ func TestMissed(t *testing.T) {
 		{Label: "r3", Instances: []report.Instance{diagnosed("t1", diagnose.ReadThenDropped, [3]int{1, 5, dropped}, [3]int{10, 12, dropped})}},
 		{Label: "jsonl", Instances: []report.Instance{inst("t1", 0, "")}},
 	}
-	m := report.Missed(runs, "contextbench", 2)
+	m := build(t, runs, report.Options{Missed: true, Top: 2}).Missed
 	if m.Diagnosed != 3 || len(m.Undiagnosed) != 1 || m.Undiagnosed[0] != "jsonl" || m.TotalSpans != 3 || m.TotalFiles != 2 {
 		t.Fatalf("header %+v", m)
 	}
@@ -222,7 +222,7 @@ func TestParetoFront(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			tbl := report.CostVsCoverage(c.runs)
+			tbl := build(t, c.runs, report.Options{}).Cost
 			if tbl == nil || tbl.Axis != c.axis || len(tbl.Rows) != len(c.front) {
 				t.Fatalf("table %+v", tbl)
 			}
@@ -233,14 +233,14 @@ func TestParetoFront(t *testing.T) {
 			}
 		})
 	}
-	if tbl := report.CostVsCoverage([]*report.ResultFile{{Label: "x", Instances: []report.Instance{inst("a", 1, "")}}}); tbl != nil {
+	if tbl := build(t, []*report.ResultFile{{Label: "x", Instances: []report.Instance{inst("a", 1, "")}}}, report.Options{}).Cost; tbl != nil {
 		t.Errorf("no cost recorded, table %+v", tbl)
 	}
 	// Means: cost over instances that record it; coverage over all, the
 	// error row counting 0.
 	r := costRun("A", 0.25, 1000, 0.5)
 	r.Instances = append(r.Instances, inst("c", 0, "checkout_failed"))
-	tbl := report.CostVsCoverage([]*report.ResultFile{r})
+	tbl := build(t, []*report.ResultFile{r}, report.Options{}).Cost
 	row := tbl.Rows[0]
 	if *row.MeanCostUSD != 0.25 || row.CostN != 2 || *row.MeanTokens != 1000 || row.TokensN != 2 || row.LineCoverage != 1.0/3 || !row.Front {
 		t.Errorf("row %+v", row)
@@ -262,4 +262,14 @@ func TestParetoFront(t *testing.T) {
 	if err := json.Unmarshal(js.Bytes(), &doc); err != nil || doc.Cost == nil || doc.Cost.Axis != report.AxisCost || !doc.Cost.Rows[0].Front {
 		t.Errorf("json cost = %+v (%v)", doc.Cost, err)
 	}
+}
+
+// build is report.Build, failing the test on an error.
+func build(t *testing.T, runs []*report.ResultFile, o report.Options) *report.Report {
+	t.Helper()
+	rep, err := report.Build(runs, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
 }
