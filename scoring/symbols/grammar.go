@@ -1,7 +1,6 @@
 package symbols
 
 import (
-	"fmt"
 	"strings"
 	"sync"
 
@@ -23,10 +22,11 @@ import (
 	"github.com/smacker/go-tree-sitter/typescript/typescript"
 )
 
-// symClass flags, per grammar symbol.
+// symClass flags, per grammar symbol, as walk.h names them.
 const (
-	clsDef     = 1 << iota // in DEF_NODES for the language
-	clsComment             // type contains "comment": skipped with its subtree
+	clsDef         = 1 << iota // in DEF_NODES for the language
+	clsComment                 // type contains "comment": skipped with its subtree
+	clsPureVirtual             // cpp's pure_virtual_clause
 )
 
 // grammar is one mapped language, with its parser pool and a per-symbol
@@ -34,21 +34,37 @@ const (
 // type strings.
 type grammar struct {
 	name  string
+	index int // ts_language's
 	lang  *sitter.Language
 	defs  map[string]bool
-	pool  sync.Pool // *sitter.Parser; parsers are not goroutine-safe
+	pool  sync.Pool // *cParser; parsers are not goroutine-safe
 	once  sync.Once
-	class []uint8       // by symbol id
-	types []string      // by symbol id
-	ranks []int16       // identifier rank by symbol id, -1 when not an identifier type
-	query *sitter.Query // matches every named node of a DEF_NODES type
-	qerr  error
-	// dropPureVirtual is set for cpp. The pinned upstream grammar (tree-sitter-cpp of early 2024) parses
-	// "virtual void f() = 0;" and "int x = 0;" in a class body as
-	// field_declaration; go-tree-sitter's v0.22.3 makes both a
-	// function_definition holding a pure_virtual_clause, which upstream
-	// never sees, so those are dropped.
-	dropPureVirtual bool
+	class []uint8  // by symbol id
+	types []string // by symbol id
+	ranks []int16  // identifier rank by symbol id, -1 when not an identifier type
+	cg    *cGrammar
+}
+
+// languages are the mapped grammars, in walk.c ts_language's order.
+var languages = []struct {
+	name string
+	get  func() *sitter.Language
+}{
+	{"python", python.GetLanguage},
+	{"javascript", javascript.GetLanguage},
+	{"typescript", typescript.GetLanguage},
+	{"tsx", tsx.GetLanguage},
+	{"java", java.GetLanguage},
+	{"go", golang.GetLanguage},
+	{"rust", rust.GetLanguage},
+	{"c", c.GetLanguage},
+	{"cpp", cpp.GetLanguage},
+	{"c_sharp", csharp.GetLanguage},
+	{"php", php.GetLanguage},
+	{"ruby", ruby.GetLanguage},
+	{"swift", swift.GetLanguage},
+	{"kotlin", kotlin.GetLanguage},
+	{"scala", scala.GetLanguage},
 }
 
 var (
@@ -57,36 +73,14 @@ var (
 )
 
 func loadGrammars() {
-	langs := map[string]func() *sitter.Language{
-		"python":     python.GetLanguage,
-		"javascript": javascript.GetLanguage,
-		"typescript": typescript.GetLanguage,
-		"tsx":        tsx.GetLanguage,
-		"java":       java.GetLanguage,
-		"go":         golang.GetLanguage,
-		"rust":       rust.GetLanguage,
-		"c":          c.GetLanguage,
-		"cpp":        cpp.GetLanguage,
-		"c_sharp":    csharp.GetLanguage,
-		"php":        php.GetLanguage,
-		"ruby":       ruby.GetLanguage,
-		"swift":      swift.GetLanguage,
-		"kotlin":     kotlin.GetLanguage,
-		"scala":      scala.GetLanguage,
-	}
-	grammars = make(map[string]*grammar, len(langs))
-	for name, get := range langs {
-		g := &grammar{name: name, lang: get(), defs: map[string]bool{}}
-		for _, t := range defNodes[name] {
+	grammars = make(map[string]*grammar, len(languages))
+	for i, l := range languages {
+		g := &grammar{name: l.name, index: i, lang: l.get(), defs: map[string]bool{}}
+		for _, t := range defNodes[l.name] {
 			g.defs[t] = true
 		}
-		lang := g.lang
-		g.pool.New = func() any {
-			p := sitter.NewParser()
-			p.SetLanguage(lang)
-			return p
-		}
-		grammars[name] = g
+		g.pool.New = func() any { return g.cg.newParser() }
+		grammars[l.name] = g
 	}
 }
 
@@ -101,6 +95,12 @@ func grammarFor(lang string) *grammar {
 
 // classify names every symbol once. ts_node_type is the name of the node's
 // public symbol, so classifying by symbol id is the same as by type string.
+//
+// The pinned upstream grammar (tree-sitter-cpp of early 2024) parses
+// "virtual void f() = 0;" and "int x = 0;" in a class body as
+// field_declaration; go-tree-sitter's v0.22.3 makes both a
+// function_definition holding a pure_virtual_clause, which upstream never
+// sees, so for cpp those are dropped.
 func (g *grammar) classify() {
 	n := int(g.lang.SymbolCount())
 	g.class = make([]uint8, n)
@@ -112,44 +112,7 @@ func (g *grammar) classify() {
 		g.class[i] = classOf(g, t)
 		g.ranks[i] = rankOf(t)
 	}
-	g.query, g.qerr = g.defQuery()
-	g.dropPureVirtual = g.name == "cpp"
-}
-
-// hasChild reports whether n has a direct child of type typ.
-func (g *grammar) hasChild(cur *sitter.TreeCursor, n *sitter.Node, typ string) bool {
-	cur.Reset(n)
-	for ok := cur.GoToFirstChild(); ok; ok = cur.GoToNextSibling() {
-		if t, _, _ := g.info(cur.CurrentNode()); t == typ {
-			return true
-		}
-	}
-	return false
-}
-
-// defQuery builds "[(t1) (t2) …] @def" over the table's types that the
-// grammar has as named symbols; a query naming an unknown type (python's
-// async_function_definition) would not compile.
-func (g *grammar) defQuery() (*sitter.Query, error) {
-	var alts []string
-	for _, t := range defNodes[g.name] {
-		for i, name := range g.types {
-			if name == t && g.lang.SymbolType(sitter.Symbol(i)) == sitter.SymbolTypeRegular {
-				alts = append(alts, "("+t+")")
-				break
-			}
-		}
-	}
-	if len(alts) == 0 {
-		return nil, nil
-	}
-	q, err := sitter.NewQuery([]byte("["+strings.Join(alts, " ")+"] @def"), g.lang)
-	if err != nil {
-		// Every type was checked against the grammar, so only a grammar
-		// upgrade gets here; fail loudly rather than find no symbols.
-		return nil, fmt.Errorf("symbols: definition query for %s: %w", g.name, err)
-	}
-	return q, nil
+	g.cg = newCGrammar(g.index, g.class, g.ranks, g.name == "cpp")
 }
 
 func classOf(g *grammar, t string) uint8 {
@@ -160,6 +123,9 @@ func classOf(g *grammar, t string) uint8 {
 	if strings.Contains(t, "comment") {
 		c |= clsComment
 	}
+	if t == "pure_virtual_clause" {
+		c |= clsPureVirtual
+	}
 	return c
 }
 
@@ -168,15 +134,4 @@ func rankOf(t string) int16 {
 		return int16(r)
 	}
 	return -1
-}
-
-// info returns the type, class and identifier rank of a node, falling back
-// to strings for symbols outside the table (ERROR is 65535).
-func (g *grammar) info(n *sitter.Node) (string, uint8, int16) {
-	s := int(n.Symbol())
-	if s < len(g.types) {
-		return g.types[s], g.class[s], g.ranks[s]
-	}
-	t := n.Type()
-	return t, classOf(g, t), rankOf(t)
 }

@@ -12,15 +12,14 @@ import (
 )
 
 // walkDefs is a literal transcription of upstream extract_defs (named=false)
-// and extract_named_defs (named=true): a cursor walk in pre-order, from Go,
-// plus the cpp pure_virtual_clause compensation. It is the oracle for the
-// query-based extract.
-func walkDefs(path string, content []byte, named bool) ([]Def, error) {
-	g := grammarFor(Language(path))
-	if g == nil {
-		return nil, nil
-	}
-	tree, err := g.parse(context.Background(), content)
+// and extract_named_defs (named=true): a cursor walk in pre-order through
+// go-tree-sitter's Go API, plus the cpp pure_virtual_clause compensation.
+// It is the oracle for walk.c.
+func walkDefs(g *grammar, content []byte, named bool) ([]Def, error) {
+	p := sitter.NewParser()
+	defer p.Close()
+	p.SetLanguage(g.lang)
+	tree, err := p.ParseCtx(context.Background(), nil, content)
 	if err != nil {
 		return nil, err
 	}
@@ -57,23 +56,44 @@ func walkDefs(path string, content []byte, named bool) ([]Def, error) {
 	}
 }
 
-// checkOracle compares the query-based extraction with the literal walk.
+// info is a node's type, class and identifier rank by the grammar's
+// tables, by strings for symbols outside them (ERROR is 65535).
+func (g *grammar) info(n *sitter.Node) (string, uint8, int16) {
+	s := int(n.Symbol())
+	if s < len(g.types) {
+		return g.types[s], g.class[s], g.ranks[s]
+	}
+	t := n.Type()
+	return t, classOf(g, t), rankOf(t)
+}
+
+// nodeText is src[start:end].decode("utf-8", errors="replace"), with
+// Python's slice clamping.
+func nodeText(src []byte, n *sitter.Node) string {
+	s, e := int(n.StartByte()), min(int(n.EndByte()), len(src))
+	if s >= e {
+		return ""
+	}
+	return python.DecodeUTF8(src[s:e])
+}
+
+// checkOracle compares walk.c's extraction with the literal walk.
 func checkOracle(t testing.TB, path string, src []byte) {
 	t.Helper()
 	got, err := extract(context.Background(), path, src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := walkDefs(path, src, false)
+	want, err := walkDefs(grammarFor(Language(path)), src, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("%s: query and walk differ\n query %v\n walk  %v", path, got, want)
+		t.Fatalf("%s: walk.c and the oracle differ\n walk.c %v\n oracle %v", path, got, want)
 	}
 }
 
-func TestQueryMatchesWalk(t *testing.T) {
+func TestWalkMatchesOracle(t *testing.T) {
 	for p, src := range allFixtures(t) {
 		checkOracle(t, p, src)
 	}
@@ -86,6 +106,9 @@ func TestQueryMatchesWalk(t *testing.T) {
 	checkOracle(t, "deep.kt", []byte(strings.Repeat("fun f(): T { ", 100)+strings.Repeat("}\n", 100)))
 	for _, ext := range extByLang {
 		checkOracle(t, "x"+ext, []byte("\xff\xfe garbage (((( {{ def class fn func"))
+		// Names next to what Python's strip() removes, and bytes that are
+		// not UTF-8: missing (zero-width) names are blank.
+		checkOracle(t, "x"+ext, []byte("def \u00a0 (\u3000): class \u2000x\u205f { fn \xc2\xa0() {} } func \xe2\x80 struct \x1c S {}; function (\xc0\xa0) {}"))
 	}
 }
 
@@ -123,53 +146,44 @@ func oracleName(g *grammar, def *sitter.Node, src []byte, cur *sitter.TreeCursor
 	}
 }
 
-// TestPathTrackerSkips: no real grammar puts a def under a skipped node, so
-// pretend Python's "block" and "decorator"-carrying nodes are comments and
-// check the cursor-path answer against parent pointers, node by node.
-func TestPathTrackerSkips(t *testing.T) {
+// TestWalkSkips: no real grammar puts a def under a skipped node, so
+// pretend Python's "block" and "decorated_definition" are comments: walk.c
+// must leave out the defs under them, as the oracle does. And names made
+// of what Python's strip() removes are no names.
+func TestWalkSkips(t *testing.T) {
 	g := grammarFor("python")
-	fake := &grammar{name: g.name, lang: g.lang, types: g.types, ranks: g.ranks,
+	fake := &grammar{name: g.name, index: g.index, lang: g.lang, types: g.types, ranks: g.ranks,
 		class: append([]uint8(nil), g.class...)}
 	for i, name := range g.types {
 		if name == "block" || name == "decorated_definition" {
 			fake.class[i] |= clsComment
 		}
 	}
-	for _, file := range []string{"testdata/lang/sample.py", "testdata/mod.py"} {
+	fake.cg = newCGrammar(fake.index, fake.class, fake.ranks, false)
+	fake.pool.New = func() any { return fake.cg.newParser() }
+	// sample.py: plain (decorated), fetch, inner (in fetch's block), Outer,
+	// Inner and method (in Outer's block). mod.py: alpha, Beta, gamma and
+	// delta (in Beta's block).
+	want := map[string][]string{
+		"testdata/lang/sample.py": {"fetch", "Outer"},
+		"testdata/mod.py":         {"alpha", "Beta"},
+	}
+	for file, names := range want {
 		src := readFixture(t, file)
-		tree, err := g.parse(context.Background(), src)
+		got, err := fake.walk(context.Background(), src)
 		if err != nil {
 			t.Fatal(err)
 		}
-		qc := sitter.NewQueryCursor()
-		qc.Exec(g.query, tree.RootNode())
-		tr := newPathTracker(fake, tree.RootNode())
-		var got []bool
-		for {
-			m, ok := qc.NextMatch()
-			if !ok {
-				break
-			}
-			for _, c := range m.Captures {
-				h := tr.hidden(c.Node)
-				if slow := fake.hiddenSlow(c.Node); h != slow {
-					t.Errorf("%s: def at %d: tracker %v, parents %v", file, c.Node.StartByte(), h, slow)
-				}
-				got = append(got, h)
-			}
+		oracle, err := walkDefs(fake, src, false)
+		if err != nil {
+			t.Fatal(err)
 		}
-		tr.close()
-		qc.Close()
-		tree.Close()
-		// sample.py: plain (decorated), fetch, inner (in fetch's block),
-		// Outer, Inner and method (in Outer's block). mod.py: alpha, Beta,
-		// gamma and delta (in Beta's block).
-		want := map[string][]bool{
-			"testdata/lang/sample.py": {true, false, true, false, true, true},
-			"testdata/mod.py":         {false, false, true, true},
-		}[file]
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: hidden %v, want %v", file, got, want)
+		var gotNames []string
+		for _, d := range got {
+			gotNames = append(gotNames, d.Name)
+		}
+		if !reflect.DeepEqual(got, oracle) || !reflect.DeepEqual(gotNames, names) {
+			t.Errorf("%s: walk.c %v, oracle %v, want %v", file, got, oracle, names)
 		}
 	}
 }

@@ -14,8 +14,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // Def is one definition node.
@@ -151,101 +149,9 @@ func extract(ctx context.Context, path string, content []byte) ([]Def, error) {
 	if g == nil {
 		return nil, nil
 	}
-	if g.qerr != nil || g.query == nil {
-		return nil, g.qerr
-	}
-	tree, err := g.parse(ctx, content)
+	defs, err := g.walk(ctx, content)
 	if err != nil {
 		return nil, fmt.Errorf("symbols: parsing %s: %w", path, err)
 	}
-	defer tree.Close()
-
-	root := tree.RootNode()
-	qc := sitter.NewQueryCursor()
-	defer qc.Close()
-	nameCur := sitter.NewTreeCursor(root)
-	defer nameCur.Close()
-
-	// The query engine visits every node in pre-order in C, which is about
-	// three times cheaper than stepping a cursor from Go; a single-node
-	// pattern completes on entry, so matches arrive in upstream's order.
-	qc.Exec(g.query, root)
-	var nodes []*sitter.Node
-	tracker := newPathTracker(g, root)
-	defer tracker.close()
-	for {
-		m, ok := qc.NextMatch()
-		if !ok {
-			break
-		}
-		for _, c := range m.Captures {
-			// extract_defs never enters the subtree of an anonymous or
-			// comment node.
-			if tracker.hidden(c.Node) {
-				continue
-			}
-			if g.dropPureVirtual && g.hasChild(nameCur, c.Node, "pure_virtual_clause") {
-				continue
-			}
-			nodes = append(nodes, c.Node)
-		}
-	}
-
-	// Name the defs innermost first, so a def whose name search covers its
-	// whole subtree leaves a summary that enclosing searches reuse instead
-	// of walking that subtree again (nested nameless arrows would otherwise
-	// be quadratic).
-	names := make([]string, len(nodes))
-	memo := map[*sitter.Node]nameHit{}
-	for i := len(nodes) - 1; i >= 0; i-- {
-		name, err := g.bestName(ctx, nodes[i], content, nameCur, memo)
-		if err != nil {
-			return nil, fmt.Errorf("symbols: naming defs in %s: %w", path, err)
-		}
-		names[i] = name
-	}
-	out := make([]Def, 0, len(nodes))
-	for i, n := range nodes {
-		out = append(out, Def{Type: g.typeOf(n), Start: int(n.StartByte()), End: int(n.EndByte()), Name: names[i]})
-	}
-	if len(out) == 0 {
-		return nil, nil
-	}
-	return out, nil
-}
-
-// parse runs a pooled parser over content, stopping when ctx is done.
-//
-// go-tree-sitter watches a cancellable context from a goroutine that may
-// still raise the parser's cancel flag after the parse has finished, if the
-// context ends just then; a pooled parser would then abort its next parse.
-// So the parse gets a private context that is cancelled only through
-// AfterFunc, and a parser whose private context may have been cancelled is
-// never reused.
-func (g *grammar) parse(ctx context.Context, content []byte) (*sitter.Tree, error) {
-	if uint64(len(content)) > math.MaxUint32 {
-		return nil, ErrTooLarge
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	p := g.pool.Get().(*sitter.Parser)
-	pctx, pcancel := context.WithCancel(context.Background())
-	stop := context.AfterFunc(ctx, pcancel)
-	tree, err := p.ParseCtx(pctx, nil, content)
-	if !stop() {
-		// pcancel ran: the flag may be raised at any time from now on.
-		p.Close()
-		if tree != nil {
-			tree.Close()
-		}
-		return nil, ctx.Err()
-	}
-	if err != nil {
-		// A stopped parse keeps its state for resuming: drop the parser.
-		p.Close()
-		return nil, err
-	}
-	g.pool.Put(p)
-	return tree, nil
+	return defs, nil
 }
