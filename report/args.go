@@ -27,8 +27,8 @@ func planArgs(args []string) (runs []*ResultFile, byArg map[string]*ResultFile) 
 	return runs, byArg
 }
 
-// BuildFiles is Build over the files args name (each PATH or LABEL=PATH),
-// read one at a time: of each file only its rows in the tables are kept,
+// BuildFiles summarises the result files args name (each PATH or
+// LABEL=PATH), read one at a time: of each file only its rows in the tables are kept,
 // so memory holds one file however many there are (and, for --compare,
 // the two compared). An argument that repeats is read once; runs whose
 // default labels collide (every file called all.jsonl) are labelled by

@@ -31,7 +31,7 @@ type Report struct {
 	Cost *CostTable
 }
 
-// Options selects what Build computes.
+// Options selects what BuildFiles computes.
 type Options struct {
 	// Lens is "contextbench" (default) or "observed".
 	Lens        string
@@ -39,9 +39,8 @@ type Options struct {
 	// ByModel makes a row of each agent/model, across files, instead of
 	// each file.
 	ByModel bool
-	// Compare compares the last two runs (B − A), with the bootstrap and
-	// the permutation test drawn from Seed; BuildFiles compares the runs
-	// of its last two arguments.
+	// Compare compares the runs of the last two arguments (B − A), with
+	// the bootstrap and the permutation test drawn from Seed.
 	Compare bool
 	Seed    uint64
 	// By ("language" or "source"), when set, adds the summary per group;
@@ -52,26 +51,6 @@ type Options struct {
 	// when Top ≤ 0).
 	Missed bool
 	Top    int
-}
-
-// Build summarises runs held in memory; BuildFiles reads them one at a
-// time.
-func Build(runs []*ResultFile, o Options) (*Report, error) {
-	f, err := newFolder(o)
-	if err != nil {
-		return nil, err
-	}
-	for _, run := range runs {
-		f.add(run)
-	}
-	var a, b *ResultFile
-	if o.Compare {
-		if len(runs) < 2 {
-			return nil, fmt.Errorf("report: --compare needs two runs, A and B (got %d)", len(runs))
-		}
-		a, b = runs[len(runs)-2], runs[len(runs)-1]
-	}
-	return f.report(a, b)
 }
 
 // lens is the options' lens by its canonical name (contextbench when unset).
