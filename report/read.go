@@ -85,14 +85,17 @@ func Parse(b []byte, name string) ([]Instance, string, error) {
 	}
 	switch trimmed[0] {
 	case '[':
-		ins, err := parseArray(b, b, 0, name, "")
+		ins, _, err := parseArray(b, b, 0, name, "")
 		return ins, "json", err
 	case '{':
+		if ins, ok, err := parseDocumentFast(b, name); ok {
+			return ins, "json", err
+		}
 		var probe map[string]json.RawMessage
 		dec := json.NewDecoder(bytes.NewReader(b))
 		if dec.Decode(&probe) == nil {
 			if raw, ok := probe["results"]; ok {
-				ins, err := parseDocument(b, raw, name)
+				ins, _, err := parseArray(b, raw, bytes.Index(b, raw), name, "results")
 				return ins, "json", err
 			}
 			if _, ok := probe["instance_id"]; !ok {
@@ -135,18 +138,66 @@ func parseJSONL(b []byte, name string) ([]Instance, error) {
 	return out, nil
 }
 
-// parseDocument reads the "results" array of a trajscope document.
-func parseDocument(b, results json.RawMessage, name string) ([]Instance, error) {
-	return parseArray(b, results, bytes.Index(b, results), name, "results")
+// parseDocumentFast reads a trajscope document whose top-level object is
+// valid JSON with one "results" member, in one pass over the rows: the keys
+// are walked up to "results", its array read in place, and the members after
+// it checked. ok is false for anything else (a JSONL line, another object,
+// invalid JSON, "results" twice), which the caller reads the slow way, with
+// its own errors.
+func parseDocumentFast(b []byte, name string) (ins []Instance, ok bool, err error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, false, nil
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil, false, nil
+		}
+		if key != "results" {
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return nil, false, nil
+			}
+			continue
+		}
+		// The value starts after the colon and any space.
+		base := int(dec.InputOffset())
+		base += len(b[base:]) - len(bytes.TrimLeft(b[base:], " \t\r\n:"))
+		if base >= len(b) || b[base] != '[' {
+			return nil, false, nil // not an array: the slow way says so
+		}
+		ins, end, err := parseArray(b, b[base:], base, name, "results")
+		if err != nil {
+			return nil, true, err
+		}
+		// What follows the array must close the object validly, without a
+		// second "results" (which would win, as in encoding/json).
+		rest := bytes.TrimLeft(b[base+end:], " \t\r\n")
+		var after map[string]json.RawMessage
+		switch {
+		case len(rest) > 0 && rest[0] == '}':
+		case len(rest) > 0 && rest[0] == ',' &&
+			json.NewDecoder(bytes.NewReader(append([]byte{'{'}, rest[1:]...))).Decode(&after) == nil:
+			if _, twice := after["results"]; twice {
+				return nil, false, nil
+			}
+		default:
+			return nil, false, nil
+		}
+		return ins, true, nil
+	}
+	return nil, false, nil
 }
 
 // parseArray reads a JSON array of rows (arr, found at byte base of the file
 // b), locating each by index, line and byte: a document is usually one line.
-func parseArray(b, arr []byte, base int, name, field string) ([]Instance, error) {
+// end is the offset in arr just past the array.
+func parseArray(b, arr []byte, base int, name, field string) (ins []Instance, end int, err error) {
 	dec := json.NewDecoder(bytes.NewReader(arr))
 	tok, err := dec.Token()
 	if err != nil || tok != json.Delim('[') {
-		return nil, fmt.Errorf("%s: %s is not a JSON array of result rows", name, orDefault(field, "the file"))
+		return nil, 0, fmt.Errorf("%s: %s is not a JSON array of result rows", name, orDefault(field, "the file"))
 	}
 	at := func(i int, off int64) string {
 		abs := base + int(off)
@@ -155,27 +206,34 @@ func parseArray(b, arr []byte, base int, name, field string) ([]Instance, error)
 	var out []Instance
 	for i := 0; dec.More(); i++ {
 		off := dec.InputOffset()
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, fmt.Errorf("%s: %v", at(i, off), jsonErr(err))
+		// One pass a row: decoded straight into its fields. A syntax error
+		// is placed where the decoder stood, a type error at the row.
+		var row rowJSON
+		err := dec.Decode(&row)
+		var te *json.UnmarshalTypeError
+		if err != nil && !errors.As(err, &te) {
+			return nil, 0, fmt.Errorf("%s: %v", at(i, off), jsonErr(err))
 		}
 		// Decode stops after the value; skip the separator's whitespace so
 		// the offset names the row itself.
 		off += int64(len(arr[off:]) - len(bytes.TrimLeft(arr[off:], " \t\r\n,")))
-		in, err := parseRow(raw)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", at(i, off), err)
+			return nil, 0, fmt.Errorf("%s: %w", at(i, off), jsonErr(err))
+		}
+		in, err := rowFromJSON(&row)
+		if err != nil {
+			return nil, 0, fmt.Errorf("%s: %w", at(i, off), err)
 		}
 		in.Where = fmt.Sprintf("result %d", i+1)
 		out = append(out, in)
 	}
 	if _, err := dec.Token(); err != nil {
-		return nil, fmt.Errorf("%s: %s: unterminated array: %v", name, orDefault(field, "the file"), jsonErr(err))
+		return nil, 0, fmt.Errorf("%s: %s: unterminated array: %v", name, orDefault(field, "the file"), jsonErr(err))
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no result rows", name)
+		return nil, 0, fmt.Errorf("%s: no result rows", name)
 	}
-	return out, nil
+	return out, int(dec.InputOffset()), nil
 }
 
 func orDefault(s, d string) string {
@@ -231,6 +289,11 @@ func parseRow(b []byte) (Instance, error) {
 	if err := json.Unmarshal(b, &row); err != nil {
 		return Instance{}, jsonErr(err)
 	}
+	return rowFromJSON(&row)
+}
+
+// rowFromJSON checks a decoded row and converts it.
+func rowFromJSON(row *rowJSON) (Instance, error) {
 	if row.InstanceID == nil {
 		return Instance{}, errors.New(`expected a result row with "instance_id"`)
 	}

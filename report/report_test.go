@@ -304,6 +304,45 @@ func TestParseFormats(t *testing.T) {
 	}
 }
 
+// TestParseDocuments: a document is read in one pass when it can be, and
+// means what encoding/json makes of it either way: "results" after other
+// members, "results" twice (the last wins), members after it checked.
+func TestParseDocuments(t *testing.T) {
+	a1, a2, err := runA[0].row(), runA[1].row(), runA[2].row()
+	cases := []struct {
+		name, content string
+		ids           []string
+		err           string
+	}{
+		{"results first", `{"results": [` + a1 + `, ` + a2 + `], "aggregate": {"n": 2}}`, []string{"a1", "a2"}, ""},
+		{"results last", `{"aggregate": {"n": [1, {"x": "]"}]}, "results": [` + a1 + `]}`, []string{"a1"}, ""},
+		{"spaced", "{\n  \"results\" :\n [ " + a1 + " ]\n}\n", []string{"a1"}, ""},
+		{"twice", `{"results": [` + a1 + `], "results": [` + err + `, ` + a2 + `]}`, []string{"a3", "a2"}, ""},
+		{"escaped key", `{"res\u0075lts": [` + a2 + `]}`, []string{"a2"}, ""},
+		{"bad member after", `{"results": [` + a1 + `], "aggregate": {"n": }}`, nil, `x:1: invalid JSON at byte`},
+		{"cut after the array", `{"results": [` + a1 + `]`, nil, "x:1: invalid JSON at byte"},
+		{"bad row", `{"results": [` + a1 + `, {"instance_id": 3}]}`, nil, `result 2 (byte `},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ins, _, err := report.Parse([]byte(c.content), "x")
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Fatalf("error %v, want %q", err, c.err)
+				}
+				return
+			}
+			var ids []string
+			for _, in := range ins {
+				ids = append(ids, in.Result.InstanceID)
+			}
+			if err != nil || !slices.Equal(ids, c.ids) {
+				t.Errorf("got %v, %v; want %v", ids, err, c.ids)
+			}
+		})
+	}
+}
+
 func TestCompareRejectsDuplicates(t *testing.T) {
 	a, err := report.ReadFile(write(t, "A.jsonl", runA[0], runA[0]), "")
 	if err != nil {
