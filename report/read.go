@@ -341,7 +341,8 @@ func rowFromJSON(row *rowJSON) (Instance, error) {
 		*r.Trajectory.Redundancy.At(g) = *red
 	}
 	if n := len(row.Trajectory.Steps); n > 0 {
-		// Exactly sized: a report holds every row of every file.
+		// Exactly sized: a file's rows are held while it is read (and
+		// --compare holds two files).
 		r.Trajectory.Steps = make([]model.StepCoverage, 0, n)
 	}
 	for i, st := range row.Trajectory.Steps {
