@@ -21,14 +21,14 @@ import (
 // cGrammar is a grammar as walk.c reads it: its tables in C memory (a
 // grammar lives as long as the process).
 type cGrammar struct {
-	c    C.ts_grammar
+	c    C.tj_grammar
 	lang *C.TSLanguage
 }
 
-// newCGrammar sets up language index (ts_language's) with a class and a
+// newCGrammar sets up language index (tj_language's) with a class and a
 // rank per symbol id.
 func newCGrammar(index int, class []uint8, ranks []int16, dropPureVirtual bool) *cGrammar {
-	lang := C.ts_language(C.int(index))
+	lang := C.tj_language(C.int(index))
 	if lang == nil {
 		panic(fmt.Sprintf("symbols: walk.c has no grammar %d", index))
 	}
@@ -42,7 +42,7 @@ func newCGrammar(index int, class []uint8, ranks []int16, dropPureVirtual bool) 
 		defer C.free(unsafe.Pointer(cs))
 		return C.ts_language_field_id_for_name(lang, cs, C.uint32_t(len(name)))
 	}
-	return &cGrammar{lang: lang, c: C.ts_grammar{cls: cls, rank: rank, nsym: C.uint32_t(n),
+	return &cGrammar{lang: lang, c: C.tj_grammar{cls: cls, rank: rank, nsym: C.uint32_t(n),
 		name_field: field("name"), declarator_field: field("declarator"), drop_pure_virtual: C.bool(dropPureVirtual)}}
 }
 
@@ -100,9 +100,9 @@ func (g *grammar) walk(ctx context.Context, content []byte) ([]Def, error) {
 	if len(content) > 0 {
 		src = (*C.char)(unsafe.Pointer(&content[0]))
 	}
-	var out *C.ts_def
+	var out *C.tj_def
 	var n C.uint32_t
-	rc := C.ts_defs(cp.p, &g.cg.c, src, C.uint32_t(len(content)), cp.flag, &out, &n)
+	rc := C.tj_defs(cp.p, &g.cg.c, src, C.uint32_t(len(content)), cp.flag, &out, &n)
 	runtime.KeepAlive(content)
 	if !stop() {
 		// The flag is raised, or will be: this parser is done for.
@@ -110,9 +110,9 @@ func (g *grammar) walk(ctx context.Context, content []byte) ([]Def, error) {
 		return nil, ctx.Err()
 	}
 	switch rc {
-	case C.TS_OK:
+	case C.TJ_OK:
 		g.pool.Put(cp)
-	case C.TS_NO_MEMORY:
+	case C.TJ_NO_MEMORY:
 		cp.close()
 		return nil, errors.New("out of memory walking the tree")
 	default:

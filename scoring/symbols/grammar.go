@@ -34,7 +34,7 @@ const (
 // type strings.
 type grammar struct {
 	name  string
-	index int // ts_language's
+	index int // tj_language's
 	lang  *sitter.Language
 	defs  map[string]bool
 	pool  sync.Pool // *cParser; parsers are not goroutine-safe
@@ -45,7 +45,7 @@ type grammar struct {
 	cg    *cGrammar
 }
 
-// languages are the mapped grammars, in walk.c ts_language's order.
+// languages are the mapped grammars, in walk.c tj_language's order.
 var languages = []struct {
 	name string
 	get  func() *sitter.Language

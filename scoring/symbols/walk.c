@@ -7,7 +7,7 @@
 
 #include "walk.h"
 
-const TSLanguage *ts_language(int i) {
+const TSLanguage *tj_language(int i) {
 	switch (i) {
 	case 0: return tree_sitter_python();
 	case 1: return tree_sitter_javascript();
@@ -31,8 +31,8 @@ const TSLanguage *ts_language(int i) {
 // How many nodes a walk visits between looks at the cancellation flag.
 #define CHECK_EVERY 4096
 
-static uint8_t cls_of(const ts_grammar *g, TSSymbol s) { return s < g->nsym ? g->cls[s] : 0; }
-static int16_t rank_of(const ts_grammar *g, TSSymbol s) { return s < g->nsym ? g->rank[s] : -1; }
+static uint8_t cls_of(const tj_grammar *g, TSSymbol s) { return s < g->nsym ? g->cls[s] : 0; }
+static int16_t rank_of(const tj_grammar *g, TSSymbol s) { return s < g->nsym ? g->rank[s] : -1; }
 
 // blank reports whether src[s:e] (clamped to len, as Python slices are)
 // decodes to nothing but what Python's str.strip() removes: ASCII
@@ -91,7 +91,7 @@ static bool same(TSNode a, TSNode b) { return a.id == b.id && ts_node_start_byte
 // blank; else the first best-ranked, non-blank, named identifier node in a
 // pre-order walk of the "declarator" field or of the def itself. Returns
 // false when cancelled.
-static bool best_name(const ts_grammar *g, TSNode def, const uint8_t *src, uint32_t len, TSTreeCursor *cur, memo *m,
+static bool best_name(const tj_grammar *g, TSNode def, const uint8_t *src, uint32_t len, TSTreeCursor *cur, memo *m,
                       const volatile size_t *cancel, hit *out) {
 	if (g->name_field) {
 		TSNode nn = ts_node_child_by_field_id(def, g->name_field);
@@ -146,7 +146,7 @@ static bool best_name(const ts_grammar *g, TSNode def, const uint8_t *src, uint3
 
 // pure_virtual reports whether n has a direct child of class
 // CLS_PURE_VIRTUAL.
-static bool pure_virtual(const ts_grammar *g, TSNode n, TSTreeCursor *cur) {
+static bool pure_virtual(const tj_grammar *g, TSNode n, TSTreeCursor *cur) {
 	ts_tree_cursor_reset(cur, n);
 	for (bool ok = ts_tree_cursor_goto_first_child(cur); ok; ok = ts_tree_cursor_goto_next_sibling(cur)) {
 		if (cls_of(g, ts_node_symbol(ts_tree_cursor_current_node(cur))) & CLS_PURE_VIRTUAL) return true;
@@ -174,64 +174,64 @@ static bool push(node_list *l, TSNode n) {
 // collect is extract_defs: depth-first pre-order from the root, skipping
 // anonymous and comment nodes with their subtrees, descending into
 // definitions.
-static int collect(const ts_grammar *g, TSNode root, TSTreeCursor *cur, TSTreeCursor *aux, const volatile size_t *cancel, node_list *out) {
+static int collect(const tj_grammar *g, TSNode root, TSTreeCursor *cur, TSTreeCursor *aux, const volatile size_t *cancel, node_list *out) {
 	ts_tree_cursor_reset(cur, root);
 	for (uint32_t steps = 1;; steps++) {
-		if (steps % CHECK_EVERY == 0 && *cancel) return TS_CANCELLED;
+		if (steps % CHECK_EVERY == 0 && *cancel) return TJ_CANCELLED;
 		TSNode n = ts_tree_cursor_current_node(cur);
 		uint8_t c = cls_of(g, ts_node_symbol(n));
 		bool skip = (c & CLS_COMMENT) || !ts_node_is_named(n);
 		if (!skip && (c & CLS_DEF) && !(g->drop_pure_virtual && pure_virtual(g, n, aux))) {
-			if (!push(out, n)) return TS_NO_MEMORY;
+			if (!push(out, n)) return TJ_NO_MEMORY;
 		}
 		if (!skip && ts_tree_cursor_goto_first_child(cur)) continue;
 		while (!ts_tree_cursor_goto_next_sibling(cur)) {
-			if (!ts_tree_cursor_goto_parent(cur)) return TS_OK;
+			if (!ts_tree_cursor_goto_parent(cur)) return TJ_OK;
 		}
 	}
 }
 
-int ts_defs(TSParser *p, const ts_grammar *g, const char *src, uint32_t len, const volatile size_t *cancel, ts_def **defs, uint32_t *n) {
+int tj_defs(TSParser *p, const tj_grammar *g, const char *src, uint32_t len, const volatile size_t *cancel, tj_def **defs, uint32_t *n) {
 	*defs = NULL;
 	*n = 0;
 	TSTree *tree = ts_parser_parse_string(p, NULL, src, len);
-	if (!tree) return *cancel ? TS_CANCELLED : TS_PARSE_FAILED;
+	if (!tree) return *cancel ? TJ_CANCELLED : TJ_PARSE_FAILED;
 	TSNode root = ts_tree_root_node(tree);
 	TSTreeCursor cur = ts_tree_cursor_new(root), aux = ts_tree_cursor_new(root);
 	node_list nodes = {0};
 	memo m = {0};
-	ts_def *out = NULL;
+	tj_def *out = NULL;
 	int rc = collect(g, root, &cur, &aux, cancel, &nodes);
-	if (rc == TS_OK && nodes.n > 0) {
+	if (rc == TJ_OK && nodes.n > 0) {
 		uint32_t size = 16;
 		while (size < 2 * nodes.n) size *= 2;
 		m.slots = calloc(size, sizeof *m.slots);
 		m.mask = size - 1;
 		out = malloc((size_t)nodes.n * sizeof *out);
-		if (!m.slots || !out) rc = TS_NO_MEMORY;
+		if (!m.slots || !out) rc = TJ_NO_MEMORY;
 	}
 	// Name innermost first, so a def's whole-subtree search is memoized
 	// before any enclosing search walks over it (nested nameless arrows
 	// would otherwise be quadratic).
-	for (uint32_t i = nodes.n; rc == TS_OK && i-- > 0;) {
+	for (uint32_t i = nodes.n; rc == TJ_OK && i-- > 0;) {
 		TSNode d = nodes.nodes[i];
 		hit h;
 		if (!best_name(g, d, (const uint8_t *)src, len, &cur, &m, cancel, &h)) {
-			rc = TS_CANCELLED;
+			rc = TJ_CANCELLED;
 			break;
 		}
-		out[i] = (ts_def){ts_node_start_byte(d), ts_node_end_byte(d), h.start, h.end, ts_node_symbol(d), h.rank != INT16_MAX};
+		out[i] = (tj_def){ts_node_start_byte(d), ts_node_end_byte(d), h.start, h.end, ts_node_symbol(d), h.rank != INT16_MAX};
 	}
 	ts_tree_cursor_delete(&cur);
 	ts_tree_cursor_delete(&aux);
 	free(nodes.nodes);
 	free(m.slots);
 	ts_tree_delete(tree);
-	if (rc != TS_OK) {
+	if (rc != TJ_OK) {
 		free(out);
 		return rc;
 	}
 	*defs = out;
 	*n = nodes.n;
-	return TS_OK;
+	return TJ_OK;
 }

@@ -6,7 +6,9 @@
 // Symbol classes, by symbol id.
 enum { CLS_DEF = 1, CLS_COMMENT = 2, CLS_PURE_VIRTUAL = 4 };
 
-// ts_grammar is what the walk reads of one grammar: per symbol id its class
+// Names here start tj_ (trajscope's), apart from tree-sitter's ts_.
+
+// tj_grammar is what the walk reads of one grammar: per symbol id its class
 // and identifier rank (-1 when not an identifier type), and the ids of the
 // "name" and "declarator" fields (0 when the grammar has none).
 typedef struct {
@@ -15,25 +17,25 @@ typedef struct {
 	uint32_t nsym;
 	TSFieldId name_field, declarator_field;
 	bool drop_pure_virtual;
-} ts_grammar;
+} tj_grammar;
 
-// ts_def is one definition node; name_start/name_end locate the node its
+// tj_def is one definition node; name_start/name_end locate the node its
 // name is the text of, when has_name.
 typedef struct {
 	uint32_t start, end, name_start, name_end;
 	TSSymbol symbol;
 	uint8_t has_name;
-} ts_def;
+} tj_def;
 
-enum { TS_OK = 0, TS_PARSE_FAILED = 1, TS_CANCELLED = 2, TS_NO_MEMORY = 3 };
+enum { TJ_OK = 0, TJ_PARSE_FAILED = 1, TJ_CANCELLED = 2, TJ_NO_MEMORY = 3 };
 
-// ts_defs parses src with p and lists its definitions in *defs (malloc'd,
-// *n of them; the caller frees it). It returns TS_OK or why not; p's
+// tj_defs parses src with p and lists its definitions in *defs (malloc'd,
+// *n of them; the caller frees it). It returns TJ_OK or why not; p's
 // cancellation flag, when raised, stops the parse and the walks.
-int ts_defs(TSParser *p, const ts_grammar *g, const char *src, uint32_t len, const volatile size_t *cancel, ts_def **defs, uint32_t *n);
+int tj_defs(TSParser *p, const tj_grammar *g, const char *src, uint32_t len, const volatile size_t *cancel, tj_def **defs, uint32_t *n);
 
-// ts_language is the grammar of a language index (see grammar.go), NULL
+// tj_language is the grammar of a language index (see grammar.go), NULL
 // when out of range.
-const TSLanguage *ts_language(int i);
+const TSLanguage *tj_language(int i);
 
 #endif
