@@ -104,9 +104,9 @@ func (g *grammar) walk(ctx context.Context, content []byte) ([]Def, error) {
 	var n C.uint32_t
 	rc := C.tj_defs(cp.p, &g.cg.c, src, C.uint32_t(len(content)), cp.flag, &out, &n)
 	runtime.KeepAlive(content)
+	defer C.free(unsafe.Pointer(out)) // NULL unless TJ_OK
 	if !stop() {
 		// The flag is raised, or will be: this parser is done for.
-		C.free(unsafe.Pointer(out))
 		return nil, ctx.Err()
 	}
 	switch rc {
@@ -120,7 +120,6 @@ func (g *grammar) walk(ctx context.Context, content []byte) ([]Def, error) {
 		return nil, errParse
 	}
 	if n == 0 {
-		C.free(unsafe.Pointer(out))
 		return nil, nil
 	}
 	cdefs := unsafe.Slice(out, int(n))
@@ -132,6 +131,5 @@ func (g *grammar) walk(ctx context.Context, content []byte) ([]Def, error) {
 			defs[i].Name = python.StripSpace(python.DecodeUTF8(content[s:e]))
 		}
 	}
-	C.free(unsafe.Pointer(out))
 	return defs, nil
 }
