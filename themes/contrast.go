@@ -4,7 +4,6 @@ import (
 	"image/color"
 	"math"
 
-	"github.com/alecthomas/chroma/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -74,39 +73,4 @@ func ratio(la, lb float64) float64 {
 		la, lb = lb, la
 	}
 	return (la + 0.05) / (lb + 0.05)
-}
-
-// readable returns a syntax style whose every colour reaches target against
-// each of the backgrounds: a colour short of it moves towards white on a
-// dark theme and towards black on a light one, in small steps, so the
-// style's hues stay recognisable.
-func readable(st *chroma.Style, bgs []color.Color, target float64, dark bool) *chroma.Style {
-	worst := func(c chroma.Colour) float64 {
-		l := luminance(c.Red(), c.Green(), c.Blue())
-		w := math.Inf(1)
-		for _, bg := range bgs {
-			w = min(w, ratio(l, Luminance(bg)))
-		}
-		return w
-	}
-	fix := func(c chroma.Colour) chroma.Colour {
-		for step := 0; step < 40 && worst(c) < target; step++ {
-			if dark {
-				c = c.Brighten(0.08)
-			} else {
-				c = c.Brighten(-0.08)
-			}
-		}
-		return c
-	}
-	out, err := st.Builder().Transform(func(e chroma.StyleEntry) chroma.StyleEntry {
-		if e.Colour.IsSet() {
-			e.Colour = fix(e.Colour)
-		}
-		return e
-	}).Build()
-	if err != nil {
-		return st
-	}
-	return out
 }

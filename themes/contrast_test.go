@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"charm.land/lipgloss/v2"
-	"github.com/alecthomas/chroma/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -85,33 +84,24 @@ func TestThemeContrast(t *testing.T) {
 		if r := Ratio(band, pane); r < 1.25 {
 			t.Errorf("%s: read band %v differs from the pane by %.2f, want >= 1.25", name, band, r)
 		}
-		for _, tt := range th.Chroma.Types() {
-			c := th.Chroma.Get(tt).Colour
-			if !c.IsSet() {
+		if th.Syntax == nil {
+			t.Errorf("%s: no syntax style", name)
+			continue
+		}
+		for cls, st := range th.Syntax {
+			if st.Fg == nil {
 				continue
 			}
-			fg := lipgloss.Color(c.String())
-			if r := Ratio(fg, pane); r < th.Target() {
-				t.Errorf("%s syntax %s %s on the pane: %.2f < %.1f", name, tt, c, r, th.Target())
+			if _, basic := st.Fg.(ansi.BasicColor); basic {
+				t.Errorf("%s syntax %s: palette colour %v", name, SyntaxClass(cls).Name(), st.Fg)
 			}
-			if r := Ratio(fg, band); r < 4.5 {
-				t.Errorf("%s syntax %s %s on the band: %.2f < 4.5", name, tt, c, r)
+			if r := Ratio(st.Fg, pane); r < th.Target() {
+				t.Errorf("%s syntax %s %v on the pane: %.2f < %.1f", name, SyntaxClass(cls).Name(), st.Fg, r, th.Target())
+			}
+			if r := Ratio(st.Fg, band); r < 4.5 {
+				t.Errorf("%s syntax %s %v on the band: %.2f < 4.5", name, SyntaxClass(cls).Name(), st.Fg, r)
 			}
 		}
-	}
-}
-
-// readable moves a colour only as far as it must: one that reads already
-// is kept, and a dark grey on black becomes light enough.
-func TestReadable(t *testing.T) {
-	st := chroma.MustNewStyle("t", chroma.StyleEntries{chroma.Comment: "#404040", chroma.Keyword: "#ffffff"})
-	out := readable(st, []color.Color{x(16)}, 4.5, true)
-	if got := out.Get(chroma.Keyword).Colour.String(); got != "#ffffff" {
-		t.Errorf("keyword moved to %s", got)
-	}
-	c := out.Get(chroma.Comment).Colour
-	if r := Ratio(lipgloss.Color(c.String()), x(16)); r < 4.5 || r > 6 {
-		t.Errorf("comment %s has contrast %.2f, want just above 4.5", c, r)
 	}
 }
 

@@ -1,5 +1,5 @@
 // Package themes holds every colour trajscope's explorer uses: lipgloss styles
-// for the panes and the chroma style for source code, for a dark, a light and
+// for the panes and the syntax style for source code, for a dark, a light and
 // a high-contrast theme, plus a colourless variant for NO_COLOR. The ui
 // package has no colour literals; it asks a Theme.
 package themes
@@ -12,7 +12,6 @@ import (
 	"sync"
 
 	"charm.land/lipgloss/v2"
-	"github.com/alecthomas/chroma/v2"
 )
 
 // Names lists the --theme values.
@@ -27,9 +26,10 @@ type Theme struct {
 	// Color is false for the NO_COLOR variant, where every marker must stay
 	// legible through glyphs and text attributes alone.
 	Color bool
-	// Chroma is the syntax style, its colours made to reach the theme's
-	// contrast on the pane and the read band; nil means no syntax colours.
-	Chroma *chroma.Style
+	// Syntax is the style of each syntax class, its colours chosen to reach
+	// the theme's contrast on the pane and 4.5 on the read band; nil means
+	// no syntax colours.
+	Syntax *Syntax
 	// target: see Target.
 	target float64
 
@@ -74,7 +74,7 @@ type palette struct {
 	newGold, reread, err, escape                        color.Color
 	spark                                               [4]color.Color
 	read, search, edit, run, submit, other              color.Color
-	chroma                                              string
+	syntax                                              syntaxPalette
 	bold                                                bool // bolder text for projectors
 	// target is the contrast ratio every text colour reaches against the
 	// pane background: 4.5, the WCAG AA level, or 7 (AAA) for projectors.
@@ -120,7 +120,7 @@ func darkPalette() palette {
 		newGold:   x(46), reread: x(173), err: x(196), escape: x(201),
 		spark: [4]color.Color{x(51), x(201), x(226), x(46)},
 		read:  x(51), search: x(201), edit: x(226), run: x(75), submit: x(46), other: x(245),
-		chroma: "github-dark", target: 4.5,
+		syntax: darkSyntax(), target: 4.5,
 	}
 }
 
@@ -134,13 +134,13 @@ func lightPalette() palette {
 		newGold:   x(28), reread: x(130), err: x(160), escape: x(127),
 		spark: [4]color.Color{x(25), x(127), x(130), x(28)},
 		read:  x(25), search: x(127), edit: x(130), run: x(23), submit: x(28), other: x(240),
-		chroma: "github", target: 4.5,
+		syntax: lightSyntax(), target: 4.5,
 	}
 }
 
 // contrastPalette is for projectors: saturated colours at 7:1, bold text, a
-// read band that holds up in a bright room and the modus syntax styles
-// (designed for the same contrast).
+// read band that holds up in a bright room and syntax colours at the same
+// contrast.
 func contrastPalette(dark bool) palette {
 	p := palette{
 		muted: x(252), faint: x(250), accent: x(51), title: x(231), titleBg: x(19), titleIdle: x(240),
@@ -150,7 +150,7 @@ func contrastPalette(dark bool) palette {
 		newGold:   x(46), reread: x(226), err: x(210), escape: x(213),
 		spark: [4]color.Color{x(51), x(213), x(226), x(46)},
 		read:  x(51), search: x(213), edit: x(226), run: x(81), submit: x(46), other: x(231),
-		chroma: "modus-vivendi", bold: true, target: 7,
+		syntax: contrastSyntax(true), bold: true, target: 7,
 	}
 	if !dark {
 		p.muted, p.faint, p.accent, p.title, p.titleBg, p.titleIdle = x(16), x(238), x(19), x(231), x(19), x(240)
@@ -160,7 +160,7 @@ func contrastPalette(dark bool) palette {
 		p.newGold, p.reread, p.err, p.escape = x(22), x(90), x(124), x(90)
 		p.spark = [4]color.Color{x(19), x(90), x(124), x(22)}
 		p.read, p.search, p.edit, p.run, p.submit, p.other = x(19), x(90), x(124), x(23), x(22), x(16)
-		p.chroma = "modus-operandi"
+		p.syntax = contrastSyntax(false)
 	}
 	return p
 }
@@ -237,15 +237,7 @@ func build(name string, dark bool, p palette) *Theme {
 		return s().Foreground(c)
 	}
 	t := &Theme{Name: name, Dark: dark, Color: true, target: p.target}
-	bg := darkBg
-	if !dark {
-		bg = lightBg
-	}
-	if st := chromaStyle(p.chroma); st != nil {
-		// Code sits on the pane and on the read band: its colours must read
-		// on both.
-		t.Chroma = readable(readable(st, []color.Color{bg}, p.target, dark), []color.Color{bg, p.readNowBg}, 4.5, dark)
-	}
+	t.Syntax = syntaxFrom(p.syntax)
 	t.AppName = fg(p.accent).Bold(true)
 	t.HeaderKey = fg(p.muted)
 	t.HeaderValue = fg(p.fg).Bold(true)
@@ -302,7 +294,7 @@ func build(name string, dark bool, p palette) *Theme {
 func mono(dark bool) *Theme {
 	s := lipgloss.NewStyle
 	plain := s()
-	t := &Theme{Name: "mono", Dark: dark, Color: false, Chroma: nil}
+	t := &Theme{Name: "mono", Dark: dark, Color: false}
 	t.AppName = s().Bold(true)
 	t.HeaderKey, t.HeaderValue, t.HeaderSep = plain, s().Bold(true), plain
 	t.PaneTitle = s().Reverse(true)

@@ -15,18 +15,18 @@ func TestGet(t *testing.T) {
 		dark    bool
 		noColor bool
 		want    string
-		chroma  string
+		dark2   bool // the theme's own background
 	}{
-		{"auto", true, false, "dark", "github-dark"},
-		{"auto", false, false, "light", "github"},
-		{"", true, false, "dark", "github-dark"},
-		{"dark", false, false, "dark", "github-dark"},
-		{"light", true, false, "light", "github"},
-		{"contrast", true, false, "contrast", "modus-vivendi"},
-		{"contrast", false, false, "contrast", "modus-operandi"},
-		{"high-contrast", true, false, "contrast", "modus-vivendi"},
-		{"light", true, true, "mono", ""},
-		{"CONTRAST", true, true, "mono", ""},
+		{"auto", true, false, "dark", true},
+		{"auto", false, false, "light", false},
+		{"", true, false, "dark", true},
+		{"dark", false, false, "dark", true},
+		{"light", true, false, "light", false},
+		{"contrast", true, false, "contrast", true},
+		{"contrast", false, false, "contrast", false},
+		{"high-contrast", true, false, "contrast", true},
+		{"light", true, true, "mono", true},
+		{"CONTRAST", false, true, "mono", false},
 	}
 	for _, c := range cases {
 		th, err := Get(c.name, c.dark, c.noColor)
@@ -34,12 +34,9 @@ func TestGet(t *testing.T) {
 			t.Errorf("%s: %v", c.name, err)
 			continue
 		}
-		chroma := ""
-		if th.Chroma != nil {
-			chroma = th.Chroma.Name
-		}
-		if th.Name != c.want || chroma != c.chroma || th.Color == c.noColor {
-			t.Errorf("Get(%q, dark=%v, noColor=%v) = %s/%s color=%v, want %s/%s", c.name, c.dark, c.noColor, th.Name, chroma, th.Color, c.want, c.chroma)
+		if th.Name != c.want || th.Dark != c.dark2 || th.Color == c.noColor || (th.Syntax == nil) != c.noColor {
+			t.Errorf("Get(%q, dark=%v, noColor=%v) = %s dark=%v color=%v syntax=%v, want %s dark=%v", c.name, c.dark, c.noColor,
+				th.Name, th.Dark, th.Color, th.Syntax != nil, c.want, c.dark2)
 		}
 	}
 	for _, bad := range []string{"neon", "solarized"} {

@@ -6,7 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
-	"github.com/trajscope/trajscope/internal/syntax"
+	"github.com/trajscope/trajscope/highlight"
 	"github.com/trajscope/trajscope/model"
 )
 
@@ -80,7 +80,7 @@ func Prewarm(run *model.Run) {
 	if run == nil {
 		return
 	}
-	syntax.Prewarm(prewarmPaths(run))
+	highlight.Prewarm(prewarmPaths(run))
 }
 
 // prewarmLexers is how many kinds of file Prewarm readies: the first frame

@@ -1,6 +1,6 @@
 // Package html writes a run as one self-contained HTML page to step through
 // in a browser: the header, the timeline, the source of every file the run
-// touched or the gold names (highlighted now, by chroma, with the explorer's
+// touched or the gold names (syntax-highlighted, with the explorer's
 // gutter marks), the observation, the gold with its diagnosis and the
 // cumulative-coverage curves. The page loads nothing: its style and script
 // are inline and allowed by hash in its Content-Security-Policy, which
@@ -25,8 +25,6 @@ import (
 	"io"
 	"strings"
 	"sync"
-
-	"github.com/alecthomas/chroma/v2"
 
 	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/internal/termsafe"
@@ -143,11 +141,6 @@ func Write(w io.Writer, a *scoring.Analysis, o Options) error {
 	}
 	d := viewdata.New(a)
 	data := buildData(d, o)
-	style := th.Chroma
-	if style == nil {
-		style = themes.SyntaxStyle("github")
-	}
-	f := formatter()
 	v := &view{Title: "trajscope · " + termsafe.Line(d.Run.InstanceID), Data0: data, Theme: pageTheme(o.Theme, th),
 		Who: termsafe.Line(model.Who(d.Run.Agent, d.Run.Model)), Format: termsafe.Line(d.Run.Format), Sem: a.Sem.String(),
 		ViewBox: fmt.Sprintf("-2 0 %g %g", chartW+4, chartH), Base: chartY(0), Width: chartW, Height: chartH}
@@ -161,17 +154,10 @@ func Write(w io.Writer, a *scoring.Analysis, o Options) error {
 			fd.Large = len(content)
 			continue
 		}
-		h, err := highlight(f, style, fd.raw, content)
-		if err != nil {
-			return fmt.Errorf("%s: %w", fd.Path, err)
-		}
-		// Chroma escaped every token; the rest is its fixed markup.
-		v.Sources = append(v.Sources, source{ID: k, HTML: template.HTML(h)})
+		// source escaped every piece of text; the rest is its fixed markup.
+		v.Sources = append(v.Sources, source{ID: k, HTML: template.HTML(sourceHTML(fd.raw, content))})
 	}
-	css, err := stylesheet(f, style, v.Theme)
-	if err != nil {
-		return err
-	}
+	css := stylesheet()
 	js, err := dataJSON(data)
 	if err != nil {
 		return err
@@ -215,30 +201,23 @@ func pageTheme(name string, th *themes.Theme) string {
 	return "light"
 }
 
-// stylesheet is the page's one style element: its own rules, then chroma's
-// for the syntax style. In auto, the light style's rules apply under the
-// browser's light preference (rewritten onto the dark wrapper's class,
-// after a reset so no dark colour survives where the light style sets
-// none).
-func stylesheet(f interface {
-	WriteCSS(io.Writer, *chroma.Style) error
-}, style *chroma.Style, theme string) (string, error) {
+// stylesheet is the page's one style element: its own rules, then the
+// syntax classes' colours of each of its themes (dark by default, light
+// when chosen or, in auto, when the browser prefers it, and high
+// contrast), taken from the explorer's themes.
+func stylesheet() string {
+	get := func(name string, dark bool) *themes.Theme {
+		th, _ := themes.Get(name, dark, false)
+		return th
+	}
+	light := syntaxVars(get("light", false))
 	var b strings.Builder
 	b.WriteString(pageCSS)
-	if err := f.WriteCSS(&b, style); err != nil {
-		return "", err
-	}
-	if theme == "auto" {
-		light := themes.SyntaxStyle("github")
-		var l strings.Builder
-		if err := f.WriteCSS(&l, light); err != nil {
-			return "", err
-		}
-		mode := func(s *chroma.Style) string { return s.Mode().String() }
-		rules := strings.ReplaceAll(l.String(), "."+mode(light), "."+mode(style))
-		fmt.Fprintf(&b, "@media (prefers-color-scheme: light) {\n.chroma.%s [class] { color: inherit; background-color: transparent; font-weight: inherit; font-style: inherit; text-decoration: inherit }\n%s}\n", mode(style), rules)
-	}
-	return b.String(), nil
+	fmt.Fprintf(&b, ":root {%s }\nhtml.theme-light {%s }\n", syntaxVars(get("dark", true)), light)
+	fmt.Fprintf(&b, "@media (prefers-color-scheme: light) {\n  html.theme-auto {%s }\n}\n", light)
+	fmt.Fprintf(&b, "html.theme-contrast {%s }\n", syntaxVars(get("contrast", true)))
+	b.WriteString(syntaxCSS())
+	return b.String()
 }
 
 // dataJSON encodes the page's data with HTML escaping ("<", ">", "&" and the

@@ -1,15 +1,14 @@
 package html
 
 import (
-	"bytes"
+	"fmt"
+	"html"
+	"strconv"
 	"strings"
 
-	"github.com/alecthomas/chroma/v2"
-	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
-
-	"github.com/trajscope/trajscope/internal/syntax"
-	"github.com/trajscope/trajscope/internal/syntax/lexers"
+	"github.com/trajscope/trajscope/highlight"
 	"github.com/trajscope/trajscope/internal/termsafe"
+	"github.com/trajscope/trajscope/themes"
 )
 
 // maxHighlight is the largest file worth tokenising; a larger one is shown
@@ -23,47 +22,90 @@ const maxEmbed = 16 << 20
 // tabWidth is how far tabs expand, as in the explorer's source pane.
 const tabWidth = 4
 
-// formatter writes one span of class "line" per source line, each holding
-// the line number (class "ln") and the code (class "cl"); the page's gutter
-// marks are classes on the line spans. Chroma escapes every token.
-func formatter() *chromahtml.Formatter {
-	return chromahtml.New(chromahtml.WithClasses(true), chromahtml.WithLineNumbers(true),
-		chromahtml.WithModeClasses(true), chromahtml.WithCSSComments(false))
-}
-
-// highlight renders a file's source as chroma's HTML, one line span per
-// editor line: control characters shown as visible escapes and tabs
-// expanded, exactly as the explorer displays them, so the line numbers and
-// marks line up with it.
-func highlight(f *chromahtml.Formatter, style *chroma.Style, path string, content []byte) (string, error) {
+// sourceHTML renders a file's source as HTML, one span of class "line" per
+// editor line holding its number (class "ln") and its code (class "cl"),
+// each token in a span whose class names its syntax class ("s-k" for a
+// keyword); the page's gutter marks are classes on the line spans. Lines
+// are shown as the explorer shows them (control characters as visible
+// escapes, tabs expanded), so numbers and marks line up with it; every
+// piece of text is escaped.
+func sourceHTML(path string, content []byte) string {
 	plain := plainLines(content)
 	text := strings.Join(plain, "\n") + "\n"
-	var lexer chroma.Lexer
+	var spans [][]highlight.Span
 	if len(content) <= maxHighlight {
-		lexer = syntax.Lexer(path, text)
+		// A lexer that dropped or added a line would put every mark on the
+		// wrong line: Lines refuses such output and the file shows plain.
+		if s, ok := highlight.For(path, text[:min(len(text), 64<<10)]).Lines(text); ok && len(s) == len(plain) {
+			spans = s
+		}
 	}
-	out, err := format(f, style, lexer, text)
-	if err == nil && strings.Count(out, `<span class="line">`) == len(plain) {
-		return out, nil
+	var b strings.Builder
+	b.Grow(len(text) * 2)
+	b.WriteString(`<pre class="src"><code>`)
+	digits := len(strconv.Itoa(len(plain)))
+	for i, l := range plain {
+		fmt.Fprintf(&b, `<span class="line"><span class="ln">%*d</span><span class="cl">`, digits, i+1)
+		if spans == nil {
+			b.WriteString(html.EscapeString(l))
+		} else {
+			for _, sp := range spans[i] {
+				if sp.Class == themes.Plain {
+					b.WriteString(html.EscapeString(sp.Text))
+					continue
+				}
+				b.WriteString(`<span class="s-`)
+				b.WriteString(sp.Class.Name())
+				b.WriteString(`">`)
+				b.WriteString(html.EscapeString(sp.Text))
+				b.WriteString(`</span>`)
+			}
+		}
+		b.WriteString("\n</span></span>")
 	}
-	// A lexer that dropped or added a line would put every mark on the
-	// wrong line: show the file plain instead.
-	return format(f, style, nil, text)
+	b.WriteString("</code></pre>")
+	return b.String()
 }
 
-func format(f *chromahtml.Formatter, style *chroma.Style, lexer chroma.Lexer, text string) (string, error) {
-	if lexer == nil {
-		lexer = lexers.Fallback
+// syntaxCSS colours the syntax classes: one rule per class, naming a
+// custom property each theme block of the page sets (syntaxVars).
+func syntaxCSS() string {
+	var b strings.Builder
+	for c := themes.SyntaxClass(1); c < themes.NumSyntaxClasses; c++ {
+		fmt.Fprintf(&b, "#files .src .s-%s { color: var(--s-%s, inherit);", c.Name(), c.Name())
+		fmt.Fprintf(&b, " font-weight: var(--s-%s-w, inherit); font-style: var(--s-%s-i, inherit); text-decoration: var(--s-%s-u, inherit); }\n",
+			c.Name(), c.Name(), c.Name())
 	}
-	it, err := chroma.Coalesce(lexer).Tokenise(nil, text)
-	if err != nil {
-		return "", err
+	return b.String()
+}
+
+// syntaxVars is one theme's syntax style as the custom properties
+// syntaxCSS reads.
+func syntaxVars(th *themes.Theme) string {
+	if th.Syntax == nil {
+		return ""
 	}
-	var b bytes.Buffer
-	if err := f.Format(&b, style, it); err != nil {
-		return "", err
+	var b strings.Builder
+	for c, st := range th.Syntax {
+		if c == int(themes.Plain) {
+			continue
+		}
+		n := themes.SyntaxClass(c).Name()
+		if st.Fg != nil {
+			r, g, bl := themes.RGB(st.Fg)
+			fmt.Fprintf(&b, " --s-%s: #%02x%02x%02x;", n, r, g, bl)
+		}
+		if st.Bold {
+			fmt.Fprintf(&b, " --s-%s-w: bold;", n)
+		}
+		if st.Italic {
+			fmt.Fprintf(&b, " --s-%s-i: italic;", n)
+		}
+		if st.Underline {
+			fmt.Fprintf(&b, " --s-%s-u: underline;", n)
+		}
 	}
-	return b.String(), nil
+	return b.String()
 }
 
 // plainLines splits content into display lines: one per editor line, the CR

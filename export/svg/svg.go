@@ -14,7 +14,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/alecthomas/chroma/v2"
 	uv "github.com/charmbracelet/ultraviolet"
 
 	"github.com/trajscope/trajscope/export/screen"
@@ -61,27 +60,18 @@ func Write(w io.Writer, a *scoring.Analysis, o screen.Options) error {
 	return b.Flush()
 }
 
-// defaults are the theme's text and background colours: its syntax style's
-// (the explorer's source pane is most of the screen).
+// defaults are the colours of text and background the terminal leaves to
+// itself: the background the theme's contrast was computed against.
 func defaults(th *themes.Theme) (fg, bg color.Color) {
-	fg, bg = color.RGBA{0xd0, 0xd0, 0xd0, 0xff}, color.RGBA{0x0d, 0x11, 0x17, 0xff}
+	fg, bg = color.RGBA{0xd0, 0xd0, 0xd0, 0xff}, color.RGBA{0x00, 0x00, 0x00, 0xff}
 	if !th.Dark {
 		fg, bg = color.RGBA{0x1f, 0x23, 0x28, 0xff}, color.RGBA{0xff, 0xff, 0xff, 0xff}
 	}
-	if th.Chroma != nil {
-		e := th.Chroma.Get(chroma.Background)
-		if e.Background.IsSet() {
-			bg = rgb(e.Background)
-		}
-		if e.Colour.IsSet() {
-			fg = rgb(e.Colour)
-		}
+	if c := th.Background(); c != nil {
+		r, g, b := themes.RGB(c)
+		bg = color.RGBA{r, g, b, 0xff}
 	}
 	return fg, bg
-}
-
-func rgb(c chroma.Colour) color.Color {
-	return color.RGBA{c.Red(), c.Green(), c.Blue(), 0xff}
 }
 
 // cell is one cell as drawn: its text, width and resolved colours.

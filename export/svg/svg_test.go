@@ -111,10 +111,10 @@ func TestStillIsTheExplorersScreen(t *testing.T) {
 		o    screen.Options
 		bg   string
 	}{
-		{"demo dark", exporttest.Demo(t), screen.Options{Width: 120, Height: 40, Theme: "dark", Step: 6}, "#0d1117"},
-		{"demo light", exporttest.Demo(t), screen.Options{Width: 100, Height: 30, Theme: "light", Step: 4}, "#f7f7f7"},
+		{"demo dark", exporttest.Demo(t), screen.Options{Width: 120, Height: 40, Theme: "dark", Step: 6}, "#000000"},
+		{"demo light", exporttest.Demo(t), screen.Options{Width: 100, Height: 30, Theme: "light", Step: 4}, "#ffffff"},
 		{"demo contrast", exporttest.Demo(t), screen.Options{Width: 80, Height: 24, Theme: "contrast", Step: 20}, "#000000"},
-		{"hostile", exporttest.Hostile(t), screen.Options{Width: 120, Height: 40, Theme: "auto", Step: 1}, "#0d1117"},
+		{"hostile", exporttest.Hostile(t), screen.Options{Width: 120, Height: 40, Theme: "auto", Step: 1}, "#000000"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

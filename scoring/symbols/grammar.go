@@ -1,6 +1,7 @@
 package symbols
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 
@@ -22,11 +23,12 @@ import (
 	"github.com/smacker/go-tree-sitter/typescript/typescript"
 )
 
-// symClass flags, per grammar symbol, as walk.h names them.
+// symClass flags, per grammar symbol.
 const (
 	clsDef         = 1 << iota // in DEF_NODES for the language
 	clsComment                 // type contains "comment": skipped with its subtree
 	clsPureVirtual             // cpp's pure_virtual_clause
+	clsNamed                   // a named node's symbol
 )
 
 // grammar is one mapped language, with its parser pool and a per-symbol
@@ -34,18 +36,24 @@ const (
 // type strings.
 type grammar struct {
 	name  string
-	index int // tj_language's
 	lang  *sitter.Language
 	defs  map[string]bool
-	pool  sync.Pool // *cParser; parsers are not goroutine-safe
+	pool  sync.Pool // *sitter.Parser; parsers are not goroutine-safe
 	once  sync.Once
-	class []uint8  // by symbol id
+	class []uint8  // by symbol id, clsNamed included
 	types []string // by symbol id
 	ranks []int16  // identifier rank by symbol id, -1 when not an identifier type
-	cg    *cGrammar
+	// nameField and declaratorField: whether the grammar has these fields
+	// (a look-up of a field it lacks finds nothing, but costs a call).
+	nameField, declaratorField bool
+	dropPureVirtual            bool
+	// query finds the defs ("[(t1) (t2) …] @def"); qerr says why there is
+	// none.
+	query *sitter.Query
+	qerr  error
 }
 
-// languages are the mapped grammars, in walk.c tj_language's order.
+// languages are the mapped grammars.
 var languages = []struct {
 	name string
 	get  func() *sitter.Language
@@ -74,12 +82,17 @@ var (
 
 func loadGrammars() {
 	grammars = make(map[string]*grammar, len(languages))
-	for i, l := range languages {
-		g := &grammar{name: l.name, index: i, lang: l.get(), defs: map[string]bool{}}
+	for _, l := range languages {
+		g := &grammar{name: l.name, lang: l.get(), defs: map[string]bool{}}
 		for _, t := range defNodes[l.name] {
 			g.defs[t] = true
 		}
-		g.pool.New = func() any { return g.cg.newParser() }
+		lang := g.lang
+		g.pool.New = func() any {
+			p := sitter.NewParser()
+			p.SetLanguage(lang)
+			return p
+		}
 		grammars[l.name] = g
 	}
 }
@@ -110,9 +123,64 @@ func (g *grammar) classify() {
 		t := g.lang.SymbolName(sitter.Symbol(i))
 		g.types[i] = t
 		g.class[i] = classOf(g, t)
+		// A node is named when its (public, alias-aware) symbol is: what
+		// ts_node_is_named answers, read from the table instead of a call
+		// a node.
+		if g.lang.SymbolType(sitter.Symbol(i)) == sitter.SymbolTypeRegular {
+			g.class[i] |= clsNamed
+		}
 		g.ranks[i] = rankOf(t)
 	}
-	g.cg = newCGrammar(g.index, g.class, g.ranks, g.name == "cpp")
+	for i := 1; ; i++ {
+		f := g.lang.FieldName(i)
+		if f == "" {
+			break
+		}
+		g.nameField = g.nameField || f == "name"
+		g.declaratorField = g.declaratorField || f == "declarator"
+	}
+	g.dropPureVirtual = g.name == "cpp"
+	g.query, g.qerr = g.defQuery()
+}
+
+// defQuery builds "[(t1) (t2) …] @def" over the table's types that the
+// grammar has as named symbols; a query naming an unknown type (python's
+// async_function_definition) would not compile.
+func (g *grammar) defQuery() (*sitter.Query, error) {
+	var alts []string
+	for _, t := range defNodes[g.name] {
+		for i, name := range g.types {
+			if name == t && g.class[i]&clsNamed != 0 {
+				alts = append(alts, "("+t+")")
+				break
+			}
+		}
+	}
+	if len(alts) == 0 {
+		return nil, nil
+	}
+	q, err := sitter.NewQuery([]byte("["+strings.Join(alts, " ")+"] @def"), g.lang)
+	if err != nil {
+		// Every type was checked against the grammar, so only a grammar
+		// upgrade gets here; fail loudly rather than find no symbols.
+		return nil, fmt.Errorf("symbols: definition query for %s: %w", g.name, err)
+	}
+	return q, nil
+}
+
+// info returns the type, class and identifier rank of a node from the
+// tables, by strings for symbols outside them (ERROR is 65535).
+func (g *grammar) info(n *sitter.Node) (string, uint8, int16) {
+	s := int(n.Symbol())
+	if s < len(g.types) {
+		return g.types[s], g.class[s], g.ranks[s]
+	}
+	t := n.Type()
+	c := classOf(g, t)
+	if n.IsNamed() {
+		c |= clsNamed
+	}
+	return t, c, rankOf(t)
 }
 
 func classOf(g *grammar, t string) uint8 {

@@ -14,7 +14,7 @@ import (
 // walkDefs is a literal transcription of upstream extract_defs (named=false)
 // and extract_named_defs (named=true): a cursor walk in pre-order through
 // go-tree-sitter's Go API, plus the cpp pure_virtual_clause compensation.
-// It is the oracle for walk.c.
+// It is the oracle for the walk.
 func walkDefs(g *grammar, content []byte, named bool) ([]Def, error) {
 	p := sitter.NewParser()
 	defer p.Close()
@@ -56,17 +56,6 @@ func walkDefs(g *grammar, content []byte, named bool) ([]Def, error) {
 	}
 }
 
-// info is a node's type, class and identifier rank by the grammar's
-// tables, by strings for symbols outside them (ERROR is 65535).
-func (g *grammar) info(n *sitter.Node) (string, uint8, int16) {
-	s := int(n.Symbol())
-	if s < len(g.types) {
-		return g.types[s], g.class[s], g.ranks[s]
-	}
-	t := n.Type()
-	return t, classOf(g, t), rankOf(t)
-}
-
 // nodeText is src[start:end].decode("utf-8", errors="replace"), with
 // Python's slice clamping.
 func nodeText(src []byte, n *sitter.Node) string {
@@ -77,7 +66,7 @@ func nodeText(src []byte, n *sitter.Node) string {
 	return python.DecodeUTF8(src[s:e])
 }
 
-// checkOracle compares walk.c's extraction with the literal walk.
+// checkOracle compares the walk's extraction with the literal walk.
 func checkOracle(t testing.TB, path string, src []byte) {
 	t.Helper()
 	got, err := extract(context.Background(), path, src)
@@ -89,7 +78,7 @@ func checkOracle(t testing.TB, path string, src []byte) {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("%s: walk.c and the oracle differ\n walk.c %v\n oracle %v", path, got, want)
+		t.Fatalf("%s: the walk and the oracle differ\n the walk %v\n oracle %v", path, got, want)
 	}
 }
 
@@ -147,20 +136,20 @@ func oracleName(g *grammar, def *sitter.Node, src []byte, cur *sitter.TreeCursor
 }
 
 // TestWalkSkips: no real grammar puts a def under a skipped node, so
-// pretend Python's "block" and "decorated_definition" are comments: walk.c
+// pretend Python's "block" and "decorated_definition" are comments: the walk
 // must leave out the defs under them, as the oracle does. And names made
 // of what Python's strip() removes are no names.
 func TestWalkSkips(t *testing.T) {
 	g := grammarFor("python")
-	fake := &grammar{name: g.name, index: g.index, lang: g.lang, types: g.types, ranks: g.ranks,
-		class: append([]uint8(nil), g.class...)}
+	fake := &grammar{name: g.name, lang: g.lang, types: g.types, ranks: g.ranks,
+		class: append([]uint8(nil), g.class...), nameField: g.nameField, declaratorField: g.declaratorField,
+		query: g.query}
 	for i, name := range g.types {
 		if name == "block" || name == "decorated_definition" {
 			fake.class[i] |= clsComment
 		}
 	}
-	fake.cg = newCGrammar(fake.index, fake.class, fake.ranks, false)
-	fake.pool.New = func() any { return fake.cg.newParser() }
+	fake.pool.New = g.pool.New
 	// sample.py: plain (decorated), fetch, inner (in fetch's block), Outer,
 	// Inner and method (in Outer's block). mod.py: alpha, Beta, gamma and
 	// delta (in Beta's block).
@@ -183,7 +172,7 @@ func TestWalkSkips(t *testing.T) {
 			gotNames = append(gotNames, d.Name)
 		}
 		if !reflect.DeepEqual(got, oracle) || !reflect.DeepEqual(gotNames, names) {
-			t.Errorf("%s: walk.c %v, oracle %v, want %v", file, got, oracle, names)
+			t.Errorf("%s: the walk %v, oracle %v, want %v", file, got, oracle, names)
 		}
 	}
 }

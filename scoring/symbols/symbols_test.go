@@ -318,7 +318,7 @@ func TestLanguageFixtures(t *testing.T) {
 
 // testDefs is Defs under the default parse budget.
 func testDefs(path string, content []byte) ([]Def, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), DefaultTimeout)
-	defer cancel()
-	return Defs(ctx, path, content)
+	// No deadline: a test must not fail because the machine is slow (the
+	// budget is tested on a grammar loop, which never ends by itself).
+	return Defs(context.Background(), path, content)
 }

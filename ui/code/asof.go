@@ -36,13 +36,13 @@ func (m *Model) asOfView(lines []string, base []byte, edits []viewdata.Edit) str
 	t := m.Ctx.Theme
 	// Replayed once per file and number of edits, not per frame.
 	key := fmt.Sprintf("%s\x00%d", m.file, len(edits))
-	if m.asOfKey != key || m.asOfHL == nil || m.asOfHL.style != t.Chroma {
+	if m.asOfKey != key || m.asOfHL == nil || m.asOfHL.style != t.Syntax {
 		changes := make([]model.Change, len(edits))
 		for i, e := range edits {
 			changes[i] = e.Change
 		}
 		m.asOfText, m.asOfApplied, m.asOfOK = display.Replay(string(base), changes)
-		m.asOfHL, m.asOfKey = newHighlighter(t.Chroma), key
+		m.asOfHL, m.asOfKey = newHighlighter(t.Syntax), key
 	}
 	text, applied, ok := m.asOfText, m.asOfApplied, m.asOfOK
 	note := fmt.Sprintf(" as of step %d: %d recorded edit(s) replayed", m.Ctx.Cur+1, applied)

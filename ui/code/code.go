@@ -287,10 +287,10 @@ func (m *Model) syncTheme() {
 		return
 	}
 	m.theme = t
-	if m.hl == nil || m.hl.style != t.Chroma {
+	if m.hl == nil || m.hl.style != t.Syntax {
 		// The highlighted lines depend only on the syntax style: a theme
 		// with the same one keeps them.
-		m.hl = newHighlighter(t.Chroma)
+		m.hl = newHighlighter(t.Syntax)
 	}
 	m.marks = marks{
 		now:     t.MarkReadNow.Render(display.GlyphReadNow),

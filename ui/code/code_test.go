@@ -5,12 +5,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/trajscope/trajscope/themes"
 )
 
 func TestHighlighter(t *testing.T) {
-	h := newHighlighter(styles.Get("github-dark"))
+	h := newHighlighter(syntaxOf("dark"))
 	src := []byte("def f(x):\r\n\treturn x  # \x1b[2J\n\nclass A:\n    pass\n")
 	lines, _ := h.lines("a.py", src, 1, 5)
 	want := []string{"def f(x):", "    return x  # \\e[2J", "", "class A:", "    pass"}
@@ -35,7 +36,7 @@ func TestHighlighter(t *testing.T) {
 	if plain[1] != "    return x  # \\e[2J" {
 		t.Errorf("plain line = %q", plain[1])
 	}
-	if got, _ := newHighlighter(styles.Get("github")).lines("notes.unknownext", []byte("x\ny"), 1, 2); len(got) != 2 || ansi.Strip(got[1]) != "y" {
+	if got, _ := newHighlighter(syntaxOf("light")).lines("notes.unknownext", []byte("x\ny"), 1, 2); len(got) != 2 || ansi.Strip(got[1]) != "y" {
 		t.Errorf("unknown language = %q", got)
 	}
 	if got := plainLines(nil); len(got) != 1 || got[0] != "" {
@@ -57,7 +58,7 @@ func TestHighlightWindow(t *testing.T) {
 	for i := 1; i <= 1000; i++ {
 		fmt.Fprintf(&src, "def f%d(x):  # line %d\n    return x\n", i, i)
 	}
-	h := newHighlighter(styles.Get("github-dark"))
+	h := newHighlighter(syntaxOf("dark"))
 	lines, _ := h.lines("big.py", []byte(src.String()), 900, 960)
 	if len(lines) != 2000 {
 		t.Fatalf("%d lines", len(lines))
@@ -71,7 +72,7 @@ func TestHighlightWindow(t *testing.T) {
 			t.Errorf("line %d highlighted: %v, want %v", c.line, !c.want, c.want)
 		}
 	}
-	whole := newHighlighter(styles.Get("github-dark"))
+	whole := newHighlighter(syntaxOf("dark"))
 	for from := 1; from <= 2000; from += chunkLines {
 		whole.lines("big.py", []byte(src.String()), from, from)
 	}
@@ -84,9 +85,9 @@ func TestHighlightWindow(t *testing.T) {
 	}
 	// A docstring opened in the context lines is coloured as a string.
 	doc := "x = 1\n\"\"\"\n" + strings.Repeat("not code\n", chunkLines) + "\"\"\"\n"
-	h = newHighlighter(styles.Get("github-dark"))
+	h = newHighlighter(syntaxOf("dark"))
 	got, _ := h.lines("doc.py", []byte(doc), chunkLines+1, chunkLines+2)
-	first, _ := newHighlighter(styles.Get("github-dark")).lines("doc.py", []byte(doc), 1, chunkLines+2)
+	first, _ := newHighlighter(syntaxOf("dark")).lines("doc.py", []byte(doc), 1, chunkLines+2)
 	if got[chunkLines] != first[chunkLines] {
 		t.Errorf("a chunk inside a docstring: %q, whole-file %q", got[chunkLines], first[chunkLines])
 	}
@@ -103,4 +104,10 @@ func plainLines(content []byte) []string {
 		f.prepare(c)
 	}
 	return f.plain
+}
+
+// syntaxOf is a theme's syntax style.
+func syntaxOf(name string) *themes.Syntax {
+	th, _ := themes.Get(name, name == "dark", false)
+	return th.Syntax
 }

@@ -1,14 +1,13 @@
 package code
 
 import (
-	"image/color"
 	"strings"
 
-	"github.com/alecthomas/chroma/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/trajscope/trajscope/internal/syntax"
+	"github.com/trajscope/trajscope/highlight"
 	"github.com/trajscope/trajscope/internal/termsafe"
+	"github.com/trajscope/trajscope/themes"
 )
 
 // tabWidth is how far tabs in source files expand.
@@ -27,8 +26,8 @@ const (
 // highlighter turns files into syntax-highlighted lines, chunk by chunk as
 // they come into view, and keeps them: stepping only changes the gutter.
 type highlighter struct {
-	style *chroma.Style
-	sgr   map[chroma.TokenType]string
+	style *themes.Syntax
+	sgr   [themes.NumSyntaxClasses]string
 	files map[string]*hlFile
 }
 
@@ -39,11 +38,19 @@ type hlFile struct {
 	raw, plain, lines []string
 	widths            []int
 	ready, done       []bool // by chunk: plain text made, highlighted
-	lexer             chroma.Lexer
+	lexer             *highlight.Lexer
 }
 
-func newHighlighter(style *chroma.Style) *highlighter {
-	return &highlighter{style: style, sgr: map[chroma.TokenType]string{}, files: map[string]*hlFile{}}
+// newHighlighter highlights with a theme's syntax style; nil shows code
+// plain.
+func newHighlighter(style *themes.Syntax) *highlighter {
+	h := &highlighter{style: style, files: map[string]*hlFile{}}
+	if style != nil {
+		for c, st := range style {
+			h.sgr[c] = sgr(st)
+		}
+	}
+	return h
 }
 
 // lines returns a file's display lines (index 0 is line 1) and their
@@ -115,10 +122,7 @@ func (h *highlighter) open(path string, content []byte) *hlFile {
 	if h.style == nil || len(content) > 4<<20 {
 		return f // no colours (NO_COLOR), or too big to be worth tokenising
 	}
-	f.lexer = syntax.Lexer(path, string(content[:min(len(content), 64<<10)]))
-	if f.lexer != nil {
-		f.lexer = chroma.Coalesce(f.lexer)
-	}
+	f.lexer = highlight.For(path, string(content[:min(len(content), 64<<10)]))
 	return f
 }
 
@@ -129,39 +133,24 @@ func (h *highlighter) chunk(f *hlFile, c int) {
 	end := min(start+chunkLines, len(f.lines))
 	ctx := max(start-contextLines, 0)
 	// Tokenise the cleaned text, so offsets match what is displayed.
-	it, err := f.lexer.Tokenise(nil, strings.Join(f.plain[ctx:end], "\n")+"\n")
-	if err != nil {
+	spans, ok := f.lexer.Lines(strings.Join(f.plain[ctx:end], "\n") + "\n")
+	if !ok || len(spans) != end-ctx {
 		return
 	}
-	out := make([]string, 0, end-ctx)
 	var b strings.Builder
-	for tok := it(); tok != chroma.EOF; tok = it() {
-		sgr := h.seq(tok.Type)
-		parts := strings.Split(tok.Value, "\n")
-		for k, p := range parts {
-			if k > 0 {
-				out = append(out, b.String())
-				b.Reset()
-			}
-			if p == "" {
-				continue
-			}
-			if sgr != "" {
-				b.WriteString(sgr)
-				b.WriteString(p)
+	for i := start; i < end; i++ {
+		b.Reset()
+		for _, sp := range spans[i-ctx] {
+			if seq := h.sgr[sp.Class]; seq != "" {
+				b.WriteString(seq)
+				b.WriteString(sp.Text)
 				b.WriteString(ansi.ResetStyle)
 			} else {
-				b.WriteString(p)
+				b.WriteString(sp.Text)
 			}
 		}
+		f.lines[i] = b.String()
 	}
-	if b.Len() > 0 {
-		out = append(out, b.String())
-	}
-	if len(out) != end-ctx {
-		return
-	}
-	copy(f.lines[start:end], out[start-ctx:])
 }
 
 // splitLines splits content into editor lines, a final newline ending the
@@ -174,32 +163,26 @@ func splitLines(content []byte) []string {
 	return strings.Split(text, "\n")
 }
 
-// seq is the SGR sequence of a token type under the chroma style; the
-// background is left to the terminal.
-func (h *highlighter) seq(tt chroma.TokenType) string {
-	if s, ok := h.sgr[tt]; ok {
-		return s
+// sgr is the SGR sequence of a syntax style; the background is left to
+// the terminal.
+func sgr(st themes.SyntaxStyle) string {
+	var a ansi.Style
+	if st.Fg != nil {
+		a = a.ForegroundColor(st.Fg)
 	}
-	e := h.style.Get(tt)
-	var st ansi.Style
-	if e.Colour.IsSet() {
-		st = st.ForegroundColor(color.RGBA{R: e.Colour.Red(), G: e.Colour.Green(), B: e.Colour.Blue(), A: 0xff})
+	if st.Bold {
+		a = a.Bold()
 	}
-	if e.Bold == chroma.Yes {
-		st = st.Bold()
+	if st.Italic {
+		a = a.Italic(true)
 	}
-	if e.Italic == chroma.Yes {
-		st = st.Italic(true)
+	if st.Underline {
+		a = a.Underline(true)
 	}
-	if e.Underline == chroma.Yes {
-		st = st.Underline(true)
+	if len(a) == 0 {
+		return ""
 	}
-	s := ""
-	if len(st) > 0 {
-		s = st.String()
-	}
-	h.sgr[tt] = s
-	return s
+	return a.String()
 }
 
 // expandTabs replaces tabs with spaces to the next multiple of width,
