@@ -3,17 +3,24 @@ package cli
 import (
 	"crypto/sha256"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/trajscope/trajscope/demo"
 	"github.com/trajscope/trajscope/internal/filefacts"
-	"github.com/trajscope/trajscope/internal/testkit"
+	"github.com/trajscope/trajscope/testkit"
 )
 
 // TestMain points the user cache directory at a temporary one, so no test
 // of this package reads or writes the real cache.
 func TestMain(m *testing.M) {
+	if os.Getenv(asMainEnv) != "" {
+		// This test binary, started by a test as the trajscope command
+		// (asMain): the command line is cli's, as main gives it.
+		os.Exit(Execute(os.Args[1:], Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Demo: demo.FS()}))
+	}
 	dir, err := os.MkdirTemp("", "trajscope-cli-cache-")
 	if err != nil {
 		panic(err)
@@ -22,6 +29,17 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// asMainEnv set makes the test binary run as the trajscope command.
+const asMainEnv = "TRAJSCOPE_CLI_AS_MAIN"
+
+// asMain is a command running this test binary as trajscope with args:
+// what main does, without building the binary.
+func asMain(args ...string) *osexec.Cmd {
+	cmd := osexec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), asMainEnv+"=1")
+	return cmd
 }
 
 // useCache gives a test its own empty user cache directory and returns

@@ -7,11 +7,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/trajscope/trajscope/internal/redact"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/observed"
 	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/parsers/gold"
+	"github.com/trajscope/trajscope/redact"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
 )

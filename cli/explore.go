@@ -10,8 +10,8 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/trajscope/trajscope/demo"
-	"github.com/trajscope/trajscope/internal/redact"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/redact"
 	"github.com/trajscope/trajscope/report"
 	"github.com/trajscope/trajscope/runset"
 	"github.com/trajscope/trajscope/scoring"

@@ -18,7 +18,6 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/trajscope/trajscope/internal/filefacts"
-	"github.com/trajscope/trajscope/internal/testkit"
 )
 
 // openPTY opens a pseudo-terminal: the explorer runs only on a terminal.
@@ -57,13 +56,17 @@ type onTerminal struct {
 	screen bytes.Buffer
 }
 
+// hangGuard is how long a test waits for the explorer before calling it
+// hung: a guard, not a speed requirement.
+const hangGuard = 60 * time.Second
+
 // explorer starts the binary with args on a pseudo-terminal and waits for
 // its first frame (the timeline's title).
 func explorer(t *testing.T, args ...string) *onTerminal {
 	t.Helper()
 	master, tty := openPTY(t)
-	o := &onTerminal{cmd: osexec.Command(testkit.Binary(t), args...), master: master}
-	o.cmd.Env = append(os.Environ(), "TERM=xterm-256color")
+	o := &onTerminal{cmd: asMain(args...), master: master}
+	o.cmd.Env = append(o.cmd.Env, "TERM=xterm-256color")
 	o.cmd.Stdin, o.cmd.Stdout, o.cmd.Stderr = tty, tty, tty
 	o.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
 	if err := o.cmd.Start(); err != nil {
@@ -81,9 +84,9 @@ func explorer(t *testing.T, args ...string) *onTerminal {
 			}
 		}
 	}()
-	if !o.await("Timeline", 20*time.Second) {
+	if !o.await("Timeline", hangGuard) {
 		o.cmd.Process.Kill()
-		t.Fatal("the explorer drew no timeline in 20 s")
+		t.Fatalf("the explorer drew no timeline in %v", hangGuard)
 	}
 	return o
 }
@@ -129,9 +132,9 @@ func TestHangupKeepsTheCache(t *testing.T) {
 		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			t.Fatalf("the explorer died of %v: %v", ws.Signal(), err)
 		}
-	case <-time.After(20 * time.Second):
+	case <-time.After(hangGuard):
 		cmd.Process.Kill()
-		t.Fatal("the explorer did not end within 20 s of SIGHUP")
+		t.Fatalf("the explorer did not end within %v of SIGHUP", hangGuard)
 	}
 	if _, n, _ := filefacts.Usage(cacheDir); n != 2 {
 		t.Errorf("after SIGHUP the cache holds %d entries, want 2 (the commit's paths and its files' facts)", n)
@@ -164,7 +167,7 @@ func TestGoldProblemsAfterTheExplorer(t *testing.T) {
 	if err := o.cmd.Wait(); err != nil {
 		t.Fatalf("the explorer: %v", err)
 	}
-	o.await("broken-1", 5*time.Second)
+	o.await("broken-1", hangGuard)
 	out := o.output()
 	warning := strings.Index(out, "row 2 (broken-1): gold_context[0].start_line: expected an integer")
 	timeline := strings.Index(out, "Timeline")

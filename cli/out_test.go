@@ -37,7 +37,7 @@ func TestOutNeverReplacesWhatIsNotOurs(t *testing.T) {
 		if s != stdout {
 			t.Errorf("the FIFO's reader got %q, want %q", s, stdout)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(60 * time.Second):
 		t.Fatal("the FIFO's reader got nothing")
 	}
 	if st, _ := os.Lstat(fifo); st.Mode()&os.ModeNamedPipe == 0 {

@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/trajscope/trajscope/internal/redact"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/parsers/gold"
+	"github.com/trajscope/trajscope/redact"
 	"github.com/trajscope/trajscope/report"
 	"github.com/trajscope/trajscope/runset"
 	"github.com/trajscope/trajscope/source"

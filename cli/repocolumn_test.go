@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/testkit"
+	"github.com/trajscope/trajscope/testkit"
 )
 
 // A gold with a repo column and no repo_url (the hub's verified parquet)

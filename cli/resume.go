@@ -7,8 +7,8 @@ import (
 	"io"
 	"io/fs"
 
+	"github.com/trajscope/trajscope/inputfile"
 	"github.com/trajscope/trajscope/internal/atomicfile"
-	"github.com/trajscope/trajscope/internal/inputfile"
 	"github.com/trajscope/trajscope/report"
 	"github.com/trajscope/trajscope/scoring"
 )

@@ -69,7 +69,7 @@ func TestNamedFIFOIsReadOnce(t *testing.T) {
 				if r.code != wantCode || got != want {
 					t.Errorf("from a FIFO: exit %d, stdout\n%s\nfrom the file: exit %d, stdout\n%s\nstderr: %s", r.code, got, wantCode, want, r.stderr)
 				}
-			case <-time.After(20 * time.Second):
+			case <-time.After(60 * time.Second):
 				t.Fatal("blocked on the FIFO")
 			}
 		})
@@ -145,7 +145,7 @@ func TestSpecialFilesInFolders(t *testing.T) {
 						t.Errorf("stderr lacks %q:\n%s", s, r.stderr)
 					}
 				}
-			case <-time.After(30 * time.Second):
+			case <-time.After(60 * time.Second):
 				t.Fatal("blocked or never ended on a special file")
 			}
 		})

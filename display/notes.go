@@ -6,6 +6,7 @@ import (
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/story"
 )
 
 // Notes the explorer and the plain summary both print, so that the two tell
@@ -30,13 +31,9 @@ const (
 	EditLocGoldPatch = "no patch: reference scores the gold patch"
 )
 
-// NoRepoGiven is the reason a run has no repository when neither --repo nor
-// --cache was given; the advice to pass one then says it all.
-const NoRepoGiven = "no --repo or --cache given"
-
 // NoRepoBanner says the repository is missing, why, and how to give it.
 func NoRepoBanner(reason string) string {
-	if reason == NoRepoGiven {
+	if reason == story.NoRepoGiven {
 		return "no repository: showing the lines the run displayed; pass --repo DIR or --cache DIR"
 	}
 	return fmt.Sprintf("no repository (%s): showing the lines the run displayed; pass --repo DIR or --cache DIR", termsafe.Line(reason))
@@ -45,7 +42,7 @@ func NoRepoBanner(reason string) string {
 // NoRepoShort is NoRepoBanner for a pane: how to give the repository comes
 // before the reason, which a narrow pane may cut.
 func NoRepoShort(reason string) string {
-	if reason == NoRepoGiven {
+	if reason == story.NoRepoGiven {
 		return "no repository: pass --repo DIR or --cache DIR"
 	}
 	return "no repository: pass --repo DIR or --cache DIR · " + termsafe.Line(reason)

@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/testkit/benchgen"
 	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/parsers/miniswe"
+	"github.com/trajscope/trajscope/testkit/benchgen"
 )
 
 // BenchmarkLoadMiniSWE loads a generated mini-swe-agent v1 trajectory from

@@ -10,8 +10,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/trajscope/trajscope/internal/archive"
-	"github.com/trajscope/trajscope/internal/inputfile"
+	"github.com/trajscope/trajscope/archive"
+	"github.com/trajscope/trajscope/inputfile"
 	"github.com/trajscope/trajscope/internal/lazyre"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/trajscope/trajscope/internal/inputfile"
+	"github.com/trajscope/trajscope/inputfile"
 )
 
 // headSize is how much of a file content detection reads.

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/trajscope/trajscope/internal/inputfile"
+	"github.com/trajscope/trajscope/inputfile"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/unified"
 )

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/agentless"
 	"github.com/trajscope/trajscope/parsers/agentlessloc"
@@ -26,6 +25,7 @@ import (
 	"github.com/trajscope/trajscope/parsers/prometheus"
 	"github.com/trajscope/trajscope/parsers/sweagent"
 	"github.com/trajscope/trajscope/parsers/unified"
+	"github.com/trajscope/trajscope/testkit"
 )
 
 const (

@@ -3,8 +3,8 @@ package report_test
 import (
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/report"
+	"github.com/trajscope/trajscope/testkit"
 )
 
 // FuzzParse: any bytes give rows or an error, never a panic, and whatever

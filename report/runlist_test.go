@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/story"
 )
 
 // Beside a row the run list says first why its figures are missing (the
@@ -23,7 +24,7 @@ func TestRunListNote(t *testing.T) {
 		{"checkout_failed: bad URL", "checkout_failed", true, "checkout_failed: bad URL"},
 	}
 	for _, c := range cases {
-		r := &ListRow{Note: c.note, Analysed: c.analysed}
+		r := &story.Row{Note: c.note, Analysed: c.analysed}
 		r.Lenses[model.LensObserved].Error = c.err
 		if got := noteOf(r, model.LensObserved); got != c.want {
 			t.Errorf("note %q, error %q: %q, want %q", c.note, c.err, got, c.want)

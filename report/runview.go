@@ -11,6 +11,7 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/scoring/diagnose"
+	"github.com/trajscope/trajscope/story"
 )
 
 // WriteRunSummary prints what the explorer shows of one run as plain text,
@@ -32,7 +33,7 @@ func WriteRunSummary(w io.Writer, a *scoring.Analysis, lens model.Lens) error {
 	fmt.Fprintln(b, strings.Join(meta, " · "))
 	fmt.Fprintf(b, "%s · %s · %s\n", plural(n, "action"),
 		plural(a.Lenses[model.LensContextBench].NumSteps, "contextbench step"), plural(a.Lenses[model.LensObserved].NumSteps, "observed step"))
-	if sp := display.RunSpend(run).Words(); sp != "" {
+	if sp := display.SpendWords(story.RunSpend(run)); sp != "" {
 		fmt.Fprintf(b, "spent: %s\n", sp)
 	}
 	if a.Partial != nil {

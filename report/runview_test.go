@@ -14,6 +14,7 @@ import (
 	"github.com/trajscope/trajscope/report"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
+	"github.com/trajscope/trajscope/story"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -112,7 +113,7 @@ func controlByte(s string) string {
 // Rows that share an instance id are told apart in the list: by their
 // files' paths from where those part, or by their place in one file.
 func TestLabels(t *testing.T) {
-	rows := []report.ListRow{
+	rows := []story.Row{
 		{ID: "a__b-1", Path: "runs/a__b-1.traj", Loaded: true},
 		{ID: "a__b-1", Path: "runs/a__b-1.checkpoints.jsonl", Loaded: true},
 		{ID: "c__d-2", Path: "runs/page.json", Index: 0, Loaded: true},
@@ -124,7 +125,7 @@ func TestLabels(t *testing.T) {
 	}
 	want := []string{"a__b-1 (a__b-1.traj)", "a__b-1 (a__b-1.checkpoints.jsonl)", "c__d-2 (#1 in file)", "c__d-2 (#2 in file)",
 		"e__f-3 (again/e__f-3.traj.json)", "e__f-3 (e__f-3.traj.json)", "g__h-4", "z.jsonl", "z.jsonl"}
-	if got := report.Labels(rows); !reflect.DeepEqual(got, want) {
+	if got := story.Labels(rows); !reflect.DeepEqual(got, want) {
 		t.Errorf("Labels = %q\nwant %q", got, want)
 	}
 }

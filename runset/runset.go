@@ -19,13 +19,13 @@ import (
 	"time"
 
 	"github.com/trajscope/trajscope/grep"
-	"github.com/trajscope/trajscope/internal/inputfile"
+	"github.com/trajscope/trajscope/inputfile"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/parsers/gold"
-	"github.com/trajscope/trajscope/report"
 	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/story"
 )
 
 // Options say how the runs are analysed.
@@ -58,7 +58,7 @@ type Set struct {
 	mu   sync.Mutex
 
 	srcs []*src
-	rows []report.ListRow
+	rows []story.Row
 	refs []ref // rows[i]'s source and place in it
 
 	nextLoad, nextAnalyse int
@@ -128,7 +128,7 @@ func New(paths []string, format string) (*Set, error) {
 func (s *Set) add(path string) {
 	s.srcs = append(s.srcs, &src{path: path})
 	s.refs = append(s.refs, ref{len(s.srcs) - 1, -1})
-	s.rows = append(s.rows, report.ListRow{Path: path, ID: filepath.Base(path), Pos: len(s.rows) + 1})
+	s.rows = append(s.rows, story.Row{Path: path, ID: filepath.Base(path), Pos: len(s.rows) + 1})
 }
 
 // renumber sets the positions of the rows from the one at index from on.
@@ -148,10 +148,10 @@ func (s *Set) Prepare(o Options) {
 }
 
 // Rows returns a copy of the list's rows, in list order.
-func (s *Set) Rows() []report.ListRow {
+func (s *Set) Rows() []story.Row {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]report.ListRow(nil), s.rows...)
+	return append([]story.Row(nil), s.rows...)
 }
 
 // Progress says how far the background work is: files read of all files,
@@ -228,11 +228,11 @@ func (s *Set) load(k int) {
 func (s *Set) loadOne(k int) {
 	sr := s.srcs[k]
 	runs, err := parsers.Load(sr.path, s.format)
-	var rows []report.ListRow
+	var rows []story.Row
 	var refs []ref
 	for i := range runs {
 		runs[i].Path = sr.path
-		row := report.NewListRow(&runs[i])
+		row := story.NewRow(&runs[i])
 		row.Index = i
 		rows = append(rows, row)
 		refs = append(refs, ref{k, i})
@@ -246,7 +246,7 @@ func (s *Set) loadOne(k int) {
 			s.warnings = append(s.warnings, msg)
 		} else {
 			sr.err = err
-			rows = []report.ListRow{{Path: sr.path, ID: filepath.Base(sr.path), Loaded: true, Note: msg}}
+			rows = []story.Row{{Path: sr.path, ID: filepath.Base(sr.path), Loaded: true, Note: msg}}
 			refs = []ref{{k, -1}}
 		}
 	}
@@ -420,14 +420,14 @@ func (s *Set) analyse(i int) (*scoring.Analysis, func(string) string, error) {
 		notes = append(notes, "no repository: "+a.Partial.Reason())
 	}
 	s.mu.Lock()
-	row := report.NewListRow(&run)
+	row := story.NewRow(&run)
 	row.Pos, row.Path, row.Index, row.Note = s.rows[i].Pos, s.rows[i].Path, r.index, strings.Join(notes, "; ")
 	row.Summarize(a)
 	if _, noGold := err.(*GoldError); noGold {
 		// Scored against empty gold, a run covers "everything": say
 		// nothing rather than 1.00.
 		for l := range row.Lenses {
-			row.Lenses[l] = report.ListLens{Error: "missing_gold"}
+			row.Lenses[l] = story.Figures{Error: "missing_gold"}
 		}
 	}
 	s.rows[i] = row

@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/parsers/gold"
 	"github.com/trajscope/trajscope/source"
+	"github.com/trajscope/trajscope/testkit"
 )
 
 const demoTask = "../demo/task"

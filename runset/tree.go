@@ -3,10 +3,10 @@ package runset
 import (
 	"time"
 
-	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/observed"
 	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/story"
 )
 
 // filesCache keeps the scoring.FileCache of the last few checkouts: runs of one
@@ -44,7 +44,7 @@ func (c *filesCache) get(key string, tree model.Tree, parseTimeout time.Duration
 func (s *Set) tree(run *model.Run, g *model.Gold) (*scoring.FileCache, func(string) string) {
 	co := s.o.Checkouts
 	if co == nil {
-		return s.rebuilt(run, g, display.NoRepoGiven), nil
+		return s.rebuilt(run, g, story.NoRepoGiven), nil
 	}
 	p := &run.Prediction
 	key, err := co.Key(p.RepoURL, g.URL(), p.Commit, g.Commit, p.InstanceID)

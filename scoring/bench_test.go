@@ -7,10 +7,10 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
+	"github.com/trajscope/trajscope/testkit"
 )
 
 // pythonFile generates n lines of plausible Python: classes with methods.

@@ -6,11 +6,11 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/observed"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
+	"github.com/trajscope/trajscope/testkit"
 )
 
 // observedRun reads the vector repository (mod.py has 13 lines, util.py 2)

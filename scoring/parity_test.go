@@ -9,12 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/gold"
 	"github.com/trajscope/trajscope/parsers/unified"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
+	"github.com/trajscope/trajscope/testkit"
 )
 
 const vectors = "../testdata/testvectors"

@@ -7,10 +7,10 @@ import (
 	"testing/fstest"
 
 	"github.com/trajscope/trajscope/internal/python"
-	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
+	"github.com/trajscope/trajscope/testkit"
 )
 
 // resolveFiles is the repository used by the Resolve tables: it holds the

@@ -5,12 +5,12 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/testkit"
-	"github.com/trajscope/trajscope/internal/testkit/benchgen"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/miniswe"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
+	"github.com/trajscope/trajscope/testkit"
+	"github.com/trajscope/trajscope/testkit/benchgen"
 )
 
 // genRun generates a task, parses its trajectory and stores its repository

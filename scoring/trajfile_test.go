@@ -7,12 +7,12 @@ import (
 	"testing"
 
 	"github.com/trajscope/trajscope/internal/python"
-	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/parsers/gold"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
+	"github.com/trajscope/trajscope/testkit"
 )
 
 // TestParityTrajectoryFiles: each trajectory file of trajfile_cases.json,

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/testkit"
+	"github.com/trajscope/trajscope/testkit"
 )
 
 // users reports how many holders the shared handle of the repository at

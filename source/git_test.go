@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/testkit"
+	"github.com/trajscope/trajscope/testkit"
 )
 
 // copyDir copies a directory tree (regular files, dirs and symlinks).

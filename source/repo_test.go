@@ -13,8 +13,8 @@ import (
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/testkit"
 )
 
 // repoKeyCases and friends were checked against the upstream Python.

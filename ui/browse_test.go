@@ -12,15 +12,15 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/trajscope/trajscope/report"
 	"github.com/trajscope/trajscope/runset"
 	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/story"
 )
 
 // runs is a fixed list for the browser: every row is analysed.
-type runs []report.ListRow
+type runs []story.Row
 
-func (r runs) Rows() []report.ListRow         { return r }
+func (r runs) Rows() []story.Row              { return r }
 func (r runs) Step() bool                     { return false }
 func (r runs) Progress() (int, int, int, int) { return 1, 1, len(r), len(r) }
 func (r runs) Warnings() []string             { return nil }
@@ -28,7 +28,7 @@ func (r runs) Grep(string) map[int]bool       { return nil }
 func listOf(ids ...string) runs {
 	var out runs
 	for i, id := range ids {
-		out = append(out, report.ListRow{Pos: i + 1, ID: id, Loaded: true, Analysed: true})
+		out = append(out, story.Row{Pos: i + 1, ID: id, Loaded: true, Analysed: true})
 	}
 	return out
 }

@@ -87,8 +87,16 @@ func press(name string) tea.KeyPressMsg {
 	return tea.KeyPressMsg{Code: r[0], Text: name}
 }
 
-// send delivers messages and feeds back what their commands produce at
-// once (pane messages); commands that wait (ticks, the editor) are dropped.
+// Ticks never fire in tests: a test that wants one sends its message.
+func init() {
+	tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd {
+		return func() tea.Msg { return nil }
+	}
+}
+
+// send delivers messages and feeds back what their commands produce
+// (pane messages, loaded runs); ticks never fire (init above), and the
+// editor's command is dropped.
 func send(m *Model, msgs ...tea.Msg) {
 	for _, msg := range msgs {
 		_, cmd := m.Update(msg)
@@ -100,22 +108,25 @@ func run(m *Model, cmd tea.Cmd, depth int) {
 	if cmd == nil || depth > 4 {
 		return
 	}
-	ch := make(chan tea.Msg, 1)
-	go func() { ch <- cmd() }()
-	select {
-	case msg := <-ch:
-		switch msg := msg.(type) {
-		case tea.BatchMsg:
-			for _, c := range msg {
-				run(m, c, depth+1)
-			}
-		case tea.QuitMsg, nil:
-		default:
-			_, next := m.Update(msg)
-			run(m, next, depth+1)
+	switch msg := cmd().(type) {
+	case tea.BatchMsg:
+		for _, c := range msg {
+			run(m, c, depth+1)
 		}
-	case <-time.After(20 * time.Millisecond):
+	case tea.QuitMsg, nil:
+	default:
+		if isExec(msg) {
+			return // the editor: a test never starts one
+		}
+		_, next := m.Update(msg)
+		run(m, next, depth+1)
 	}
+}
+
+// isExec reports whether msg is Bubble Tea's request to run a process
+// (tea.ExecProcess's message, a type it does not export).
+func isExec(msg tea.Msg) bool {
+	return strings.HasSuffix(fmt.Sprintf("%T", msg), ".execMsg")
 }
 
 // typeKeys sends key names in order.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/internal/termsafe"
+	"github.com/trajscope/trajscope/story"
 	"github.com/trajscope/trajscope/ui/keys"
 	"github.com/trajscope/trajscope/ui/pane"
 )
@@ -82,7 +83,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		m.status = "spend: time and tokens per step (u: coverage)"
 		if !m.ctx.Spend {
 			m.status = "coverage"
-		} else if display.RunSpend(m.ctx.Data.Run).Words() == "" {
+		} else if display.SpendWords(story.RunSpend(m.ctx.Data.Run)) == "" {
 			m.status = "this run records no timestamps, tokens or cost"
 		}
 	case key.Matches(k, keys.Play):

@@ -1,3 +1,5 @@
+//go:build promises
+
 package ui
 
 import (
@@ -7,21 +9,21 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/testkit"
 )
 
 // helperEnv names the gold end line TestTUIHelper is to open the explorer
 // with, and whether without the repository ("1e11,norepo").
 const helperEnv = "TRAJSCOPE_TUI_HELPER"
 
-// TestTUIHelper is the child of TestTUIHugeGoldSpan: it opens the explorer
+// TestTUIHelper is the child of TestPromiseTUIHugeGoldSpan: it opens the explorer
 // on the demo with a gold span claiming a huge end, renders every step and
 // the gold jumps, the picker and the gold panel.
 func TestTUIHelper(t *testing.T) {
 	spec := os.Getenv(helperEnv)
 	if spec == "" {
-		t.Skip("run by TestTUIHugeGoldSpan")
+		t.Skip("run by TestPromiseTUIHugeGoldSpan")
 	}
 	var end float64
 	var mode string
@@ -47,7 +49,7 @@ func TestTUIHelper(t *testing.T) {
 // A gold span claiming a huge end (1e11, 4e9, 2^62 lines) costs the
 // explorer what the file and the run have, with the repository and
 // without: per-line tables are as long as the file, never as the claim.
-func TestTUIHugeGoldSpan(t *testing.T) {
+func TestPromiseTUIHugeGoldSpan(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the explorer in capped child processes")
 	}

@@ -165,8 +165,12 @@ func (m *Model) armIdle(d time.Duration) tea.Cmd {
 	}
 	m.idleGen++
 	gen := m.idleGen
-	return tea.Tick(d, func(time.Time) tea.Msg { return idleMsg{gen} })
+	return tick(d, func(time.Time) tea.Msg { return idleMsg{gen} })
 }
+
+// tick is tea.Tick; tests replace it with one that never fires, so what
+// they run does not depend on how fast the machine is.
+var tick = tea.Tick
 
 // idle gives each Idler one piece of work, and comes back at once while
 // any is left: a key pressed meanwhile waits for one piece at most.

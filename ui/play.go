@@ -41,7 +41,7 @@ func (m *Model) togglePlay() tea.Cmd {
 
 func (m *Model) nextTick() tea.Cmd {
 	gen := m.tickGen
-	return tea.Tick(speeds[m.speed], func(time.Time) tea.Msg { return tickMsg{gen} })
+	return tick(speeds[m.speed], func(time.Time) tea.Msg { return tickMsg{gen} })
 }
 
 func (m *Model) tick(t tickMsg) tea.Cmd {

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/testkit"
-	"github.com/trajscope/trajscope/internal/testkit/benchgen"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/miniswe"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
+	"github.com/trajscope/trajscope/testkit"
+	"github.com/trajscope/trajscope/testkit/benchgen"
 )
 
 // benchAnalysis parses and analyses a generated mini-swe-agent v1 run of n

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/trajscope/trajscope/internal/testkit/benchgen"
+	"github.com/trajscope/trajscope/testkit/benchgen"
 )
 
 // bigRepo writes a bare git repository whose one pack holds a large history:

@@ -21,7 +21,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/trajscope/trajscope/internal/testkit/benchgen"
+	"github.com/trajscope/trajscope/testkit/benchgen"
 )
 
 func main() {

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/story"
 )
 
 // The coverage charts' geometry, shared with the script through the page
@@ -76,7 +76,7 @@ func spendBars(run *model.Run) (bars []bar, what string) {
 	n := len(run.Actions)
 	vals := make([]float64, n)
 	top, what := 0.0, "tokens per step"
-	spends := display.StepSpends(run)
+	spends := story.StepSpends(run)
 	for i := range vals {
 		vals[i] = float64(spends[i].Tokens)
 		top = math.Max(top, vals[i])

@@ -9,6 +9,7 @@ import (
 	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/story"
 	"github.com/trajscope/trajscope/ui/viewdata"
 )
 
@@ -143,7 +144,7 @@ func buildData(d *viewdata.Data, o Options) *pageData {
 		p.Grans = append(p.Grans, g.String())
 	}
 	total := 0
-	spends := display.StepSpends(d.Run)
+	spends := story.StepSpends(d.Run)
 	for i := range d.Run.Actions {
 		act := &d.Run.Actions[i]
 		cat := display.Category(act).String()
@@ -158,7 +159,7 @@ func buildData(d *viewdata.Data, o Options) *pageData {
 		p.Actions = append(p.Actions, action{Cat: cat, Glyph: display.CategoryGlyph(cat), Short: d.Short(i),
 			Tool: termsafe.Line(act.Tool), Cmd: termsafe.Text(act.Command), Thought: termsafe.Text(strings.TrimSpace(d.Run.Thought(i))),
 			Obs: obs, Lines: lines, Cut: cut})
-		p.Actions[len(p.Actions)-1].Spend = spends[i].Words()
+		p.Actions[len(p.Actions)-1].Spend = display.SpendWords(spends[i])
 	}
 	index := p.files(d)
 	for _, l := range model.Lenses {

@@ -201,7 +201,7 @@ func TestCreateSpecialFilesInPlace(t *testing.T) {
 		if s != "through the pipe" {
 			t.Errorf("the reader got %q", s)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(60 * time.Second):
 		t.Fatal("the reader got nothing")
 	}
 	if st, _ := os.Lstat(fifo); st.Mode()&os.ModeNamedPipe == 0 {

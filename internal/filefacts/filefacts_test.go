@@ -307,7 +307,7 @@ func TestHostileEntries(t *testing.T) {
 				if ok {
 					t.Error("the planted entry was read")
 				}
-			case <-time.After(5 * time.Second):
+			case <-time.After(60 * time.Second):
 				t.Fatal("Get blocked")
 			}
 		})

@@ -9,7 +9,7 @@ import (
 
 	"github.com/charmbracelet/colorprofile"
 
-	"github.com/trajscope/trajscope/internal/testkit"
+	"github.com/trajscope/trajscope/testkit"
 )
 
 // fakeTmux puts a `tmux` first on PATH that records each call in the

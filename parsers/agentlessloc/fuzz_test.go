@@ -4,8 +4,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
+	"github.com/trajscope/trajscope/testkit"
 )
 
 // FuzzAgentlessLoc checks that no input panics and that loaded runs keep

@@ -4,9 +4,9 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
+	"github.com/trajscope/trajscope/testkit"
 )
 
 var load = predtest.Loader(ParseRuns, nil)

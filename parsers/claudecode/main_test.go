@@ -3,7 +3,7 @@ package claudecode
 import (
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/testkit/fuzzmain"
+	"github.com/trajscope/trajscope/testkit/fuzzmain"
 )
 
 // TestMain keeps fuzzing from spending its time minimising (see fuzzmain).

@@ -34,7 +34,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/trajscope/trajscope/internal/inputfile"
+	"github.com/trajscope/trajscope/inputfile"
 	"github.com/trajscope/trajscope/internal/lazyre"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/observed"

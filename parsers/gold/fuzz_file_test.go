@@ -9,8 +9,8 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/testkit"
 )
 
 // checkSet asserts what every loaded Set keeps, whatever the input: each

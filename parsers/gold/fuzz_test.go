@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/testkit"
+	"github.com/trajscope/trajscope/testkit"
 )
 
 // FuzzGoldJSONL: no panic; every non-blank line is either a loaded row or a

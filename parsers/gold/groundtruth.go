@@ -1,7 +1,7 @@
 package gold
 
 import (
-	"github.com/trajscope/trajscope/internal/inputfile"
+	"github.com/trajscope/trajscope/inputfile"
 	"github.com/trajscope/trajscope/parsers/groundtruth"
 )
 

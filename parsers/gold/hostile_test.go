@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
@@ -67,13 +66,9 @@ func TestHostileParquet(t *testing.T) {
 		if err := os.WriteFile(p, c.data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		start := time.Now()
 		_, err := Load(p)
 		if err == nil || !strings.HasPrefix(err.Error(), p+": ") || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v; want %q", c.name, err, c.want)
-		}
-		if d := time.Since(start); d > 2*time.Second {
-			t.Errorf("%s: took %v", c.name, d)
 		}
 	}
 	// The unedited file still loads: the checks refuse only lies.

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/testkit"
+	"github.com/trajscope/trajscope/testkit"
 )
 
 // FuzzGroundTruth checks that no input panics under any of the file names

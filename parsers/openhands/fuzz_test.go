@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
+	"github.com/trajscope/trajscope/testkit"
 )
 
 func checkRun(t *testing.T, run model.Run) {

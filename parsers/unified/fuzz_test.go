@@ -6,7 +6,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/testkit"
+	"github.com/trajscope/trajscope/testkit"
 )
 
 // FuzzUnifiedRead: any input reads without panicking; records are in line

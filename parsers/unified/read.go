@@ -21,7 +21,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/trajscope/trajscope/internal/inputfile"
+	"github.com/trajscope/trajscope/inputfile"
 	"github.com/trajscope/trajscope/internal/python"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"

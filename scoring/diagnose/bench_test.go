@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/testkit"
-	"github.com/trajscope/trajscope/internal/testkit/benchgen"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/miniswe"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/scoring/diagnose"
 	"github.com/trajscope/trajscope/source"
+	"github.com/trajscope/trajscope/testkit"
+	"github.com/trajscope/trajscope/testkit/benchgen"
 )
 
 // BenchmarkDiagnose diagnoses a generated mini-swe-agent run under both

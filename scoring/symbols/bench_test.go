@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/testkit"
+	"github.com/trajscope/trajscope/testkit"
 )
 
 // genPython writes about n lines of Python: classes with methods, top-level

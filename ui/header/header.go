@@ -12,6 +12,7 @@ import (
 	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/story"
 	"github.com/trajscope/trajscope/ui/fit"
 	"github.com/trajscope/trajscope/ui/pane"
 )
@@ -55,9 +56,9 @@ func lensShort(l model.Lens, done, all int) string {
 // usage words the run's recorded tokens (input plus output, over its
 // actions) and cost, "" when it records neither.
 func usage(run *model.Run) string {
-	sp := display.RunSpend(run)
+	sp := story.RunSpend(run)
 	sp.Timed = false // the header has no room for the time
-	return sp.Words()
+	return display.SpendWords(sp)
 }
 
 // field is one header field. Fields show in the order of the list; which

@@ -7,6 +7,7 @@ import (
 
 	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/story"
 	"github.com/trajscope/trajscope/ui/fit"
 	"github.com/trajscope/trajscope/ui/pane"
 )
@@ -56,7 +57,7 @@ func (m *Model) spendView() string {
 	sr := m.spendSeries()
 	secs, toks, total := sr.secs, sr.toks, sr.total
 	lines := []string{pane.Title(ctx, "Spend", fmt.Sprintf("per step, up to step %d (u: coverage)", cur+1), false, m.w)}
-	if total.Words() == "" {
+	if display.SpendWords(total) == "" {
 		lines = append(lines, t.Muted.Render(" this run records no timestamps, tokens or cost"))
 		return strings.Join(fit.Block(lines, m.w, m.h), "\n")
 	}
@@ -66,7 +67,7 @@ func (m *Model) spendView() string {
 	soFar := sr.soFar[cur]
 	soFar.Timed = total.Timed
 	step.Timed = total.Timed
-	info := []string{"this step: " + step.Words(), "so far: " + soFar.Words(), "run: " + total.Words()}
+	info := []string{"this step: " + display.SpendWords(step), "so far: " + display.SpendWords(soFar), "run: " + display.SpendWords(total)}
 	rows := []struct {
 		name string
 		vals []float64
@@ -90,10 +91,10 @@ func (m *Model) spendView() string {
 // is drawn on every frame while it is shown.
 type spendSeries struct {
 	run        *model.Run
-	steps      []display.Spend
-	soFar      []display.Spend // running totals, steps 0..i
+	steps      []story.Spend
+	soFar      []story.Spend // running totals, steps 0..i
 	secs, toks []float64
-	total      display.Spend
+	total      story.Spend
 }
 
 func (m *Model) spendSeries() *spendSeries {
@@ -101,10 +102,10 @@ func (m *Model) spendSeries() *spendSeries {
 	if m.spend != nil && m.spend.run == run {
 		return m.spend
 	}
-	sr := &spendSeries{run: run, steps: display.StepSpends(run), total: display.RunSpend(run)}
+	sr := &spendSeries{run: run, steps: story.StepSpends(run), total: story.RunSpend(run)}
 	n := len(sr.steps)
-	sr.soFar, sr.secs, sr.toks = make([]display.Spend, n), make([]float64, n), make([]float64, n)
-	var acc display.Spend
+	sr.soFar, sr.secs, sr.toks = make([]story.Spend, n), make([]float64, n), make([]float64, n)
+	var acc story.Spend
 	for i, sp := range sr.steps {
 		acc.Seconds += sp.Seconds
 		acc.Tokens += sp.Tokens

@@ -20,6 +20,7 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/report"
 	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/story"
 	"github.com/trajscope/trajscope/themes"
 	"github.com/trajscope/trajscope/ui/fit"
 	"github.com/trajscope/trajscope/ui/keys"
@@ -29,7 +30,7 @@ import (
 // are called from different goroutines.
 type Runs interface {
 	// Rows are the runs in list order.
-	Rows() []report.ListRow
+	Rows() []story.Row
 	// Step does one piece of background loading; false when all is done.
 	Step() bool
 	// Progress: files read of all files, runs analysed of all rows.
@@ -61,7 +62,7 @@ type Model struct {
 	lens  model.Lens
 	w, h  int
 
-	rows []report.ListRow
+	rows []story.Row
 	view []int // the rows shown, filtered and sorted: indexes into rows
 	// labels are the rows' ids as shown: duplicates say what differs.
 	labels []string
@@ -154,7 +155,7 @@ func (m *Model) Neighbour(pos, n int) (int, bool) {
 func (m *Model) refresh() {
 	sel := m.Selected()
 	m.rows = m.runs.Rows()
-	m.labels = report.Labels(m.rows)
+	m.labels = story.Labels(m.rows)
 	m.view = m.view[:0]
 	q := strings.ToLower(m.filter)
 	if q != "" && (m.insideQ != q || m.insideN != len(m.rows)) {
@@ -168,10 +169,10 @@ func (m *Model) refresh() {
 			m.view = append(m.view, i)
 		}
 	}
-	c := columns[m.col]
+	c := report.ListColumns[m.col]
 	sort.SliceStable(m.view, func(a, b int) bool {
 		ra, rb := &m.rows[m.view[a]], &m.rows[m.view[b]]
-		if c.metric {
+		if c.Metric {
 			// Runs without figures (not analysed yet, or shown "–": no
 			// gold, not scored) go last, whatever the direction: a "–" is
 			// no 0.00.
@@ -184,9 +185,9 @@ func (m *Model) refresh() {
 			}
 		}
 		if m.desc {
-			return c.less(rb, ra, m.lens)
+			return c.Less(rb, ra, m.lens)
 		}
-		return c.less(ra, rb, m.lens)
+		return c.Less(ra, rb, m.lens)
 	})
 	m.cur = 0
 	if sel > 0 {
@@ -287,13 +288,13 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(k, keys.Sort):
 		ws := m.widths()
-		m.col = (m.col + 1) % len(columns)
+		m.col = (m.col + 1) % len(report.ListColumns)
 		for m.col != 0 && ws[m.col] == 0 {
-			m.col = (m.col + 1) % len(columns) // a hidden column sorts nothing anyone sees
+			m.col = (m.col + 1) % len(report.ListColumns) // a hidden column sorts nothing anyone sees
 		}
-		m.desc = columns[m.col].metric
+		m.desc = report.ListColumns[m.col].Metric
 		// The spend columns sort most first, as the figures do.
-		m.desc = m.desc || m.col >= len(columns)-len(spendCols)
+		m.desc = m.desc || m.col >= len(report.ListColumns)-len(report.SpendRecorded)
 		m.resort()
 	case key.Matches(k, keys.SortDir):
 		m.desc = !m.desc
@@ -316,11 +317,11 @@ func (m *Model) View() string {
 	lines := []string{t.PaneTitleFocused.Render(fit.Line(m.titleLine(), m.w))}
 	var head strings.Builder
 	head.WriteByte(' ')
-	for i, c := range columns {
+	for i, c := range report.ListColumns {
 		if ws[i] == 0 {
 			continue
 		}
-		title := c.title
+		title := c.Title
 		if i == m.col {
 			if m.desc {
 				title += "↓"
@@ -328,7 +329,7 @@ func (m *Model) View() string {
 				title += "↑"
 			}
 		}
-		head.WriteString(align(title, ws[i], i != 1 && i != whoCol) + " ")
+		head.WriteString(align(title, ws[i], i != 1 && i != report.ColWho) + " ")
 	}
 	lines = append(lines, t.HeaderKey.Render(fit.Line(head.String(), m.w)))
 	body := m.bodyH()
@@ -416,12 +417,12 @@ func align(s string, w int, right bool) string {
 	return s + pad
 }
 
-func (m *Model) rowLine(r *report.ListRow, label string, ws []int, selected bool) string {
+func (m *Model) rowLine(r *story.Row, label string, ws []int, selected bool) string {
 	t := m.theme
 	var plain, styled strings.Builder
 	plain.WriteByte(' ')
 	styled.WriteByte(' ')
-	for i, c := range columns {
+	for i, c := range report.ListColumns {
 		if ws[i] == 0 {
 			continue
 		}
@@ -429,24 +430,24 @@ func (m *Model) rowLine(r *report.ListRow, label string, ws []int, selected bool
 		switch {
 		case i == 1:
 			cell = display.Middle(label, ws[i])
-		case c.metric && i > 3 && !r.Analysed:
+		case c.Metric && i > 3 && !r.Analysed:
 			cell = "…"
 			if r.Note != "" && r.Loaded && r.Actions == 0 {
 				cell = ""
 			}
 		default:
-			cell = c.cell(r, m.lens)
+			cell = c.Cell(r, m.lens)
 		}
-		text := align(cell, ws[i], i != 1 && i != whoCol) + " "
+		text := align(cell, ws[i], i != 1 && i != report.ColWho) + " "
 		plain.WriteString(text)
 		switch {
 		case i == 1 && r.Note != "":
 			styled.WriteString(t.Muted.Render(text))
 		case cell == "…" || i == 0:
 			styled.WriteString(t.Faint.Render(text))
-		case i == 7 && r.Analysed && r.Lenses[m.lens].Found() > 0:
+		case i == report.ColFound && r.Analysed && r.Lenses[m.lens].Found() > 0:
 			styled.WriteString(t.MarkGoldFound.Render(text))
-		case i == 11 && r.Analysed && r.Lenses[m.lens].Never() > 0:
+		case i == report.ColNever && r.Analysed && r.Lenses[m.lens].Never() > 0:
 			styled.WriteString(t.MarkGoldMissed.Render(text))
 		default:
 			styled.WriteString(text)

@@ -12,8 +12,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/report"
 	"github.com/trajscope/trajscope/scoring/diagnose"
+	"github.com/trajscope/trajscope/story"
 	"github.com/trajscope/trajscope/themes"
 )
 
@@ -22,7 +22,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // fake is a list of runs whose loading the test drives: Step reveals one
 // more row's analysis at a time.
 type fake struct {
-	rows     []report.ListRow
+	rows     []story.Row
 	analysed int
 	warnings []string
 	texts    map[int]string // what row i's run holds, for Grep
@@ -38,8 +38,8 @@ func (f *fake) Grep(q string) map[int]bool {
 	return out
 }
 
-func (f *fake) Rows() []report.ListRow {
-	out := append([]report.ListRow(nil), f.rows...)
+func (f *fake) Rows() []story.Row {
+	out := append([]story.Row(nil), f.rows...)
 	for i := f.analysed; i < len(out); i++ {
 		out[i].Analysed = false
 	}
@@ -58,10 +58,10 @@ func (f *fake) Warnings() []string             { return f.warnings }
 
 const proID = "instance_ansible__ansible-f327e65d11bb905ed9f15996024f857a95592629-vba6da65a0f3baefda7a058ebbd0a8dcafb8512f"
 
-func row(pos int, id, agent, mdl string, acts int, cov, auc, red float64, counts diagnose.Counts) report.ListRow {
-	r := report.ListRow{Pos: pos, Path: "runs/" + id + ".traj.json", ID: id, Agent: agent, Model: mdl, Actions: acts, Loaded: true, Analysed: true}
+func row(pos int, id, agent, mdl string, acts int, cov, auc, red float64, counts diagnose.Counts) story.Row {
+	r := story.Row{Pos: pos, Path: "runs/" + id + ".traj.json", ID: id, Agent: agent, Model: mdl, Actions: acts, Loaded: true, Analysed: true}
 	for _, l := range model.Lenses {
-		r.Lenses[l] = report.ListLens{Coverage: cov, AUC: auc, Redundancy: red, Diagnosis: counts}
+		r.Lenses[l] = story.Figures{Coverage: cov, AUC: auc, Redundancy: red, Diagnosis: counts}
 	}
 	// The observed lens saw more.
 	r.Lenses[model.LensObserved].Coverage = cov + 0.1
@@ -70,7 +70,7 @@ func row(pos int, id, agent, mdl string, acts int, cov, auc, red float64, counts
 
 func sample() *fake {
 	q := "hosted_vllm/Qwen/Qwen2.5-Coder-32B-Instruct"
-	rows := []report.ListRow{
+	rows := []story.Row{
 		row(1, "pydata__xarray-4075", "mini-swe-agent 1.17.3", q, 18, 0.01, 0.30, 0.11, diagnose.Counts{0, 2, 0, 0, 1}),
 		row(2, "django__django-12419", "mini-swe-agent 1.17.3", q, 15, 0.42, 0.25, 0.30, diagnose.Counts{1, 0, 0, 0, 0}),
 		row(3, proID, "mini-swe-agent 1.17.3", q, 61, 0.73, 0.51, 0.05, diagnose.Counts{0, 0, 1, 2, 4}),

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/trajscope/trajscope/display"
+	"github.com/trajscope/trajscope/story"
 	"github.com/trajscope/trajscope/ui/fit"
 	"github.com/trajscope/trajscope/ui/keys"
 	"github.com/trajscope/trajscope/ui/pane"
@@ -101,7 +102,7 @@ func (m *Model) View() string {
 		}
 		if ctx.Spend {
 			// What the step took instead of what it found (u).
-			sp := display.StepSpend(d.Run, i)
+			sp := story.StepSpend(d.Run, i)
 			suffix = ""
 			if sp.Timed {
 				suffix = display.Duration(sp.Seconds)

@@ -3,7 +3,7 @@ package jsontree
 import (
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/testkit/benchgen"
+	"github.com/trajscope/trajscope/testkit/benchgen"
 )
 
 // BenchmarkParse decodes a generated 1,000-action mini-swe-agent run: long

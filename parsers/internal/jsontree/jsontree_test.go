@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/testkit"
+	"github.com/trajscope/trajscope/testkit"
 )
 
 func TestParse(t *testing.T) {

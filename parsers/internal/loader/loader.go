@@ -10,10 +10,10 @@ import (
 	"path/filepath"
 	"unicode/utf8"
 
-	"github.com/trajscope/trajscope/internal/inputfile"
-	"github.com/trajscope/trajscope/internal/textstore"
+	"github.com/trajscope/trajscope/inputfile"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
+	"github.com/trajscope/trajscope/parsers/internal/textstore"
 )
 
 // Parser reads the runs in data, the content of the file at path.

@@ -3,8 +3,8 @@ package shell
 import (
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/testkit"
 )
 
 // FuzzAnalyze checks that no command line panics or yields an impossible

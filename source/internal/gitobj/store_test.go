@@ -16,7 +16,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 
-	"github.com/trajscope/trajscope/internal/testkit"
+	"github.com/trajscope/trajscope/testkit"
 )
 
 func needGit(t testing.TB) {

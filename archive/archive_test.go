@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/inputfile"
+	"github.com/trajscope/trajscope/inputfile"
 )
 
 type member struct {

@@ -1,4 +1,6 @@
-package memtest
+//go:build promises
+
+package promises
 
 import (
 	"bufio"
@@ -11,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/testkit"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/testkit"
 )
 
 // TestViewHugeGoldSpan: one gold row claiming a huge end line (1e11, 4e9,
@@ -20,14 +22,14 @@ import (
 // the files and the run hold, in every form (summary, --json, both lenses,
 // both semantics), with the repository and without it. The run is capped:
 // a size taken from the claim would kill it or exceed the bound.
-func TestViewHugeGoldSpan(t *testing.T) {
+func TestPromiseViewHugeGoldSpan(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and runs it capped")
 	}
 	bin := testkit.Binary(t)
 	dir := t.TempDir()
 	abs := func(p string) string { a, _ := filepath.Abs(p); return a }
-	const demoTraj = "../../demo/task/pricebook__pricebook-42.traj.json"
+	const demoTraj = "../demo/task/pricebook__pricebook-42.traj.json"
 	for _, end := range []string{"100000000000", "4000000000", strconv.Itoa(1 << 62)} {
 		gold := filepath.Join(dir, "gold-"+end+".jsonl")
 		row := fmt.Sprintf(`{"inst_id": "pricebook__pricebook-42", "repo_url": "https://github.com/trajscope/pricebook.git", "commit": "c", "gold_ctx": [`+
@@ -37,8 +39,8 @@ func TestViewHugeGoldSpan(t *testing.T) {
 		}
 		for _, extra := range [][]string{
 			nil, {"--json"}, {"--lens", "observed"}, {"--semantics", "fixed"},
-			{"--repo", abs("../../demo/task/repo")}, {"--repo", abs("../../demo/task/repo"), "--json", "--semantics", "fixed"},
-			{"--repo", abs("../../demo/task/repo"), "--lens", "observed"},
+			{"--repo", abs("../demo/task/repo")}, {"--repo", abs("../demo/task/repo"), "--json", "--semantics", "fixed"},
+			{"--repo", abs("../demo/task/repo"), "--lens", "observed"},
 		} {
 			args := append([]string{"view", abs(demoTraj), "--gold", gold}, extra...)
 			r := testkit.RunCapped(t, 2<<30, []string{"XDG_CACHE_HOME=" + t.TempDir()}, bin, args...)
@@ -59,7 +61,7 @@ func TestViewHugeGoldSpan(t *testing.T) {
 // within 3 × the input + 150 MB up to the bounds trajscope reads (100,000
 // gold spans, 100,000 actions); files up to the 256 MB bound are measured
 // in BENCHMARKS.md.
-func TestViewMemoryScales(t *testing.T) {
+func TestPromiseViewMemoryScales(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates large inputs and runs the binary capped")
 	}
@@ -241,7 +243,7 @@ func TestViewMemoryScales(t *testing.T) {
 // and a file larger than trajscope reads are refused at once, with one line
 // naming the file and the bound, at the cost of reading them only; the
 // other instances of a batch still score.
-func TestRefusedPastTheBounds(t *testing.T) {
+func TestPromiseRefusedPastTheBounds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary capped")
 	}

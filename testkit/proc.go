@@ -62,7 +62,7 @@ func build(t testing.TB) {
 			return
 		}
 		builtBin, builtPeak = filepath.Join(dir, "trajscope"), filepath.Join(dir, "peakrss")
-		for out, pkg := range map[string]string{builtBin: "github.com/trajscope/trajscope", builtPeak: "github.com/trajscope/trajscope/internal/testkit/peakrss"} {
+		for out, pkg := range map[string]string{builtBin: "github.com/trajscope/trajscope", builtPeak: "github.com/trajscope/trajscope/testkit/peakrss"} {
 			cmd := exec.Command("go", "build", "-o", out, pkg)
 			if goCache != "" {
 				cmd.Env = append(os.Environ(), "GOCACHE="+goCache)

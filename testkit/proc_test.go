@@ -1,3 +1,5 @@
+//go:build promises
+
 package testkit
 
 import (
@@ -8,7 +10,7 @@ import (
 // The limit holds: the binary runs normally under a generous cap, and a
 // cap far below what the Go runtime needs makes it fail instead of
 // succeeding, which is what lets a memory regression fail a test.
-func TestRunCapsTheChild(t *testing.T) {
+func TestPromiseRunCapsTheChild(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
@@ -27,7 +29,7 @@ func TestRunCapsTheChild(t *testing.T) {
 
 // The peak is the child's own: a test process holding far more memory than
 // the binary needs does not show in the child's figure.
-func TestPeakIsTheChilds(t *testing.T) {
+func TestPromisePeakIsTheChilds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}

@@ -1,4 +1,6 @@
-package memtest
+//go:build promises
+
+package promises
 
 import (
 	"bufio"
@@ -9,14 +11,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/internal/testkit"
-	"github.com/trajscope/trajscope/internal/testkit/benchgen"
+	"github.com/trajscope/trajscope/testkit"
+	"github.com/trajscope/trajscope/testkit/benchgen"
 )
 
 // TestScoreLongRunMemory: scoring a long mini-swe-agent run (40,000
 // actions, about 90 MB) peaks within the promise every input keeps,
 // 3 × the file + 150 MB.
-func TestScoreLongRunMemory(t *testing.T) {
+func TestPromiseScoreLongRunMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates a 90 MB run and scores it in a capped child")
 	}
@@ -50,7 +52,7 @@ func TestScoreLongRunMemory(t *testing.T) {
 // 2 s) is given up at once, with the warning, instead of feeding
 // tree-sitter (about 55 bytes of memory per byte parsed: within 2 s, half a
 // gigabyte). score and view stay within 3 × the file + 150 MB.
-func TestLargeSourceFileMemory(t *testing.T) {
+func TestPromiseLargeSourceFileMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes a 40 MB source file and runs the binary capped")
 	}
@@ -103,13 +105,13 @@ func must[T any](v T, err error) T {
 // time, so its peak does not grow with their number: 5,000 and 40,000
 // records (the example predictions over and over, 4 MB and 32 MB) peak
 // within 150 MB, the second within 10 MB of the first.
-func TestScoreManyPredictionsMemory(t *testing.T) {
+func TestPromiseScoreManyPredictionsMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary capped")
 	}
 	bin := testkit.Binary(t)
 	dir := t.TempDir()
-	preds, err := os.ReadFile("../../testdata/examples/preds.jsonl")
+	preds, err := os.ReadFile("../testdata/examples/preds.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +131,7 @@ func TestScoreManyPredictionsMemory(t *testing.T) {
 		// GOGC=10: the peak follows the memory held, not when the
 		// collector happened to run (as the view growth check does).
 		r := testkit.RunCapped(t, 2<<30, []string{"XDG_CACHE_HOME=" + t.TempDir(), "GOGC=10"}, bin, "score",
-			"--gold", "../../testdata/examples/gold.jsonl", "--pred", p, "--repo", "../../testdata/testvectors/repo", "--out", filepath.Join(dir, "out.jsonl"))
+			"--gold", "../testdata/examples/gold.jsonl", "--pred", p, "--repo", "../testdata/testvectors/repo", "--out", filepath.Join(dir, "out.jsonl"))
 		if r.Code != 0 {
 			t.Fatalf("%d predictions: exit %d: %.1000s", n, r.Code, r.Stderr)
 		}
@@ -151,7 +153,7 @@ func TestScoreManyPredictionsMemory(t *testing.T) {
 // peaks as one over one file does, for the summary (upstream JSONL) and for
 // the sections across files (trajscope documents: --by, --missed, rows per
 // agent/model, charts), which keep each file's figures, not its rows.
-func TestReportManyFilesMemory(t *testing.T) {
+func TestPromiseReportManyFilesMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary capped")
 	}
@@ -159,8 +161,8 @@ func TestReportManyFilesMemory(t *testing.T) {
 	dir := t.TempDir()
 	score := func(args ...string) string {
 		r := testkit.RunCapped(t, 2<<30, []string{"XDG_CACHE_HOME=" + t.TempDir()}, bin, append([]string{"score",
-			"--gold", "../../testdata/examples/gold.jsonl", "--pred", "../../testdata/examples/preds.jsonl",
-			"--repo", "../../testdata/testvectors/repo"}, args...)...)
+			"--gold", "../testdata/examples/gold.jsonl", "--pred", "../testdata/examples/preds.jsonl",
+			"--repo", "../testdata/testvectors/repo"}, args...)...)
 		if r.Code != 0 {
 			t.Fatalf("score: %s", r.Stderr)
 		}

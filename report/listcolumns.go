@@ -1,0 +1,129 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/trajscope/trajscope/display"
+	"github.com/trajscope/trajscope/internal/termsafe"
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/story"
+)
+
+// The columns a renderer treats apart, by index into ListColumns.
+const (
+	ColPos      = 0
+	ColInstance = 1
+	ColWho      = 2
+	ColActions  = 3
+	ColFound    = 7
+	ColNever    = 11
+)
+
+// ListColumn is one column of a run list, as the explorer's list and the
+// piped table (WriteRunList) both show it: its title, its width (0: the
+// instance, which takes the room left), how its rows compare and how a row
+// shows.
+type ListColumn struct {
+	Title  string
+	Width  int
+	Metric bool // filled in by the analysis; sorted descending first
+	Less   func(a, b *story.Row, l model.Lens) bool
+	Cell   func(r *story.Row, l model.Lens) string // nil for the instance (see story.Labels)
+}
+
+func byInt(f func(r *story.Row, l model.Lens) int) func(a, b *story.Row, l model.Lens) bool {
+	return func(a, b *story.Row, l model.Lens) bool { return f(a, l) < f(b, l) }
+}
+
+func byFloat(f func(l *story.Figures) float64) func(a, b *story.Row, l model.Lens) bool {
+	return func(a, b *story.Row, l model.Lens) bool { return f(&a.Lenses[l]) < f(&b.Lenses[l]) }
+}
+
+func ratio(f func(l *story.Figures) float64) func(r *story.Row, l model.Lens) string {
+	return func(r *story.Row, l model.Lens) string {
+		if r.Lenses[l].Error != "" {
+			return "-"
+		}
+		return fmt.Sprintf("%.2f", f(&r.Lenses[l]))
+	}
+}
+
+func count(f func(l *story.Figures) int) (func(a, b *story.Row, l model.Lens) bool, func(r *story.Row, l model.Lens) string) {
+	return byInt(func(r *story.Row, l model.Lens) int { return f(&r.Lenses[l]) }),
+		func(r *story.Row, l model.Lens) string {
+			if r.Lenses[l].Error != "" {
+				return "-"
+			}
+			return fmt.Sprint(f(&r.Lenses[l]))
+		}
+}
+
+var (
+	foundLess, foundCell   = count((*story.Figures).Found)
+	droppedLess, dropCell  = count((*story.Figures).Dropped)
+	nearLess, nearCell     = count((*story.Figures).NearMiss)
+	searchLess, searchCell = count((*story.Figures).Searched)
+	neverLess, neverCell   = count((*story.Figures).Never)
+
+	cov = func(l *story.Figures) float64 { return l.Coverage }
+	auc = func(l *story.Figures) float64 { return l.AUC }
+	red = func(l *story.Figures) float64 { return l.Redundancy }
+)
+
+// ListColumns are a run list's columns, in display order. ColWho (agent ·
+// model) is left out on a narrow screen; the spend columns (the last
+// len(SpendRecorded)) only where a run records what it spent.
+var ListColumns = []ListColumn{
+	ColPos: {"#", 4, false, byInt(func(r *story.Row, _ model.Lens) int { return r.Pos }),
+		func(r *story.Row, _ model.Lens) string { return fmt.Sprint(r.Pos) }},
+	ColInstance: {"instance", 0, false, func(a, b *story.Row, _ model.Lens) bool { return strings.ToLower(a.ID) < strings.ToLower(b.ID) }, nil},
+	ColWho: {"agent · model", 26, false, func(a, b *story.Row, _ model.Lens) bool {
+		return strings.ToLower(a.Who()) < strings.ToLower(b.Who())
+	},
+		func(r *story.Row, _ model.Lens) string { return Who(r, 26) }},
+	ColActions: {"acts", 5, true, byInt(func(r *story.Row, _ model.Lens) int { return r.Actions }),
+		func(r *story.Row, _ model.Lens) string {
+			if !r.Loaded {
+				return ""
+			}
+			return fmt.Sprint(r.Actions)
+		}},
+	{"cov", 5, true, byFloat(cov), ratio(cov)},
+	{"auc", 5, true, byFloat(auc), ratio(auc)},
+	{"red", 5, true, byFloat(red), ratio(red)},
+	ColFound: {"found", 5, true, foundLess, foundCell},
+	{"drop", 4, true, droppedLess, dropCell},
+	{"near", 4, true, nearLess, nearCell},
+	{"srch", 4, true, searchLess, searchCell},
+	ColNever: {"never", 5, true, neverLess, neverCell},
+	// What the run spent, when runs record it (hidden otherwise).
+	{"tokens", 6, false, byInt(func(r *story.Row, _ model.Lens) int { return r.Tokens }), spendCell(0)},
+	{"time", 6, false, func(a, b *story.Row, _ model.Lens) bool { return a.Seconds < b.Seconds }, spendCell(1)},
+	{"cost", 7, false, func(a, b *story.Row, _ model.Lens) bool { return a.CostUSD < b.CostUSD }, spendCell(2)},
+}
+
+// spendCell is the k-th of a row's spend cells (tokens, time, cost).
+func spendCell(k int) func(r *story.Row, _ model.Lens) string {
+	return func(r *story.Row, _ model.Lens) string { return display.SpendCells(r.Spend())[k] }
+}
+
+// SpendRecorded says, for each spend column in order, whether a row's run
+// records that figure: a column shows only when some run does.
+var SpendRecorded = []func(r *story.Row) bool{
+	func(r *story.Row) bool { return r.Tokens > 0 },
+	func(r *story.Row) bool { return r.Seconds > 0 },
+	func(r *story.Row) bool { return r.CostUSD > 0 },
+}
+
+// Who is the agent and model in w cells: the model alone when both do not
+// fit, since it tells runs of one agent apart.
+func Who(r *story.Row, w int) string {
+	s := termsafe.Line(r.Who())
+	if ansi.StringWidth(s) > w && r.Model != "" {
+		s = termsafe.Line(model.Who("", r.Model))
+	}
+	return display.Middle(s, w)
+}
