@@ -101,8 +101,8 @@ func program(env *Env, o *viewOptions, m tea.Model) error {
 		later = ui.TmuxProfile(environ, profile)
 	}
 	// Bubble Tea writes frames on a ticker: at its 60 a second the first
-	// frame waits up to 17 ms after it is drawn; at 120, 8 ms (idle, the
-	// ticker costs 1.2 % of a core instead of 1.0 %).
+	// frame waits up to 17 ms after it is drawn, at 120 up to 8 ms (the
+	// idle cost: BENCHMARKS.md, "Start-up").
 	opts = append(opts, tea.WithColorProfile(profile), tea.WithFPS(120))
 	p := ui.Program(m, opts...)
 	if later != nil {

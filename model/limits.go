@@ -1,7 +1,8 @@
 package model
 
 // The inputs trajscope promises to read within 3 × their size + 150 MB of
-// memory. Real runs have 10 to 2,000 actions in 50 KB to 20 MB; these
+// memory. Real runs seen by 2026-11-26 had 10 to 2,000 actions in 50 KB to
+// 20 MB; these
 // bounds leave room for a run or a gold fifty times larger than any seen,
 // and past them an input is refused at once, with one line naming the file
 // and the bound, rather than read at a cost nobody can predict.
@@ -17,7 +18,7 @@ const (
 
 	// MaxShownActions and MaxShownGoldSpans bound what export and compare
 	// lay out: a page, recording or side-by-side of more is unreadable
-	// (a 100,000-action page is 60 MB), and each holds several copies of
+	// (a 100,000-action page was 60 MB on 2026-11-26), and each holds several copies of
 	// the run, so past them the promise above would not hold. score and
 	// view read up to the bounds above.
 	MaxShownActions   = 20_000

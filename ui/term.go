@@ -74,8 +74,8 @@ func Program(m tea.Model, opts ...tea.ProgramOption) *tea.Program {
 // Prewarm starts, in the background, what the explorer's first frame of run
 // will need and can have before the run is analysed: the syntax lexers of
 // the files it reads and edits (chroma compiles a lexer's rules on first
-// use, 5 ms for Python). Callers that will show the explorer call it as
-// soon as the run is read.
+// use: BENCHMARKS.md, "Start-up"). Callers that will show the explorer call
+// it as soon as the run is read.
 func Prewarm(run *model.Run) {
 	if run == nil {
 		return

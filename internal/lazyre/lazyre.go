@@ -1,7 +1,7 @@
 // Package lazyre compiles a package's regular expressions on first use.
 //
 // A package-level regexp.MustCompile runs in every process before main:
-// the parsers' hundred-odd patterns cost ~5 ms of start-up for `score`,
+// the parsers' hundred-odd patterns cost ~5 ms of start-up (2026-11-26) for `score`,
 // `--version` and the explorer alike, though a run of one format uses the
 // few of its own. New defers the compilation to the first call.
 package lazyre

@@ -41,8 +41,8 @@ func (l *lazyRows) decode(i int) {
 
 // gold is row i's gold once made from its read row; nil for a row without
 // an id. Made apart from decode so that building the whole set makes the
-// golds one by one after the parse garbage, as reading them eagerly did
-// (a file at the row bound otherwise peaked 100 MB higher).
+// golds one by one after the parse garbage, as reading them eagerly did (a
+// file at the row bound otherwise peaked 100 MB higher on 2026-11-27).
 func (l *lazyRows) gold(i int) *model.Gold {
 	l.decode(i)
 	l.goldOnce[i].Do(func() {

@@ -120,8 +120,8 @@ func readParquet(path string) (rows []parquetRow, err error) {
 // its row table from the footer's count before reading a value, and a
 // hostile footer can claim billions of rows in a few bytes. The ContextBench
 // exports hold about a thousand rows and the largest SWE-bench-style sets a
-// few tens of thousands; at this bound a file of tiny rows loads in about a
-// second and 300 MB.
+// few tens of thousands; at this bound a file of tiny rows loaded in about a
+// second and 300 MB (2026-11-24).
 const maxParquetRows = 1 << 18
 
 // maxParquetBytes bounds the text the columns read decode to, counted once
@@ -275,8 +275,8 @@ type decodedContext struct {
 }
 
 // decodeAll reads every row's gold_context not read yet, the rows shared
-// among the cores: it is most of loading a parquet gold (a 1,136-row gold
-// took 80 ms on one core).
+// among the cores: it is most of loading a parquet gold (BENCHMARKS.md, "A
+// gold of the full dataset's size").
 func (l *lazyRows) decodeAll() {
 	workers := min(runtime.GOMAXPROCS(0), (len(l.rows)+31)/32)
 	var next atomic.Int64

@@ -3,7 +3,7 @@
 // Go's fuzzer minimises every new interesting input before it goes on, for
 // up to -fuzzminimizetime (60 s by default) each; the first seconds of a run
 // find several, so a run of 30 s spent all of it minimising and made 4 to 25
-// executions. Minimisation is for crashers worth reading: here each input's
+// executions (2026-11-26). Minimisation is for crashers worth reading: here each input's
 // minimisation stops after 300 executions unless -fuzzminimizetime is given,
 // and a 30 s run makes tens of thousands of executions.
 package fuzzmain
