@@ -2,6 +2,7 @@ package model
 
 import "math"
 
+
 // Category is the kind of an agent action, following CodeScaleBench's tool
 // categories. The zero value is no category (a parser that set none).
 type Category uint8
@@ -155,8 +156,9 @@ type Action struct {
 	ExitCode  int32
 	Category  Category
 	ExitKnown bool
-	// Sidechain marks a sub-agent's action.
-	Sidechain bool
+	// Agent is the index in Run.Agents of the agent that made the action:
+	// 0, the lead, for a run of one agent.
+	Agent int32
 	// Changes are the edits the action made, as the format recorded them
 	// (a str_replace's old and new text, Claude Code's Edit, a patch's
 	// hunks); nil when it recorded none (a shell's sed -i).
@@ -166,6 +168,9 @@ type Action struct {
 	// observed lens reads nothing from it.
 	NotRun bool
 }
+
+// Sidechain reports whether a sub-agent made the action.
+func (a *Action) Sidechain() bool { return a.Agent > 0 }
 
 // Change is one recorded edit of a file.
 type Change struct {
@@ -230,6 +235,69 @@ type Run struct {
 	// when there are none. A parser gives TextLists; a loaded run holds
 	// them compressed.
 	Observations, Thoughts Texts
+	// Agents are the run's agents: the lead first, then every sub-agent it
+	// or another sub-agent started, in the order they started; empty for
+	// a run of one agent. Action.Agent indexes it.
+	Agents []Agent
+	// Unread counts what the reader did not understand, by what it was
+	// ("record:agent_progress", "tool:FooTool"): empty when it understood
+	// everything. Formats move; this says where a reading may be short.
+	Unread map[string]int
+	// Warnings are what the reader skipped and why ("line 11: invalid
+	// JSON …"), at most MaxWarnings of them; MoreWarnings counts the rest.
+	Warnings     []string
+	MoreWarnings int
+}
+
+// MaxWarnings bounds a run's Warnings: past it only the count grows.
+const MaxWarnings = 20
+
+// Agent is one agent of a run.
+type Agent struct {
+	// ID is the format's name for it ("a38ef91"); "" for the lead.
+	ID string
+	// Type is its kind as the run names it ("Explore",
+	// "general-purpose"); "" for the lead or when not recorded.
+	Type string
+	// Description is what it was asked to do, in a few words, when the
+	// run records that.
+	Description string
+	// Parent is the index of the agent that started it, -1 for the lead.
+	Parent int32
+	// Call is the index of the action that started it, -1 when unknown.
+	Call int32
+	// Depth is 0 for the lead, 1 for the agents it started, and so on.
+	Depth int32
+}
+
+// AgentOf returns the agent that made action i (the lead's zero Agent
+// for a run of one agent).
+func (r *Run) AgentOf(i int) Agent {
+	k := int(r.Actions[i].Agent)
+	if k <= 0 || k >= len(r.Agents) {
+		if len(r.Agents) > 0 {
+			return r.Agents[0]
+		}
+		return Agent{Parent: -1, Call: -1}
+	}
+	return r.Agents[k]
+}
+
+// NoteUnread counts one thing the reader did not understand.
+func (r *Run) NoteUnread(what string) {
+	if r.Unread == nil {
+		r.Unread = map[string]int{}
+	}
+	r.Unread[what]++
+}
+
+// Warn records a warning, keeping at most MaxWarnings.
+func (r *Run) Warn(msg string) {
+	if len(r.Warnings) < MaxWarnings {
+		r.Warnings = append(r.Warnings, msg)
+		return
+	}
+	r.MoreWarnings++
 }
 
 // Texts is a list of texts read back by index.

@@ -13,7 +13,7 @@ import (
 func TestFoldSubagents(t *testing.T) {
 	a := demoAnalysis(t)
 	for i := 2; i <= 4; i++ {
-		a.Run.Actions[i].Sidechain = true // actions 3-5 a sub-agent's: only the view reads it
+		a.Run.Actions[i].Agent = 1 // actions 3-5 a sub-agent's: only the view reads it
 	}
 	m := newModel(t, a, Options{}, 120, 40)
 	if s := ansi.Strip(m.Render()); !strings.Contains(s, "↳") {

@@ -208,7 +208,7 @@ func (m *Model) matchStatus() string {
 func (m *Model) toggleFold() tea.Cmd {
 	n := 0
 	for i := range m.ctx.Data.Run.Actions {
-		if m.ctx.Data.Run.Actions[i].Sidechain {
+		if m.ctx.Data.Run.Actions[i].Sidechain() {
 			n++
 		}
 	}

@@ -15,8 +15,10 @@
 // referenced by observation results' subagent_trajectory_ref (a file
 // beside this one); steps copied from an earlier trajectory
 // (is_copied_context) are skipped; Claude Code sub-agent steps carry
-// extra.is_sidechain. Sub-agent actions are marked Sidechain and placed
-// after the call that launched them.
+// extra.is_sidechain. Each sub-agent trajectory is an agent of the run
+// (Run.Agents), its actions placed after the call that launched them. A
+// file another file refers to (a sub-agent's, a continuation) is read once,
+// however often it is named.
 //
 // Metrics are deduplicated: exporters repeat one API call's metrics on
 // every step made from it (ATIF-v1.2 text and tool steps of one message),
@@ -139,9 +141,12 @@ func load(path string, t *jsontree.Value, dir, where string) (model.Run, error) 
 	if !t.Get("steps").Is(jsontree.Array) {
 		return model.Run{}, fmt.Errorf("%s: %ssteps: expected a list of steps", path, where)
 	}
-	w := &walker{path: path, dir: dir, embedded: map[string]*jsontree.Value{}, used: map[string]bool{}}
+	w := &walker{path: path, dir: dir, embedded: map[string]*jsontree.Value{}, used: map[string]bool{},
+		team: toolcall.NewTeam(), read: map[string]*jsontree.Value{}, walked: map[*jsontree.Value]bool{}}
 	w.index(t)
-	if err := w.walk(t, false, 0, where); err != nil {
+	w.walked[t] = true
+	w.read[filepath.Clean(path)] = t // a continuation naming this file is this trajectory
+	if err := w.walk(t, 0, 0, where); err != nil {
 		return model.Run{}, err
 	}
 	// A trajectory continued in another file (terminus-2 after a context
@@ -153,10 +158,11 @@ func load(path string, t *jsontree.Value, dir, where string) (model.Run, error) 
 			break
 		}
 		next := w.refFile(ref)
-		if next == nil {
-			break
+		if next == nil || w.walked[next] {
+			break // missing, or a loop of continuations
 		}
-		if err := w.walk(next, false, 0, where+"continuation "+ref+": "); err != nil {
+		w.walked[next] = true
+		if err := w.walk(next, 0, 0, where+"continuation "+ref+": "); err != nil {
 			return model.Run{}, err
 		}
 		cont = next
@@ -165,7 +171,9 @@ func load(path string, t *jsontree.Value, dir, where string) (model.Run, error) 
 	for _, key := range w.order {
 		if !w.used[key] {
 			w.used[key] = true
-			if err := w.walk(w.embedded[key], true, 1, where+"subagent "+key+": "); err != nil {
+			sub := w.embedded[key]
+			ag := w.team.Add(key, model.Agent{Type: sub.Path("agent", "name").Text(), Parent: 0, Call: -1})
+			if err := w.walk(sub, ag, 1, where+"subagent "+key+": "); err != nil {
 				return model.Run{}, err
 			}
 		}
@@ -182,6 +190,7 @@ func load(path string, t *jsontree.Value, dir, where string) (model.Run, error) 
 		Path:         path,
 		CostUSD:      toolcall.Cost(t.Path("final_metrics", "total_cost_usd")),
 		Task:         w.task,
+		Agents:       w.team.Agents(nil),
 	}
 	for i := range run.Actions {
 		run.Actions[i].Index = int32(i)
@@ -220,6 +229,13 @@ type walker struct {
 	used     map[string]bool
 	files    int // referenced sub-agent files read
 	task     string
+	team     *toolcall.Team
+	// read holds each referenced file as read (nil: unreadable), by its
+	// cleaned path: a file named again is not read again.
+	read map[string]*jsontree.Value
+	// walked are the trajectories walked already: one named twice, or a
+	// continuation naming itself, is walked once.
+	walked map[*jsontree.Value]bool
 }
 
 // index records the embedded sub-agent trajectories by trajectory_id and
@@ -247,7 +263,7 @@ func (w *walker) index(t *jsontree.Value) {
 	}
 }
 
-func (w *walker) walk(t *jsontree.Value, side bool, depth int, where string) error {
+func (w *walker) walk(t *jsontree.Value, agent int32, depth int, where string) error {
 	if depth > maxDepth {
 		return nil // a reference cycle or absurd nesting: stop descending
 	}
@@ -267,13 +283,17 @@ func (w *walker) walk(t *jsontree.Value, side bool, depth int, where string) err
 		if step.Get("is_copied_context").True() {
 			continue // repeated from an earlier trajectory
 		}
-		w.step(step, side || step.Path("extra", "is_sidechain").True(), depth, where)
+		ag := agent
+		if ag == 0 && step.Path("extra", "is_sidechain").True() {
+			ag = w.team.Add("sidechain", model.Agent{Parent: 0, Call: -1})
+		}
+		w.step(step, ag, depth, where)
 	}
 	return nil
 }
 
-func (w *walker) step(step *jsontree.Value, side bool, depth int, where string) {
-	if step.Get("source").Text() == "user" && w.task == "" && !side {
+func (w *walker) step(step *jsontree.Value, agent int32, depth int, where string) {
+	if step.Get("source").Text() == "user" && w.task == "" && agent == 0 {
 		w.task = task.FromPrompt(toolcall.Text(step.Get("message"))) // the first prompt
 	}
 	if step.Get("source").Text() != "agent" && step.Get("tool_calls").IsNull() {
@@ -333,7 +353,7 @@ func (w *walker) step(step *jsontree.Value, side bool, depth int, where string) 
 			tc.IsError = meta.Path("raw_tool_result", "is_error").True() ||
 				res.Path("extra", "is_error").True()
 		}
-		a := model.Action{Timestamp: ts, Sidechain: side}
+		a := model.Action{Timestamp: ts, Agent: agent}
 		th := ""
 		if first {
 			th = thought
@@ -345,7 +365,7 @@ func (w *walker) step(step *jsontree.Value, side bool, depth int, where string) 
 		w.actions = append(w.actions, a)
 		w.obs, w.thoughts = append(w.obs, tc.Output), append(w.thoughts, th)
 		if res != nil {
-			w.subagents(res, depth, where)
+			w.subagents(res, agent, len(w.actions)-1, depth, where)
 		}
 	}
 	if first {
@@ -355,7 +375,7 @@ func (w *walker) step(step *jsontree.Value, side bool, depth int, where string) 
 	// Results that no call claims may still launch sub-agents.
 	if len(calls) == 0 {
 		for _, res := range loose {
-			w.subagents(res, depth, where)
+			w.subagents(res, agent, -1, depth, where)
 		}
 	}
 }
@@ -419,8 +439,9 @@ func arguments(v *jsontree.Value) *jsontree.Value {
 }
 
 // subagents walks the sub-agent trajectories an observation result refers
-// to, right after the call that launched them.
-func (w *walker) subagents(res *jsontree.Value, depth int, where string) {
+// to, right after the call that launched them (action call of agent
+// parent; -1 when no call claims the result).
+func (w *walker) subagents(res *jsontree.Value, parent int32, call int, depth int, where string) {
 	for _, r := range res.Get("subagent_trajectory_ref").Items() {
 		ref := r.Object()
 		if ref == nil {
@@ -442,11 +463,16 @@ func (w *walker) subagents(res *jsontree.Value, depth int, where string) {
 				continue
 			}
 			w.used[key] = true
-			w.walk(sub, true, depth+1, where+"subagent "+key+": ")
+			w.walked[sub] = true
+			ag := w.team.Add(key, model.Agent{Type: sub.Path("agent", "name").Text(), Parent: parent, Call: int32(call)})
+			w.walk(sub, ag, depth+1, where+"subagent "+key+": ")
 			continue
 		}
-		if t := w.refFile(ref.Get("trajectory_path").Text()); t != nil {
-			w.walk(t, true, depth+1, where+"subagent "+ref.Get("trajectory_path").Text()+": ")
+		p := ref.Get("trajectory_path").Text()
+		if t := w.refFile(p); t != nil && !w.walked[t] {
+			w.walked[t] = true
+			ag := w.team.Add("file:"+filepath.Clean(p), model.Agent{ID: p, Type: t.Path("agent", "name").Text(), Parent: parent, Call: int32(call)})
+			w.walk(t, ag, depth+1, where+"subagent "+p+": ")
 		}
 	}
 }
@@ -462,6 +488,16 @@ func (w *walker) refFile(p string) *jsontree.Value {
 		return nil
 	}
 	full := filepath.Join(w.dir, p)
+	if t, ok := w.read[full]; ok {
+		return t
+	}
+	t := w.readRef(full)
+	w.read[full] = t
+	return t
+}
+
+// readRef reads a referenced trajectory file (nil when it cannot be read).
+func (w *walker) readRef(full string) *jsontree.Value {
 	st, err := os.Lstat(full) // a symlink could lead out of the directory
 	if err != nil || !st.Mode().IsRegular() || st.Size() > maxRefFileSz {
 		return nil

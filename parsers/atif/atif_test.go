@@ -26,7 +26,7 @@ func summary(run model.Run) string {
 	var s []string
 	for _, a := range run.Actions {
 		x := a.Tool
-		if a.Sidechain {
+		if a.Sidechain() {
 			x += "*"
 		}
 		s = append(s, x)

@@ -10,11 +10,22 @@
 // offset..offset+limit-1 (the whole file without a limit), and the numbered
 // output ("   N→text" or "N\ttext") overrides the arguments when present,
 // since it is what the model saw. Grep and Glob results are search hits,
-// not reads; Bash commands go through parsers/internal/shell. Calls a
-// sub-agent made are marked Sidechain (isSidechain in session files,
-// parent_tool_use_id in stream-json). Token usage is counted
-// once per API message (message.id), because one message is split over
-// several lines that each repeat its usage.
+// not reads; Bash commands go through parsers/internal/shell. Token usage
+// is counted once per API message (message.id), because one message is
+// split over several lines that each repeat its usage.
+//
+// A session is read whole: its sub-agents are agents of the run (Run.Agents),
+// each action knowing which agent made it. Their work arrives three ways:
+// inline, as progress records (data.type agent_progress) carrying one of
+// the sub-agent's messages each and naming the Task call that started it
+// (parentToolUseID), nested as deep as sub-agents go; as sidechain records
+// of the session file (isSidechain, agentId) or stream-json messages naming
+// their Task call (parent_tool_use_id); and as transcripts beside a
+// session file, <session-id>/subagents/agent-<id>.jsonl (with a .meta.json
+// naming the agent's type), tied to their Task call by the call's result
+// (toolUseResult.agentId). A record or a tool call met twice (a resumed
+// session, a forked sub-agent's inherited history) counts once, by uuid
+// and tool_use id.
 //
 // There is no declared final context: the ContextBench prediction is one
 // step per action that displayed file lines, and their union as the final.
@@ -77,79 +88,74 @@ func Sniff(name string, head []byte) bool {
 
 // ParseRuns reads one transcript, data, into a single run. Sub-agent
 // transcripts that Claude Code keeps beside a session file at path
-// (<session-id>/subagents/*.jsonl) are merged in by time and marked
-// Sidechain.
+// (<session-id>/subagents/agent-*.jsonl) are read into it as its agents'.
 func ParseRuns(path string, data []byte) ([]model.Run, error) {
-	run, err := parse(path, data)
-	if err != nil {
+	b := newBuilder()
+	if err := b.file(path, data, 0); err != nil {
 		return nil, err
 	}
-	mergeSubagents(&run, path)
+	if b.recognised == 0 {
+		if b.firstBad != nil {
+			return nil, b.firstBad // nothing read but lines that are not JSON
+		}
+		return nil, fmt.Errorf("%s: no Claude Code records (expected JSON lines with \"type\": \"assistant\"/\"user\"/\"system\" and a \"message\")", path)
+	}
+	b.subagentFiles(path)
+	run := b.finish()
 	finish(&run, path)
 	return []model.Run{run}, nil
 }
 
 // parse builds the run of one transcript file without touching the disk.
 func parse(path string, data []byte) (model.Run, error) {
-	recs, err := records(path, data)
-	if err != nil {
+	b := newBuilder()
+	if err := b.file(path, data, 0); err != nil {
 		return model.Run{}, err
 	}
-	b := newBuilder()
-	for _, r := range recs {
-		b.add(r)
-	}
 	if b.recognised == 0 {
-		return model.Run{}, fmt.Errorf("%s: no Claude Code records (expected JSON lines with \"type\": \"assistant\"/\"user\"/\"system\" and a \"message\")", path)
+		return model.Run{}, fmt.Errorf("%s: no Claude Code records", path)
 	}
 	return b.finish(), nil
 }
 
-// record is one decoded line.
-type record struct {
-	line int
-	m    *jsontree.Value
-}
-
-// records decodes a JSONL transcript, or a JSON array of records. Lines
-// that do not start with "{" are skipped: Harbor tees the CLI's stderr into
-// the same file (`2>&1 | tee`). A record that does not decode is an error,
-// except on the last line, where a run killed mid-write leaves half a
-// record.
-func records(path string, data []byte) ([]record, error) {
+// file reads one transcript's records as agent's (0: the session's own).
+func (b *builder) file(path string, data []byte, agent int32) error {
 	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		v, err := toolcall.Decode(data)
 		if err != nil {
-			return nil, jsontree.At(path, err)
+			return jsontree.At(path, err)
 		}
-		var out []record
 		for i, e := range v.Items() {
 			m := e.Object()
 			if m == nil {
-				return nil, fmt.Errorf("%s: record %d: expected a JSON object", path, i)
+				return fmt.Errorf("%s: record %d: expected a JSON object", path, i)
 			}
-			out = append(out, record{line: 0, m: m})
+			b.add(m, 0, agent)
 		}
-		return out, nil
+		return nil
 	}
-	lines := toolcall.Lines(data)
-	var out []record
-	for i, ln := range lines {
+	// Lines that do not start with "{" are skipped: Harbor tees the
+	// CLI's stderr into the same file (`2>&1 | tee`). A line that does not
+	// decode (a half-written last line, a corrupt record) is skipped with
+	// a warning naming it.
+	for _, ln := range toolcall.Lines(data) {
 		t := bytes.TrimSpace(ln.Text)
 		if len(t) == 0 || t[0] != '{' {
 			continue
 		}
 		v, err := toolcall.DecodeAt(t, ln.No)
 		if err != nil {
-			if i == len(lines)-1 && len(out) > 0 {
-				break // a half-written last record
+			err = jsontree.At(path, err)
+			if b.firstBad == nil {
+				b.firstBad = err
 			}
-			return nil, jsontree.At(path, err)
+			b.run.Warn(fmt.Sprintf("line %d skipped: %v", ln.No, err))
+			continue
 		}
-		out = append(out, record{line: ln.No, m: v.Object()})
+		b.add(v.Object(), ln.No, agent)
 	}
-	return out, nil
+	return nil
 }
 
 // msgUsage is one API message's usage, counted once.
@@ -174,6 +180,11 @@ type builder struct {
 	usageOrder []string
 	thought    map[string]string // message id → text so far
 	cwd        string            // the session's working directory
+	team       *toolcall.Team
+	// launched maps an agent id to the Task call whose result named it
+	// (toolUseResult.agentId): how a subagents/ transcript finds its call.
+	launched map[string]int
+	firstBad error // the first line that did not decode
 }
 
 func newBuilder() *builder {
@@ -182,13 +193,44 @@ func newBuilder() *builder {
 		seenUUID: map[string]bool{},
 		usage:    map[string]*msgUsage{},
 		thought:  map[string]string{},
+		team:     toolcall.NewTeam(),
+		launched: map[string]int{},
 	}
 }
 
-func (b *builder) add(r record) {
-	m := r.m
+// metaRecords are record types that carry nothing a run is made of
+// (titles, modes, snapshots, queue and summary bookkeeping): understood,
+// and passed over.
+var metaRecords = map[string]bool{
+	"queue-operation": true, "summary": true, "attachment": true, "file-history-snapshot": true, "last-prompt": true,
+	"ai-title": true, "custom-title": true, "mode": true, "permission-mode": true, "agent-name": true, "agent-color": true,
+	"agent-setting": true, "tag": true, "pr-link": true, "worktree-state": true, "content-replacement": true,
+	"marble-origami-commit": true, "marble-origami-snapshot": true, "speculation-accept": true, "attribution-snapshot": true,
+}
+
+// quietProgress are progress records that report a tool's or hook's
+// progress, not an agent's messages: understood, and passed over.
+var quietProgress = map[string]bool{
+	"hook_progress": true, "bash_progress": true, "mcp_progress": true, "powershell_progress": true,
+	"task_progress": true, "tool_progress": true, "query_update": true, "search_results_received": true,
+	"waiting_for_task": true,
+}
+
+// maxNesting bounds how deep progress records may nest inside each other.
+const maxNesting = 8
+
+// add reads one record as agent's.
+func (b *builder) add(m *jsontree.Value, line int, agent int32) {
+	b.record(m, line, agent, 0)
+}
+
+func (b *builder) record(m *jsontree.Value, line int, agent int32, depth int) {
+	if m == nil {
+		return
+	}
 	if uuid := m.Get("uuid").Text(); uuid != "" {
-		// A resumed session repeats earlier records.
+		// A resumed session repeats earlier records, and a forked
+		// sub-agent its parent's.
 		if b.seenUUID[uuid] {
 			return
 		}
@@ -197,21 +239,22 @@ func (b *builder) add(r record) {
 	if cwd := m.Get("cwd").Text(); cwd != "" && b.cwd == "" {
 		b.cwd = cwd // every session record and the stream's init carry it
 	}
-	switch m.Get("type").Text() {
+	typ := m.Get("type").Text()
+	switch typ {
 	case "system":
 		b.recognised++
 		if b.run.Model == "" {
 			b.run.Model = m.Get("model").Text()
 		}
-		if b.run.InstanceID == "" {
+		if b.run.InstanceID == "" && agent == 0 {
 			b.run.InstanceID = m.First("session_id", "sessionId")
 		}
 	case "assistant":
 		b.recognised++
-		b.assistant(r)
+		b.assistant(m, line, b.agentOf(m, agent))
 	case "user":
 		b.recognised++
-		b.user(m)
+		b.user(m, b.agentOf(m, agent))
 	case "result":
 		// The print mode's last record: how the session ended
 		// ("success", "error_max_turns") and what it cost.
@@ -220,37 +263,106 @@ func (b *builder) add(r record) {
 		if c := toolcall.Cost(m.Get("total_cost_usd")); c > 0 {
 			b.run.CostUSD = c
 		}
-	case "queue-operation", "summary", "attachment", "file-history-snapshot", "last-prompt":
+	case "progress":
 		b.recognised++
+		b.progress(m, line, agent, depth)
+	default:
+		if metaRecords[typ] {
+			b.recognised++
+		} else {
+			b.run.NoteUnread("record:" + typ)
+		}
 	}
-	if b.run.InstanceID == "" {
+	if b.run.InstanceID == "" && agent == 0 {
 		b.run.InstanceID = m.First("sessionId", "session_id")
 	}
 }
 
-// sidechain says whether a record belongs to a sub-agent.
-func sidechain(m *jsontree.Value) bool {
-	if m.Get("isSidechain").True() {
-		return true
+// progress reads a progress record: an agent's (or a skill's) message, the
+// sub-agent named by data.agentId and started by the call parentToolUseID;
+// a progress record may carry another (a sub-agent's sub-agent).
+func (b *builder) progress(m *jsontree.Value, line int, agent int32, depth int) {
+	d := m.Get("data").Object()
+	kind := d.Get("type").Text()
+	switch {
+	case kind == "agent_progress" || kind == "skill_progress":
+		if depth >= maxNesting {
+			b.run.NoteUnread("progress:nested too deep")
+			return
+		}
+		call := m.Get("parentToolUseID").Text()
+		key := d.Get("agentId").Text()
+		if key == "" {
+			key = "call:" + call
+		}
+		sub := b.subagent(key, call, agent)
+		if kind == "skill_progress" && b.team.At(sub).Type == "" {
+			b.team.At(sub).Type = "skill"
+		}
+		b.record(d.Get("message").Object(), line, sub, depth+1)
+	case quietProgress[kind]:
+	default:
+		b.run.NoteUnread("progress:" + kind)
 	}
-	// stream-json: a sub-agent's messages name the Task call that runs it.
-	return m.Get("parent_tool_use_id").Text() != ""
 }
 
-func (b *builder) assistant(r record) {
-	m := r.m
+// agentOf is the agent a user or assistant record belongs to: a
+// sidechain record's (isSidechain with agentId, or stream-json's
+// parent_tool_use_id naming the Task call), else the file's.
+func (b *builder) agentOf(m *jsontree.Value, agent int32) int32 {
+	if call := m.Get("parent_tool_use_id").Text(); call != "" {
+		return b.subagent("call:"+call, call, agent)
+	}
+	if agent == 0 && m.Get("isSidechain").True() {
+		key := m.Get("agentId").Text()
+		if key == "" {
+			key = "sidechain"
+		}
+		return b.subagent(key, "", 0)
+	}
+	return agent
+}
+
+// subagent is the agent known by key, made on first sight: started by the
+// call callID (when known) of the agent that made that call, else by
+// parent.
+func (b *builder) subagent(key, callID string, parent int32) int32 {
+	if i, ok := b.team.Lookup(key); ok {
+		return i
+	}
+	a := model.Agent{ID: strings.TrimPrefix(key, "call:"), Parent: parent, Call: -1}
+	if i, ok := b.byID[callID]; ok && callID != "" {
+		b.describe(&a, i)
+	}
+	return b.team.Add(key, a)
+}
+
+// describe ties agent a to the call at action i that started it: its
+// parent is the call's agent, its type and description the call's.
+func (b *builder) describe(a *model.Agent, i int) {
+	a.Call, a.Parent = int32(i), b.actions[i].Agent
+	in := b.calls[i].Input
+	if t := in.Get("subagent_type").Text(); t != "" {
+		a.Type = t
+	}
+	if d := in.Get("description").Text(); d != "" {
+		a.Description = d
+	}
+}
+
+func (b *builder) assistant(m *jsontree.Value, line int, agent int32) {
 	msg := m.Get("message").Object()
 	if msg == nil {
 		return
 	}
-	if b.run.Model == "" {
+	if b.run.Model == "" && agent == 0 {
 		if mod := msg.Get("model").Text(); mod != "" && mod != "<synthetic>" {
 			b.run.Model = mod
 		}
 	}
 	id := msg.Get("id").Text()
 	if id == "" {
-		id = fmt.Sprintf("line:%d:%d", r.line, len(b.usageOrder))
+		id = fmt.Sprintf("line:%d:%d", line, len(b.usageOrder))
 	}
 	mu := b.usage[id]
 	if mu == nil {
@@ -268,7 +380,6 @@ func (b *builder) assistant(r record) {
 		mu.usage.CacheWrite = max(mu.usage.CacheWrite, nu.CacheWrite)
 	}
 	ts := toolcall.ParseTime(m.Get("timestamp").Text())
-	side := sidechain(m)
 	blocks := msg.Get("content").Items()
 	if s, ok := msg.Get("content").AsString(); ok && s != "" {
 		b.thought[id] = joinText(b.thought[id], s)
@@ -279,6 +390,7 @@ func (b *builder) assistant(r record) {
 		case "text":
 			b.thought[id] = joinText(b.thought[id], blk.Get("text").Text())
 		case "thinking":
+			// Recent versions keep only the signature: the text is "".
 			if b.thought[id] == "" {
 				b.thought[id] = blk.Get("thinking").Text()
 			}
@@ -289,12 +401,11 @@ func (b *builder) assistant(r record) {
 					continue
 				}
 			}
-			in := blk.Get("input").Object()
-			a := model.Action{
-				Index:     int32(len(b.actions)),
-				Timestamp: ts,
-				Sidechain: side,
+			name := blk.Get("name").Text()
+			if !toolcall.Known(name) {
+				b.run.NoteUnread("tool:" + name)
 			}
+			a := model.Action{Index: int32(len(b.actions)), Timestamp: ts, Agent: agent}
 			if mu.firstAction < 0 {
 				mu.firstAction = len(b.actions)
 			}
@@ -303,7 +414,10 @@ func (b *builder) assistant(r record) {
 			}
 			b.actions = append(b.actions, a)
 			b.thoughts = append(b.thoughts, b.thought[id])
-			b.calls = append(b.calls, toolcall.Call{Name: blk.Get("name").Text(), Input: in})
+			b.calls = append(b.calls, toolcall.Call{Name: name, Input: blk.Get("input").Object()})
+		case "redacted_thinking", "image", "document", "web_search_tool_result", "mcp_tool_use", "mcp_tool_result", "container_upload":
+		default:
+			b.run.NoteUnread("block:" + blk.Get("type").Text())
 		}
 	}
 }
@@ -318,9 +432,9 @@ func joinText(a, b string) string {
 	return a + "\n" + b
 }
 
-func (b *builder) user(m *jsontree.Value) {
+func (b *builder) user(m *jsontree.Value, agent int32) {
 	msg := m.Get("message").Object()
-	if b.run.Task == "" && !m.Get("isMeta").True() && !sidechain(m) {
+	if b.run.Task == "" && agent == 0 && !m.Get("isMeta").True() && !m.Get("isSidechain").True() {
 		// The session's first prompt is its task; Claude Code's own
 		// records (a slash command, a caveat) are not.
 		if text := strings.TrimSpace(promptText(msg.Get("content"))); text != "" &&
@@ -353,6 +467,9 @@ func (b *builder) user(m *jsontree.Value) {
 		c.IsError = blk.Get("is_error").True()
 		if len(results) == 1 {
 			c.Meta = meta.Object()
+			if id := c.Meta.Get("agentId").Text(); id != "" && toolcall.LaunchesAgent(c.Name) {
+				b.launched[id] = i
+			}
 		}
 		if b.actions[i].Timestamp == 0 {
 			b.actions[i].Timestamp = toolcall.ParseTime(m.Get("timestamp").Text())
@@ -360,7 +477,103 @@ func (b *builder) user(m *jsontree.Value) {
 	}
 }
 
+// subagentFiles reads the sub-agent transcripts Claude Code stores beside a
+// session file, <dir>/<session-id>/subagents/agent-<id>.jsonl, each as its
+// agent's (with the type its .meta.json names), tied to the call that
+// started it. A file that cannot be read is left out with a warning.
+func (b *builder) subagentFiles(path string) {
+	id := b.run.InstanceID
+	if !safeIDRe().MatchString(id) {
+		return // the id names a directory: keep it to one safe name
+	}
+	dir := filepath.Join(filepath.Dir(path), id, "subagents")
+	matches, _ := filepath.Glob(filepath.Join(dir, "agent-*.jsonl"))
+	sort.Strings(matches)
+	if len(matches) > maxSubagentFiles {
+		b.run.Warn(fmt.Sprintf("%s: %d sub-agent transcripts; the first %d read", dir, len(matches), maxSubagentFiles))
+		matches = matches[:maxSubagentFiles]
+	}
+	for _, f := range matches {
+		key := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "agent-"), ".jsonl")
+		data, err := inputfile.ReadRegular(f)
+		if err != nil {
+			b.run.Warn(fmt.Sprintf("%s: not read: %v", filepath.Base(f), err))
+			continue
+		}
+		agent := b.subagent(key, "", 0)
+		if meta, err := inputfile.ReadRegular(strings.TrimSuffix(f, ".jsonl") + ".meta.json"); err == nil {
+			if v, err := toolcall.Decode(meta); err == nil {
+				if t := v.Get("agentType").Text(); t != "" && b.team.At(agent).Type == "" {
+					b.team.At(agent).Type = t
+				}
+				if d := v.Get("description").Text(); d != "" && b.team.At(agent).Description == "" {
+					b.team.At(agent).Description = d
+				}
+			}
+		}
+		if err := b.file(f, data, agent); err != nil {
+			b.run.Warn(fmt.Sprintf("%s: not read: %v", filepath.Base(f), err))
+		}
+	}
+}
+
+// maxSubagentFiles bounds the sub-agent transcripts one session reads.
+const maxSubagentFiles = 1024
+
+// tieAgents gives each sub-agent whose call is not known yet the call that
+// started it: the Task call whose result names it, else the one Task call
+// of its parent still running when its first action came (when exactly one
+// fits, preferring one of its type).
+func (b *builder) tieAgents() {
+	for k := int32(1); int(k) < b.team.Len(); k++ {
+		a := b.team.At(k)
+		if a.Call >= 0 {
+			continue
+		}
+		if i, ok := b.launched[a.ID]; ok {
+			b.describe(a, i)
+			continue
+		}
+		first := -1
+		for i := range b.actions {
+			if b.actions[i].Agent == k {
+				first = i
+				break
+			}
+		}
+		if first < 0 {
+			continue
+		}
+		t := b.actions[first].Timestamp
+		var fits []int
+		for i := range b.actions {
+			c := b.calls[i]
+			if !toolcall.LaunchesAgent(c.Name) || b.taken(i) || b.actions[i].Timestamp > t {
+				continue
+			}
+			if a.Type != "" && c.Input.Get("subagent_type").Text() != a.Type {
+				continue
+			}
+			fits = append(fits, i)
+		}
+		if len(fits) == 1 {
+			b.describe(a, fits[0])
+		}
+	}
+}
+
+// taken reports whether a sub-agent is tied to the call at action i.
+func (b *builder) taken(i int) bool {
+	for k := int32(1); int(k) < b.team.Len(); k++ {
+		if b.team.At(k).Call == int32(i) {
+			return true
+		}
+	}
+	return false
+}
+
 func (b *builder) finish() model.Run {
+	b.tieAgents()
 	obs := make(model.TextList, len(b.actions))
 	for i := range b.actions {
 		toolcall.Apply(&b.actions[i], b.calls[i])
@@ -379,70 +592,13 @@ func (b *builder) finish() model.Run {
 		}
 		toolcall.AddUsage(&b.actions[target], mu.usage)
 	}
+	// Sub-agent transcripts read after the session: into time order.
+	order := toolcall.OrderByTime(b.actions)
+	acts, texts := toolcall.Reorder(order, b.actions, obs, b.thoughts)
 	run := b.run
-	run.Actions, run.Observations, run.Thoughts = b.actions, obs, b.thoughts
+	run.Actions, run.Observations, run.Thoughts = acts, texts[0], texts[1]
+	run.Agents = b.team.Agents(order)
 	return run
-}
-
-// mergeSubagents adds the sub-agent transcripts Claude Code stores beside a
-// session file, <dir>/<session-id>/subagents/agent-*.jsonl, as sidechain
-// actions, ordered by time with the main session's actions. A sub-agent
-// file that does not load is left out rather than failing the run.
-func mergeSubagents(run *model.Run, path string) {
-	id := run.InstanceID
-	if !safeIDRe().MatchString(id) {
-		return // the id names a directory: keep it to one safe name
-	}
-	dir := filepath.Join(filepath.Dir(path), id, "subagents")
-	matches, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	if len(matches) == 0 {
-		return
-	}
-	sort.Strings(matches)
-	if len(matches) > 256 {
-		matches = matches[:256]
-	}
-	var extra []model.Action
-	var obs, thoughts model.TextList
-	for i := range run.Actions {
-		obs, thoughts = append(obs, run.Observation(i)), append(thoughts, run.Thought(i))
-	}
-	for _, f := range matches {
-		data, err := inputfile.ReadRegular(f)
-		if err != nil {
-			continue
-		}
-		sub, err := parse(f, data)
-		if err != nil {
-			continue
-		}
-		for i, a := range sub.Actions {
-			a.Sidechain = true
-			extra = append(extra, a)
-			obs, thoughts = append(obs, sub.Observation(i)), append(thoughts, sub.Thought(i))
-		}
-	}
-	if len(extra) == 0 {
-		return
-	}
-	all := append(run.Actions, extra...)
-	// Sorted through a permutation, so that each action's texts follow it.
-	order := make([]int, len(all))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(i, j int) bool {
-		ti, tj := all[order[i]].Timestamp, all[order[j]].Timestamp
-		if ti == 0 || tj == 0 {
-			return false
-		}
-		return ti < tj
-	})
-	acts, o, th := make([]model.Action, len(all)), make(model.TextList, len(all)), make(model.TextList, len(all))
-	for k, i := range order {
-		acts[k], o[k], th[k] = all[i], obs[i], thoughts[i]
-	}
-	run.Actions, run.Observations, run.Thoughts = acts, o, th
 }
 
 // finish numbers the actions, builds the prediction and names the run.

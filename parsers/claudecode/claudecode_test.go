@@ -56,7 +56,7 @@ func TestStreamJSON(t *testing.T) {
 	for i, w := range wants {
 		a := run.Actions[i]
 		if int(a.Index) != i || a.Tool != w.tool || a.Category != w.cat || !reflect.DeepEqual(a.Reads, w.reads) ||
-			!reflect.DeepEqual(a.Searches, w.searches) || !reflect.DeepEqual(a.Edits, w.edits) || a.Sidechain != w.side || a.Usage != w.usage {
+			!reflect.DeepEqual(a.Searches, w.searches) || !reflect.DeepEqual(a.Edits, w.edits) || a.Sidechain() != w.side || a.Usage != w.usage {
 			t.Errorf("action %d = %+v\nwant %+v", i, a, w)
 		}
 	}
@@ -102,13 +102,13 @@ func TestSession(t *testing.T) {
 		t.Fatalf("%d actions, want 3 (the repeated record must not count)", len(run.Actions))
 	}
 	a := run.Actions
-	if !reflect.DeepEqual(a[0].Reads, rng("src/m.py", 5, 8)) || a[0].Sidechain || a[0].Timestamp != 1785956358 {
+	if !reflect.DeepEqual(a[0].Reads, rng("src/m.py", 5, 8)) || a[0].Sidechain() || a[0].Timestamp != 1785956358 {
 		t.Errorf("action 0 = %+v", a[0])
 	}
 	if a[0].Usage != (model.Usage{InputTokens: 2, OutputTokens: 40, CacheRead: 1000, CacheWrite: 100}) {
 		t.Errorf("usage 0 = %+v", a[0].Usage)
 	}
-	if !a[1].Sidechain || a[1].Category != model.CategorySearch || !reflect.DeepEqual(a[1].Reads, rng("src/m.py", 7, 7)) ||
+	if !a[1].Sidechain() || a[1].Category != model.CategorySearch || !reflect.DeepEqual(a[1].Reads, rng("src/m.py", 7, 7)) ||
 		!reflect.DeepEqual(a[1].Searches, []model.SearchHit{{File: "src/m.py", Line: 7}}) {
 		t.Errorf("action 1 = %+v", a[1])
 	}
@@ -127,7 +127,7 @@ func TestSubagentFiles(t *testing.T) {
 	run := load1(t, "testdata/withsub/sess-9.jsonl")
 	var got []string
 	for _, a := range run.Actions {
-		got = append(got, a.Tool+map[bool]string{true: "*", false: ""}[a.Sidechain])
+		got = append(got, a.Tool+map[bool]string{true: "*", false: ""}[a.Sidechain()])
 	}
 	if strings.Join(got, ",") != "Task,Read*,Read" {
 		t.Fatalf("actions = %v", got)
@@ -150,13 +150,13 @@ func TestJSONArray(t *testing.T) {
 func TestErrors(t *testing.T) {
 	dir := t.TempDir()
 	cases := map[string]string{
-		"bad.jsonl":   "{\"type\":\"system\",\"subtype\":\"init\"}\n{\"type\": \"assistant\", oops}\n{\"type\":\"user\"}\n",
+		"bad.jsonl":   "{\"type\": \"assistant\", oops}\n{\"type\": \"assistant\", oops}\n",
 		"other.jsonl": "{\"instance_id\": \"x\", \"traj_data\": {}}\n",
 		"array.json":  "[{\"type\": \"assistant\"}, 3]",
 		"empty.jsonl": "\n\n",
 	}
 	wants := map[string]string{
-		"bad.jsonl":   "bad.jsonl:2:23: invalid JSON: expected a string key",
+		"bad.jsonl":   "bad.jsonl:1:23: invalid JSON: expected a string key",
 		"other.jsonl": "no Claude Code records",
 		"array.json":  "record 1: expected a JSON object",
 		"empty.jsonl": "no Claude Code records",
@@ -170,6 +170,27 @@ func TestErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), wants[name]) {
 			t.Errorf("%s: err = %v, want %q", name, err, wants[name])
 		}
+	}
+}
+
+// One malformed line (a corrupt record, a half-written last line) is
+// skipped with a warning naming it; the rest of the session is read.
+func TestMalformedLineSkipped(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.jsonl")
+	body := `{"type":"system","subtype":"init","session_id":"s-2"}` + "\n" +
+		`{"type": "assistant", oops}` + "\n" +
+		`{"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"a.py"}}]}}` + "\n" +
+		`{"type":"user","message":{"content":[{"type":"tool_res`
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := load1(t, p)
+	if len(run.Actions) != 1 || run.Actions[0].Tool != "Read" {
+		t.Fatalf("actions %+v", run.Actions)
+	}
+	if len(run.Warnings) != 2 || !strings.HasPrefix(run.Warnings[0], "line 2 skipped: "+p+":2:23: invalid JSON") ||
+		!strings.HasPrefix(run.Warnings[1], "line 4 skipped: ") {
+		t.Errorf("warnings %q", run.Warnings)
 	}
 }
 
@@ -234,5 +255,49 @@ func TestRealSession(t *testing.T) {
 	}
 	if !Sniff(path, []byte(`{"parentUuid":null,"isSidechain":false,"type":"user","message":{}}`)) {
 		t.Fatal("sniff")
+	}
+}
+
+// TestTeam: a session's sub-agents are agents of the run, read from every
+// place Claude Code keeps them: inline progress records (a sub-agent's
+// sub-agent inside its progress), and transcripts in subagents/ tied to
+// their Task call by the call's result, one nested in another. A forked
+// transcript's repeat of the lead's history counts once; what the reader
+// does not know is counted, not guessed.
+func TestTeam(t *testing.T) {
+	run := load1(t, "testdata/team/sess-t.jsonl")
+	type act struct {
+		tool  string
+		agent int32
+	}
+	var got []act
+	for _, a := range run.Actions {
+		got = append(got, act{a.Tool, a.Agent})
+	}
+	want := []act{{"Read", 0}, {"Task", 0}, {"Read", 1}, {"Task", 1}, {"Grep", 2}, {"Task", 0},
+		{"Read", 3}, {"Task", 3}, {"Glob", 4}, {"FrobnicateTool", 3}, {"Edit", 0}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("actions (tool, agent):\n got %v\nwant %v", got, want)
+	}
+	agents := []model.Agent{
+		{Parent: -1, Call: -1},
+		{ID: "e1", Type: "Explore", Description: "look around", Parent: 0, Call: 1, Depth: 1},
+		{ID: "g1", Type: "general-purpose", Description: "dig", Parent: 1, Call: 3, Depth: 2},
+		{ID: "f1", Type: "reviewer", Description: "review", Parent: 0, Call: 5, Depth: 1},
+		{ID: "f2", Type: "Explore", Description: "deeper", Parent: 3, Call: 7, Depth: 2},
+	}
+	if !reflect.DeepEqual(run.Agents, agents) {
+		t.Errorf("agents:\n got %+v\nwant %+v", run.Agents, agents)
+	}
+	if !reflect.DeepEqual(run.Actions[2].Reads, rng("/w/b.py", 5, 6)) || !reflect.DeepEqual(run.Actions[6].Reads, rng("/w/d.py", 1, 2)) {
+		t.Errorf("sub-agent reads %+v %+v", run.Actions[2].Reads, run.Actions[6].Reads)
+	}
+	if want := map[string]int{"tool:FrobnicateTool": 1, "record:mystery-record": 1}; !reflect.DeepEqual(run.Unread, want) {
+		t.Errorf("unread %v, want %v", run.Unread, want)
+	}
+	for i, a := range run.Actions {
+		if int(a.Index) != i {
+			t.Errorf("action %d has index %d", i, a.Index)
+		}
 	}
 }

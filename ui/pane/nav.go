@@ -26,7 +26,7 @@ func (c *Context) sync() {
 	for i := range d.Run.Actions {
 		c.rows.pos[i] = -1
 		act := &d.Run.Actions[i]
-		if (c.Filter == "" || display.Category(act).String() == c.Filter) && !(c.Folded && act.Sidechain) {
+		if (c.Filter == "" || display.Category(act).String() == c.Filter) && !(c.Folded && act.Sidechain()) {
 			c.rows.pos[i] = len(c.rows.list)
 			c.rows.list = append(c.rows.list, i)
 		}

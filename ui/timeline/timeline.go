@@ -128,7 +128,7 @@ func (m *Model) View() string {
 		}
 		fixed := numW + 4 + 1 + sw + gap // mark, number, glyph, spaces, trailing space
 		short := d.Short(i)
-		if d.Run.Actions[i].Sidechain {
+		if d.Run.Actions[i].Sidechain() {
 			short = display.GlyphSidechain + " " + short // a sub-agent's, under its call
 		}
 		cmd := display.FitLabel(short, max(m.W-fixed, 1))

@@ -76,6 +76,38 @@ var toolKinds = map[string]kind{
 	"apply_patch": kPatch, "Task": kAgent, "Agent": kAgent,
 }
 
+// otherTools are tools that neither read, search nor edit the repository,
+// which a reader understands as such: planning, the web, asking the user,
+// task lists, sub-agent bookkeeping. A tool in neither table is counted as
+// not understood (model.Run.Unread), so a new tool is seen, not guessed.
+var otherTools = map[string]bool{
+	// Claude Code
+	"TodoWrite": true, "TodoRead": true, "WebSearch": true, "WebFetch": true, "ExitPlanMode": true, "EnterPlanMode": true,
+	"AskUserQuestion": true, "KillShell": true, "KillBash": true, "BashOutput": true, "SlashCommand": true, "Skill": true,
+	"TaskCreate": true, "TaskUpdate": true, "TaskList": true, "TaskGet": true, "TaskOutput": true, "TaskStop": true,
+	"ListMcpResourcesTool": true, "ReadMcpResourceTool": true, "ToolSearch": true, "SendMessage": true,
+	"TeamCreate": true, "TeamDelete": true, "EnterWorktree": true, "ExitWorktree": true, "LSP": true, "Monitor": true,
+	// Gemini CLI, Qwen Code
+	"google_web_search": true, "web_fetch": true, "save_memory": true, "write_todos": true, "todo_write": true,
+	"activate_skill": true, "exit_plan_mode": true, "ask_user": true, "task": true,
+	// Codex
+	"update_plan": true, "web_search": true, "view_image": true, "spawn_agent": true, "wait": true, "send_input": true,
+	"close_agent": true, "request_user_input": true, "write_stdin": true,
+	// Goose
+	"todo__todo_write": true, "todo__todo_read": true, "dynamic_task__create_task": true, "subagent__execute_task": true,
+	// OpenCode
+	"todowrite": true, "todoread": true, "webfetch": true, "websearch": true, "question": true,
+	// OpenHands
+	"think": true, "finish": true, "task_tracker": true, "browser": true, "fetch": true,
+}
+
+// Known reports whether a tool name is one the readers understand: a tool
+// they read reads, searches or edits from, or one of the otherTools. MCP
+// tools (mcp__server__tool) are understood as other tools.
+func Known(name string) bool {
+	return kindOf(name) != kOther || otherTools[name] || strings.HasPrefix(name, "mcp__")
+}
+
 // numberedTools are read tools whose output always numbers the lines shown
 // (Claude Code's Read); other read tools print bare content.
 var numberedTools = map[string]bool{"Read": true}
@@ -299,3 +331,7 @@ func oneWord(s string) (string, bool) {
 	}
 	return b.String(), true
 }
+
+// LaunchesAgent reports whether a tool starts a sub-agent (Claude Code's
+// Task, later Agent).
+func LaunchesAgent(name string) bool { return kindOf(name) == kAgent }

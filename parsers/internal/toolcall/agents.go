@@ -1,0 +1,155 @@
+package toolcall
+
+import (
+	"sort"
+
+	"github.com/trajscope/trajscope/model"
+)
+
+// MaxAgents bounds the agents one run may have: past it, further
+// sub-agents' actions are counted as the last one's.
+const MaxAgents = 4096
+
+// Team builds a run's agent table as a reader meets its agents: the lead
+// is agent 0; each sub-agent is keyed by the format's id for it.
+type Team struct {
+	agents []model.Agent
+	byKey  map[string]int32
+}
+
+// NewTeam is a table holding the lead alone.
+func NewTeam() *Team {
+	return &Team{agents: []model.Agent{{Parent: -1, Call: -1}}, byKey: map[string]int32{}}
+}
+
+// Lookup is the agent known by key.
+func (t *Team) Lookup(key string) (int32, bool) {
+	i, ok := t.byKey[key]
+	return i, ok
+}
+
+// Add makes a the agent known by key (its ID is key when unset) and
+// returns its index; an agent already known by key is returned as it is.
+func (t *Team) Add(key string, a model.Agent) int32 {
+	if i, ok := t.byKey[key]; ok {
+		return i
+	}
+	if len(t.agents) >= MaxAgents {
+		return int32(len(t.agents) - 1)
+	}
+	if a.ID == "" {
+		a.ID = key
+	}
+	i := int32(len(t.agents))
+	t.agents = append(t.agents, a)
+	t.byKey[key] = i
+	return i
+}
+
+// At is agent i, to be filled in as the reader learns more of it.
+func (t *Team) At(i int32) *model.Agent { return &t.agents[i] }
+
+// Len is how many agents there are, the lead included.
+func (t *Team) Len() int { return len(t.agents) }
+
+// Agents is the finished table, nil for a run of one agent: each agent's
+// depth set by walking its parents (a parent that is itself or a loop
+// makes it the lead's), calls remapped by order (new index of old action
+// i, nil when the actions were not reordered).
+func (t *Team) Agents(order []int) []model.Agent {
+	if len(t.agents) == 1 {
+		return nil
+	}
+	var newIndex []int32
+	if order != nil {
+		newIndex = make([]int32, len(order))
+		for k, i := range order {
+			newIndex[i] = int32(k)
+		}
+	}
+	out := append([]model.Agent(nil), t.agents...)
+	for i := range out {
+		a := &out[i]
+		if a.Call >= 0 && newIndex != nil {
+			if int(a.Call) < len(newIndex) {
+				a.Call = newIndex[a.Call]
+			} else {
+				a.Call = -1
+			}
+		}
+		if i == 0 {
+			a.Parent, a.Depth = -1, 0
+			continue
+		}
+		if a.Parent < 0 || int(a.Parent) >= len(out) || int(a.Parent) == i {
+			a.Parent = 0
+		}
+	}
+	// Depth by walking parents, at most one step per agent: a loop
+	// (a record naming a descendant as its parent) is cut at the lead.
+	for i := 1; i < len(out); i++ {
+		d, p := int32(1), out[i].Parent
+		for steps := 0; p > 0 && steps < len(out); steps++ {
+			d++
+			p = out[p].Parent
+		}
+		if p > 0 {
+			out[i].Parent, d = 0, 1
+		}
+		out[i].Depth = d
+	}
+	return out
+}
+
+// OrderByTime returns the order that sorts actions by timestamp, stably:
+// an action without one keeps the time of the action before it in its own
+// agent's sequence, so each agent's actions stay in their order and a
+// sub-agent's actions fall between the lead's where they happened. nil
+// when the actions are in order already.
+func OrderByTime(actions []model.Action) []int {
+	key := make([]float64, len(actions))
+	last := map[int32]float64{}
+	sorted := true
+	prev := 0.0
+	for i := range actions {
+		t := actions[i].Timestamp
+		if t <= 0 {
+			t = last[actions[i].Agent]
+		}
+		last[actions[i].Agent] = t
+		key[i] = t
+		if t < prev {
+			sorted = false
+		}
+		prev = max(prev, t)
+	}
+	if sorted {
+		return nil
+	}
+	order := make([]int, len(actions))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return key[order[a]] < key[order[b]] })
+	return order
+}
+
+// Reorder applies order (OrderByTime's) to a run's actions and texts.
+func Reorder(order []int, actions []model.Action, texts ...model.TextList) ([]model.Action, []model.TextList) {
+	if order == nil {
+		return actions, texts
+	}
+	acts := make([]model.Action, len(actions))
+	for k, i := range order {
+		acts[k] = actions[i]
+	}
+	out := make([]model.TextList, len(texts))
+	for j, tl := range texts {
+		n := make(model.TextList, len(order))
+		for k, i := range order {
+			n[k] = tl.Text(i)
+		}
+		out[j] = n
+	}
+	return acts, out
+}
