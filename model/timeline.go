@@ -2,7 +2,6 @@ package model
 
 import "math"
 
-
 // Category is the kind of an agent action, following CodeScaleBench's tool
 // categories. The zero value is no category (a parser that set none).
 type Category uint8
