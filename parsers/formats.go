@@ -15,11 +15,14 @@ import (
 	"github.com/trajscope/trajscope/parsers/atif"
 	"github.com/trajscope/trajscope/parsers/claudecode"
 	"github.com/trajscope/trajscope/parsers/codex"
+	"github.com/trajscope/trajscope/parsers/gemini"
+	"github.com/trajscope/trajscope/parsers/goose"
 	"github.com/trajscope/trajscope/parsers/internal/loader"
 	"github.com/trajscope/trajscope/parsers/miniswe"
 	"github.com/trajscope/trajscope/parsers/miniswev2"
 	"github.com/trajscope/trajscope/parsers/openhands"
 	"github.com/trajscope/trajscope/parsers/prometheus"
+	"github.com/trajscope/trajscope/parsers/qwencode"
 	"github.com/trajscope/trajscope/parsers/sweagent"
 	"github.com/trajscope/trajscope/parsers/unified"
 )
@@ -89,6 +92,12 @@ var formats = []format{
 		sniff: aider.Sniff, parse: aider.ParseRuns},
 	{name: codex.Name, aliases: []string{"codex-cli", "codex-rollout"},
 		sniff: codex.Sniff, parse: codex.ParseRuns},
+	{name: goose.Name,
+		sniff: goose.Sniff, parse: goose.ParseRuns},
+	{name: qwencode.Name, aliases: []string{"qwen"},
+		sniff: qwencode.Sniff, parse: qwencode.ParseRuns},
+	{name: gemini.Name, aliases: []string{"gemini"},
+		sniff: gemini.Sniff, parse: gemini.ParseRuns},
 	{name: claudecode.Name, aliases: []string{"claude"},
 		sniff: claudecode.Sniff, parse: claudecode.ParseRuns},
 }

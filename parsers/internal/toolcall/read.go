@@ -20,6 +20,10 @@ var (
 	// metadataSuffixRe matches the "[metadata] {…}" block Harbor's ATIF
 	// export appends to a tool result's text.
 	metadataSuffixRe = lazyre.New(`\n\n\[metadata\] \{`)
+	// showingRe is Gemini CLI's (and Qwen Code's) note on a truncated
+	// read_file: "Status: Showing lines 1-2000 of 5120 total lines."
+	// Goose's read: "[Showing lines 1-2000 of 5120. …]".
+	showingRe = lazyre.New(`Showing lines (\d{1,9})-(\d{1,9}) of \d{1,9}\b`)
 )
 
 // StripMetadata removes the "\n\n[metadata] {…}" suffix Harbor appends to
@@ -146,6 +150,24 @@ func readRegion(file string, in *jsontree.Value, base int, c Call) []model.Obser
 		}
 		return []model.ObservedRead{r}
 	}
+	if m := showingRe().FindStringSubmatch(text); m != nil {
+		s, _ := strconv.Atoi(m[1])
+		e, _ := strconv.Atoi(m[2])
+		if s >= 1 && e >= s {
+			return []model.ObservedRead{{File: file, Kind: model.ReadRange, Start: s, End: e}}
+		}
+	}
+	// Gemini CLI's read_file since 0.3x: start_line, end_line (1-based,
+	// inclusive) instead of offset and limit.
+	if s, ok := in.Get("start_line").AnyInt(); ok && !hasOff {
+		e, okE := in.Get("end_line").AnyInt()
+		switch {
+		case okE && s >= 1 && e >= s:
+			return []model.ObservedRead{{File: file, Kind: model.ReadRange, Start: s, End: e}}
+		case s > 1:
+			return []model.ObservedRead{{File: file, Kind: model.ReadFrom, Start: s}}
+		}
+	}
 	if c.HasOutput && strings.TrimSpace(text) != "" && numberedTools[c.Name] {
 		// This tool numbers every line it shows: unnumbered output is an
 		// error or a warning, not file content.
@@ -175,4 +197,36 @@ func sgRead(c Call) []model.ObservedRead {
 		return []model.ObservedRead{{File: file, Kind: model.ReadFrom, Start: s}}
 	}
 	return []model.ObservedRead{{File: file, Kind: model.ReadWhole}}
+}
+
+// manyFileRe is the separator Gemini CLI's read_many_files puts before each
+// file's content: "--- path/to/file ---".
+var manyFileRe = lazyre.New(`(?m)^--- (\S[^\n]*?) ---$`)
+
+// manyRead is what a read_many_files call displayed: each file its output
+// shows whole (the separators name them), else each path it named that is
+// not a pattern.
+func manyRead(c Call) []model.ObservedRead {
+	if c.IsError {
+		return nil
+	}
+	var out []model.ObservedRead
+	seen := map[string]bool{}
+	add := func(f string) {
+		if f != "" && !seen[f] && f != "End of content" {
+			seen[f] = true
+			out = append(out, model.ObservedRead{File: f, Kind: model.ReadWhole})
+		}
+	}
+	for _, m := range manyFileRe().FindAllStringSubmatch(c.Output, -1) {
+		add(m[1])
+	}
+	if len(out) == 0 && !c.HasOutput {
+		for _, p := range c.Input.Get("paths").Items() {
+			if s, ok := p.AsString(); ok && !strings.ContainsAny(s, "*?[{") {
+				add(s)
+			}
+		}
+	}
+	return out
 }

@@ -58,6 +58,7 @@ const (
 	kAgent  // sub-agent launch
 	kSGRead
 	kSGSearch
+	kReadMany // Gemini CLI's read_many_files: whole files, named or matched
 )
 
 // toolKinds maps recorded tool names to roles. Claude Code's names come
@@ -65,7 +66,7 @@ const (
 // other agents export to ATIF (Gemini CLI, OpenCode, Codex, OpenHands).
 var toolKinds = map[string]kind{
 	"Read": kRead, "read": kRead, "read_file": kRead, "ReadFile": kRead, "NotebookRead": kRead,
-	"Grep": kGrep, "grep": kGrep, "search_file_content": kGrep, "rg": kGrep, "ripgrep": kGrep,
+	"Grep": kGrep, "grep": kGrep, "search_file_content": kGrep, "grep_search": kGrep, "rg": kGrep, "ripgrep": kGrep,
 	"Glob": kGlob, "glob": kGlob, "find_files": kGlob,
 	"LS": kList, "ls": kList, "list_directory": kList, "list": kList,
 	"Bash": kBash, "bash": kBash, "shell": kBash, "execute_bash": kBash, "run_shell_command": kBash,
@@ -73,7 +74,8 @@ var toolKinds = map[string]kind{
 	"Edit": kEdit, "MultiEdit": kEdit, "Write": kEdit, "NotebookEdit": kEdit, "edit": kEdit, "multiedit": kEdit,
 	"write": kEdit, "write_file": kEdit, "replace": kEdit, "edit_file": kEdit, "create_file": kEdit,
 	"str_replace_editor": kEditor, "str_replace_based_edit_tool": kEditor, "text_editor": kEditor, "file_editor": kEditor,
-	"apply_patch": kPatch, "Task": kAgent, "Agent": kAgent,
+	"apply_patch": kPatch, "Task": kAgent, "Agent": kAgent, "invoke_agent": kAgent, "create_sub_session": kAgent, "task": kAgent,
+	"read_many_files": kReadMany,
 }
 
 // otherTools are tools that neither read, search nor edit the repository,
@@ -89,7 +91,10 @@ var otherTools = map[string]bool{
 	"TeamCreate": true, "TeamDelete": true, "EnterWorktree": true, "ExitWorktree": true, "LSP": true, "Monitor": true,
 	// Gemini CLI, Qwen Code
 	"google_web_search": true, "web_fetch": true, "save_memory": true, "write_todos": true, "todo_write": true,
-	"activate_skill": true, "exit_plan_mode": true, "ask_user": true, "task": true,
+	"activate_skill": true, "exit_plan_mode": true, "enter_plan_mode": true, "ask_user": true, "complete_task": true,
+	"get_internal_docs": true, "update_topic": true, "read_mcp_resource": true, "list_mcp_resources": true,
+	"tracker_create_task": true, "tracker_update_task": true, "tracker_get_task": true, "tracker_list_tasks": true,
+	"tracker_add_dependency": true, "tracker_visualize": true, "skill": true,
 	// Codex
 	"update_plan": true, "web_search": true, "view_image": true, "spawn_agent": true, "wait": true, "send_input": true,
 	"close_agent": true, "request_user_input": true, "write_stdin": true,
@@ -227,6 +232,9 @@ func apply(a *model.Action, c Call) {
 		a.Category = model.CategoryEdit
 		p := in.First("input", "patch", "diff", "content")
 		a.Edits, a.Changes = shell.PatchFiles(p), shell.PatchChanges(p)
+	case kReadMany:
+		a.Category = model.CategoryRead
+		a.Reads = manyRead(c)
 	case kSGRead:
 		a.Category = model.CategoryRead
 		a.Reads = sgRead(c)
@@ -335,3 +343,6 @@ func oneWord(s string) (string, bool) {
 // LaunchesAgent reports whether a tool starts a sub-agent (Claude Code's
 // Task, later Agent).
 func LaunchesAgent(name string) bool { return kindOf(name) == kAgent }
+
+// KindIsShell reports whether a tool runs shell commands.
+func KindIsShell(name string) bool { return kindOf(name) == kBash }
