@@ -68,7 +68,7 @@ func TestSessionJSONL(t *testing.T) {
 
 func TestSniff(t *testing.T) {
 	for head, want := range map[string]bool{
-		`{"sessionId":"a","projectHash":"b","messages":[]}`:                true,
+		`{"sessionId":"a","projectHash":"b","messages":[]}`:                 true,
 		"{\"sessionId\":\"a\",\"projectHash\":\"b\",\"kind\":\"main\"}\n{}": true,
 		`{"sessionId":"a","type":"user","message":{"role":"user"}}`:         false,
 		`[{"sessionId":"a","projectHash":"b"}]`:                             false,

@@ -54,7 +54,7 @@ func TestSniff(t *testing.T) {
 	for head, want := range map[string]bool{
 		`{"uuid":"a","sessionId":"s","type":"user","message":{"role":"user","parts":[{"text":"x"}]}}`: true,
 		`{"uuid":"a","sessionId":"s","type":"user","message":{"role":"user","content":"x"}}`:          false,
-		`{"sessionId":"s","projectHash":"h","messages":[]}`:                                          false,
+		`{"sessionId":"s","projectHash":"h","messages":[]}`:                                           false,
 	} {
 		if Sniff("x", []byte(head)) != want {
 			t.Errorf("Sniff(%s) = %v", head, !want)
