@@ -157,7 +157,7 @@ func TestSniff(t *testing.T) {
 
 func TestLoadErrors(t *testing.T) {
 	predtest.LoadErrors(t, load, "bad.jsonl", [][2]string{
-		{"{\"type\":\"thread.started\"}\n{not json}\n{\"type\":\"turn.started\"}\n", "bad.jsonl:2:2: invalid JSON"},
+		{"{not json}\n{not json either}\n", "bad.jsonl:1:2: invalid JSON"},
 		{`{"type":"something"}` + "\n", "no Codex records"},
 	})
 }
@@ -177,4 +177,65 @@ func FuzzCodex(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// A rollout of Codex 0.147+: item_completed events enriching the calls
+// they repeat (parsed_cmd where the shell reading knows nothing) or adding
+// their own (a user shell command, a file change), a Code Mode script's
+// commands one action each, and the threads it spawned read from their
+// rollouts beside it (one nested, one in the next day's folder) as agents;
+// an unrelated rollout left alone, an unknown item counted, a half-written
+// line skipped.
+func TestRollout0150(t *testing.T) {
+	run := predtest.LoadOne(t, load, "testdata/sessions/2026/07/01/rollout-2026-07-01T23-59-00-11111111-1111-4111-8111-111111111111.jsonl")
+	type act struct {
+		cmd   string
+		agent int32
+		reads []model.ObservedRead
+	}
+	rng := predtest.Range
+	want := []act{
+		{"bat src/cache.rs", 0, []model.ObservedRead{{File: "src/cache.rs", Kind: model.ReadWhole}}},
+		{"nl -ba src/lru.rs | sed -n '5,9p'", 0, rng("src/lru.rs", 5, 9)},
+		{"sed -n '1,3p' src/map.rs", 0, rng("src/map.rs", 1, 3)},
+		{`rg -n "evict" src`, 0, rng("src/lru.rs", 7, 7)},
+		{`spawn_agent message="Check eviction" task_name="audit"`, 0, nil},
+		{"sed -n '20,30p' src/lru.rs", 1, rng("src/lru.rs", 20, 30)},
+		{`spawn_agent message="dig"`, 1, nil},
+		{"apply patch: src/cache.rs", 0, nil},
+		{"cat src/map.rs", 2, []model.ObservedRead{{File: "src/map.rs", Kind: model.ReadWhole}}},
+	}
+	var got []act
+	for _, a := range run.Actions {
+		got = append(got, act{a.Command, a.Agent, a.Reads})
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("actions:\n got %+v\nwant %+v", got, want)
+	}
+	agents := []model.Agent{{Parent: -1, Call: -1},
+		{ID: "22222222-2222-4222-8222-222222222222", Type: "auditor", Parent: 0, Call: 4, Depth: 1},
+		{ID: "33333333-3333-4333-8333-333333333333", Type: "digger", Parent: 1, Call: 6, Depth: 2}}
+	if !reflect.DeepEqual(run.Agents, agents) {
+		t.Errorf("agents:\n got %+v\nwant %+v", run.Agents, agents)
+	}
+	if run.Task != "Explain why the cache misses." || run.Model != "gpt-5.5-codex" || run.Agent != "codex 0.150.0" {
+		t.Errorf("run %q %q %q", run.Task, run.Model, run.Agent)
+	}
+	if !reflect.DeepEqual(run.Unread, map[string]int{"item:Teleport": 1}) || len(run.Warnings) != 1 {
+		t.Errorf("unread %v warnings %q", run.Unread, run.Warnings)
+	}
+}
+
+func TestCodeModeCommands(t *testing.T) {
+	for src, want := range map[string][]string{
+		`text(await tools.exec_command({cmd:"git push"}));`:                                  {"git push"},
+		"await tools.exec_command({ cmd: 'echo \"hi\" \\'x\\'' , yield_time_ms: 9 })":        {`echo "hi" 'x'`},
+		"await tools.exec_command({cmd: `ls -la`}); await tools.exec_command({cmd: `${x}`})": {"ls -la"},
+		`const r = await tools.exec_command({cmd: command});`:                                nil,
+		`await tools.exec_command({cmd: "a\nb \u00e9"})`:                                     {"a\nb é"},
+	} {
+		if got := codeModeCommands(src); !reflect.DeepEqual(got, want) {
+			t.Errorf("codeModeCommands(%q) = %q, want %q", src, got, want)
+		}
+	}
 }
