@@ -20,6 +20,7 @@ import (
 	"github.com/trajscope/trajscope/parsers/internal/loader"
 	"github.com/trajscope/trajscope/parsers/miniswe"
 	"github.com/trajscope/trajscope/parsers/miniswev2"
+	"github.com/trajscope/trajscope/parsers/opencode"
 	"github.com/trajscope/trajscope/parsers/openhands"
 	"github.com/trajscope/trajscope/parsers/prometheus"
 	"github.com/trajscope/trajscope/parsers/qwencode"
@@ -71,7 +72,7 @@ var formats = []format{
 		sniff: sniffUnified, records: unified.ReadFile},
 	{name: openhands.Name, suffixes: []string{"output.jsonl"},
 		sniff: openhands.Sniff, parse: openhands.ParseRuns,
-		isDir: openhands.IsCompletionsDir, loadDir: openhands.LoadDir, jsonl: openhands.IsHistoryJSONL},
+		isDir: openhands.IsDir, loadDir: openhands.LoadAnyDir, jsonl: openhands.IsHistoryJSONL},
 	{name: atif.Name, aliases: []string{"harbor"},
 		sniff: atif.Sniff, parse: atif.ParseRuns},
 	{name: prometheus.Name, suffixes: []string{".log"},
@@ -92,6 +93,8 @@ var formats = []format{
 		sniff: aider.Sniff, parse: aider.ParseRuns},
 	{name: codex.Name, aliases: []string{"codex-cli", "codex-rollout"},
 		sniff: codex.Sniff, parse: codex.ParseRuns},
+	{name: opencode.Name,
+		sniff: opencode.Sniff, parse: opencode.ParseRuns},
 	{name: goose.Name,
 		sniff: goose.Sniff, parse: goose.ParseRuns},
 	{name: qwencode.Name, aliases: []string{"qwen"},

@@ -17,12 +17,16 @@ import (
 	"github.com/trajscope/trajscope/parsers/atif"
 	"github.com/trajscope/trajscope/parsers/claudecode"
 	"github.com/trajscope/trajscope/parsers/codex"
+	"github.com/trajscope/trajscope/parsers/gemini"
+	"github.com/trajscope/trajscope/parsers/goose"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
 	"github.com/trajscope/trajscope/parsers/miniswe"
 	"github.com/trajscope/trajscope/parsers/miniswev2"
+	"github.com/trajscope/trajscope/parsers/opencode"
 	"github.com/trajscope/trajscope/parsers/openhands"
 	"github.com/trajscope/trajscope/parsers/prometheus"
+	"github.com/trajscope/trajscope/parsers/qwencode"
 	"github.com/trajscope/trajscope/parsers/sweagent"
 	"github.com/trajscope/trajscope/parsers/unified"
 	"github.com/trajscope/trajscope/testkit"
@@ -78,6 +82,15 @@ var fixtures = []fixture{
 	{"codex/testdata/legacy.jsonl", codex.Name, false},
 	{"codex/testdata/exec.jsonl", codex.Name, false},
 	{shared + "/contextbench/sample_trajectories_miniswe_qwen25_32b/preds_Verified.jsonl", Unified, true},
+	{"gemini/testdata/chats/session-2026-04-01T00-00-s-main.jsonl", gemini.Name, false},
+	{shared + "/formats/gemini-cli/entireio-cli__ckpt-ab2b9748b105-0.full.jsonl", gemini.Name, true},
+	{"qwencode/testdata/session.jsonl", qwencode.Name, false},
+	{shared + "/formats/qwen-code/real_session_v0_21_14.jsonl", qwencode.Name, true},
+	{"goose/testdata/export.json", goose.Name, false},
+	{shared + "/formats/goose/real_export_v1_46_0.json", goose.Name, true},
+	{"opencode/testdata/export.json", opencode.Name, false},
+	{"codex/testdata/sessions/2026/07/01/rollout-2026-07-01T23-59-00-11111111-1111-4111-8111-111111111111.jsonl", codex.Name, false},
+	{shared + "/formats/claude-code-subagents/entireio-cli__ckpt-5098e5414812-0.full.jsonl", claudecode.Name, true},
 }
 
 func present(t *testing.T, f fixture) bool {

@@ -75,10 +75,26 @@ func recordRun(rec *jsontree.Value) (model.Run, error) {
 
 	if isV1(hist) {
 		run.Actions, run.Observations, run.Thoughts = v1Actions(hist)
+		unreadEvents(&run, hist)
 		return run, nil
 	}
 	run.Actions, run.Observations, run.Thoughts = historyActions(hist, stepOf)
+	for _, h := range hist {
+		if k := h.Get("action").Text(); k != "" && !v0Actions[k] {
+			run.NoteUnread("action:" + k)
+		}
+	}
 	return run, nil
+}
+
+// v0Actions are the event actions of OpenHands' first history format the
+// reader understands.
+var v0Actions = map[string]bool{
+	"message": true, "run": true, "run_ipython": true, "read": true, "write": true, "edit": true, "browse": true,
+	"browse_interactive": true, "think": true, "finish": true, "recall": true, "system": true, "delegate": true,
+	"change_agent_state": true, "mcp": true, "condensation": true, "condensation_request": true, "null": true,
+	"reject": true, "start": true, "send_pr": true, "task_tracking": true, "summarize": true, "add_task": true,
+	"modify_task": true, "push": true, "talk": true, "kill": true,
 }
 
 // itemStep is upstream's per-item rule: `read` and `run` actions only, with

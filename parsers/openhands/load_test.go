@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -503,5 +504,35 @@ func TestUIExport(t *testing.T) {
 		if run.Model != "gpt-5-2025-08-07" || len(run.Actions) != 5 || run.Actions[3].Tool != "execute_bash" || run.Actions[4].Category != model.CategorySubmit {
 			t.Errorf("the shared export: model %q, %d actions %+v", run.Model, len(run.Actions), run.Actions)
 		}
+	}
+}
+
+// An OpenHands V1 conversation folder is one run: its events in order, its
+// sub-agents' folders (subagents/<id>/, one nested) as agents tied to the
+// task and delegate calls that started them, in time order; a corrupt event
+// file skipped with a warning, what the reader does not know counted.
+func TestConversationFolder(t *testing.T) {
+	runs, err := LoadAnyDir("testdata/conv/c0ffee")
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("%d runs, %v", len(runs), err)
+	}
+	run := runs[0]
+	if run.InstanceID != "c0ffee" || run.Model != "claude-sonnet-5" || run.Task != "Find the leak in pool.py" || run.Format != Name {
+		t.Errorf("run %q %q %q %q", run.InstanceID, run.Model, run.Task, run.Format)
+	}
+	var got []string
+	for _, a := range run.Actions {
+		got = append(got, fmt.Sprintf("%s/%d", a.Tool, a.Agent))
+	}
+	if want := "file_editor/0 task/0 file_editor/1 delegate/1 terminal/2 frobnicate/1 terminal/0"; strings.Join(got, " ") != want {
+		t.Errorf("actions %s, want %s", strings.Join(got, " "), want)
+	}
+	agents := []model.Agent{{Parent: -1, Call: -1}, {ID: "sub1", Type: "explorer", Parent: 0, Call: 1, Depth: 1},
+		{ID: "sub2", Type: "delegate", Parent: 1, Call: 3, Depth: 2}}
+	if !reflect.DeepEqual(run.Agents, agents) {
+		t.Errorf("agents %+v", run.Agents)
+	}
+	if want := map[string]int{"event:WormholeEvent": 1, "tool:frobnicate": 1}; !reflect.DeepEqual(run.Unread, want) || len(run.Warnings) != 1 {
+		t.Errorf("unread %v warnings %q", run.Unread, run.Warnings)
 	}
 }

@@ -27,6 +27,33 @@ func isV1(hist []*jsontree.Value) bool {
 	return false
 }
 
+// v1Kinds are the V1 event kinds the reader understands: the ones it reads
+// and the ones that carry nothing a run is made of.
+var v1Kinds = map[string]bool{
+	"ActionEvent": true, "ObservationEvent": true, "MessageEvent": true, "SystemPromptEvent": true,
+	"AgentErrorEvent": true, "UserRejectObservation": true, "PauseEvent": true, "Condensation": true,
+	"CondensationRequest": true, "CondensationSummaryEvent": true, "ConversationStateUpdateEvent": true,
+	"ConversationErrorEvent": true, "LLMCompletionLogEvent": true, "TokenEvent": true, "HookExecutionEvent": true,
+	"ServerErrorEvent": true, "StreamingDeltaEvent": true, "InterruptEvent": true,
+}
+
+// unreadEvents counts the events and tools of a V1 history the reader does
+// not know.
+func unreadEvents(run *model.Run, hist []*jsontree.Value) {
+	for _, e := range hist {
+		k := e.Get("kind").Text()
+		if !v1Kinds[k] {
+			run.NoteUnread("event:" + k)
+			continue
+		}
+		if k == "ActionEvent" {
+			if name := e.Get("tool_name").Text(); name != "" && !toolcall.Known(name) && !strings.HasPrefix(name, "browser_") && !launches(name) {
+				run.NoteUnread("tool:" + name)
+			}
+		}
+	}
+}
+
 // v1Actions builds the timeline of a V1 history: one action per
 // ActionEvent, its output from the observation that answers its tool call.
 func v1Actions(hist []*jsontree.Value) (acts []model.Action, obs, thoughts model.TextList) {

@@ -11,9 +11,10 @@ import (
 
 var (
 	// numberedLineRe matches a line of numbered file output: "     12→text"
-	// (older Claude Code), "12\ttext" (Claude Code 2.1.x) and "     12\ttext"
-	// (cat -n, str_replace_editor view).
-	numberedLineRe = lazyre.New(`^\s*(\d{1,9})(?:→|\t)`)
+	// (older Claude Code), "12\ttext" (Claude Code 2.1.x), "     12\ttext"
+	// (cat -n, str_replace_editor view), OpenCode's read: "00012| text"
+	// (2025) and "12: text" (2026).
+	numberedLineRe = lazyre.New(`^\s*(\d{1,9})(?:→|\t|\| |: )`)
 	// trimmedTailRe matches a marker a recorder left where it cut the
 	// output short (Harbor fixtures end with "...[trimmed]").
 	trimmedTailRe = lazyre.New(`(?i)(?:\.\.\.|…)?\s*\[(?:trimmed|truncated)[^\]\n]{0,40}\]\s*$`)

@@ -75,7 +75,7 @@ var toolKinds = map[string]kind{
 	"write": kEdit, "write_file": kEdit, "replace": kEdit, "edit_file": kEdit, "create_file": kEdit,
 	"str_replace_editor": kEditor, "str_replace_based_edit_tool": kEditor, "text_editor": kEditor, "file_editor": kEditor,
 	"apply_patch": kPatch, "Task": kAgent, "Agent": kAgent, "invoke_agent": kAgent, "create_sub_session": kAgent, "task": kAgent,
-	"read_many_files": kReadMany,
+	"read_many_files": kReadMany, "patch": kPatch,
 }
 
 // otherTools are tools that neither read, search nor edit the repository,
