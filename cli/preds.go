@@ -27,6 +27,9 @@ func eachPrediction(o *scoreOptions, c scoreChoice, stderr io.Writer, use func(p
 		if r.Note != "" {
 			fmt.Fprintln(stderr, "trajscope: "+r.Note)
 		}
+		for _, n := range r.Reading {
+			fmt.Fprintln(stderr, "trajscope: warning: "+safe(n))
+		}
 		return use(r)
 	})
 }

@@ -129,6 +129,9 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 		if records[i].Note != "" {
 			fmt.Fprintln(stderr, "trajscope: "+records[i].Note)
 		}
+		for _, n := range records[i].Reading {
+			fmt.Fprintln(stderr, "trajscope: warning: "+safe(n))
+		}
 	}
 	if len(records) == 0 {
 		// Upstream scores an empty file as 0/0; say why nothing was scored.

@@ -2,6 +2,7 @@ package display
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
@@ -91,4 +92,37 @@ func Figure(v float64, ok, noGold bool) string {
 		return Missing(noGold)
 	}
 	return fmt.Sprintf("%.2f", v)
+}
+
+// GlyphLaunch marks an action that started sub-agents: ▾ when their
+// actions show under it, ▸ when they are folded away.
+const (
+	GlyphLaunchOpen   = "▾"
+	GlyphLaunchFolded = "▸"
+)
+
+// AgentRow is a sub-agent's action as a row shows it: indented by its
+// depth, marked ↳, named by its agent where the row starts that agent's
+// stretch ("↳ Explore: Read a.py").
+func AgentRow(label string, depth int, first bool, short string) string {
+	pre := strings.Repeat(" ", max(depth-1, 0)) + GlyphSidechain + " "
+	if first {
+		return pre + label + ": " + short
+	}
+	return pre + short
+}
+
+// LaunchRow is an action that started sub-agents as a row shows it: the
+// agents it started and how many actions they made ("▾ Explore ×20"),
+// then the call itself.
+func LaunchRow(labels []string, actions []int, folded bool, short string) string {
+	g := GlyphLaunchOpen
+	if folded {
+		g = GlyphLaunchFolded
+	}
+	var parts []string
+	for i, l := range labels {
+		parts = append(parts, fmt.Sprintf("%s ×%d", l, actions[i]))
+	}
+	return g + " " + strings.Join(parts, ", ") + " · " + short
 }

@@ -4,6 +4,9 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
+	"slices"
+	"sort"
 	"sync"
 	"time"
 )
@@ -51,3 +54,19 @@ func (i memInfo) Mode() fs.FileMode  { return 0o444 }
 func (i memInfo) ModTime() time.Time { return time.Time{} }
 func (i memInfo) IsDir() bool        { return false }
 func (i memInfo) Sys() any           { return nil }
+
+// Glob is filepath.Glob that also finds mounted files (an archive's
+// members), sorted: how a reader finds the files a run keeps beside its
+// own, on disk or in the archive it came from.
+func Glob(pattern string) []string {
+	found, _ := filepath.Glob(pattern)
+	virtMu.RLock()
+	for name := range virt {
+		if ok, _ := path.Match(pattern, name); ok {
+			found = append(found, name)
+		}
+	}
+	virtMu.RUnlock()
+	sort.Strings(found)
+	return slices.Compact(found)
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/observed"
+	"github.com/trajscope/trajscope/parsers/codex"
 	"github.com/trajscope/trajscope/parsers/unified"
 )
 
@@ -72,6 +73,9 @@ func Convert(paths []string, o ConvertOptions, w io.Writer) (n int, errs []error
 		}
 		for i := range recs {
 			r := &recs[i]
+			for _, note := range r.Notes {
+				errs = append(errs, Warning(note))
+			}
 			if r.Skip {
 				continue
 			}
@@ -174,6 +178,8 @@ func walkable(path string) (bool, error) {
 		return false, nil
 	case Unified:
 		return bytes.Contains(head, []byte(`"traj_data"`)), nil
+	case codex.Name:
+		return !spawned(path, head), nil
 	}
 	return true, nil
 }
@@ -182,15 +188,39 @@ func walkable(path string) (bool, error) {
 // trajectory.cont-1.json beside trajectory.json).
 var contRe = lazyre.New(`^(.+)\.cont-\d+\.json$`)
 
-// continuation reports a continuation file whose trajectory is beside it:
-// that trajectory's run includes it, so it is not a run of its own.
+// continuation reports a file whose run is another file's beside it, so it
+// is not a run of its own: an ATIF continuation (trajectory.cont-1.json
+// beside trajectory.json), a Claude Code sub-agent's transcript
+// (<id>/subagents/agent-*.jsonl beside <id>.jsonl), a Gemini CLI
+// sub-agent's session (<id>/*.jsonl beside session-…-<id[:8]>.jsonl).
 func continuation(path string) bool {
-	m := contRe().FindStringSubmatch(filepath.Base(path))
-	if m == nil {
-		return false
+	base, dir := filepath.Base(path), filepath.Dir(path)
+	exists := func(p string) bool {
+		st, err := inputfile.Stat(p)
+		return err == nil && st.Mode().IsRegular()
 	}
-	st, err := inputfile.Stat(filepath.Join(filepath.Dir(path), m[1]+".json"))
-	return err == nil && st.Mode().IsRegular()
+	if m := contRe().FindStringSubmatch(base); m != nil {
+		return exists(filepath.Join(dir, m[1]+".json"))
+	}
+	if strings.HasPrefix(base, "agent-") && strings.HasSuffix(base, ".jsonl") && filepath.Base(dir) == "subagents" {
+		session := filepath.Dir(dir)
+		return exists(session + ".jsonl")
+	}
+	if id := filepath.Base(dir); id != "" && !strings.ContainsAny(id, "*?[\\") && (strings.HasSuffix(base, ".jsonl") || strings.HasSuffix(base, ".json")) {
+		return len(inputfile.Glob(filepath.Join(filepath.Dir(dir), "session-*-"+id[:min(8, len(id))]+".json*"))) > 0
+	}
+	return false
+}
+
+// spawnedRe finds a Codex rollout's parent thread in its first line.
+var spawnedRe = lazyre.New(`"thread_spawn"\s*:\s*\{[^}]*"parent_thread_id"\s*:\s*"([0-9a-f-]{36})"`)
+
+// spawned reports a Codex sub-agent's rollout whose parent's rollout is in
+// the same folder: the parent's run reads it.
+func spawned(path string, head []byte) bool {
+	first, _, _ := bytes.Cut(head, []byte("\n"))
+	m := spawnedRe().FindSubmatch(first)
+	return m != nil && len(inputfile.Glob(filepath.Join(filepath.Dir(path), "rollout-*-"+string(m[1])+".jsonl"))) > 0
 }
 
 // walk lists the convertible files and format directories (OpenHands

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/trajscope/trajscope/inputfile"
@@ -141,8 +142,41 @@ func runRecords(runs []model.Run, err error) ([]unified.Record, error) {
 		return nil, err
 	}
 	recs := make([]unified.Record, 0, len(runs))
-	for _, r := range runs {
-		recs = append(recs, unified.Record{Pred: r.Prediction})
+	for i := range runs {
+		recs = append(recs, unified.Record{Pred: runs[i].Prediction, Notes: ReadingNotes(&runs[i])})
 	}
 	return recs, err
+}
+
+// ReadingNotes says, one line each, what the reader of run did not
+// understand ("<file>: claude-code: not understood: 320
+// progress:agent_progress") and what it skipped ("<file>: codex: line 11
+// skipped: …"); nil when it read everything.
+func ReadingNotes(run *model.Run) []string {
+	var out []string
+	where := run.Path + ": " + run.Format + ": "
+	if len(run.Unread) > 0 {
+		kinds := make([]string, 0, len(run.Unread))
+		for k := range run.Unread {
+			kinds = append(kinds, k)
+		}
+		sort.Slice(kinds, func(i, j int) bool {
+			if run.Unread[kinds[i]] != run.Unread[kinds[j]] {
+				return run.Unread[kinds[i]] > run.Unread[kinds[j]]
+			}
+			return kinds[i] < kinds[j]
+		})
+		parts := make([]string, len(kinds))
+		for i, k := range kinds {
+			parts[i] = fmt.Sprintf("%d %s", run.Unread[k], k)
+		}
+		out = append(out, where+"not understood: "+strings.Join(parts, ", "))
+	}
+	for _, w := range run.Warnings {
+		out = append(out, where+w)
+	}
+	if run.MoreWarnings > 0 {
+		out = append(out, fmt.Sprintf("%s%d more lines skipped", where, run.MoreWarnings))
+	}
+	return out
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -528,5 +530,120 @@ func TestWalkSkipsContinuations(t *testing.T) {
 	got, errs := Walk("atif/testdata/terminus", false)
 	if len(errs) > 0 || len(got) != 1 || filepath.Base(got[0]) != "trajectory.json" {
 		t.Errorf("Walk = %v, %v; want trajectory.json alone", got, errs)
+	}
+}
+
+// A folder holding a session with its sub-agents' files lists the session
+// alone: the sub-agents' files are part of its run, never runs of their own
+// (Claude Code's subagents/, Gemini CLI's per-session folder, Codex's
+// spawned rollouts beside their parent's).
+func TestWalkSessionsOnce(t *testing.T) {
+	for dir, want := range map[string][]string{
+		"claudecode/testdata/team": {"claudecode/testdata/team/sess-t.jsonl"},
+		"gemini/testdata/chats":    {"gemini/testdata/chats/session-2026-04-01T00-00-s-main.jsonl"},
+		"codex/testdata/sessions/2026/07/01": {
+			"codex/testdata/sessions/2026/07/01/rollout-2026-07-01T10-00-00-44444444-4444-4444-8444-444444444444.jsonl",
+			"codex/testdata/sessions/2026/07/01/rollout-2026-07-01T23-59-00-11111111-1111-4111-8111-111111111111.jsonl",
+		},
+	} {
+		got, errs := Walk(dir, true)
+		if len(errs) > 0 || !slices.Equal(got, want) {
+			t.Errorf("Walk(%s) = %q (%v), want %q", dir, got, errs, want)
+		}
+	}
+}
+
+// On the real sessions, every tool call is an action: an independent count
+// (encoding/json over the file: tool_use blocks of the lead's messages and
+// of the sub-agents' progress records; Gemini toolCalls; Qwen
+// functionCalls; Goose toolRequests) equals the actions read, and the
+// reader understood everything.
+func TestRealSessionsWhole(t *testing.T) {
+	count := map[string]func([]byte) int{
+		"claude": func(b []byte) int {
+			n := 0
+			for _, l := range bytes.Split(b, []byte("\n")) {
+				var r struct {
+					Type    string
+					Message struct{ Content json.RawMessage }
+					Data    struct {
+						Type    string
+						Message struct {
+							Message struct{ Content json.RawMessage }
+						}
+					}
+				}
+				if json.Unmarshal(l, &r) != nil {
+					continue
+				}
+				c := r.Message.Content
+				if r.Type == "progress" && r.Data.Type == "agent_progress" {
+					c = r.Data.Message.Message.Content
+				} else if r.Type != "assistant" {
+					continue
+				}
+				var blocks []struct{ Type string }
+				json.Unmarshal(c, &blocks)
+				for _, bl := range blocks {
+					if bl.Type == "tool_use" {
+						n++
+					}
+				}
+			}
+			return n
+		},
+		"gemini": func(b []byte) int {
+			var d struct {
+				Messages []struct{ ToolCalls []json.RawMessage }
+			}
+			json.Unmarshal(b, &d)
+			n := 0
+			for _, m := range d.Messages {
+				n += len(m.ToolCalls)
+			}
+			return n
+		},
+		"calls": func(b []byte) int {
+			return bytes.Count(b, []byte(`"functionCall"`)) + bytes.Count(b, []byte(`"type": "toolRequest"`))
+		},
+	}
+	for _, c := range []struct {
+		file, how string
+		want      int
+	}{
+		{"claude-code-subagents/entireio-cli__ckpt-5098e5414812-0.full.jsonl", "claude", 236},
+		{"claude-code-subagents/entireio-cli__ckpt-78332696ed94-0.full.jsonl", "claude", 167},
+		{"gemini-cli/entireio-cli__ckpt-ab2b9748b105-0.full.jsonl", "gemini", 9},
+		{"qwen-code/real_session_v0_21_14.jsonl", "calls", 1},
+		{"goose/real_export_v1_46_0.json", "calls", 2},
+	} {
+		p := shared + "/formats/" + c.file
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Skip("no ../shared")
+		}
+		if n := count[c.how](b); n != c.want {
+			t.Errorf("%s: the independent count is %d, want %d", c.file, n, c.want)
+		}
+		runs, err := Load(p, "")
+		if err != nil || len(runs) != 1 {
+			t.Fatalf("%s: %d runs, %v", c.file, len(runs), err)
+		}
+		if n := len(runs[0].Actions); n != c.want || len(runs[0].Unread) > 0 || len(runs[0].Warnings) > 0 {
+			t.Errorf("%s: %d actions, want %d; unread %v; warnings %v", c.file, n, c.want, runs[0].Unread, runs[0].Warnings)
+		}
+		if c.how != "claude" {
+			continue
+		}
+		// Mutated: a record type and a tool nobody knows, and a corrupt
+		// line, are named, and the rest still reads.
+		mut := filepath.Join(t.TempDir(), filepath.Base(p))
+		extra := "\n" + `{"type":"hologram","sessionId":"x"}` + "\n" +
+			`{"type":"assistant","message":{"id":"zz","content":[{"type":"tool_use","id":"zz1","name":"Teleport","input":{}}]}}` + "\n{oops\n"
+		os.WriteFile(mut, append(b, extra...), 0o644)
+		runs, err = Load(mut, "")
+		if err != nil || len(runs[0].Actions) != c.want+1 || !reflect.DeepEqual(runs[0].Unread, map[string]int{"record:hologram": 1, "tool:Teleport": 1}) || len(runs[0].Warnings) != 1 {
+			t.Errorf("%s mutated: %v; unread %v; warnings %q", c.file, err, runs[0].Unread, runs[0].Warnings)
+		}
 	}
 }

@@ -19,6 +19,9 @@ type Prediction struct {
 	// Note tells the user, when not "", that the record was named by the id
 	// its file records rather than by the evaluator's rule.
 	Note string
+	// Reading says what the reader of the record's run skipped or did not
+	// understand (ReadingNotes), for stderr.
+	Reading []string
 }
 
 // PredictionOptions say how ReadPredictions reads a file.
@@ -76,7 +79,7 @@ func ReadPredictions(path string, o PredictionOptions) ([]Prediction, error) {
 		if r.Skip {
 			continue // upstream silently skips records without an id
 		}
-		p := Prediction{Pred: r.Pred, Err: r.Err}
+		p := Prediction{Pred: r.Pred, Err: r.Err, Reading: r.Notes}
 		if runs != nil && runs[i] != nil {
 			run := runs[i]
 			if o.Semantics == model.Fixed && run.RecordedID != "" && r.Err == nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/scoring/diagnose"
+	"github.com/trajscope/trajscope/story"
 )
 
 // The JSON form: stable keys, lens-keyed values (see WriteRunJSON for the
@@ -103,6 +104,9 @@ type runActionJSON struct {
 	NotRun   bool         `json:"not_run,omitempty"`
 	Changes  []changeJSON `json:"changes,omitempty"`
 	ExitCode *int32       `json:"exit_code,omitempty"`
+	// Agent is the agent that made the action (an index into "agents"),
+	// for a run of several agents.
+	Agent *int32 `json:"agent,omitempty"`
 }
 
 type runGoldJSON struct {
@@ -113,6 +117,25 @@ type runGoldJSON struct {
 	Diagnosis byLens[string] `json:"diagnosis"`
 	Closest   byLens[int]    `json:"closest_action"`
 	InFinal   bool           `json:"in_final"`
+	// FoundBy is the agent whose action first put the span in view, -1 for
+	// none, for a run of several agents.
+	FoundBy *byLens[int] `json:"found_by,omitempty"`
+}
+
+// agentJSON is one agent of a run of several, with its figures.
+type agentJSON struct {
+	Index       int         `json:"index"`
+	ID          string      `json:"id,omitempty"`
+	Type        string      `json:"type,omitempty"`
+	Description string      `json:"description,omitempty"`
+	Parent      int32       `json:"parent"`
+	Call        int32       `json:"started_by_action"`
+	Depth       int32       `json:"depth"`
+	Actions     int         `json:"actions"`
+	ReadLines   byLens[int] `json:"read_lines"`
+	Reread      byLens[int] `json:"reread_lines"`
+	GoldFound   byLens[int] `json:"gold_found"`
+	Label       string      `json:"label"`
 }
 
 // WriteRunJSON prints the machine form of the run summary (view --json),
@@ -179,8 +202,11 @@ func WriteRunJSON(w io.Writer, a *scoring.Analysis) error {
 		lo.close()
 	}
 	lenses.close()
+	if agents := agentsJSON(a); agents != nil {
+		doc.field("agents", agents)
+	}
 	gold := diagnose.DiagnoseRun(a).Spans
-	doc.list("gold", len(gold), func(i int) any { return goldJSON(&gold[i]) })
+	doc.list("gold", len(gold), func(i int) any { return goldJSON(a.Run, &gold[i]) })
 	if e := a.Lenses[model.LensContextBench].Result.EditLoc; e != nil {
 		doc.field("editloc", editJSON{Recall: e.Recall, Precision: e.Precision})
 		if a.EditLocFromGold {
@@ -198,6 +224,18 @@ func WriteRunJSON(w io.Writer, a *scoring.Analysis) error {
 		if len(nc) > 0 {
 			doc.field("not_computable", nc)
 		}
+	}
+	unread := map[string]int{}
+	for k, v := range run.Unread {
+		unread[termsafe.Line(k)] = v
+	}
+	doc.field("unread", unread)
+	if len(run.Warnings) > 0 {
+		ws := make([]string, len(run.Warnings))
+		for i, w := range run.Warnings {
+			ws[i] = termsafe.Line(w)
+		}
+		doc.field("warnings", ws)
 	}
 	doc.close()
 	bw.WriteByte('\n')
@@ -217,6 +255,10 @@ func actionJSON(a *scoring.Analysis, i int) runActionJSON {
 		ja.Changes = append(ja.Changes, changeJSON{File: termsafe.Line(c.File), Kind: changeKinds[c.Kind],
 			Old: termsafe.Text(c.Old), New: termsafe.Text(c.New), Line: c.Line})
 	}
+	if len(a.Run.Agents) > 1 {
+		ag := act.Agent
+		ja.Agent = &ag
+	}
 	for _, l := range model.Lenses {
 		ld := &a.Lenses[l]
 		*ja.NewGold.at(l) = int(ld.Actions[i].NewGold)
@@ -227,12 +269,37 @@ func actionJSON(a *scoring.Analysis, i int) runActionJSON {
 	return ja
 }
 
-func goldJSON(g *diagnose.GoldSpan) runGoldJSON {
+func goldJSON(run *model.Run, g *diagnose.GoldSpan) runGoldJSON {
 	jg := runGoldJSON{File: g.File(), Start: g.Start(), End: g.End(), InFinal: g.InFinal()}
+	if len(run.Agents) > 1 {
+		jg.FoundBy = &byLens[int]{}
+	}
 	for _, l := range model.Lenses {
 		*jg.FoundAt.at(l) = g.FoundAt(l) + 1
 		*jg.Diagnosis.at(l) = g.Category(l).Key()
 		*jg.Closest.at(l) = g.Closest(l) + 1
+		if jg.FoundBy != nil {
+			*jg.FoundBy.at(l) = story.FoundBy(run, g.FoundAt(l))
+		}
 	}
 	return jg
+}
+
+// agentsJSON is the run's agents with their figures under both lenses; nil
+// for a run of one agent.
+func agentsJSON(a *scoring.Analysis) []agentJSON {
+	var out []agentJSON
+	for _, l := range model.Lenses {
+		for k, f := range story.Agents(a, l) {
+			if len(out) <= k {
+				out = append(out, agentJSON{Index: k, ID: termsafe.Line(f.ID), Type: termsafe.Line(f.Type),
+					Description: termsafe.Line(f.Description), Parent: f.Parent, Call: f.Call + 1, Depth: f.Depth,
+					Actions: f.Actions, Label: termsafe.Line(story.Label(a.Run, k))})
+			}
+			*out[k].ReadLines.at(l) = f.ReadLines
+			*out[k].Reread.at(l) = f.RereadLines
+			*out[k].GoldFound.at(l) = f.GoldFound
+		}
+	}
+	return out
 }

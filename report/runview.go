@@ -40,9 +40,29 @@ func WriteRunSummary(w io.Writer, a *scoring.Analysis, lens model.Lens) error {
 		fmt.Fprintf(b, "%s\n", display.NoRepoBanner(a.Partial.Reason()))
 		fmt.Fprintf(b, "  %s\n", display.NoRepoMetrics)
 	}
+	if u := story.UnreadWords(run, 4); u != "" {
+		fmt.Fprintf(b, "%s\n", termsafe.Line(u))
+	}
+	for _, w := range run.Warnings {
+		fmt.Fprintf(b, "warning: %s\n", termsafe.Line(w))
+	}
+	if run.MoreWarnings > 0 {
+		fmt.Fprintf(b, "warning: %d more\n", run.MoreWarnings)
+	}
+	ld := &a.Lenses[lens]
+	if agents := story.Agents(a, lens); agents != nil {
+		fmt.Fprintf(b, "agents (%s lens): actions, lines read (re-read), gold spans first read\n", lens)
+		for _, f := range agents {
+			who := story.Label(run, f.Index)
+			if f.Index > 0 && f.Call >= 0 {
+				who += fmt.Sprintf(", started @%d", f.Call+1)
+			}
+			who = strings.Repeat("  ", int(f.Depth)) + termsafe.Line(who)
+			fmt.Fprintf(b, "  %-40s %5d %7d (%d) %4d\n", display.Truncate(who, 40), f.Actions, f.ReadLines, f.RereadLines, f.GoldFound)
+		}
+	}
 	fmt.Fprintln(b)
 
-	ld := &a.Lenses[lens]
 	fmt.Fprintf(b, "timeline (%s lens: +n new gold lines, %s only re-read, %s command failed)\n", lens, display.GlyphReread, display.GlyphFailed)
 	numW := len(fmt.Sprint(n))
 	// Each row's command is made as it is printed: a long run's would
@@ -60,7 +80,11 @@ func WriteRunSummary(w io.Writer, a *scoring.Analysis, lens model.Lens) error {
 		if run.Actions[i].Failed() {
 			mark = strings.TrimSpace(display.GlyphFailed + " " + mark)
 		}
-		cmd := display.Truncate(display.Short(a, i), 70)
+		cmd := display.Short(a, i)
+		if run.Actions[i].Sidechain() {
+			cmd = display.GlyphSidechain + " " + termsafe.Line(story.Label(run, int(run.Actions[i].Agent))) + ": " + cmd
+		}
+		cmd = display.Truncate(cmd, 70)
 		line := fmt.Sprintf("  %*d %s %-6s %-70s %s", numW, i+1, display.CategoryGlyph(cat), cat, cmd, mark)
 		fmt.Fprintln(b, strings.TrimRight(line, " "))
 	}
@@ -124,7 +148,11 @@ func WriteRunSummary(w io.Writer, a *scoring.Analysis, lens model.Lens) error {
 		if at := g.FoundAt(lens); at >= 0 {
 			found = fmt.Sprintf("read @%d", at+1)
 		}
-		fmt.Fprintf(b, "  %-32s %-9s %-11s %s\n", termsafe.Line(g.File()), lines, found, g.Describe(lens))
+		desc := g.Describe(lens)
+		if by := story.FoundByWords(run, g.FoundAt(lens)); by != "" {
+			desc += " (" + termsafe.Line(by) + ")"
+		}
+		fmt.Fprintf(b, "  %-32s %-9s %-11s %s\n", termsafe.Line(g.File()), lines, found, desc)
 	}
 	return b.Flush()
 }

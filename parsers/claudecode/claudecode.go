@@ -487,7 +487,7 @@ func (b *builder) subagentFiles(path string) {
 		return // the id names a directory: keep it to one safe name
 	}
 	dir := filepath.Join(filepath.Dir(path), id, "subagents")
-	matches, _ := filepath.Glob(filepath.Join(dir, "agent-*.jsonl"))
+	matches := inputfile.Glob(filepath.Join(dir, "agent-*.jsonl"))
 	sort.Strings(matches)
 	if len(matches) > maxSubagentFiles {
 		b.run.Warn(fmt.Sprintf("%s: %d sub-agent transcripts; the first %d read", dir, len(matches), maxSubagentFiles))

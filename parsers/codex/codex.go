@@ -652,7 +652,7 @@ func (b *builder) subagents(path string) {
 	seen := 0
 	self := filepath.Clean(path)
 	for _, d := range dirs {
-		files, _ := filepath.Glob(filepath.Join(d, "rollout-*.jsonl"))
+		files := inputfile.Glob(filepath.Join(d, "rollout-*.jsonl"))
 		sort.Strings(files)
 		for _, f := range files {
 			if seen++; seen > maxRollouts || filepath.Clean(f) == self {

@@ -360,7 +360,7 @@ func (b *builder) subagents(path, sessionID string) {
 	dir := filepath.Join(filepath.Dir(path), sessionID)
 	var files []string
 	for _, pat := range []string{"*.jsonl", "*.json"} {
-		m, _ := filepath.Glob(filepath.Join(dir, pat))
+		m := inputfile.Glob(filepath.Join(dir, pat))
 		files = append(files, m...)
 	}
 	sort.Strings(files)

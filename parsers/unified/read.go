@@ -44,6 +44,9 @@ type Record struct {
 	Skip bool
 	// Line is the 1-based line of the file where the record starts.
 	Line int
+	// Notes say what the reader of the run this record was made from
+	// skipped or did not understand (stderr's lines; not written).
+	Notes []string
 }
 
 // ErrNoInstanceID is wrapped by the Err of a Skip record.

@@ -18,6 +18,7 @@ import (
 	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/scoring/diagnose"
+	"github.com/trajscope/trajscope/story"
 	"github.com/trajscope/trajscope/themes"
 	"github.com/trajscope/trajscope/ui/fit"
 	"github.com/trajscope/trajscope/ui/keys"
@@ -146,7 +147,12 @@ func (m *Model) View() string {
 	// a short pane) below the spans, when that leaves three rows of spans.
 	var detail []string
 	if m.Focused && m.sel < len(d.Gold) {
-		text := termsafe.Line(d.Gold[m.sel].Describe(ctx.Lens))
+		g := &d.Gold[m.sel]
+		text := g.Describe(ctx.Lens)
+		if by := story.FoundByWords(d.Run, g.FoundAt(ctx.Lens)); by != "" {
+			text += " (" + by + ")"
+		}
+		text = termsafe.Line(text)
 		detail = strings.Split(ansi.Wrap(text, max(m.W-2, 1), ""), "\n")
 		if most := 2 + min(1, max(0, m.H-12)); len(detail) > most {
 			detail = detail[:most]
@@ -269,6 +275,13 @@ func (m *Model) spanRow(g *diagnose.GoldSpan, selected bool, cols columns) strin
 	diag := g.Label(l)
 	if i := g.Closest(l); i >= 0 {
 		if long := fmt.Sprintf("%s @%d", diag, i+1); ansi.StringWidth(prefix)+ansi.StringWidth(long) <= m.W {
+			diag = long
+		}
+	}
+	if run := ctx.Data.Run; story.FoundBy(run, g.FoundAt(l)) > 0 && len(run.Agents) > 1 {
+		k := story.FoundBy(run, g.FoundAt(l))
+		// Found by a sub-agent: said where the row has room.
+		if long := diag + " by " + termsafe.Line(story.Label(run, k)); ansi.StringWidth(prefix)+ansi.StringWidth(long) <= m.W {
 			diag = long
 		}
 	}

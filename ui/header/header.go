@@ -82,6 +82,7 @@ const (
 	fFormat
 	fSem
 	fPlay
+	fUnread
 	numFields
 )
 
@@ -95,7 +96,7 @@ const (
 // alone, never on the step or the lens.
 var keep = []struct{ f, idW int }{
 	{fStep, minID}, {fLens, minID}, {fPlay, minID}, {fWho, minID},
-	{fExit, midID}, {fUsage, midID},
+	{fExit, midID}, {fUnread, midID}, {fUsage, midID},
 	{fFormat, 1 << 20}, {fSem, 1 << 20},
 }
 
@@ -135,6 +136,16 @@ func (m *Model) fields() []field {
 	one(fUsage, "", m.usage)
 	one(fFormat, "format", termsafe.Line(run.Format))
 	one(fSem, "semantics", d.A.Sem.String())
+	// What the reader did not understand, in a few words: the header is
+	// where a reading that may be short is seen first.
+	fs[fUnread] = field{form: -1}
+	if n := len(run.Unread); n > 0 {
+		total := 0
+		for _, c := range run.Unread {
+			total += c
+		}
+		fs[fUnread] = field{label: "unread", forms: []string{termsafe.Line(story.UnreadList(run, 2)), fmt.Sprintf("%d", total)}}
+	}
 	fs[fPlay] = field{form: -1}
 	if ctx.Playing {
 		one(fPlay, "▶", ctx.Speed)

@@ -64,6 +64,8 @@ func (m *Model) View() string {
 	}
 	if ctx.Folded {
 		detail += "  [sub-agents folded]"
+	} else if d.Run.Actions[ctx.Cur].Sidechain() {
+		detail += "  " + d.AgentOf(ctx.Cur)
 	}
 	name := m.Name
 	if name == "" {
@@ -127,10 +129,7 @@ func (m *Model) View() string {
 			gap = 1 // the command never touches the suffix
 		}
 		fixed := numW + 4 + 1 + sw + gap // mark, number, glyph, spaces, trailing space
-		short := d.Short(i)
-		if d.Run.Actions[i].Sidechain() {
-			short = display.GlyphSidechain + " " + short // a sub-agent's, under its call
-		}
+		short := d.Row(i, ctx.Folded)
 		cmd := display.FitLabel(short, max(m.W-fixed, 1))
 		pad := max(gap, m.W-fixed+gap-ansi.StringWidth(cmd))
 		if i == ctx.Cur {

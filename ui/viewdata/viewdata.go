@@ -15,6 +15,7 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/scoring/diagnose"
+	"github.com/trajscope/trajscope/story"
 )
 
 // Never is the first-read action of a line no action read.
@@ -46,6 +47,10 @@ type Data struct {
 	// edits holds, by repository path, the recorded edits of each file in
 	// run order, for the source as of a step.
 	edits map[string][]Edit
+	// launched[i] are the sub-agents action i started; agentActions[k]
+	// counts agent k's actions.
+	launched     map[int][]int
+	agentActions []int
 }
 
 // Edit is a recorded change of a file and the action that made it.
@@ -68,6 +73,38 @@ func (d *Data) EditsUpTo(file string, cur int) []Edit {
 // Short is action i's command on one safe line. It is made when a row is
 // drawn: a long run's would be held all at once for the few rows shown.
 func (d *Data) Short(i int) string { return display.Short(d.A, i) }
+
+// Row is action i as a timeline row shows it: a sub-agent's indented under
+// the call that started it, named where its stretch starts; a call that
+// started sub-agents with their names and sizes (folded: their actions
+// are hidden).
+func (d *Data) Row(i int, folded bool) string {
+	short := d.Short(i)
+	run := d.Run
+	if len(run.Agents) < 2 {
+		if run.Actions[i].Sidechain() {
+			return display.AgentRow("", 1, false, short) // a sub-agent the run does not describe
+		}
+		return short
+	}
+	if ags := d.launched[i]; len(ags) > 0 {
+		labels, counts := make([]string, len(ags)), make([]int, len(ags))
+		for k, ag := range ags {
+			labels[k], counts[k] = story.Label(run, ag), d.agentActions[ag]
+		}
+		short = display.LaunchRow(labels, counts, folded, short)
+	}
+	ag := int(run.Actions[i].Agent)
+	if ag <= 0 {
+		return short
+	}
+	first := i == 0 || int(run.Actions[i-1].Agent) != ag
+	return display.AgentRow(story.Label(run, ag), int(run.Agents[ag].Depth), first, short)
+}
+
+// AgentOf is the label of the agent that made action i ("lead" for a run of
+// one agent).
+func (d *Data) AgentOf(i int) string { return story.Label(d.Run, int(d.Run.Actions[i].Agent)) }
 
 // Target is a place in a file.
 type Target struct {
@@ -136,6 +173,19 @@ func (f *FileData) FirstAny(l model.Lens) int {
 func New(a *scoring.Analysis) *Data {
 	run := a.Run
 	d := &Data{A: a, Run: run, N: len(run.Actions), files: map[string]*FileData{}}
+	if len(run.Agents) > 1 {
+		d.launched, d.agentActions = map[int][]int{}, make([]int, len(run.Agents))
+		for k := 1; k < len(run.Agents); k++ {
+			if c := int(run.Agents[k].Call); c >= 0 && c < d.N {
+				d.launched[c] = append(d.launched[c], k)
+			}
+		}
+		for i := range run.Actions {
+			if k := int(run.Actions[i].Agent); k >= 0 && k < len(d.agentActions) {
+				d.agentActions[k]++
+			}
+		}
+	}
 	final := map[string][]model.Interval{}
 	for _, fs := range run.Prediction.Final.Spans {
 		r := a.Files.Resolve(fs.File)
