@@ -10,7 +10,7 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/runset"
-	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/story"
 	"github.com/trajscope/trajscope/ui"
 )
 
@@ -50,7 +50,7 @@ func runCompare(env *Env, o *viewOptions, paths []string) error {
 	}
 	defer func() { o.facts.close() }() // opened later, by prepare
 	defer o.sayAfter()
-	var analyses [2]*scoring.Analysis
+	var stories [2]*story.Story
 	var notes []string
 	picks := [2]int{} // positions in the one file, for `compare FILE`
 	if len(paths) == 1 {
@@ -62,15 +62,15 @@ func runCompare(env *Env, o *viewOptions, paths []string) error {
 			return err
 		}
 		defer done()
-		if err := shown("compare", a); err != nil {
+		if err := shown("compare", a.A); err != nil {
 			return err
 		}
-		analyses[k] = a
+		stories[k] = a
 		if note != "" {
 			notes = append(notes, note)
 		}
 	}
-	c, err := compare.New(analyses[0], analyses[1], lens)
+	c, err := compare.New(stories[0], stories[1], lens)
 	if errors.Is(err, compare.ErrDifferentTasks) {
 		return usagef("%s and %s: %v", safe(paths[0]), safe(paths[1]), safe(err.Error()))
 	}
@@ -97,7 +97,7 @@ func runCompare(env *Env, o *viewOptions, paths []string) error {
 // in it), as view opens a run; done releases its repository, note says
 // when the gold has no entry for it.
 // A pick (1 or 2) opens that run of a file of exactly two.
-func openOne(env *Env, o *viewOptions, sem model.Semantics, path string, pick int) (a *scoring.Analysis, done func(), note string, err error) {
+func openOne(env *Env, o *viewOptions, sem model.Semantics, path string, pick int) (a *story.Story, done func(), note string, err error) {
 	set, err := runset.New([]string{path}, o.inputFormat)
 	if errors.Is(err, parsers.ErrUnknownFormat) {
 		return nil, nil, "", usageError{err}
@@ -138,8 +138,8 @@ func openOne(env *Env, o *viewOptions, sem model.Semantics, path string, pick in
 	if n := set.IDNote(pos); n != "" {
 		note = "trajscope: " + n
 	}
-	if len(a.Run.Actions) == 0 {
-		err = fmt.Errorf("%s: instance %q: the run has no actions to compare", safe(path), safe(a.Run.InstanceID))
+	if len(a.A.Run.Actions) == 0 {
+		err = fmt.Errorf("%s: instance %q: the run has no actions to compare", safe(path), safe(a.A.Run.InstanceID))
 		return nil, nil, "", err
 	}
 	return a, func() { set.Close() }, note, nil

@@ -13,12 +13,21 @@ import (
 func TestCompareDifferentTasks(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	other := renamedDemo(t, "other__task-7")
+	data, _ := os.ReadFile(other)
+	os.WriteFile(other, []byte(strings.Replace(string(data), `"instance_id": "pricebook__pricebook-42"`, `"instance_id": "other__task-7"`, 1)), 0o644)
 	code, out, errs := viewExec(t, "compare", demoTraj, other, "--gold", demoGold, "--repo", "../demo/task/repo")
 	if code != exitUsage || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, `the runs are of different tasks: "pricebook__pricebook-42" and "other__task-7"`) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	if code, _, errs := viewExec(t, "compare", demoTraj); code != exitUsage {
 		t.Errorf("one run: exit %d %s", code, errs)
+	}
+	// A renamed file of the same task (a model-prefixed name) is the same
+	// task: the id it records matches the gold.
+	renamed := renamedDemo(t, "qwen_8b__pricebook__pricebook-42")
+	if code, out, errs := viewExec(t, "compare", demoTraj, renamed, "--gold", demoGold, "--repo", "../demo/task/repo"); code != exitOK ||
+		!strings.Contains(out, "final cov/p B   not scored: missing_gold") {
+		t.Errorf("a renamed run of the same task: exit %d %s\n%s", code, errs, out)
 	}
 }
 

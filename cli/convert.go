@@ -14,6 +14,7 @@ import (
 	"github.com/trajscope/trajscope/redact"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
+	"github.com/trajscope/trajscope/story"
 )
 
 type convertOptions struct {
@@ -38,15 +39,16 @@ on stderr and the others are still written.
 --lens observed writes as steps what each action displayed instead, in every
 format (upstream counts what agents declare, and reads no steps from
 mini-swe-agent v2 runs or SWE-agent open/goto windows): one step per action
-that showed lines of a file. With --repo or --cache (and --gold, for each task's commit) views
-are read against the repository: paths become repository files, whole-file,
-head and tail views the file's lines, ranges are clipped to the file. Without
-a repository a step keeps only lines the command or its numbered output pins
-down (sed -n 'a,bp', a view range, nl -ba, cat -n, editor views, SWE-agent
-windows, grep -n), unclipped; a whole-file, tail or to-the-end view without
-line numbers names its file only. The final context stays the run's own, or
-is the union of the steps when the run has none. Unified records have no
-timeline: the line spans of their declared steps stand in.`,
+that showed lines of a file, exactly the steps view counts. With --repo or
+--cache (and --gold, for each task's commit and id) views are read against
+the repository: paths become repository files, whole-file, head and tail
+views the file's lines, ranges are clipped to the file. Without a
+repository (or when a run's cannot be opened, which is warned about) views
+are read, as view reads them, against what the run displayed: a file's
+lines are those its outputs showed, a view past them shows nothing. The
+final context stays the run's own, or is the union of the steps when the
+run has none. Unified records have no timeline: the line spans of their
+declared steps stand in.`,
 		Example: `  trajscope convert runs/ -o preds.jsonl         # every run under runs/
   trajscope convert a.traj b.traj.json output.jsonl > preds.jsonl
   trajscope convert runs/ --lens observed --gold gold.parquet --cache ./repos -o observed.jsonl`,
@@ -78,7 +80,7 @@ func runConvert(o *convertOptions, paths []string) error {
 		return usagef("--gold, --repo and --cache serve --lens observed only")
 	}
 	opts := parsers.ConvertOptions{Recursive: o.recursive, Lens: lens}
-	if o.repo != "" || o.cache != "" {
+	if lens == model.LensObserved {
 		obs, done, err := o.observer()
 		if err != nil {
 			return err
@@ -132,7 +134,9 @@ func runConvert(o *convertOptions, paths []string) error {
 	return nil
 }
 
-// observer reads each run's observed lens against its checkout; done
+// observer reads each run's observed lens as view does: against its
+// checkout when --repo or --cache names one, else (or when it cannot be
+// opened) against the tree rebuilt from what the run displayed; done
 // releases the checkouts.
 func (o *convertOptions) observer() (func(*model.Run) (model.Prediction, error), func(), error) {
 	var set *gold.Set
@@ -142,23 +146,45 @@ func (o *convertOptions) observer() (func(*model.Run) (model.Prediction, error),
 			return nil, nil, err
 		}
 	}
-	facts := openFacts(false, o.stderr)
-	co := source.NewCheckouts(source.CheckoutOptions{
-		Cache: o.cache, Repo: o.repo, NoClone: o.noClone, Progress: progressTo(o.stderr), Facts: facts.source(),
-	})
-	rf := &scoring.RunFiles{Checkouts: co, Cache: facts.scoring()}
-	if set != nil {
-		rf.Gold = func(id string) *model.Gold {
-			g, _ := set.Lookup(id, model.ContextBench)
-			return g
+	goldOf := func(run *model.Run) *model.Gold {
+		if set == nil {
+			return nil
 		}
+		g, _, err := set.FindRun(run, model.ContextBench, false)
+		if err != nil {
+			return nil
+		}
+		return g
+	}
+	var rf *scoring.RunFiles
+	facts := openFacts(o.repo == "" && o.cache == "", o.stderr)
+	if o.repo != "" || o.cache != "" {
+		co := source.NewCheckouts(source.CheckoutOptions{
+			Cache: o.cache, Repo: o.repo, NoClone: o.noClone, Progress: progressTo(o.stderr), Facts: facts.source(),
+		})
+		rf = &scoring.RunFiles{Checkouts: co, Cache: facts.scoring(), Gold: goldOf}
 	}
 	observe := func(run *model.Run) (model.Prediction, error) {
-		files, err := rf.Files(run)
-		if err != nil {
-			return model.Prediction{}, err
+		files, reason := (*scoring.FileCache)(nil), story.NoRepoGiven
+		if rf != nil {
+			var err error
+			if files, err = rf.Files(run); err != nil {
+				// As view does: the run is read against what it displayed.
+				reason = source.CheckoutOptions{Cache: o.cache, Repo: o.repo}.Why(err)
+				fmt.Fprintf(o.stderr, "trajscope: warning: %s: %s: no repository (%s): steps from the lines the run displayed\n",
+					safe(run.Path), safe(run.InstanceID), safe(reason))
+				files = nil
+			}
+		}
+		if files == nil {
+			files = scoring.Rebuilt(run, goldOf(run), model.ContextBench, reason)
 		}
 		return observed.Prediction(run, files), nil
 	}
-	return observe, func() { rf.Close(); facts.close() }, nil
+	return observe, func() {
+		if rf != nil {
+			rf.Close()
+		}
+		facts.close()
+	}, nil
 }

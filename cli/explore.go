@@ -14,39 +14,42 @@ import (
 	"github.com/trajscope/trajscope/redact"
 	"github.com/trajscope/trajscope/report"
 	"github.com/trajscope/trajscope/runset"
-	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/story"
 	"github.com/trajscope/trajscope/ui"
 )
 
 // explore shows an analysed run: the explorer on a terminal, otherwise the
 // plain (or JSON) summary.
-func explore(env *Env, o *viewOptions, a *scoring.Analysis, lens model.Lens, local func(string) string) error {
+func explore(env *Env, o *viewOptions, st *story.Story, lens model.Lens, local func(string) string) error {
+	a := st.A
 	if o.redact {
 		// The run is scored: what it shows is redacted, nothing it was
-		// scored from.
+		// scored from; the story is told again from the redacted run (it
+		// holds the agents' descriptions).
 		r := &redact.Redactor{}
 		r.Run(a.Run)
+		st = story.Tell(a)
 		defer fmt.Fprintf(env.Stderr, "trajscope: %s\n", r.Summary())
 	}
 	if o.export != nil {
 		if len(a.Run.Actions) == 0 {
 			return fmt.Errorf("%s: instance %q: %s", safe(a.Run.Path), safe(a.Run.InstanceID), noActions(a.Run))
 		}
-		return o.export(a, lens)
+		return o.export(st, lens)
 	}
 	if len(a.Run.Actions) == 0 && !o.json {
 		// Nothing to step through: the summary says what there is, and
 		// why the run is empty.
 		fmt.Fprintf(env.Stderr, "trajscope: %s: %s\n", safe(a.Run.Path), noActions(a.Run))
-		return report.WriteRunSummary(env.Stdout, a, lens)
+		return report.WriteRunSummary(env.Stdout, st, lens)
 	}
 	if o.json {
-		return report.WriteRunJSON(env.Stdout, a)
+		return report.WriteRunJSON(env.Stdout, st)
 	}
 	if !isTerminal(env.Stdout) {
-		return report.WriteRunSummary(env.Stdout, a, lens)
+		return report.WriteRunSummary(env.Stdout, st, lens)
 	}
-	m, err := ui.New(a, ui.Options{
+	m, err := ui.New(st, ui.Options{
 		Theme: o.theme, NoColor: noColor(o), Dark: true, Lens: lens, Step: o.step,
 		LocalPath: local, Editor: editor(), Autoplay: o.autoplay, Speed: o.speed,
 	})
@@ -166,7 +169,7 @@ func runViewDemo(env *Env, o *viewOptions) error {
 	if o.step > len(a.Run.Actions) {
 		return usagef("--step %d: the demo has %d actions", o.step, len(a.Run.Actions))
 	}
-	return explore(env, o, a, lens, nil)
+	return explore(env, o, story.Tell(a), lens, nil)
 }
 
 // noActions words an empty run: how it ended, when the format says.

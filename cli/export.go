@@ -9,7 +9,7 @@ import (
 	"github.com/trajscope/trajscope/export"
 	"github.com/trajscope/trajscope/export/screen"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/story"
 )
 
 type exportOptions struct {
@@ -98,8 +98,8 @@ func runExport(env *Env, o *exportOptions, args []string) error {
 	defer out.Abort()
 	// The run is loaded exactly as view loads it; the explorer step is
 	// replaced by writing the file.
-	o.view.export = func(a *scoring.Analysis, lens model.Lens) error {
-		if err := shown("export", a); err != nil {
+	o.view.export = func(a *story.Story, lens model.Lens) error {
+		if err := shown("export", a.A); err != nil {
 			return err
 		}
 		note := func(s string) { fmt.Fprintf(env.Stderr, "trajscope: %s\n", s) }

@@ -124,10 +124,11 @@ func TestScoreObservedLensMatchesView(t *testing.T) {
 	}
 }
 
-// TestConvertObservedLens: without a repository the steps keep what the
-// commands and numbered output pin down (cat without numbers names its file
-// only); with one, views are resolved against it, and scoring those records
-// gives exactly `score --lens observed` on the run.
+// TestConvertObservedLens: without a repository the steps are read, as
+// view reads them, against the tree rebuilt from what the run displayed
+// (cat showed all of mod.py: lines 1-13); with one, views are resolved
+// against it, and scoring those records gives exactly `score --lens
+// observed` on the run.
 func TestConvertObservedLens(t *testing.T) {
 	repo, goldFile := gitVectorRepo(t)
 	dir := t.TempDir()
@@ -140,7 +141,7 @@ func TestConvertObservedLens(t *testing.T) {
 		steps string
 	}{
 		{"no repository", nil,
-			`{"files": ["pkg/mod.py"], "spans": {}}, ` +
+			`{"files": ["pkg/mod.py"], "spans": {"pkg/mod.py": [{"type": "line", "start": 1, "end": 13}]}}, ` +
 				`{"files": ["pkg/util.py"], "spans": {"pkg/util.py": [{"type": "line", "start": 2, "end": 2}]}}, ` +
 				`{"files": ["pkg/mod.py"], "spans": {"pkg/mod.py": [{"type": "line", "start": 4, "end": 4}]}}`},
 		{"repository", []string{"--repo", repo, "--gold", goldFile},
@@ -167,7 +168,8 @@ func TestConvertObservedLens(t *testing.T) {
 }
 
 // TestConvertObservedErrors: repository flags need the observed lens; a
-// cache without gold cannot name a commit, which each run reports.
+// cache without gold cannot name a commit, which each run reports before it
+// is read, as view reads it, from what it displayed.
 func TestConvertObservedErrors(t *testing.T) {
 	dir := t.TempDir()
 	traj := observedTraj(t, dir)
@@ -179,7 +181,7 @@ func TestConvertObservedErrors(t *testing.T) {
 		{[]string{"convert", traj, "--repo", exRepo}, 2, "serve --lens observed only"},
 		{[]string{"convert", traj, "--lens", "seen"}, 2, `unknown lens "seen"`},
 		{[]string{"convert", traj, "--lens", "observed", "--repo", exRepo, "--cache", dir}, 2, "alternatives"},
-		{[]string{"convert", traj, "--lens", "observed", "--cache", dir, "--no-clone"}, 1, "no commit"},
+		{[]string{"convert", traj, "--lens", "observed", "--cache", dir, "--no-clone"}, 0, "no commit (prediction and gold give none)): steps from the lines the run displayed"},
 		{[]string{"score", "--gold", exGold, "--pred", traj, "--lens", "seen"}, 2, `unknown lens "seen"`},
 	} {
 		_, errs, code := run(t, c.args...)

@@ -19,6 +19,7 @@ import (
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/scoring/symbols"
 	"github.com/trajscope/trajscope/source"
+	"github.com/trajscope/trajscope/story"
 )
 
 type scoreOptions struct {
@@ -154,7 +155,7 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 	batch.Analyze, batch.Done = analyze, func(i int, r *model.Result) { log.row(i, r) }
 	results, analyses := batch.Run(instances)
 	log.finish()
-	res := report.NewResults(results, analyses, sem)
+	res := report.NewResults(results, tell(analyses), sem)
 	res.SetTasks(instances)
 	if out != nil {
 		w := bufio.NewWriter(out)
@@ -329,4 +330,19 @@ func countLines(path string) int {
 			blank = false
 		}
 	}
+}
+
+// tell tells the story of each analysed instance (nil stays nil), or
+// returns nil when nothing was analysed.
+func tell(analyses []*scoring.Analysis) []*story.Story {
+	if analyses == nil {
+		return nil
+	}
+	out := make([]*story.Story, len(analyses))
+	for i, a := range analyses {
+		if a != nil {
+			out[i] = story.Tell(a)
+		}
+	}
+	return out
 }

@@ -60,7 +60,7 @@ func TestSharingOnRealRuns(t *testing.T) {
 		!strings.Contains(errs, "home-directory user names") {
 		t.Errorf("view --json --redact: exit %d %s", code, errs)
 	}
-	if _, out, _ = exec(t, "view", session); !strings.Contains(out, "spent: 4m31s · 152 tokens") {
+	if _, out, _ = exec(t, "view", session); !strings.Contains(out, "spent: 4m31s · 2.1M tokens (37 in · 115 out · 1.9M cache read · 172.5k cache write)") {
 		t.Errorf("the summary does not say what the session spent:\n%.400s", out)
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/runset"
-	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/story"
 	"github.com/trajscope/trajscope/themes"
 	"github.com/trajscope/trajscope/ui"
 )
@@ -35,7 +35,7 @@ type viewOptions struct {
 	// closed by the command when it is done.
 	facts facts
 	// export, when set, receives the run instead of the explorer (cli/export.go).
-	export func(a *scoring.Analysis, lens model.Lens) error
+	export func(a *story.Story, lens model.Lens) error
 	// afterExplorer holds what is said once the explorer has ended (sayAfter).
 	afterExplorer []func()
 }
@@ -146,7 +146,7 @@ func runView(env *Env, o *viewOptions, paths []string) error {
 	if pos == 0 {
 		return listRuns(env, o, set, lens, paths)
 	}
-	a, local, err := set.Open(pos)
+	st, local, err := set.Open(pos)
 	var ge *runset.GoldError
 	if errors.As(err, &ge) {
 		return fmt.Errorf("%s: %w", o.gold, ge.Err)
@@ -157,6 +157,7 @@ func runView(env *Env, o *viewOptions, paths []string) error {
 	if note := set.IDNote(pos); note != "" {
 		fmt.Fprintf(env.Stderr, "trajscope: %s\n", note)
 	}
+	a := st.A
 	if o.step > len(a.Run.Actions) && len(a.Run.Actions) > 0 {
 		return usagef("--step %d: the run has %d actions", o.step, len(a.Run.Actions))
 	}
@@ -167,5 +168,5 @@ func runView(env *Env, o *viewOptions, paths []string) error {
 	if a.Partial != nil {
 		fmt.Fprintf(env.Stderr, "trajscope: %s\n", display.NoRepoBanner(a.Partial.Reason()))
 	}
-	return explore(env, o, a, lens, local)
+	return explore(env, o, st, lens, local)
 }

@@ -157,7 +157,7 @@ func TestViewSummaryTellsFailuresAndQuirks(t *testing.T) {
 	for _, c := range []struct {
 		sem, want string
 	}{
-		{"contextbench", "  EditLoc: recall 1.00 precision 1.00 (no patch: reference scores the gold patch)\n"},
+		{"contextbench", "  EditLoc (this run): recall 1.00 precision 1.00 (no patch: reference scores the gold patch)\n"},
 		{"fixed", ""},
 	} {
 		code, out, errs := viewExec(t, "view", nopatch, "--gold", demoGold, "--repo", "../demo/task/repo", "--semantics", c.sem)

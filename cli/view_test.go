@@ -159,7 +159,8 @@ func TestViewRunList(t *testing.T) {
 		`2 other__run-1 `,
 		`(no gold for instance "other__run-1")`,
 		"3 pricebook__pricebook-42 (pricebook__pricebook-42.traj.json)",
-		"4 qwen_8b__pricebook__pricebook-42 mini-swe-agent 1.17.3 · Qwen3-Coder-30B-A3B-Instruct 20 0.15 0.43 0.04 1 2 1 2 1",
+		// The evaluator has no gold for the file's name (missing_gold).
+		"4 qwen_8b__pricebook__pricebook-42 mini-swe-agent 1.17.3 · Qwen3-Coder-30B-A3B-Instruct 20 - - - - - - - -",
 		`by its record: gold matched by the record's id`,
 	} {
 		if !strings.Contains(flat, want) {
@@ -213,8 +214,14 @@ func TestViewRenamedRunFindsItsGold(t *testing.T) {
 	if code != exitOK || !strings.Contains(errs, `instance "qwen_8b__pricebook__pricebook-42" by its file name (the evaluator's rule), "pricebook__pricebook-42" by its record`) {
 		t.Fatalf("exit %d, stderr %s", code, errs)
 	}
-	if !strings.Contains(out, "gold (contextbench lens)") || strings.Contains(out, "no gold") {
-		t.Errorf("the summary has no gold:\n%s", out)
+	// The evaluator has no gold for the file's name: the contextbench lens
+	// is its missing_gold row; the observed lens reads the record's gold.
+	if !strings.Contains(out, "contextbench lens not scored: missing_gold") || !strings.Contains(out, "observed lens                  0.60") {
+		t.Errorf("the summary does not tell the two lenses apart:\n%s", out)
+	}
+	code, out, _ = viewExec(t, "view", f, "--gold", "../demo/task/gold.json", "--repo", "../demo/task/repo", "--lens", "observed")
+	if code != exitOK || !strings.Contains(out, "gold (observed lens)") || !strings.Contains(out, "found: first shown") {
+		t.Errorf("the observed lens has no gold:\n%s", out)
 	}
 }
 

@@ -11,8 +11,8 @@ import (
 	"sort"
 
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/scoring/diagnose"
+	"github.com/trajscope/trajscope/story"
 )
 
 // ErrDifferentTasks is the error for two runs of different instances.
@@ -28,8 +28,8 @@ type Comparison struct {
 	// and start line, with each run's find.
 	Spans []Span `json:"spans"`
 
-	analyses [2]*scoring.Analysis
-	lens     model.Lens
+	stories [2]*story.Story
+	lens    model.Lens
 }
 
 // Side is one run's figures.
@@ -40,18 +40,24 @@ type Side struct {
 	Model   string `json:"model,omitempty"`
 	Actions int    `json:"actions"`
 	Steps   int    `json:"steps"`
-	// Error is the run's score error (no_context_extracted, ...); its
-	// figures are then zero.
-	Error string `json:"error,omitempty"`
+	// Error is why the lens has no figures (the evaluator's error,
+	// no_context_extracted…, or no_gold), Reason its explanation; the
+	// figures are then zero and no curve is drawn.
+	Error  string `json:"error,omitempty"`
+	Reason string `json:"reason,omitempty"`
 	// NoGold: the run was compared without gold (none given, or none for
 	// its task): its figures measure nothing and are zero.
 	NoGold bool `json:"no_gold,omitempty"`
 	// Final is the final context's coverage and precision, AUC the area
-	// under the cumulative coverage curve, per granularity.
-	Final model.ByGranularity[Figure]  `json:"final"`
-	AUC   model.ByGranularity[float64] `json:"auc"`
+	// under the cumulative coverage curve, per granularity; Redundancy the
+	// line redundancy.
+	Final      model.ByGranularity[Figure]  `json:"final"`
+	AUC        model.ByGranularity[float64] `json:"auc"`
+	Redundancy float64                      `json:"line_redundancy"`
 	// Found counts the spans whose lines the final context holds.
 	Found int `json:"spans_found"`
+	// ExitStatus is how the run ended.
+	ExitStatus string `json:"exit_status,omitempty"`
 }
 
 // Figure is coverage and precision.
@@ -85,17 +91,17 @@ type Find struct {
 	Declared bool `json:"declared,omitempty"`
 }
 
-// New compares a and b under lens. Runs with different instance ids are
+// New compares a and b under lens. Runs of different tasks (story.Task) are
 // ErrDifferentTasks.
-func New(a, b *scoring.Analysis, lens model.Lens) (*Comparison, error) {
-	if a.Run.InstanceID != b.Run.InstanceID {
-		return nil, fmt.Errorf("%w: %q and %q", ErrDifferentTasks, a.Run.InstanceID, b.Run.InstanceID)
+func New(a, b *story.Story, lens model.Lens) (*Comparison, error) {
+	if a.Task() != b.Task() {
+		return nil, fmt.Errorf("%w: %q and %q", ErrDifferentTasks, a.Task(), b.Task())
 	}
-	c := &Comparison{InstanceID: a.Run.InstanceID, Lens: lens.String(), analyses: [2]*scoring.Analysis{a, b}, lens: lens}
+	c := &Comparison{InstanceID: a.Task(), Lens: lens.String(), stories: [2]*story.Story{a, b}, lens: lens}
 	index := map[[3]any]int{}
-	for k, an := range c.analyses {
-		c.Runs[k] = side(an, lens)
-		for _, sp := range diagnose.Diagnose(an, lens).Spans {
+	for k, st := range c.stories {
+		c.Runs[k] = side(st, lens)
+		for _, sp := range st.Gold.Diag[lens].Spans {
 			key := [3]any{sp.File, sp.Start, sp.End}
 			i, ok := index[key]
 			if !ok {
@@ -111,9 +117,6 @@ func New(a, b *scoring.Analysis, lens model.Lens) (*Comparison, error) {
 				f.Action = int(sp.Action) + 1
 			}
 			c.Spans[i].Find[k] = f
-			if sp.Category == diagnose.Found {
-				c.Runs[k].Found++
-			}
 		}
 	}
 	sort.SliceStable(c.Spans, func(i, j int) bool {
@@ -125,36 +128,47 @@ func New(a, b *scoring.Analysis, lens model.Lens) (*Comparison, error) {
 	return c, nil
 }
 
-func side(a *scoring.Analysis, lens model.Lens) Side {
-	run, ld := a.Run, &a.Lenses[lens]
+func side(st *story.Story, lens model.Lens) Side {
+	a := st.A
+	run, ld, fig := a.Run, &a.Lenses[lens], &st.Lenses[lens]
 	s := Side{Path: run.Path, Format: run.Format, Agent: run.Agent, Model: run.Model,
-		Actions: len(run.Actions), Steps: ld.NumSteps, Error: ld.Result.Error,
-		NoGold: a.Gold == nil || len(a.Gold.Files) == 0 && a.Gold.Lines.Len() == 0}
-	if s.Error == "" && !s.NoGold {
+		Actions: len(run.Actions), Steps: fig.Steps, Error: fig.Error, Reason: fig.Reason,
+		NoGold: a.GoldEmpty(), ExitStatus: st.Outcome.ExitStatus}
+	if fig.Scored() {
 		for _, g := range model.Granularities {
 			m := ld.Result.Final.At(g)
 			*s.Final.At(g) = Figure{Coverage: m.Coverage, Precision: m.Precision}
 			*s.AUC.At(g) = *ld.Result.Trajectory.AUCCoverage.At(g)
 		}
+		s.Redundancy, s.Found = fig.Redundancy, fig.Found()
 	}
 	return s
 }
 
-// Analysis returns run k's analysis (0 for A, 1 for B).
-func (c *Comparison) Analysis(k int) *scoring.Analysis { return c.analyses[k] }
+// Story returns run k's story (0 for A, 1 for B).
+func (c *Comparison) Story(k int) *story.Story { return c.stories[k] }
+
+// Drawn reports whether run k's curve at granularity g is drawn: the lens
+// was scored and the granularity can be measured (scoring.Computable).
+func (c *Comparison) Drawn(k int, g model.Granularity) bool {
+	return c.stories[k].A.Computable(c.lens, g)
+}
 
 // Curve is run k's cumulative coverage at granularity g after each of its
-// actions.
+// actions; nil where it is not drawn.
 func (c *Comparison) Curve(k int, g model.Granularity) []float64 {
-	return c.analyses[k].Lenses[c.lens].Curve(g)
+	if !c.Drawn(k, g) {
+		return nil
+	}
+	return c.stories[k].A.Lenses[c.lens].Curve(g)
 }
 
 // CurveAt is run k's cumulative coverage at granularity g after its action
 // i; past its last action, the coverage it ended with (0 for a run without
-// actions).
+// actions, or one whose curve is not drawn).
 func (c *Comparison) CurveAt(k int, g model.Granularity, i int) float64 {
-	ld := &c.analyses[k].Lenses[c.lens]
-	if len(ld.Actions) == 0 {
+	ld := &c.stories[k].A.Lenses[c.lens]
+	if len(ld.Actions) == 0 || !c.Drawn(k, g) {
 		return 0
 	}
 	return ld.CurveAt(g, min(i, len(ld.Actions)-1))
@@ -162,7 +176,7 @@ func (c *Comparison) CurveAt(k int, g model.Granularity, i int) float64 {
 
 // Actions is the longer run's action count: the steps the two take together.
 func (c *Comparison) Actions() int {
-	return max(len(c.analyses[0].Run.Actions), len(c.analyses[1].Run.Actions))
+	return max(len(c.stories[0].A.Run.Actions), len(c.stories[1].A.Run.Actions))
 }
 
 // FirstReads lists, in order and without repeats, the actions (0-based, of

@@ -13,6 +13,7 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/scoring/diagnose"
+	"github.com/trajscope/trajscope/story"
 )
 
 // demoRun analyses the demo task; keep > 0 keeps only its first keep
@@ -52,7 +53,7 @@ func demoRun(t *testing.T, keep int) *scoring.Analysis {
 
 func TestNew(t *testing.T) {
 	full, short := demoRun(t, 0), demoRun(t, 3)
-	c, err := New(full, short, model.LensContextBench)
+	c, err := New(story.Tell(full), story.Tell(short), model.LensContextBench)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,14 +102,14 @@ func TestNew(t *testing.T) {
 
 func TestNewDifferentTasks(t *testing.T) {
 	a, b := demoRun(t, 0), demoRun(t, 3)
-	b.Run.InstanceID = "other__task-1"
-	if _, err := New(a, b, model.LensContextBench); !errors.Is(err, ErrDifferentTasks) {
+	b.Run.InstanceID, b.Gold.ID = "other__task-1", "other__task-1" // analysed against another task's gold
+	if _, err := New(story.Tell(a), story.Tell(b), model.LensContextBench); !errors.Is(err, ErrDifferentTasks) {
 		t.Fatalf("err = %v", err)
 	}
 }
 
 func TestTextAndJSON(t *testing.T) {
-	c, err := New(demoRun(t, 0), demoRun(t, 3), model.LensContextBench)
+	c, err := New(story.Tell(demoRun(t, 0)), story.Tell(demoRun(t, 3)), model.LensContextBench)
 	if err != nil {
 		t.Fatal(err)
 	}

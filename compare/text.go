@@ -31,6 +31,8 @@ func (c *Comparison) Who(k int) string {
 // FindText is a span's find by run k: "@4 found", "never (near miss)".
 func FindText(f Find) string {
 	switch {
+	case f.Diagnosis == diagnose.NotScored:
+		return "not scored"
 	case f.Action > 0 && f.Kept > 0:
 		return fmt.Sprintf("@%d found %d/%d kept", f.Action, f.Kept, f.Lines)
 	case f.Action > 0:
@@ -120,7 +122,10 @@ func (s *Side) note() string {
 	if s.NoGold {
 		return "no gold for this task: nothing to measure"
 	}
-	return s.Error
+	if s.Reason != "" {
+		return "not scored: " + s.Error + " (" + termsafe.Line(s.Reason) + ")"
+	}
+	return "not scored: " + s.Error
 }
 
 func spanName(sp Span) string {

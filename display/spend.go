@@ -8,14 +8,15 @@ import (
 )
 
 // SpendWords says a spend in a few words ("12m04s · 114.3k tokens ·
-// $0.76"), "" when nothing is recorded.
+// $0.76"), "" when nothing is recorded. Tokens are every token, the
+// cache's included; TokenSplit says which.
 func SpendWords(s story.Spend) string {
 	var parts []string
 	if s.Timed {
 		parts = append(parts, Duration(s.Seconds))
 	}
-	if s.Tokens > 0 {
-		parts = append(parts, Compact(s.Tokens)+" tokens")
+	if n := s.Tokens.Total(); n > 0 {
+		parts = append(parts, Compact(n)+" tokens")
 	}
 	if s.CostUSD > 0 {
 		parts = append(parts, Dollars(s.CostUSD))
@@ -32,7 +33,23 @@ func SpendCells(s story.Spend) [3]string {
 		}
 		return v
 	}
-	return [3]string{cell(s.Tokens > 0, Compact(s.Tokens)), cell(s.Seconds > 0, Duration(s.Seconds)), cell(s.CostUSD > 0, Dollars(s.CostUSD))}
+	n := s.Tokens.Total()
+	return [3]string{cell(n > 0, Compact(n)), cell(s.Seconds > 0, Duration(s.Seconds)), cell(s.CostUSD > 0, Dollars(s.CostUSD))}
+}
+
+// TokenSplit says where a run's tokens went ("137 in · 581 out · 4.0M
+// cache read · 215.0k cache write"), the parts it records; "" for none.
+func TokenSplit(t story.Tokens) string {
+	var parts []string
+	for _, p := range []struct {
+		n    int
+		what string
+	}{{t.Input, "in"}, {t.Output, "out"}, {t.CacheRead, "cache read"}, {t.CacheWrite, "cache write"}} {
+		if p.n > 0 {
+			parts = append(parts, Compact(p.n)+" "+p.what)
+		}
+	}
+	return strings.Join(parts, " · ")
 }
 
 // Dollars writes a cost: $0.76, or $0.0042 under a cent.

@@ -18,7 +18,7 @@ import (
 	"github.com/trajscope/trajscope/export/screen"
 	"github.com/trajscope/trajscope/export/svg"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/story"
 )
 
 // Kinds are the export kinds, by file extension.
@@ -55,7 +55,7 @@ func Kind(path string) (string, error) {
 }
 
 // Write writes an analysed run as the kind (one of Kinds) to w.
-func Write(w io.Writer, kind string, a *scoring.Analysis, o Options) error {
+func Write(w io.Writer, kind string, a *story.Story, o Options) error {
 	so := screen.Options{Width: o.Width, Height: o.Height, Theme: o.Theme, Lens: o.Lens, Step: o.Step, Speed: o.Speed}
 	switch kind {
 	case ".html":

@@ -220,7 +220,7 @@ func TestAnalysisMatchesRepository(t *testing.T) {
 	if got.Partial == nil || want.Partial != nil {
 		t.Fatal("Partial is not set for the rebuilt tree alone")
 	}
-	if got.Computable(model.GranSymbol) || got.Computable(model.GranSpan) || !got.Computable(model.GranLine) {
+	if got.Computable(model.LensObserved, model.GranSymbol) || got.Computable(model.LensObserved, model.GranSpan) || !got.Computable(model.LensObserved, model.GranLine) {
 		t.Error("symbol and span must be non-computable without the repository, line computable")
 	}
 	for _, l := range model.Lenses {

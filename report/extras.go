@@ -5,6 +5,7 @@ import (
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/scoring/diagnose"
 	"github.com/trajscope/trajscope/scoring/ir"
+	"github.com/trajscope/trajscope/story"
 )
 
 // Extras is what trajscope adds to a result row in `score --format json`,
@@ -23,6 +24,10 @@ type Extras struct {
 	// run records none; CostUSD is the run's cost, 0 when not recorded.
 	Tokens  *Tokens `json:"tokens,omitempty"`
 	CostUSD float64 `json:"cost_usd,omitempty"`
+	// ExitStatus is how the run ended, Rejected the submits its harness
+	// refused (story.Outcome).
+	ExitStatus string `json:"exit_status,omitempty"`
+	Rejected   int    `json:"rejected_submits,omitempty"`
 	// F1 is this instance's 2·coverage·precision/(coverage+precision) of the
 	// final context per granularity (0 when both are 0); nil for an error
 	// row, which was not scored.
@@ -65,33 +70,18 @@ type LensExtras struct {
 }
 
 // Tokens is a run's token usage summed over its actions, as its format
-// records it (whether input counts cached tokens varies by provider).
-type Tokens struct {
-	Input      int `json:"input"`
-	Output     int `json:"output"`
-	CacheRead  int `json:"cache_read,omitempty"`
-	CacheWrite int `json:"cache_write,omitempty"`
-}
+// records it; Total counts every token, the cache's included.
+type Tokens = story.Tokens
 
-// Total is input plus output tokens: what the cost tables compare.
-func (t *Tokens) Total() int { return t.Input + t.Output }
-
-// runInfo fills the extras that come from the run itself: who ran it, its
-// tokens and cost.
-func (e *Extras) runInfo(run *model.Run) {
+// runInfo fills the extras that come from the run itself: who ran it, how
+// it ended, its tokens and cost.
+func (e *Extras) runInfo(run *model.Run, o *story.Outcome) {
 	if run == nil {
 		return
 	}
 	e.Agent, e.Model, e.CostUSD = run.Agent, run.Model, run.CostUSD
-	var t Tokens
-	for i := range run.Actions {
-		u := &run.Actions[i].Usage
-		t.Input += int(u.InputTokens)
-		t.Output += int(u.OutputTokens)
-		t.CacheRead += int(u.CacheRead)
-		t.CacheWrite += int(u.CacheWrite)
-	}
-	if t != (Tokens{}) {
+	e.ExitStatus, e.Rejected = o.ExitStatus, o.Rejected
+	if t := o.Spend.Tokens; t != (Tokens{}) {
 		e.Tokens = &t
 	}
 }
@@ -106,18 +96,19 @@ func (e *Extras) setF1(res *model.Result) {
 }
 
 // NewExtras computes the extras of an analysed instance.
-func NewExtras(a *scoring.Analysis) *Extras {
+func NewExtras(st *story.Story) *Extras {
+	a := st.A
 	e := &Extras{Semantics: a.Sem.String()}
-	e.runInfo(a.Run)
+	e.runInfo(a.Run, &st.Outcome)
 	e.setF1(&a.Lenses[model.LensContextBench].Result)
-	diag := diagnose.DiagnoseBoth(a)
+	diag := st.Gold.Diag
 	for _, l := range []model.Lens{model.LensContextBench, model.LensObserved} {
 		le := &LensExtras{
 			UsageDropLastStep: diagnose.LastStepToFinal(&a.Lenses[l].Result),
 			UsageDropUnion:    diagnose.UnionToFinal(a, l),
 			Diagnosis:         diag[l],
 			IR:                ir.Evaluate(a, l),
-			Steps:             a.Lenses[l].NumSteps,
+			Steps:             st.Lenses[l].Steps,
 		}
 		if n := len(a.Lenses[l].Actions); n > 0 {
 			le.ReadLines = int(a.Lenses[l].Actions[n-1].CumRead)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/trajscope/trajscope/demo"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/story"
 )
 
 // The extras are what encoding/json makes of them with no terminal control
@@ -17,7 +18,7 @@ func TestExtrasJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := NewExtras(a)
+	e := NewExtras(story.Tell(a))
 	e.Agent = "a\u009bb\u202e"
 	b, ok := extrasJSON(e)
 	if !ok || strings.ContainsAny(string(b), "\u009b\u202e") {

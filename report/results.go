@@ -11,6 +11,7 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/scoring/diagnose"
+	"github.com/trajscope/trajscope/story"
 )
 
 // Results is what one `score` run produced: a row per instance in input
@@ -23,14 +24,15 @@ type Results struct {
 	Semantics model.Semantics
 }
 
-// NewResults builds Results, computing each analysed instance's extras.
-func NewResults(rows []model.Result, analyses []*scoring.Analysis, sem model.Semantics) *Results {
+// NewResults builds Results, computing each analysed instance's extras
+// from its story.
+func NewResults(rows []model.Result, stories []*story.Story, sem model.Semantics) *Results {
 	r := &Results{Rows: rows, Aggregate: scoring.Summarize(rows), Semantics: sem}
-	if analyses != nil {
-		r.Extras = make([]*Extras, len(analyses))
-		for i, a := range analyses {
-			if a != nil {
-				r.Extras[i] = NewExtras(a)
+	if stories != nil {
+		r.Extras = make([]*Extras, len(stories))
+		for i, st := range stories {
+			if st != nil {
+				r.Extras[i] = NewExtras(st)
 				// The row's own F1: under the observed lens its final
 				// context can differ from the evaluator's.
 				r.Extras[i].setF1(&rows[i])
@@ -58,7 +60,10 @@ func (r *Results) SetTasks(instances []scoring.Instance) {
 				continue
 			}
 			e = &Extras{Semantics: r.Semantics.String()}
-			e.runInfo(in.Run)
+			if in.Run != nil {
+				o := story.OutcomeOf(in.Run)
+				e.runInfo(in.Run, &o)
+			}
 			r.Extras[i] = e
 		}
 		if in.Gold != nil {
@@ -174,7 +179,12 @@ func (r *Results) WriteText(out io.Writer) error {
 		}
 		fmt.Fprintf(w, "  steps %d", res.NumSteps)
 		if e := res.EditLoc; e != nil {
-			fmt.Fprintf(w, "   editloc recall %.3f precision %.3f (%d/%d/%d)", e.Recall, e.Precision, e.Intersection, e.GoldSize, e.PredSize)
+			fmt.Fprintf(w, "   EditLoc (this run) recall %.3f precision %.3f (%d/%d/%d)", e.Recall, e.Precision, e.Intersection, e.GoldSize, e.PredSize)
+			if r.Semantics == model.ContextBench {
+				// Upstream's per-run recall divides by pred, as precision
+				// does; the aggregate's divides by Σgold.
+				fmt.Fprint(w, " (the evaluator's row: recall = precision = hits/pred)")
+			}
 		}
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "  (F1 = 2·coverage·precision/(coverage+precision) of this instance)\n")
@@ -217,6 +227,9 @@ func (r *Results) WriteText(out io.Writer) error {
 	fmt.Fprintln(w, "  drop (last): usage drop, last step → final, mean over all instances (errors count 1.0).")
 	if row.UnionDrop != nil {
 		fmt.Fprintf(w, "  usage drop, union of steps → final (lines, contextbench lens): mean %.3f over %d instances\n", row.UnionDrop.Mean, row.UnionDrop.N)
+	}
+	if e := agg.EditLoc; e != nil {
+		fmt.Fprintf(w, "  EditLoc (all runs, the evaluator's aggregate: Σhits/Σgold, Σhits/Σpred over valid runs): recall %.3f precision %.3f\n", e.Recall, e.Precision)
 	}
 	return w.err
 }

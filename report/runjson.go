@@ -145,7 +145,8 @@ type agentJSON struct {
 // one document in memory. Action and step numbers are 1-based; found_at and
 // closest_action are 0 for none. diagnosis holds diagnose.Category keys
 // (never_opened … found). The run has at least one action.
-func WriteRunJSON(w io.Writer, a *scoring.Analysis) error {
+func WriteRunJSON(w io.Writer, st *story.Story) error {
+	a := st.A
 	run := a.Run
 	n := len(run.Actions)
 	bw := bufio.NewWriterSize(w, 64<<10)
@@ -159,6 +160,7 @@ func WriteRunJSON(w io.Writer, a *scoring.Analysis) error {
 		doc.field("model", run.Model)
 	}
 	doc.field("semantics", a.Sem.String())
+	writeOutcome(doc, &st.Outcome)
 	if text, from := a.Task(); text != "" {
 		doc.field("task", termsafe.Text(text))
 		doc.field("task_from", from)
@@ -172,11 +174,11 @@ func WriteRunJSON(w io.Writer, a *scoring.Analysis) error {
 	for _, l := range []model.Lens{model.LensContextBench, model.LensObserved} {
 		ld := &a.Lenses[l]
 		lo := lenses.object(l.String())
-		lo.field("num_steps", ld.NumSteps)
+		lo.field("num_steps", st.Lenses[l].Steps)
 		lo.list("coverage", n, func(i int) any {
 			var c byGran[*float64]
 			for _, g := range model.Granularities {
-				if a.Computable(g) {
+				if a.Computable(l, g) {
 					v := ld.CurveAt(g, i)
 					*c.at(g) = &v
 				}
@@ -185,7 +187,7 @@ func WriteRunJSON(w io.Writer, a *scoring.Analysis) error {
 		})
 		var final byGran[*[2]float64]
 		for _, g := range model.Granularities {
-			if m := ld.Result.Final.At(g); a.Computable(g) {
+			if m := ld.Result.Final.At(g); a.Computable(l, g) {
 				*final.at(g) = &[2]float64{m.Coverage, m.Precision}
 			}
 		}
@@ -196,16 +198,17 @@ func WriteRunJSON(w io.Writer, a *scoring.Analysis) error {
 		}
 		lo.field("read_lines", end.CumRead)
 		lo.field("reread_lines", end.CumReread)
-		if ld.Result.Error != "" {
-			lo.field("error", ld.Result.Error)
+		if f := &st.Lenses[l]; !f.Scored() {
+			lo.field("error", f.Error)
+			lo.field("reason", termsafe.Line(f.Reason))
 		}
 		lo.close()
 	}
 	lenses.close()
-	if agents := agentsJSON(a); agents != nil {
+	if agents := agentsJSON(st); agents != nil {
 		doc.field("agents", agents)
 	}
-	gold := diagnose.DiagnoseRun(a).Spans
+	gold := st.Gold.Spans
 	doc.list("gold", len(gold), func(i int) any { return goldJSON(a.Run, &gold[i]) })
 	if e := a.Lenses[model.LensContextBench].Result.EditLoc; e != nil {
 		doc.field("editloc", editJSON{Recall: e.Recall, Precision: e.Precision})
@@ -217,7 +220,7 @@ func WriteRunJSON(w io.Writer, a *scoring.Analysis) error {
 		doc.field("repository_missing", a.Partial.Reason())
 		var nc []string
 		for _, g := range model.Granularities {
-			if !a.Computable(g) {
+			if a.UncomputableAt(g) != "" {
 				nc = append(nc, g.String())
 			}
 		}
@@ -287,10 +290,11 @@ func goldJSON(run *model.Run, g *diagnose.GoldSpan) runGoldJSON {
 
 // agentsJSON is the run's agents with their figures under both lenses; nil
 // for a run of one agent.
-func agentsJSON(a *scoring.Analysis) []agentJSON {
+func agentsJSON(st *story.Story) []agentJSON {
+	a := st.A
 	var out []agentJSON
 	for _, l := range model.Lenses {
-		for k, f := range story.Agents(a, l) {
+		for k, f := range st.Agents[l] {
 			if len(out) <= k {
 				out = append(out, agentJSON{Index: k, ID: termsafe.Line(f.ID), Type: termsafe.Line(f.Type),
 					Description: termsafe.Line(f.Description), Parent: f.Parent, Call: f.Call + 1, Depth: f.Depth,
@@ -302,4 +306,25 @@ func agentsJSON(a *scoring.Analysis) []agentJSON {
 		}
 	}
 	return out
+}
+
+// outcomeJSON is how the run ended and what it spent (story.Outcome).
+type outcomeJSON struct {
+	ExitStatus string        `json:"exit_status,omitempty"`
+	Submitted  bool          `json:"submitted"`
+	Rejected   int           `json:"rejected_submits"`
+	Tokens     int           `json:"tokens"`
+	TokenSplit *story.Tokens `json:"token_split,omitempty"`
+	Seconds    float64       `json:"seconds,omitempty"`
+	CostUSD    float64       `json:"cost_usd,omitempty"`
+}
+
+func writeOutcome(doc *jsonObject, o *story.Outcome) {
+	oj := outcomeJSON{ExitStatus: termsafe.Line(o.ExitStatus), Submitted: o.Submitted, Rejected: o.Rejected,
+		Tokens: o.Spend.Tokens.Total(), Seconds: o.Spend.Seconds, CostUSD: o.Spend.CostUSD}
+	if o.Spend.Tokens != (story.Tokens{}) {
+		t := o.Spend.Tokens
+		oj.TokenSplit = &t
+	}
+	doc.field("outcome", oj)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
+	"github.com/trajscope/trajscope/story"
 )
 
 // TestRunJSONSafe: view --json is valid JSON whose strings read back as the
@@ -40,7 +41,7 @@ func TestRunJSONSafe(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var b strings.Builder
-			if err := WriteRunJSON(&b, c.a); err != nil {
+			if err := WriteRunJSON(&b, story.Tell(c.a)); err != nil {
 				t.Fatal(err)
 			}
 			var doc struct {

@@ -10,7 +10,6 @@ import (
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
-	"github.com/trajscope/trajscope/scoring/diagnose"
 	"github.com/trajscope/trajscope/story"
 )
 
@@ -19,8 +18,9 @@ import (
 // after the last step under both lenses, the final context, redundancy,
 // EditLoc and every gold span with its diagnosis. The run has at least one
 // action.
-func WriteRunSummary(w io.Writer, a *scoring.Analysis, lens model.Lens) error {
+func WriteRunSummary(w io.Writer, st *story.Story, lens model.Lens) error {
 	b := bufio.NewWriter(w)
+	a := st.A
 	run := a.Run
 	n := len(run.Actions)
 	fmt.Fprintf(b, "trajscope · %s\n", termsafe.Line(run.InstanceID))
@@ -32,9 +32,16 @@ func WriteRunSummary(w io.Writer, a *scoring.Analysis, lens model.Lens) error {
 	}
 	fmt.Fprintln(b, strings.Join(meta, " · "))
 	fmt.Fprintf(b, "%s · %s · %s\n", plural(n, "action"),
-		plural(a.Lenses[model.LensContextBench].NumSteps, "contextbench step"), plural(a.Lenses[model.LensObserved].NumSteps, "observed step"))
-	if sp := display.SpendWords(story.RunSpend(run)); sp != "" {
-		fmt.Fprintf(b, "spent: %s\n", sp)
+		plural(st.Lenses[model.LensContextBench].Steps, "contextbench step"), plural(st.Lenses[model.LensObserved].Steps, "observed step"))
+	if out := display.OutcomeWords(&st.Outcome); out != "" {
+		fmt.Fprintf(b, "outcome: %s\n", termsafe.Line(out))
+	}
+	if sp := display.SpendWords(st.Outcome.Spend); sp != "" {
+		fmt.Fprintf(b, "spent: %s", sp)
+		if split := display.TokenSplit(st.Outcome.Spend.Tokens); split != "" {
+			fmt.Fprintf(b, " (%s)", split)
+		}
+		fmt.Fprintln(b)
 	}
 	if a.Partial != nil {
 		fmt.Fprintf(b, "%s\n", display.NoRepoBanner(a.Partial.Reason()))
@@ -50,7 +57,7 @@ func WriteRunSummary(w io.Writer, a *scoring.Analysis, lens model.Lens) error {
 		fmt.Fprintf(b, "warning: %d more\n", run.MoreWarnings)
 	}
 	ld := &a.Lenses[lens]
-	if agents := story.Agents(a, lens); agents != nil {
+	if agents := st.Agents[lens]; agents != nil {
 		fmt.Fprintf(b, "agents (%s lens): actions, lines read (re-read), gold spans first read\n", lens)
 		for _, f := range agents {
 			who := story.Label(run, f.Index)
@@ -96,18 +103,22 @@ func WriteRunSummary(w io.Writer, a *scoring.Analysis, lens model.Lens) error {
 	for _, l := range model.Lenses {
 		fmt.Fprintf(b, "  %-27s", l.String()+" lens")
 		for _, g := range model.Granularities {
-			fmt.Fprintf(b, " %7s", value(a, g, a.Lenses[l].CurveAt(g, last)))
+			fmt.Fprintf(b, " %7s", value(a, l, g, a.Lenses[l].CurveAt(g, last)))
 		}
 		fmt.Fprintln(b)
 	}
 	res := &ld.Result
-	if res.Error != "" {
-		fmt.Fprintf(b, "  score: %s %s\n", res.Error, termsafe.Line(res.Reason))
+	if f := &st.Lenses[lens]; !f.Scored() {
+		fmt.Fprintf(b, "  %s lens not scored: %s", lens, f.Error)
+		if f.Reason != "" {
+			fmt.Fprintf(b, " (%s)", termsafe.Line(f.Reason))
+		}
+		fmt.Fprintln(b)
 	}
 	var fin []string
 	for _, g := range model.Granularities {
 		m := res.Final.At(g)
-		if !a.Computable(g) {
+		if !a.Computable(lens, g) {
 			fin = append(fin, fmt.Sprintf("%s %s", g, display.Missing(a.GoldEmpty())))
 			continue
 		}
@@ -122,17 +133,17 @@ func WriteRunSummary(w io.Writer, a *scoring.Analysis, lens model.Lens) error {
 		end = ld.Actions[last]
 	}
 	fmt.Fprintf(b, "  redundancy: re-read %d/%d lines (%s)\n", end.CumReread, end.CumRead, display.Ratio(end.CumReread, end.CumRead))
-	if why := a.Uncomputable(model.GranLine); why != "" && res.EditLoc != nil {
+	if why := a.Uncomputable(lens, model.GranLine); why != "" && res.EditLoc != nil {
 		fmt.Fprintf(b, "  EditLoc: n/a (%s)\n", why) // it counts gold lines
 	} else if e := res.EditLoc; e != nil {
-		fmt.Fprintf(b, "  EditLoc: recall %.2f precision %.2f", e.Recall, e.Precision)
+		fmt.Fprintf(b, "  EditLoc (this run): recall %.2f precision %.2f", e.Recall, e.Precision)
 		if a.EditLocFromGold {
 			fmt.Fprintf(b, " (%s)", display.EditLocGoldPatch)
 		}
 		fmt.Fprintln(b)
 	}
 
-	gold := diagnose.DiagnoseRun(a).Spans
+	gold := st.Gold.Spans
 	fmt.Fprintf(b, "\ngold (%s lens): first read, and what became of it by the end\n", lens)
 	if len(gold) == 0 {
 		fmt.Fprintln(b, "  no gold context")
@@ -158,8 +169,8 @@ func WriteRunSummary(w io.Writer, a *scoring.Analysis, lens model.Lens) error {
 }
 
 // value is a coverage figure, or n/a where the analysis cannot compute it.
-func value(a *scoring.Analysis, g model.Granularity, v float64) string {
-	return display.Figure(v, a.Computable(g), a.GoldEmpty())
+func value(a *scoring.Analysis, l model.Lens, g model.Granularity, v float64) string {
+	return display.Figure(v, a.Computable(l, g), a.GoldEmpty())
 }
 
 // writeFailures lists the failed commands and what the lens still counts of

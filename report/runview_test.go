@@ -53,7 +53,7 @@ func TestRunSummaryGolden(t *testing.T) {
 	a := demoAnalysis(t)
 	for _, l := range model.Lenses {
 		var b strings.Builder
-		if err := report.WriteRunSummary(&b, a, l); err != nil {
+		if err := report.WriteRunSummary(&b, story.Tell(a), l); err != nil {
 			t.Fatal(err)
 		}
 		golden(t, "summary_"+l.String(), b.String())
@@ -79,14 +79,14 @@ func TestRunSummaryIsInert(t *testing.T) {
 	g := &model.Gold{ID: "x", Init: []model.GoldSpan{{File: "pkg/a.py", Start: 1, End: 1}, {File: "pkg/\x1b[2Jevil.py", Start: 1, End: 1}}}
 	a := scoring.Analyze(run, g, scoring.NewFileCache(source.NewFS(repo)), model.ContextBench)
 	var b strings.Builder
-	if err := report.WriteRunSummary(&b, a, model.LensContextBench); err != nil {
+	if err := report.WriteRunSummary(&b, story.Tell(a), model.LensContextBench); err != nil {
 		t.Fatal(err)
 	}
 	if bad := controlByte(b.String()); bad != "" {
 		t.Errorf("summary: control sequence %q", bad)
 	}
 	b.Reset()
-	if err := report.WriteRunJSON(&b, a); err != nil {
+	if err := report.WriteRunJSON(&b, story.Tell(a)); err != nil {
 		t.Fatal(err)
 	}
 	if bad := controlByte(b.String()); bad != "" {

@@ -333,7 +333,7 @@ func (e *GoldError) Unwrap() error { return e.Err }
 // the gold has no entry for the run (a *GoldError), the run is analysed
 // without it and returned with the error; a missing repository is not an
 // error: the analysis reads what the run displayed (Analysis.Partial).
-func (s *Set) Open(pos int) (*scoring.Analysis, func(string) string, error) {
+func (s *Set) Open(pos int) (*story.Story, func(string) string, error) {
 	s.work.Lock()
 	defer s.work.Unlock()
 	i := pos - 1
@@ -386,9 +386,9 @@ func (s *Set) runs(k int) []model.Run {
 	return s.parsed.runs
 }
 
-// analyse scores row i's run and fills in the row; the error is a
-// *GoldError when it was analysed without its gold.
-func (s *Set) analyse(i int) (*scoring.Analysis, func(string) string, error) {
+// analyse scores row i's run, tells its story and fills in the row; the
+// error is a *GoldError when it was analysed without its gold.
+func (s *Set) analyse(i int) (*story.Story, func(string) string, error) {
 	r := s.refs[i]
 	runs := s.runs(r.src)
 	if r.index >= len(runs) {
@@ -398,9 +398,10 @@ func (s *Set) analyse(i int) (*scoring.Analysis, func(string) string, error) {
 	var notes []string
 	var err error
 	g := &model.Gold{ID: run.InstanceID, InstID: run.InstanceID}
+	byRecord := ""
 	if s.o.Gold != nil {
 		if found, note, gerr := s.o.Gold.FindRun(&run, s.o.Sem, false); gerr == nil {
-			g = found
+			g, byRecord = found, note
 			if g.TextForm && s.o.Sem == model.ContextBench {
 				note = strings.TrimPrefix(note+"; ", "; ") + fmt.Sprintf("the gold of %q is in the text form (context0：…), which the reference evaluator reads as empty; --semantics fixed reads it", termsafe.Line(g.ID))
 			}
@@ -416,23 +417,31 @@ func (s *Set) analyse(i int) (*scoring.Analysis, func(string) string, error) {
 	}
 	files, local := s.tree(&run, g)
 	a := scoring.Analyze(&run, g, files, s.o.Sem)
+	switch {
+	case err != nil:
+		// Scored against empty gold, a run covers "everything": the
+		// evaluator's row says missing_gold, and so does every surface.
+		for _, l := range model.Lenses {
+			a.Refuse(l, scoring.ErrMissingGold, err.Error())
+		}
+	case byRecord != "" && s.o.Sem == model.ContextBench:
+		// The evaluator names the run by its file name and finds no gold
+		// for it; the observed lens reads it against its recorded id's.
+		a.Refuse(model.LensContextBench, scoring.ErrMissingGold, fmt.Sprintf(
+			"the evaluator names the run %q by its file name and has no gold for it (the gold shown is that of %q, the id the run records; --semantics fixed scores it so)",
+			termsafe.Line(run.InstanceID), termsafe.Line(run.RecordedID)))
+	}
 	if a.Partial != nil {
 		notes = append(notes, "no repository: "+a.Partial.Reason())
 	}
+	st := story.Tell(a)
 	s.mu.Lock()
 	row := story.NewRow(&run)
 	row.Pos, row.Path, row.Index, row.Note = s.rows[i].Pos, s.rows[i].Path, r.index, strings.Join(notes, "; ")
-	row.Summarize(a)
-	if _, noGold := err.(*GoldError); noGold {
-		// Scored against empty gold, a run covers "everything": say
-		// nothing rather than 1.00.
-		for l := range row.Lenses {
-			row.Lenses[l] = story.Figures{Error: "missing_gold"}
-		}
-	}
+	row.Summarize(st)
 	s.rows[i] = row
 	s.mu.Unlock()
-	return a, local, err
+	return st, local, err
 }
 
 // Grep reports the rows whose runs hold q (ignoring case) in a command, a

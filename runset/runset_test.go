@@ -129,9 +129,9 @@ func TestOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Prepare(prepared(t))
-	a, _, err := s.Open(2)
-	if err != nil || a.Run.InstanceID != "pricebook__pricebook-42" || len(a.Run.Actions) != 20 {
-		t.Fatalf("Open(2): %v, %v", a, err)
+	st, _, err := s.Open(2)
+	if err != nil || st.A.Run.InstanceID != "pricebook__pricebook-42" || len(st.A.Run.Actions) != 20 {
+		t.Fatalf("Open(2): %v, %v", st, err)
 	}
 	if rows := s.Rows(); !rows[1].Analysed || rows[0].Analysed {
 		t.Errorf("after Open(2): analysed %v %v", rows[0].Analysed, rows[1].Analysed)

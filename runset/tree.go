@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/observed"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/story"
 )
@@ -47,14 +46,14 @@ func (s *Set) tree(run *model.Run, g *model.Gold) (*scoring.FileCache, func(stri
 		return s.rebuilt(run, g, story.NoRepoGiven), nil
 	}
 	p := &run.Prediction
-	key, err := co.Key(p.RepoURL, g.URL(), p.Commit, g.Commit, p.InstanceID)
+	key, err := co.Key(p.RepoURL, g.URL(), p.Commit, g.Commit, scoring.RepoID(p, g))
 	if err != nil {
 		return s.rebuilt(run, g, s.o.Why(err)), nil
 	}
 	defer co.Release(key)
 	if !s.pinned[key] {
 		// The hold: one more use announced, released by Close.
-		if _, err := co.Key(p.RepoURL, g.URL(), p.Commit, g.Commit, p.InstanceID); err == nil {
+		if _, err := co.Key(p.RepoURL, g.URL(), p.Commit, g.Commit, scoring.RepoID(p, g)); err == nil {
 			s.pinned[key] = true
 		}
 	}
@@ -72,7 +71,7 @@ func (s *Set) tree(run *model.Run, g *model.Gold) (*scoring.FileCache, func(stri
 // rebuilt is the tree rebuilt from what run displayed, for a run whose
 // repository is missing for reason.
 func (s *Set) rebuilt(run *model.Run, g *model.Gold, reason string) *scoring.FileCache {
-	return scoring.NewFileCache(observed.Build(run, scoring.GoldPaths(g, s.o.Sem), reason))
+	return scoring.Rebuilt(run, g, s.o.Sem, reason)
 }
 
 // Close writes what the runs' files taught to the persistent cache (when

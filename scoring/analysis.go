@@ -142,7 +142,7 @@ func Analyze(run *model.Run, g *model.Gold, files *FileCache, sem model.Semantic
 	steps, stepsAt := observed.Steps(reads)
 
 	cb := sc.score(g, &run.Prediction, a.Gold)
-	if cb.Error == ErrNoContext && run.Prediction.Final.Empty() && run.ExitStatus != "" && !submitted(run.ExitStatus) {
+	if cb.Error == ErrNoContext && run.Prediction.Final.Empty() && run.ExitStatus != "" && !Submitted(run.ExitStatus) {
 		cb.Reason = fmt.Sprintf("the run never submitted (it ended with %q), so it declared no final context", run.ExitStatus)
 	}
 	a.Lenses[model.LensContextBench] = lensData(cb, contextBenchStepsDone(run), a.contextBenchLines(observedLines), goldShown)
@@ -185,6 +185,9 @@ func lensData(res model.Result, stepsDone []int, lines [][]model.FileSpans, gold
 		// An action shows at most every line of the files it names: more
 		// than 2^31 would be a file of gigabytes of empty lines.
 		v.Reread, v.NewGold = model.Clamp32(reread), model.Clamp32(newGold)
+		if res.Error != "" {
+			v.NewGold = 0 // no gold is "new" where the evaluator scored nothing
+		}
 		cumReread += reread
 		v.CumRead, v.CumReread = cumRead, cumReread
 	}
@@ -348,10 +351,10 @@ func (a *Analysis) GoldLines(file string) []model.Interval {
 // gold; nil for a file that is not in the tree.
 func (a *Analysis) GoldShown(file string) []model.Interval { return a.shown[file] }
 
-// submitted reports an exit status that says the run handed in its work
+// Submitted reports an exit status that says the run handed in its work
 // (mini-swe-agent's "Submitted", Claude Code's "success", …), rather than
 // stopping on a limit, a timeout or an error.
-func submitted(status string) bool {
+func Submitted(status string) bool {
 	s := strings.ToLower(status)
 	return strings.Contains(s, "submit") || s == "success" || s == "completed" || s == "finished"
 }

@@ -162,7 +162,7 @@ func TestUncomputable(t *testing.T) {
 		{"line gold", &model.Gold{ID: "t", Init: []model.GoldSpan{{File: "a.py", Start: 1, End: 1}}}, "", ""},
 	} {
 		a := scoring.Analyze(run(), c.gold, files, model.ContextBench)
-		if f, l := a.Uncomputable(model.GranFile), a.Uncomputable(model.GranLine); f != c.file || l != c.line {
+		if f, l := a.UncomputableAt(model.GranFile), a.UncomputableAt(model.GranLine); f != c.file || l != c.line {
 			t.Errorf("%s: file %q, line %q; want %q, %q", c.name, f, l, c.file, c.line)
 		}
 	}
@@ -198,8 +198,8 @@ func TestNamedSymbolGold(t *testing.T) {
 			if res.Final.Symbol.Coverage != c.symbol || res.Final.File.Coverage != 1 {
 				t.Errorf("%s (%v): symbol coverage %v, file %v; want %v", c.name, sem, res.Final.Symbol.Coverage, res.Final.File.Coverage, c.symbol)
 			}
-			if a.Uncomputable(model.GranSymbol) != "" || a.Uncomputable(model.GranLine) != "file- and symbol-level gold" {
-				t.Errorf("%s: symbol %q, line %q", c.name, a.Uncomputable(model.GranSymbol), a.Uncomputable(model.GranLine))
+			if a.UncomputableAt(model.GranSymbol) != "" || a.UncomputableAt(model.GranLine) != "file- and symbol-level gold" {
+				t.Errorf("%s: symbol %q, line %q", c.name, a.UncomputableAt(model.GranSymbol), a.UncomputableAt(model.GranLine))
 			}
 		}
 	}

@@ -12,6 +12,9 @@ import (
 
 // Gold is gold context prepared for scoring against one tree.
 type Gold struct {
+	// ID is the gold's id (upstream Gold.id: original_inst_id, else
+	// inst_id; "" for no gold): the task a run was matched to.
+	ID string
 	// Spans counts the gold's spans and file entries as the gold lists them.
 	Spans int
 	// FileOnly: the gold names files and no lines (LocAgent, CodeScaleBench
@@ -43,7 +46,7 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 		init, add = nil, nil
 	}
 	out := &Gold{Files: make([]string, 0, len(init)+len(add)+len(g.Files)), Spans: len(init) + len(add) + len(g.Files),
-		FileOnly: len(init)+len(add) == 0 && len(g.Files) > 0, Task: g.Task}
+		FileOnly: len(init)+len(add) == 0 && len(g.Files) > 0, Task: g.Task, ID: g.ID}
 	bytes, lines := FileIntervals{}, FileIntervals{}
 	exists := sc.files.exists
 	if pt := partial(sc.files.tree); pt != nil {

@@ -134,8 +134,8 @@ func (c *countingCheckouts) Release(k string)                  { c.release[k]++ 
 // open it once; every Key is released by the end.
 func TestRunFiles(t *testing.T) {
 	co := &countingCheckouts{tree: fsTree(t), keys: map[string]int{}, opens: map[string]int{}, release: map[string]int{}}
-	o := &scoring.RunFiles{Checkouts: co, Gold: func(id string) *model.Gold {
-		if id == "gold-only" {
+	o := &scoring.RunFiles{Checkouts: co, Gold: func(run *model.Run) *model.Gold {
+		if run.Prediction.InstanceID == "gold-only" {
 			return &model.Gold{Commit: "c1"}
 		}
 		return nil

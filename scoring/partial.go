@@ -1,6 +1,9 @@
 package scoring
 
-import "github.com/trajscope/trajscope/model"
+import (
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/observed"
+)
 
 // PartialTree is a tree that holds only some lines of its files: the one
 // the explorer rebuilds from the numbered output a run displayed when the
@@ -22,10 +25,13 @@ func partial(t model.Tree) PartialTree {
 	return p
 }
 
-// Computable reports whether a granularity's measures mean anything for the
-// analysis: symbols and byte spans cannot be computed from a partial tree.
-func (a *Analysis) Computable(g model.Granularity) bool {
-	return a.Uncomputable(g) == ""
+// Computable reports whether a lens's measures at a granularity mean
+// anything for the analysis: not when the evaluator could not score the lens
+// (an error row: no curve, no "found"), and symbols and byte spans cannot be
+// computed from a partial tree. Every surface asks this one question before
+// it draws a curve or a figure.
+func (a *Analysis) Computable(l model.Lens, g model.Granularity) bool {
+	return a.Uncomputable(l, g) == ""
 }
 
 // GoldEmpty reports a run analysed against no gold at all (no --gold, no
@@ -33,9 +39,19 @@ func (a *Analysis) Computable(g model.Granularity) bool {
 // would read 1.0, which says nothing.
 func (a *Analysis) GoldEmpty() bool { return a.Gold == nil || a.Gold.Spans == 0 }
 
-// Uncomputable says why a granularity's coverage cannot be shown ("no
-// gold", "needs the repository"), or "" when it can.
-func (a *Analysis) Uncomputable(g model.Granularity) string {
+// Uncomputable says why a lens's coverage at a granularity cannot be shown
+// ("no gold", "not scored: no_context_extracted", "needs the repository"),
+// or "" when it can.
+func (a *Analysis) Uncomputable(l model.Lens, g model.Granularity) string {
+	if !a.GoldEmpty() && !a.Lenses[l].Scored() {
+		return "not scored: " + a.Lenses[l].Result.Error
+	}
+	return a.UncomputableAt(g)
+}
+
+// UncomputableAt is Uncomputable for what the gold and the tree allow at a
+// granularity, whatever the lens.
+func (a *Analysis) UncomputableAt(g model.Granularity) string {
 	switch {
 	case a.GoldEmpty():
 		return "no gold"
@@ -50,4 +66,33 @@ func (a *Analysis) Uncomputable(g model.Granularity) string {
 		return "needs the repository"
 	}
 	return ""
+}
+
+// Scored reports that the evaluator scored the lens: its result is not an
+// error row (missing_gold, no_context_extracted, checkout_failed…).
+func (ld *LensData) Scored() bool { return ld.Result.Error == "" }
+
+// Refuse makes a lens an error row the evaluator would have given, for a
+// run analysed on other grounds: a run the evaluator names by its file name
+// and finds no gold for, shown against the gold of the id it records. The
+// actions keep what they put in view and the steps they made; the figures, curve and diagnosis of
+// the lens are gone (Scored, Computable).
+func (a *Analysis) Refuse(l model.Lens, code, reason string) {
+	ld := &a.Lenses[l]
+	ld.Result = model.Result{InstanceID: ld.Result.InstanceID, Error: code, Reason: reason}
+	for i := range ld.Actions {
+		ld.Actions[i].NewGold = 0
+	}
+}
+
+// Rebuilt is the files of a run whose repository is missing for reason:
+// the tree rebuilt from what the run displayed (observed.Build), the gold's
+// paths naming its files (g may be nil). view and convert read such a run
+// through it alike, so both count the same observed steps.
+func Rebuilt(run *model.Run, g *model.Gold, sem model.Semantics, reason string) *FileCache {
+	var paths []string
+	if g != nil {
+		paths = GoldPaths(g, sem)
+	}
+	return NewFileCache(observed.Build(run, paths, reason))
 }

@@ -12,9 +12,10 @@ type RunFiles struct {
 	Checkouts Checkouts
 	// Cache, when set, keeps file facts across processes.
 	Cache model.FactStore
-	// Gold, when set, gives the gold of an instance, whose repository and
-	// commit stand in for those the run does not record; nil: none.
-	Gold func(instanceID string) *model.Gold
+	// Gold, when set, gives the gold of a run (nil for none), whose
+	// repository and commit stand in for those the run does not record,
+	// and whose id names the repository; nil: none.
+	Gold func(run *model.Run) *model.Gold
 
 	key   string
 	held  bool
@@ -25,13 +26,14 @@ type RunFiles struct {
 // checkout could not be named or opened.
 func (o *RunFiles) Files(run *model.Run) (*FileCache, error) {
 	p := &run.Prediction
+	var g *model.Gold
 	var goldURL, goldCommit string
 	if o.Gold != nil {
-		if g := o.Gold(p.InstanceID); g != nil {
+		if g = o.Gold(run); g != nil {
 			goldURL, goldCommit = g.URL(), g.Commit
 		}
 	}
-	key, err := o.Checkouts.Key(p.RepoURL, goldURL, p.Commit, goldCommit, p.InstanceID)
+	key, err := o.Checkouts.Key(p.RepoURL, goldURL, p.Commit, goldCommit, RepoID(p, g))
 	if err != nil {
 		return nil, err
 	}
@@ -62,4 +64,15 @@ func (o *RunFiles) Close() {
 	}
 	o.Checkouts.Release(o.key)
 	o.held, o.files = false, nil
+}
+
+// RepoID is the instance id that names a run's repository (owner__repo-N):
+// its gold's, when its gold was found by another id than the prediction's
+// (a model-prefixed file name, the id the run records), else the
+// prediction's.
+func RepoID(p *model.Prediction, g *model.Gold) string {
+	if g != nil && g.ID != "" {
+		return g.ID
+	}
+	return p.InstanceID
 }

@@ -53,9 +53,9 @@ func shortID(id string) string {
 	return id
 }
 
-// Agents is each agent's figures under lens, the lead first; nil for a run
+// agents is each agent's figures under lens, the lead first; nil for a run
 // of one agent.
-func Agents(a *scoring.Analysis, lens model.Lens) []AgentFigures {
+func agents(a *scoring.Analysis, gold *diagnose.RunGold, lens model.Lens) []AgentFigures {
 	run := a.Run
 	if len(run.Agents) < 2 {
 		return nil
@@ -76,7 +76,7 @@ func Agents(a *scoring.Analysis, lens model.Lens) []AgentFigures {
 			out[k].RereadLines += int(ld.Actions[i].Reread)
 		}
 	}
-	for _, g := range diagnose.DiagnoseRun(a).Spans {
+	for _, g := range gold.Spans {
 		if k := FoundBy(run, g.FoundAt(lens)); k >= 0 && k < len(out) {
 			out[k].GoldFound++
 		}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/scoring/diagnose"
 )
 
@@ -33,11 +32,18 @@ type Row struct {
 	Format     string `json:"format,omitempty"`
 	Actions    int    `json:"actions"`
 	ExitStatus string `json:"exit_status,omitempty"`
-	// Tokens, Seconds and CostUSD are what the run spent, as its format
-	// records it (story.RunSpend); 0 when it records none.
-	Tokens  int     `json:"tokens,omitempty"`
-	Seconds float64 `json:"seconds,omitempty"`
-	CostUSD float64 `json:"cost_usd,omitempty"`
+	// Tokens (every token, the cache's included; TokenSplit says which),
+	// Seconds and CostUSD are what the run spent, as its format records it
+	// (story.RunSpend); 0 when it records none.
+	Tokens     int     `json:"tokens,omitempty"`
+	TokenSplit *Tokens `json:"token_split,omitempty"`
+	Seconds    float64 `json:"seconds,omitempty"`
+	CostUSD    float64 `json:"cost_usd,omitempty"`
+	// Rejected counts the submits the run's harness refused.
+	Rejected int `json:"rejected_submits,omitempty"`
+	// NoRepo says why the run was analysed without its repository, "" when
+	// it had it (or is not analysed yet).
+	NoRepo string `json:"no_repository,omitempty"`
 	// Loaded: the file was read (until then the row stands for the file);
 	// Analysed: the run was scored and the lenses are filled in.
 	Loaded   bool `json:"-"`
@@ -83,42 +89,40 @@ func ActionCount(run *model.Run) int {
 
 // NewRow describes a run before it is analysed.
 func NewRow(run *model.Run) Row {
-	sp := RunSpend(run)
-	return Row{
+	o := OutcomeOf(run)
+	r := Row{
 		Path: run.Path, ID: run.InstanceID, Agent: run.Agent, Model: run.Model, Format: run.Format,
-		Actions: ActionCount(run), ExitStatus: run.ExitStatus, Loaded: true,
-		Tokens: sp.Tokens, Seconds: sp.Seconds, CostUSD: sp.CostUSD,
+		Actions: ActionCount(run), ExitStatus: run.ExitStatus, Loaded: true, Rejected: o.Rejected,
+	}
+	r.setSpend(o.Spend)
+	return r
+}
+
+func (r *Row) setSpend(sp Spend) {
+	r.Tokens, r.Seconds, r.CostUSD, r.TokenSplit = sp.Tokens.Total(), sp.Seconds, sp.CostUSD, nil
+	if sp.Tokens != (Tokens{}) {
+		t := sp.Tokens
+		r.TokenSplit = &t
 	}
 }
 
 // Spend is what the row's run spent.
 func (r *Row) Spend() Spend {
-	return Spend{Tokens: r.Tokens, Seconds: r.Seconds, Timed: r.Seconds > 0, CostUSD: r.CostUSD}
+	sp := Spend{Seconds: r.Seconds, Timed: r.Seconds > 0, CostUSD: r.CostUSD}
+	if r.TokenSplit != nil {
+		sp.Tokens = *r.TokenSplit
+	}
+	return sp
 }
 
-// Summarize fills in a row's lenses from the run's analysis.
-func (r *Row) Summarize(a *scoring.Analysis) {
-	r.Actions = len(a.Run.Actions)
+// Summarize fills in a row from the run's story.
+func (r *Row) Summarize(s *Story) {
+	r.Actions = len(s.A.Run.Actions)
 	for _, l := range model.Lenses {
-		res := &a.Lenses[l].Result
-		ll := Figures{Error: res.Error, Reason: res.Reason}
-		if a.GoldEmpty() && ll.Error == "" {
-			// Against no gold every coverage reads 1.00: show none.
-			ll.Error = "no_gold"
-		}
-		if ll.Error == "" {
-			ll.Coverage = res.Final.At(model.GranLine).Coverage
-			ll.AUC = *res.Trajectory.AUCCoverage.At(model.GranLine)
-			ll.Redundancy = *res.Trajectory.Redundancy.At(model.GranLine)
-		}
-		d := diagnose.Diagnose(a, l)
-		ll.Diagnosis = d.SpanCounts
-		if len(d.Spans) == 0 {
-			// Gold that names files only (CodeScaleBench) is diagnosed per file.
-			ll.Diagnosis = d.FileCounts
-		}
-		r.Lenses[l] = ll
+		r.Lenses[l] = s.Lenses[l].Figures
 	}
+	r.ExitStatus, r.Rejected, r.NoRepo = s.Outcome.ExitStatus, s.Outcome.Rejected, s.RepoMissing
+	r.setSpend(s.Outcome.Spend)
 	r.Analysed = true
 }
 

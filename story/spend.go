@@ -9,9 +9,29 @@ type Spend struct {
 	// Timed reports whether any action has a timestamp.
 	Seconds float64
 	Timed   bool
-	// Tokens is input plus output tokens over the actions.
-	Tokens  int
+	Tokens  Tokens
 	CostUSD float64
+}
+
+// Tokens is token usage summed over actions, as the format records it,
+// split: input that was not cached, output, and the cache read and written.
+type Tokens struct {
+	Input      int `json:"input"`
+	Output     int `json:"output"`
+	CacheRead  int `json:"cache_read,omitempty"`
+	CacheWrite int `json:"cache_write,omitempty"`
+}
+
+// Total is every token the run's calls sent and received, the cache's
+// included: what the run list, the header and the cost tables show.
+func (t Tokens) Total() int { return t.Input + t.Output + t.CacheRead + t.CacheWrite }
+
+// add counts one action's usage.
+func (t *Tokens) add(u *model.Usage) {
+	t.Input += int(u.InputTokens)
+	t.Output += int(u.OutputTokens)
+	t.CacheRead += int(u.CacheRead)
+	t.CacheWrite += int(u.CacheWrite)
 }
 
 // RunSpend totals a run's recorded time, tokens and cost (the run's own
@@ -22,7 +42,7 @@ func RunSpend(run *model.Run) Spend {
 	first, last := 0.0, 0.0
 	for i := range run.Actions {
 		a := &run.Actions[i]
-		s.Tokens += int(a.Usage.InputTokens) + int(a.Usage.OutputTokens)
+		s.Tokens.add(&a.Usage)
 		steps += a.Usage.CostUSD
 		if t := a.Timestamp; t > 0 {
 			if !s.Timed || t < first {
@@ -58,7 +78,9 @@ func StepSpend(run *model.Run, i int) Spend {
 
 // ownSpend is what an action's usage records: its tokens and cost.
 func ownSpend(a *model.Action) Spend {
-	return Spend{Tokens: int(a.Usage.InputTokens) + int(a.Usage.OutputTokens), CostUSD: a.Usage.CostUSD}
+	s := Spend{CostUSD: a.Usage.CostUSD}
+	s.Tokens.add(&a.Usage)
+	return s
 }
 
 // StepSpends is StepSpend of every action, in one pass over the run.

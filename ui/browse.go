@@ -6,14 +6,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/trajscope/trajscope/internal/termsafe"
-	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/story"
 	"github.com/trajscope/trajscope/themes"
 	"github.com/trajscope/trajscope/ui/runlist"
 )
 
 // Opener analyses the run at a list position for the explorer, and gives
 // the editor's path function of its repository (nil for none).
-type Opener func(pos int) (*scoring.Analysis, func(string) string, error)
+type Opener func(pos int) (*story.Story, func(string) string, error)
 
 // Browser is the run list and, over it, the explorer of the run the user
 // opened: enter opens a run, esc returns to the list, H and L go to the
@@ -36,7 +36,7 @@ type (
 	switchMsg struct{ n int } // H (-1) or L (+1)
 	openedMsg struct {
 		pos   int
-		a     *scoring.Analysis
+		a     *story.Story
 		local func(string) string
 		err   error
 	}
@@ -133,7 +133,7 @@ func (b *Browser) status(s string) {
 
 func (b *Browser) opened(msg openedMsg) tea.Cmd {
 	b.opening = 0
-	if msg.a != nil && len(msg.a.Run.Actions) == 0 {
+	if msg.a != nil && len(msg.a.A.Run.Actions) == 0 {
 		msg.a, msg.err = nil, fmt.Errorf("run #%d has no actions to show", msg.pos)
 	}
 	if msg.a == nil {

@@ -13,7 +13,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/trajscope/trajscope/runset"
-	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/story"
 )
 
@@ -38,14 +37,14 @@ func listOf(ids ...string) runs {
 func browser(t *testing.T, w, h int) (*Browser, *[]int) {
 	t.Helper()
 	var opened []int
-	open := func(pos int) (*scoring.Analysis, func(string) string, error) {
+	open := func(pos int) (*story.Story, func(string) string, error) {
 		opened = append(opened, pos)
 		if pos == 3 {
 			return nil, nil, errors.New("run #3 could not be read")
 		}
 		a := demoAnalysis(t)
 		a.Run.InstanceID = listOf("a__b-1", "c__d-2", "e__f-3")[pos-1].ID
-		return a, nil, nil
+		return story.Tell(a), nil, nil
 	}
 	b, err := Browse(listOf("a__b-1", "c__d-2", "e__f-3"), open, "runs", Options{Theme: "dark", Dark: true})
 	if err != nil {

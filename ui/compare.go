@@ -55,7 +55,7 @@ func Compare(c *compare.Comparison, opts Options) (*CompareModel, error) {
 	}
 	m := &CompareModel{c: c, theme: th, gran: model.GranLine}
 	for k := range m.ctx {
-		m.ctx[k] = &pane.Context{Data: viewdata.New(c.Analysis(k)), Theme: th, Lens: opts.Lens}
+		m.ctx[k] = &pane.Context{Data: viewdata.New(c.Story(k)), Theme: th, Lens: opts.Lens}
 		m.tl[k] = timeline.New(m.ctx[k])
 		m.tl[k].Name = compare.Labels[k] + " · timeline"
 	}
@@ -120,7 +120,7 @@ func (m *CompareModel) move(n int) {
 	cur := max(m.ctx[0].Cur, m.ctx[1].Cur)
 	cur = max(0, min(cur+n, m.c.Actions()-1))
 	for k, ctx := range m.ctx {
-		ctx.Cur = min(cur, len(m.c.Analysis(k).Run.Actions)-1)
+		ctx.Cur = min(cur, len(m.c.Story(k).A.Run.Actions)-1)
 	}
 }
 
@@ -283,6 +283,12 @@ func (m *CompareModel) chart(grans []model.Granularity) []string {
 			cur := m.ctx[k].Cur
 			if !m.aligned {
 				cur = max(m.ctx[0].Cur, m.ctx[1].Cur)
+			}
+			if !m.c.Drawn(k, g) {
+				// No curve where the lens was not scored: say why.
+				why := m.c.Story(k).A.Uncomputable(m.ctx[k].Lens, g)
+				lines = append(lines, label+t.Muted.Render(fit.Line(why, max(1, m.w-len(label)))))
+				continue
 			}
 			at := func(i int) float64 { return m.c.CurveAt(k, g, i) }
 			figure := fmt.Sprintf(" %.2f", at(cur))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/trajscope/trajscope/compare"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/story"
 )
 
 // shortDemo is the demo run cut after its first three actions, keeping the
@@ -19,7 +20,7 @@ var shortDemo = variant{edit: func(msgs []map[string]any, _ map[string]any) []ma
 
 func newCompare(t *testing.T, w, h int, keys ...string) *CompareModel {
 	t.Helper()
-	c, err := compare.New(demoAnalysis(t), shortDemo.analysis(t), model.LensContextBench)
+	c, err := compare.New(story.Tell(demoAnalysis(t)), story.Tell(shortDemo.analysis(t)), model.LensContextBench)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ func (m *CompareModel) source(w, h int) []string {
 		lines := []string{pane.Title(m.ctx[0], "Source", "", false, w), t.Muted.Render(fit.Line(" no file read yet at these steps", w))}
 		return fit.Block(lines, w, h)
 	}
-	a := m.c.Analysis(k)
+	a := m.c.Story(k).A
 	text, ok := a.Files.Content(target.File)
 	fd := [2]*viewdata.FileData{m.ctx[0].Data.File(target.File), m.ctx[1].Data.File(target.File)}
 	lines := []string{pane.Title(m.ctx[k], "Source", fmt.Sprintf("%s:%d  (A / B: shown by that run so far · ● gold)", target.File, target.Line), false, w)}

@@ -16,6 +16,7 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
+	"github.com/trajscope/trajscope/story"
 	"github.com/trajscope/trajscope/ui/code"
 )
 
@@ -59,7 +60,7 @@ func newModel(t testing.TB, a *scoring.Analysis, opts Options, w, h int) *Model 
 		opts.Theme = "dark"
 		opts.Dark = true
 	}
-	m, err := New(a, opts)
+	m, err := New(story.Tell(a), opts)
 	if err != nil {
 		t.Fatal(err)
 	}

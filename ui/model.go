@@ -13,7 +13,7 @@ import (
 
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/story"
 	"github.com/trajscope/trajscope/themes"
 	"github.com/trajscope/trajscope/ui/header"
 	"github.com/trajscope/trajscope/ui/metrics"
@@ -86,7 +86,8 @@ type Model struct {
 
 // New builds the explorer for an analysed run. It precomputes everything the
 // panes show, so stepping later only indexes arrays.
-func New(a *scoring.Analysis, opts Options) (*Model, error) {
+func New(st *story.Story, opts Options) (*Model, error) {
+	a := st.A
 	th, err := themes.Get(opts.Theme, opts.Dark, opts.NoColor)
 	if err != nil {
 		return nil, err
@@ -94,7 +95,7 @@ func New(a *scoring.Analysis, opts Options) (*Model, error) {
 	if len(a.Run.Actions) == 0 {
 		return nil, fmt.Errorf("the run has no actions to show")
 	}
-	ctx := &pane.Context{Data: viewdata.New(a), Theme: th, Lens: opts.Lens, Speed: speedLabel(defaultSpeed)}
+	ctx := &pane.Context{Data: viewdata.New(st), Theme: th, Lens: opts.Lens, Speed: speedLabel(defaultSpeed)}
 	m := &Model{
 		ctx: ctx, opts: opts, focus: 0,
 		header: header.New(ctx), met: metrics.New(ctx),

@@ -21,7 +21,7 @@ import (
 
 	"github.com/trajscope/trajscope/export/screen"
 	"github.com/trajscope/trajscope/internal/termsafe"
-	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/story"
 )
 
 // Options configure a recording.
@@ -62,12 +62,13 @@ const (
 func Goto(y int) string { return "\x1b[" + strconv.Itoa(y+1) + ";1H" }
 
 // Write records the autoplay of an analysed run from o.Step to the last step.
-func Write(w io.Writer, a *scoring.Analysis, o Options) error {
+func Write(w io.Writer, st *story.Story, o Options) error {
+	a := st.A
 	if o.GoldHold <= 0 {
 		o.GoldHold = 3
 	}
 	o.Autoplay = true
-	m, err := screen.Open(a, o.Options)
+	m, err := screen.Open(st, o.Options)
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/trajscope/trajscope/export/screen"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/story"
 )
 
 type castEvent struct {
@@ -93,7 +94,7 @@ func apply(t *testing.T, scr []uv.Line, data string, w int) {
 func record(t *testing.T, a *scoring.Analysis, o Options) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := Write(&b, a, o); err != nil {
+	if err := Write(&b, story.Tell(a), o); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
@@ -133,7 +134,7 @@ func TestRecordingIsTheExplorersAutoplay(t *testing.T) {
 
 			// The reference: a fresh explorer, playing, stepped with l.
 			start := max(c.o.Step, 1)
-			ref, err := screen.Open(c.a, screen.Options{Width: c.o.Width, Height: c.o.Height, Theme: c.o.Theme, Lens: c.o.Lens,
+			ref, err := screen.Open(story.Tell(c.a), screen.Options{Width: c.o.Width, Height: c.o.Height, Theme: c.o.Theme, Lens: c.o.Lens,
 				Step: start, Autoplay: true, Speed: c.o.Speed})
 			if err != nil {
 				t.Fatal(err)
@@ -234,7 +235,7 @@ func BenchmarkRecordLargeGold(b *testing.B) {
 	a := exporttest.Long(b, 50, 20000)
 	o := Options{Options: screen.Options{Width: 120, Height: 40}}
 	for b.Loop() {
-		if err := Write(io.Discard, a, o); err != nil {
+		if err := Write(io.Discard, story.Tell(a), o); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/trajscope/trajscope/export/internal/exporttest"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/story"
 	"github.com/trajscope/trajscope/ui/viewdata"
 )
 
@@ -188,7 +189,7 @@ func (b *browser) quiet() {
 // closest.
 func TestBrowserDemo(t *testing.T) {
 	a := exporttest.Demo(t)
-	d := viewdata.New(a)
+	d := viewdata.New(story.Tell(a))
 	lens := model.LensContextBench
 	b := open(t, a, Options{Theme: "dark", Step: 3})
 	defer b.quiet()

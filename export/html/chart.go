@@ -78,7 +78,7 @@ func spendBars(run *model.Run) (bars []bar, what string) {
 	top, what := 0.0, "tokens per step"
 	spends := story.StepSpends(run)
 	for i := range vals {
-		vals[i] = float64(spends[i].Tokens)
+		vals[i] = float64(spends[i].Tokens.Total())
 		top = math.Max(top, vals[i])
 	}
 	if top == 0 {

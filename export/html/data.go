@@ -31,12 +31,9 @@ type pageData struct {
 	Gold     []goldRow `json:"gold"`
 	// NoRepo: the source of the files is unknown (no repository given).
 	NoRepo bool `json:"noRepo"`
-	// Missing[g] says why granularity g's coverage cannot be shown ("no
-	// gold", "needs the repository", "file-level gold"; "" when it can),
-	// and Mark[g] what stands for its figures ("–" or "n/a"), as in the
-	// explorer.
-	Missing []string `json:"missing"`
-	Mark    []string `json:"mark"`
+	// Mark[g] is what stands for granularity g's figures where a lens
+	// cannot show them ("–" or "n/a"), as in the explorer.
+	Mark []string `json:"mark"`
 	// Chart is the coverage charts' width, height and padding.
 	Chart [3]float64 `json:"chart"`
 }
@@ -75,7 +72,12 @@ type lens struct {
 	AUC     [4]float64    `json:"auc"`
 	Red     [4]float64    `json:"red"`
 	Error   string        `json:"error,omitempty"`
+	Reason  string        `json:"reason,omitempty"`
 	EditLoc *[2]float64   `json:"editloc"`
+	// Missing[g] says why granularity g's coverage cannot be shown under
+	// the lens ("no gold", "not scored: no_context_extracted", "needs the
+	// repository"; "" when it can): no curve is drawn then.
+	Missing [4]string `json:"missing"`
 	// Points[g] is Curve[g] as chart coordinates.
 	Points [4]string `json:"-"`
 }
@@ -137,10 +139,7 @@ func buildData(d *viewdata.Data, o Options) *pageData {
 		p.Lenses = append(p.Lenses, l.String())
 	}
 	for _, g := range model.Granularities {
-		p.Missing = append(p.Missing, a.Uncomputable(g))
 		p.Mark = append(p.Mark, display.Missing(a.GoldEmpty()))
-	}
-	for _, g := range model.Granularities {
 		p.Grans = append(p.Grans, g.String())
 	}
 	total := 0
@@ -284,7 +283,8 @@ func firstRuns(first []int32) [][3]int {
 
 func lensData(d *viewdata.Data, l model.Lens, index map[string]int) lens {
 	ld := &d.A.Lenses[l]
-	out := lens{StepsDone: ld.StepsDone, NumSteps: ld.NumSteps, Error: ld.Result.Error}
+	fig := &d.S.Lenses[l]
+	out := lens{StepsDone: ld.StepsDone, NumSteps: fig.Steps, Error: fig.Error, Reason: termsafe.Line(fig.Reason)}
 	for i := range ld.Actions {
 		v := &ld.Actions[i]
 		out.NewGold = append(out.NewGold, int(v.NewGold))
@@ -310,6 +310,10 @@ func lensData(d *viewdata.Data, l model.Lens, index map[string]int) lens {
 	}
 	res := &ld.Result
 	for _, g := range model.Granularities {
+		if out.Missing[g] = d.A.Uncomputable(l, g); out.Missing[g] != "" {
+			out.Curve[g] = []float64{}
+			continue
+		}
 		out.Curve[g] = ld.Curve(g)
 		m := res.Final.At(g)
 		out.Final[g] = [2]float64{m.Coverage, m.Precision}

@@ -30,6 +30,7 @@ import (
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/story"
 	"github.com/trajscope/trajscope/themes"
 	"github.com/trajscope/trajscope/ui/viewdata"
 )
@@ -131,7 +132,8 @@ func (v *view) taskAndPatch(a *scoring.Analysis) {
 const maxPatchLines = 20000
 
 // Write writes the page of an analysed run (at least one action).
-func Write(w io.Writer, a *scoring.Analysis, o Options) error {
+func Write(w io.Writer, st *story.Story, o Options) error {
+	a := st.A
 	if len(a.Run.Actions) == 0 {
 		return fmt.Errorf("the run has no actions to show")
 	}
@@ -139,7 +141,7 @@ func Write(w io.Writer, a *scoring.Analysis, o Options) error {
 	if err != nil {
 		return err
 	}
-	d := viewdata.New(a)
+	d := viewdata.New(st)
 	data := buildData(d, o)
 	v := &view{Title: "trajscope · " + termsafe.Line(d.Run.InstanceID), Data0: data, Theme: pageTheme(o.Theme, th),
 		Who: termsafe.Line(model.Who(d.Run.Agent, d.Run.Model)), Format: termsafe.Line(d.Run.Format), Sem: a.Sem.String(),

@@ -17,12 +17,13 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 	gitsource "github.com/trajscope/trajscope/source"
+	"github.com/trajscope/trajscope/story"
 )
 
 func render(t *testing.T, a *scoring.Analysis, o Options) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := Write(&b, a, o); err != nil {
+	if err := Write(&b, story.Tell(a), o); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()

@@ -215,17 +215,17 @@
     var L = S.lens, ld = D.l[L], cur = S.cur;
     D.grans.forEach(function (name, g) {
       var curve = ld.curve[g], pts = [];
+      var fig = $('chart-' + name);
+      if (ld.missing[g]) {
+        // No curve to draw: say why, as the explorer does.
+        fig.querySelector('.past').setAttribute('points', '');
+        $('cov-' + name).textContent = D.mark[g];
+        $('fin-' + name).textContent = ld.missing[g];
+        return;
+      }
       for (var i = 0; i <= cur; i++) {
         if (i > 0) pts.push(chartX(i).toFixed(1) + ',' + chartY(curve[i - 1]).toFixed(1));
         pts.push(chartX(i).toFixed(1) + ',' + chartY(curve[i]).toFixed(1));
-      }
-      var fig = $('chart-' + name);
-      if (D.missing[g]) {
-        // No figure to show: say why, as the explorer does.
-        fig.querySelector('.past').setAttribute('points', '');
-        $('cov-' + name).textContent = D.mark[g];
-        $('fin-' + name).textContent = D.missing[g];
-        return;
       }
       fig.querySelector('.past').setAttribute('points', pts.join(' '));
       var c = fig.querySelector('.cursor');
@@ -245,10 +245,10 @@
     var rr = ld.cumRead[cur] ? fix2(ld.cumReread[cur] / ld.cumRead[cur]) : '-';
     var info = ['re-read ' + ld.cumReread[cur] + '/' + ld.cumRead[cur] + ' lines (' + rr + ')',
       D.lenses[L] + ' steps ' + ld.stepsDone[cur] + '/' + ld.numSteps];
-    if (ld.error) info.push('score: ' + ld.error);
-    else if (cur === D.n - 1) info.push(ld.editloc ? 'EditLoc recall ' + fix2(ld.editloc[0]) + ' precision ' + fix2(ld.editloc[1]) : 'EditLoc: no patch');
+    if (ld.error) info.push('not scored: ' + ld.error + (ld.reason ? ' (' + ld.reason + ')' : ''));
+    else if (cur === D.n - 1) info.push(ld.editloc ? 'EditLoc (this run) recall ' + fix2(ld.editloc[0]) + ' precision ' + fix2(ld.editloc[1]) : 'EditLoc: no patch');
     else info.push('EditLoc: at the last step');
-    info.push('AUC line ' + (D.missing[3] ? D.mark[3] : fix2(ld.auc[3])) + ' · redundancy line ' + fix2(ld.red[3]));
+    info.push('AUC line ' + (ld.missing[3] ? D.mark[3] : fix2(ld.auc[3])) + ' · redundancy line ' + fix2(ld.red[3]));
     $('cov-info').textContent = info.join(' · ');
   }
 

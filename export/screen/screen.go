@@ -15,7 +15,7 @@ import (
 	uv "github.com/charmbracelet/ultraviolet"
 
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/story"
 	"github.com/trajscope/trajscope/ui"
 )
 
@@ -57,11 +57,11 @@ func ParseSize(s string) (w, h int, err error) {
 }
 
 // Open builds the explorer on an analysed run at a size.
-func Open(a *scoring.Analysis, o Options) (*ui.Model, error) {
+func Open(st *story.Story, o Options) (*ui.Model, error) {
 	if o.Width < MinWidth || o.Height < MinHeight {
 		return nil, fmt.Errorf("screen size %dx%d: at least %dx%d cells", o.Width, o.Height, MinWidth, MinHeight)
 	}
-	m, err := ui.New(a, ui.Options{Theme: o.Theme, Dark: true, Lens: o.Lens, Step: o.Step, Autoplay: o.Autoplay, Speed: o.Speed})
+	m, err := ui.New(st, ui.Options{Theme: o.Theme, Dark: true, Lens: o.Lens, Step: o.Step, Autoplay: o.Autoplay, Speed: o.Speed})
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/trajscope/trajscope/export/internal/exporttest"
+	"github.com/trajscope/trajscope/story"
 )
 
 func TestParseSize(t *testing.T) {
@@ -61,14 +62,14 @@ func TestCells(t *testing.T) {
 
 func TestOpenAtStep(t *testing.T) {
 	a := exporttest.Demo(t)
-	m, err := Open(a, Options{Width: 120, Height: 40, Theme: "dark", Step: 7})
+	m, err := Open(story.Tell(a), Options{Width: 120, Height: 40, Theme: "dark", Step: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m.Current() != 6 || !strings.Contains(exporttest.Plain(Grab(m, 120, 40)[0]), "step 7/20") {
 		t.Errorf("current %d, header %q", m.Current(), exporttest.Plain(Grab(m, 120, 40)[0]))
 	}
-	if _, err := Open(a, Options{Width: 20, Height: 40}); err == nil {
+	if _, err := Open(story.Tell(a), Options{Width: 20, Height: 40}); err == nil {
 		t.Error("a screen narrower than the explorer's minimum opened")
 	}
 }

@@ -18,7 +18,7 @@ import (
 
 	"github.com/trajscope/trajscope/export/screen"
 	"github.com/trajscope/trajscope/internal/termsafe"
-	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/story"
 	"github.com/trajscope/trajscope/themes"
 )
 
@@ -34,8 +34,9 @@ const (
 )
 
 // Write draws the explorer at o.Step as SVG.
-func Write(w io.Writer, a *scoring.Analysis, o screen.Options) error {
-	m, err := screen.Open(a, o)
+func Write(w io.Writer, st *story.Story, o screen.Options) error {
+	a := st.A
+	m, err := screen.Open(st, o)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/trajscope/trajscope/export/internal/exporttest"
 	"github.com/trajscope/trajscope/export/screen"
 	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/story"
 )
 
 type text struct {
@@ -95,7 +96,7 @@ func parseSVG(t *testing.T, b []byte) (names map[string]int, attrs map[string]bo
 func draw(t *testing.T, a *scoring.Analysis, o screen.Options) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := Write(&b, a, o); err != nil {
+	if err := Write(&b, story.Tell(a), o); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
@@ -139,7 +140,7 @@ func TestStillIsTheExplorersScreen(t *testing.T) {
 			if want := fmt.Sprintf("step %d/%d", c.o.Step, len(c.a.Run.Actions)); !strings.Contains(title, want) || !strings.Contains(title, c.a.Run.InstanceID) {
 				t.Errorf("title %q, want the instance and %s", title, want)
 			}
-			m, err := screen.Open(c.a, c.o)
+			m, err := screen.Open(story.Tell(c.a), c.o)
 			if err != nil {
 				t.Fatal(err)
 			}

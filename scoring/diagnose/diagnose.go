@@ -36,6 +36,12 @@ const (
 // NumCategories is the number of categories, for count arrays.
 const NumCategories = 5
 
+// NotScored is what becomes of every gold span and file under a lens the
+// evaluator could not score (an error row: no_context_extracted,
+// missing_gold…): nothing is "found" or "dropped" where nothing was scored.
+// It stands outside the scale and is not counted (Diagnosis.Error says why).
+const NotScored Category = 255
+
 var (
 	categoryKeys  = [NumCategories]string{"never_opened", "searched_not_read", "near_miss", "read_then_dropped", "found"}
 	categoryNames = [NumCategories]string{"never opened", "searched, not read", "near miss", "read then dropped", "found"}
@@ -43,6 +49,9 @@ var (
 
 // String is the category as people read it ("read then dropped").
 func (c Category) String() string {
+	if c == NotScored {
+		return "not scored"
+	}
 	if int(c) >= NumCategories {
 		return fmt.Sprintf("Category(%d)", int(c))
 	}
@@ -51,6 +60,9 @@ func (c Category) String() string {
 
 // Key is the category's machine name ("read_then_dropped"), used in JSON.
 func (c Category) Key() string {
+	if c == NotScored {
+		return "not_scored"
+	}
 	if int(c) >= NumCategories {
 		return fmt.Sprintf("category_%d", int(c))
 	}
@@ -62,6 +74,10 @@ func (c Category) MarshalText() ([]byte, error) { return []byte(c.Key()), nil }
 
 // UnmarshalText reads Key.
 func (c *Category) UnmarshalText(b []byte) error {
+	if string(b) == "not_scored" {
+		*c = NotScored
+		return nil
+	}
 	for i, k := range categoryKeys {
 		if string(b) == k {
 			*c = Category(i)
@@ -148,6 +164,11 @@ type Diagnosis struct {
 	Files      []File `json:"files"`
 	Spans      []Span `json:"spans"`
 	FileCounts Counts `json:"file_counts"`
+	// Error is the evaluator's error for the lens when it could not score
+	// it, Reason its explanation: every file and span is then NotScored
+	// and the counts are zero.
+	Error  string `json:"error,omitempty"`
+	Reason string `json:"reason,omitempty"`
 	SpanCounts Counts `json:"span_counts"`
 }
 
@@ -252,7 +273,25 @@ func (dg *diagnoser) diagnosis() *Diagnosis {
 			d.SpanCounts[sp.Category]++
 		}
 	}
+	if res := &a.Lenses[dg.lens].Result; res.Error != "" {
+		d.unscored(res.Error, res.Reason)
+	}
 	return d
+}
+
+// unscored makes every file and span NotScored, for a lens the evaluator
+// gave an error row.
+func (d *Diagnosis) unscored(code, reason string) {
+	d.Error, d.Reason = code, reason
+	d.FileCounts, d.SpanCounts = Counts{}, Counts{}
+	for i := range d.Files {
+		f := &d.Files[i]
+		f.Category, f.Step, f.Action, f.Declared = NotScored, 0, -1, false
+	}
+	for i := range d.Spans {
+		sp := &d.Spans[i]
+		sp.Category, sp.Step, sp.Action, sp.Distance, sp.SeenLines, sp.FinalLines, sp.Declared = NotScored, 0, -1, -1, 0, 0, false
+	}
 }
 
 // fileCtx is what a file's span diagnoses share.
@@ -332,6 +371,8 @@ func diagnoseSpan(file string, iv model.Interval, named []stepLines, seen, final
 // it; callers print them (through termsafe).
 func (s *Span) Describe() string {
 	switch s.Category {
+	case NotScored:
+		return "not scored under this lens"
 	case Found:
 		if s.Declared {
 			return "found: in the final context, never shown during the run"
@@ -365,6 +406,8 @@ func (s *Span) Describe() string {
 // Describe says in one line what became of the file.
 func (f *File) Describe() string {
 	switch f.Category {
+	case NotScored:
+		return "not scored under this lens"
 	case Found:
 		if f.Declared {
 			return "found: in the final context, never named by a step"

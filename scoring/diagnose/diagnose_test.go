@@ -357,7 +357,9 @@ func TestDiagnoseBoth(t *testing.T) {
 // A run that declares no final context: the observed lens scores the union
 // of its steps in its place, and its diagnosis reads the same final, so a
 // span it read is found there, not "read, then dropped" beside a final
-// coverage of 1.00; the contextbench lens keeps the run's (empty) final.
+// coverage of 1.00; the contextbench lens keeps the run's (empty) final,
+// which the evaluator does not score (no_context_extracted): every span is
+// NotScored there, none counted, nothing first read.
 func TestStandInFinal(t *testing.T) {
 	run := everyCategoryRun()
 	run.Prediction.Final = model.Step{}
@@ -371,9 +373,18 @@ func TestStandInFinal(t *testing.T) {
 			t.Errorf("a.py 5-8, read by action 1 and in the stand-in final: %v", s.Category)
 		}
 	}
-	for _, s := range diagnose.Diagnose(a, model.LensContextBench).Spans {
-		if s.File == "a.py" && s.Start == 5 && s.Category != diagnose.ReadThenDropped {
-			t.Errorf("contextbench lens: a.py 5-8 is %v, want read then dropped (the run declared no final)", s.Category)
+	cb := diagnose.Diagnose(a, model.LensContextBench)
+	if cb.Error != scoring.ErrNoContext || cb.SpanCounts != (diagnose.Counts{}) || cb.FileCounts != (diagnose.Counts{}) || len(cb.Spans) == 0 {
+		t.Errorf("contextbench lens: error %q, counts %v %v, %d spans", cb.Error, cb.SpanCounts, cb.FileCounts, len(cb.Spans))
+	}
+	for _, s := range cb.Spans {
+		if s.Category != diagnose.NotScored || s.Action != -1 {
+			t.Errorf("contextbench lens: %s %d-%d is %v (action %d), want not scored", s.File, s.Start, s.End, s.Category, s.Action)
+		}
+	}
+	for _, g := range diagnose.DiagnoseRun(a).Spans {
+		if g.FoundAt(model.LensContextBench) != -1 || g.Label(model.LensContextBench) != "not scored" {
+			t.Errorf("contextbench lens: %s %d: found at %d, %q", g.File(), g.Start(), g.FoundAt(model.LensContextBench), g.Label(model.LensContextBench))
 		}
 	}
 }

@@ -119,6 +119,8 @@ func (g *GoldSpan) Describe(l model.Lens) string {
 // Label names what became of the span in a few words, for a narrow column.
 func (g *GoldSpan) Label(l model.Lens) string {
 	switch g.Category(l) {
+	case NotScored:
+		return "not scored"
 	case Found:
 		if g.Span[l] != nil && g.Span[l].Declared || g.whole[l] != nil && g.whole[l].Declared {
 			return "found (declared)"
@@ -180,7 +182,7 @@ func DiagnoseRun(a *scoring.Analysis) *RunGold {
 			g := GoldSpan{whole: [2]*File{fd, obs.file(f-1, fd)}}
 			for l := range g.foundAt {
 				g.foundAt[l] = -1
-				if reads := shown.byFile[l][fd.File]; len(reads) > 0 {
+				if reads := shown.byFile[l][fd.File]; len(reads) > 0 && g.whole[l].Category != NotScored {
 					g.foundAt[l] = int(reads[0].action)
 				}
 			}
@@ -237,6 +239,9 @@ func (g *GoldSpan) setFirsts(a *scoring.Analysis, shown *shownIndex) {
 	}
 	for l := range g.firsts {
 		g.foundAt[l] = -1
+		if g.Span[l] != nil && g.Span[l].Category == NotScored {
+			g.firsts[l] = nil // nothing is read where nothing was scored
+		}
 		if fs := g.firsts[l]; len(fs) > 0 && fs[0] != never {
 			g.foundAt[l] = int(fs[0])
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/trajscope/trajscope/demo"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/story"
 	"github.com/trajscope/trajscope/themes"
 	"github.com/trajscope/trajscope/ui/pane"
 	"github.com/trajscope/trajscope/ui/viewdata"
@@ -18,7 +19,7 @@ func TestJumpKeepsSpanOffBottomEdge(t *testing.T) {
 		t.Fatal(err)
 	}
 	th, _ := themes.Get("dark", true, false)
-	m := New(&pane.Context{Data: viewdata.New(a), Theme: th})
+	m := New(&pane.Context{Data: viewdata.New(story.Tell(a)), Theme: th})
 	m.SetSize(80, 21)                     // 20 source rows
 	const file = "pricebook/discounts.py" // gold 49-62 next
 	for _, c := range []struct {
@@ -44,7 +45,7 @@ func TestPickedFileLanding(t *testing.T) {
 		t.Fatal(err)
 	}
 	th, _ := themes.Get("dark", true, false)
-	ctx := &pane.Context{Data: viewdata.New(a), Theme: th, Lens: model.LensObserved}
+	ctx := &pane.Context{Data: viewdata.New(story.Tell(a)), Theme: th, Lens: model.LensObserved}
 	m := New(ctx)
 	m.SetSize(80, 21)
 	for _, c := range []struct {

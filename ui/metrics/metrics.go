@@ -100,23 +100,23 @@ func (m *Model) View() string {
 	editloc := "EditLoc: at the last step"
 	if cur == d.N-1 {
 		if e := res.EditLoc; e != nil {
-			editloc = fmt.Sprintf("EditLoc recall %.2f precision %.2f", e.Recall, e.Precision)
+			editloc = fmt.Sprintf("EditLoc (run) recall %.2f precision %.2f", e.Recall, e.Precision)
 			if d.A.EditLocFromGold {
 				editloc = fmt.Sprintf("EditLoc %.2f/%.2f · %s", e.Recall, e.Precision, display.EditLocGoldPatch)
 			}
 		} else {
 			editloc = "EditLoc: no patch"
 		}
-		if why := d.A.Uncomputable(model.GranLine); why != "" && res.EditLoc != nil {
+		if why := d.A.Uncomputable(ctx.Lens, model.GranLine); why != "" && res.EditLoc != nil {
 			editloc = "EditLoc: n/a (" + why + ")" // it counts gold lines
 		}
 	}
 	if res.Error != "" {
-		editloc = "score: " + res.Error
+		editloc = "not scored: " + res.Error
 	}
 
 	spark := func(g model.Granularity, w int) string {
-		if why := d.A.Uncomputable(g); why != "" {
+		if why := d.A.Uncomputable(ctx.Lens, g); why != "" {
 			// A row of dots would read as "not yet": say why instead.
 			return t.Muted.Render(fit.Line(why, w))
 		}
@@ -124,7 +124,7 @@ func (m *Model) View() string {
 		return t.Spark[g].Render(past) + t.SparkFuture.Render(fut)
 	}
 	val := func(g model.Granularity) string {
-		if !d.A.Computable(g) {
+		if !d.A.Computable(ctx.Lens, g) {
 			return t.Muted.Render(fmt.Sprintf("%4s", display.Missing(d.A.GoldEmpty())))
 		}
 		return t.Value.Render(fmt.Sprintf("%.2f", ld.CurveAt(g, cur)))
@@ -145,7 +145,7 @@ func (m *Model) View() string {
 		for _, g := range model.Granularities {
 			fm := res.Final.At(g)
 			final := fmt.Sprintf("final %.2f p %.2f", fm.Coverage, fm.Precision)
-			if !d.A.Computable(g) {
+			if !d.A.Computable(ctx.Lens, g) {
 				na := display.Missing(d.A.GoldEmpty())
 				final = fmt.Sprintf("final %-4s p %-4s", na, na)
 			}
@@ -166,7 +166,7 @@ func (m *Model) View() string {
 		}
 		lines = append(lines, strings.Join(parts, " "))
 	}
-	fl, ok := res.Final.Line, d.A.Computable(model.GranLine)
+	fl, ok := res.Final.Line, d.A.Computable(ctx.Lens, model.GranLine)
 	info := fmt.Sprintf(" %s · final line %s p %s · %s", reread, display.Figure(fl.Coverage, ok, d.A.GoldEmpty()),
 		display.Figure(fl.Precision, ok, d.A.GoldEmpty()), editloc)
 	if ansi.StringWidth(info) > m.w {

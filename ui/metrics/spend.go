@@ -74,7 +74,7 @@ func (m *Model) spendView() string {
 		val  string
 	}{
 		{"time", secs, display.Duration(ss)},
-		{"tokens", toks, display.Compact(sk)},
+		{"tokens", toks, display.Compact(sk.Total())},
 	}
 	sw := max(m.w-8-8-3-infoW-1, 4)
 	for r, row := range rows {
@@ -108,10 +108,13 @@ func (m *Model) spendSeries() *spendSeries {
 	var acc story.Spend
 	for i, sp := range sr.steps {
 		acc.Seconds += sp.Seconds
-		acc.Tokens += sp.Tokens
+		acc.Tokens.Input += sp.Tokens.Input
+		acc.Tokens.Output += sp.Tokens.Output
+		acc.Tokens.CacheRead += sp.Tokens.CacheRead
+		acc.Tokens.CacheWrite += sp.Tokens.CacheWrite
 		acc.CostUSD += sp.CostUSD
 		sr.soFar[i] = acc
-		sr.secs[i], sr.toks[i] = sp.Seconds, float64(sp.Tokens)
+		sr.secs[i], sr.toks[i] = sp.Seconds, float64(sp.Tokens.Total())
 	}
 	m.spend = sr
 	return sr

@@ -8,6 +8,7 @@ import (
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/story"
 	"github.com/trajscope/trajscope/themes"
 	"github.com/trajscope/trajscope/ui/pane"
 	"github.com/trajscope/trajscope/ui/viewdata"
@@ -59,7 +60,7 @@ func TestWrapFitsWidth(t *testing.T) {
 	}
 	a := scoring.Analyze(run, &model.Gold{}, scoring.NewFileCache(nil), model.ContextBench)
 	th, _ := themes.Get("dark", true, false)
-	ctx := &pane.Context{Data: viewdata.New(a), Theme: th}
+	ctx := &pane.Context{Data: viewdata.New(story.Tell(a)), Theme: th}
 	for w := 10; w <= 120; w += 7 {
 		m := New(ctx)
 		m.SetSize(w, 200)

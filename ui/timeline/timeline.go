@@ -109,8 +109,8 @@ func (m *Model) View() string {
 			if sp.Timed {
 				suffix = display.Duration(sp.Seconds)
 			}
-			if sp.Tokens > 0 {
-				suffix = strings.TrimSpace(suffix + " " + display.Compact(sp.Tokens))
+			if n := sp.Tokens.Total(); n > 0 {
+				suffix = strings.TrimSpace(suffix + " " + display.Compact(n))
 			}
 			suffixStyled = t.Muted.Render(suffix)
 		}

@@ -2,8 +2,8 @@
 // opened, so that stepping only indexes arrays: each file's gutter marks
 // (gold lines, the first action that read each line under each lens), the
 // file picker's order, the place each action is about, and the search text.
-// The metrics themselves come from scoring.Analyze and the gold diagnosis
-// from diagnose.DiagnoseRun; nothing here counts them again.
+// The metrics and the gold diagnosis come from the run's story (story.Tell);
+// nothing here counts them again.
 package viewdata
 
 import (
@@ -23,6 +23,8 @@ const Never = math.MaxInt32
 
 // Data is everything the panes show.
 type Data struct {
+	// S is the run's story: every figure and diagnosis the panes show.
+	S   *story.Story
 	A   *scoring.Analysis
 	Run *model.Run
 	// N is the number of actions.
@@ -169,10 +171,11 @@ func (f *FileData) FirstAny(l model.Lens) int {
 	return best
 }
 
-// New precomputes a run's views from its analysis.
-func New(a *scoring.Analysis) *Data {
+// New precomputes a run's views from its story.
+func New(st *story.Story) *Data {
+	a := st.A
 	run := a.Run
-	d := &Data{A: a, Run: run, N: len(run.Actions), files: map[string]*FileData{}}
+	d := &Data{S: st, A: a, Run: run, N: len(run.Actions), files: map[string]*FileData{}}
 	if len(run.Agents) > 1 {
 		d.launched, d.agentActions = map[int][]int{}, make([]int, len(run.Agents))
 		for k := 1; k < len(run.Agents); k++ {
@@ -235,8 +238,7 @@ func New(a *scoring.Analysis) *Data {
 			}
 		}
 	}
-	rg := diagnose.DiagnoseRun(a)
-	d.Gold, d.Diag = rg.Spans, rg.Diag
+	d.Gold, d.Diag = st.Gold.Spans, st.Gold.Diag
 	d.order()
 	d.categories()
 	return d

@@ -8,6 +8,7 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/scoring/diagnose"
+	"github.com/trajscope/trajscope/story"
 )
 
 func demoTask(t *testing.T) *scoring.Analysis {
@@ -27,7 +28,7 @@ func demoTask(t *testing.T) *scoring.Analysis {
 // coverage.
 func TestCountersMatchGutter(t *testing.T) {
 	a := demoTask(t)
-	d := New(a)
+	d := New(story.Tell(a))
 	for _, l := range model.Lenses {
 		cumRead, cumReread, newGold := 0, 0, 0
 		for i, v := range a.Lenses[l].Actions {
@@ -73,7 +74,7 @@ func TestCountersMatchGutter(t *testing.T) {
 // appears under both lenses, each with the action that came closest (where
 // enter in the gold panel goes), and the per-step "found @k" agrees with it.
 func TestDemoGold(t *testing.T) {
-	d := New(demoTask(t))
+	d := New(story.Tell(demoTask(t)))
 	cb, obs := model.LensContextBench, model.LensObserved
 	type lensWant struct {
 		cat     diagnose.Category
@@ -171,7 +172,7 @@ func TestDemoGold(t *testing.T) {
 func TestFileLevelGold(t *testing.T) {
 	a := demoTask(t)
 	a.Gold.Files = append(a.Gold.Files, "pricebook/tax.py")
-	d := New(a)
+	d := New(story.Tell(a))
 	var g *diagnose.GoldSpan
 	for k := range d.Gold {
 		if d.Gold[k].File() == "pricebook/tax.py" {
@@ -191,7 +192,7 @@ func TestFileLevelGold(t *testing.T) {
 }
 
 func TestShortCommand(t *testing.T) {
-	d := New(demoTask(t))
+	d := New(story.Tell(demoTask(t)))
 	cases := map[int]string{
 		1:  "grep -rn 'tier' pricebook",
 		3:  "discounts.py:41-75",
@@ -210,7 +211,7 @@ func TestShortCommand(t *testing.T) {
 // the gutter's gold marks (the first-read tables here) are two views of one
 // thing: they must agree at every step.
 func TestGoldListMatchesGutter(t *testing.T) {
-	d := New(demoTask(t))
+	d := New(story.Tell(demoTask(t)))
 	for k := range d.Gold {
 		g := &d.Gold[k]
 		if g.FileLevel() {

@@ -1,0 +1,114 @@
+package story
+
+import (
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/scoring/diagnose"
+)
+
+// Story is everything trajscope says about one analysed run, computed once
+// by Tell from the run's analysis (one run, gold, repository, semantics) and
+// read by every surface: score's extras, view (explorer, summary, --json),
+// the run list, compare, the exports. A surface renders these values; it
+// does not count them again.
+type Story struct {
+	A *scoring.Analysis
+	// Gold is every gold span with what became of it under each lens.
+	Gold *diagnose.RunGold
+	// Lenses are the run's figures under each lens.
+	Lenses [2]Lens
+	// Outcome is how the run ended and what it spent.
+	Outcome Outcome
+	// Agents are each agent's figures per lens, the lead first; nil for a
+	// run of one agent.
+	Agents [2][]AgentFigures
+	// RepoMissing says why the run was analysed without its repository
+	// (from what it displayed), "" when it had it.
+	RepoMissing string
+}
+
+// Lens is a run under one lens: its figures, as the run list shows them,
+// and the number of its steps.
+type Lens struct {
+	Figures
+	// Steps is the lens's step count: as scored, or as the run produced
+	// them when the evaluator could not score it.
+	Steps int
+}
+
+// Scored reports that the lens has figures to show: the evaluator scored
+// it against a gold that is not empty. Where it is false no surface draws a
+// curve or a "found"; Error and Reason say why.
+func (l *Lens) Scored() bool { return l.Error == "" }
+
+// Tell computes the story of an analysed run.
+func Tell(a *scoring.Analysis) *Story {
+	s := &Story{A: a, Gold: diagnose.DiagnoseRun(a), Outcome: OutcomeOf(a.Run)}
+	if a.Partial != nil {
+		s.RepoMissing = a.Partial.Reason()
+	}
+	for _, l := range model.Lenses {
+		s.Lenses[l] = Lens{Figures: figures(a, s.Gold.Diag[l], l), Steps: a.Lenses[l].NumSteps}
+		s.Agents[l] = agents(a, s.Gold, l)
+	}
+	return s
+}
+
+// figures is a lens's outcome: the evaluator's figures, or its error.
+func figures(a *scoring.Analysis, d *diagnose.Diagnosis, l model.Lens) Figures {
+	res := &a.Lenses[l].Result
+	f := Figures{Error: res.Error, Reason: res.Reason}
+	if a.GoldEmpty() && f.Error == "" {
+		// Against no gold every coverage reads 1.00: show none.
+		f.Error, f.Reason = "no_gold", "the gold names nothing to find"
+	}
+	if f.Error != "" {
+		return f
+	}
+	f.Coverage = res.Final.At(model.GranLine).Coverage
+	f.AUC = *res.Trajectory.AUCCoverage.At(model.GranLine)
+	f.Redundancy = *res.Trajectory.Redundancy.At(model.GranLine)
+	f.Diagnosis = d.SpanCounts
+	if len(d.Spans) == 0 {
+		// Gold that names files only (CodeScaleBench) is diagnosed per file.
+		f.Diagnosis = d.FileCounts
+	}
+	return f
+}
+
+// Outcome is how a run ended: its exit status, whether it handed in its
+// work, the submits its harness refused, and what it spent.
+type Outcome struct {
+	ExitStatus string
+	// Submitted: the exit status says the run handed in its work.
+	Submitted bool
+	// Rejected counts the submit actions the harness refused (marked
+	// failed when the run was read).
+	Rejected int
+	Spend    Spend
+}
+
+// OutcomeOf reads a run's outcome.
+func OutcomeOf(run *model.Run) Outcome {
+	o := Outcome{ExitStatus: run.ExitStatus, Submitted: scoring.Submitted(run.ExitStatus), Spend: RunSpend(run)}
+	for i := range run.Actions {
+		if act := &run.Actions[i]; act.Category == model.CategorySubmit && act.Failed() {
+			o.Rejected++
+		}
+	}
+	return o
+}
+
+// Task is the task the run is of: its gold's instance id when gold was
+// matched to it, else the id the run records, else the evaluator's id for
+// it (a file name for some formats). Two runs are of one task when their
+// Task is the same.
+func (s *Story) Task() string {
+	if g := s.A.Gold; g != nil && g.ID != "" && !s.A.GoldEmpty() {
+		return g.ID
+	}
+	if s.A.Run.RecordedID != "" {
+		return s.A.Run.RecordedID
+	}
+	return s.A.Run.InstanceID
+}
