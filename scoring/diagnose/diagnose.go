@@ -167,8 +167,8 @@ type Diagnosis struct {
 	// Error is the evaluator's error for the lens when it could not score
 	// it, Reason its explanation: every file and span is then NotScored
 	// and the counts are zero.
-	Error  string `json:"error,omitempty"`
-	Reason string `json:"reason,omitempty"`
+	Error      string `json:"error,omitempty"`
+	Reason     string `json:"reason,omitempty"`
 	SpanCounts Counts `json:"span_counts"`
 }
 
