@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
@@ -121,4 +122,32 @@ func pairRuns(recs []unified.Record, runs []model.Run) []*model.Run {
 		}
 	}
 	return out
+}
+
+// EvaluatedPredictions is, for a file whose runs format reads but whose
+// records the reference evaluator reads with another (a mini-swe-agent v2
+// .traj.json goes through the v1 extractor, which finds no context), the
+// predictions the evaluator scores, one per run in file order; ok is false
+// when the evaluator reads the file as its format does (the runs'
+// predictions are already the evaluator's) or sem is not the reference
+// semantics. view takes its contextbench lens from them, as score does.
+func EvaluatedPredictions(path, format string, sem model.Semantics) (preds []model.Prediction, ok bool) {
+	f, found := lookup(format)
+	if sem != model.ContextBench || !found || f.refines == "" {
+		return nil, false
+	}
+	owner := suffixOwner(filepath.Base(path))
+	if owner == nil || owner.name != f.refines {
+		return nil, false
+	}
+	recs, err := owner.predictions(path)
+	if err != nil {
+		return nil, false
+	}
+	for i := range recs {
+		if !recs[i].Skip && recs[i].Err == nil {
+			preds = append(preds, recs[i].Pred)
+		}
+	}
+	return preds, true
 }

@@ -77,6 +77,10 @@ type Set struct {
 	// idNotes says, by row, when a run's gold was matched by the id its
 	// file records rather than the evaluator's file-name id.
 	idNotes map[int]string
+	// evaluated holds, by source, the predictions the evaluator scores
+	// for a file it reads with another format than its runs' (nil: the
+	// runs' own), read once.
+	evaluated map[int][]model.Prediction
 }
 
 // src is one file (or format directory) of runs.
@@ -395,6 +399,15 @@ func (s *Set) analyse(i int) (*story.Story, func(string) string, error) {
 		return nil, nil, nil // the file changed since it was listed
 	}
 	run := runs[r.index] // a copy: Analyze gives record runs their actions
+	if preds := s.evaluatedPreds(r.src, run.Format); len(preds) == len(runs) {
+		// The contextbench lens is what the evaluator scores, as in score;
+		// its steps are not the run's own (scoring links them).
+		run.Prediction = preds[r.index]
+		run.Actions = slices.Clone(run.Actions)
+		for k := range run.Actions {
+			run.Actions[k].Steps = nil
+		}
+	}
 	var notes []string
 	var err error
 	g := &model.Gold{ID: run.InstanceID, InstID: run.InstanceID}
@@ -442,6 +455,19 @@ func (s *Set) analyse(i int) (*story.Story, func(string) string, error) {
 	s.rows[i] = row
 	s.mu.Unlock()
 	return st, local, err
+}
+
+// evaluatedPreds is parsers.EvaluatedPredictions of source k, read once.
+func (s *Set) evaluatedPreds(k int, format string) []model.Prediction {
+	if preds, ok := s.evaluated[k]; ok {
+		return preds
+	}
+	preds, _ := parsers.EvaluatedPredictions(s.srcs[k].path, format, s.o.Sem)
+	if s.evaluated == nil {
+		s.evaluated = map[int][]model.Prediction{}
+	}
+	s.evaluated[k] = preds
+	return preds
 }
 
 // Grep reports the rows whose runs hold q (ignoring case) in a command, a

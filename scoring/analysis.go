@@ -133,6 +133,7 @@ func Analyze(run *model.Run, g *model.Gold, files *FileCache, sem model.Semantic
 	}
 	n := len(run.Actions)
 	reads := observed.Reads(run.Actions, files)
+	linkSteps(run, reads, files.Resolve)
 	a.Actions = make([]ActionView, n)
 	observedLines := make([][]model.FileSpans, n)
 	for i := range reads {
@@ -280,6 +281,71 @@ func (a *Analysis) contextBenchLines(observed [][]model.FileSpans) [][]model.Fil
 // same order.
 func sameLines(x, y []model.FileSpans) bool {
 	return slices.EqualFunc(x, y, func(p, q model.FileSpans) bool { return p.File == q.File && slices.Equal(p.Spans, q.Spans) })
+}
+
+// linkSteps ties a prediction's steps to the actions that made them when
+// the run records none (an AgentStackBench page's predTrajectory beside
+// its trace, a record paired with a run it was not extracted from), so the
+// contextbench curve rises where the steps were taken, not at no action:
+// step k goes to the first action after step k-1's that displayed lines
+// the step names, else to the first such action anywhere, else to the
+// first after step k-1's that displayed a file it names, else to the last
+// action.
+func linkSteps(run *model.Run, reads [][]model.FileSpans, resolve func(string) string) {
+	if len(run.Prediction.Steps) == 0 || len(run.Actions) == 0 {
+		return
+	}
+	for i := range run.Actions {
+		if len(run.Actions[i].Steps) > 0 {
+			return
+		}
+	}
+	shown := make([][]model.FileSpans, len(reads))
+	for i, fls := range reads {
+		for _, fl := range fls {
+			shown[i] = append(shown[i], model.FileSpans{File: fl.File, Spans: model.MergeIntervals(slices.Clone(fl.Spans))})
+		}
+	}
+	// find is the first action in [from, to) that displayed lines of the
+	// step (lines) or, with lines false, any of its files.
+	find := func(names map[string][]model.Interval, from, to int, lines bool) int {
+		for i := from; i < to; i++ {
+			for _, fl := range shown[i] {
+				if ivs, ok := names[fl.File]; ok && (!lines || model.IntersectLength(ivs, fl.Spans) > 0) {
+					return i
+				}
+			}
+		}
+		return -1
+	}
+	prev := -1
+	for k, st := range run.Prediction.Steps {
+		names := map[string][]model.Interval{}
+		for _, f := range st.Files {
+			names[resolve(f)] = nil
+		}
+		for _, fs := range st.Spans {
+			f := resolve(fs.File)
+			names[f] = append(names[f], fs.Spans...)
+		}
+		delete(names, "")
+		for f, ivs := range names {
+			names[f] = model.MergeIntervals(ivs)
+		}
+		n := len(shown)
+		at := find(names, prev+1, n, true)
+		if at < 0 {
+			at = find(names, 0, n, true)
+		}
+		if at < 0 {
+			at = find(names, prev+1, n, false)
+		}
+		if at < 0 {
+			at = n - 1
+		}
+		prev = max(prev, at)
+		run.Actions[at].Steps = append(run.Actions[at].Steps, k)
+	}
 }
 
 // contextBenchStepsDone maps actions to the number of ContextBench steps

@@ -228,3 +228,37 @@ func TestPatchLines(t *testing.T) {
 		}
 	}
 }
+
+// TestLinkSteps: a prediction whose steps no action claims (an
+// AgentStackBench page's predTrajectory beside its trace) has each step
+// tied to the action that displayed its lines, in order, so the
+// contextbench curve rises there; a step nothing displayed goes to the end.
+func TestLinkSteps(t *testing.T) {
+	files := vectorRepo(t)
+	g := loadGold(t, loadCases(t)[0].Gold)
+	rd := func(file string, a, b int) []model.ObservedRead {
+		return []model.ObservedRead{{File: file, Kind: model.ReadRange, Start: a, End: b}}
+	}
+	step := func(file string, a, b int) model.Step {
+		return model.Step{Files: []string{file}, Spans: []model.FileSpans{{File: file, Spans: []model.Interval{{Start: a, End: b}}}}}
+	}
+	run := &model.Run{
+		InstanceID: "owner__repo-1",
+		Actions: []model.Action{
+			{Command: "ls"},
+			{Command: "sed -n 1,3p pkg/util.py", Reads: rd("pkg/util.py", 1, 3)},
+			{Command: "sed -n 1,9p pkg/mod.py", Reads: rd("pkg/mod.py", 1, 9)},
+			{Command: "pytest"},
+		},
+		Prediction: model.Prediction{InstanceID: "owner__repo-1",
+			Steps: []model.Step{step("pkg/util.py", 1, 2), step("pkg/mod.py", 4, 5), step("pkg/other.py", 1, 1)},
+			Final: step("pkg/mod.py", 4, 5)},
+	}
+	a := scoring.Analyze(run, g, files, model.ContextBench)
+	if got, want := a.Lenses[model.LensContextBench].StepsDone, []int{0, 1, 2, 3}; !reflect.DeepEqual(got, want) {
+		t.Errorf("steps done by action %v, want %v", got, want)
+	}
+	if cov := a.Lenses[model.LensContextBench].CurveAt(model.GranLine, 1); cov == 0 {
+		t.Error("the curve does not rise at the action that showed step 1")
+	}
+}
