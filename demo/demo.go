@@ -68,6 +68,7 @@ func Load(fsys fs.FS) (*Task, error) {
 	if err != nil {
 		return nil, fmt.Errorf("demo: %s: %w", names[0], err)
 	}
+	model.MarkRejectedSubmits(run) // as parsers.Load does
 	gdata, err := fs.ReadFile(fsys, "gold.json")
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)

@@ -44,6 +44,18 @@ func Category(act *model.Action) model.Category {
 	return act.Category
 }
 
+// GlyphRejected marks a submit the run's harness did not accept.
+const GlyphRejected = "⊘"
+
+// ActionGlyph is an action's timeline glyph: its category's, or
+// GlyphRejected for a submit that was not accepted (model.MarkRejectedSubmits).
+func ActionGlyph(act *model.Action) string {
+	if act.Category == model.CategorySubmit && act.Failed() {
+		return GlyphRejected
+	}
+	return CategoryGlyph(Category(act).String())
+}
+
 // CategoryGlyph is the timeline glyph of an action category.
 func CategoryGlyph(c string) string {
 	switch c {

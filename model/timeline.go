@@ -1,6 +1,9 @@
 package model
 
-import "math"
+import (
+	"math"
+	"strings"
+)
 
 // Category is the kind of an agent action, following CodeScaleBench's tool
 // categories. The zero value is no category (a parser that set none).
@@ -339,4 +342,37 @@ func (r *Run) Thought(i int) string {
 		return ""
 	}
 	return r.Thoughts.Text(i)
+}
+
+// Submitted reports an exit status that says the run handed in its work
+// (mini-swe-agent's "Submitted", Claude Code's "success", …), rather than
+// stopping on a limit, a timeout or an error.
+func Submitted(status string) bool {
+	s := strings.ToLower(status)
+	return strings.Contains(s, "submit") || s == "success" || s == "completed" || s == "finished"
+}
+
+// MarkRejectedSubmits marks failed the submits a run's harness refused: a
+// submit the run went on after (the harness answered it, asked for more,
+// and the agent acted again), and a last submit when the run ended with a
+// status that is not a submission (a guard such as
+// ExploreContextEnforcementExceeded refused it). Every surface then shows
+// them as failed, not as "✓ submit".
+func MarkRejectedSubmits(run *Run) {
+	last := map[int32]int{} // each agent's last action
+	for i := range run.Actions {
+		last[run.Actions[i].Agent] = i
+	}
+	for i := range run.Actions {
+		act := &run.Actions[i]
+		if act.Category != CategorySubmit || act.Failed() {
+			continue
+		}
+		switch {
+		case i < last[act.Agent]:
+			act.Failure = "submit not accepted: the run went on after it"
+		case run.ExitStatus != "" && !Submitted(run.ExitStatus) && act.Agent == 0:
+			act.Failure = "submit not accepted: the run ended with " + run.ExitStatus
+		}
+	}
 }

@@ -125,7 +125,11 @@ func (f *format) load(path string) ([]model.Run, error) {
 		}
 		return recordRuns(path, f.name, recs)
 	}
-	return loader.Load(path, f.parse, f.loadDir)
+	runs, err := loader.Load(path, f.parse, f.loadDir)
+	for i := range runs {
+		model.MarkRejectedSubmits(&runs[i])
+	}
+	return runs, err
 }
 
 // predictions reads the records the reference evaluator would: a records

@@ -92,7 +92,7 @@ func WriteRunSummary(w io.Writer, st *story.Story, lens model.Lens) error {
 			cmd = display.GlyphSidechain + " " + termsafe.Line(story.Label(run, int(run.Actions[i].Agent))) + ": " + cmd
 		}
 		cmd = display.Truncate(cmd, 70)
-		line := fmt.Sprintf("  %*d %s %-6s %-70s %s", numW, i+1, display.CategoryGlyph(cat), cat, cmd, mark)
+		line := fmt.Sprintf("  %*d %s %-6s %-70s %s", numW, i+1, display.ActionGlyph(&run.Actions[i]), cat, cmd, mark)
 		fmt.Fprintln(b, strings.TrimRight(line, " "))
 	}
 

@@ -143,7 +143,7 @@ func Analyze(run *model.Run, g *model.Gold, files *FileCache, sem model.Semantic
 	steps, stepsAt := observed.Steps(reads)
 
 	cb := sc.score(g, &run.Prediction, a.Gold)
-	if cb.Error == ErrNoContext && run.Prediction.Final.Empty() && run.ExitStatus != "" && !Submitted(run.ExitStatus) {
+	if cb.Error == ErrNoContext && run.Prediction.Final.Empty() && run.ExitStatus != "" && !model.Submitted(run.ExitStatus) {
 		cb.Reason = fmt.Sprintf("the run never submitted (it ended with %q), so it declared no final context", run.ExitStatus)
 	}
 	a.Lenses[model.LensContextBench] = lensData(cb, contextBenchStepsDone(run), a.contextBenchLines(observedLines), goldShown)
@@ -416,14 +416,6 @@ func (a *Analysis) GoldLines(file string) []model.Interval {
 // the file's lines. They are what NewGold counts and what the explorer marks
 // gold; nil for a file that is not in the tree.
 func (a *Analysis) GoldShown(file string) []model.Interval { return a.shown[file] }
-
-// Submitted reports an exit status that says the run handed in its work
-// (mini-swe-agent's "Submitted", Claude Code's "success", …), rather than
-// stopping on a limit, a timeout or an error.
-func Submitted(status string) bool {
-	s := strings.ToLower(status)
-	return strings.Contains(s, "submit") || s == "success" || s == "completed" || s == "finished"
-}
 
 // Task is the task statement to show: the run's own, else the one its gold
 // file carries; from says which ("run", "gold", "" for none).

@@ -90,7 +90,7 @@ type Outcome struct {
 
 // OutcomeOf reads a run's outcome.
 func OutcomeOf(run *model.Run) Outcome {
-	o := Outcome{ExitStatus: run.ExitStatus, Submitted: scoring.Submitted(run.ExitStatus), Spend: RunSpend(run)}
+	o := Outcome{ExitStatus: run.ExitStatus, Submitted: model.Submitted(run.ExitStatus), Spend: RunSpend(run)}
 	for i := range run.Actions {
 		if act := &run.Actions[i]; act.Category == model.CategorySubmit && act.Failed() {
 			o.Rejected++

@@ -155,7 +155,7 @@ func buildData(d *viewdata.Data, o Options) *pageData {
 		// a browser would hide them, and bidi overrides would reorder text.
 		obs, lines, cut := clip(termsafe.Text(strings.TrimSuffix(d.Run.Observation(i), "\n")), limit)
 		total += len(obs)
-		p.Actions = append(p.Actions, action{Cat: cat, Glyph: display.CategoryGlyph(cat), Short: d.Short(i),
+		p.Actions = append(p.Actions, action{Cat: cat, Glyph: display.ActionGlyph(act), Short: d.Short(i),
 			Tool: termsafe.Line(act.Tool), Cmd: termsafe.Text(act.Command), Thought: termsafe.Text(strings.TrimSpace(d.Run.Thought(i))),
 			Obs: obs, Lines: lines, Cut: cut})
 		p.Actions[len(p.Actions)-1].Spend = display.SpendWords(spends[i])

@@ -133,7 +133,7 @@ func (m *Model) View() string {
 		cmd := display.FitLabel(short, max(m.W-fixed, 1))
 		pad := max(gap, m.W-fixed+gap-ansi.StringWidth(cmd))
 		if i == ctx.Cur {
-			row := display.GlyphCursor + num + " " + display.CategoryGlyph(cat) + " " + cmd + strings.Repeat(" ", pad) + suffix + " "
+			row := display.GlyphCursor + num + " " + display.ActionGlyph(&d.Run.Actions[i]) + " " + cmd + strings.Repeat(" ", pad) + suffix + " "
 			lines = append(lines, t.Selected.Render(fit.Line(row, m.W)))
 			continue
 		}
@@ -145,7 +145,7 @@ func (m *Model) View() string {
 		if match {
 			mark = "*" // matches stay findable without colour
 		}
-		row := mark + t.Muted.Render(num) + " " + t.Category(cat).Render(display.CategoryGlyph(cat)) + " " +
+		row := mark + t.Muted.Render(num) + " " + t.Category(cat).Render(display.ActionGlyph(&d.Run.Actions[i])) + " " +
 			cmdStyled + strings.Repeat(" ", pad) + suffixStyled + " "
 		lines = append(lines, row)
 	}
