@@ -47,8 +47,37 @@ func ratio(f func(l *story.Figures) float64) func(r *story.Row, l model.Lens) st
 		if r.Lenses[l].Error != "" {
 			return "-"
 		}
+		if r.NoRepo != "" {
+			return NoRepoMark + fmt.Sprintf("%.2f", f(&r.Lenses[l]))
+		}
 		return fmt.Sprintf("%.2f", f(&r.Lenses[l]))
 	}
+}
+
+// NoRepoMark marks the figures of a run scored without its repository
+// (from the lines it displayed): comparable with each other, not with runs
+// scored against theirs. Every list shows it and says what it means.
+const NoRepoMark = "~"
+
+// NoRepoLegend is what NoRepoMark means, for a list's footer.
+const NoRepoLegend = NoRepoMark + " scored without the repository, from the lines the run displayed"
+
+// LessScored orders rows for a metric column: runs with figures first, and
+// among them those scored against their repository before those scored
+// without it (NoRepoMark); ok is false when both stand alike and the
+// column decides.
+func LessScored(a, b *story.Row, l model.Lens) (less, ok bool) {
+	fa, fb := a.Analysed && a.Lenses[l].Error == "", b.Analysed && b.Lenses[l].Error == ""
+	if fa != fb {
+		return fa, true
+	}
+	if !fa {
+		return false, true
+	}
+	if ra, rb := a.NoRepo == "", b.NoRepo == ""; ra != rb {
+		return ra, true
+	}
+	return false, false
 }
 
 func count(f func(l *story.Figures) int) (func(a, b *story.Row, l model.Lens) bool, func(r *story.Row, l model.Lens) string) {

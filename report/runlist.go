@@ -82,6 +82,12 @@ func WriteRunList(w io.Writer, rows []story.Row, lens model.Lens) error {
 		}
 		fmt.Fprintln(b, strings.TrimRight(line.String(), " "))
 	}
+	for i := range rows {
+		if rows[i].NoRepo != "" && rows[i].Lenses[lens].Error == "" {
+			fmt.Fprintln(b, NoRepoLegend)
+			break
+		}
+	}
 	return b.Flush()
 }
 

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/trajscope/trajscope/model"
@@ -29,5 +30,26 @@ func TestRunListNote(t *testing.T) {
 		if got := noteOf(r, model.LensObserved); got != c.want {
 			t.Errorf("note %q, error %q: %q, want %q", c.note, c.err, got, c.want)
 		}
+	}
+}
+
+// A run scored without its repository is marked in the list (~) and sorts
+// after runs scored against theirs; the table says what the mark means.
+func TestRunListMarksRunsWithoutRepository(t *testing.T) {
+	with := story.Row{Pos: 1, ID: "a__b-1", Loaded: true, Analysed: true, Actions: 3}
+	with.Lenses[model.LensContextBench] = story.Figures{Coverage: 0.5}
+	without := with
+	without.Pos, without.ID, without.NoRepo, without.Note = 2, "a__b-2", story.NoRepoGiven, "no repository: "+story.NoRepoGiven
+	without.Lenses[model.LensContextBench] = story.Figures{Coverage: 1}
+	var b strings.Builder
+	if err := WriteRunList(&b, []story.Row{with, without}, model.LensContextBench); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, " ~1.00 ") || strings.Contains(out, "~0.50") || !strings.Contains(out, NoRepoLegend) {
+		t.Errorf("marks:\n%s", out)
+	}
+	if less, ok := LessScored(&with, &without, model.LensContextBench); !ok || !less {
+		t.Error("a run scored against its repository does not sort first")
 	}
 }

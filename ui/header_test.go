@@ -62,6 +62,11 @@ func TestHeaderStable(t *testing.T) {
 		if w >= 80 && !strings.Contains(want, "lens") {
 			t.Errorf("width %d: no lens in %q", w, want)
 		}
+		// How the run ended shows at every width that shows the lens,
+		// down to its glyph.
+		if h := ansi.Strip(newModel(t, a, Options{}, w, 24).header.View()); strings.Contains(want, "lens") && !strings.Contains(h, "✗") && !strings.Contains(h, "exit LimitsExceeded") {
+			t.Errorf("width %d: no outcome in %q", w, want)
+		}
 		if w >= 300 {
 			for _, s := range []string{"exit", "format"} {
 				if !strings.Contains(want, s) {
@@ -71,7 +76,7 @@ func TestHeaderStable(t *testing.T) {
 		}
 	}
 	m := newModel(t, a, Options{}, 300, 24)
-	if line := ansi.Strip(m.header.View()); !strings.Contains(line, proID) || !strings.Contains(line, "exit LimitsExceeded │ 19.4k tokens · $0.12") {
+	if line := ansi.Strip(m.header.View()); !strings.Contains(line, proID) || !strings.Contains(line, "exit LimitsExceeded · not submitted │ 19.4k tokens · $0.12") {
 		t.Errorf("wide header: %q", line)
 	}
 }

@@ -31,11 +31,11 @@ type Model struct {
 
 // New returns a header for the context's run.
 func New(ctx *pane.Context) *Model {
-	m := &Model{ctx: ctx, usage: usage(ctx.Data.Run)}
+	m := &Model{ctx: ctx, usage: usage(ctx.Data.S.Outcome.Spend)}
 	n := ctx.Data.N
 	m.stepW = len(fmt.Sprintf("%d/%d", n, n))
 	for _, l := range model.Lenses {
-		steps := ctx.Data.A.Lenses[l].NumSteps
+		steps := ctx.Data.S.Lenses[l].Steps
 		m.lensW = max(m.lensW, len(lensLong(l, steps, steps)))
 		m.lensShortW = max(m.lensShortW, len(lensShort(l, steps, steps)))
 	}
@@ -53,10 +53,9 @@ func lensShort(l model.Lens, done, all int) string {
 	return fmt.Sprintf("%s %d/%d", l, done, all)
 }
 
-// usage words the run's recorded tokens (input plus output, over its
-// actions) and cost, "" when it records neither.
-func usage(run *model.Run) string {
-	sp := story.RunSpend(run)
+// usage words the run's recorded tokens (every token, the cache's
+// included) and cost, "" when it records neither.
+func usage(sp story.Spend) string {
 	sp.Timed = false // the header has no room for the time
 	return display.SpendWords(sp)
 }
@@ -88,15 +87,15 @@ const (
 
 // keep is the order in which fields claim room after the instance, each in
 // the longest form that fits while the instance keeps its share: the step,
-// the lens, autoplay while it runs (a presenter must see it) and who ran the
-// run beside an instance cut to minID cells; how the run ended and what it
-// cost beside one of midID; what the screen shows elsewhere only beside the
-// whole instance. Every form reserves the widest
+// the lens, autoplay while it runs (a presenter must see it), how the run
+// ended (down to one glyph) and who ran the run beside an instance cut to
+// minID cells; what it cost beside one of midID; what the screen shows
+// elsewhere only beside the whole instance. Every form reserves the widest
 // value it takes over the run, so which fields show depends on the width
 // alone, never on the step or the lens.
 var keep = []struct{ f, idW int }{
-	{fStep, minID}, {fLens, minID}, {fPlay, minID}, {fWho, minID},
-	{fExit, midID}, {fUnread, midID}, {fUsage, midID},
+	{fStep, minID}, {fLens, minID}, {fPlay, minID}, {fExit, minID}, {fWho, minID},
+	{fUnread, midID}, {fUsage, midID},
 	{fFormat, 1 << 20}, {fSem, 1 << 20},
 }
 
@@ -107,6 +106,7 @@ func (m *Model) fields() []field {
 	ctx, d := m.ctx, m.ctx.Data
 	run := d.Run
 	ld := ctx.L()
+	steps := d.S.Lenses[ctx.Lens].Steps
 	pad := func(s string, w int) string { return s + strings.Repeat(" ", max(w-len(s), 0)) }
 	step := fmt.Sprintf("%d/%d", ctx.Cur+1, d.N)
 	done := ld.StepsDone[ctx.Cur]
@@ -125,14 +125,19 @@ func (m *Model) fields() []field {
 	}
 	fs[fStep] = field{label: "step", forms: []string{pad(step, m.stepW), pad(step, m.stepW)}}
 	fs[fLens] = field{label: "lens", forms: []string{
-		pad(lensLong(ctx.Lens, done, ld.NumSteps), m.lensW),
-		pad(lensShort(ctx.Lens, done, ld.NumSteps), m.lensShortW),
+		pad(lensLong(ctx.Lens, done, steps), m.lensW),
+		pad(lensShort(ctx.Lens, done, steps), m.lensShortW),
 	}}
 	one(fWho, "", who)
 	if run.Agent != "" && run.Model != "" {
 		fs[fWho].forms = append(fs[fWho].forms, termsafe.Line(model.Who("", run.Model)))
 	}
-	one(fExit, "exit", termsafe.Line(run.ExitStatus))
+	fs[fExit] = field{form: -1}
+	if o := &d.S.Outcome; o.ExitStatus != "" || o.Rejected > 0 {
+		mark := termsafe.Line(display.OutcomeMark(o))
+		glyph, _, _ := strings.Cut(mark, " ")
+		fs[fExit] = field{forms: []string{"exit " + termsafe.Line(display.OutcomeWords(o)), mark, glyph}}
+	}
 	one(fUsage, "", m.usage)
 	one(fFormat, "format", termsafe.Line(run.Format))
 	one(fSem, "semantics", d.A.Sem.String())

@@ -175,13 +175,10 @@ func (m *Model) refresh() {
 		if c.Metric {
 			// Runs without figures (not analysed yet, or shown "–": no
 			// gold, not scored) go last, whatever the direction: a "–" is
-			// no 0.00.
-			fa, fb := ra.Analysed && ra.Lenses[m.lens].Error == "", rb.Analysed && rb.Lenses[m.lens].Error == ""
-			if fa != fb {
-				return fa
-			}
-			if !fa {
-				return false
+			// no 0.00; runs scored without their repository after those
+			// scored against it.
+			if less, ok := report.LessScored(ra, rb, m.lens); ok {
+				return less
 			}
 		}
 		if m.desc {
