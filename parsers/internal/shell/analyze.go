@@ -113,6 +113,22 @@ func (a *analyzer) result() Result {
 	return r
 }
 
+// syntaxError reports a line bash refuses to parse: a file redirection
+// with no target (`<TAG>` then a newline: "syntax error near unexpected
+// token `newline'").
+func syntaxError(toks []token) bool {
+	for _, t := range toks {
+		if t.kind != tRedir || t.target.val != "" || t.target.expand {
+			continue
+		}
+		switch t.op {
+		case ">", ">>", ">|", "&>", "&>>", "<", ">&", "<>":
+			return true
+		}
+	}
+	return false
+}
+
 // command is one simple command of a pipeline.
 type command struct {
 	words  []token
@@ -122,6 +138,12 @@ type command struct {
 // run analyses a whole command line.
 func (a *analyzer) run(s string, depth int) {
 	toks := lex(s)
+	if syntaxError(toks) {
+		// bash runs nothing of a line it cannot parse: a markup block
+		// pasted as a command ("<EXPLORE_CONTEXT>\nFile: …") read and
+		// wrote no file.
+		return
+	}
 	var pipe []command
 	var cur command
 	flushCmd := func() {
@@ -223,11 +245,21 @@ func (a *analyzer) addRead(v view, numbered bool) {
 // feeds the next, and whatever reaches the end is displayed.
 func (a *analyzer) pipeline(cmds []command, depth int) {
 	var st *stream
-	readBefore := a.read
+	readBefore, searchBefore := a.read, a.search
+	ranFirst := false
 	for i, c := range cmds {
+		runBefore := a.runCmd
 		st = a.command(c, st, i > 0, depth)
+		if i == 0 {
+			ranFirst = a.runCmd && !runBefore && (st == nil || len(st.views) == 0 && len(st.hits) == 0)
+		}
 	}
-	if st != nil && st.spec != nil && len(st.views) == 0 {
+	switch {
+	case ranFirst && len(cmds) > 1 && (st == nil || len(st.views) == 0 && len(st.hits) == 0):
+		// "pytest | grep FAIL", "make 2>&1 | tail": filters over what a
+		// run printed; the pipeline is the run.
+		a.read, a.search = readBefore, searchBefore
+	case st != nil && st.spec != nil && len(st.views) == 0:
 		// "cat f | grep x", "grep -rn x | head": the output is search
 		// results, whatever read the input.
 		a.read = readBefore

@@ -26,13 +26,23 @@ func (a *analyzer) git(c *call) *stream {
 	case "apply", "am":
 		a.applyPatch(heredoc)
 	case "checkout", "restore", "rm", "mv":
-		a.edit = true
-		p := parseOpts(rest, optSpec{withArg: "bBs", longArg: []string{"--source"}})
+		p := parseOpts(rest, optSpec{withArg: "bBs", longArg: []string{"--source", "--orphan"}})
+		files := 0
 		for _, w := range p.operands {
 			if f := a.resolve(w); f != "" && looksLikeFile(f) {
 				a.addEdit(f)
+				files++
 			}
 		}
+		if sub == "checkout" && files == 0 && !hasWord(rest, "--") && !hasWord(rest, ".") {
+			// git checkout -b fix, git checkout main: a branch, not an
+			// edit of the work tree the agent wrote.
+			a.runCmd = true
+			break
+		}
+		a.edit = true
+	case "switch", "fetch", "push", "commit", "add", "init", "config":
+		a.runCmd = true
 	case "reset", "stash", "revert", "cherry-pick", "merge", "rebase", "pull", "clean":
 		// Version control: the tree changes, but no file is authored;
 		// "edit" is for changes the agent wrote.
@@ -62,6 +72,16 @@ func (a *analyzer) git(c *call) *stream {
 		}
 	}
 	return &stream{}
+}
+
+// hasWord reports an argument spelled w.
+func hasWord(args []token, w string) bool {
+	for _, a := range args {
+		if a.val == w {
+			return true
+		}
+	}
+	return false
 }
 
 // blameRange reads git blame -L "a,b".

@@ -121,9 +121,14 @@ func (a *analyzer) pager(c *call) *stream {
 // inspect handles commands that read files without showing their lines:
 // the files they name are search hits.
 func (a *analyzer) inspect(c *call) *stream {
-	a.read = true
+	// A look at files (wc -l f.py, cat f.py | wc) is a read; counting
+	// what another command printed (git branch | wc -l) is not.
+	if c.in != nil && len(c.in.views) > 0 {
+		a.read = true
+	}
 	for _, w := range c.args {
 		if p := a.resolve(w); p != "" && !strings.HasPrefix(w.val, "-") && looksLikeFile(p) {
+			a.read = true
 			a.addHit(model.SearchHit{File: p})
 		}
 	}

@@ -112,6 +112,20 @@ func TestAnalyze(t *testing.T) {
 		{"git stash && git rebase main", want{cat: model.CategoryRun}},
 		{"git reset --hard HEAD~1", want{cat: model.CategoryRun}},
 		{"git checkout -- pkg/a.py", want{cat: E, edits: []string{"pkg/a.py"}}},
+		{"git checkout -b fix-1", want{cat: model.CategoryRun}},
+		{"git checkout main", want{cat: model.CategoryRun}},
+		{"git checkout .", want{cat: E}},
+		// Counting or filtering what a command printed is not reading a
+		// file, nor is a test run piped into grep a search.
+		{"git branch -a | wc -l", want{cat: model.CategoryOther}},
+		{"ls | wc -l", want{cat: S}},
+		{"wc -l pkg/a.py", want{cat: R, hits: []model.SearchHit{hit("pkg/a.py", 0)}}},
+		{"python -m pytest tests/ -x 2>&1 | grep FAIL", want{cat: model.CategoryRun}},
+		{"pytest -q | tail -5", want{cat: model.CategoryRun}},
+		// A markup block pasted as the command is a syntax error: bash
+		// runs none of it, so it edits nothing.
+		{"<EXPLORE_CONTEXT>\nFile: /testbed/a.py\nLines: 1-10\n</EXPLORE_CONTEXT>", want{cat: O}},
+		{"echo hi >", want{cat: O}},
 		// Edits.
 		{"sed -i 's/a/b/' x.py", want{cat: E, edits: []string{"x.py"}}},
 		{"sed -i.bak -e 's/a/b/' x.py y.py", want{cat: E, edits: []string{"x.py", "y.py"}}},
