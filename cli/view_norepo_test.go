@@ -142,7 +142,8 @@ func TestViewSummaryTellsFailuresAndQuirks(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, want := range []string{
-		"   4 ✎ edit   <explore_context> …                                                    ✗ +20",
+		// bash ran none of the pasted block: no edit, a failed "other".
+		"   4 · other  <explore_context> …                                                    ✗ +20",
 		"failed commands (✗)\n  4 exit 2: /bin/sh: 2: Syntax error: newline unexpected\n" +
 			"    the command failed, but the contextbench lens counts its step (35 lines, +20 new gold) as the evaluator does\n",
 	} {
