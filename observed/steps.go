@@ -152,12 +152,22 @@ func Prediction(run *model.Run, files Files) model.Prediction {
 	if len(actions) == 0 {
 		actions = DeclaredActions(&run.Prediction)
 	}
-	p := run.Prediction
-	p.Steps, _ = Steps(Reads(actions, files))
-	if p.Final.Empty() {
+	p, _, _ := Lens(run, Reads(actions, files))
+	return p
+}
+
+// Lens is the observed lens of a run whose actions displayed reads (as
+// Reads gives them): its prediction, the number of its steps made by each
+// action, and whether its final context is the union of the steps standing
+// in for a final the run did not declare. scoring.Analyze and Prediction
+// (convert) both read a run through it.
+func Lens(run *model.Run, reads [][]model.FileSpans) (p model.Prediction, at []int, standIn bool) {
+	p = run.Prediction
+	p.Steps, at = Steps(reads)
+	if standIn = p.Final.Empty(); standIn {
 		p.Final = Union(p.Steps)
 	}
-	return p
+	return p, at, standIn
 }
 
 // DeclaredActions gives a prediction without a timeline one action per

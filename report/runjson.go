@@ -267,7 +267,7 @@ func actionJSON(a *scoring.Analysis, i int) runActionJSON {
 		*ja.NewGold.at(l) = int(ld.Actions[i].NewGold)
 		*ja.Reread.at(l) = int(ld.Actions[i].Reread)
 		*ja.Pure.at(l) = ld.Actions[i].PureReread()
-		*ja.Steps.at(l) = ld.StepsDone[i]
+		*ja.Steps.at(l) = ld.DoneAt(i)
 	}
 	return ja
 }

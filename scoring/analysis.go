@@ -56,8 +56,12 @@ type LensData struct {
 	// StepsDone[i] is how many of the lens's steps had happened once action
 	// i ran; Result.Trajectory.Steps[StepsDone[i]-1] is the coverage then.
 	StepsDone []int
-	// NumSteps is the number of the lens's steps: as scored, or as the run
-	// produced them when scoring failed.
+	// NumSteps is the number of steps the lens's prediction holds: the
+	// steps the run declared, or those its actions displayed, whether or
+	// not the evaluator scored them (the row's num_steps counts a final
+	// context without steps as one). Every surface shows this count and
+	// convert writes as many; StepsDone never exceeds it but for a record
+	// scored on its final context alone (DoneAt clamps it).
 	NumSteps int
 	// Actions[i] is action i under the lens.
 	Actions []LensAction
@@ -68,6 +72,10 @@ type LensData struct {
 	Final        model.Step
 	FinalStandIn bool
 }
+
+// DoneAt is how many of the lens's steps had happened once action i ran,
+// at most NumSteps.
+func (ld *LensData) DoneAt(i int) int { return min(ld.StepsDone[i], ld.NumSteps) }
 
 // CurveAt is the cumulative coverage at granularity g after action i. It is
 // read from the scored steps, not stored: a long run's curves would cost 32
@@ -140,24 +148,18 @@ func Analyze(run *model.Run, g *model.Gold, files *FileCache, sem model.Semantic
 		a.Actions[i].Reads = reads[i]
 		observedLines[i] = a.inView(reads[i])
 	}
-	steps, stepsAt := observed.Steps(reads)
+	obsPred, stepsAt, standIn := observed.Lens(run, reads)
 
 	cb := sc.score(g, &run.Prediction, a.Gold)
 	if cb.Error == ErrNoContext && run.Prediction.Final.Empty() && run.ExitStatus != "" && !model.Submitted(run.ExitStatus) {
 		cb.Reason = fmt.Sprintf("the run never submitted (it ended with %q), so it declared no final context", run.ExitStatus)
 	}
-	a.Lenses[model.LensContextBench] = lensData(cb, contextBenchStepsDone(run), a.contextBenchLines(observedLines), goldShown)
+	a.Lenses[model.LensContextBench] = lensData(cb, len(run.Prediction.Steps), contextBenchStepsDone(run), a.contextBenchLines(observedLines), goldShown)
 	a.Lenses[model.LensContextBench].Final = run.Prediction.Final
-	// The observed lens scores what the actions displayed; a run that
-	// declares no final context is scored on the union of what it saw
-	// rather than rejected.
-	obsPred := run.Prediction
-	obsPred.Steps = steps
-	standIn := obsPred.Final.Empty()
-	if standIn {
-		obsPred.Final = observed.Union(steps)
-	}
-	a.Lenses[model.LensObserved] = lensData(sc.score(g, &obsPred, a.Gold), stepsAt, observedLines, goldShown)
+	// The observed lens scores what the actions displayed (observed.Lens,
+	// as convert writes it); a run that declares no final context is
+	// scored on the union of what it saw rather than rejected.
+	a.Lenses[model.LensObserved] = lensData(sc.score(g, &obsPred, a.Gold), len(obsPred.Steps), stepsAt, observedLines, goldShown)
 	a.Lenses[model.LensObserved].Final, a.Lenses[model.LensObserved].FinalStandIn = obsPred.Final, standIn
 	return a
 }
@@ -165,12 +167,9 @@ func Analyze(run *model.Run, g *model.Gold, files *FileCache, sem model.Semantic
 // lensData counts, action by action, what each action put in view under a
 // lens (lines) against the merged gold, and reads the lens's cumulative
 // coverage after every action.
-func lensData(res model.Result, stepsDone []int, lines [][]model.FileSpans, gold FileIntervals) LensData {
+func lensData(res model.Result, numSteps int, stepsDone []int, lines [][]model.FileSpans, gold FileIntervals) LensData {
 	n := len(lines)
-	ld := LensData{Result: res, StepsDone: stepsDone, Actions: make([]LensAction, n), NumSteps: len(res.Trajectory.Steps)}
-	if n > 0 {
-		ld.NumSteps = max(ld.NumSteps, stepsDone[n-1])
-	}
+	ld := LensData{Result: res, StepsDone: stepsDone, Actions: make([]LensAction, n), NumSteps: numSteps}
 	seen := newCumulative(gold)
 	cumRead, cumReread := 0, 0
 	for i, fls := range lines {

@@ -284,7 +284,11 @@ func firstRuns(first []int32) [][3]int {
 func lensData(d *viewdata.Data, l model.Lens, index map[string]int) lens {
 	ld := &d.A.Lenses[l]
 	fig := &d.S.Lenses[l]
-	out := lens{StepsDone: ld.StepsDone, NumSteps: fig.Steps, Error: fig.Error, Reason: termsafe.Line(fig.Reason)}
+	done := make([]int, len(ld.StepsDone))
+	for i := range done {
+		done[i] = ld.DoneAt(i)
+	}
+	out := lens{StepsDone: done, NumSteps: fig.Steps, Error: fig.Error, Reason: termsafe.Line(fig.Reason)}
 	for i := range ld.Actions {
 		v := &ld.Actions[i]
 		out.NewGold = append(out.NewGold, int(v.NewGold))

@@ -109,7 +109,7 @@ func (m *Model) fields() []field {
 	steps := d.S.Lenses[ctx.Lens].Steps
 	pad := func(s string, w int) string { return s + strings.Repeat(" ", max(w-len(s), 0)) }
 	step := fmt.Sprintf("%d/%d", ctx.Cur+1, d.N)
-	done := ld.StepsDone[ctx.Cur]
+	done := ld.DoneAt(ctx.Cur)
 	who := termsafe.Line(model.Who(run.Agent, run.Model))
 	fs := make([]field, numFields)
 	one := func(i int, label, v string) {

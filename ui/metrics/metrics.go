@@ -133,7 +133,7 @@ func (m *Model) View() string {
 	if m.h >= 5 {
 		// Wide enough for the longest note (the gold-patch caveat).
 		infoW := min(44, max(m.w/3, ansi.StringWidth(display.EditLocGoldPatch)+1))
-		info := []string{reread, fmt.Sprintf("%s steps %d/%d", ctx.Lens, ld.StepsDone[cur], ld.NumSteps), editloc,
+		info := []string{reread, fmt.Sprintf("%s steps %d/%d", ctx.Lens, ld.DoneAt(cur), ld.NumSteps), editloc,
 			fmt.Sprintf("AUC line %s · redundancy line %.2f", display.Figure(res.Trajectory.AUCCoverage.Line, !d.A.GoldEmpty(), d.A.GoldEmpty()), res.Trajectory.Redundancy.Line)}
 		if cur == d.N-1 && d.A.EditLocFromGold && res.EditLoc != nil {
 			// The quirk takes the row below the figures: the info column
