@@ -25,6 +25,9 @@ func buildInstances(records []parsers.Prediction, gs *gold.Set, sem model.Semant
 			continue
 		}
 		in := scoring.Instance{Pred: &r.Pred, Err: r.Err, Run: r.Run}
+		if r.FileID != "" && sem == model.ContextBench {
+			in.Unmatched = scoring.UnmatchedReason(safe(r.FileID), safe(id))
+		}
 		if r.Err == nil {
 			if g, ok := gs.Lookup(id, sem); ok {
 				in.Gold = g

@@ -22,7 +22,7 @@ func eachPrediction(o *scoreOptions, c scoreChoice, stderr io.Writer, use func(p
 			return use(parsers.Prediction{Pred: r.Pred, Err: r.Err})
 		})
 	}
-	opts := parsers.PredictionOptions{Semantics: c.sem, Timelines: c.lens == model.LensObserved}
+	opts := parsers.PredictionOptions{Semantics: c.sem, Timelines: c.lens == model.LensObserved, ByRecord: c.lens == model.LensObserved}
 	return eachInFolder(o.pred, opts, stderr, func(r parsers.Prediction) error {
 		if r.Note != "" {
 			fmt.Fprintln(stderr, "trajscope: "+r.Note)

@@ -122,7 +122,7 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 	if !analyze && format != "csv" && c.shardN <= 1 && o.predFormat == "" && (streamable(o.pred) || parsers.IsCollection(o.pred)) {
 		return scoreStream(o, c, goldSet, out, done, stdout, stderr)
 	}
-	records, err := readPredictions(o.pred, parsers.PredictionOptions{Format: o.predFormat, Semantics: sem, Timelines: analyze || c.lens == model.LensObserved}, stderr)
+	records, err := readPredictions(o.pred, parsers.PredictionOptions{Format: o.predFormat, Semantics: sem, Timelines: analyze || c.lens == model.LensObserved, ByRecord: c.lens == model.LensObserved}, stderr)
 	if err != nil {
 		return err
 	}

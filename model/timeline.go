@@ -353,11 +353,13 @@ func Submitted(status string) bool {
 }
 
 // MarkRejectedSubmits marks failed the submits a run's harness refused: a
-// submit the run went on after (the harness answered it, asked for more,
-// and the agent acted again), and a last submit when the run ended with a
-// status that is not a submission (a guard such as
-// ExploreContextEnforcementExceeded refused it). Every surface then shows
-// them as failed, not as "✓ submit".
+// submit the run went on after (the harness answered it and the agent
+// acted again), and a last submit when the run ended with a status that is
+// not a submission (a guard such as ExploreContextEnforcementExceeded
+// refused it). Every surface then shows them as failed, not as "✓ submit".
+// The ContextBench runner answers every first submit with a
+// <context_request> for the final context: that submit is the protocol's
+// first half, not refused.
 func MarkRejectedSubmits(run *Run) {
 	last := map[int32]int{} // each agent's last action
 	for i := range run.Actions {
@@ -369,6 +371,7 @@ func MarkRejectedSubmits(run *Run) {
 			continue
 		}
 		switch {
+		case i < last[act.Agent] && strings.Contains(run.Observation(i), "<context_request>"):
 		case i < last[act.Agent]:
 			act.Failure = "submit not accepted: the run went on after it"
 		case run.ExitStatus != "" && !Submitted(run.ExitStatus) && act.Agent == 0:

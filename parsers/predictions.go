@@ -23,6 +23,9 @@ type Prediction struct {
 	// Reading says what the reader of the record's run skipped or did not
 	// understand (ReadingNotes), for stderr.
 	Reading []string
+	// FileID is the id the evaluator's file-name rule gave the record when
+	// it is named by the id its run records instead (ByRecord); "" else.
+	FileID string
 }
 
 // PredictionOptions say how ReadPredictions reads a file.
@@ -38,6 +41,10 @@ type PredictionOptions struct {
 	// diagnosis can be computed; a file whose timeline cannot be read still
 	// gives its predictions.
 	Timelines bool
+	// ByRecord names a run by the id its file records where the
+	// evaluator's file-name rule names it otherwise, as under model.Fixed:
+	// the observed lens is trajscope's, and view matches its gold so.
+	ByRecord bool
 }
 
 // ReadPredictions reads the prediction records to score from path: those
@@ -67,7 +74,8 @@ func ReadPredictions(path string, o PredictionOptions) ([]Prediction, error) {
 	var runs []*model.Run
 	// Under fixed semantics a run is also read for the instance id its file
 	// records, which outranks the evaluator's file-name rule.
-	if (o.Timelines || o.Semantics == model.Fixed) && format != Unified {
+	byRecord := o.Semantics == model.Fixed || o.ByRecord
+	if (o.Timelines || byRecord) && format != Unified {
 		if name, err := detect(); format != "" || err == nil && name != Unified {
 			// A timeline is a bonus: a file that scores but whose timeline
 			// cannot be read still scores.
@@ -83,10 +91,14 @@ func ReadPredictions(path string, o PredictionOptions) ([]Prediction, error) {
 		p := Prediction{Pred: r.Pred, Err: r.Err, Reading: r.Notes}
 		if runs != nil && runs[i] != nil {
 			run := runs[i]
-			if o.Semantics == model.Fixed && run.RecordedID != "" && r.Err == nil {
-				p.Note = fmt.Sprintf("%s: instance %q by its file name (the evaluator's rule), %q by its record: scored as %q (--semantics fixed)",
-					termsafe.Line(path), termsafe.Line(p.Pred.InstanceID), termsafe.Line(run.RecordedID), termsafe.Line(run.RecordedID))
-				p.Pred.InstanceID = run.RecordedID
+			if byRecord && run.RecordedID != "" && r.Err == nil {
+				why := "--semantics fixed"
+				if o.Semantics != model.Fixed {
+					why = "the observed lens"
+				}
+				p.Note = fmt.Sprintf("%s: instance %q by its file name (the evaluator's rule), %q by its record: scored as %q (%s)",
+					termsafe.Line(path), termsafe.Line(p.Pred.InstanceID), termsafe.Line(run.RecordedID), termsafe.Line(run.RecordedID), why)
+				p.FileID, p.Pred.InstanceID = p.Pred.InstanceID, run.RecordedID
 			}
 			if o.Timelines {
 				run.Prediction = p.Pred

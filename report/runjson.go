@@ -201,6 +201,12 @@ func WriteRunJSON(w io.Writer, st *story.Story) error {
 		if f := &st.Lenses[l]; !f.Scored() {
 			lo.field("error", f.Error)
 			lo.field("reason", termsafe.Line(f.Reason))
+		} else {
+			// The run list's figures (story.Figures), under the same keys.
+			lo.field("final_line_coverage", f.Coverage)
+			lo.field("line_auc", f.AUC)
+			lo.field("line_redundancy", f.Redundancy)
+			lo.field("diagnosis", f.Diagnosis)
 		}
 		lo.close()
 	}

@@ -440,9 +440,7 @@ func (s *Set) analyse(i int) (*story.Story, func(string) string, error) {
 	case byRecord != "" && s.o.Sem == model.ContextBench:
 		// The evaluator names the run by its file name and finds no gold
 		// for it; the observed lens reads it against its recorded id's.
-		a.Refuse(model.LensContextBench, scoring.ErrMissingGold, fmt.Sprintf(
-			"the evaluator names the run %q by its file name and has no gold for it (the gold shown is that of %q, the id the run records; --semantics fixed scores it so)",
-			termsafe.Line(run.InstanceID), termsafe.Line(run.RecordedID)))
+		a.Refuse(model.LensContextBench, scoring.ErrMissingGold, scoring.UnmatchedReason(termsafe.Line(run.InstanceID), termsafe.Line(run.RecordedID)))
 	}
 	if a.Partial != nil {
 		notes = append(notes, "no repository: "+a.Partial.Reason())

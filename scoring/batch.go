@@ -24,6 +24,11 @@ type Instance struct {
 	// Run is the run the prediction came from, when its timeline is known;
 	// Batch.Analyze uses it for the observed lens.
 	Run *model.Run
+	// Unmatched, when set, says why the evaluator has no gold for the
+	// instance under the id it would name it by (a model-prefixed file
+	// name), though it is scored by another: the contextbench lens of its
+	// analysis is then the evaluator's missing_gold row.
+	Unmatched string
 }
 
 // Checkouts give instances the trees they read. Instances whose keys are
@@ -211,6 +216,9 @@ func (b Batch) one(in Instance, co checkout, open func(string) (*FileCache, erro
 		return Score(in.Gold, &obs, files, b.Semantics), nil
 	}
 	a = Analyze(run, in.Gold, files, b.Semantics)
+	if in.Unmatched != "" {
+		a.Refuse(model.LensContextBench, ErrMissingGold, in.Unmatched)
+	}
 	res = a.Lenses[b.Lens].Result
 	if res.Error != "" {
 		a = nil

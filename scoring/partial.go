@@ -1,6 +1,8 @@
 package scoring
 
 import (
+	"fmt"
+
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/observed"
 )
@@ -83,6 +85,13 @@ func (a *Analysis) Refuse(l model.Lens, code, reason string) {
 	for i := range ld.Actions {
 		ld.Actions[i].NewGold = 0
 	}
+}
+
+// UnmatchedReason says why the evaluator has no gold for a run it names by
+// its file name (fileID) while the run records another id, by which it is
+// shown: the reason of its contextbench lens's missing_gold row.
+func UnmatchedReason(fileID, recordedID string) string {
+	return fmt.Sprintf("the evaluator names the run %q by its file name and has no gold for it (the gold shown is that of %q, the id the run records; --semantics fixed scores it so)", fileID, recordedID)
 }
 
 // Rebuilt is the files of a run whose repository is missing for reason:

@@ -58,6 +58,9 @@ type Row struct {
 // line AUC and redundancy as the evaluator computes them, and how many
 // gold spans ended in each diagnosis.
 type Figures struct {
+	// Steps is the number of steps the lens made (LensData.NumSteps),
+	// whether or not the evaluator scored them.
+	Steps      int             `json:"steps"`
 	Coverage   float64         `json:"final_line_coverage"`
 	AUC        float64         `json:"line_auc"`
 	Redundancy float64         `json:"line_redundancy"`

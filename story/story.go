@@ -28,12 +28,9 @@ type Story struct {
 }
 
 // Lens is a run under one lens: its figures, as the run list shows them,
-// and the number of its steps.
+// its step count among them.
 type Lens struct {
 	Figures
-	// Steps is the lens's step count: as scored, or as the run produced
-	// them when the evaluator could not score it.
-	Steps int
 }
 
 // Scored reports that the lens has figures to show: the evaluator scored
@@ -48,7 +45,7 @@ func Tell(a *scoring.Analysis) *Story {
 		s.RepoMissing = a.Partial.Reason()
 	}
 	for _, l := range model.Lenses {
-		s.Lenses[l] = Lens{Figures: figures(a, s.Gold.Diag[l], l), Steps: a.Lenses[l].NumSteps}
+		s.Lenses[l] = Lens{Figures: figures(a, s.Gold.Diag[l], l)}
 		s.Agents[l] = agents(a, s.Gold, l)
 	}
 	return s
@@ -57,7 +54,7 @@ func Tell(a *scoring.Analysis) *Story {
 // figures is a lens's outcome: the evaluator's figures, or its error.
 func figures(a *scoring.Analysis, d *diagnose.Diagnosis, l model.Lens) Figures {
 	res := &a.Lenses[l].Result
-	f := Figures{Error: res.Error, Reason: res.Reason}
+	f := Figures{Error: res.Error, Reason: res.Reason, Steps: a.Lenses[l].NumSteps}
 	if a.GoldEmpty() && f.Error == "" {
 		// Against no gold every coverage reads 1.00: show none.
 		f.Error, f.Reason = "no_gold", "the gold names nothing to find"

@@ -1,0 +1,622 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The cross-surface test: every surface that says something about a run —
+// score's rows and extras, view --json, the plain summary, the run list,
+// compare, convert and the page — is run on every real sample in
+// ../shared/data and on generated edge cases, and what each says about
+// each run is compared field by field. A surface or a field joins by one
+// line: a row in surfaces, a key in its reader.
+//
+// Facts are keyed "field/lens" ("cov/contextbench") or "field" ("exit");
+// a surface gives the said it shows and no others. Two surfaces that give
+// one fact for one run must agree on it.
+
+// said are what one surface says about one run.
+type said map[string]string
+
+// sample is one input: the run files and the flags every surface gets.
+type sample struct {
+	name string
+	file string
+	// runs is how many runs the file holds (each is read by position).
+	runs int
+	args []string
+	// score: the evaluator can score it here (a repository is given);
+	// without one it gives checkout_failed, a row with nothing to compare.
+	score bool
+}
+
+var lensNames = []string{"contextbench", "observed"}
+
+// surface reads what one command says about run k (0-based) of a sample,
+// under each lens.
+type surface struct {
+	name string
+	read func(t *testing.T, s sample) []said
+}
+
+var surfaces = []surface{
+	{"view --json", viewJSONFacts},
+	{"summary", summaryFacts},
+	{"run list", runListFacts},
+	{"compare", compareFacts},
+	{"convert", convertFacts},
+	{"export html", exportFacts},
+	{"score", scoreFacts},
+}
+
+func TestSurfacesAgree(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	samples := append(edgeSamples(t), realSamples(t)...)
+	if len(samples) < 8 {
+		t.Fatalf("%d samples", len(samples))
+	}
+	for _, s := range samples {
+		t.Run(s.name, func(t *testing.T) {
+			byName := map[string][]said{}
+			for _, sf := range surfaces {
+				if sf.name == "score" && !s.score {
+					continue
+				}
+				fs := sf.read(t, s)
+				if len(fs) != s.runs {
+					t.Fatalf("%s: %d runs, want %d", sf.name, len(fs), s.runs)
+				}
+				byName[sf.name] = fs
+			}
+			for k := 0; k < s.runs; k++ {
+				// Every surface says something of every run: a reader
+				// that found nothing would agree with everything.
+				first := map[string]string{}  // fact -> value
+				source := map[string]string{} // fact -> surface
+				names := make([]string, 0, len(byName))
+				for n := range byName {
+					names = append(names, n)
+				}
+				sort.Strings(names)
+				for _, n := range names {
+					f := byName[n][k]
+					if len(f) == 0 {
+						t.Errorf("run %d: %s says nothing", k+1, n)
+					}
+					for key, v := range f {
+						if w, ok := first[key]; ok && w != v {
+							t.Errorf("run %d: %s: %s says %q, %s says %q", k+1, key, source[key], w, n, v)
+							continue
+						}
+						first[key], source[key] = v, n
+					}
+				}
+				if os.Getenv("SURFACES_DEBUG") != "" {
+					t.Logf("run %d: %v", k+1, first)
+				}
+				if _, ok := first["steps/contextbench"]; !ok {
+					t.Errorf("run %d: no surface gives the step counts", k+1)
+				}
+			}
+		})
+	}
+}
+
+// edgeSamples are the demo run bent into the cases where surfaces used to
+// disagree: no repository, no final context, empty gold, a model-prefixed
+// file name, an exit without submitting, both semantics.
+func edgeSamples(t *testing.T) []sample {
+	dir := t.TempDir()
+	repo := []string{"--gold", demoGold, "--repo", "../demo/task/repo"}
+	in := func(name string) string {
+		d := filepath.Join(dir, name)
+		os.MkdirAll(d, 0o755)
+		return d
+	}
+	noFinal := editDemo(t, in("nofinal"), func(doc map[string]any) {
+		msgs := doc["messages"].([]any)
+		doc["messages"] = msgs[:39] // before the context request and the final context
+		doc["info"].(map[string]any)["exit_status"] = "LimitsExceeded"
+	})
+	refused := editDemo(t, in("refused"), func(doc map[string]any) {
+		doc["info"].(map[string]any)["exit_status"] = "ExploreContextEnforcementExceeded"
+	})
+	emptyGold := write(t, filepath.Join(dir, "empty-gold.json"), `{"inst_id": "pricebook__pricebook-42", "repo": "trajscope/pricebook", "commit": "33eff6b9e5a55a7ce35e763d70bb0dd0c767a983", "gold_ctx": []}`)
+	data, err := os.ReadFile(demoTraj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prefixed := write(t, filepath.Join(in("prefixed"), "qwen_8b__pricebook__pricebook-42.traj.json"), string(data))
+	return []sample{
+		{name: "demo", file: demoTraj, runs: 1, args: repo, score: true},
+		{name: "demo fixed semantics", file: demoTraj, runs: 1, args: append([]string{"--semantics", "fixed"}, repo...), score: true},
+		{name: "demo without repository", file: demoTraj, runs: 1, args: []string{"--gold", demoGold}},
+		{name: "demo without gold", file: demoTraj, runs: 1},
+		{name: "no final context", file: noFinal, runs: 1, args: repo, score: true},
+		{name: "submit refused", file: refused, runs: 1, args: repo, score: true},
+		{name: "empty gold", file: demoTraj, runs: 1, args: []string{"--gold", emptyGold, "--repo", "../demo/task/repo"}},
+		{name: "prefixed file name", file: prefixed, runs: 1, args: repo, score: true},
+		{name: "prefixed file name fixed", file: prefixed, runs: 1, args: append([]string{"--semantics", "fixed"}, repo...), score: true},
+	}
+}
+
+// realSamples are every sample run in ../shared/data/formats (none when it
+// is absent): the runs this project did not write, without their
+// repositories (the tests read nothing else), with gold where the
+// benchmark has it.
+func realSamples(t *testing.T) []sample {
+	formats := filepath.Join(sharedData, "formats")
+	verified := filepath.Join(sharedData, "contextbench", "contextbench_verified_test.parquet")
+	if _, err := os.Stat(formats); err != nil {
+		return nil
+	}
+	var out []sample
+	for _, c := range []struct {
+		file string
+		runs int
+		gold bool
+	}{
+		{"mini-swe-agent-v1/pydata__xarray-4075.traj.json", 1, true},
+		{"mini-swe-agent-v1/django__django-12419.traj.json", 1, true},
+		{"mini-swe-agent-v1/django__django-15104.traj.json", 1, true},
+		{"mini-swe-agent-v2/astropy__astropy-12907.traj.json", 1, false},
+		{"swe-agent/pallets__flask-5014.traj", 1, false},
+		{"swe-agent/pallets__flask-5014.checkpoints.jsonl", 1, false},
+		{"agentstackbench/codex-gpt-5.4__django__django-11163.json", 2, true},
+		{"claude-code/d7d4e19e-608d-44ef-b166-cd050ef274ba.jsonl", 1, false},
+		{"claude-code/trajectory.json", 1, false},
+		{"claude-code-native/orban-intent-layer__ckpt-401af54bd6a7-1.full.jsonl", 1, false},
+		{"claude-code-subagents/entireio-cli__ckpt-5098e5414812-0.full.jsonl", 1, false},
+		{"claude-code-subagents/entireio-cli__ckpt-78332696ed94-0.full.jsonl", 1, false},
+		{"codex-rollout/rollout-2025-11-17T15-30-28-019a93b9-f380-7600-98ff-940e6b99603c.jsonl", 1, false},
+		{"gemini-cli/entireio-cli__ckpt-ab2b9748b105-0.full.jsonl", 1, false},
+		{"qwen-code/real_session_v0_21_14.jsonl", 1, false},
+		{"goose/real_export_v1_46_0.json", 1, false},
+		{"openhands-export/openhands_trajectory.json", 1, false},
+		{"atif-terminus2/trajectory.json", 1, false},
+	} {
+		p := filepath.Join(formats, c.file)
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("sample %s is gone: %v", c.file, err)
+			continue
+		}
+		s := sample{name: c.file, file: p, runs: c.runs}
+		if c.gold {
+			s.args = []string{"--gold", verified}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// withRun is args picking run k of the sample when it holds several.
+func withRun(s sample, k int, args ...string) []string {
+	out := append(append([]string{}, args...), s.args...)
+	if s.runs > 1 {
+		out = append(out, "--instance", strconv.Itoa(k+1))
+	}
+	return out
+}
+
+func mustRun(t *testing.T, args ...string) string {
+	t.Helper()
+	code, out, errs := exec(t, args...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, errs)
+	}
+	return out
+}
+
+// figure writes a number the way every fact holds it.
+func figure(v float64) string { return strconv.FormatFloat(v, 'f', 6, 64) }
+
+var categoryKeys = []string{"found", "read_then_dropped", "near_miss", "searched_not_read", "never_opened"}
+
+// counts writes diagnosis counts in one order.
+func counts(c map[string]int) string {
+	parts := make([]string, len(categoryKeys))
+	for i, k := range categoryKeys {
+		parts[i] = strconv.Itoa(c[k])
+	}
+	return strings.Join(parts, ",")
+}
+
+// lensFigures are one lens's said from a story.Figures-shaped object.
+type lensFigures struct {
+	Steps      *int           `json:"steps"`
+	Error      string         `json:"error"`
+	Coverage   *float64       `json:"final_line_coverage"`
+	AUC        *float64       `json:"line_auc"`
+	Redundancy *float64       `json:"line_redundancy"`
+	Diagnosis  map[string]int `json:"diagnosis"`
+}
+
+func (lf *lensFigures) put(f said, lens string) {
+	if lf.Steps != nil {
+		f["steps/"+lens] = strconv.Itoa(*lf.Steps)
+	}
+	f["error/"+lens] = lf.Error
+	if lf.Error != "" {
+		return
+	}
+	for key, v := range map[string]*float64{"cov": lf.Coverage, "auc": lf.AUC, "red": lf.Redundancy} {
+		if v != nil {
+			f[key+"/"+lens] = figure(*v)
+		}
+	}
+	if lf.Diagnosis != nil {
+		f["diag/"+lens] = counts(lf.Diagnosis)
+	}
+}
+
+type outcomeJSONFacts struct {
+	ExitStatus string `json:"exit_status"`
+	Rejected   int    `json:"rejected_submits"`
+	Tokens     int    `json:"tokens"`
+}
+
+func viewJSONFacts(t *testing.T, s sample) []said {
+	var out []said
+	for k := 0; k < s.runs; k++ {
+		var doc struct {
+			Lenses  map[string]lensFigures `json:"lenses"`
+			Outcome outcomeJSONFacts       `json:"outcome"`
+			Missing string                 `json:"repository_missing"`
+			Gold    []struct {
+				Diagnosis map[string]string `json:"diagnosis"`
+			} `json:"gold"`
+		}
+		if err := json.Unmarshal([]byte(mustRun(t, withRun(s, k, "view", s.file, "--json")...)), &doc); err != nil {
+			t.Fatal(err)
+		}
+		f := said{"exit": doc.Outcome.ExitStatus, "rejected": strconv.Itoa(doc.Outcome.Rejected),
+			"tokens": strconv.Itoa(doc.Outcome.Tokens), "norepo": strconv.FormatBool(doc.Missing != "")}
+		for _, l := range lensNames {
+			lf := doc.Lenses[l]
+			lf.put(f, l)
+			// The gold list says the same as the counts.
+			if lf.Error == "" && lf.Diagnosis != nil {
+				byKey := map[string]int{}
+				for _, g := range doc.Gold {
+					byKey[g.Diagnosis[l]]++
+				}
+				if counts(byKey) != counts(lf.Diagnosis) && len(doc.Gold) > 0 {
+					t.Errorf("view --json run %d %s: gold list %v, counts %v", k+1, l, byKey, lf.Diagnosis)
+				}
+			}
+			for _, g := range doc.Gold {
+				if (lf.Error != "") != (g.Diagnosis[l] == "not_scored") {
+					t.Errorf("view --json run %d %s: error %q, gold span %q", k+1, l, lf.Error, g.Diagnosis[l])
+					break
+				}
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+var (
+	stepsLine  = regexp.MustCompile(`(?m)^\d+ actions? · (\d+) contextbench steps? · (\d+) observed steps?$`)
+	outcomeRe  = regexp.MustCompile(`(?m)^outcome: (.*)$`)
+	notScored  = regexp.MustCompile(`(?m)^  (\w+) lens not scored: (\S+)`)
+	finalLine  = regexp.MustCompile(`(?m)^  final context \(coverage/precision\): .* line ([0-9.]+)/`)
+	goldHeader = regexp.MustCompile(`(?m)^gold \((\w+) lens\)`)
+)
+
+// summaryFacts reads the plain summary under each lens.
+func summaryFacts(t *testing.T, s sample) []said {
+	var out []said
+	for k := 0; k < s.runs; k++ {
+		f := said{}
+		for _, l := range lensNames {
+			text := mustRun(t, withRun(s, k, "view", s.file, "--lens", l)...)
+			m := stepsLine.FindStringSubmatch(text)
+			if m == nil {
+				t.Fatalf("summary without step counts:\n%.600s", text)
+			}
+			f["steps/contextbench"], f["steps/observed"] = m[1], m[2]
+			f["norepo"] = strconv.FormatBool(strings.Contains(text, "\nno repository"))
+			if m := outcomeRe.FindStringSubmatch(text); m != nil {
+				exit, _, _ := strings.Cut(m[1], " · ")
+				if exit != "" && !strings.Contains(exit, "rejected") {
+					f["exit"] = exit
+				}
+			}
+			f["error/"+l] = ""
+			if m := notScored.FindStringSubmatch(text); m != nil && m[1] == l {
+				f["error/"+l] = m[2]
+				continue
+			}
+			if m := finalLine.FindStringSubmatch(text); m != nil {
+				// Two places: compared as such.
+				v, _ := strconv.ParseFloat(m[1], 64)
+				f["cov2/"+l] = fmt.Sprintf("%.2f", v)
+			}
+			// The gold section: one line per span, its category first.
+			if loc := goldHeader.FindStringIndex(text); loc != nil {
+				c := map[string]int{}
+				for _, line := range strings.Split(text[loc[1]:], "\n")[1:] {
+					for _, key := range categoryKeys {
+						if strings.Contains(line, "  "+strings.ReplaceAll(strings.ReplaceAll(key, "searched_not_read", "searched, not read"), "_", " ")) {
+							c[key]++
+							break
+						}
+					}
+				}
+				if len(c) > 0 {
+					f["diag/"+l] = counts(c)
+				}
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// runListFacts reads view --json of the sample's folder: the run list's
+// rows of the sample's file (a folder lists its files' runs, continuation
+// files folded into the run they continue).
+func runListFacts(t *testing.T, s sample) []said {
+	dir := filepath.Dir(s.file)
+	var rows []struct {
+		Path       string                 `json:"path"`
+		ExitStatus string                 `json:"exit_status"`
+		Rejected   int                    `json:"rejected_submits"`
+		Tokens     int                    `json:"tokens"`
+		NoRepo     string                 `json:"no_repository"`
+		Analysed   bool                   `json:"analysed"`
+		Lenses     map[string]lensFigures `json:"lenses"`
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, append([]string{"view", dir, "--json"}, s.args...)...)), &rows); err != nil {
+		t.Fatal(err)
+	}
+	var out []said
+	for _, r := range rows {
+		if filepath.Clean(r.Path) != filepath.Clean(s.file) {
+			continue
+		}
+		if !r.Analysed {
+			t.Errorf("run list row not analysed")
+		}
+		f := said{"exit": r.ExitStatus, "rejected": strconv.Itoa(r.Rejected), "tokens": strconv.Itoa(r.Tokens), "norepo": strconv.FormatBool(r.NoRepo != "")}
+		for _, l := range lensNames {
+			lf := r.Lenses[l]
+			lf.put(f, l)
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// compareFacts reads compare --json of the run beside itself (or a page's
+// two variants side by side) under each lens.
+func compareFacts(t *testing.T, s sample) []said {
+	out := make([]said, s.runs)
+	for k := range out {
+		out[k] = said{}
+	}
+	for _, l := range lensNames {
+		args := []string{"compare", s.file, s.file, "--json", "--lens", l}
+		if s.runs == 2 {
+			args = []string{"compare", s.file, "--json", "--lens", l}
+		}
+		var doc struct {
+			Runs []struct {
+				Steps      int    `json:"steps"`
+				Error      string `json:"error"`
+				NoGold     bool   `json:"no_gold"`
+				ExitStatus string `json:"exit_status"`
+				Final      map[string]struct {
+					Coverage float64 `json:"coverage"`
+				} `json:"final"`
+				AUC        map[string]float64 `json:"auc"`
+				Redundancy float64            `json:"line_redundancy"`
+				Found      int                `json:"spans_found"`
+			} `json:"runs"`
+		}
+		if err := json.Unmarshal([]byte(mustRun(t, append(args, s.args...)...)), &doc); err != nil {
+			t.Fatal(err)
+		}
+		for k := range out {
+			r := doc.Runs[k]
+			f := out[k]
+			f["steps/"+l], f["error/"+l], f["exit"] = strconv.Itoa(r.Steps), r.Error, r.ExitStatus
+			if r.Error == "" {
+				f["cov/"+l], f["auc/"+l], f["red/"+l] = figure(r.Final["line"].Coverage), figure(r.AUC["line"]), figure(r.Redundancy)
+			}
+		}
+	}
+	return out
+}
+
+// convertFacts counts the steps convert writes per lens: the contextbench
+// lens's are the evaluator's records; the observed lens's are read as view
+// reads them.
+func convertFacts(t *testing.T, s sample) []said {
+	out := make([]said, s.runs)
+	for k := range out {
+		out[k] = said{}
+	}
+	for _, l := range lensNames {
+		args := []string{"convert", s.file, "--lens", l}
+		if l == "observed" {
+			args = append(args, s.args...)
+			args = dropFlag(args, "--semantics")
+		}
+		text := mustRun(t, args...)
+		lines := strings.Split(strings.TrimSpace(text), "\n")
+		if len(lines) != s.runs {
+			t.Fatalf("convert --lens %s: %d records, want %d", l, len(lines), s.runs)
+		}
+		for k, line := range lines {
+			var rec struct {
+				Traj struct {
+					Steps []any `json:"pred_steps"`
+				} `json:"traj_data"`
+			}
+			if err := json.Unmarshal([]byte(line), &rec); err != nil {
+				t.Fatal(err)
+			}
+			if l == "contextbench" && hasFlag(s.args, "fixed") {
+				continue // convert writes the evaluator's records
+			}
+			out[k]["steps/"+l] = strconv.Itoa(len(rec.Traj.Steps))
+		}
+	}
+	return out
+}
+
+func hasFlag(args []string, v string) bool {
+	for _, a := range args {
+		if a == v {
+			return true
+		}
+	}
+	return false
+}
+
+// dropFlag removes a flag and its value.
+func dropFlag(args []string, flag string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		if args[i] == flag {
+			i++
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out
+}
+
+// exportFacts reads the data the page is drawn from.
+func exportFacts(t *testing.T, s sample) []said {
+	var out []said
+	for k := 0; k < s.runs; k++ {
+		page := filepath.Join(t.TempDir(), "run.html")
+		mustRun(t, withRun(s, k, "export", s.file, "-o", page)...)
+		html, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := regexp.MustCompile(`<script type="application/json" id="data">(.*?)</script>`).FindSubmatch(html)
+		if m == nil {
+			t.Fatal("the page holds no data")
+		}
+		var data struct {
+			L []struct {
+				NumSteps int           `json:"numSteps"`
+				Error    string        `json:"error"`
+				Missing  [4]string     `json:"missing"`
+				Final    [4][2]float64 `json:"final"`
+				AUC      [4]float64    `json:"auc"`
+				Red      [4]float64    `json:"red"`
+			} `json:"l"`
+			Gold []struct {
+				Cat []string `json:"cat"`
+			} `json:"gold"`
+		}
+		if err := json.Unmarshal(m[1], &data); err != nil {
+			t.Fatalf("page data: %v", err)
+		}
+		f := said{}
+		for i, l := range lensNames {
+			ld := data.L[i]
+			f["steps/"+l], f["error/"+l] = strconv.Itoa(ld.NumSteps), ld.Error
+			if ld.Error == "" && ld.Missing[3] == "" {
+				f["cov/"+l], f["auc/"+l], f["red/"+l] = figure(ld.Final[3][0]), figure(ld.AUC[3]), figure(ld.Red[3])
+				c := map[string]int{}
+				for _, g := range data.Gold {
+					c[g.Cat[i]]++
+				}
+				if len(data.Gold) > 0 {
+					f["diag/"+l] = counts(c)
+				}
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// scoreFacts reads score --format json under each lens: the evaluator's
+// rows and trajscope's extras.
+func scoreFacts(t *testing.T, s sample) []said {
+	out := make([]said, s.runs)
+	for k := range out {
+		out[k] = said{}
+	}
+	for _, l := range lensNames {
+		args := append([]string{"score", "--pred", s.file, "--format", "json", "--lens", l}, s.args...)
+		var doc struct {
+			Results []struct {
+				Error string `json:"error"`
+				Final struct {
+					Line struct {
+						Coverage float64 `json:"coverage"`
+					} `json:"line"`
+				} `json:"final"`
+				Trajectory struct {
+					AUC        map[string]float64 `json:"auc_coverage"`
+					Redundancy map[string]float64 `json:"redundancy"`
+				} `json:"trajectory"`
+				Extras *struct {
+					ExitStatus string `json:"exit_status"`
+					Rejected   int    `json:"rejected_submits"`
+					Tokens     *struct {
+						Input, Output, CacheRead, CacheWrite int
+					} `json:"tokens"`
+					Lenses map[string]struct {
+						Steps     int `json:"steps"`
+						Diagnosis struct {
+							Spans      []any          `json:"spans"`
+							SpanCounts map[string]int `json:"span_counts"`
+							FileCounts map[string]int `json:"file_counts"`
+						} `json:"diagnosis"`
+					} `json:"lenses"`
+				} `json:"trajscope"`
+			} `json:"results"`
+		}
+		if err := json.Unmarshal([]byte(mustRun(t, args...)), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Results) != s.runs {
+			t.Fatalf("score: %d rows", len(doc.Results))
+		}
+		for k, r := range doc.Results {
+			f := out[k]
+			f["error/"+l] = r.Error
+			if r.Error != "" {
+				continue
+			}
+			f["cov/"+l], f["auc/"+l], f["red/"+l] = figure(r.Final.Line.Coverage), figure(r.Trajectory.AUC["line"]), figure(r.Trajectory.Redundancy["line"])
+			if e := r.Extras; e != nil {
+				f["exit"], f["rejected"] = e.ExitStatus, strconv.Itoa(e.Rejected)
+				f["tokens"] = "0"
+				if tk := e.Tokens; tk != nil {
+					f["tokens"] = strconv.Itoa(tk.Input + tk.Output + tk.CacheRead + tk.CacheWrite)
+				}
+				for _, ll := range lensNames {
+					le := e.Lenses[ll]
+					f["steps/"+ll] = strconv.Itoa(le.Steps)
+					if ll == l {
+						c := le.Diagnosis.SpanCounts
+						if len(le.Diagnosis.Spans) == 0 {
+							c = le.Diagnosis.FileCounts
+						}
+						f["diag/"+ll] = counts(c)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
