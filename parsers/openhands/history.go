@@ -156,7 +156,10 @@ func historyActions(hist []*jsontree.Value, stepOf map[int]int) (acts []model.Ac
 		}
 	}
 	handle := func(e event) {
-		switch {
+		switch kind := e.m.Get("action").Text(); {
+		case kind == "system" || kind == "recall" || kind == "message" && e.m.Get("source").Text() == "user":
+			// The system prompt, the user's message (the task) and the
+			// memory recall set the run up: the agent did nothing.
 		case !e.m.Get("action").IsNull():
 			a := model.Action{Index: int32(len(acts))}
 			if k, ok := stepOf[e.index]; ok && e.index >= 0 {
