@@ -52,6 +52,11 @@ func Reads(actions []model.Action, files Files) [][]model.FileSpans {
 func resolve(r model.ObservedRead, files Files) (file string, span model.Interval, ok bool) {
 	if files == nil {
 		file = NormPath(r.File)
+		if rel, ok := underRoot(slashes(r.File)); ok {
+			// A container's checkout (/repo/, /workspace/, /app/): the
+			// repository's path, as the rebuilt tree names it.
+			file = rel
+		}
 		switch r.Kind {
 		case model.ReadRange:
 			span = model.Interval{Start: r.Start, End: r.End}

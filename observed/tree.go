@@ -320,9 +320,19 @@ func (n *namer) name(raw string) string {
 			return clean(p[len(r):])
 		}
 	}
+	if rel, ok := underRoot(p); ok {
+		return rel
+	}
+	return ""
+}
+
+// underRoot is the repository path of an absolute path under a container's
+// checkout: /testbed/, /app/, /repo/, /workspace/ (or OpenHands'
+// /workspace/<owner>__<repo>__<version>/); ok is false for any other path.
+func underRoot(p string) (string, bool) {
 	for _, r := range []string{"/testbed/", "/app/", "/repo/"} {
 		if strings.HasPrefix(p, r) {
-			return clean(p[len(r):])
+			return clean(p[len(r):]), true
 		}
 	}
 	if rest, ok := strings.CutPrefix(p, "/workspace/"); ok {
@@ -330,11 +340,11 @@ func (n *namer) name(raw string) string {
 		// other agents (Claude Code, Harbor) work in /workspace itself, whose
 		// first directory is the repository's ("src/App.css").
 		if dir, inner, ok := strings.Cut(rest, "/"); ok && strings.Contains(dir, "__") {
-			return clean(inner)
+			return clean(inner), true
 		}
-		return clean(rest)
+		return clean(rest), true
 	}
-	return ""
+	return "", false
 }
 
 func slashes(p string) string {

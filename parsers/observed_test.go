@@ -75,19 +75,19 @@ func TestObservedHandChecks(t *testing.T) {
 			// a window only the repository resolves.
 			{0, 0, "open src/big.py 30", fileOnly("src/big.py")},
 			// The recorded window.
-			{0, 1, "scroll_down", line("repo/src/big.py", [2]int{113, 212})},
+			{0, 1, "scroll_down", line("src/big.py", [2]int{113, 212})},
 			// Omitted again: 162+98 kept at 300-50, so 201-300.
-			{0, 2, "scroll_down", line("repo/src/big.py", [2]int{201, 300})},
+			{0, 2, "scroll_down", line("src/big.py", [2]int{201, 300})},
 		}},
 		{"SWE-agent 0.x (real output)", "sweagent/testdata/instance_owner__repo-7/instance_owner__repo-7.traj", []handCheck{
-			{0, 1, "open src/mod.py", line("repo/src/mod.py", [2]int{1, 100})},
-			{0, 2, "goto 110", line("repo/src/mod.py", [2]int{21, 120})},
-			{0, 3, "search_file alpha", line("repo/src/mod.py", [2]int{4, 4})},
+			{0, 1, "open src/mod.py", line("src/mod.py", [2]int{1, 100})},
+			{0, 2, "goto 110", line("src/mod.py", [2]int{21, 120})},
+			{0, 3, "search_file alpha", line("src/mod.py", [2]int{4, 4})},
 		}},
 		{"OpenHands", shared + "/formats/openhands/output.jsonl", []handCheck{
 			{0, 3, "cat LICENSE", fileOnly("LICENSE")},
-			{1, 2, "open_file('/workspace/src/App.css')", line("workspace/src/App.css", [2]int{1, 42})},
-			{1, 13, "open_file('/workspace/src/PullRequestViewer.tsx')", line("workspace/src/PullRequestViewer.tsx", [2]int{1, 100})},
+			{1, 2, "open_file('/workspace/src/App.css')", line("src/App.css", [2]int{1, 42})},
+			{1, 13, "open_file('/workspace/src/PullRequestViewer.tsx')", line("src/PullRequestViewer.tsx", [2]int{1, 100})},
 		}},
 		{"Claude Code", "claudecode/testdata/stream.jsonl", []handCheck{
 			{0, 0, `Read file_path="/workspace/pkg/a.py" limit=3 offset=10`, line("pkg/a.py", [2]int{10, 12})},
@@ -98,8 +98,9 @@ func TestObservedHandChecks(t *testing.T) {
 			{0, 0, `Write file_path="/app/hello.txt"`, ""},
 		}},
 		{"ATIF", shared + "/formats/claude-code/trajectory_pass.json", []handCheck{
-			// Read of the whole file, trimmed by the recorder.
-			{0, 0, `Read file_path="/repo/maas-controller/pkg/controller/maas/providers_llmisvc.go"`, fileOnly("repo/maas-controller/pkg/controller/maas/providers_llmisvc.go")},
+			// Read of the whole file, trimmed by the recorder: the lines
+			// its numbered output pins down, under the checkout's path.
+			{0, 0, `Read file_path="/repo/maas-controller/pkg/controller/maas/providers_llmisvc.go"`, line("maas-controller/pkg/controller/maas/providers_llmisvc.go", [2]int{1, 6})},
 			// "shorter than the provided offset": nothing shown.
 			{0, 9, `Read file_path="/tmp/claude-0/`, ""},
 			// Numbered from 0 and trimmed: the requested 60 lines.

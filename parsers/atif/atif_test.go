@@ -203,10 +203,12 @@ func TestRealTrajectoryPass(t *testing.T) {
 	}
 	const dir = "/repo/maas-controller/pkg/controller/maas/"
 	a := run.Actions
-	if !reflect.DeepEqual(a[0].Reads, []model.ObservedRead{{File: dir + "providers_llmisvc.go", Kind: model.ReadWhole}}) {
+	// Whole reads cut short by the recorder: the file, and the numbered
+	// lines kept (1-6).
+	if !reflect.DeepEqual(a[0].Reads, []model.ObservedRead{{File: dir + "providers_llmisvc.go", Kind: model.ReadWhole}, {File: dir + "providers_llmisvc.go", Kind: model.ReadRange, Start: 1, End: 6}}) {
 		t.Errorf("action 0 reads = %+v", a[0].Reads)
 	}
-	if !reflect.DeepEqual(a[2].Reads, []model.ObservedRead{{File: dir + "providers_llmisvc_test.go", Kind: model.ReadWhole}}) {
+	if !reflect.DeepEqual(a[2].Reads, []model.ObservedRead{{File: dir + "providers_llmisvc_test.go", Kind: model.ReadWhole}, {File: dir + "providers_llmisvc_test.go", Kind: model.ReadRange, Start: 1, End: 6}}) {
 		t.Errorf("action 2 reads = %+v", a[2].Reads)
 	}
 	if a[9].Tool != "Read" || a[9].Reads != nil {

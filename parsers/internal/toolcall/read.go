@@ -149,6 +149,12 @@ func readRegion(file string, in *jsontree.Value, base int, c Call) []model.Obser
 		if r.Kind == model.ReadRange && r.End < r.Start {
 			r.End = last
 		}
+		if r.Kind != model.ReadRange {
+			// The recorder cut a whole or to-the-end view short: the file
+			// was shown, and these numbered lines of it for certain (what
+			// pins them down without the repository).
+			return []model.ObservedRead{r, {File: file, Kind: model.ReadRange, Start: first, End: last}}
+		}
 		return []model.ObservedRead{r}
 	}
 	if m := showingRe().FindStringSubmatch(text); m != nil {
