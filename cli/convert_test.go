@@ -81,3 +81,22 @@ func TestConvertNamedFileOfNoKnownShape(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %s", code, out, errs)
 	}
 }
+
+// An ATIF trajectory named beside its continuation file is one run: one
+// record (the continuation is read with it, and says so), one list row.
+func TestContinuationNamedBesideItsTrajectory(t *testing.T) {
+	dir := filepath.Join(sharedData, "formats", "atif-terminus2")
+	main, cont := filepath.Join(dir, "trajectory.json"), filepath.Join(dir, "trajectory.cont-1.json")
+	if _, err := os.Stat(cont); err != nil {
+		t.Skip("no shared data")
+	}
+	code, out, errs := exec(t, "convert", main, cont)
+	if code != 0 || strings.Count(out, "\n") != 1 || !strings.Contains(errs, "read as the continuation of") || !strings.Contains(errs, "1 records written") {
+		t.Errorf("convert: exit %d, %d records\n%s", code, strings.Count(out, "\n"), errs)
+	}
+	code, out, errs = exec(t, "view", main, cont, "--json")
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(out), &rows); code != 0 || err != nil || len(rows) != 1 {
+		t.Errorf("view: exit %d, %d rows (%v): %s", code, len(rows), err, errs)
+	}
+}

@@ -106,9 +106,19 @@ func Convert(paths []string, o ConvertOptions, w io.Writer) (n int, errs []error
 			refs = append(refs, RunRef{Path: path, Pos: n, ID: r.Pred.InstanceID})
 		}
 	}
+	named := map[string]bool{}
+	for _, p := range paths {
+		named[filepath.Clean(p)] = true
+	}
 	for _, p := range paths {
 		if _, err := inputfile.Stat(p); err != nil {
 			errs = append(errs, err)
+			continue
+		}
+		if main := Continues(p); main != "" && named[filepath.Clean(main)] {
+			// Named beside the file it continues: that run reads it, and
+			// one run is one record.
+			errs = append(errs, Warning(fmt.Sprintf("%s: read as the continuation of %s", p, main)))
 			continue
 		}
 		if !IsCollection(p) {
@@ -193,11 +203,19 @@ var contRe = lazyre.New(`^(.+)\.cont-\d+\.json$`)
 // beside trajectory.json), a Claude Code sub-agent's transcript
 // (<id>/subagents/agent-*.jsonl beside <id>.jsonl), a Gemini CLI
 // sub-agent's session (<id>/*.jsonl beside session-…-<id[:8]>.jsonl).
-func continuation(path string) bool {
+func continuation(path string) bool { return Continues(path) != "" }
+
+// Continues is the file whose run reads the file at path as its
+// continuation (an ATIF trajectory.cont-1.json's trajectory.json, a Claude
+// Code sub-agent's session, a Gemini CLI per-session folder's session
+// file), "" when there is none beside it.
+func Continues(path string) string {
 	base, dir := filepath.Base(path), filepath.Dir(path)
-	exists := func(p string) bool {
-		st, err := inputfile.Stat(p)
-		return err == nil && st.Mode().IsRegular()
+	exists := func(p string) string {
+		if st, err := inputfile.Stat(p); err == nil && st.Mode().IsRegular() {
+			return p
+		}
+		return ""
 	}
 	if m := contRe().FindStringSubmatch(base); m != nil {
 		return exists(filepath.Join(dir, m[1]+".json"))
@@ -207,9 +225,11 @@ func continuation(path string) bool {
 		return exists(session + ".jsonl")
 	}
 	if id := filepath.Base(dir); id != "" && !strings.ContainsAny(id, "*?[\\") && (strings.HasSuffix(base, ".jsonl") || strings.HasSuffix(base, ".json")) {
-		return len(inputfile.Glob(filepath.Join(filepath.Dir(dir), "session-*-"+id[:min(8, len(id))]+".json*"))) > 0
+		if found := inputfile.Glob(filepath.Join(filepath.Dir(dir), "session-*-"+id[:min(8, len(id))]+".json*")); len(found) > 0 {
+			return found[0]
+		}
 	}
-	return false
+	return ""
 }
 
 // spawnedRe finds a Codex rollout's parent thread in its first line.

@@ -104,9 +104,17 @@ func New(paths []string, format string) (*Set, error) {
 	}
 	s := &Set{format: format, pinned: map[string]bool{}, idNotes: map[int]string{}}
 	s.parsed.src = -1
+	named := map[string]bool{}
+	for _, p := range paths {
+		named[filepath.Clean(p)] = true
+	}
 	for _, p := range paths {
 		if _, err := inputfile.Stat(p); err != nil {
 			return nil, err
+		}
+		if main := parsers.Continues(p); main != "" && named[filepath.Clean(main)] {
+			// Named beside the file it continues, whose run reads it.
+			continue
 		}
 		if !parsers.IsCollection(p) {
 			s.add(p)
