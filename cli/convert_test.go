@@ -100,3 +100,19 @@ func TestContinuationNamedBesideItsTrajectory(t *testing.T) {
 		t.Errorf("view: exit %d, %d rows (%v): %s", code, len(rows), err, errs)
 	}
 }
+
+// A gold file given to convert as runs (ContextBench gold, LocAgent ground
+// truth) is refused with what it is, not written as empty records.
+func TestConvertRefusesGoldFiles(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ name, text, key string }{
+		{"gold.jsonl", `{"inst_id": "a__b-1", "gold_ctx": [{"file": "a.py", "start_line": 1, "end_line": 2}]}` + "\n", "gold_ctx"},
+		{"gt_location.jsonl", `{"instance_id": "a__b-1", "file_changes": [{"file": "a.py", "changes": {}}]}` + "\n", "file_changes"},
+	} {
+		f := write(t, filepath.Join(dir, c.name), c.text)
+		code, out, errs := exec(t, "convert", f)
+		if code != 1 || out != "" || !strings.Contains(errs, `a gold file (its records hold "`+c.key+`"`) || !strings.Contains(errs, "--gold") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", c.name, code, out, errs)
+		}
+	}
+}

@@ -55,6 +55,10 @@ func Convert(paths []string, o ConvertOptions, w io.Writer) (n int, errs []error
 		}
 	}()
 	emit := func(path string, named bool) {
+		if key := goldKey(path); named && key != "" {
+			errs = append(errs, fmt.Errorf("%s: a gold file (its records hold %q and no traj_data), not runs or predictions: give it with --gold", path, key))
+			return
+		}
 		recs, err := LoadPredictions(path, "")
 		if err != nil {
 			errs = append(errs, err)
@@ -146,6 +150,32 @@ func writeRecord(w io.Writer, p *model.Prediction) error {
 	}
 	_, err = w.Write(append(termsafe.JSON(b), '\n'))
 	return err
+}
+
+// goldKeys are keys of gold records (ContextBench gold, LocAgent ground
+// truth) that prediction records never hold.
+var goldKeys = []string{"gold_ctx", "init_ctx", "file_changes", "found_files_gt", "edit_functions"}
+
+// goldKey is the gold key the head of a file no trajectory format claims
+// holds, when it holds no traj_data: the file is gold, not predictions;
+// "" otherwise.
+func goldKey(path string) string {
+	if !isUnified(path) {
+		return ""
+	}
+	head, err := readHead(path)
+	if err != nil {
+		return ""
+	}
+	if bytes.Contains(head, []byte(`"traj_data"`)) {
+		return ""
+	}
+	for _, k := range goldKeys {
+		if bytes.Contains(head, []byte(`"`+k+`"`)) {
+			return k
+		}
+	}
+	return ""
 }
 
 // isUnified reports a file of unified records (or one LoadPredictions read
