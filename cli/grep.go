@@ -24,9 +24,12 @@ func newGrepCmd(env *Env) *cobra.Command {
 		Short: "Find text in the commands, outputs, thoughts and tasks of many runs",
 		Long: `grep prints every line of an action's command, thought or output, and of a
 run's task, that PATTERN (a Go regular expression, RE2) matches, as
-"instance:action: line" ("instance:task: line"), ripgrep-like. RUN is a run
-file, a folder or an archive (.tar.gz, .tgz, .tar, .zip) of them. Control
-characters in what is printed are made visible, never passed to the terminal.
+"file:instance:action: line" ("file:instance:task: line"), ripgrep-like;
+-l prints "file:instance" once per matching run. The file is where the run
+was read ("page.json#2" for the second run of a file of several), so two
+runs of one task by two models stay apart. RUN is a run file, a folder or
+an archive (.tar.gz, .tgz, .tar, .zip) of them. Control characters in what
+is printed are made visible, never passed to the terminal.
 
 Exit status: 0 when something matched, 1 when nothing did, 2 on an error (a
 file that could not be read is reported and the others still searched).`,
@@ -66,7 +69,11 @@ file that could not be read is reported and the others still searched).`,
 						failed = true
 					}
 					for i := range runs {
-						n, werr := m.Run(w, &runs[i])
+						label := f
+						if len(runs) > 1 {
+							label = fmt.Sprintf("%s#%d", f, i+1)
+						}
+						n, werr := m.Run(w, &runs[i], label)
 						if werr != nil {
 							return werr
 						}
@@ -88,7 +95,7 @@ file that could not be read is reported and the others still searched).`,
 	}
 	f := cmd.Flags()
 	f.BoolVarP(&o.IgnoreCase, "ignore-case", "i", false, "match letters of either case")
-	f.BoolVarP(&o.FilesOnly, "files-with-matches", "l", false, "print each matching run's instance once")
+	f.BoolVarP(&o.FilesOnly, "files-with-matches", "l", false, "print each matching run once, as file:instance")
 	f.StringVar(&color, "color", "auto", "colour the output: auto (on a terminal), always or never")
 	return cmd
 }

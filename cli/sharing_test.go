@@ -23,11 +23,11 @@ func TestSharingOnRealRuns(t *testing.T) {
 	mini := filepath.Join(formats, "mini-swe-agent-v1")
 
 	code, out, _ := exec(t, "grep", "-l", "weighted mean", mini)
-	if code != 0 || out != "pydata__xarray-4075\n" {
+	if code != 0 || out != filepath.Join(mini, "pydata__xarray-4075.traj.json")+":pydata__xarray-4075\n" {
 		t.Errorf("grep -l: exit %d %q", code, out)
 	}
 	code, out, _ = exec(t, "grep", "-i", "SECURE_REFERRER_POLICY", mini)
-	if code != 0 || !strings.HasPrefix(out, "django__django-12419:task: ") || strings.Contains(out, "pydata__xarray-4075") {
+	if code != 0 || !strings.HasPrefix(out, filepath.Join(mini, "django__django-12419.traj.json")+":django__django-12419:task: ") || strings.Contains(out, "pydata__xarray-4075") {
 		t.Errorf("grep: exit %d %.200q", code, out)
 	}
 

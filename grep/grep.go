@@ -59,10 +59,16 @@ const (
 )
 
 // Run writes the matching lines of one run and returns how many there were
-// (with FilesOnly, at most one line is written).
-func (m *Matcher) Run(w io.Writer, run *model.Run) (int, error) {
+// (with FilesOnly, at most one line is written). file names the run where
+// it was read ("runs/a.traj.json", "page.json#2" for the second run of a
+// file of several; "" for none): two runs of one instance by two models are
+// two files, and every line says which.
+func (m *Matcher) Run(w io.Writer, run *model.Run, file string) (int, error) {
 	n := 0
 	id := termsafe.Line(run.InstanceID)
+	if file != "" {
+		id = termsafe.Line(file) + ":" + id
+	}
 	emit := func(where, text string) (bool, error) {
 		for _, line := range strings.Split(text, "\n") {
 			loc := m.re.FindStringIndex(line)

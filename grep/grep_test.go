@@ -38,7 +38,7 @@ func TestRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		var b strings.Builder
-		n, err := m.Run(&b, sample())
+		n, err := m.Run(&b, sample(), "")
 		if err != nil || b.String() != c.want || (n == 0) != (c.want == "") {
 			t.Errorf("%s: %d matches\n%q\nwant\n%q", c.name, n, b.String(), c.want)
 		}
@@ -53,8 +53,19 @@ func TestLongLine(t *testing.T) {
 	run := &model.Run{InstanceID: "x", Actions: []model.Action{{Command: strings.Repeat("a", 5000) + "NEEDLE" + strings.Repeat("b", 5000)}}}
 	m, _ := New("NEEDLE", Options{})
 	var b strings.Builder
-	m.Run(&b, run)
+	m.Run(&b, run, "")
 	if out := b.String(); len(out) > maxShown+40 || !strings.Contains(out, "NEEDLE") || !strings.HasPrefix(out, "x:1: …") || !strings.HasSuffix(out, "…\n") {
 		t.Errorf("%d bytes: %.80q", len(out), out)
+	}
+}
+
+// A run is named by its file, so two models' runs of one task stay apart.
+func TestRunNamesItsFile(t *testing.T) {
+	m, _ := New("crash", Options{FilesOnly: true})
+	var b strings.Builder
+	m.Run(&b, sample(), "qwen_8b/o__r-1.traj.json")
+	m.Run(&b, sample(), "qwen_32b/o__r-1.traj.json")
+	if want := "qwen_8b/o__r-1.traj.json:o__r-1\nqwen_32b/o__r-1.traj.json:o__r-1\n"; b.String() != want {
+		t.Errorf("%q, want %q", b.String(), want)
 	}
 }

@@ -500,7 +500,7 @@ func (s *Set) Grep(q string) map[int]bool {
 		}
 		for row, r := range refs {
 			if r.src == k && r.index >= 0 && r.index < len(runs) {
-				if n, _ := m.Run(io.Discard, &runs[r.index]); n > 0 {
+				if n, _ := m.Run(io.Discard, &runs[r.index], ""); n > 0 {
 					out[row] = true
 				}
 			}
