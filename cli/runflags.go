@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"strings"
+
 	"github.com/spf13/pflag"
 
+	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/scoring/symbols"
 )
 
@@ -18,6 +21,11 @@ func (o *viewOptions) addRunFlags(f *pflag.FlagSet, instance string) {
 	f.StringVar(&o.instance, "instance", "", instance)
 	f.StringVar(&o.lens, "lens", "contextbench", "contextbench (the evaluator's steps) or observed (what each action displayed)")
 	f.StringVar(&o.semantics, "semantics", "contextbench", "contextbench (upstream parity) or fixed")
-	f.StringVar(&o.inputFormat, "input-format", "", "force the runs' format instead of detecting it (see --help for names)")
+	f.StringVar(&o.inputFormat, "input-format", "", inputFormatHelp("runs'"))
 	f.DurationVar(&o.parseTimeout, "parse-timeout", symbols.DefaultTimeout, "give up parsing one file for symbols after this long (its symbols are then missing)")
+}
+
+// inputFormatHelp is --input-format's usage, naming every format it takes.
+func inputFormatHelp(whose string) string {
+	return "force the " + whose + " format instead of detecting it: " + strings.Join(parsers.Formats(), ", ")
 }

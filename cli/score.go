@@ -74,7 +74,7 @@ run has none.`,
 	f.StringVar(&o.semantics, "semantics", "contextbench", "contextbench (upstream parity) or fixed")
 	f.StringVar(&o.lens, "lens", "contextbench", "steps to score: contextbench (the evaluator's) or observed (what each action displayed; see README)")
 	f.StringVar(&o.format, "format", "", "stdout format: jsonl, json, text or csv (default jsonl, or none with --out)")
-	f.StringVar(&o.predFormat, "input-format", "", "force the predictions' format instead of detecting it")
+	f.StringVar(&o.predFormat, "input-format", "", inputFormatHelp("predictions'"))
 	f.StringVar(&o.predFormat, "pred-format", "", "")
 	f.MarkDeprecated("pred-format", "use --input-format")
 	f.IntVar(&o.workers, "workers", 0, "instances scored in parallel (default: all cores)")

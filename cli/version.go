@@ -35,7 +35,13 @@ func formatVersion(bi *debug.BuildInfo) string {
 	if len(rev) > 12 {
 		rev = rev[:12]
 	}
-	if rev == "" {
+	switch {
+	case rev == "" && v == "(devel)":
+		// GOFLAGS=-buildvcs=false, or a copy of the tree without .git.
+		return "(devel: no version stamped; build from a git checkout with go build -buildvcs=true)"
+	case rev == "" || strings.Contains(v, rev):
+		// A release, or Go's pseudo-version of the commit
+		// (v0.0.0-20261127092541-07ce90995603+dirty).
 		return v
 	}
 	return strings.TrimSpace(v + " (" + rev + modified + ")")

@@ -13,7 +13,8 @@ func TestFormatVersion(t *testing.T) {
 		want     string
 	}{
 		{"v1.2.3", nil, "v1.2.3"},
-		{"", nil, "(devel)"},
+		{"", nil, "(devel: no version stamped; build from a git checkout with go build -buildvcs=true)"},
+		{"v0.0.0-20261127092541-07ce90995603+dirty", map[string]string{"vcs.revision": "07ce90995603aaaa", "vcs.modified": "true"}, "v0.0.0-20261127092541-07ce90995603+dirty"},
 		{"(devel)", map[string]string{"vcs.revision": "0123456789abcdef0123", "vcs.modified": "false"}, "(devel) (0123456789ab)"},
 		{"(devel)", map[string]string{"vcs.revision": "abc", "vcs.modified": "true"}, "(devel) (abc, modified)"},
 	}
