@@ -4,6 +4,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/trajscope/trajscope/parsers"
 )
 
 func TestFormatVersion(t *testing.T) {
@@ -54,5 +56,18 @@ func TestUsageErrorsExit2(t *testing.T) {
 	_, errs, _ := run(t, "score", "--gold", "g")
 	if !strings.Contains(errs, "--pred") || strings.Contains(errs, "--gold") {
 		t.Errorf("score --gold g: %q should name only the missing --pred", errs)
+	}
+}
+
+// --input-format's help names every format it takes, in every command that
+// has it.
+func TestInputFormatHelpListsFormats(t *testing.T) {
+	for _, cmd := range []string{"view", "compare", "export", "score"} {
+		out, _, code := run(t, cmd, "--help")
+		for _, name := range parsers.Formats() {
+			if code != 0 || !strings.Contains(out, name) {
+				t.Errorf("%s --help: exit %d, no %q", cmd, code, name)
+			}
+		}
 	}
 }
