@@ -64,3 +64,36 @@ func TestAutoplayOption(t *testing.T) {
 	}
 	var _ tea.Model = m
 }
+
+// Changing the speed while playing goes on playing at the new speed: the
+// old tick is dropped and a new one starts (playback froze before).
+func TestSpeedChangeKeepsPlaying(t *testing.T) {
+	a := demoAnalysis(t)
+	m := newModel(t, a, Options{Autoplay: true}, 120, 40)
+	old := tick
+	defer func() { tick = old }()
+	tick = func(d time.Duration, f func(time.Time) tea.Msg) tea.Cmd {
+		return func() tea.Msg { return f(time.Time{}) }
+	}
+	var asked []time.Duration
+	stale := tickMsg{m.tickGen}
+	for _, k := range []string{"+", "-", "-"} {
+		before := m.Current()
+		_, cmd := m.Update(press(k))
+		asked = append(asked, m.Interval())
+		if cmd == nil {
+			t.Fatalf("%q while playing: no tick scheduled", k)
+		}
+		m.Update(cmd())
+		if m.Current() != before+1 || !m.playing {
+			t.Errorf("%q: at %d after the new tick, want %d", k, m.Current(), before+1)
+		}
+	}
+	if len(asked) != 3 || asked[0] >= asked[1] || asked[1] >= asked[2] {
+		t.Errorf("intervals asked for %v: faster, then slower twice", asked)
+	}
+	at := m.Current()
+	if m.Update(stale); m.Current() != at {
+		t.Error("a tick from before the speed change still steps")
+	}
+}

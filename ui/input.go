@@ -89,9 +89,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Play):
 		return m.togglePlay()
 	case key.Matches(k, keys.Faster):
-		m.setSpeed(m.speed + 1)
+		return m.setSpeed(m.speed + 1)
 	case key.Matches(k, keys.Slower):
-		m.setSpeed(m.speed - 1)
+		return m.setSpeed(m.speed - 1)
 	case key.Matches(k, keys.Lens):
 		m.ctx.Lens = 1 - m.ctx.Lens
 		m.ctx.Rev++

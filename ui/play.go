@@ -80,14 +80,19 @@ func (m *Model) Current() int { return m.ctx.Cur }
 // Interval is the autoplay interval.
 func (m *Model) Interval() time.Duration { return speeds[m.speed] }
 
-func (m *Model) setSpeed(i int) {
+// setSpeed changes the autoplay interval. While playing, the tick pending
+// at the old speed is dropped (its generation is stale) and one at the new
+// speed starts: without it playback would stop on the spot.
+func (m *Model) setSpeed(i int) tea.Cmd {
 	i = max(0, min(i, len(speeds)-1))
 	m.speed = i
 	m.ctx.Speed = speedLabel(i)
 	m.status = "autoplay " + m.ctx.Speed
-	if m.playing {
-		m.tickGen++
+	if !m.playing {
+		return nil
 	}
+	m.tickGen++
+	return m.nextTick()
 }
 
 // edit opens a repository file at a line in the user's editor. Only the
