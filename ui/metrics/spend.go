@@ -68,6 +68,10 @@ func (m *Model) spendView() string {
 	soFar.Timed = total.Timed
 	step.Timed = total.Timed
 	info := []string{"this step: " + display.SpendWords(step), "so far: " + display.SpendWords(soFar), "run: " + display.SpendWords(total)}
+	if split := display.TokenSplit(total.Tokens); split != "" && total.Tokens.CacheRead+total.Tokens.CacheWrite > 0 {
+		// Where the tokens went: the cache is most of an agent's.
+		info[2] += " (" + split + ")"
+	}
 	rows := []struct {
 		name string
 		vals []float64
