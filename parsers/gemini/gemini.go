@@ -208,7 +208,6 @@ type builder struct {
 	seenCall map[string]bool
 	// agentCall maps a sub-agent's id to the call that ran it.
 	agentCall map[string]int
-	files     int
 }
 
 // conversation adds a conversation's messages as agent's.
