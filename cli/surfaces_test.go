@@ -215,6 +215,15 @@ func mustRun(t *testing.T, args ...string) string {
 	return out
 }
 
+// empty is n runs of which nothing is said yet.
+func empty(n int) []said {
+	out := make([]said, n)
+	for k := range out {
+		out[k] = said{}
+	}
+	return out
+}
+
 // figure writes a number the way every fact holds it.
 func figure(v float64) string { return strconv.FormatFloat(v, 'f', 6, 64) }
 
@@ -400,10 +409,7 @@ func runListFacts(t *testing.T, s sample) []said {
 // compareFacts reads compare --json of the run beside itself (or a page's
 // two variants side by side) under each lens.
 func compareFacts(t *testing.T, s sample) []said {
-	out := make([]said, s.runs)
-	for k := range out {
-		out[k] = said{}
-	}
+	out := empty(s.runs)
 	for _, l := range lensNames {
 		args := []string{"compare", s.file, s.file, "--json", "--lens", l}
 		if s.runs == 2 {
@@ -442,10 +448,7 @@ func compareFacts(t *testing.T, s sample) []said {
 // lens's are the evaluator's records; the observed lens's are read as view
 // reads them.
 func convertFacts(t *testing.T, s sample) []said {
-	out := make([]said, s.runs)
-	for k := range out {
-		out[k] = said{}
-	}
+	out := empty(s.runs)
 	for _, l := range lensNames {
 		args := []string{"convert", s.file, "--lens", l}
 		if l == "observed" {
@@ -550,10 +553,7 @@ func exportFacts(t *testing.T, s sample) []said {
 // scoreFacts reads score --format json under each lens: the evaluator's
 // rows and trajscope's extras.
 func scoreFacts(t *testing.T, s sample) []said {
-	out := make([]said, s.runs)
-	for k := range out {
-		out[k] = said{}
-	}
+	out := empty(s.runs)
 	for _, l := range lensNames {
 		args := append([]string{"score", "--pred", s.file, "--format", "json", "--lens", l}, s.args...)
 		var doc struct {
