@@ -153,9 +153,20 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 	defer closeBatch()
 	log := newBatchLog(stderr, len(instances), o.parseTimeout)
 	batch.Analyze, batch.Done = analyze, func(i int, r *model.Result) { log.row(i, r) }
-	results, analyses := batch.Run(instances)
+	var stories []*story.Story
+	if analyze {
+		// Told while each checkout is open: the diagnosis resolves the
+		// runs' search hits against the repository.
+		stories = make([]*story.Story, len(instances))
+		batch.Analysed = func(i int, a *scoring.Analysis) {
+			if a != nil {
+				stories[i] = story.Tell(a)
+			}
+		}
+	}
+	results, _ := batch.Run(instances)
 	log.finish()
-	res := report.NewResults(results, tell(analyses), sem)
+	res := report.NewResults(results, stories, sem)
 	res.SetTasks(instances)
 	if out != nil {
 		w := bufio.NewWriter(out)
@@ -330,19 +341,4 @@ func countLines(path string) int {
 			blank = false
 		}
 	}
-}
-
-// tell tells the story of each analysed instance (nil stays nil), or
-// returns nil when nothing was analysed.
-func tell(analyses []*scoring.Analysis) []*story.Story {
-	if analyses == nil {
-		return nil
-	}
-	out := make([]*story.Story, len(analyses))
-	for i, a := range analyses {
-		if a != nil {
-			out[i] = story.Tell(a)
-		}
-	}
-	return out
 }

@@ -63,6 +63,12 @@ func TestSurfacesAgree(t *testing.T) {
 	if len(samples) < 8 {
 		t.Fatalf("%d samples", len(samples))
 	}
+	checkSurfaces(t, samples)
+}
+
+// checkSurfaces runs every surface on every sample and compares what they
+// say of each run.
+func checkSurfaces(t *testing.T, samples []sample) {
 	for _, s := range samples {
 		t.Run(s.name, func(t *testing.T) {
 			byName := map[string][]said{}
@@ -135,7 +141,14 @@ func edgeSamples(t *testing.T) []sample {
 		t.Fatal(err)
 	}
 	prefixed := write(t, filepath.Join(in("prefixed"), "qwen_8b__pricebook__pricebook-42.traj.json"), string(data))
+	// A git repository (released after its last instance) and a gold file
+	// only a search listed: score's diagnosis must resolve the hit while
+	// the checkout is open, as view's does.
+	gitRepo, gitGold := gitVectorRepo(t)
+	searched := write(t, filepath.Join(in("searched"), "owner__repo-1.traj.json"), miniTraj(
+		[]string{exploreEcho("pkg/mod.py", 4, 5), "grep -rl Y pkg"}, []string{"ok", "pkg/util.py"}, "File: pkg/mod.py\nLines: 4-5"))
 	return []sample{
+		{name: "search hit in a git repository", file: searched, runs: 1, args: []string{"--gold", gitGold, "--repo", gitRepo}, score: true},
 		{name: "demo", file: demoTraj, runs: 1, args: repo, score: true},
 		{name: "demo fixed semantics", file: demoTraj, runs: 1, args: append([]string{"--semantics", "fixed"}, repo...), score: true},
 		{name: "demo without repository", file: demoTraj, runs: 1, args: []string{"--gold", demoGold}},
@@ -215,6 +228,21 @@ func mustRun(t *testing.T, args ...string) string {
 	return out
 }
 
+// runSteppable runs a command that steps through a run (compare, export);
+// empty reports that it refused the run for having no actions, as it must:
+// what it says of the run is then only that.
+func runSteppable(t *testing.T, args ...string) (out string, empty bool) {
+	t.Helper()
+	code, out, errs := exec(t, args...)
+	if code != 0 && strings.Contains(errs, "no actions") {
+		return "", true
+	}
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, errs)
+	}
+	return out, false
+}
+
 // empty is n runs of which nothing is said yet.
 func empty(n int) []said {
 	out := make([]said, n)
@@ -276,6 +304,7 @@ func viewJSONFacts(t *testing.T, s sample) []said {
 	var out []said
 	for k := 0; k < s.runs; k++ {
 		var doc struct {
+			Actions []any                  `json:"actions"`
 			Lenses  map[string]lensFigures `json:"lenses"`
 			Outcome outcomeJSONFacts       `json:"outcome"`
 			Missing string                 `json:"repository_missing"`
@@ -286,7 +315,7 @@ func viewJSONFacts(t *testing.T, s sample) []said {
 		if err := json.Unmarshal([]byte(mustRun(t, withRun(s, k, "view", s.file, "--json")...)), &doc); err != nil {
 			t.Fatal(err)
 		}
-		f := said{"exit": doc.Outcome.ExitStatus, "rejected": strconv.Itoa(doc.Outcome.Rejected),
+		f := said{"actions": strconv.Itoa(len(doc.Actions)), "exit": doc.Outcome.ExitStatus, "rejected": strconv.Itoa(doc.Outcome.Rejected),
 			"tokens": strconv.Itoa(doc.Outcome.Tokens), "norepo": strconv.FormatBool(doc.Missing != "")}
 		for _, l := range lensNames {
 			lf := doc.Lenses[l]
@@ -379,6 +408,7 @@ func runListFacts(t *testing.T, s sample) []said {
 	var rows []struct {
 		Path       string                 `json:"path"`
 		ExitStatus string                 `json:"exit_status"`
+		Actions    int                    `json:"actions"`
 		Rejected   int                    `json:"rejected_submits"`
 		Tokens     int                    `json:"tokens"`
 		NoRepo     string                 `json:"no_repository"`
@@ -396,7 +426,7 @@ func runListFacts(t *testing.T, s sample) []said {
 		if !r.Analysed {
 			t.Errorf("run list row not analysed")
 		}
-		f := said{"exit": r.ExitStatus, "rejected": strconv.Itoa(r.Rejected), "tokens": strconv.Itoa(r.Tokens), "norepo": strconv.FormatBool(r.NoRepo != "")}
+		f := said{"actions": strconv.Itoa(r.Actions), "exit": r.ExitStatus, "rejected": strconv.Itoa(r.Rejected), "tokens": strconv.Itoa(r.Tokens), "norepo": strconv.FormatBool(r.NoRepo != "")}
 		for _, l := range lensNames {
 			lf := r.Lenses[l]
 			lf.put(f, l)
@@ -417,6 +447,7 @@ func compareFacts(t *testing.T, s sample) []said {
 		}
 		var doc struct {
 			Runs []struct {
+				Actions    int    `json:"actions"`
 				Steps      int    `json:"steps"`
 				Error      string `json:"error"`
 				NoGold     bool   `json:"no_gold"`
@@ -429,11 +460,19 @@ func compareFacts(t *testing.T, s sample) []said {
 				Found      int                `json:"spans_found"`
 			} `json:"runs"`
 		}
-		if err := json.Unmarshal([]byte(mustRun(t, append(args, s.args...)...)), &doc); err != nil {
+		text, empty := runSteppable(t, append(args, s.args...)...)
+		if empty {
+			for k := range out {
+				out[k]["actions"] = "0"
+			}
+			continue
+		}
+		if err := json.Unmarshal([]byte(text), &doc); err != nil {
 			t.Fatal(err)
 		}
 		for k := range out {
 			r := doc.Runs[k]
+			out[k]["actions"] = strconv.Itoa(r.Actions)
 			f := out[k]
 			f["steps/"+l], f["error/"+l], f["exit"] = strconv.Itoa(r.Steps), r.Error, r.ExitStatus
 			if r.Error == "" {
@@ -505,7 +544,10 @@ func exportFacts(t *testing.T, s sample) []said {
 	var out []said
 	for k := 0; k < s.runs; k++ {
 		page := filepath.Join(t.TempDir(), "run.html")
-		mustRun(t, withRun(s, k, "export", s.file, "-o", page)...)
+		if _, empty := runSteppable(t, withRun(s, k, "export", s.file, "-o", page)...); empty {
+			out = append(out, said{"actions": "0"})
+			continue
+		}
 		html, err := os.ReadFile(page)
 		if err != nil {
 			t.Fatal(err)
@@ -515,6 +557,7 @@ func exportFacts(t *testing.T, s sample) []said {
 			t.Fatal("the page holds no data")
 		}
 		var data struct {
+			N int `json:"n"`
 			L []struct {
 				NumSteps int           `json:"numSteps"`
 				Error    string        `json:"error"`
@@ -530,7 +573,7 @@ func exportFacts(t *testing.T, s sample) []said {
 		if err := json.Unmarshal(m[1], &data); err != nil {
 			t.Fatalf("page data: %v", err)
 		}
-		f := said{}
+		f := said{"actions": strconv.Itoa(data.N)}
 		for i, l := range lensNames {
 			ld := data.L[i]
 			f["steps/"+l], f["error/"+l] = strconv.Itoa(ld.NumSteps), ld.Error
@@ -575,7 +618,8 @@ func scoreFacts(t *testing.T, s sample) []said {
 						Input, Output, CacheRead, CacheWrite int
 					} `json:"tokens"`
 					Lenses map[string]struct {
-						Steps     int `json:"steps"`
+						Error     string `json:"error"`
+						Steps     int    `json:"steps"`
 						Diagnosis struct {
 							Spans      []any          `json:"spans"`
 							SpanCounts map[string]int `json:"span_counts"`
@@ -597,7 +641,13 @@ func scoreFacts(t *testing.T, s sample) []said {
 			if r.Error != "" {
 				continue
 			}
-			f["cov/"+l], f["auc/"+l], f["red/"+l] = figure(r.Final.Line.Coverage), figure(r.Trajectory.AUC["line"]), figure(r.Trajectory.Redundancy["line"])
+			if e := r.Extras; e != nil && e.Lenses[l].Error != "" {
+				// The row's figures measure nothing (no gold): the
+				// extras say so, as every surface does.
+				f["error/"+l] = e.Lenses[l].Error
+			} else {
+				f["cov/"+l], f["auc/"+l], f["red/"+l] = figure(r.Final.Line.Coverage), figure(r.Trajectory.AUC["line"]), figure(r.Trajectory.Redundancy["line"])
+			}
 			if e := r.Extras; e != nil {
 				f["exit"], f["rejected"] = e.ExitStatus, strconv.Itoa(e.Rejected)
 				f["tokens"] = "0"
@@ -607,7 +657,7 @@ func scoreFacts(t *testing.T, s sample) []said {
 				for _, ll := range lensNames {
 					le := e.Lenses[ll]
 					f["steps/"+ll] = strconv.Itoa(le.Steps)
-					if ll == l {
+					if ll == l && le.Error == "" {
 						c := le.Diagnosis.SpanCounts
 						if len(le.Diagnosis.Spans) == 0 {
 							c = le.Diagnosis.FileCounts

@@ -67,6 +67,10 @@ type LensExtras struct {
 	// showed, re-reads included (the leaderboard's lines per step).
 	Steps     int `json:"steps"`
 	ReadLines int `json:"read_lines"`
+	// Error says why the lens has no figures to show where the evaluator's
+	// row has some: against a gold the semantics reads as empty ("no_gold")
+	// every coverage is the evaluator's arithmetic on nothing (story.Lens).
+	Error string `json:"error,omitempty"`
 }
 
 // Tokens is a run's token usage summed over its actions, as its format
@@ -109,6 +113,7 @@ func NewExtras(st *story.Story) *Extras {
 			Diagnosis:         diag[l],
 			IR:                ir.Evaluate(a, l),
 			Steps:             st.Lenses[l].Steps,
+			Error:             st.Lenses[l].Error,
 		}
 		if n := len(a.Lenses[l].Actions); n > 0 {
 			le.ReadLines = int(a.Lenses[l].Actions[n-1].CumRead)

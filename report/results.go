@@ -239,6 +239,12 @@ func writeLensText(w io.Writer, lens string, le *LensExtras) {
 	if le == nil {
 		return
 	}
+	if le.Error != "" {
+		fmt.Fprintf(w, "  lens %s: not scored: %s\n", lens, le.Error)
+		if le.Error == "no_gold" {
+			return // the evaluator's figures above measure nothing
+		}
+	}
 	u := le.UsageDropUnion
 	fmt.Fprintf(w, "  lens %s: usage drop, union of steps → final (lines): %.3f (%d gold lines seen, %d in the final context)\n", lens, u.Drop, u.Seen, u.Kept)
 	if d := le.Diagnosis; d != nil {

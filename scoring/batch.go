@@ -65,6 +65,12 @@ type Batch struct {
 	// Analyze makes Run keep each instance's full Analysis (both lenses and
 	// per-action views) as well as its result.
 	Analyze bool
+	// Analysed, when set with Analyze, is called with each analysis (nil
+	// for an error row) while its repository is still open: what reads
+	// files after scoring (a diagnosis resolving search hits) must run
+	// here, since a checkout is released after its last instance and its
+	// files then read as absent.
+	Analysed func(i int, a *Analysis)
 	// Lens is the lens whose steps the result rows score: the reference
 	// evaluator's (the zero value) or what each action displayed (see
 	// observed.Prediction).
@@ -161,6 +167,9 @@ func (b Batch) Run(instances []Instance) (results []model.Result, analyses []*An
 			for i := range next {
 				var a *Analysis
 				results[i], a = b.one(instances[i], keys[i], open)
+				if b.Analysed != nil && b.Analyze {
+					b.Analysed(i, a)
+				}
 				if keys[i].ok {
 					release(keys[i].key)
 				}
