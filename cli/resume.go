@@ -9,6 +9,8 @@ import (
 
 	"github.com/trajscope/trajscope/inputfile"
 	"github.com/trajscope/trajscope/internal/atomicfile"
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/gold"
 	"github.com/trajscope/trajscope/report"
 	"github.com/trajscope/trajscope/scoring"
 )
@@ -21,6 +23,20 @@ type resumed struct {
 	sum  scoring.Summarizer
 	done map[string]int
 	keep int64 // bytes of complete lines
+	// scored are the ids of the rows that are not error rows: each must
+	// be an instance of the gold.
+	scored []string
+}
+
+// ofGold refuses a file whose scored rows name instances the gold has not:
+// the results of another benchmark, not an interrupted run of this one.
+func (r *resumed) ofGold(gs *gold.Set, sem model.Semantics, path string) error {
+	for _, id := range r.scored {
+		if _, ok := gs.Lookup(id, sem); !ok {
+			return fmt.Errorf("--resume: %s holds a scored row of %q, which the gold has no instance of: not an interrupted run of this score (nothing was changed)", safe(path), safe(id))
+		}
+	}
+	return nil
 }
 
 // readResumed reads FILE for --resume; a missing file is an empty start.
@@ -35,6 +51,12 @@ func readResumed(path string, stderr io.Writer) (*resumed, error) {
 	}
 	end := bytes.LastIndexByte(b, '\n') + 1
 	if tail := bytes.TrimSpace(b[end:]); len(tail) > 0 {
+		// Only the start of a result row (as score writes it) is an
+		// interrupted run's last line; anything else is not this file's
+		// to cut.
+		if !bytes.HasPrefix(b[end:], []byte(`{"instance_id": "`)) && !bytes.HasPrefix([]byte(`{"instance_id": "`), b[end:]) {
+			return nil, fmt.Errorf("--resume: %s: its last line (%d bytes) is not the start of a result row; it is not the results of an interrupted score (nothing was changed)", safe(path), len(b)-end)
+		}
 		fmt.Fprintf(stderr, "trajscope: --resume: %s: the last line is incomplete (%d bytes, an interrupted run's): it is scored again\n", safe(path), len(b)-end)
 	}
 	r.keep = int64(end)
@@ -51,6 +73,9 @@ func readResumed(path string, stderr io.Writer) (*resumed, error) {
 	for i := range rows {
 		r.sum.Add(&rows[i].Result)
 		r.done[rows[i].Result.InstanceID]++
+		if rows[i].Result.Error == "" {
+			r.scored = append(r.scored, rows[i].Result.InstanceID)
+		}
 	}
 	return r, nil
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,6 +71,26 @@ func TestScoreResume(t *testing.T) {
 	_, errs, code := run(t, "score", "--gold", exGold, "--pred", big, "--repo", exRepo, "--out", other, "--resume")
 	if b, _ := os.ReadFile(other); code != exitRuntime || !strings.Contains(errs, "nothing was changed") || string(b) != "{\"instance_id\": \"x\"}\nnot a row\n" {
 		t.Errorf("a foreign file: exit %d, %q, now %q", code, errs, b)
+	}
+	// A file with no complete line that is not the start of a row (a JSON
+	// document on one line, a binary file), and rows of another gold's
+	// instances, are not an interrupted score's either: never truncated.
+	rows, _, _ := run(t, "score", "--gold", exGold, "--pred", big, "--repo", exRepo)
+	first, _, _ := strings.Cut(rows, "\n")
+	var row map[string]any
+	json.Unmarshal([]byte(first), &row)
+	foreign := strings.Replace(first, `{"instance_id": "`+row["instance_id"].(string)+`"`, `{"instance_id": "someone__else-9"`, 1) + "\n"
+	for _, c := range []struct{ name, body, why string }{
+		{"doc.json", `{"results": [], "note": "one line, no newline"}`, "not the start of a result row"},
+		{"blob.bin", "\x00\x01\x02binary\xff", "not the start of a result row"},
+		{"other.jsonl", foreign, `which the gold has no instance of`},
+	} {
+		f := filepath.Join(dir, c.name)
+		os.WriteFile(f, []byte(c.body), 0o644)
+		_, errs, code := run(t, "score", "--gold", exGold, "--pred", big, "--repo", exRepo, "--out", f, "--resume")
+		if b, _ := os.ReadFile(f); code == 0 || !strings.Contains(errs, c.why) || !strings.Contains(errs, "nothing was changed") || string(b) != c.body {
+			t.Errorf("%s: exit %d, %q, now %q", c.name, code, errs, b)
+		}
 	}
 	if _, errs, code := run(t, "score", "--gold", exGold, "--pred", big, "--repo", exRepo, "--resume"); code != exitUsage || !strings.Contains(errs, "--resume continues an --out FILE") {
 		t.Errorf("--resume without --out: exit %d, %q", code, errs)

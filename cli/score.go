@@ -100,6 +100,17 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 		if done, err = readResumed(o.out, stderr); err != nil {
 			return err
 		}
+	}
+	goldSet, err := gold.Load(o.gold)
+	if err != nil {
+		return err
+	}
+	if o.resume {
+		// Rows of another gold's instances are another run's results:
+		// nothing of the file is touched.
+		if err := done.ofGold(goldSet, sem, o.out); err != nil {
+			return err
+		}
 		out, err = openResumed(o.out, done, o.gold, o.pred)
 	} else {
 		out, err = createOut("--out", o.out, stdout, o.gold, o.pred)
@@ -109,10 +120,6 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 	}
 	defer out.Abort()
 
-	goldSet, err := gold.Load(o.gold)
-	if err != nil {
-		return err
-	}
 	for _, p := range goldSet.Problems() {
 		printError(stderr, "warning: ", p)
 	}
