@@ -102,7 +102,7 @@ func runConvert(o *convertOptions, paths []string) error {
 		// Records are redacted as text: markers hold no JSON syntax, and a
 		// home path keeps its depth, so the records score as before.
 		red = &redact.Redactor{}
-		rw := red.Writer(w)
+		rw := red.JSONWriter(w)
 		defer rw.Close()
 		w = rw
 	}

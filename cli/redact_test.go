@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,5 +63,34 @@ func TestRedact(t *testing.T) {
 	code, out, _ = exec(t, "view", dir, "--redact")
 	if code != 0 || strings.Contains(out, "alex") {
 		t.Errorf("view DIR --redact: exit %d\n%s", code, out)
+	}
+}
+
+// convert --redact writes valid records: a key on a removed patch line
+// ("\n-KEY" in the JSON string) or after an escaped control character is
+// replaced in the text, not together with the escape's letters, and the
+// records score as the originals do.
+func TestConvertRedactKeepsRecordsValid(t *testing.T) {
+	key := "sk-proj-" + "Zq8rT2vLm4Xw9Kp3Jd7Hs1Nc6Bf5Gy0A"
+	traj := miniTraj([]string{exploreEcho("pkg/mod.py", 4, 5)}, []string{"ok"}, "File: pkg/mod.py\nLines: 4-5")
+	var doc map[string]any
+	json.Unmarshal([]byte(traj), &doc)
+	doc["info"].(map[string]any)["submission"] = "--- a/pkg/mod.py\n+++ b/pkg/mod.py\n@@ -4,1 +4,1 @@\n-" + key + "\n+\x1b" + key + "\n"
+	b, _ := json.Marshal(doc)
+	f := write(t, filepath.Join(t.TempDir(), "owner__repo-1.traj.json"), string(b))
+	out, errs, code := run(t, "convert", f, "--redact")
+	var rec struct {
+		Patch string `json:"model_patch"`
+	}
+	if err := json.Unmarshal([]byte(out), &rec); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v: %s\n%s", code, err, out, errs)
+	}
+	if strings.Contains(out, key[:12]) || !strings.Contains(rec.Patch, "\n-[REDACTED:key]\n+\x1b[REDACTED:key]\n") {
+		t.Errorf("patch %q", rec.Patch)
+	}
+	recs := write(t, filepath.Join(t.TempDir(), "preds.jsonl"), out)
+	scored, _, _ := run(t, "score", "--gold", exGold, "--pred", recs, "--repo", exRepo)
+	if strings.Contains(scored, "invalid_prediction") || !strings.Contains(scored, `"num_steps": 1`) {
+		t.Errorf("the redacted record scores %s", scored)
 	}
 }

@@ -9,6 +9,7 @@ package redact
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -16,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/trajscope/trajscope/internal/lazyre"
+	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 )
 
@@ -47,11 +49,14 @@ type Redactor struct {
 func (r *Redactor) Text(s string) string {
 	var k, e, h int
 	s = keyRe().ReplaceAllStringFunc(s, func(m string) string {
-		if !isKey(m) {
+		// A long run of token characters may begin with a dash or an
+		// underscore before a key ("-sk-…" on a removed patch line).
+		core := strings.TrimLeft(m, "-_")
+		if !isKey(core) {
 			return m
 		}
 		k++
-		return KeyMark
+		return m[:len(m)-len(core)] + KeyMark
 	})
 	s = emailRe().ReplaceAllStringFunc(s, func(m string) string {
 		if strings.HasPrefix(m, "git@") || strings.HasSuffix(m, ".git") {
@@ -171,15 +176,23 @@ func (r *Redactor) texts(t model.Texts, n int) model.Texts {
 func (r *Redactor) Writer(w io.Writer) io.WriteCloser { return &lineWriter{r: r, w: w} }
 
 type lineWriter struct {
-	r   *Redactor
-	w   io.Writer
-	buf []byte
+	r    *Redactor
+	w    io.Writer
+	buf  []byte
+	json bool // lines of JSON: redact decoded string literals
+}
+
+func (l *lineWriter) redact(b []byte) []byte {
+	if l.json {
+		return l.r.jsonText(b)
+	}
+	return []byte(l.r.Text(string(b)))
 }
 
 func (l *lineWriter) Write(p []byte) (int, error) {
 	l.buf = append(l.buf, p...)
 	if i := bytes.LastIndexByte(l.buf, '\n'); i >= 0 {
-		if _, err := io.WriteString(l.w, l.r.Text(string(l.buf[:i+1]))); err != nil {
+		if _, err := l.w.Write(l.redact(l.buf[:i+1])); err != nil {
 			return 0, err
 		}
 		l.buf = append(l.buf[:0], l.buf[i+1:]...)
@@ -191,7 +204,56 @@ func (l *lineWriter) Close() error {
 	if len(l.buf) == 0 {
 		return nil
 	}
-	_, err := io.WriteString(l.w, l.r.Text(string(l.buf)))
+	_, err := l.w.Write(l.redact(l.buf))
 	l.buf = l.buf[:0]
 	return err
+}
+
+// JSONWriter redacts JSON lines written to w (convert's records): each
+// string literal is decoded, redacted and, when something was replaced,
+// encoded again; the rest of a line is kept byte for byte. A secret is
+// found in the text a reader sees, never in its escapes (`\n-KEY`, a
+// `\u001b` before a key), so every line stays valid JSON. Close writes the
+// last line.
+func (r *Redactor) JSONWriter(w io.Writer) io.WriteCloser {
+	return &lineWriter{r: r, w: w, json: true}
+}
+
+// jsonText redacts the string literals of one JSON text.
+func (r *Redactor) jsonText(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); {
+		if b[i] != '"' {
+			out = append(out, b[i])
+			i++
+			continue
+		}
+		end := i + 1
+		for end < len(b) && b[end] != '"' {
+			if b[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		if end >= len(b) {
+			return append(out, b[i:]...) // an unterminated string: as it is
+		}
+		lit := b[i : end+1]
+		var s string
+		if err := json.Unmarshal(lit, &s); err != nil {
+			out = append(out, lit...)
+		} else if red := r.Text(s); red == s {
+			out = append(out, lit...)
+		} else {
+			var enc bytes.Buffer
+			e := json.NewEncoder(&enc)
+			e.SetEscapeHTML(false)
+			e.Encode(red)
+			// As the record was written: runes a terminal acts on stay
+			// escaped.
+			out = append(out, termsafe.JSON(bytes.TrimSuffix(enc.Bytes(), []byte("\n")))...)
+		}
+		i = end + 1
+	}
+	return out
 }

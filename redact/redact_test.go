@@ -1,6 +1,8 @@
 package redact
 
 import (
+	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -61,5 +63,29 @@ func TestRunAndWriter(t *testing.T) {
 	w.Close()
 	if want := `{"a": "` + KeyMark + `"}` + "\n" + `{"b": "/home/[user]/z"}`; b.String() != want {
 		t.Errorf("writer: %q, want %q", b.String(), want)
+	}
+}
+
+// Redacting JSON lines finds secrets in the decoded text, never in the
+// escapes around them: a key after "\n-" (a removed patch line) or after
+// an escaped ESC is replaced and the line is still valid JSON.
+func TestJSONWriterKeepsJSONValid(t *testing.T) {
+	key := "sk-proj-" + strings.Repeat("Ab3xQ9", 6)
+	in := `{"instance_id": "a__b-1", "model_patch": "--- a/x\n+++ b/x\n-` + key + `\n+ok\n", "note": "\u001b` + key + `", "plain": "kept \u003c as is"}` + "\n"
+	var b bytes.Buffer
+	r := &Redactor{}
+	w := r.JSONWriter(&b)
+	w.Write([]byte(in))
+	w.Close()
+	out := b.String()
+	var doc map[string]string
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if strings.Contains(out, key[:12]) || doc["model_patch"] != "--- a/x\n+++ b/x\n-"+KeyMark+"\n+ok\n" || doc["note"] != "\x1b"+KeyMark {
+		t.Errorf("redacted:\n%s", out)
+	}
+	if !strings.Contains(out, `"plain": "kept \u003c as is"`) || !strings.Contains(out, `\u001b`) {
+		t.Errorf("untouched strings or escapes changed:\n%s", out)
 	}
 }
