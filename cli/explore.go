@@ -16,6 +16,7 @@ import (
 	"github.com/trajscope/trajscope/runset"
 	"github.com/trajscope/trajscope/story"
 	"github.com/trajscope/trajscope/ui"
+	"github.com/trajscope/trajscope/ui/runlist"
 )
 
 // explore shows an analysed run: the explorer on a terminal, otherwise the
@@ -28,6 +29,7 @@ func explore(env *Env, o *viewOptions, st *story.Story, lens model.Lens, local f
 		// holds the agents' descriptions).
 		r := &redact.Redactor{}
 		r.Run(a.Run)
+		a.Files.SetShown(r.Shown) // the repository's files the screens show
 		st = story.Tell(a)
 		defer fmt.Fprintf(env.Stderr, "trajscope: %s\n", r.Summary())
 	}
@@ -67,13 +69,61 @@ func (o *viewOptions) explorer(env *Env) bool {
 
 // browse shows the run list on the terminal.
 func browse(env *Env, o *viewOptions, set *runset.Set, lens model.Lens, title string) error {
-	b, err := ui.Browse(set, set.Open, title, ui.Options{
+	var runs runlist.Runs = set
+	open := ui.Opener(set.Open)
+	if o.redact {
+		r := &redact.Redactor{}
+		defer func() { fmt.Fprintf(env.Stderr, "trajscope: %s\n", r.Summary()) }()
+		runs, open = redactedList(set, r)
+	}
+	b, err := ui.Browse(runs, open, title, ui.Options{
 		Theme: o.theme, NoColor: noColor(o), Dark: true, Lens: lens, Editor: editor(),
 	})
 	if err != nil {
 		return usageError{err}
 	}
 	return program(env, o, b)
+}
+
+// redactedList is the run list and its opener with --redact: the rows as
+// the list shows them, and each run opened, redacted as explore redacts
+// one run.
+func redactedList(set *runset.Set, r *redact.Redactor) (runlist.Runs, ui.Opener) {
+	return redactedRuns{set, r}, func(pos int) (*story.Story, func(string) string, error) {
+		st, local, err := set.Open(pos)
+		if st != nil {
+			r.Run(st.A.Run)
+			st.A.Files.SetShown(r.Shown)
+			st = story.Tell(st.A)
+		}
+		return st, local, err
+	}
+}
+
+// redactedRuns is a run list whose rows and notes are redacted (--redact).
+type redactedRuns struct {
+	*runset.Set
+	r *redact.Redactor
+}
+
+func (x redactedRuns) Rows() []story.Row {
+	rows := x.Set.Rows()
+	for i := range rows {
+		// What the list shows of a run: its id, file, agent, model,
+		// outcome and notes.
+		row, t := &rows[i], x.r.Text
+		row.ID, row.Path, row.Agent, row.Model = t(row.ID), t(row.Path), t(row.Agent), t(row.Model)
+		row.ExitStatus, row.Note, row.NoRepo = t(row.ExitStatus), t(row.Note), t(row.NoRepo)
+	}
+	return rows
+}
+
+func (x redactedRuns) Warnings() []string {
+	ws := x.Set.Warnings()
+	for i := range ws {
+		ws[i] = x.r.Text(ws[i])
+	}
+	return ws
 }
 
 func noColor(o *viewOptions) bool { return o.noColor || envSet("NO_COLOR") }

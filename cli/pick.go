@@ -126,6 +126,9 @@ func listRuns(env *Env, o *viewOptions, set *runset.Set, lens model.Lens, paths 
 		if o.redact {
 			r := &redact.Redactor{}
 			w := r.Writer(env.Stdout)
+			if o.json {
+				w = r.JSONWriter(env.Stdout)
+			}
 			defer func() {
 				w.Close()
 				fmt.Fprintf(env.Stderr, "trajscope: %s\n", r.Summary())

@@ -2,10 +2,15 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/trajscope/trajscope/redact"
+	"github.com/trajscope/trajscope/runset"
+	"github.com/trajscope/trajscope/source"
 )
 
 // --redact replaces keys, e-mail addresses and home-directory user names in
@@ -92,5 +97,54 @@ func TestConvertRedactKeepsRecordsValid(t *testing.T) {
 	scored, _, _ := run(t, "score", "--gold", exGold, "--pred", recs, "--repo", exRepo)
 	if strings.Contains(scored, "invalid_prediction") || !strings.Contains(scored, `"num_steps": 1`) {
 		t.Errorf("the redacted record scores %s", scored)
+	}
+}
+
+// --redact reaches everything a run shows wherever it is opened: a run
+// opened from the list (its commands and the repository's source), the
+// list's rows (ids from file names, models), the page's source.
+func TestRedactEverySurface(t *testing.T) {
+	key := "ghp_" + "R7tY2uI9oP3aS5dF8gH1jK4lZ6xC0vB2nM7q"
+	dir := t.TempDir()
+	repo := filepath.Join(dir, "repo")
+	os.MkdirAll(filepath.Join(repo, "pkg"), 0o755)
+	os.WriteFile(filepath.Join(repo, "pkg", "conf.py"), []byte("TOKEN = '"+key+"'\nOWNER = 'ann@example.com'\n"), 0o644)
+	goldFile := write(t, filepath.Join(dir, "gold.json"), `{"inst_id": "ann@example.com__owner__repo-1", "gold_ctx": [{"file": "pkg/conf.py", "start_line": 1, "end_line": 2}]}`)
+	runs := filepath.Join(dir, "runs")
+	os.Mkdir(runs, 0o755)
+	traj := miniTraj([]string{"cat pkg/conf.py # " + key}, []string{"TOKEN = '" + key + "'\nOWNER = 'ann@example.com'"}, "File: pkg/conf.py\nLines: 1-2")
+	var doc map[string]any
+	json.Unmarshal([]byte(traj), &doc)
+	doc["info"].(map[string]any)["config"] = map[string]any{"model": map[string]any{"model_name": "acme/" + key}}
+	b, _ := json.Marshal(doc)
+	f := write(t, filepath.Join(runs, "ann@example.com__owner__repo-1.traj.json"), string(b))
+
+	set, err := runset.New([]string{runs}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set.Prepare(runset.Options{Checkouts: source.NewCheckouts(source.CheckoutOptions{Repo: repo}), Why: func(e error) string { return e.Error() }})
+	r := &redact.Redactor{}
+	list, open := redactedList(set, r)
+	for list.Step() {
+	}
+	st, _, _ := open(1)
+	seen := fmt.Sprint(list.Rows())
+	if st != nil {
+		seen += st.A.Run.Actions[0].Command + st.A.Run.Model
+		content, _ := st.A.Files.Shown("pkg/conf.py")
+		seen += string(content)
+	}
+	if st == nil || strings.Contains(seen, key[:12]) || strings.Contains(seen, "ann@example.com") || !strings.Contains(seen, "[REDACTED:key]") {
+		t.Errorf("the list and the opened run show:\n%s", seen)
+	}
+
+	page := filepath.Join(dir, "run.html")
+	if code, _, errs := exec(t, "export", f, "--gold", goldFile, "--repo", repo, "--redact", "-o", page); code != 0 {
+		t.Fatalf("export: exit %d %s", code, errs)
+	}
+	html, _ := os.ReadFile(page)
+	if strings.Contains(string(html), key[:12]) || strings.Contains(string(html), "ann@example.com") {
+		t.Error("the page shows a key or an e-mail address from the repository, the id or the model")
 	}
 }

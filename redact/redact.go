@@ -141,6 +141,17 @@ func plural(n int, one, many string) string {
 // place, which keeps every path the same depth).
 func (r *Redactor) Run(run *model.Run) {
 	run.Path = r.Text(run.Path)
+	// Ids come from file names and models from configurations: either may
+	// hold an e-mail address or a token. The run is scored by now.
+	run.InstanceID, run.RecordedID = r.Text(run.InstanceID), r.Text(run.RecordedID)
+	run.Agent, run.Model, run.ExitStatus = r.Text(run.Agent), r.Text(run.Model), r.Text(run.ExitStatus)
+	for k := range run.Agents {
+		ag := &run.Agents[k]
+		ag.ID, ag.Type, ag.Description = r.Text(ag.ID), r.Text(ag.Type), r.Text(ag.Description)
+	}
+	for k := range run.Warnings {
+		run.Warnings[k] = r.Text(run.Warnings[k])
+	}
 	run.Task = r.Text(run.Task)
 	run.RecordedPatch = r.Text(run.RecordedPatch)
 	run.Prediction.ModelPatch = r.Text(run.Prediction.ModelPatch)
@@ -159,6 +170,10 @@ func (r *Redactor) Run(run *model.Run) {
 	run.Observations = r.texts(run.Observations, len(run.Actions))
 	run.Thoughts = r.texts(run.Thoughts, len(run.Actions))
 }
+
+// Shown is Text for a file's content as the screens show it (FileCache
+// SetShown): lines stay where they are.
+func (r *Redactor) Shown(b []byte) []byte { return []byte(r.Text(string(b))) }
 
 func (r *Redactor) texts(t model.Texts, n int) model.Texts {
 	if t == nil {

@@ -356,7 +356,7 @@ func (m *Model) View() string {
 		}
 		return strings.Join(fit.Block(lines, m.W, m.H), "\n")
 	}
-	content, _ := d.A.Files.Content(m.file)
+	content, _ := d.A.Files.Shown(m.file)
 	if edits := d.EditsUpTo(m.file, ctx.Cur); m.asOf && len(edits) > 0 && !fd.Partial {
 		return m.asOfView(lines, content, edits)
 	}
