@@ -148,3 +148,42 @@ func TestRedactEverySurface(t *testing.T) {
 		t.Error("the page shows a key or an e-mail address from the repository, the id or the model")
 	}
 }
+
+// Every kind of secret the redactor knows, in a run's output, is gone from
+// every surface --redact serves: the summary, view --json, the page and
+// convert's records.
+func TestRedactEveryKindOnEverySurface(t *testing.T) {
+	secrets := []string{
+		"ASIAY34FZKBOKMUTVV7A", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo",
+		"hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", "glpat-xK9mN2pQ7rS4tU1vW8yZ", "3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c2e",
+		"S3cr3tP4ss", "hunter22", "sk_live_4eC39HqLyjWDarjtT1zdp7dc", "AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY",
+		"EfGHIJ0987654321zz",
+	}
+	out := "aws ASIAY34FZKBOKMUTVV7A\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n" +
+		"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo\n-----END RSA PRIVATE KEY-----\n" +
+		"hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 glpat-xK9mN2pQ7rS4tU1vW8yZ\nAuthorization: Bearer 3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c2e\n" +
+		"postgres://admin:S3cr3tP4ss@db:5432/app redis://:hunter22@cache:6379\nsk_live_4eC39HqLyjWDarjtT1zdp7dc AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY\n" +
+		"key sk-proj-AbCdEf1234567890abcd\nEfGHIJ0987654321zz"
+	f := write(t, filepath.Join(t.TempDir(), "owner__repo-1.traj.json"), miniTraj([]string{"cat .env", "cat pkg/mod.py"}, []string{out, "x"}, "File: pkg/mod.py\nLines: 4-5"))
+	page := filepath.Join(t.TempDir(), "run.html")
+	outputs := map[string]string{}
+	for name, args := range map[string][]string{
+		"summary": {"view", f, "--redact"}, "view --json": {"view", f, "--json", "--redact"},
+		"export": {"export", f, "--redact", "-o", page},
+	} {
+		code, text, errs := exec(t, args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d %s", name, code, errs)
+		}
+		outputs[name] = text
+	}
+	html, _ := os.ReadFile(page)
+	outputs["page"] = string(html)
+	for name, text := range outputs {
+		for _, s := range secrets {
+			if strings.Contains(text, s) {
+				t.Errorf("%s shows %q", name, s)
+			}
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -30,9 +31,12 @@ const (
 
 var (
 	// keyRe: tokens by their issuers' prefixes (OpenAI and Anthropic sk-,
-	// GitHub ghp_/gho_/ghu_/ghs_/ghr_ and github_pat_, AWS AKIA, Slack
-	// xox?-), then any long run of token characters, judged by entropy.
-	keyRe   = lazyre.New(`\bsk-ant-[A-Za-z0-9_\-]{16,}|\bsk-[A-Za-z0-9_\-]{16,}|\bgh[pousr]_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{30,}|\bAKIA[0-9A-Z]{16}|\bxox[abprs]-[A-Za-z0-9\-]{10,}|[A-Za-z0-9_\-]{32,}`)
+	// GitHub ghp_/gho_/ghu_/ghs_/ghr_ and github_pat_, GitLab glpat-,
+	// Hugging Face hf_, AWS access key ids AKIA/ASIA/ABIA/ACCA/A3T…, Slack
+	// xox?-, Stripe sk_live_/rk_live_, Google AIza, npm npm_, PyPI pypi-,
+	// JSON web tokens), then any long run of token characters, judged by
+	// entropy.
+	keyRe   = lazyre.New(`\bsk-ant-[A-Za-z0-9_\-]{16,}|\bsk-[A-Za-z0-9_\-]{16,}|\bgh[pousr]_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{30,}|\bglpat-[A-Za-z0-9_\-]{20,}|\bhf_[A-Za-z0-9]{30,}|\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[0-9A-Z]{16}\b|\bxox[abprs]-[A-Za-z0-9\-]{10,}|\b[sr]k_live_[A-Za-z0-9]{20,}|\bAIza[0-9A-Za-z_\-]{35}|\bnpm_[A-Za-z0-9]{36}|\bpypi-[A-Za-z0-9_\-]{50,}|\beyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}|[A-Za-z0-9_\-]{32,}`)
 	emailRe = lazyre.New(`[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}`)
 	// homeRe: the user's name in /home/NAME, /Users/NAME and
 	// C:\Users\NAME (also as JSON writes it, with doubled backslashes).
@@ -45,9 +49,44 @@ type Redactor struct {
 	keys, emails, homes int
 }
 
+// valueRules find secrets by their context, after the common rules of
+// gitleaks (its default rule set is the reference list): each submatch 1
+// is the secret, replaced with KeyMark; the rest of the match stays.
+var valueRules = []func() *regexp.Regexp{
+	// A PEM private key: every line of its body (lines keep their places).
+	lazyre.New(`-----BEGIN [A-Z ]*PRIVATE KEY-----\r?\n((?:[A-Za-z0-9+/=]{8,}\r?\n)+)-----END`),
+	// A password in a URL: scheme://user:PASSWORD@host, scheme://:PASSWORD@host.
+	lazyre.New(`[A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@]*:([^\s/@]+)@`),
+	// An assignment of a secret (.env files, configs, AWS's secret key):
+	// PASSWORD=…, "api_key": "…", aws_secret_access_key = ….
+	// The value holds a digit or a symbol: `password = self.password_hash`
+	// is code, not a secret.
+	lazyre.New(`(?i)(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key)[A-Za-z0-9_]*["']?\s*[:=]\s*["']?([^\s"'&,;()\[\]{}]*[0-9!@#$%^*+/=~\-][^\s"'&,;()\[\]{}]*)`),
+	// A bearer token in a header.
+	lazyre.New(`(?i)\bbearer\s+([A-Za-z0-9._~+/\-]{16,}=*)`),
+	// A key split at a line end: the next line's run of token characters.
+	lazyre.New(`(?:sk-|gh[pousr]_|github_pat_|glpat-|hf_|xox[abprs]-)[A-Za-z0-9_\-]{16,}\r?\n([A-Za-z0-9_\-]{6,})`),
+}
+
 // Text returns s redacted.
 func (r *Redactor) Text(s string) string {
 	var k, e, h int
+	for _, rule := range valueRules {
+		s = replaceGroup(rule(), s, func(secret string) string {
+			if strings.Contains(secret, KeyMark) {
+				return secret
+			}
+			k++
+			// Lines keep their places: each line of a secret is a marker.
+			lines := strings.Split(secret, "\n")
+			for i, l := range lines {
+				if strings.TrimSpace(l) != "" {
+					lines[i] = KeyMark + l[len(strings.TrimRight(l, "\r")):]
+				}
+			}
+			return strings.Join(lines, "\n")
+		})
+	}
 	s = keyRe().ReplaceAllStringFunc(s, func(m string) string {
 		// A long run of token characters may begin with a dash or an
 		// underscore before a key ("-sk-…" on a removed patch line).
@@ -79,11 +118,31 @@ func (r *Redactor) Text(s string) string {
 	return s
 }
 
+// replaceGroup replaces submatch 1 of each match of re in s by f of it.
+func replaceGroup(re *regexp.Regexp, s string, f func(string) string) string {
+	locs := re.FindAllStringSubmatchIndex(s, -1)
+	if locs == nil {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, l := range locs {
+		if l[2] < 0 {
+			continue
+		}
+		b.WriteString(s[last:l[2]])
+		b.WriteString(f(s[l[2]:l[3]]))
+		last = l[3]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
 // isKey judges a match of keyRe: a known prefix is a key; any other long
 // string is one when it mixes letters and digits and is random enough
 // (hex digests, at most 4 bits a character, and words are not).
 func isKey(m string) bool {
-	for _, p := range []string{"sk-", "gho_", "ghp_", "ghu_", "ghs_", "ghr_", "github_pat_", "AKIA", "xox"} {
+	for _, p := range []string{"sk-", "gho_", "ghp_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "hf_", "AKIA", "ASIA", "ABIA", "ACCA", "A3T", "xox", "sk_live_", "rk_live_", "AIza", "npm_", "pypi-", "eyJ"} {
 		if strings.HasPrefix(m, p) {
 			return true
 		}
