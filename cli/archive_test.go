@@ -5,6 +5,8 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -92,5 +94,40 @@ func TestScoreFoldersAndArchives(t *testing.T) {
 	code, out, _ = exec(t, "convert", filepath.Join(dir, "runs.tar.gz"), "-o", "-")
 	if conv, _ := os.ReadFile(conv); code != 0 || out != string(conv) {
 		t.Errorf("convert runs.tar.gz: exit %d\n%s", code, out)
+	}
+}
+
+// A trajectory and its continuation inside an archive are one run, as in
+// their folder: the continuation is read from memory and joined.
+func TestArchiveJoinsContinuations(t *testing.T) {
+	folder := "../parsers/atif/testdata/terminus"
+	var b bytes.Buffer
+	gz := gzip.NewWriter(&b)
+	tw := tar.NewWriter(gz)
+	for _, name := range []string{"trajectory.json", "trajectory.cont-1.json"} {
+		body, err := os.ReadFile(filepath.Join(folder, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tw.WriteHeader(&tar.Header{Name: "t/" + name, Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg})
+		tw.Write(body)
+	}
+	tw.Close()
+	gz.Close()
+	arc := write(t, filepath.Join(t.TempDir(), "t.tar.gz"), b.String())
+	actions := func(path string) []any {
+		_, out, errs := exec(t, "view", path, "--json")
+		var rows []map[string]any
+		if err := json.Unmarshal([]byte(out), &rows); err != nil {
+			t.Fatalf("%s: %v %s", path, err, errs)
+		}
+		var n []any
+		for _, r := range rows {
+			n = append(n, r["actions"])
+		}
+		return n
+	}
+	if a, f := actions(arc), actions(folder); len(a) != 1 || fmt.Sprint(a) != fmt.Sprint(f) {
+		t.Errorf("archive runs %v, folder runs %v", a, f)
 	}
 }

@@ -42,6 +42,15 @@ func Stat(name string) (fs.FileInfo, error) {
 	return os.Stat(name)
 }
 
+// Lstat is os.Lstat that also knows mounted files (regular: an archive's
+// links are never mounted).
+func Lstat(name string) (fs.FileInfo, error) {
+	if b, ok := mounted(name); ok {
+		return memInfo{path.Base(name), int64(len(b))}, nil
+	}
+	return os.Lstat(name)
+}
+
 // memInfo describes a mounted file.
 type memInfo struct {
 	name string

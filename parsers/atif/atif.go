@@ -30,7 +30,6 @@ package atif
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -498,7 +497,7 @@ func (w *walker) refFile(p string) *jsontree.Value {
 
 // readRef reads a referenced trajectory file (nil when it cannot be read).
 func (w *walker) readRef(full string) *jsontree.Value {
-	st, err := os.Lstat(full) // a symlink could lead out of the directory
+	st, err := inputfile.Lstat(full) // a symlink could lead out of the directory; an archive's member is read from memory
 	if err != nil || !st.Mode().IsRegular() || st.Size() > maxRefFileSz {
 		return nil
 	}

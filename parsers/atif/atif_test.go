@@ -1,8 +1,11 @@
 package atif
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -313,5 +316,37 @@ func TestSharedTerminus(t *testing.T) {
 	}
 	if want := []string{"mkdir test_dir", "echo 'test1' > test_dir/file1.txt", "echo 'test2' > test_dir/file2.txt", `printf 'Hello, world!\n' > hello.txt`, "cat hello.txt"}; !reflect.DeepEqual(cmds, want) {
 		t.Errorf("commands %q, want %q", cmds, want)
+	}
+}
+
+// A trajectory naming one 3 MB sub-agent file 64 times reads it once and
+// walks it once; a continuation naming its own file is the one walk too.
+func TestReferencesReadOnce(t *testing.T) {
+	dir := t.TempDir()
+	var steps []string
+	for i := range 300 {
+		steps = append(steps, fmt.Sprintf(`{"step_id": %d, "source": "agent", "message": %q, "tool_calls": [{"tool_call_id": "c%d", "function_name": "Bash", "arguments": {"command": "ls"}}]}`,
+			i+1, strings.Repeat("x", 10_000), i))
+	}
+	child := `{"schema_version": "ATIF-v1.4", "session_id": "c", "agent": {"name": "sub"}, "steps": [` + strings.Join(steps, ",") + `]}`
+	os.WriteFile(filepath.Join(dir, "child.json"), []byte(child), 0o644)
+	var calls []string
+	for i := range 64 {
+		calls = append(calls, fmt.Sprintf(`{"step_id": %d, "source": "agent", "message": "", "tool_calls": [{"tool_call_id": "k%d", "function_name": "Task", "arguments": {}}],
+			"observation": {"results": [{"source_call_id": "k%d", "content": "ok", "subagent_trajectory_ref": [{"session_id": "c%d", "trajectory_path": "child.json"}]}]}}`, i+1, i, i, i))
+	}
+	parent := `{"schema_version": "ATIF-v1.4", "session_id": "p", "agent": {"name": "lead"}, "continued_trajectory_ref": "parent.json", "steps": [` + strings.Join(calls, ",") + `]}`
+	p := filepath.Join(dir, "parent.json")
+	os.WriteFile(p, []byte(parent), 0o644)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	run := load1(t, p)
+	runtime.ReadMemStats(&after)
+	if n := len(run.Actions); n != 64+300 {
+		t.Errorf("%d actions, want 64 calls and the child's 300 once", n)
+	}
+	if grown := after.TotalAlloc - before.TotalAlloc; grown > 200<<20 {
+		t.Errorf("%d MB allocated for a 3 MB sub-agent file named 64 times", grown>>20)
 	}
 }

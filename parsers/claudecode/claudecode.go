@@ -493,8 +493,23 @@ func (b *builder) subagentFiles(path string) {
 		b.run.Warn(fmt.Sprintf("%s: %d sub-agent transcripts; the first %d read", dir, len(matches), maxSubagentFiles))
 		matches = matches[:maxSubagentFiles]
 	}
+	total := int64(0)
 	for _, f := range matches {
 		key := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "agent-"), ".jsonl")
+		// A link is not read: 64 links to one transcript would read it 64
+		// times (Claude Code writes files, never links). What the files
+		// hold in all counts as one input.
+		st, err := inputfile.Lstat(f)
+		switch {
+		case err == nil && !st.Mode().IsRegular():
+			b.run.Warn(fmt.Sprintf("%s: not a regular file (a link?), not read", filepath.Base(f)))
+			continue
+		case err == nil && total+st.Size() > model.MaxFileBytes:
+			b.run.Warn(fmt.Sprintf("%s: the sub-agent transcripts pass %d bytes in all; the rest not read", dir, int64(model.MaxFileBytes)))
+			return
+		case err == nil:
+			total += st.Size()
+		}
 		data, err := inputfile.ReadRegular(f)
 		if err != nil {
 			b.run.Warn(fmt.Sprintf("%s: not read: %v", filepath.Base(f), err))

@@ -1,6 +1,7 @@
 package claudecode
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -299,5 +300,31 @@ func TestTeam(t *testing.T) {
 		if int(a.Index) != i {
 			t.Errorf("action %d has index %d", i, a.Index)
 		}
+	}
+}
+
+// Links to one sub-agent transcript are not read (64 links would read it
+// 64 times); the transcript itself is, once.
+func TestSubagentLinksNotRead(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile("testdata/withsub/sess-9.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, _ := os.ReadFile("testdata/withsub/sess-9/subagents/agent-x1.jsonl")
+	os.WriteFile(filepath.Join(dir, "sess-9.jsonl"), src, 0o644)
+	subs := filepath.Join(dir, "sess-9", "subagents")
+	os.MkdirAll(subs, 0o755)
+	os.WriteFile(filepath.Join(subs, "agent-x1.jsonl"), sub, 0o644)
+	for i := range 64 {
+		os.Symlink("agent-x1.jsonl", filepath.Join(subs, fmt.Sprintf("agent-l%02d.jsonl", i)))
+	}
+	once := predtest.LoadOne(t, load, "testdata/withsub/sess-9.jsonl")
+	run := predtest.LoadOne(t, load, filepath.Join(dir, "sess-9.jsonl"))
+	if len(run.Actions) != len(once.Actions) || len(run.Agents) != len(once.Agents) {
+		t.Errorf("%d actions, %d agents; without the links %d, %d", len(run.Actions), len(run.Agents), len(once.Actions), len(once.Agents))
+	}
+	if len(run.Warnings) == 0 || !strings.Contains(strings.Join(run.Warnings, "\n"), "not a regular file") {
+		t.Errorf("warnings %q", run.Warnings)
 	}
 }
