@@ -84,6 +84,9 @@ file that could not be read is reported and the others still searched).`,
 			if err := w.Flush(); err != nil {
 				return err
 			}
+			if m.Cut > 0 {
+				fmt.Fprintf(env.Stderr, "trajscope: warning: %d long lines searched only in their first part (the pattern's work on one line is bounded; a simpler pattern searches more of it)\n", m.Cut)
+			}
 			switch {
 			case failed:
 				return exitCode(2)

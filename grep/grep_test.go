@@ -1,6 +1,7 @@
 package grep
 
 import (
+	"io"
 	"strings"
 	"testing"
 
@@ -67,5 +68,21 @@ func TestRunNamesItsFile(t *testing.T) {
 	m.Run(&b, sample(), "qwen_32b/o__r-1.traj.json")
 	if want := "qwen_8b/o__r-1.traj.json:o__r-1\nqwen_32b/o__r-1.traj.json:o__r-1\n"; b.String() != want {
 		t.Errorf("%q, want %q", b.String(), want)
+	}
+}
+
+// A line is searched for a bounded work: a complex pattern searches the
+// first part of a very long line (and says how many lines), a simple one
+// all of it.
+func TestWorkBounded(t *testing.T) {
+	long := strings.Repeat("a", 2<<20) + "needle"
+	run := &model.Run{InstanceID: "x", Actions: []model.Action{{Command: long}}}
+	complex, _ := New(`(\w+){100}needle`, Options{})
+	if n, _ := complex.Run(io.Discard, run, ""); n != 0 || complex.Cut != 1 {
+		t.Errorf("complex pattern: %d matches, %d lines cut; want the line cut before the needle", n, complex.Cut)
+	}
+	simple, _ := New(`needle`, Options{})
+	if n, _ := simple.Run(io.Discard, run, ""); n != 1 || simple.Cut != 0 {
+		t.Errorf("simple pattern: %d matches, %d lines cut", n, simple.Cut)
 	}
 }
