@@ -120,20 +120,33 @@ func WriteRunListJSON(w io.Writer, rows []story.Row) error {
 		story.Row
 		Lenses map[string]story.Figures `json:"lenses,omitempty"`
 	}
-	out := make([]rowJSON, len(rows))
-	for i := range rows {
-		out[i].Row = rows[i]
-		if rows[i].Analysed {
-			out[i].Lenses = map[string]story.Figures{}
-			for _, l := range model.Lenses {
-				out[i].Lenses[l.String()] = rows[i].Lenses[l]
-			}
-		}
-	}
-	buf, err := json.MarshalIndent(out, "", "  ")
-	if err != nil {
+	if len(rows) == 0 {
+		_, err := io.WriteString(w, "[]\n")
 		return err
 	}
-	_, err = w.Write(append(termsafe.JSON(buf), '\n'))
-	return err
+	// Row by row, as json.MarshalIndent of the list writes it: a list of
+	// 100,000 runs is never one document in memory.
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString("[\n")
+	for i := range rows {
+		r := rowJSON{Row: rows[i]}
+		if rows[i].Analysed {
+			r.Lenses = map[string]story.Figures{}
+			for _, l := range model.Lenses {
+				r.Lenses[l.String()] = rows[i].Lenses[l]
+			}
+		}
+		buf, err := json.MarshalIndent(r, "  ", "  ")
+		if err != nil {
+			return err
+		}
+		bw.WriteString("  ")
+		bw.Write(termsafe.JSON(buf))
+		if i < len(rows)-1 {
+			bw.WriteByte(',')
+		}
+		bw.WriteByte('\n')
+	}
+	bw.WriteString("]\n")
+	return bw.Flush()
 }

@@ -127,6 +127,9 @@ func New(paths []string, format string) (*Set, error) {
 		if len(found) == 0 {
 			return nil, fmt.Errorf("%s: no run files found (the folder holds no file a format recognises)", p)
 		}
+		s.srcs = slices.Grow(s.srcs, len(found))
+		s.refs = slices.Grow(s.refs, len(found))
+		s.rows = slices.Grow(s.rows, len(found))
 		for _, f := range found {
 			s.add(f)
 		}

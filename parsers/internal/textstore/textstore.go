@@ -56,7 +56,9 @@ func (b *Builder) Add(s string) {
 	b.ends = append(b.ends, b.n)
 	for len(s) > 0 {
 		if b.cur == nil {
-			b.cur = make([]byte, 0, BlockSize)
+			// Sized to what comes, not to a block: a folder of 100,000
+			// small runs would otherwise zero 64 KB for each.
+			b.cur = make([]byte, 0, min(BlockSize, max(len(s), 512)))
 		}
 		k := min(len(s), BlockSize-len(b.cur))
 		b.cur = append(b.cur, s[:k]...)
@@ -69,8 +71,8 @@ func (b *Builder) Add(s string) {
 
 func (b *Builder) flush() {
 	if len(b.cur) > 0 {
-		if b.scratch == nil {
-			b.scratch = make([]byte, s2.MaxEncodedLen(BlockSize))
+		if need := s2.MaxEncodedLen(len(b.cur)); len(b.scratch) < need {
+			b.scratch = make([]byte, need)
 		}
 		b.blocks = append(b.blocks, bytes.Clone(s2.Encode(b.scratch, b.cur)))
 		b.cur = b.cur[:0]
@@ -125,10 +127,10 @@ func (s *Store) Text(i int) string {
 // from memory, so they decode; a failure would be memory corruption.
 func (s *Store) block(k int) []byte {
 	if s.cached != k {
-		if s.buf == nil {
-			s.buf = make([]byte, BlockSize)
+		if n, err := s2.DecodedLen(s.blocks[k]); err == nil && cap(s.buf) < n {
+			s.buf = make([]byte, n) // a short store's one block is short
 		}
-		b, err := s2.Decode(s.buf, s.blocks[k])
+		b, err := s2.Decode(s.buf[:cap(s.buf)], s.blocks[k])
 		if err != nil {
 			panic("textstore: a block built here does not decode: " + err.Error())
 		}
