@@ -148,23 +148,37 @@ func writeReport(env *Env, o *reportOptions, rep *report.Report) error {
 
 // runLeaderboard writes each results file's leaderboard entry.
 func runLeaderboard(o *reportOptions, args []string, env *Env) error {
-	var resolved map[string]bool
-	if o.resolved != "" {
-		b, err := inputfile.Read(o.resolved)
-		if err != nil {
-			return err
-		}
-		if resolved, err = report.ReadResolved(safe(o.resolved), b); err != nil {
-			return err
-		}
-	}
+	// The results first, then the harness report, of which only the ids
+	// the results name are kept.
 	var entries []report.LeaderboardEntry
+	var ids [][]string
+	wanted := map[string]bool{}
 	_, err := report.EachFile(args, func(r *report.ResultFile) error {
-		entries = append(entries, report.Leaderboard(r, resolved))
+		entries = append(entries, report.Leaderboard(r, nil))
+		run := make([]string, len(r.Instances))
+		for i := range r.Instances {
+			run[i] = r.Instances[i].Result.InstanceID
+			wanted[run[i]] = true
+		}
+		ids = append(ids, run)
 		return nil
 	})
 	if err != nil {
 		return err
+	}
+	if o.resolved != "" {
+		f, err := inputfile.Open(o.resolved)
+		if err != nil {
+			return err
+		}
+		resolved, err := report.ReadResolved(safe(o.resolved), f, func(id string) bool { return wanted[id] })
+		f.Close()
+		if err != nil {
+			return err
+		}
+		for i := range entries {
+			entries[i].PassAt1(ids[i], resolved)
+		}
 	}
 	w := bufio.NewWriter(env.Stdout)
 	return errors.Join(report.WriteLeaderboard(w, entries), w.Flush())

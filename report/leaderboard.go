@@ -69,14 +69,12 @@ func Leaderboard(run *ResultFile, resolved map[string]bool) LeaderboardEntry {
 		return LeaderboardFigures{Recall: round3(s.RecallMacro), Precision: round3(s.PrecisionMacro), F1: round3(s.F1Mean)}
 	}
 	e.Performance.File, e.Performance.Block, e.Performance.Line = fig(model.GranFile), fig(model.GranSymbol), fig(model.GranLine)
-	if resolved != nil && len(run.Instances) > 0 {
-		n := 0
+	if resolved != nil {
+		ids := make([]string, len(run.Instances))
 		for i := range run.Instances {
-			if resolved[run.Instances[i].Result.InstanceID] {
-				n++
-			}
+			ids[i] = run.Instances[i].Result.InstanceID
 		}
-		e.Performance.PassAt1 = ptr3(float64(n) / float64(len(run.Instances)))
+		e.PassAt1(ids, resolved)
 	}
 	var steps, valid, lines, lineSteps, cost, costed float64
 	for i := range run.Instances {
@@ -131,20 +129,92 @@ func WriteLeaderboard(w io.Writer, entries []LeaderboardEntry) error {
 
 // ReadResolved reads a test harness's report for the instances it
 // resolved: a SWE-bench harness report or a Multi-SWE-bench final report,
-// both with "resolved_ids" (a list of instance ids).
-func ReadResolved(name string, b []byte) (map[string]bool, error) {
-	var doc struct {
-		ResolvedIDs *[]string `json:"resolved_ids"`
+// both with "resolved_ids" (a list of instance ids). It keeps the ids want
+// accepts (nil: all): a report of 20 million ids is read as a stream,
+// never held, and only the ids the results name are kept.
+func ReadResolved(name string, r io.Reader, want func(id string) bool) (map[string]bool, error) {
+	bad := func(err error) error {
+		return fmt.Errorf("%s: expected a harness report (a JSON object with resolved_ids): %v", name, err)
 	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		return nil, fmt.Errorf("%s: expected a harness report (a JSON object with resolved_ids): %v", name, err)
+	dec := json.NewDecoder(r)
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		if err == nil {
+			err = fmt.Errorf("%v is not an object", t)
+		}
+		return nil, bad(err)
 	}
-	if doc.ResolvedIDs == nil {
+	var out map[string]bool
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, bad(err)
+		}
+		if key, _ := t.(string); key != "resolved_ids" {
+			if err := skipValue(dec); err != nil {
+				return nil, bad(err)
+			}
+			continue
+		}
+		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+			if err == nil {
+				err = fmt.Errorf("resolved_ids is %v, not a list", t)
+			}
+			return nil, bad(err)
+		}
+		out = map[string]bool{}
+		for dec.More() {
+			t, err := dec.Token()
+			if err != nil {
+				return nil, bad(err)
+			}
+			id, ok := t.(string)
+			if !ok {
+				return nil, bad(fmt.Errorf("resolved_ids holds %v, not an id", t))
+			}
+			if want == nil || want(id) {
+				out[id] = true
+			}
+		}
+		if _, err := dec.Token(); err != nil { // the list's end
+			return nil, bad(err)
+		}
+	}
+	if out == nil {
 		return nil, fmt.Errorf(`%s: no "resolved_ids" list: expected a SWE-bench harness report or a Multi-SWE-bench final report`, name)
 	}
-	out := make(map[string]bool, len(*doc.ResolvedIDs))
-	for _, id := range *doc.ResolvedIDs {
-		out[id] = true
-	}
 	return out, nil
+}
+
+// skipValue reads past one JSON value without keeping it.
+func skipValue(dec *json.Decoder) error {
+	depth := 0
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch t {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
+}
+
+// PassAt1 is the share of ids a harness resolved; entry e gets it.
+func (e *LeaderboardEntry) PassAt1(ids []string, resolved map[string]bool) {
+	if len(ids) == 0 {
+		return
+	}
+	n := 0
+	for _, id := range ids {
+		if resolved[id] {
+			n++
+		}
+	}
+	e.Performance.PassAt1 = ptr3(float64(n) / float64(len(ids)))
 }
