@@ -79,6 +79,7 @@ func runConvert(o *convertOptions, paths []string) error {
 	case lens != model.LensObserved && (o.gold != "" || o.repo != "" || o.cache != ""):
 		return usagef("--gold, --repo and --cache serve --lens observed only")
 	}
+	limitMemory(append(paths, o.gold)...)
 	opts := parsers.ConvertOptions{Recursive: o.recursive, Lens: lens}
 	if lens == model.LensObserved {
 		obs, done, err := o.observer()

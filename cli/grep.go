@@ -47,6 +47,7 @@ file that could not be read is reported and the others still searched).`,
 			default:
 				return usagef("--color %q: expected auto, always or never", color)
 			}
+			limitMemory(args[1:]...)
 			m, err := grep.New(args[0], o)
 			if err != nil {
 				return usageError{err}

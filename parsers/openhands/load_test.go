@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -102,7 +103,7 @@ func TestOutputJSONLTimeline(t *testing.T) {
 		5:  {"read", model.CategoryRead, []int{5}, []model.ObservedRead{{File: "/testbed/pkg/util.py", Kind: model.ReadRange, Start: 4, End: 8}}},
 		6:  {"edit", model.CategoryEdit, nil, nil},
 		7:  {"think", model.CategoryOther, nil, nil},
-		9: {"browse", model.CategoryOther, nil, nil},
+		9:  {"browse", model.CategoryOther, nil, nil},
 		10: {"run", model.CategoryRead, []int{6}, nil},
 		11: {"run", model.CategoryRead, []int{7}, nil},
 		12: {"finish", model.CategorySubmit, nil, nil},
@@ -538,5 +539,24 @@ func TestConversationFolder(t *testing.T) {
 	}
 	if want := map[string]int{"event:WormholeEvent": 1, "tool:frobnicate": 1}; !reflect.DeepEqual(run.Unread, want) || len(run.Warnings) != 1 {
 		t.Errorf("unread %v warnings %q", run.Unread, run.Warnings)
+	}
+}
+
+// A record line of many megabytes is read where it lies: not copied into
+// a growing scanner buffer, nor copied again to check it is blank.
+func TestLongLineNotCopied(t *testing.T) {
+	line := `{"instance_id": "o__r-1", "history": [{"id": 1, "action": "run", "source": "agent", "args": {"command": "cat x"}}, ` +
+		`{"id": 2, "observation": "run", "cause": 1, "content": "` + strings.Repeat("y", 8<<20) + `"}]}`
+	data := []byte(line + "\n")
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	runs, err := loadJSONL("big.jsonl", data)
+	runtime.ReadMemStats(&after)
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("%d runs, %v", len(runs), err)
+	}
+	if grown := after.TotalAlloc - before.TotalAlloc; grown > 3*uint64(len(data)) {
+		t.Errorf("%d MB allocated reading a line of %d MB", grown>>20, len(data)>>20)
 	}
 }

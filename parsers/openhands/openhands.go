@@ -160,19 +160,30 @@ func firstLine(data []byte) string {
 	if i := bytes.IndexByte(data, '\n'); i >= 0 {
 		data = data[:i]
 	}
-	return python.StripSpace(string(data))
+	// Only the stripped line is copied, and only when it is short enough
+	// to be a pointer: a record line can be 100 MB.
+	if data = bytes.TrimFunc(data, python.IsSpace); len(data) > len(lfsPointer) {
+		return ""
+	}
+	return string(data)
 }
 
 func loadJSONL(path string, data []byte) ([]model.Run, error) {
 	var runs []model.Run
 	var errs []error
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, len(data)+1)
+	// Lines are cut from data in place: a line of 100 MB is never copied
+	// (a Scanner's buffer would grow to it, twice over).
 	lineNo := 0
-	for sc.Scan() {
+	for rest := data; len(rest) > 0; {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		line = bytes.TrimSuffix(line, []byte("\r"))
 		lineNo++
-		line := sc.Bytes()
-		if python.StripSpace(string(line)) == "" {
+		if len(bytes.TrimFunc(line, python.IsSpace)) == 0 {
 			continue
 		}
 		run, err := loadRecord(line)
