@@ -1,6 +1,7 @@
 package report_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/trajscope/trajscope/report"
@@ -35,3 +36,17 @@ func FuzzParse(f *testing.F) {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// A harness report of any shape is read or refused in one error, never a
+// panic.
+func FuzzReadResolved(f *testing.F) {
+	f.Add(`{"resolved_ids": ["a__b-1"], "x": {"y": [1, 2]}}`)
+	f.Add(`{"resolved_ids": [1]}`)
+	f.Add(`[]`)
+	f.Fuzz(func(t *testing.T, in string) {
+		got, err := report.ReadResolved("h.json", strings.NewReader(in), nil)
+		if err == nil && got == nil {
+			t.Fatal("no error and no ids")
+		}
+	})
+}
