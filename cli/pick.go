@@ -76,7 +76,7 @@ func prepare(env *Env, o *viewOptions, sem model.Semantics, set *runset.Set, one
 		}
 		ro.Gold = g
 	} else if !o.goldWarned {
-		fmt.Fprintln(env.Stderr, "trajscope: no --gold: coverage and gold marks will be empty")
+		fmt.Fprintln(env.Stderr, "trajscope: no --gold: the code the run changed is the target (gold from edits)")
 		o.goldWarned = true // compare prepares two runs: say it once
 	}
 	o.openFacts(env)

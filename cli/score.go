@@ -123,6 +123,9 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 	for _, p := range goldSet.Problems() {
 		printError(stderr, "warning: ", p)
 	}
+	if goldSet.IsPatch() {
+		fmt.Fprintf(stderr, "trajscope: %s is a patch: each run's target is the lines it changes (gold from patch)\n", o.gold)
+	}
 	// Text and JSON explain each instance (diagnosis, usage drop, IR), which
 	// needs the full analysis; the JSONL and --out paths stay upstream's.
 	analyze := format == "text" || format == "json"

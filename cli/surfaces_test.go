@@ -147,7 +147,19 @@ func edgeSamples(t *testing.T) []sample {
 	gitRepo, gitGold := gitVectorRepo(t)
 	searched := write(t, filepath.Join(in("searched"), "owner__repo-1.traj.json"), miniTraj(
 		[]string{exploreEcho("pkg/mod.py", 4, 5), "grep -rl Y pkg"}, []string{"ok", "pkg/util.py"}, "File: pkg/mod.py\nLines: 4-5"))
+	var demo struct {
+		Patch string `json:"patch"`
+	}
+	goldData, err := os.ReadFile(demoGold)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(goldData, &demo); err != nil || demo.Patch == "" {
+		t.Fatalf("the demo gold's patch: %v", err)
+	}
+	patch := write(t, filepath.Join(dir, "gold.diff"), demo.Patch)
 	return []sample{
+		{name: "patch as gold", file: demoTraj, runs: 1, args: []string{"--gold", patch, "--repo", "../demo/task/repo"}, score: true},
 		{name: "search hit in a git repository", file: searched, runs: 1, args: []string{"--gold", gitGold, "--repo", gitRepo}, score: true},
 		{name: "demo", file: demoTraj, runs: 1, args: repo, score: true},
 		{name: "demo fixed semantics", file: demoTraj, runs: 1, args: append([]string{"--semantics", "fixed"}, repo...), score: true},
@@ -308,7 +320,11 @@ func viewJSONFacts(t *testing.T, s sample) []said {
 			Lenses  map[string]lensFigures `json:"lenses"`
 			Outcome outcomeJSONFacts       `json:"outcome"`
 			Missing string                 `json:"repository_missing"`
-			Gold    []struct {
+			From    string                 `json:"gold_from"`
+			Target  *struct {
+				Blind int `json:"blind_edits"`
+			} `json:"target"`
+			Gold []struct {
 				Diagnosis map[string]string `json:"diagnosis"`
 			} `json:"gold"`
 		}
@@ -316,7 +332,10 @@ func viewJSONFacts(t *testing.T, s sample) []said {
 			t.Fatal(err)
 		}
 		f := said{"actions": strconv.Itoa(len(doc.Actions)), "exit": doc.Outcome.ExitStatus, "rejected": strconv.Itoa(doc.Outcome.Rejected),
-			"tokens": strconv.Itoa(doc.Outcome.Tokens), "norepo": strconv.FormatBool(doc.Missing != "")}
+			"tokens": strconv.Itoa(doc.Outcome.Tokens), "norepo": strconv.FormatBool(doc.Missing != ""), "gold_from": doc.From}
+		if doc.Target != nil {
+			f["blind"] = strconv.Itoa(doc.Target.Blind)
+		}
 		for _, l := range lensNames {
 			lf := doc.Lenses[l]
 			lf.put(f, l)
@@ -348,7 +367,21 @@ var (
 	notScored  = regexp.MustCompile(`(?m)^  (\w+) lens not scored: (\S+)`)
 	finalLine  = regexp.MustCompile(`(?m)^  final context \(coverage/precision\): .* line ([0-9.]+)/`)
 	goldHeader = regexp.MustCompile(`(?m)^gold \((\w+) lens\)`)
+	// targetRe reads display.TargetWords, in the summary and the page.
+	targetRe = regexp.MustCompile(`gold from (edits|the patch)(?:: .*?(\d+) blind edits?)?`)
 )
+
+// targetFacts reads where the gold came from, and the blind edits, from
+// display.TargetWords (no words: a gold file).
+func targetFacts(f said, text string) {
+	f["gold_from"] = "gold"
+	if m := targetRe.FindStringSubmatch(text); m != nil {
+		f["gold_from"] = strings.TrimPrefix(m[1], "the ")
+		if m[2] != "" {
+			f["blind"] = m[2]
+		}
+	}
+}
 
 // summaryFacts reads the plain summary under each lens.
 func summaryFacts(t *testing.T, s sample) []said {
@@ -363,6 +396,7 @@ func summaryFacts(t *testing.T, s sample) []said {
 			}
 			f["steps/contextbench"], f["steps/observed"] = m[1], m[2]
 			f["norepo"] = strconv.FormatBool(strings.Contains(text, "\nno repository"))
+			targetFacts(f, text)
 			if m := outcomeRe.FindStringSubmatch(text); m != nil {
 				exit, _, _ := strings.Cut(m[1], " · ")
 				if exit != "" && !strings.Contains(exit, "rejected") {
@@ -414,6 +448,8 @@ func runListFacts(t *testing.T, s sample) []said {
 		NoRepo     string                 `json:"no_repository"`
 		Analysed   bool                   `json:"analysed"`
 		Lenses     map[string]lensFigures `json:"lenses"`
+		GoldFrom   string                 `json:"gold_from"`
+		Blind      int                    `json:"blind_edits"`
 	}
 	if err := json.Unmarshal([]byte(mustRun(t, append([]string{"view", dir, "--json"}, s.args...)...)), &rows); err != nil {
 		t.Fatal(err)
@@ -426,7 +462,11 @@ func runListFacts(t *testing.T, s sample) []said {
 		if !r.Analysed {
 			t.Errorf("run list row not analysed")
 		}
-		f := said{"actions": strconv.Itoa(r.Actions), "exit": r.ExitStatus, "rejected": strconv.Itoa(r.Rejected), "tokens": strconv.Itoa(r.Tokens), "norepo": strconv.FormatBool(r.NoRepo != "")}
+		f := said{"actions": strconv.Itoa(r.Actions), "exit": r.ExitStatus, "rejected": strconv.Itoa(r.Rejected), "tokens": strconv.Itoa(r.Tokens), "norepo": strconv.FormatBool(r.NoRepo != ""),
+			"gold_from": r.GoldFrom}
+		if r.GoldFrom == "edits" {
+			f["blind"] = strconv.Itoa(r.Blind)
+		}
 		for _, l := range lensNames {
 			lf := r.Lenses[l]
 			lf.put(f, l)
@@ -574,6 +614,11 @@ func exportFacts(t *testing.T, s sample) []said {
 			t.Fatalf("page data: %v", err)
 		}
 		f := said{"actions": strconv.Itoa(data.N)}
+		target := ""
+		if m := regexp.MustCompile(`<div id="h-target" class="hv">(.*?)</div>`).FindSubmatch(html); m != nil {
+			target = string(m[1])
+		}
+		targetFacts(f, target)
 		for i, l := range lensNames {
 			ld := data.L[i]
 			f["steps/"+l], f["error/"+l] = strconv.Itoa(ld.NumSteps), ld.Error

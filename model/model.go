@@ -103,6 +103,44 @@ type Gold struct {
 	// TextForm is set when gold_context was the plain-text form
 	// ("context0：\nfile: …"), which upstream silently reads as empty.
 	TextForm bool
+	// From says where the gold came from: GoldFromFile, GoldFromPatch (a
+	// reference patch: its changes are the target) or GoldFromEdits (no
+	// gold was given: the run's own edits are the target).
+	From GoldFrom
+	// Changes, for a gold from a patch or from edits, are the edits whose
+	// regions are the target: scoring locates each in the file as it was
+	// before them (Init is then empty). ChangedAt is, for gold from
+	// edits, the action that made each change.
+	Changes   []Change
+	ChangedAt []int32
+}
+
+// GoldFrom says where a gold came from.
+type GoldFrom uint8
+
+const (
+	GoldFromFile GoldFrom = iota
+	GoldFromPatch
+	GoldFromEdits
+)
+
+// String is the word every surface uses ("gold_from": "gold", "patch",
+// "edits").
+func (f GoldFrom) String() string {
+	return [...]string{"gold", "patch", "edits"}[f]
+}
+
+// EditsGold is the target of a run given no gold: the regions its recorded
+// edits changed, each with the action that changed it.
+func EditsGold(run *Run) *Gold {
+	g := &Gold{ID: run.InstanceID, InstID: run.InstanceID, From: GoldFromEdits}
+	for i := range run.Actions {
+		for _, c := range run.Actions[i].Changes {
+			g.Changes = append(g.Changes, c)
+			g.ChangedAt = append(g.ChangedAt, int32(i))
+		}
+	}
+	return g
 }
 
 // URL is the repository to read the gold's task at: its repo_url, or,

@@ -103,8 +103,8 @@ var (
 )
 
 // ListColumns are a run list's columns, in display order. ColWho (agent ·
-// model) is left out on a narrow screen; the spend columns (the last
-// len(SpendRecorded)) only where a run records what it spent.
+// model) is left out on a narrow screen; the last len(OptionalShown) (blind
+// edits, then what the run spent) show only where some run fills them.
 var ListColumns = []ListColumn{
 	ColPos: {"#", 4, false, byInt(func(r *story.Row, _ model.Lens) int { return r.Pos }),
 		func(r *story.Row, _ model.Lens) string { return fmt.Sprint(r.Pos) }},
@@ -128,6 +128,14 @@ var ListColumns = []ListColumn{
 	{"near", 4, true, nearLess, nearCell},
 	{"srch", 4, true, searchLess, searchCell},
 	ColNever: {"never", 5, true, neverLess, neverCell},
+	// Edits changed unread, for runs whose gold is their own edits
+	// (hidden otherwise).
+	{"blind", 5, true, byInt(func(r *story.Row, _ model.Lens) int { return r.BlindEdits }), func(r *story.Row, _ model.Lens) string {
+		if r.GoldFrom != model.GoldFromEdits.String() {
+			return "-"
+		}
+		return fmt.Sprint(r.BlindEdits)
+	}},
 	// What the run spent, when runs record it (hidden otherwise).
 	{"tokens", 6, false, byInt(func(r *story.Row, _ model.Lens) int { return r.Tokens }), spendCell(0)},
 	{"time", 6, false, func(a, b *story.Row, _ model.Lens) bool { return a.Seconds < b.Seconds }, spendCell(1)},
@@ -139,9 +147,10 @@ func spendCell(k int) func(r *story.Row, _ model.Lens) string {
 	return func(r *story.Row, _ model.Lens) string { return display.SpendCells(r.Spend())[k] }
 }
 
-// SpendRecorded says, for each spend column in order, whether a row's run
-// records that figure: a column shows only when some run does.
-var SpendRecorded = []func(r *story.Row) bool{
+// OptionalShown says, for each optional column in order (the last ones),
+// whether a row fills it: a column shows only when some row does.
+var OptionalShown = []func(r *story.Row) bool{
+	func(r *story.Row) bool { return r.GoldFrom == model.GoldFromEdits.String() },
 	func(r *story.Row) bool { return r.Tokens > 0 },
 	func(r *story.Row) bool { return r.Seconds > 0 },
 	func(r *story.Row) bool { return r.CostUSD > 0 },

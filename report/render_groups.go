@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring/diagnose"
 )
@@ -76,7 +77,7 @@ func (r *Report) writeMissedMarkdown(w io.Writer) {
 		fmt.Fprintf(w, "No input carries a gold diagnosis: upstream `--out` JSONL results have none. Score with `trajscope score --format json` to diagnose every gold span.\n\n")
 		return
 	}
-	fmt.Fprintf(w, "Over %s with a diagnosis", plural(m.Diagnosed, "run"))
+	fmt.Fprintf(w, "Over %s with a diagnosis", display.Count(m.Diagnosed, "run"))
 	if len(m.Undiagnosed) > 0 {
 		names := make([]string, len(m.Undiagnosed))
 		for i, n := range m.Undiagnosed {
@@ -84,7 +85,7 @@ func (r *Report) writeMissedMarkdown(w io.Writer) {
 		}
 		fmt.Fprintf(w, " (without: %s)", strings.Join(names, ", "))
 	}
-	fmt.Fprintf(w, ": %s and %s.\n\n", plural(m.TotalSpans, "distinct gold span"), plural(m.TotalFiles, "gold file"))
+	fmt.Fprintf(w, ": %s and %s.\n\n", display.Count(m.TotalSpans, "distinct gold span"), display.Count(m.TotalFiles, "gold file"))
 	head := func(first ...string) []string {
 		h := append(first, "runs", "missed")
 		for c := diagnose.NumCategories - 1; c >= 0; c-- {
@@ -125,12 +126,4 @@ func (r *Report) writeMissedMarkdown(w io.Writer) {
 		fmt.Sprintf("Sorted by **missed** (runs whose final context lacks it), then by the share missed; %s of each, only gold some run missed. **runs** counts the runs that diagnosed the instance; error rows are not diagnosed.", top),
 		"Per run: **found**: in the final context; **read then dropped**: shown during the run, absent from the final context; **near miss**: the file was shown but not these lines; **searched, not read**: only a search listed the file; **never opened**. Files have no near miss.",
 	)
-}
-
-// plural is "1 run", "2 runs".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -120,6 +120,30 @@ type runGoldJSON struct {
 	// FoundBy is the agent whose action first put the span in view, -1 for
 	// none, for a run of several agents.
 	FoundBy *byLens[int] `json:"found_by,omitempty"`
+	// Edit is, for gold from the run's edits, when the span was changed
+	// and what had been read of it by then.
+	Edit *editReadJSON `json:"edit,omitempty"`
+}
+
+// editReadJSON is story.EditRead, actions 1-based (read_at 0: a blind
+// edit).
+type editReadJSON struct {
+	EditedAt  int  `json:"edited_at"`
+	ReadAt    int  `json:"read_at"`
+	LinesRead int  `json:"lines_read_before_edit"`
+	Blind     bool `json:"blind_edit"`
+}
+
+// targetJSON is story.Target: what was read before the run's edits.
+type targetJSON struct {
+	Regions    int     `json:"edited_regions"`
+	Lines      int     `json:"edited_lines"`
+	ReadBefore int     `json:"lines_read_before_edit"`
+	Share      float64 `json:"read_before_edit"`
+	Blind      int     `json:"blind_edits"`
+	Reads      int     `json:"reads"`
+	Unused     int     `json:"reads_used_by_no_edit"`
+	Unlocated  int     `json:"changes_not_found"`
 }
 
 // agentJSON is one agent of a run of several, with its figures.
@@ -215,7 +239,21 @@ func WriteRunJSON(w io.Writer, st *story.Story) error {
 		doc.field("agents", agents)
 	}
 	gold := st.Gold.Spans
-	doc.list("gold", len(gold), func(i int) any { return goldJSON(a.Run, &gold[i]) })
+	doc.field("gold_from", st.Target.From.String())
+	if t := &st.Target; t.From == model.GoldFromEdits {
+		doc.field("target", targetJSON{Regions: len(t.Edits), Lines: t.Lines, ReadBefore: t.ReadBefore, Share: t.Share(),
+			Blind: t.Blind, Reads: t.Reads, Unused: t.Unused, Unlocated: t.Unlocated})
+	} else if t.Unlocated > 0 {
+		doc.field("changes_not_found", t.Unlocated)
+	}
+	doc.list("gold", len(gold), func(i int) any {
+		jg := goldJSON(a.Run, &gold[i])
+		if eds := st.Target.Edits; eds != nil {
+			e := eds[i]
+			jg.Edit = &editReadJSON{EditedAt: e.EditedAt + 1, ReadAt: e.ReadAt + 1, LinesRead: e.LinesRead, Blind: e.Blind()}
+		}
+		return jg
+	})
 	if e := a.Lenses[model.LensContextBench].Result.EditLoc; e != nil {
 		doc.field("editloc", editJSON{Recall: e.Recall, Precision: e.Precision})
 		if a.EditLocFromGold {

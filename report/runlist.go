@@ -39,13 +39,13 @@ func WriteRunList(w io.Writer, rows []story.Row, lens model.Lens) error {
 	if ws[ColWho] > 0 {
 		ws[ColWho] = min(max(ws[ColWho], ansi.StringWidth("agent · model")), 60)
 	}
-	for k, recorded := range SpendRecorded {
+	for k, recorded := range OptionalShown {
 		any := false
 		for i := range rows {
 			any = any || recorded(&rows[i])
 		}
 		if !any {
-			ws[len(ListColumns)-len(SpendRecorded)+k] = 0
+			ws[len(ListColumns)-len(OptionalShown)+k] = 0
 		}
 	}
 	fmt.Fprintf(b, "%d runs (%s lens): final line coverage, line AUC, redundancy; gold spans found / read then dropped / near miss / searched / never opened\n",

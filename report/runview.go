@@ -31,8 +31,8 @@ func WriteRunSummary(w io.Writer, st *story.Story, lens model.Lens) error {
 		}
 	}
 	fmt.Fprintln(b, strings.Join(meta, " · "))
-	fmt.Fprintf(b, "%s · %s · %s\n", plural(n, "action"),
-		plural(st.Lenses[model.LensContextBench].Steps, "contextbench step"), plural(st.Lenses[model.LensObserved].Steps, "observed step"))
+	fmt.Fprintf(b, "%s · %s · %s\n", display.Count(n, "action"),
+		display.Count(st.Lenses[model.LensContextBench].Steps, "contextbench step"), display.Count(st.Lenses[model.LensObserved].Steps, "observed step"))
 	if out := display.OutcomeWords(&st.Outcome); out != "" {
 		fmt.Fprintf(b, "outcome: %s\n", termsafe.Line(out))
 	}
@@ -42,6 +42,9 @@ func WriteRunSummary(w io.Writer, st *story.Story, lens model.Lens) error {
 			fmt.Fprintf(b, " (%s)", split)
 		}
 		fmt.Fprintln(b)
+	}
+	if t := display.TargetWords(&st.Target); t != "" {
+		fmt.Fprintf(b, "%s\n", t)
 	}
 	if a.Partial != nil {
 		fmt.Fprintf(b, "%s\n", display.NoRepoBanner(a.Partial.Reason()))
@@ -160,6 +163,9 @@ func WriteRunSummary(w io.Writer, st *story.Story, lens model.Lens) error {
 			found = fmt.Sprintf("read @%d", at+1)
 		}
 		desc := g.Describe(lens)
+		if st.Target.Edits != nil {
+			desc = display.EditWords(st.Target.Edits[k]) + "; " + desc
+		}
 		if by := story.FoundByWords(run, g.FoundAt(lens)); by != "" {
 			desc += " (" + termsafe.Line(by) + ")"
 		}

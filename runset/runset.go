@@ -422,6 +422,10 @@ func (s *Set) analyse(i int) (*story.Story, func(string) string, error) {
 	var notes []string
 	var err error
 	g := &model.Gold{ID: run.InstanceID, InstID: run.InstanceID}
+	if s.o.Gold == nil {
+		// No gold: the code the run changed is its target.
+		g = model.EditsGold(&run)
+	}
 	byRecord := ""
 	if s.o.Gold != nil {
 		if found, note, gerr := s.o.Gold.FindRun(&run, s.o.Sem, false); gerr == nil {

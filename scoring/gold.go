@@ -37,6 +37,12 @@ type Gold struct {
 	Missing []string
 	// Task is the task statement the gold file carries, "" when none.
 	Task string
+	// From says where the gold came from; for a patch or the run's edits,
+	// Edited holds each located region with the action that changed it,
+	// and Unlocated counts the changes that could not be placed.
+	From      model.GoldFrom
+	Edited    []EditedSpan
+	Unlocated int
 }
 
 func (sc scorer) prepareGold(g *model.Gold) *Gold {
@@ -45,8 +51,14 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 		// Upstream json.loads the text form, fails, and scores empty gold.
 		init, add = nil, nil
 	}
+	var edited []EditedSpan
+	unlocated := 0
+	if len(g.Changes) > 0 {
+		init, edited, unlocated = sc.locate(g)
+	}
 	out := &Gold{Files: make([]string, 0, len(init)+len(add)+len(g.Files)), Spans: len(init) + len(add) + len(g.Files),
-		FileOnly: len(init)+len(add) == 0 && len(g.Files) > 0, Task: g.Task, ID: g.ID}
+		FileOnly: len(init)+len(add) == 0 && len(g.Files) > 0, Task: g.Task, ID: g.ID,
+		From: g.From, Edited: edited, Unlocated: unlocated}
 	bytes, lines := FileIntervals{}, FileIntervals{}
 	exists := sc.files.exists
 	if pt := partial(sc.files.tree); pt != nil {

@@ -48,6 +48,12 @@ type Row struct {
 	// Analysed: the run was scored and the lenses are filled in.
 	Loaded   bool `json:"-"`
 	Analysed bool `json:"analysed"`
+	// GoldFrom says where the run's gold came from (model.GoldFrom);
+	// for gold from its edits, BlindEdits counts the regions changed
+	// unread and ReadBeforeEdit is the share of edited lines read first.
+	GoldFrom       string  `json:"gold_from,omitempty"`
+	BlindEdits     int     `json:"blind_edits,omitempty"`
+	ReadBeforeEdit float64 `json:"read_before_edit,omitempty"`
 	// Note says what kept the row from being complete: the file or the run
 	// could not be read, or it has no gold or no repository.
 	Note   string     `json:"note,omitempty"`
@@ -126,6 +132,7 @@ func (r *Row) Summarize(s *Story) {
 	}
 	r.ExitStatus, r.Rejected, r.NoRepo = s.Outcome.ExitStatus, s.Outcome.Rejected, s.RepoMissing
 	r.setSpend(s.Outcome.Spend)
+	r.GoldFrom, r.BlindEdits, r.ReadBeforeEdit = s.Target.From.String(), s.Target.Blind, s.Target.Share()
 	r.Analysed = true
 }
 

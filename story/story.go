@@ -25,6 +25,9 @@ type Story struct {
 	// RepoMissing says why the run was analysed without its repository
 	// (from what it displayed), "" when it had it.
 	RepoMissing string
+	// Target says where the gold came from and, for gold from the run's
+	// edits, what was read before each edit.
+	Target Target
 }
 
 // Lens is a run under one lens: its figures, as the run list shows them,
@@ -48,6 +51,7 @@ func Tell(a *scoring.Analysis) *Story {
 		s.Lenses[l] = Lens{Figures: figures(a, s.Gold.Diag[l], l)}
 		s.Agents[l] = agents(a, s.Gold, l)
 	}
+	s.Target = target(a, s.Gold)
 	return s
 }
 

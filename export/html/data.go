@@ -173,6 +173,9 @@ func buildData(d *viewdata.Data, o Options) *pageData {
 			row.Cat[l] = g.Category(l).Key()
 			row.Label[l] = g.Label(l)
 			row.Desc[l] = g.Describe(l)
+			if eds := d.S.Target.Edits; eds != nil {
+				row.Desc[l] = display.EditWords(eds[k]) + "; " + row.Desc[l]
+			}
 			if !g.FileLevel() && g.FoundAt(l) >= 0 {
 				last := 0
 				for i := g.FoundAt(l); i < d.N; i++ {

@@ -71,8 +71,9 @@ type view struct {
 	Legend     []legend
 	Charts     []chart
 	Categories []legend
-	// The header's fixed fields.
-	Who, Format, Sem string
+	// The header's fixed fields; Target says where the gold came from
+	// when not from a gold file (display.TargetWords).
+	Who, Format, Sem, Target string
 	// The task and the submitted patch, each patch line with its gold mark.
 	Task, TaskFrom, PatchSummary, GoldGlyph string
 	// SpendBars chart what each step took (SpendWhat: tokens or time).
@@ -145,7 +146,8 @@ func Write(w io.Writer, st *story.Story, o Options) error {
 	data := buildData(d, o)
 	v := &view{Title: "trajscope · " + termsafe.Line(d.Run.InstanceID), Data0: data, Theme: pageTheme(o.Theme, th),
 		Who: termsafe.Line(model.Who(d.Run.Agent, d.Run.Model)), Format: termsafe.Line(d.Run.Format), Sem: a.Sem.String(),
-		ViewBox: fmt.Sprintf("-2 0 %g %g", chartW+4, chartH), Base: chartY(0), Width: chartW, Height: chartH}
+		ViewBox: fmt.Sprintf("-2 0 %g %g", chartW+4, chartH), Base: chartY(0), Width: chartW, Height: chartH,
+		Target: display.TargetWords(&st.Target)}
 	for k := range data.Files {
 		fd := &data.Files[k]
 		if !fd.OK {

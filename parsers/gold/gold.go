@@ -53,6 +53,10 @@ type Set struct {
 	// lazy, for a parquet gold, holds rows not yet read (lazy.go); the
 	// fields above are complete once lazy.built is set.
 	lazy *lazyRows
+
+	// patch, for a reference patch given as the gold, is every run's
+	// target (patch.go).
+	patch *model.Gold
 }
 
 // Problem is a row that was skipped, or loaded with something lost.
@@ -90,6 +94,9 @@ func (s *Set) Get(id string) (*model.Gold, bool) {
 	if s == nil || id == "" {
 		return nil, false
 	}
+	if s.patch != nil {
+		return s.patchFor(id), true
+	}
 	if s.lazy != nil && !s.lazy.built.Load() {
 		if g, ok, built := s.lazy.get(id); !built {
 			return g, ok
@@ -105,6 +112,9 @@ func (s *Set) Len() int {
 		return 0
 	}
 	s.build()
+	if s.patch != nil {
+		return 1
+	}
 	return len(s.golds)
 }
 
@@ -114,6 +124,9 @@ func (s *Set) All() []*model.Gold {
 		return nil
 	}
 	s.build()
+	if s.patch != nil {
+		return []*model.Gold{s.patch}
+	}
 	return s.golds
 }
 
@@ -227,6 +240,9 @@ func loadFile(path string) (*Set, error) {
 		return nil, err
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if IsPatch(path, data) {
+		return loadPatch(path, data)
+	}
 	set := newSet()
 	if strings.HasSuffix(path, ".jsonl") || jsontree.FirstLineIsObject(data) {
 		loadLines(set, data, path)

@@ -189,7 +189,7 @@ func (m *Model) View() string {
 			lines = append(lines, t.Bold.Render(display.GlyphGoldFile+" "+name))
 			continue
 		}
-		lines = append(lines, m.spanRow(g, rows[r].span == m.sel && m.Focused, cols))
+		lines = append(lines, m.spanRow(rows[r].span, rows[r].span == m.sel && m.Focused, cols))
 	}
 	if len(lines) < 1+body {
 		lines = append(lines, "") // a blank row sets the description apart
@@ -226,8 +226,9 @@ func (m *Model) columns() columns {
 	return c
 }
 
-func (m *Model) spanRow(g *diagnose.GoldSpan, selected bool, cols columns) string {
+func (m *Model) spanRow(k int, selected bool, cols columns) string {
 	ctx, t := m.Ctx, m.Ctx.Theme
+	g := &ctx.Data.Gold[k]
 	l := ctx.Lens
 	var glyph, glyphStyled string
 	read := 0
@@ -273,6 +274,10 @@ func (m *Model) spanRow(g *diagnose.GoldSpan, selected bool, cols columns) strin
 	}
 	prefix := fmt.Sprintf("  %s %-*s %s%s→ ", glyph, cols.lines, lines, frac, atCol)
 	diag := g.Label(l)
+	if eds := ctx.Data.S.Target.Edits; eds != nil {
+		// The target is the run's own edits: what it read first says more.
+		diag = display.EditLabel(eds[k])
+	}
 	if i := g.Closest(l); i >= 0 {
 		if long := fmt.Sprintf("%s @%d", diag, i+1); ansi.StringWidth(prefix)+ansi.StringWidth(long) <= m.W {
 			diag = long

@@ -82,6 +82,7 @@ const (
 	fSem
 	fPlay
 	fUnread
+	fGold
 	numFields
 )
 
@@ -95,7 +96,7 @@ const (
 // alone, never on the step or the lens.
 var keep = []struct{ f, idW int }{
 	{fStep, minID}, {fLens, minID}, {fPlay, minID}, {fExit, minID}, {fWho, minID},
-	{fUnread, midID}, {fUsage, midID},
+	{fUnread, midID}, {fGold, midID}, {fUsage, midID},
 	{fFormat, 1 << 20}, {fSem, 1 << 20},
 }
 
@@ -150,6 +151,11 @@ func (m *Model) fields() []field {
 			total += c
 		}
 		fs[fUnread] = field{label: "unread", forms: []string{termsafe.Line(story.UnreadList(run, 2)), fmt.Sprintf("%d", total)}}
+	}
+	// Where the gold came from, when not from a gold file.
+	fs[fGold] = field{form: -1}
+	if from := d.S.Target.From; from != model.GoldFromFile {
+		fs[fGold] = field{label: "gold from", forms: []string{from.String()}}
 	}
 	fs[fPlay] = field{form: -1}
 	if ctx.Playing {

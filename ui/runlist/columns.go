@@ -23,10 +23,10 @@ func (m *Model) widths() []int {
 	for i := range m.rows {
 		anyWho = anyWho || m.rows[i].Who() != ""
 	}
-	// A spend column shows when some run records it and the instance
+	// An optional column shows when some run fills it and the instance
 	// keeps its room.
-	for k, recorded := range report.SpendRecorded {
-		i := len(report.ListColumns) - len(report.SpendRecorded) + k
+	for k, recorded := range report.OptionalShown {
+		i := len(report.ListColumns) - len(report.OptionalShown) + k
 		any := false
 		for k := range m.rows {
 			any = any || recorded(&m.rows[k])

@@ -290,8 +290,8 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 			m.col = (m.col + 1) % len(report.ListColumns) // a hidden column sorts nothing anyone sees
 		}
 		m.desc = report.ListColumns[m.col].Metric
-		// The spend columns sort most first, as the figures do.
-		m.desc = m.desc || m.col >= len(report.ListColumns)-len(report.SpendRecorded)
+		// The optional columns (blind edits, spend) sort most first, as the figures do.
+		m.desc = m.desc || m.col >= len(report.ListColumns)-len(report.OptionalShown)
 		m.resort()
 	case key.Matches(k, keys.SortDir):
 		m.desc = !m.desc

@@ -1,0 +1,58 @@
+package display
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/story"
+)
+
+// TargetWords says where a run's gold came from when it is not a gold
+// file: for a patch, that its changes are the target; for the run's own
+// edits, how much of what it changed it had read first. "" for a gold
+// file.
+func TargetWords(t *story.Target) string {
+	var parts []string
+	switch t.From {
+	case model.GoldFromFile:
+		return ""
+	case model.GoldFromPatch:
+		parts = append(parts, "gold from the patch: the regions it changes")
+	case model.GoldFromEdits:
+		if len(t.Edits) == 0 {
+			parts = append(parts, "gold from edits: the run changed nothing that was in the repository, so there is no target")
+			break
+		}
+		parts = append(parts, fmt.Sprintf("gold from edits: %s, %d of %d lines read before their edit (%s), %s",
+			Count(len(t.Edits), "edited region"), t.ReadBefore, t.Lines, Ratio(t.ReadBefore, t.Lines), Count(t.Blind, "blind edit")))
+		if t.Reads > 0 {
+			parts = append(parts, fmt.Sprintf("%d of %d reads used by no edit", t.Unused, t.Reads))
+		}
+	}
+	if t.Unlocated > 0 {
+		parts = append(parts, Count(t.Unlocated, "change")+" not found in the file")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// EditWords says what the run had read of one edited region before it
+// changed it: "read @3, 5 actions before its edit @8", or "blind edit @8".
+func EditWords(e story.EditRead) string {
+	if e.Blind() {
+		return fmt.Sprintf("blind edit @%d", e.EditedAt+1)
+	}
+	return fmt.Sprintf("read @%d, %s before its edit @%d", e.ReadAt+1, Count(e.EditedAt-e.ReadAt, "action"), e.EditedAt+1)
+}
+
+// Count is n and w, plural when n is not one: "3 actions".
+func Count(n int, w string) string { return fmt.Sprintf("%d %s", n, Plural(n, w)) }
+
+// EditLabel is EditWords for a narrow column: "read @3 → edit @8", or
+// "blind edit @8".
+func EditLabel(e story.EditRead) string {
+	if e.Blind() {
+		return fmt.Sprintf("blind edit @%d", e.EditedAt+1)
+	}
+	return fmt.Sprintf("read @%d → edit @%d", e.ReadAt+1, e.EditedAt+1)
+}

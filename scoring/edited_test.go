@@ -1,0 +1,70 @@
+package scoring_test
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/source"
+)
+
+// A gold made of changes is located in the file as it was before them:
+// context lines set aside, later edits mapped back through earlier ones,
+// lines the run wrote and files it created never a target.
+func TestLocateChanges(t *testing.T) {
+	var lines []string
+	for i := 1; i <= 10; i++ {
+		lines = append(lines, "l"+string(rune('0'+i%10)))
+	}
+	lines[9] = "l10"
+	base := strings.Join(lines, "\n") + "\n"
+	replace := func(old, nw string) model.Change {
+		return model.Change{File: "/testbed/a.py", Kind: model.ChangeReplace, Old: old, New: nw}
+	}
+	type region struct {
+		start, end int
+		action     int32
+	}
+	for _, c := range []struct {
+		name      string
+		changes   []model.Change
+		want      []region
+		unlocated int
+	}{
+		{"context set aside", []model.Change{replace("l3\nl4\nl5", "l3\nX\nl5")}, []region{{4, 4, 0}}, 0},
+		{"insert anchors to the line before", []model.Change{{File: "a.py", Kind: model.ChangeInsert, Line: 6, New: "new"}}, []region{{6, 6, 0}}, 0},
+		{"added at the top anchors to line 1", []model.Change{replace("l1", "a\nb\nl1")}, []region{{1, 1, 0}}, 0},
+		{"later edits map back", []model.Change{replace("l1", "a\nb\nl1"), replace("l8", "L8")}, []region{{1, 1, 0}, {8, 8, 1}}, 0},
+		{"lines the run wrote are no target", []model.Change{replace("l4", "X"), replace("X", "Y")}, []region{{4, 4, 0}}, 0},
+		{"a deleted line", []model.Change{replace("l7\n", "")}, []region{{7, 7, 0}}, 0},
+		{"a rewritten file", []model.Change{{File: "a.py", Kind: model.ChangeWhole, New: strings.Replace(base, "l9", "L9", 1)}}, []region{{9, 9, 0}}, 0},
+		{"first to last changed line", []model.Change{replace("l2\nl3\nl4", "L2\nl3\nL4")}, []region{{2, 4, 0}}, 0},
+		{"text not in the file", []model.Change{replace("nope", "x"), replace("l2", "L2")}, []region{{2, 2, 1}}, 1},
+		{"a created file", []model.Change{{File: "b.py", Kind: model.ChangeWhole, New: "x\n"}}, nil, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			files := scoring.NewFileCache(source.NewFS(fstest.MapFS{"a.py": {Data: []byte(base)}}))
+			run := &model.Run{InstanceID: "x"}
+			for _, ch := range c.changes {
+				run.Actions = append(run.Actions, model.Action{Command: "edit", Category: model.CategoryEdit, Changes: []model.Change{ch}})
+			}
+			a := scoring.Analyze(run, model.EditsGold(run), files, model.ContextBench)
+			var got []region
+			for _, e := range a.Gold.Edited {
+				if e.File != "a.py" {
+					t.Fatalf("region in %q", e.File)
+				}
+				got = append(got, region{e.Lines.Start, e.Lines.End, e.Action})
+			}
+			if !reflect.DeepEqual(got, c.want) || a.Gold.Unlocated != c.unlocated {
+				t.Errorf("regions %v (unlocated %d), want %v (%d)", got, a.Gold.Unlocated, c.want, c.unlocated)
+			}
+			if a.Gold.From != model.GoldFromEdits || a.GoldEmpty() != (len(c.want) == 0) {
+				t.Errorf("from %v, empty %v", a.Gold.From, a.GoldEmpty())
+			}
+		})
+	}
+}

@@ -1,0 +1,101 @@
+package story
+
+import (
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/scoring/diagnose"
+)
+
+// Target says where a run's gold came from and, for gold made of the
+// run's own edits, what the run had read of each edited region before it
+// changed it (the observed lens: what the agent saw).
+type Target struct {
+	From model.GoldFrom
+	// Edits are, for gold from edits, one per gold span (Story.Gold.Spans,
+	// in that order); nil otherwise.
+	Edits []EditRead
+	// Lines counts the edited lines and ReadBefore those read before
+	// their edit; Blind counts the regions changed with none of their
+	// lines read.
+	Lines, ReadBefore, Blind int
+	// Unlocated counts the changes that could not be placed in the file
+	// (scoring.Gold.Unlocated).
+	Unlocated int
+	// Reads counts the actions that put lines in view, and Unused those
+	// whose lines no edit changed.
+	Reads, Unused int
+}
+
+// EditRead is one edited region: when it was first changed, and what the
+// run had read of it by then.
+type EditRead struct {
+	// EditedAt is the action (0-based) that first changed the region.
+	EditedAt int
+	// ReadAt is the first action that showed any of its lines before the
+	// edit, -1 for a blind edit; LinesRead counts those lines.
+	ReadAt, LinesRead int
+}
+
+// Blind reports an edit made without any of its lines read.
+func (e EditRead) Blind() bool { return e.ReadAt < 0 }
+
+// Share is the part of the edited lines read before their edit (0 when
+// nothing was edited).
+func (t *Target) Share() float64 {
+	if t.Lines == 0 {
+		return 0
+	}
+	return float64(t.ReadBefore) / float64(t.Lines)
+}
+
+func target(a *scoring.Analysis, rg *diagnose.RunGold) Target {
+	t := Target{}
+	if a.Gold == nil {
+		return t
+	}
+	t.From, t.Unlocated = a.Gold.From, a.Gold.Unlocated
+	if t.From != model.GoldFromEdits {
+		return t
+	}
+	t.Edits = make([]EditRead, len(rg.Spans))
+	for k := range rg.Spans {
+		g := &rg.Spans[k]
+		at := -1
+		for _, e := range a.Gold.Edited {
+			if e.File == g.File() && e.Lines.Start <= g.End() && e.Lines.End >= g.Start() && (at < 0 || int(e.Action) < at) {
+				at = int(e.Action)
+			}
+		}
+		e := EditRead{EditedAt: at, ReadAt: -1}
+		if at > 0 {
+			e.LinesRead = g.ReadBy(model.LensObserved, at-1)
+			if f := g.FoundAt(model.LensObserved); f >= 0 && f < at {
+				e.ReadAt = f
+			}
+		}
+		t.Edits[k] = e
+		t.Lines += g.Lines()
+		t.ReadBefore += e.LinesRead
+		if e.Blind() {
+			t.Blind++
+		}
+	}
+	for i := range a.Lenses[model.LensObserved].Actions {
+		v := &a.Lenses[model.LensObserved].Actions[i]
+		if len(v.Lines) == 0 {
+			continue
+		}
+		t.Reads++
+		used := false
+		for _, fl := range v.Lines {
+			if gl, ok := a.Gold.Lines.Get(fl.File); ok && model.IntersectLength(gl, fl.Spans) > 0 {
+				used = true
+				break
+			}
+		}
+		if !used {
+			t.Unused++
+		}
+	}
+	return t
+}
