@@ -53,7 +53,7 @@ func explore(env *Env, o *viewOptions, st *story.Story, lens model.Lens, local f
 	}
 	m, err := ui.New(st, ui.Options{
 		Theme: o.theme, NoColor: noColor(o), Dark: true, Lens: lens, Step: o.step,
-		LocalPath: local, Editor: editor(), Autoplay: o.autoplay, Speed: o.speed,
+		LocalPath: local, Editor: editor(), Autoplay: o.autoplay, Speed: o.speed, Live: o.follow,
 	})
 	if err != nil {
 		return usageError{err}
@@ -163,6 +163,9 @@ func program(env *Env, o *viewOptions, m tea.Model) error {
 	}
 	stop := quitOnHangup(p)
 	defer stop()
+	if o.live != nil {
+		defer o.live(p.Send)()
+	}
 	_, err := p.Run()
 	return err
 }

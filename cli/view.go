@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/trajscope/trajscope/display"
@@ -27,6 +28,7 @@ type viewOptions struct {
 	redact                 bool
 	noClone                bool
 	autoplay               bool
+	follow                 bool
 	speed                  time.Duration
 	parseTimeout           time.Duration
 	goldWarned             bool
@@ -38,6 +40,9 @@ type viewOptions struct {
 	export func(a *story.Story, lens model.Lens) error
 	// afterExplorer holds what is said once the explorer has ended (sayAfter).
 	afterExplorer []func()
+	// live, for --follow, feeds the explorer new readings of the run
+	// until stop is called (follow.go).
+	live func(send func(tea.Msg)) (stop func())
 }
 
 // sayAfter says what was kept for after the explorer: its screen would
@@ -88,6 +93,7 @@ embedded demo task.`,
 	f.BoolVar(&o.json, "json", false, "print the summary (or the run list) as JSON instead of opening the explorer")
 	f.BoolVar(&o.redact, "redact", false, "replace API keys and tokens, e-mail addresses and home-directory user names in what is shown (scores do not change)")
 	f.BoolVar(&o.autoplay, "autoplay", false, "start playing at once (from --step, at --speed): for live demos")
+	f.BoolVar(&o.follow, "follow", false, "follow a session file still being written: new actions, coverage and gold appear as the agent writes them")
 	f.Var(speedFlag{&o.speed}, "speed", "autoplay interval, snapped to the explorer's (3s 2s 1s 500ms 250ms 100ms); +/- change it")
 	return cmd
 }
@@ -121,6 +127,11 @@ func runView(env *Env, o *viewOptions, paths []string) error {
 	lens, sem, err := o.check()
 	if err != nil {
 		return err
+	}
+	if o.follow {
+		if err := o.checkFollow(env, paths); err != nil {
+			return err
+		}
 	}
 	limitMemory(append(paths, o.gold)...)
 	set, err := runset.New(paths, o.inputFormat)
@@ -167,6 +178,9 @@ func runView(env *Env, o *viewOptions, paths []string) error {
 	}
 	if a.Partial != nil {
 		fmt.Fprintf(env.Stderr, "trajscope: %s\n", display.NoRepoBanner(a.Partial.Reason()))
+	}
+	if o.follow {
+		o.live = followRun(o, set, pos, paths[0])
 	}
 	return explore(env, o, st, lens, local)
 }

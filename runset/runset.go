@@ -371,6 +371,29 @@ func (s *Set) Open(pos int) (*story.Story, func(string) string, error) {
 	return a, local, err
 }
 
+// Reread reads run pos's file again, as it is now, and analyses the run
+// again: for a file an agent is still writing (view --follow). What the
+// set knows of the repository and its files is kept.
+func (s *Set) Reread(pos int) (*story.Story, error) {
+	s.work.Lock()
+	defer s.work.Unlock()
+	i := pos - 1
+	if i < 0 || i >= len(s.refs) || s.refs[i].index < 0 {
+		return nil, fmt.Errorf("no run #%d", pos)
+	}
+	r := s.refs[i]
+	s.parsed.src = -1
+	delete(s.evaluated, r.src)
+	if r.index >= len(s.runs(r.src)) {
+		return nil, fmt.Errorf("%s: no run #%d now", s.rows[i].Path, r.index+1)
+	}
+	st, _, err := s.analyse(i)
+	if st == nil {
+		return nil, fmt.Errorf("%s: no run #%d now", s.rows[i].Path, r.index+1)
+	}
+	return st, err
+}
+
 // Loaded returns run pos as read, before it is analysed, or nil when its
 // file has not been read or has no run there: for work that can start
 // while the run is analysed. Its file stays the one Open reads next.

@@ -45,6 +45,9 @@ type Options struct {
 	// InList: the run was opened from a run list (Browse), to which esc
 	// returns and whose other runs H and L open.
 	InList bool
+	// Live: the run is being followed (view --follow); LiveMsg brings
+	// each new reading.
+	Live bool
 }
 
 // Model is the explorer's root model.
@@ -110,6 +113,12 @@ func New(st *story.Story, opts Options) (*Model, error) {
 	m.panes[m.focus].SetFocused(true)
 	if opts.Step > 0 {
 		ctx.Cur = min(opts.Step, ctx.Data.N) - 1
+	}
+	if opts.Live {
+		ctx.Live = "live"
+		if opts.Step == 0 {
+			ctx.Cur = ctx.Data.N - 1 // the newest step, which it follows
+		}
 	}
 	if opts.Speed > 0 {
 		m.speed = nearestSpeed(opts.Speed)
@@ -264,6 +273,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.edit(msg.File, msg.Line)
 	case tickMsg:
 		return m, m.tick(msg)
+	case LiveMsg:
+		return m, m.live(msg)
 	case editorDoneMsg:
 		if msg.tmp != "" {
 			os.RemoveAll(msg.tmp)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/internal/termsafe"
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring/diagnose"
 	"github.com/trajscope/trajscope/story"
 	"github.com/trajscope/trajscope/themes"
@@ -140,7 +141,11 @@ func (m *Model) View() string {
 	}
 	lines := []string{pane.Title(ctx, "Gold", fmt.Sprintf("%d/%d spans read", found, len(d.Gold)), m.Focused, m.W)}
 	if len(d.Gold) == 0 {
-		lines = append(lines, t.Muted.Render(" no gold context (pass --gold)"))
+		empty := " no gold context (pass --gold)"
+		if d.S.Target.From == model.GoldFromEdits {
+			empty = " gold from edits: the run has changed nothing in the repository yet"
+		}
+		lines = append(lines, t.Muted.Render(empty))
 		return strings.Join(fit.Block(lines, m.W, m.H), "\n")
 	}
 	// The description of the selected span takes up to three rows (two on

@@ -74,6 +74,7 @@ type field struct {
 const (
 	fID = iota
 	fStep
+	fLive
 	fLens
 	fWho
 	fExit
@@ -95,7 +96,7 @@ const (
 // value it takes over the run, so which fields show depends on the width
 // alone, never on the step or the lens.
 var keep = []struct{ f, idW int }{
-	{fStep, minID}, {fLens, minID}, {fPlay, minID}, {fExit, minID}, {fWho, minID},
+	{fStep, minID}, {fLive, minID}, {fLens, minID}, {fPlay, minID}, {fExit, minID}, {fWho, minID},
 	{fUnread, midID}, {fGold, midID}, {fUsage, midID},
 	{fFormat, 1 << 20}, {fSem, 1 << 20},
 }
@@ -156,6 +157,13 @@ func (m *Model) fields() []field {
 	fs[fGold] = field{form: -1}
 	if from := d.S.Target.From; from != model.GoldFromFile {
 		fs[fGold] = field{label: "gold from", forms: []string{from.String()}}
+	}
+	fs[fLive] = field{form: -1}
+	switch ctx.Live {
+	case "live":
+		fs[fLive] = field{forms: []string{"● live"}}
+	case "ended":
+		fs[fLive] = field{forms: []string{"■ ended"}}
 	}
 	fs[fPlay] = field{form: -1}
 	if ctx.Playing {

@@ -95,6 +95,9 @@ type Context struct {
 	// Playing and Speed describe autoplay for the header.
 	Playing bool
 	Speed   string
+	// Live says, for a run being followed (view --follow), whether it is
+	// still being written ("live") or has ended ("ended"); "" otherwise.
+	Live string
 	// Rev counts changes to Theme, Filter or Query, so panes can key their
 	// caches on one integer.
 	Rev int

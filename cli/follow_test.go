@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/report"
+	"github.com/trajscope/trajscope/runset"
+	"github.com/trajscope/trajscope/ui"
+)
+
+// Following a Claude Code session as it is written, the way an agent
+// writes it: a line in two writes, a sub-agent transcript appearing beside
+// it, the file truncated. After each burst the explorer holds what view
+// of the file as it then is holds, and at the end its story is view's of
+// the finished file, field for field.
+func TestFollowSessionInBursts(t *testing.T) {
+	src := "../parsers/claudecode/testdata/withsub"
+	lines := readLines(t, filepath.Join(src, "sess-9.jsonl"))
+	sub := readLines(t, filepath.Join(src, "sess-9/subagents/agent-x1.jsonl"))
+	dir := t.TempDir()
+	path := filepath.Join(dir, "sess-9.jsonl")
+	write := func(text string, flag int) {
+		f, err := os.OpenFile(path, flag|os.O_WRONLY|os.O_CREATE, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(text)
+		f.Close()
+	}
+	write(strings.Join(lines[:2], ""), os.O_TRUNC)
+
+	set, err := runset.New([]string{path}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set.Prepare(runset.Options{Sem: model.ContextBench})
+	set.LoadAll()
+	st, _, _ := set.Open(1)
+	m, err := ui.New(st, ui.Options{Live: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	if state, n := m.Live(); state != "live" || n != 1 || m.Current() != 0 {
+		t.Fatalf("opened: %s, %d actions, at %d", state, n, m.Current())
+	}
+
+	old := followIdle
+	followIdle = time.Hour // the session never goes quiet here
+	defer func() { followIdle = old }()
+	msgs := make(chan tea.Msg, 16)
+	stop := followRun(&viewOptions{}, set, 1, path)(func(msg tea.Msg) { msgs <- msg })
+	defer stop()
+	next := func(what string) ui.LiveMsg {
+		t.Helper()
+		select {
+		case msg := <-msgs:
+			m.Update(msg)
+			return msg.(ui.LiveMsg)
+		case <-time.After(time.Minute): // a hang guard, not a speed claim
+			t.Fatalf("%s: no reading", what)
+		}
+		return ui.LiveMsg{}
+	}
+	actions := func() int { _, n := m.Live(); return n }
+
+	// The third line in two writes: the half-written one waits.
+	half := len(lines[2]) / 2
+	write(lines[2][:half], os.O_APPEND)
+	write(lines[2][half:]+lines[3], os.O_APPEND)
+	if msg := next("a line in two writes"); msg.St == nil || len(msg.St.A.Run.Warnings) > 0 {
+		t.Fatalf("reading %+v", msg)
+	}
+	if actions() != 2 || m.Current() != 1 {
+		t.Errorf("after the burst: %d actions, at %d; want 2, at the newest", actions(), m.Current())
+	}
+
+	// A sub-agent transcript appears beside the session.
+	os.MkdirAll(filepath.Join(dir, "sess-9", "subagents"), 0o755)
+	os.WriteFile(filepath.Join(dir, "sess-9", "subagents", "agent-x1.jsonl"), []byte(strings.Join(sub, "")), 0o644)
+	for actions() != 3 {
+		if msg := next("a sub-agent transcript"); msg.St == nil {
+			t.Fatalf("reading %+v", msg)
+		}
+	}
+
+	// Truncated: read again from the start, and said.
+	write(strings.Join(lines[:1], ""), os.O_TRUNC)
+	msg := next("truncation")
+	if !strings.Contains(msg.Note, "truncated") {
+		t.Errorf("truncation said %q", msg.Note)
+	}
+
+	// Written again to its end: the same story as view of the file.
+	write(strings.Join(lines, ""), os.O_TRUNC)
+	var last *ui.LiveMsg
+	for actions() != 3 {
+		msg := next("the whole file again")
+		last = &msg
+	}
+	if last == nil || last.St == nil {
+		t.Fatal("no story of the finished file")
+	}
+	fresh, err := runset.New([]string{path}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh.Prepare(runset.Options{Sem: model.ContextBench})
+	fresh.LoadAll()
+	want, _, _ := fresh.Open(1)
+	var a, b bytes.Buffer
+	report.WriteRunJSON(&a, last.St)
+	report.WriteRunJSON(&b, want)
+	if a.String() != b.String() {
+		t.Errorf("followed and viewed differ:\n%s\n%s", a.String(), b.String())
+	}
+}
+
+func readLines(t *testing.T, path string) []string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := strings.SplitAfter(string(data), "\n")
+	if out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	return out
+}

@@ -1,0 +1,80 @@
+package live
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// What a look at the file reports, change by change: a half-written line
+// waits for its newline, a shorter file is truncated, another file under
+// the name is a replacement.
+func TestLook(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.jsonl")
+	os.WriteFile(path, []byte("{}\n"), 0o644)
+	f, err := Follow(path, Options{Idle: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close() // looked at by hand below
+	appendText := func(s string) {
+		fh, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		fh.WriteString(s)
+		fh.Close()
+	}
+	type want struct {
+		kind Kind
+		ok   bool
+	}
+	for _, c := range []struct {
+		name   string
+		change func()
+		want   want
+	}{
+		{"nothing new", func() {}, want{0, false}},
+		{"half a line", func() { appendText(`{"a":`) }, want{0, false}},
+		{"its end", func() { appendText("1}\n") }, want{Grew, true}},
+		{"two lines", func() { appendText("{}\n{}\n") }, want{Grew, true}},
+		{"truncated", func() { os.WriteFile(path, []byte("{}\n"), 0o644) }, want{Truncated, true}},
+		{"replaced", func() {
+			other := filepath.Join(dir, "new.jsonl")
+			os.WriteFile(other, []byte("{}\n{}\n{}\n{}\n{}\n"), 0o644)
+			os.Rename(other, path)
+		}, want{Replaced, true}},
+	} {
+		c.change()
+		if k, ok := f.look(); (want{k, ok}) != c.want {
+			t.Errorf("%s: %v %v, want %+v", c.name, k, ok, c.want)
+		}
+	}
+}
+
+// Following delivers a change through the file system's notifications,
+// and says when the file has gone quiet.
+func TestFollowDelivers(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	os.WriteFile(path, []byte("{}\n"), 0o644)
+	first := func(idle time.Duration, change func()) Kind {
+		f, err := Follow(path, Options{Idle: idle})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		change()
+		select {
+		case ev := <-f.C:
+			return ev.Kind
+		case <-time.After(time.Minute): // a hang guard, not a speed claim
+			t.Fatal("no event")
+		}
+		return 0
+	}
+	if k := first(time.Hour, func() { os.WriteFile(path, []byte("{}\n{}\n"), 0o644) }); k != Grew {
+		t.Errorf("a written line: %v, want Grew", k)
+	}
+	if k := first(time.Millisecond, func() {}); k != Idle {
+		t.Errorf("nothing written: %v, want Idle", k)
+	}
+}

@@ -1,0 +1,59 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/trajscope/trajscope/story"
+	"github.com/trajscope/trajscope/ui/header"
+	"github.com/trajscope/trajscope/ui/metrics"
+	"github.com/trajscope/trajscope/ui/pane"
+	"github.com/trajscope/trajscope/ui/viewdata"
+)
+
+// LiveMsg is a new reading of a run still being written (view --follow).
+type LiveMsg struct {
+	// St is the run's story as the file now is; nil when only the state
+	// changed.
+	St *story.Story
+	// Note says what happened to the file, for the status line ("the file
+	// was truncated: read again").
+	Note string
+	// Ended: the agent recorded its end, or nothing was written for a
+	// while.
+	Ended bool
+}
+
+// live shows a new reading of a followed run. The screen stays on the
+// newest step while it is there (G goes back to it); a step the user
+// moved to stays put.
+func (m *Model) live(msg LiveMsg) tea.Cmd {
+	m.ctx.Live = "live"
+	if msg.Ended {
+		m.ctx.Live = "ended"
+	}
+	if msg.Note != "" {
+		m.status = msg.Note
+	}
+	if msg.St == nil || len(msg.St.A.Run.Actions) == 0 {
+		m.markAll()
+		return nil
+	}
+	newest := m.ctx.Cur >= m.ctx.Data.N-1
+	m.ctx.Data = viewdata.New(msg.St)
+	m.ctx.Rev++ // the panes' caches are of the last reading
+	m.header, m.met = header.New(m.ctx), metrics.New(m.ctx)
+	for i, r := range registry {
+		m.panes[i] = r.new(m.ctx)
+	}
+	m.ctx.Cur = min(m.ctx.Cur, m.ctx.Data.N-1)
+	if newest {
+		m.ctx.Cur = m.ctx.Data.N - 1
+	}
+	m.applyTheme()
+	m.relayout()
+	return m.broadcast(pane.StepMsg{})
+}
+
+// Live says whether the followed run is "live" or "ended" ("" when the
+// run is not followed), and how many actions the explorer holds.
+func (m *Model) Live() (state string, actions int) { return m.ctx.Live, m.ctx.Data.N }
