@@ -37,12 +37,7 @@ func TestFollowSessionInBursts(t *testing.T) {
 	}
 	write(strings.Join(lines[:2], ""), os.O_TRUNC)
 
-	set, err := runset.New([]string{path}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	set.Prepare(runset.Options{Sem: model.ContextBench})
-	set.LoadAll()
+	set := openSet(t, path)
 	st, _, _ := set.Open(1)
 	m, err := ui.New(st, ui.Options{Live: true})
 	if err != nil {
@@ -109,13 +104,7 @@ func TestFollowSessionInBursts(t *testing.T) {
 	if last == nil || last.St == nil {
 		t.Fatal("no story of the finished file")
 	}
-	fresh, err := runset.New([]string{path}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fresh.Prepare(runset.Options{Sem: model.ContextBench})
-	fresh.LoadAll()
-	want, _, _ := fresh.Open(1)
+	want, _, _ := openSet(t, path).Open(1)
 	var a, b bytes.Buffer
 	report.WriteRunJSON(&a, last.St)
 	report.WriteRunJSON(&b, want)
@@ -135,4 +124,34 @@ func readLines(t *testing.T, path string) []string {
 		out = out[:len(out)-1]
 	}
 	return out
+}
+
+// BenchmarkFollowReading is what one reading of a followed session costs
+// (the file parsed and the run analysed again): the delay between a line
+// reaching the file and its action on screen, past fsnotify's and the
+// settle time. The real 711-line Claude Code session with sub-agents.
+func BenchmarkFollowReading(b *testing.B) {
+	path := "../../shared/data/formats/claude-code-subagents/entireio-cli__ckpt-5098e5414812-0.full.jsonl"
+	if _, err := os.Stat(path); err != nil {
+		b.Skip("no ../shared")
+	}
+	set := openSet(b, path)
+	b.ReportAllocs()
+	for b.Loop() {
+		if st, _ := set.Reread(1); st == nil {
+			b.Fatal("no story")
+		}
+	}
+}
+
+// openSet opens one run file as view does, without gold or repository.
+func openSet(t testing.TB, path string) *runset.Set {
+	t.Helper()
+	set, err := runset.New([]string{path}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set.Prepare(runset.Options{Sem: model.ContextBench})
+	set.LoadAll()
+	return set
 }
