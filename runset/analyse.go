@@ -1,0 +1,155 @@
+// Opening a run in full: analysed against its gold (or its own edits) and
+// its repository, its story told, its row filled in.
+
+package runset
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/trajscope/trajscope/internal/termsafe"
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers"
+	"github.com/trajscope/trajscope/scoring"
+	"github.com/trajscope/trajscope/story"
+)
+
+// GoldError is the gold set's answer for a run it has no gold for.
+type GoldError struct{ Err error }
+
+func (e *GoldError) Error() string { return e.Err.Error() }
+func (e *GoldError) Unwrap() error { return e.Err }
+
+// Open analyses the run at position pos in full, for the explorer, and
+// gives the editor's path function of its repository (nil for none). When
+// the gold has no entry for the run (a *GoldError), the run is analysed
+// without it and returned with the error; a missing repository is not an
+// error: the analysis reads what the run displayed (Analysis.Partial).
+func (s *Set) Open(pos int) (*story.Story, func(string) string, error) {
+	s.work.Lock()
+	defer s.work.Unlock()
+	i := pos - 1
+	if i < 0 || i >= len(s.refs) {
+		return nil, nil, fmt.Errorf("no run #%d", pos)
+	}
+	if r := s.refs[i]; r.index < 0 && !s.srcs[r.src].loaded {
+		s.load(r.src) // a file not read yet: its first run
+	}
+	if r := s.refs[i]; r.index < 0 {
+		if err := s.srcs[r.src].err; err != nil {
+			return nil, nil, err
+		}
+		return nil, nil, fmt.Errorf("%s: no runs", s.rows[i].Path)
+	}
+	a, local, err := s.analyse(i)
+	if a == nil {
+		return nil, nil, fmt.Errorf("%s: the file changed since it was read", s.rows[i].Path)
+	}
+	return a, local, err
+}
+
+// Reread reads run pos's file again, as it is now, and analyses the run
+// again: for a file an agent is still writing (view --follow). What the
+// set knows of the repository and its files is kept.
+func (s *Set) Reread(pos int) (*story.Story, error) {
+	s.work.Lock()
+	defer s.work.Unlock()
+	i := pos - 1
+	if i < 0 || i >= len(s.refs) || s.refs[i].index < 0 {
+		return nil, fmt.Errorf("no run #%d", pos)
+	}
+	r := s.refs[i]
+	s.parsed.src = -1
+	delete(s.evaluated, r.src)
+	if r.index >= len(s.runs(r.src)) {
+		return nil, fmt.Errorf("%s: no run #%d now", s.rows[i].Path, r.index+1)
+	}
+	st, _, err := s.analyse(i)
+	if st == nil {
+		return nil, fmt.Errorf("%s: no run #%d now", s.rows[i].Path, r.index+1)
+	}
+	return st, err
+}
+
+// analyse scores row i's run, tells its story and fills in the row; the
+// error is a *GoldError when it was analysed without its gold.
+func (s *Set) analyse(i int) (*story.Story, func(string) string, error) {
+	r := s.refs[i]
+	runs := s.runs(r.src)
+	if r.index >= len(runs) {
+		return nil, nil, nil // the file changed since it was listed
+	}
+	run := runs[r.index] // a copy: Analyze gives record runs their actions
+	if preds := s.evaluatedPreds(r.src, run.Format); len(preds) == len(runs) {
+		// The contextbench lens is what the evaluator scores, as in score;
+		// its steps are not the run's own (scoring links them).
+		run.Prediction = preds[r.index]
+		run.Actions = slices.Clone(run.Actions)
+		for k := range run.Actions {
+			run.Actions[k].Steps = nil
+		}
+	}
+	var notes []string
+	var err error
+	g := &model.Gold{ID: run.InstanceID, InstID: run.InstanceID}
+	if s.o.Gold == nil {
+		// No gold: the code the run changed is its target.
+		g = model.EditsGold(&run)
+	}
+	byRecord := ""
+	if s.o.Gold != nil {
+		if found, note, gerr := s.o.Gold.FindRun(&run, s.o.Sem, false); gerr == nil {
+			g, byRecord = found, note
+			if g.TextForm && s.o.Sem == model.ContextBench {
+				note = strings.TrimPrefix(note+"; ", "; ") + fmt.Sprintf("the gold of %q is in the text form (context0：…), which the reference evaluator reads as empty; --semantics fixed reads it", termsafe.Line(g.ID))
+			}
+			if note != "" {
+				notes = append(notes, note)
+				s.mu.Lock()
+				s.idNotes[i] = note
+				s.mu.Unlock()
+			}
+		} else {
+			notes, err = append(notes, gerr.Error()), &GoldError{gerr}
+		}
+	}
+	files, local := s.tree(&run, g)
+	a := scoring.Analyze(&run, g, files, s.o.Sem)
+	switch {
+	case err != nil:
+		// Scored against empty gold, a run covers "everything": the
+		// evaluator's row says missing_gold, and so does every surface.
+		for _, l := range model.Lenses {
+			a.Refuse(l, scoring.ErrMissingGold, err.Error())
+		}
+	case byRecord != "" && s.o.Sem == model.ContextBench:
+		// The evaluator names the run by its file name and finds no gold
+		// for it; the observed lens reads it against its recorded id's.
+		a.Refuse(model.LensContextBench, scoring.ErrMissingGold, scoring.UnmatchedReason(termsafe.Line(run.InstanceID), termsafe.Line(run.RecordedID)))
+	}
+	if a.Partial != nil {
+		notes = append(notes, "no repository: "+a.Partial.Reason())
+	}
+	st := story.Tell(a)
+	s.mu.Lock()
+	row := story.NewRow(&run)
+	row.Pos, row.Path, row.Index, row.Note = s.rows[i].Pos, s.rows[i].Path, r.index, strings.Join(notes, "; ")
+	row.Summarize(st)
+	s.rows[i] = row
+	s.mu.Unlock()
+	return st, local, err
+}
+
+// evaluatedPreds is parsers.EvaluatedPredictions of source k, read once.
+func (s *Set) evaluatedPreds(k int, format string) []model.Prediction {
+	if preds, ok := s.evaluated[k]; ok {
+		return preds
+	}
+	preds, _ := parsers.EvaluatedPredictions(s.srcs[k].path, format, s.o.Sem)
+	if s.evaluated == nil {
+		s.evaluated = map[int][]model.Prediction{}
+	}
+	s.evaluated[k] = preds
+	return preds
+}
