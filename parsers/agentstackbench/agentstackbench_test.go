@@ -6,7 +6,6 @@ import (
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
-	"github.com/trajscope/trajscope/testkit"
 )
 
 var load = predtest.Loader(ParseRuns, nil)
@@ -67,16 +66,5 @@ func TestSharedPage(t *testing.T) {
 func FuzzAgentStackBench(f *testing.F) {
 	f.Add(predtest.ReadFile(f, "testdata/page.json"))
 	f.Add([]byte(`{"comparisonId": 1, "variants": [{"predTrajectory": {"predSteps": 3}, "traceEntries": [{"kind": "file_change"}]}]}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		defer testkit.FuzzBudget(t)()
-		runs, err := ParseRuns("fuzz.json", data)
-		if err != nil {
-			return
-		}
-		for i := range runs {
-			if err := predtest.CheckRun(&runs[i]); err != nil {
-				t.Fatal(err)
-			}
-		}
-	})
+	predtest.FuzzRuns(f, "fuzz.json", ParseRuns)
 }
