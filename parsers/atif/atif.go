@@ -31,7 +31,6 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/trajscope/trajscope/inputfile"
 	"github.com/trajscope/trajscope/internal/lazyre"
@@ -195,11 +194,7 @@ func load(path string, t *jsontree.Value, dir, where string) (model.Run, error) 
 		run.Actions[i].Index = int32(i)
 	}
 	run.InstanceID = t.First("session_id", "trajectory_id")
-	if run.InstanceID == "" {
-		base := filepath.Base(path)
-		run.InstanceID = strings.TrimSuffix(base, filepath.Ext(base))
-	}
-	run.Prediction.InstanceID = run.InstanceID
+	toolcall.NameByFile(&run, path)
 	run.Prediction.Steps, run.Prediction.Final = observed.Declare(run.Actions)
 	return run, nil
 }

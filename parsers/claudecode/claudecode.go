@@ -628,11 +628,7 @@ func finish(run *model.Run, path string) {
 	if trial := toolcall.TrialName(path, inputfile.ReadRegular); trial != "" {
 		run.InstanceID = trial
 	}
-	if run.InstanceID == "" {
-		base := filepath.Base(path)
-		run.InstanceID = strings.TrimSuffix(base, filepath.Ext(base))
-	}
-	run.Prediction.InstanceID = run.InstanceID
+	toolcall.NameByFile(run, path)
 }
 
 // promptText is a user message's own text: the string, or its text blocks

@@ -169,11 +169,7 @@ func parse(path string, data []byte) (model.Run, error) {
 	if trial := toolcall.TrialName(path, inputfile.ReadRegular); trial != "" {
 		run.InstanceID = trial
 	}
-	if run.InstanceID == "" {
-		base := filepath.Base(path)
-		run.InstanceID = strings.TrimSuffix(base, filepath.Ext(base))
-	}
-	run.Prediction.InstanceID = run.InstanceID
+	toolcall.NameByFile(&run, path)
 	return run, nil
 }
 

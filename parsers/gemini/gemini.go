@@ -402,7 +402,7 @@ func (b *builder) finish(path string, c conversation) model.Run {
 		if i, ok := b.agentCall[a.ID]; ok {
 			a.Call, a.Parent, a.Type = int32(i), b.actions[i].Agent, b.calls[i].Name
 			if d := b.calls[i].Input.First("description", "objective", "task"); d != "" {
-				a.Description = firstLine(d)
+				a.Description = toolcall.AgentDescription(d)
 			}
 		}
 	}
@@ -416,22 +416,7 @@ func (b *builder) finish(path string, c conversation) model.Run {
 	}
 	run.Format, run.Agent, run.Path = Name, "gemini-cli", path
 	run.InstanceID = c.sessionID
-	if run.InstanceID == "" {
-		base := filepath.Base(path)
-		run.InstanceID = strings.TrimSuffix(base, filepath.Ext(base))
-	}
-	run.Prediction.InstanceID = run.InstanceID
+	toolcall.NameByFile(&run, path)
 	run.Prediction.Steps, run.Prediction.Final = observed.Declare(run.Actions)
 	return run
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	if len(s) > 80 {
-		s = s[:80] + "…"
-	}
-	return s
 }

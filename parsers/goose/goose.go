@@ -17,7 +17,6 @@ package goose
 import (
 	"bytes"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/trajscope/trajscope/internal/lazyre"
@@ -88,7 +87,7 @@ func ParseRuns(path string, data []byte) ([]model.Run, error) {
 				}
 				tc := toolcall.Call{Name: tool, Input: val.Get("arguments").Object()}
 				if call.Get("status").Text() == "error" {
-					tc.NotRun = firstLine(call.Get("error").Text())
+					tc.NotRun = toolcall.FirstLine(call.Get("error").Text())
 					if tc.NotRun == "" {
 						tc.NotRun = "the request was malformed"
 					}
@@ -139,11 +138,7 @@ func ParseRuns(path string, data []byte) ([]model.Run, error) {
 	}
 	run.CostUSD = toolcall.Cost(s.Get("accumulated_cost"))
 	run.InstanceID = s.Get("id").Text()
-	if run.InstanceID == "" {
-		base := filepath.Base(path)
-		run.InstanceID = strings.TrimSuffix(base, filepath.Ext(base))
-	}
-	run.Prediction.InstanceID = run.InstanceID
+	toolcall.NameByFile(&run, path)
 	run.Prediction.Steps, run.Prediction.Final = observed.Declare(run.Actions)
 	return []model.Run{run}, nil
 }
@@ -202,12 +197,4 @@ func known(name, tool string) bool {
 	}
 	ext, _, ok := strings.Cut(name, "__")
 	return ok && ext != "developer"
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	return s
 }

@@ -18,7 +18,6 @@ package opencode
 import (
 	"bytes"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/trajscope/trajscope/internal/lazyre"
@@ -166,11 +165,7 @@ func ParseRuns(path string, data []byte) ([]model.Run, error) {
 		run.Agent += " " + v
 	}
 	run.InstanceID = info.Get("id").Text()
-	if run.InstanceID == "" {
-		base := filepath.Base(path)
-		run.InstanceID = strings.TrimSuffix(base, filepath.Ext(base))
-	}
-	run.Prediction.InstanceID = run.InstanceID
+	toolcall.NameByFile(&run, path)
 	run.Prediction.Steps, run.Prediction.Final = observed.Declare(run.Actions)
 	return []model.Run{run}, nil
 }

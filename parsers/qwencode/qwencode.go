@@ -18,7 +18,6 @@ package qwencode
 import (
 	"bytes"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/trajscope/trajscope/internal/lazyre"
@@ -153,7 +152,7 @@ func ParseRuns(path string, data []byte) ([]model.Run, error) {
 			case "error":
 				c.IsError = true
 				if res.Get("executionStatus").Text() == "not_started" {
-					c.NotRun = firstLine(res.Get("resultDisplay").Text())
+					c.NotRun = toolcall.FirstLine(res.Get("resultDisplay").Text())
 				}
 			case "cancelled":
 				c.NotRun = "cancelled"
@@ -183,28 +182,13 @@ func ParseRuns(path string, data []byte) ([]model.Run, error) {
 			// The sub-agent's own work is not in this file: it is named,
 			// with what it was asked, and its actions are not counted.
 			team.Add(fmt.Sprintf("call:%d", i), model.Agent{Type: calls[i].Input.First("subagent_type", "agent_type"),
-				Description: firstLine(calls[i].Input.First("description", "prompt")), Parent: 0, Call: int32(i)})
+				Description: toolcall.AgentDescription(calls[i].Input.First("description", "prompt")), Parent: 0, Call: int32(i)})
 		}
 	}
 	run.Actions, run.Observations, run.Thoughts = actions, obs, thoughts
 	run.Agents = team.Agents(nil)
 	run.Format, run.Agent, run.Path = Name, "qwen-code", path
-	if run.InstanceID == "" {
-		base := filepath.Base(path)
-		run.InstanceID = strings.TrimSuffix(base, filepath.Ext(base))
-	}
-	run.Prediction.InstanceID = run.InstanceID
+	toolcall.NameByFile(&run, path)
 	run.Prediction.Steps, run.Prediction.Final = observed.Declare(run.Actions)
 	return []model.Run{run}, nil
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	if len(s) > 80 {
-		s = s[:80] + "…"
-	}
-	return s
 }

@@ -3,8 +3,10 @@ package toolcall
 import (
 	"bytes"
 	"path"
+	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
@@ -145,4 +147,33 @@ func Relative(a *model.Action, cwd string) {
 	for i := range a.Changes {
 		a.Changes[i].File = rel(a.Changes[i].File)
 	}
+}
+
+// NameByFile gives a run whose file records no instance id the file's
+// name without its extension, and its prediction the run's id.
+func NameByFile(run *model.Run, file string) {
+	if run.InstanceID == "" {
+		base := filepath.Base(file)
+		run.InstanceID = strings.TrimSuffix(base, filepath.Ext(base))
+	}
+	run.Prediction.InstanceID = run.InstanceID
+}
+
+// FirstLine is s's first non-blank line, trimmed.
+func FirstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// AgentDescription is a sub-agent's description as a run's agent table
+// keeps it: its first line, at most 80 characters.
+func AgentDescription(s string) string {
+	s = FirstLine(s)
+	if utf8.RuneCountInString(s) <= 80 {
+		return s
+	}
+	return string([]rune(s)[:80]) + "…"
 }
