@@ -57,15 +57,37 @@ func target(a *scoring.Analysis, rg *diagnose.RunGold) Target {
 	if t.From != model.GoldFromEdits {
 		return t
 	}
+	// The first edit of each line, per file: every span reads its lines,
+	// so a run of many edits costs the lines they changed, not edits ×
+	// spans (which the lines scoring located already bound).
+	firstEdit := map[string][]int32{} // line -> action + 1, 0 for none
+	for _, e := range a.Gold.Edited {
+		lines := firstEdit[e.File]
+		if n := e.Lines.End + 1; n > len(lines) {
+			lines = append(lines, make([]int32, n-len(lines))...)
+			firstEdit[e.File] = lines
+		}
+		for l := max(e.Lines.Start, 0); l <= e.Lines.End; l++ {
+			if lines[l] == 0 || e.Action+1 < lines[l] {
+				lines[l] = e.Action + 1
+			}
+		}
+	}
+	first := make([]int, len(rg.Spans))
+	for k := range rg.Spans {
+		g := &rg.Spans[k]
+		first[k] = -1
+		lines := firstEdit[g.File()]
+		for l := max(g.Start(), 0); l <= g.End() && l < len(lines); l++ {
+			if a := int(lines[l]) - 1; a >= 0 && (first[k] < 0 || a < first[k]) {
+				first[k] = a
+			}
+		}
+	}
 	t.Edits = make([]EditRead, len(rg.Spans))
 	for k := range rg.Spans {
 		g := &rg.Spans[k]
-		at := -1
-		for _, e := range a.Gold.Edited {
-			if e.File == g.File() && e.Lines.Start <= g.End() && e.Lines.End >= g.Start() && (at < 0 || int(e.Action) < at) {
-				at = int(e.Action)
-			}
-		}
+		at := first[k]
 		e := EditRead{EditedAt: at, ReadAt: -1}
 		if at > 0 {
 			e.LinesRead = g.ReadBy(model.LensObserved, at-1)
