@@ -58,7 +58,7 @@ func warn(env *Env, set *runset.Set) {
 // with. Clone progress goes to the terminal only for one run: under the
 // run list, runs are analysed while the list is on screen.
 func prepare(env *Env, o *viewOptions, sem model.Semantics, set *runset.Set, one bool) error {
-	ro := runset.Options{Sem: sem, ParseTimeout: o.parseTimeout}
+	ro := runset.Options{Sem: sem, ParseTimeout: o.parseTimeout, BaseCommit: o.baseCommit}
 	if o.gold != "" {
 		g, err := gold.Load(o.gold)
 		if err != nil {

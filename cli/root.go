@@ -110,6 +110,7 @@ run in the terminal. With no arguments it opens the embedded demo.`,
 	})
 	root.AddCommand(newScoreCmd(stdout, stderr))
 	root.AddCommand(newViewCmd(env))
+	root.AddCommand(newWatchCmd(env))
 	root.AddCommand(newConvertCmd(env))
 	root.AddCommand(newReportCmd(env))
 	root.AddCommand(newCacheCmd(env))

@@ -29,10 +29,13 @@ type viewOptions struct {
 	noClone                bool
 	autoplay               bool
 	follow                 bool
-	speed                  time.Duration
-	parseTimeout           time.Duration
-	goldWarned             bool
-	noCache                bool
+	// baseCommit is the commit a run that records none is read at (watch:
+	// the repository's HEAD when the session started).
+	baseCommit   string
+	speed        time.Duration
+	parseTimeout time.Duration
+	goldWarned   bool
+	noCache      bool
 	// facts is the persistent cache, opened by prepare (or the demo) and
 	// closed by the command when it is done.
 	facts facts

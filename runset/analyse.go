@@ -96,6 +96,7 @@ func (s *Set) analyse(i int) (*story.Story, func(string) string, error) {
 	if s.o.Gold == nil {
 		// No gold: the code the run changed is its target.
 		g = model.EditsGold(&run)
+		g.Commit = s.o.BaseCommit
 	}
 	byRecord := ""
 	if s.o.Gold != nil {

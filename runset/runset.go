@@ -46,6 +46,10 @@ type Options struct {
 	// Cache keeps file facts (line offsets, definitions) between
 	// processes; nil for none.
 	Cache model.FactStore
+	// BaseCommit is the commit a run given no gold is read at when it
+	// records none ("" for the repository's HEAD): for a session of one's
+	// own repository, the commit it started from.
+	BaseCommit string
 }
 
 // Set is the runs of one view.

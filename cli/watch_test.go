@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/trajscope/trajscope/testkit"
+)
+
+// watch finds a directory's sessions in a home laid out as the agents lay
+// theirs, newest first, and opens the newest against the repository as it
+// was when the session started: the session edits line 5 of the file as
+// it was then, which later commits moved to line 8.
+func TestWatchFindsTheNewestSession(t *testing.T) {
+	var lines []string
+	for i := 1; i <= 10; i++ {
+		lines = append(lines, fmt.Sprintf("l%d", i))
+	}
+	before := strings.Join(lines, "\n") + "\n"
+	after := "n1\nn2\nn3\n" + before
+	repo, commits := testkit.GitRepoCommits(t, map[string]string{"a.py": before}, map[string]string{"a.py": after})
+	started := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	zero := strings.Repeat("0", 40)
+	reflog := fmt.Sprintf("%s %s Ann <ann@x.io> %d +0000\tcommit (initial): one\n%s %s Ann <ann@x.io> %d +0000\tcommit: two\n",
+		zero, commits[0], started.Add(-time.Hour).Unix(), commits[0], commits[1], started.Add(time.Hour).Unix())
+	os.MkdirAll(filepath.Join(repo, ".git", "logs"), 0o755)
+	os.WriteFile(filepath.Join(repo, ".git", "logs", "HEAD"), []byte(reflog), 0o644)
+
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	t.Setenv("CODEX_HOME", "")
+	put := func(path, text string, age time.Duration) string {
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		os.WriteFile(path, []byte(text), 0o644)
+		when := time.Now().Add(-age)
+		os.Chtimes(path, when, when)
+		return path
+	}
+	stamp := started.Format(time.RFC3339)
+	claudeLine := func(rec string) string {
+		return strings.Replace(rec, "{", fmt.Sprintf(`{"cwd": %q, "sessionId": "s", "timestamp": %q, `, repo, stamp), 1) + "\n"
+	}
+	session := claudeLine(`{"type": "user", "uuid": "u0", "parentUuid": null, "message": {"role": "user", "content": "fix it"}}`) +
+		claudeLine(`{"type": "assistant", "uuid": "u1", "parentUuid": "u0", "message": {"model": "claude-x", "id": "m1", "role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "Edit", "input": {"file_path": "`+repo+`/a.py", "old_string": "l5", "new_string": "L5"}}]}}`) +
+		claudeLine(`{"type": "user", "uuid": "u2", "parentUuid": "u1", "message": {"role": "user", "content": [{"tool_use_id": "t1", "type": "tool_result", "content": "ok"}]}}`)
+	slug := regexp.MustCompile(`[^A-Za-z0-9]`).ReplaceAllString(repo, "-")
+	newest := put(filepath.Join(home, ".claude", "projects", slug, "newest.jsonl"), session, time.Minute)
+	older := put(filepath.Join(home, ".claude", "projects", slug, "older.jsonl"), session, 3*time.Hour)
+	put(filepath.Join(home, ".claude", "projects", slug, "newest", "subagents", "agent-a.jsonl"), session, 0) // a sub-agent's, not a session
+	meta := func(cwd string) string {
+		return fmt.Sprintf(`{"timestamp": %q, "type": "session_meta", "payload": {"id": "x", "timestamp": %q, "cwd": %q, "git": {"commit_hash": %q}}}`+"\n", stamp, stamp, cwd, commits[0])
+	}
+	rollout := put(filepath.Join(home, ".codex", "sessions", "2026", "01", "01", "rollout-2026-01-01T00-00-00-x.jsonl"), meta(repo), 2*time.Hour)
+	put(filepath.Join(home, ".codex", "sessions", "2026", "01", "01", "rollout-2026-01-01T00-00-00-y.jsonl"), meta("/elsewhere"), 0)
+	sum := sha256.Sum256([]byte(repo))
+	chat := put(filepath.Join(home, ".gemini", "tmp", hex.EncodeToString(sum[:]), "chats", "session-2026-01-01T00-00-x.json"),
+		`{"sessionId": "g", "startTime": "`+stamp+`", "messages": []}`, 4*time.Hour)
+
+	out := mustRun(t, "watch", repo, "--list")
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+		f := strings.Fields(line)
+		got = append(got, f[0]+" "+f[len(f)-1])
+	}
+	want := []string{"claude-code " + newest, "codex " + rollout, "claude-code " + older, "gemini-cli " + chat}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("watch --list:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	code, summary, errs := exec(t, "watch", repo)
+	if code != 0 {
+		t.Fatalf("watch: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(errs, "claude-code session "+newest) || !strings.Contains(errs, "read at "+commits[0][:12]) {
+		t.Errorf("watch says:\n%s", errs)
+	}
+	for _, w := range []string{"gold from edits: 1 edited region", "a.py", " 5-5 ", "blind edit @1"} {
+		if !strings.Contains(summary, w) {
+			t.Errorf("the summary lacks %q:\n%s", w, summary)
+		}
+	}
+
+	if code, _, errs := exec(t, "watch", t.TempDir()); code == 0 || !strings.Contains(errs, "no Claude Code, Codex or Gemini CLI session") {
+		t.Errorf("a directory without sessions: exit %d: %s", code, errs)
+	}
+}

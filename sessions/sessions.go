@@ -1,0 +1,217 @@
+// Package sessions finds the sessions coding agents keep of a directory
+// (trajscope watch): Claude Code's under its projects folder, Codex's
+// rollouts whose recorded working directory is it, Gemini CLI's chats of
+// its project. Only the first bytes of each candidate are read.
+package sessions
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/trajscope/trajscope/internal/lazyre"
+)
+
+// Session is one agent session of a directory.
+type Session struct {
+	Path  string
+	Agent string // "claude-code", "codex", "gemini-cli"
+	// Modified is when the file was last written; Started when the
+	// session began, as its first record says (zero when none says).
+	Modified, Started time.Time
+	// Commit is the commit the session recorded it started at (Codex
+	// does), "" when it records none.
+	Commit string
+}
+
+// Homes are where each agent keeps its sessions.
+type Homes struct {
+	Claude, Codex, Gemini string
+}
+
+// DefaultHomes are the agents' folders for a user: $CLAUDE_CONFIG_DIR or
+// ~/.claude, $CODEX_HOME or ~/.codex, ~/.gemini.
+func DefaultHomes(getenv func(string) string, home string) Homes {
+	h := Homes{Claude: getenv("CLAUDE_CONFIG_DIR"), Codex: getenv("CODEX_HOME"), Gemini: filepath.Join(home, ".gemini")}
+	if h.Claude == "" {
+		h.Claude = filepath.Join(home, ".claude")
+	}
+	if h.Codex == "" {
+		h.Codex = filepath.Join(home, ".codex")
+	}
+	return h
+}
+
+// maxHead bounds what is read of a candidate to learn its directory and
+// start: a session's first records.
+const maxHead = 64 << 10
+
+// maxCandidates bounds the files looked at per agent: a home of years of
+// sessions is read newest folder first, and this many are plenty.
+const maxCandidates = 10000
+
+// Find lists the sessions of dir (an absolute, clean path), newest
+// written first.
+func Find(dir string, h Homes) []Session {
+	var out []Session
+	out = append(out, claude(dir, h.Claude)...)
+	out = append(out, codex(dir, h.Codex)...)
+	out = append(out, gemini(dir, h.Gemini)...)
+	slices.SortStableFunc(out, func(a, b Session) int { return b.Modified.Compare(a.Modified) })
+	return out
+}
+
+// claude lists Claude Code's sessions of dir: the JSONL files of its
+// project folder, named from the path with every character but letters
+// and digits made "-" (older versions made only "/" a "-"; both are
+// looked for). Sub-agents' transcripts are not sessions.
+func claude(dir, home string) []Session {
+	var out []Session
+	seen := map[string]bool{}
+	for _, slug := range []string{nonAlnum().ReplaceAllString(dir, "-"), strings.ReplaceAll(dir, "/", "-")} {
+		folder := filepath.Join(home, "projects", slug)
+		if seen[folder] {
+			continue
+		}
+		seen[folder] = true
+		files, _ := filepath.Glob(filepath.Join(folder, "*.jsonl"))
+		for _, f := range files {
+			if strings.HasPrefix(filepath.Base(f), "agent-") {
+				continue
+			}
+			s, ok := stat(f, "claude-code")
+			if !ok {
+				continue
+			}
+			var rec struct {
+				Timestamp string `json:"timestamp"`
+			}
+			eachHeadLine(f, func(line []byte) bool {
+				if json.Unmarshal(line, &rec) == nil && rec.Timestamp != "" {
+					s.Started, _ = time.Parse(time.RFC3339Nano, rec.Timestamp)
+					return false
+				}
+				return true
+			})
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// codex lists Codex rollouts (sessions/YYYY/MM/DD/rollout-*.jsonl) whose
+// first record, the session's meta, names dir as its working directory.
+// The meta can carry long instructions after the directory, so its
+// fields are found in the head rather than the whole line decoded.
+func codex(dir, home string) []Session {
+	files, _ := filepath.Glob(filepath.Join(home, "sessions", "*", "*", "*", "rollout-*.jsonl"))
+	slices.Sort(files)
+	slices.Reverse(files) // the newest days first
+	files = files[:min(len(files), maxCandidates)]
+	var out []Session
+	for _, f := range files {
+		head := readHead(f)
+		if nl := bytes.IndexByte(head, '\n'); nl >= 0 {
+			head = head[:nl] // the meta is the first record
+		}
+		if !bytes.Contains(head, []byte(`"session_meta"`)) || field(head, cwdRe()) != dir {
+			continue
+		}
+		s, ok := stat(f, "codex")
+		if !ok {
+			continue
+		}
+		s.Started, _ = time.Parse(time.RFC3339Nano, field(head, payloadTimeRe()))
+		s.Commit = field(head, commitRe())
+		out = append(out, s)
+	}
+	return out
+}
+
+var (
+	cwdRe         = lazyre.New(`"cwd"\s*:\s*("(?:[^"\\]|\\.)*")`)
+	payloadTimeRe = lazyre.New(`"payload"\s*:\s*\{[^{}]*?"timestamp"\s*:\s*("[^"]*")`)
+	commitRe      = lazyre.New(`"commit_hash"\s*:\s*("[0-9a-f]{40}")`)
+	startTimeRe   = lazyre.New(`"startTime"\s*:\s*("[^"]*")`)
+	nonAlnum      = lazyre.New(`[^A-Za-z0-9]`)
+)
+
+// field is the JSON string re's first group matches in head, decoded;
+// "" when it does not match.
+func field(head []byte, re *regexp.Regexp) string {
+	m := re.FindSubmatch(head)
+	if m == nil {
+		return ""
+	}
+	var v string
+	if json.Unmarshal(m[1], &v) != nil {
+		return ""
+	}
+	return v
+}
+
+// gemini lists Gemini CLI's chats of dir: tmp/<project>/chats/session-*,
+// where the project folder is the SHA-256 of the path, or a folder whose
+// chats record that hash as their projectHash.
+func gemini(dir, home string) []Session {
+	sum := sha256.Sum256([]byte(dir))
+	hash := hex.EncodeToString(sum[:])
+	files, _ := filepath.Glob(filepath.Join(home, "tmp", "*", "chats", "session-*"))
+	files = files[:min(len(files), maxCandidates)]
+	var out []Session
+	for _, f := range files {
+		head := readHead(f)
+		if filepath.Base(filepath.Dir(filepath.Dir(f))) != hash && !bytes.Contains(head, []byte(`"projectHash": "`+hash+`"`)) &&
+			!bytes.Contains(head, []byte(`"projectHash":"`+hash+`"`)) {
+			continue
+		}
+		s, ok := stat(f, "gemini-cli")
+		if !ok {
+			continue
+		}
+		s.Started, _ = time.Parse(time.RFC3339Nano, field(head, startTimeRe()))
+		out = append(out, s)
+	}
+	return out
+}
+
+// stat is a session of a regular file, with its modification time.
+func stat(path, agent string) (Session, bool) {
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return Session{}, false
+	}
+	return Session{Path: path, Agent: agent, Modified: st.ModTime()}, true
+}
+
+// readHead reads a file's first maxHead bytes.
+func readHead(path string) []byte {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	b, _ := io.ReadAll(io.LimitReader(f, maxHead))
+	return b
+}
+
+// eachHeadLine gives each whole line of the file's head to fn until fn
+// returns false.
+func eachHeadLine(path string, fn func([]byte) bool) {
+	sc := bufio.NewScanner(bytes.NewReader(readHead(path)))
+	sc.Buffer(make([]byte, 0, 4096), maxHead)
+	for sc.Scan() {
+		if len(bytes.TrimSpace(sc.Bytes())) > 0 && !fn(sc.Bytes()) {
+			return
+		}
+	}
+}
