@@ -87,6 +87,18 @@ func TestFollowSessionInBursts(t *testing.T) {
 		}
 	}
 
+	// The user steps back to the first action: a new action leaves them
+	// there.
+	m.Update(tea.KeyPressMsg{Code: 'g', Text: "g"})
+	more := strings.NewReplacer(`"parentUuid": "m2"`, `"parentUuid": "m3"`, `"t2"`, `"t9"`, `"mm2"`, `"mm9"`, `"m3"`, `"m9"`).Replace(lines[3])
+	write(more, os.O_APPEND)
+	for actions() != 4 {
+		next("one more action")
+	}
+	if m.Current() != 0 {
+		t.Errorf("a new action moved the user's step to %d", m.Current())
+	}
+
 	// Truncated: read again from the start, and said.
 	write(strings.Join(lines[:1], ""), os.O_TRUNC)
 	msg := next("truncation")
@@ -104,6 +116,10 @@ func TestFollowSessionInBursts(t *testing.T) {
 	if last == nil || last.St == nil {
 		t.Fatal("no story of the finished file")
 	}
+	if m.Current() != 2 {
+		t.Errorf("at %d, want the newest (the truncated reading's one action was the newest)", m.Current())
+	}
+	m.View() // every pane draws the last reading
 	want, _, _ := openSet(t, path).Open(1)
 	var a, b bytes.Buffer
 	report.WriteRunJSON(&a, last.St)

@@ -25,7 +25,8 @@ type LiveMsg struct {
 
 // live shows a new reading of a followed run. The screen stays on the
 // newest step while it is there (G goes back to it); a step the user
-// moved to stays put.
+// moved to stays put, and so does what each pane shows (its file, scroll
+// and selection).
 func (m *Model) live(msg LiveMsg) tea.Cmd {
 	m.ctx.Live = "live"
 	if msg.Ended {
@@ -42,8 +43,10 @@ func (m *Model) live(msg LiveMsg) tea.Cmd {
 	m.ctx.Data = viewdata.New(msg.St)
 	m.ctx.Rev++ // the panes' caches are of the last reading
 	m.header, m.met = header.New(m.ctx), metrics.New(m.ctx)
-	for i, r := range registry {
-		m.panes[i] = r.new(m.ctx)
+	for _, p := range m.panes {
+		if r, ok := p.(pane.Reloader); ok {
+			r.Reload() // what the user chose stays; the last reading's caches go
+		}
 	}
 	m.ctx.Cur = min(m.ctx.Cur, m.ctx.Data.N-1)
 	if newest {

@@ -70,6 +70,10 @@ func (m *Model) SetSize(w, h int) {
 	m.scrollTo(m.cursor, false)
 }
 
+// Reload drops what was highlighted of the last reading: without a
+// repository a file is what the run displayed, which grows.
+func (m *Model) Reload() { m.hl, m.asOfHL, m.asOfKey = nil, nil, "" }
+
 // File returns the file shown and the cursor line.
 func (m *Model) File() (string, int) { return m.file, m.cursor }
 

@@ -72,6 +72,10 @@ func (m *Model) layout(gold []diagnose.GoldSpan) []row {
 // New returns a gold panel.
 func New(ctx *pane.Context) *Model { return &Model{Base: pane.Base{Ctx: ctx}} }
 
+// Reload keeps the selection within the gold of the new reading (a
+// truncated session has fewer edits).
+func (m *Model) Reload() { m.sel = max(0, min(m.sel, len(m.Ctx.Data.Gold)-1)) }
+
 // Update moves the selection; enter goes to the step that came closest to
 // the selected span and shows the span in the source pane.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {

@@ -87,6 +87,9 @@ type Model struct {
 // New returns an observation pane.
 func New(ctx *pane.Context) *Model { return &Model{Base: pane.Base{Ctx: ctx}, forI: -1} }
 
+// Reload drops the rendering of the last reading's step.
+func (m *Model) Reload() { m.forI = -1 }
+
 // Update scrolls a focused pane; a new step shows its action from the top.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {

@@ -65,6 +65,14 @@ type Idler interface {
 	Idle() bool
 }
 
+// Reloader is a pane that keeps something of the run it shows beyond the
+// context: told when a followed run was read again (ui.LiveMsg), it drops
+// that and keeps what the user chose (the file shown, the scroll, the
+// selection).
+type Reloader interface {
+	Reload()
+}
+
 // Global is a pane with keys that work whatever the focus (the source
 // pane's gold jumps and file picker). The root offers it every key it does
 // not handle itself, before the focused pane; ok reports the key was the
