@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -47,7 +49,7 @@ func followRun(o *viewOptions, set *runset.Set, pos int, path string) func(send 
 		go func() {
 			defer close(done)
 			for ev := range f.C {
-				send(reading(o, set, pos, ev))
+				send(reading(o, set, pos, path, latest(ev, f.C)))
 			}
 		}()
 		return func() {
@@ -58,7 +60,7 @@ func followRun(o *viewOptions, set *runset.Set, pos int, path string) func(send 
 }
 
 // reading is what the explorer is told of one change of the followed file.
-func reading(o *viewOptions, set *runset.Set, pos int, ev live.Event) ui.LiveMsg {
+func reading(o *viewOptions, set *runset.Set, pos int, path string, ev live.Event) ui.LiveMsg {
 	if ev.Kind == live.Idle {
 		return ui.LiveMsg{Ended: true, Note: fmt.Sprintf("nothing written for %s: the session looks ended", followIdle)}
 	}
@@ -69,6 +71,14 @@ func reading(o *viewOptions, set *runset.Set, pos int, ev live.Event) ui.LiveMsg
 	case live.Replaced:
 		msg.Note = "the file was replaced: the new one is read"
 	}
+	// The session's sub-agent transcripts are read with it: the promise is
+	// of them all, and grows as they do.
+	total := regularSize(path)
+	subs, _ := filepath.Glob(filepath.Join(strings.TrimSuffix(path, filepath.Ext(path)), "subagents", "*.jsonl"))
+	for _, s := range subs {
+		total += regularSize(s)
+	}
+	limitMemoryTo(total)
 	st, err := set.Reread(pos)
 	if st == nil {
 		msg.Note = "cannot read the file now: " + safe(err.Error())
@@ -83,4 +93,24 @@ func reading(o *viewOptions, set *runset.Set, pos int, ev live.Event) ui.LiveMsg
 	msg.St = st
 	msg.Ended = st.A.Run.ExitStatus != ""
 	return msg
+}
+
+// latest gathers the events that came while the last reading was made:
+// one reading covers them all (a long session takes longer to read than
+// an agent takes to write a line). A truncation or replacement among them
+// is what the reading says; silence counts only when it came last.
+func latest(ev live.Event, more <-chan live.Event) live.Event {
+	for {
+		select {
+		case next, ok := <-more:
+			if !ok {
+				return ev
+			}
+			if ev.Kind == live.Grew || ev.Kind == live.Idle || next.Kind == live.Idle {
+				ev = next
+			}
+		default:
+			return ev
+		}
+	}
 }

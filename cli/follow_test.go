@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/trajscope/trajscope/live"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/report"
 	"github.com/trajscope/trajscope/runset"
@@ -59,6 +61,7 @@ func TestFollowSessionInBursts(t *testing.T) {
 		select {
 		case msg := <-msgs:
 			m.Update(msg)
+			m.View() // every pane draws each reading
 			return msg.(ui.LiveMsg)
 		case <-time.After(time.Minute): // a hang guard, not a speed claim
 			t.Fatalf("%s: no reading", what)
@@ -170,4 +173,90 @@ func openSet(t testing.TB, path string) *runset.Set {
 	set.Prepare(runset.Options{Sem: model.ContextBench})
 	set.LoadAll()
 	return set
+}
+
+// BenchmarkFollowLatency is the delay from a line reaching a followed
+// session file to its reading on screen (read, analysed, the explorer
+// updated and drawn), line by line through the real 711-line Claude Code
+// session with sub-agents, one core kept busy meanwhile. It reports the
+// median and 90th percentile in milliseconds.
+func BenchmarkFollowLatency(b *testing.B) {
+	src := "../../shared/data/formats/claude-code-subagents/entireio-cli__ckpt-5098e5414812-0.full.jsonl"
+	if _, err := os.Stat(src); err != nil {
+		b.Skip("no ../shared")
+	}
+	data, _ := os.ReadFile(src)
+	lines := strings.SplitAfter(string(data), "\n")
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() { // the busy core
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+		}
+	}()
+	old := followIdle
+	followIdle = time.Hour
+	defer func() { followIdle = old }()
+	var lat []float64
+	for b.Loop() {
+		path := filepath.Join(b.TempDir(), "s.jsonl")
+		os.WriteFile(path, []byte(strings.Join(lines[:60], "")), 0o644)
+		set := openSet(b, path)
+		st, _, _ := set.Open(1)
+		m, err := ui.New(st, ui.Options{Live: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+		msgs := make(chan tea.Msg, 64)
+		stopFollow := followRun(&viewOptions{}, set, 1, path)(func(msg tea.Msg) { msgs <- msg })
+		f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		for _, l := range lines[60:] {
+			if !strings.HasSuffix(l, "\n") || strings.TrimSpace(l) == "" {
+				continue // the file's last line ends without one: never read
+			}
+			start := time.Now()
+			f.WriteString(l)
+			select {
+			case msg := <-msgs:
+				m.Update(msg)
+				m.View()
+			case <-time.After(time.Minute):
+				b.Fatal("no reading")
+			}
+			lat = append(lat, float64(time.Since(start).Microseconds())/1000)
+		}
+		f.Close()
+		stopFollow()
+	}
+	sort.Float64s(lat)
+	b.ReportMetric(lat[len(lat)/2], "ms-median")
+	b.ReportMetric(lat[len(lat)*9/10], "ms-p90")
+}
+
+// The events that came while a reading was made are one reading; a
+// truncation among them is what it says.
+func TestLatestEvent(t *testing.T) {
+	for _, c := range []struct {
+		first live.Kind
+		more  []live.Kind
+		want  live.Kind
+	}{
+		{live.Grew, nil, live.Grew},
+		{live.Grew, []live.Kind{live.Grew, live.Truncated, live.Grew}, live.Truncated},
+		{live.Replaced, []live.Kind{live.Grew}, live.Replaced},
+		{live.Grew, []live.Kind{live.Idle}, live.Idle},
+	} {
+		ch := make(chan live.Event, len(c.more))
+		for _, k := range c.more {
+			ch <- live.Event{Kind: k}
+		}
+		if got := latest(live.Event{Kind: c.first}, ch); got.Kind != c.want || len(ch) != 0 {
+			t.Errorf("%v then %v: %v (%d left), want %v", c.first, c.more, got.Kind, len(ch), c.want)
+		}
+	}
 }

@@ -20,11 +20,23 @@ func limitMemory(paths ...string) {
 	}
 	var largest int64
 	for _, p := range paths {
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-			largest = max(largest, st.Size())
-		}
+		largest = max(largest, regularSize(p))
 	}
-	if largest >= 4<<20 {
-		debug.SetMemoryLimit(3*largest + 100<<20)
+	limitMemoryTo(largest)
+}
+
+// limitMemoryTo holds the Go heap to the promise for an input of n bytes
+// (see limitMemory); a followed session's limit grows with it.
+func limitMemoryTo(n int64) {
+	if os.Getenv("GOMEMLIMIT") == "" && n >= 4<<20 {
+		debug.SetMemoryLimit(3*n + 100<<20)
 	}
+}
+
+// regularSize is a regular file's size, 0 for anything else.
+func regularSize(p string) int64 {
+	if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+		return st.Size()
+	}
+	return 0
 }

@@ -3,6 +3,11 @@
 //
 //	benchgen task    -out DIR [-actions N -gold G -lines L -other O]
 //	    a generated task: DIR/repo/, DIR/gold.json and DIR/<id>.traj.json
+//	benchgen claude  -out DIR [-actions N -subagents K]
+//	    a Claude Code session over a generated repository: DIR/repo/ (as
+//	    it was before the session), DIR/bench.jsonl (the session's id is
+//	    its name, as Claude Code names them) and
+//	    DIR/bench/subagents/agent-*.jsonl, for following (view --follow)
 //	benchgen bigrepo -out DIR [-commits N -files F -depth D]
 //	    a git repository whose single pack holds hundreds of thousands of
 //	    objects (deep trees, delta chains), so opening a large repository
@@ -34,12 +39,14 @@ func main() {
 	switch cmd {
 	case "task":
 		err = task(args)
+	case "claude":
+		err = claude(args)
 	case "bigrepo":
 		err = bigRepo(args)
 	case "realset":
 		err = realSet(args)
 	default:
-		err = fmt.Errorf("unknown command %q (want task, bigrepo or realset)", cmd)
+		err = fmt.Errorf("unknown command %q (want task, claude, bigrepo or realset)", cmd)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchgen:", err)
@@ -80,4 +87,35 @@ func task(args []string) error {
 	}
 	fmt.Println(filepath.Join(*out, t.ID+".traj.json"))
 	return nil
+}
+
+func claude(args []string) error {
+	fl := flag.NewFlagSet("claude", flag.ExitOnError)
+	out := fl.String("out", "", "output directory (required)")
+	actions := fl.Int("actions", 10000, "tool calls of every agent")
+	subagents := fl.Int("subagents", 8, "sub-agents the lead starts")
+	_ = fl.Parse(args)
+	if *out == "" {
+		return fmt.Errorf("-out is required")
+	}
+	t := benchgen.New(benchgen.Options{Actions: 10, GoldFiles: 4, OtherFiles: 20, Lines: 2000})
+	write := func(p string, b []byte) error {
+		p = filepath.Join(*out, p)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(p, b, 0o644)
+	}
+	for p, c := range t.Files { // before the session edits them
+		if err := write(filepath.Join("repo", filepath.FromSlash(p)), []byte(c)); err != nil {
+			return err
+		}
+	}
+	lead, subs := t.ClaudeSession(*actions, *subagents)
+	for id, b := range subs {
+		if err := write(filepath.Join("bench", "subagents", "agent-"+id+".jsonl"), b); err != nil {
+			return err
+		}
+	}
+	return write("bench.jsonl", lead)
 }

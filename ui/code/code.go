@@ -72,7 +72,12 @@ func (m *Model) SetSize(w, h int) {
 
 // Reload drops what was highlighted of the last reading: without a
 // repository a file is what the run displayed, which grows.
-func (m *Model) Reload() { m.hl, m.asOfHL, m.asOfKey = nil, nil, "" }
+func (m *Model) Reload() {
+	if m.hl != nil {
+		m.hl = newHighlighter(m.hl.style)
+	}
+	m.asOfHL, m.asOfKey = nil, ""
+}
 
 // File returns the file shown and the cursor line.
 func (m *Model) File() (string, int) { return m.file, m.cursor }

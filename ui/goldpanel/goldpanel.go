@@ -283,11 +283,12 @@ func (m *Model) spanRow(k int, selected bool, cols columns) string {
 	}
 	prefix := fmt.Sprintf("  %s %-*s %s%s→ ", glyph, cols.lines, lines, frac, atCol)
 	diag := g.Label(l)
-	if eds := ctx.Data.S.Target.Edits; eds != nil {
+	eds := ctx.Data.S.Target.Edits
+	if eds != nil {
 		// The target is the run's own edits: what it read first says more.
 		diag = display.EditLabel(eds[k])
 	}
-	if i := g.Closest(l); i >= 0 {
+	if i := g.Closest(l); i >= 0 && eds == nil {
 		if long := fmt.Sprintf("%s @%d", diag, i+1); ansi.StringWidth(prefix)+ansi.StringWidth(long) <= m.W {
 			diag = long
 		}

@@ -3,6 +3,7 @@ package toolcall
 import (
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/trajscope/trajscope/internal/lazyre"
 	"github.com/trajscope/trajscope/model"
@@ -100,7 +101,7 @@ func readRegion(file string, in *jsontree.Value, base int, c Call) []model.Obser
 	}
 
 	text, _ := StripMetadata(c.Output)
-	trimmed := trimmedTailRe().MatchString(text)
+	trimmed := trimmedTailRe().MatchString(tail(text))
 	first, last, numbered := numberedRun(text)
 	if numbered && first == 0 {
 		// Claude Code 2.1.178 numbers a Read with "offset": 0 from 0
@@ -236,4 +237,13 @@ func manyRead(c Call) []model.ObservedRead {
 		}
 	}
 	return out
+}
+
+// tail is the end of an output where a cut marker can stand: its last
+// 128 bytes once trailing space is gone. Matching the marker's pattern
+// (anchored at the end) against a whole output tries every position of
+// it: half the time of reading a Claude Code session went there.
+func tail(text string) string {
+	text = strings.TrimRightFunc(text, unicode.IsSpace)
+	return text[max(0, len(text)-128):]
 }
