@@ -44,7 +44,7 @@ func (t *Task) ClaudeSession(actions, subagents int) (lead []byte, subs map[stri
 	use := func(id, name string, in map[string]any) map[string]any {
 		return map[string]any{"model": "claude-bench", "id": "m" + id, "role": "assistant", "type": "message",
 			"content": []any{map[string]any{"type": "tool_use", "id": id, "name": name, "input": in}},
-			"usage": map[string]any{"input_tokens": 3, "output_tokens": 90, "cache_read_input_tokens": 20000, "cache_creation_input_tokens": 400}}
+			"usage":   map[string]any{"input_tokens": 3, "output_tokens": 90, "cache_read_input_tokens": 20000, "cache_creation_input_tokens": 400}}
 	}
 	result := func(id, out string) map[string]any {
 		return map[string]any{"role": "user", "content": []any{map[string]any{"type": "tool_result", "tool_use_id": id, "content": out}}}
