@@ -215,6 +215,7 @@ func BenchmarkFollowLatency(b *testing.B) {
 		msgs := make(chan tea.Msg, 64)
 		stopFollow := followRun(&viewOptions{}, set, 1, path)(func(msg tea.Msg) { msgs <- msg })
 		f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		lastSt := st
 		for _, l := range lines[60:] {
 			if !strings.HasSuffix(l, "\n") || strings.TrimSpace(l) == "" {
 				continue // the file's last line ends without one: never read
@@ -225,6 +226,9 @@ func BenchmarkFollowLatency(b *testing.B) {
 			case msg := <-msgs:
 				m.Update(msg)
 				m.View()
+				if lm := msg.(ui.LiveMsg); lm.St != nil {
+					lastSt = lm.St
+				}
 			case <-time.After(time.Minute):
 				b.Fatal("no reading")
 			}
@@ -232,6 +236,14 @@ func BenchmarkFollowLatency(b *testing.B) {
 		}
 		f.Close()
 		stopFollow()
+		// Followed to its end, the run says what view of the file says.
+		var last, want bytes.Buffer
+		report.WriteRunJSON(&last, lastSt)
+		st2, _, _ := openSet(b, path).Open(1)
+		report.WriteRunJSON(&want, st2)
+		if last.String() != want.String() {
+			b.Fatal("the followed run ends unlike view of the finished file")
+		}
 	}
 	sort.Float64s(lat)
 	b.ReportMetric(lat[len(lat)/2], "ms-median")
