@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -118,6 +119,24 @@ func runReport(o *reportOptions, args []string, env *Env) error {
 				return report.TaskInfo{}, false
 			}
 			return report.TaskInfo{Language: g.Language, Source: g.Source}, true
+		}
+	}
+	shards, err := report.ReadShardRecords(args)
+	if err != nil {
+		return err
+	}
+	for _, w := range report.CheckShards(shards) {
+		fmt.Fprintln(env.Stderr, "trajscope: warning: "+w)
+	}
+	if len(shards) > 0 {
+		// Each input's shards are one run of the report.
+		dir, err := os.MkdirTemp("", "trajscope-shards-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		if args, err = report.JoinShards(args, shards, dir); err != nil {
+			return err
 		}
 	}
 	rep, err := report.BuildFiles(args, opts)

@@ -80,7 +80,7 @@ run has none.`,
 	f.IntVar(&o.workers, "workers", 0, "instances scored in parallel (default: all cores)")
 	f.BoolVar(&o.noClone, "no-clone", false, "never clone a repository missing from the cache")
 	f.BoolVar(&o.noCache, "no-cache", false, "neither read nor write the cache of file facts kept between runs (see 'trajscope cache')")
-	f.StringVar(&o.shard, "shard", "", "score only the K-th of N contiguous slices of the instances (K/N); the shards' --out files concatenated in order are the unsharded one")
+	f.StringVar(&o.shard, "shard", "", "score only the K-th of N contiguous slices of the instances (K/N, or auto: from a Slurm array's or, with auto/N, a Kubernetes Indexed Job's environment); the shards' --out files concatenated in order are the unsharded one, each with FILE.shard.json saying which slice it is")
 	f.StringSliceVar(&o.instanceList, "instance", nil, "score only these instance ids")
 	f.BoolVar(&o.resume, "resume", false, "continue an interrupted --out: predictions whose rows it holds are skipped, the rest appended (a half-written last line is redone); the finished file is the uninterrupted run's")
 	f.DurationVar(&o.parseTimeout, "parse-timeout", symbols.DefaultTimeout, "give up parsing one file for symbols after this long (its symbols are then missing, null under --semantics fixed)")
@@ -148,7 +148,8 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 		// Upstream scores an empty file as 0/0; say why nothing was scored.
 		warnNoRecords(stderr, o.pred)
 	}
-	instances := scoring.Shard(buildInstances(records, goldSet, sem, o.instanceList), c.shardK, c.shardN)
+	all := buildInstances(records, goldSet, sem, o.instanceList)
+	instances := scoring.Shard(all, c.shardK, c.shardN)
 	if done != nil {
 		kept := instances[:0]
 		for _, in := range instances {
@@ -182,6 +183,13 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 		w := bufio.NewWriter(out)
 		if err := errors.Join(res.WriteJSONL(w), w.Flush(), out.Commit()); err != nil {
 			return fmt.Errorf("--out %s: %w", safe(o.out), err)
+		}
+		if c.shardN > 1 && o.out != "-" {
+			// Which slice of which input: report says when one is missing.
+			rec := report.ShardRecord{K: c.shardK, N: c.shardN, Pred: o.pred, Gold: o.gold, Instances: len(all)}
+			if err := report.WriteShardRecord(o.out, rec); err != nil {
+				return fmt.Errorf("--out %s: %w", safe(o.out), err)
+			}
 		}
 	}
 	w := bufio.NewWriter(stdout)

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"os"
+
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/report"
 	"github.com/trajscope/trajscope/scoring"
@@ -43,7 +45,11 @@ func (o *scoreOptions) check() (scoreChoice, error) {
 	if err := report.CheckResultFormat(c.format); err != nil {
 		return c, usageError{err}
 	}
-	if c.shardK, c.shardN, err = scoring.ParseShard(o.shard); err != nil {
+	shard, err := resolveShard(o.shard, os.Getenv)
+	if err != nil {
+		return c, err
+	}
+	if c.shardK, c.shardN, err = scoring.ParseShard(shard); err != nil {
 		return c, usageError{err}
 	}
 	return c, nil

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -52,6 +53,127 @@ func TestShardFlagErrors(t *testing.T) {
 		}
 		if code != exitUsage || !strings.Contains(errs, "--shard") {
 			t.Errorf("--shard %q: exit %d, %q; want a usage error", v, code, errs)
+		}
+	}
+}
+
+// --shard auto as the README's Slurm array and Kubernetes Indexed Job run
+// it, with the environment each scheduler gives its tasks: the shards
+// concatenate to the whole, report reads them as one run of the input and
+// says when one is missing or given twice, and outside both schedulers
+// auto is a usage error.
+func TestShardAutoFromScheduler(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"#SBATCH --array=0-7", "--shard auto --out results/shard-$SLURM_ARRAY_TASK_ID.jsonl",
+		"completionMode: Indexed", "completions: 8", "--shard auto/8 --out /data/results/shard-$JOB_COMPLETION_INDEX.jsonl"} {
+		if !strings.Contains(string(readme), w) {
+			t.Errorf("the README's scheduler examples lack %q", w)
+		}
+	}
+	dir := t.TempDir()
+	whole := filepath.Join(dir, "whole.jsonl")
+	if _, errs, code := run(t, "score", "--gold", exGold, "--pred", exPreds, "--repo", exRepo, "--out", whole); code != 0 {
+		t.Fatal(errs)
+	}
+	want, _ := os.ReadFile(whole)
+	env := []string{"SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_STEP", "SLURM_ARRAY_TASK_COUNT", "JOB_COMPLETION_INDEX"}
+	for _, sched := range []struct {
+		name  string
+		shard string
+		task  func(i int) map[string]string
+	}{
+		// sbatch --array=0-7 (the README's array, over this small input: 3 of its 8 slices are empty).
+		{"slurm", "auto", func(i int) map[string]string {
+			return map[string]string{"SLURM_ARRAY_TASK_ID": fmt.Sprint(i), "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "8", "SLURM_ARRAY_TASK_STEP": "1"}
+		}},
+		{"kubernetes", "auto/8", func(i int) map[string]string { return map[string]string{"JOB_COMPLETION_INDEX": fmt.Sprint(i)} }},
+	} {
+		t.Run(sched.name, func(t *testing.T) {
+			var cat strings.Builder
+			var files []string
+			for i := 0; i < 8; i++ {
+				for _, k := range env {
+					t.Setenv(k, "")
+				}
+				for k, v := range sched.task(i) {
+					t.Setenv(k, v)
+				}
+				out := filepath.Join(dir, fmt.Sprintf("%s-%d.jsonl", sched.name, i))
+				if _, errs, code := run(t, "score", "--gold", exGold, "--pred", exPreds, "--repo", exRepo, "--shard", sched.shard, "--out", out); code != 0 {
+					t.Fatalf("task %d: exit %d: %s", i, code, errs)
+				}
+				b, _ := os.ReadFile(out)
+				cat.Write(b)
+				rec, err := os.ReadFile(out + ".shard.json")
+				if err != nil || !strings.Contains(string(rec), fmt.Sprintf(`"k":%d,"n":8`, i+1)) {
+					t.Fatalf("task %d: shard record %s (%v)", i, rec, err)
+				}
+				files = append(files, out)
+			}
+			if cat.String() != string(want) {
+				t.Errorf("the shards concatenated differ from the whole")
+			}
+			for _, c := range []struct {
+				name  string
+				files []string
+				warn  string
+			}{
+				{"all", files, ""},
+				{"one missing", append(append([]string{}, files[:2]...), files[3:]...), "1 of 8 missing: 3/8"},
+				{"one twice", append(append([]string{}, files...), files[5]), "6/8 given 2 times"},
+			} {
+				stdout, errs, code := run(t, append([]string{"report", "--format", "csv"}, c.files...)...)
+				if code != 0 {
+					t.Fatalf("%s: report exit %d: %s", c.name, code, errs)
+				}
+				if rows := strings.Count(strings.TrimSpace(stdout), "\n"); rows != 1 {
+					t.Errorf("%s: report has %d rows, want the input's one:\n%s", c.name, rows, stdout)
+				}
+				if c.warn == "" && strings.Contains(errs, "warning") || c.warn != "" && !strings.Contains(errs, c.warn) {
+					t.Errorf("%s: report says %q, want %q", c.name, errs, c.warn)
+				}
+			}
+		})
+	}
+	for _, k := range env {
+		t.Setenv(k, "")
+	}
+	if _, errs, code := run(t, "score", "--gold", exGold, "--pred", exPreds, "--repo", exRepo, "--shard", "auto"); code != exitUsage || !strings.Contains(errs, "neither a Slurm array") {
+		t.Errorf("--shard auto outside a scheduler: exit %d: %s", code, errs)
+	}
+}
+
+// The slice each scheduler's variables name, and the refusals.
+func TestResolveShard(t *testing.T) {
+	for _, c := range []struct {
+		shard string
+		env   map[string]string
+		want  string // "" for a usage error
+	}{
+		{"2/5", nil, "2/5"},
+		{"auto", map[string]string{"SLURM_ARRAY_TASK_ID": "7", "SLURM_ARRAY_TASK_COUNT": "8"}, "8/8"},
+		{"auto", map[string]string{"SLURM_ARRAY_TASK_ID": "13", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_STEP": "4", "SLURM_ARRAY_TASK_COUNT": "4"}, "4/4"},
+		{"auto", map[string]string{"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_STEP": "4", "SLURM_ARRAY_TASK_COUNT": "4"}, ""},
+		{"auto/4", map[string]string{"SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "8"}, ""},
+		{"auto/4", map[string]string{"JOB_COMPLETION_INDEX": "3"}, "4/4"},
+		{"auto/4", map[string]string{"JOB_COMPLETION_INDEX": "4"}, ""},
+		{"auto", map[string]string{"JOB_COMPLETION_INDEX": "0"}, ""},
+		{"auto/x", map[string]string{"JOB_COMPLETION_INDEX": "0"}, ""},
+		{"auto", nil, ""},
+	} {
+		got, err := resolveShard(c.shard, func(k string) string { return c.env[k] })
+		if c.want == "" {
+			var u usageError
+			if !errors.As(err, &u) {
+				t.Errorf("%s %v: %q, %v; want a usage error", c.shard, c.env, got, err)
+			}
+			continue
+		}
+		if got != c.want || err != nil {
+			t.Errorf("%s %v: %q, %v; want %q", c.shard, c.env, got, err, c.want)
 		}
 	}
 }
