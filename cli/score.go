@@ -34,6 +34,7 @@ type scoreOptions struct {
 	noClone      bool
 	noCache      bool
 	shard        string
+	atK          string
 	instanceList []string
 	parseTimeout time.Duration
 	resume       bool
@@ -80,6 +81,7 @@ run has none.`,
 	f.IntVar(&o.workers, "workers", 0, "instances scored in parallel (default: all cores)")
 	f.BoolVar(&o.noClone, "no-clone", false, "never clone a repository missing from the cache")
 	f.BoolVar(&o.noCache, "no-cache", false, "neither read nor write the cache of file facts kept between runs (see 'trajscope cache')")
+	f.StringVar(&o.atK, "at-k", "", "add to each row the coverage of the first k predicted files and spans, for each k (e.g. 1,5,10: ranked retrieval), and the coverage after the first step (initial_recall)")
 	f.StringVar(&o.shard, "shard", "", "score only the K-th of N contiguous slices of the instances (K/N, or auto: from a Slurm array's or, with auto/N, a Kubernetes Indexed Job's environment); the shards' --out files concatenated in order are the unsharded one, each with FILE.shard.json saying which slice it is")
 	f.StringSliceVar(&o.instanceList, "instance", nil, "score only these instance ids")
 	f.BoolVar(&o.resume, "resume", false, "continue an interrupted --out: predictions whose rows it holds are skipped, the rest appended (a half-written last line is redone); the finished file is the uninterrupted run's")
@@ -216,7 +218,7 @@ func (o *scoreOptions) batch(c scoreChoice, stderr io.Writer) (b scoring.Batch, 
 		Cache: o.cache, Repo: o.repo, NoClone: o.noClone, Progress: progressTo(stderr), Facts: facts.source(),
 	})
 	return scoring.Batch{Checkouts: co, Cache: facts.scoring(), Semantics: c.sem, Workers: o.workers,
-		Lens: c.lens, ParseTimeout: o.parseTimeout}, facts.close
+		Lens: c.lens, ParseTimeout: o.parseTimeout, AtK: c.atK}, facts.close
 }
 
 // streamChunk is how many predictions score holds at a time when it

@@ -14,6 +14,7 @@ type scoreChoice struct {
 	lens           model.Lens
 	format         string
 	shardK, shardN int
+	atK            []int
 }
 
 // check validates score's flags: a usage error names the first bad one.
@@ -44,6 +45,11 @@ func (o *scoreOptions) check() (scoreChoice, error) {
 	}
 	if err := report.CheckResultFormat(c.format); err != nil {
 		return c, usageError{err}
+	}
+	if o.atK != "" {
+		if c.atK, err = scoring.ParseAtK(o.atK); err != nil {
+			return c, usageError{err}
+		}
 	}
 	shard, err := resolveShard(o.shard, os.Getenv)
 	if err != nil {

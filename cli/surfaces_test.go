@@ -286,6 +286,7 @@ type lensFigures struct {
 	AUC        *float64       `json:"line_auc"`
 	Redundancy *float64       `json:"line_redundancy"`
 	Diagnosis  map[string]int `json:"diagnosis"`
+	Initial    *float64       `json:"initial_recall"`
 }
 
 func (lf *lensFigures) put(f said, lens string) {
@@ -303,6 +304,9 @@ func (lf *lensFigures) put(f said, lens string) {
 	}
 	if lf.Diagnosis != nil {
 		f["diag/"+lens] = counts(lf.Diagnosis)
+	}
+	if lf.Initial != nil {
+		f["init/"+lens] = figure(*lf.Initial)
 	}
 }
 

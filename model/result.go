@@ -73,8 +73,20 @@ type Result struct {
 	// whose tree-sitter parse ran past the parse budget: their definitions
 	// are missing from the symbol figures. Never part of parity output.
 	ParseGaveUp []string
+	// AtK is ranked retrieval's coverage (score --at-k), nil when not
+	// asked: never part of the evaluator's row.
+	AtK *AtK
 	// SymbolNA is set under fixed semantics when ParseGaveUp is not empty:
 	// the symbol figures cannot be computed and are written as null (under
 	// contextbench semantics they stay upstream's, without those files).
 	SymbolNA bool
+}
+
+// AtK is the coverage of the gold by the first k predictions in rank
+// order, for each k asked: at file granularity the first k files of the
+// final context (pred_files' order), at the others its first k spans
+// (files in order, spans in order within each).
+type AtK struct {
+	K        []int
+	Coverage []ByGranularity[float64] // Coverage[i] is at K[i]
 }

@@ -30,6 +30,7 @@ type rowFold struct {
 	groups    map[string]*summaryFold // by --by group
 	cost      costFold
 	curve     curveFold
+	atK       atKFold
 	instances []InstanceRow
 	diagnosed bool
 	// closed holds the row's tables once its last instance is in (a
@@ -43,6 +44,7 @@ type closedRow struct {
 	groups  []GroupRow
 	cost    CostRow
 	curve   Curve
+	atK     *AtKRow
 }
 
 // close computes the row's tables and drops what computed them: a file's
@@ -53,10 +55,13 @@ func (r *rowFold) close(lens string) *closedRow {
 	}
 	label, path := r.run.Label, r.run.Path
 	c := &closedRow{summary: r.sum.row(label, path, lens), cost: r.cost.row(label), curve: r.curve.mean()}
+	if a, ok := r.atK.row(label); ok {
+		c.atK = &a
+	}
 	for _, k := range groupKeys(r.groups) {
 		c.groups = append(c.groups, GroupRow{Run: label, Group: k, Row: r.groups[k].row(label, path, lens)})
 	}
-	r.sum, r.groups, r.cost, r.curve = summaryFold{}, nil, costFold{}, curveFold{}
+	r.sum, r.groups, r.cost, r.curve, r.atK = summaryFold{}, nil, costFold{}, curveFold{}, atKFold{}
 	r.closed = c
 	return c
 }
@@ -132,6 +137,7 @@ func (f *folder) modelRow(run *ResultFile, in *Instance) *rowFold {
 func (f *folder) addInstance(row *rowFold, in *Instance) {
 	row.sum.add(in, f.lens)
 	row.cost.add(in)
+	row.atK.add(in)
 	if in.Result.Error == "" {
 		row.curve.add(in.Result.Trajectory.Steps)
 	}
@@ -156,6 +162,7 @@ func (f *folder) addInstance(row *rowFold, in *Instance) {
 func (f *folder) report(a, b *ResultFile) (*Report, error) {
 	r := &Report{Lens: f.lens}
 	var costs []CostRow
+	var atK []AtKRow
 	if f.by != "" {
 		r.Groups = &Grouping{By: f.by}
 	}
@@ -164,6 +171,9 @@ func (f *folder) report(a, b *ResultFile) (*Report, error) {
 		r.Runs = append(r.Runs, row.run)
 		r.Rows = append(r.Rows, c.summary)
 		costs = append(costs, c.cost)
+		if c.atK != nil {
+			atK = append(atK, *c.atK)
+		}
 		r.Curves = append(r.Curves, c.curve)
 		if r.Groups != nil {
 			r.Groups.Rows = append(r.Groups.Rows, c.groups...)
@@ -190,6 +200,7 @@ func (f *folder) report(a, b *ResultFile) (*Report, error) {
 		}
 	}
 	r.Cost = costTable(costs)
+	r.AtK = atKTable(atK)
 	return r, nil
 }
 

@@ -100,6 +100,13 @@ var (
 	cov = func(l *story.Figures) float64 { return l.Coverage }
 	auc = func(l *story.Figures) float64 { return l.AUC }
 	red = func(l *story.Figures) float64 { return l.Redundancy }
+	// initial sorts runs without one (a single step) below 0.
+	initial = func(l *story.Figures) float64 {
+		if l.Initial == nil {
+			return -1
+		}
+		return *l.Initial
+	}
 )
 
 // ListColumns are a run list's columns, in display order. ColWho (agent ·
@@ -128,6 +135,14 @@ var ListColumns = []ListColumn{
 	{"near", 4, true, nearLess, nearCell},
 	{"srch", 4, true, searchLess, searchCell},
 	ColNever: {"never", 5, true, neverLess, neverCell},
+	// Initial recall: line coverage after the first of several steps
+	// (hidden when no run has several).
+	{"init", 5, true, byFloat(initial), func(r *story.Row, l model.Lens) string {
+		if f := &r.Lenses[l]; f.Error == "" && f.Initial != nil {
+			return fmt.Sprintf("%.2f", *f.Initial)
+		}
+		return "-"
+	}},
 	// Edits changed unread, for runs whose gold is their own edits
 	// (hidden otherwise).
 	{"blind", 5, true, byInt(func(r *story.Row, _ model.Lens) int { return r.BlindEdits }), func(r *story.Row, _ model.Lens) string {
@@ -150,6 +165,7 @@ func spendCell(k int) func(r *story.Row, _ model.Lens) string {
 // OptionalShown says, for each optional column in order (the last ones),
 // whether a row fills it: a column shows only when some row does.
 var OptionalShown = []func(r *story.Row) bool{
+	func(r *story.Row) bool { return r.Lenses[0].Initial != nil || r.Lenses[1].Initial != nil },
 	func(r *story.Row) bool { return r.GoldFrom == model.GoldFromEdits.String() },
 	func(r *story.Row) bool { return r.Tokens > 0 },
 	func(r *story.Row) bool { return r.Seconds > 0 },

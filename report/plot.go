@@ -43,6 +43,7 @@ func (r *Report) WritePlots(dir string, note func(string)) ([]string, error) {
 	}{
 		{PlotCoverageByStep, "no run has trajectory steps", r.coveragePlot},
 		{PlotCostVsCoverage, "no run records cost or tokens", r.costPlot},
+		{PlotCoverageAtK, "", r.atKPlot}, // only for runs scored --at-k: no word otherwise
 	} {
 		p, err := c.make()
 		if err != nil {
@@ -50,7 +51,9 @@ func (r *Report) WritePlots(dir string, note func(string)) ([]string, error) {
 		}
 		path := filepath.Join(dir, c.name)
 		if p == nil {
-			note(fmt.Sprintf("no %s: %s", c.name, c.none))
+			if c.none != "" {
+				note(fmt.Sprintf("no %s: %s", c.name, c.none))
+			}
 			continue
 		}
 		if err := p.Save(8*vg.Inch, 5*vg.Inch, path); err != nil {

@@ -15,10 +15,13 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/trajscope/trajscope/inputfile"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/scoring"
 )
 
 // Instance is one result row.
@@ -281,6 +284,8 @@ type rowJSON struct {
 		PredSize     int     `json:"pred_size"`
 	} `json:"editloc"`
 	Trajscope *Extras `json:"trajscope"`
+	// AtK is score --at-k's coverage by rank: granularity -> k -> value.
+	AtK map[string]map[string]*float64 `json:"at_k"`
 }
 
 // parseRow validates one row and converts it.
@@ -372,7 +377,50 @@ func rowFromJSON(row *rowJSON) (Instance, error) {
 		}
 		r.EditLoc = &model.EditLoc{Recall: e.Recall, Precision: e.Precision, Intersection: e.Intersection, GoldSize: e.GoldSize, PredSize: e.PredSize}
 	}
+	if row.AtK != nil {
+		atk, err := atKFromJSON(row.AtK, r.SymbolNA)
+		if err != nil {
+			return in, fmt.Errorf("instance %q: %w", *row.InstanceID, err)
+		}
+		r.AtK = atk
+	}
 	return in, nil
+}
+
+// atKFromJSON checks and converts a row's "at_k": every granularity with
+// the same ranks, each a coverage.
+func atKFromJSON(m map[string]map[string]*float64, symbolNA bool) (*model.AtK, error) {
+	file := m[model.GranFile.String()]
+	if len(file) == 0 || len(file) > scoring.MaxAtK {
+		return nil, fmt.Errorf(`"at_k" without ranks (want {"file": {"1": …}, …} with at most %d)`, scoring.MaxAtK)
+	}
+	out := &model.AtK{}
+	for ks := range file {
+		k, err := strconv.Atoi(ks)
+		if err != nil || k < 1 {
+			return nil, fmt.Errorf(`"at_k": rank %q is not a whole number of at least 1`, ks)
+		}
+		out.K = append(out.K, k)
+	}
+	sort.Ints(out.K)
+	for _, k := range out.K {
+		var c model.ByGranularity[float64]
+		for _, g := range model.Granularities {
+			v := m[g.String()][strconv.Itoa(k)]
+			if v == nil {
+				if g == model.GranSymbol && symbolNA {
+					continue
+				}
+				return nil, fmt.Errorf(`"at_k": no %s coverage at %d`, g, k)
+			}
+			if err := fraction(fmt.Sprintf("at_k %s %d", g, k), *v); err != nil {
+				return nil, err
+			}
+			*c.At(g) = *v
+		}
+		out.Coverage = append(out.Coverage, c)
+	}
+	return out, nil
 }
 
 // maxSize bounds a size in a result row (bytes, lines, symbols or files of

@@ -190,6 +190,9 @@ func (r *Report) WriteMarkdown(out io.Writer) error {
 	if r.Cost != nil {
 		r.writeCostMarkdown(w)
 	}
+	if r.AtK != nil {
+		r.writeAtKMarkdown(w)
+	}
 	if r.Groups != nil {
 		r.writeGroupsMarkdown(w)
 	}
@@ -331,7 +334,8 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		Cost        *CostTable    `json:"cost_vs_coverage,omitempty"`
 		Groups      *Grouping     `json:"groups,omitempty"`
 		Missed      *MissedGold   `json:"missed_gold,omitempty"`
-	}{r.Lens, r.Rows, r.Instances, r.Compare, r.Cost, r.Groups, r.Missed}
+		AtK         *AtKTable     `json:"coverage_at_k,omitempty"`
+	}{r.Lens, r.Rows, r.Instances, r.Compare, r.Cost, r.Groups, r.Missed, r.AtK}
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return err

@@ -29,6 +29,9 @@ type Report struct {
 	// Cost is cost against coverage, nil when no run records cost or
 	// tokens.
 	Cost *CostTable
+	// AtK is ranked retrieval's coverage per run (score --at-k), nil when
+	// no run has it.
+	AtK *AtKTable
 }
 
 // Options selects what BuildFiles computes.

@@ -230,6 +230,9 @@ func WriteRunJSON(w io.Writer, st *story.Story) error {
 			lo.field("final_line_coverage", f.Coverage)
 			lo.field("line_auc", f.AUC)
 			lo.field("line_redundancy", f.Redundancy)
+			if f.Initial != nil {
+				lo.field("initial_recall", *f.Initial)
+			}
 			lo.field("diagnosis", f.Diagnosis)
 		}
 		lo.close()

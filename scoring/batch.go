@@ -78,6 +78,9 @@ type Batch struct {
 	// ParseTimeout bounds each file's tree-sitter parse (0: the default);
 	// see Files.ParseTimeout and Result.ParseGaveUp.
 	ParseTimeout time.Duration
+	// AtK, when set, adds ranked retrieval's coverage at each k to every
+	// row (score --at-k; Result.AtK).
+	AtK []int
 }
 
 // shared is one key's files, alive while instances still need them.
@@ -217,12 +220,14 @@ func (b Batch) one(in Instance, co checkout, open func(string) (*FileCache, erro
 	if run == nil && (b.Analyze || b.Lens == model.LensObserved) {
 		run = &model.Run{InstanceID: id, Prediction: *in.Pred}
 	}
-	if !b.Analyze {
-		if b.Lens != model.LensObserved {
-			return Score(in.Gold, in.Pred, files, b.Semantics), nil
-		}
+	pred := in.Pred
+	if b.Lens == model.LensObserved && (!b.Analyze || len(b.AtK) > 0) {
 		obs := observed.Prediction(run, files)
-		return Score(in.Gold, &obs, files, b.Semantics), nil
+		pred = &obs
+	}
+	if !b.Analyze {
+		res = Score(in.Gold, pred, files, b.Semantics)
+		return b.withAtK(res, in.Gold, pred, files), nil
 	}
 	a = Analyze(run, in.Gold, files, b.Semantics)
 	if in.Unmatched != "" {
@@ -232,7 +237,16 @@ func (b Batch) one(in Instance, co checkout, open func(string) (*FileCache, erro
 	if res.Error != "" {
 		a = nil
 	}
-	return res, a
+	return b.withAtK(res, in.Gold, pred, files), a
+}
+
+// withAtK adds ranked retrieval's coverage to a row that is not an error,
+// when asked (Batch.AtK).
+func (b *Batch) withAtK(res model.Result, g *model.Gold, pred *model.Prediction, files *FileCache) model.Result {
+	if len(b.AtK) > 0 && res.Error == "" {
+		res.AtK = ScoreAtK(g, pred, files, b.Semantics, b.AtK)
+	}
+	return res
 }
 
 // Shard returns the k-th (1-based) of n contiguous slices of instances, of

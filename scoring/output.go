@@ -67,7 +67,42 @@ func AppendResultJSON(dst []byte, r *model.Result, sem model.Semantics) []byte {
 		dst = appendCounts(dst, e.Intersection, e.GoldSize, e.PredSize)
 		dst = append(dst, '}')
 	}
+	if r.AtK != nil {
+		dst = appendAtK(dst, r)
+	}
 	return append(dst, '}')
+}
+
+// appendAtK appends score --at-k's keys: "at_k", each granularity's
+// coverage by rank ({"file": {"1": …, "5": …}, …}), and "initial_recall",
+// the coverage after the first step.
+func appendAtK(dst []byte, r *model.Result) []byte {
+	dst = append(dst, `, "at_k": {`...)
+	for i, g := range model.Granularities {
+		if i > 0 {
+			dst = append(dst, ", "...)
+		}
+		dst = appendKey(dst, g.String())
+		dst = append(dst, '{')
+		for j, k := range r.AtK.K {
+			if j > 0 {
+				dst = append(dst, ", "...)
+			}
+			dst = appendKey(dst, strconv.Itoa(k))
+			if g == model.GranSymbol && r.SymbolNA {
+				dst = append(dst, "null"...)
+				continue
+			}
+			dst = python.AppendJSONFloat(dst, *r.AtK.Coverage[j].At(g))
+		}
+		dst = append(dst, '}')
+	}
+	dst = append(dst, '}')
+	if len(r.Trajectory.Steps) > 0 {
+		dst = append(dst, `, "initial_recall": `...)
+		dst = appendByGranularity(dst, &r.Trajectory.Steps[0].Coverage, r.SymbolNA)
+	}
+	return dst
 }
 
 func appendKey(dst []byte, k string) []byte {

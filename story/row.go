@@ -71,6 +71,9 @@ type Figures struct {
 	AUC        float64         `json:"line_auc"`
 	Redundancy float64         `json:"line_redundancy"`
 	Diagnosis  diagnose.Counts `json:"diagnosis"`
+	// Initial is the line coverage after the first step, for a run of
+	// more than one (initial recall); nil otherwise.
+	Initial *float64 `json:"initial_recall,omitempty"`
 	// Error is the evaluator's error for the run (no_context_extracted,
 	// checkout_failed…), Reason its explanation.
 	Error  string `json:"error,omitempty"`

@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// score --at-k adds "at_k" and "initial_recall" after the evaluator's
+// keys and changes nothing before them; at a rank past every prediction
+// it is the final coverage; report reads it back into its table and plot.
+func TestScoreAtKRows(t *testing.T) {
+	base := []string{"score", "--gold", exGold, "--pred", exPreds, "--repo", exRepo}
+	plain, errs, code := run(t, base...)
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	out := filepath.Join(t.TempDir(), "atk.jsonl")
+	if _, errs, code := run(t, append(base, "--at-k", "1,3,1000", "--out", out)...); code != 0 {
+		t.Fatal(errs)
+	}
+	data, _ := os.ReadFile(out)
+	rows, ranked := strings.Split(strings.TrimSpace(plain), "\n"), strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(rows) != len(ranked) {
+		t.Fatalf("%d rows, %d with --at-k", len(rows), len(ranked))
+	}
+	with := 0
+	for i := range rows {
+		head, _, found := strings.Cut(ranked[i], `, "at_k": `)
+		if !found {
+			if ranked[i] != rows[i] {
+				t.Errorf("row %d differs without at_k:\n%s\n%s", i, ranked[i], rows[i])
+			}
+			continue // an error row
+		}
+		with++
+		if head+"}" != rows[i] {
+			t.Errorf("row %d: the evaluator's keys changed:\n%s\n%s", i, head, rows[i])
+		}
+		var r struct {
+			Final map[string]struct {
+				Coverage float64 `json:"coverage"`
+			} `json:"final"`
+			AtK     map[string]map[string]float64 `json:"at_k"`
+			Initial map[string]float64            `json:"initial_recall"`
+		}
+		if err := json.Unmarshal([]byte(ranked[i]), &r); err != nil {
+			t.Fatal(err)
+		}
+		for g, m := range r.Final {
+			if r.AtK[g]["1000"] != m.Coverage || r.AtK[g]["1"] > r.AtK[g]["3"] {
+				t.Errorf("row %d %s: at k %v, final %v", i, g, r.AtK[g], m.Coverage)
+			}
+		}
+		if len(r.Initial) != 4 {
+			t.Errorf("row %d: initial_recall %v", i, r.Initial)
+		}
+	}
+	if with == 0 {
+		t.Fatal("no row has at_k")
+	}
+	plots := filepath.Join(t.TempDir(), "plots")
+	md, errs, code := run(t, "report", out, "--plot", plots)
+	if code != 0 || !strings.Contains(md, "## Coverage at k") || !strings.Contains(md, "| @1 | @3 | @1000 | initial recall |") {
+		t.Errorf("report: exit %d %s\n%s", code, errs, md)
+	}
+	if _, err := os.Stat(filepath.Join(plots, "coverage_at_k.svg")); err != nil {
+		t.Errorf("no at-k plot: %v", err)
+	}
+	if _, errs, code := run(t, append(base, "--at-k", "0")...); code != exitUsage || !strings.Contains(errs, "--at-k") {
+		t.Errorf("--at-k 0: exit %d: %s", code, errs)
+	}
+}
