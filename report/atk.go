@@ -35,7 +35,7 @@ type AtKRow struct {
 	Mean []model.ByGranularity[float64] `json:"mean"`
 	// MultiStep counts the instances of more than one step, Initial their
 	// mean coverage after the first (nil without any).
-	MultiStep int                          `json:"multi_step"`
+	MultiStep int                           `json:"multi_step"`
 	Initial   *model.ByGranularity[float64] `json:"initial_recall,omitempty"`
 }
 
