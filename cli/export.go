@@ -67,6 +67,7 @@ Without RUN it exports the embedded demo.`,
 			return runExport(env, &o, args)
 		},
 	}
+	cmd.AddCommand(newExportSiteCmd(env))
 	f := cmd.Flags()
 	v := &o.view
 	v.addRunFlags(f, "the instance to export when RUN holds several: its id, or its position N (1-based)")

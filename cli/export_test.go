@@ -138,3 +138,51 @@ func TestExportAndCompareRefusePastTheShownBounds(t *testing.T) {
 		t.Errorf("a short run: exit %d: %s", code, stderr)
 	}
 }
+
+// export site writes the index, a page per run and a compare page for a
+// task of several runs; --redact reaches the index and the pages.
+func TestExportSite(t *testing.T) {
+	runs := t.TempDir()
+	data, err := os.ReadFile(demoTraj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := "sk-proj-Zq8rT2vLm4Xw9Kp3Jd7Hs1Nc6Bf5Gy0A"
+	for _, name := range []string{"a", "b"} {
+		text := strings.Replace(string(data), "pricebook__pricebook-42", "pricebook__pricebook-42", 1)
+		if name == "b" {
+			text = strings.Replace(text, `"exit_status": "`, `"exit_status": "`+key+` `, 1)
+		}
+		os.WriteFile(filepath.Join(runs, name+".traj.json"), []byte(text), 0o644)
+	}
+	out := filepath.Join(t.TempDir(), "site")
+	_, errs, code := run(t, "export", "site", runs, "--gold", demoGold, "--repo", "../demo/task/repo", "-o", out, "--redact")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(errs, "2 runs, 2 pages, 1 compare pages") {
+		t.Errorf("stderr: %s", errs)
+	}
+	files, _ := filepath.Glob(filepath.Join(out, "*.html"))
+	if len(files) != 4 {
+		t.Fatalf("files %v, want index, 2 pages, 1 compare page", files)
+	}
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		if strings.Contains(string(b), key) {
+			t.Errorf("%s shows the key", f)
+		}
+		if !strings.Contains(string(b), `http-equiv="Content-Security-Policy" content="default-src `) {
+			t.Errorf("%s has no policy", f)
+		}
+	}
+	index, _ := os.ReadFile(filepath.Join(out, "index.html"))
+	for _, w := range []string{`href="run-1.html"`, `href="run-2.html"`, `href="compare-1-pricebook__pricebook-42.html"`} {
+		if !strings.Contains(string(index), w) {
+			t.Errorf("the index lacks %s", w)
+		}
+	}
+	if code, _, errs := exec(t, "export", "site", runs); code != exitUsage {
+		t.Errorf("without -o: exit %d: %s", code, errs)
+	}
+}

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	htmlpkg "html"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -54,6 +55,7 @@ var surfaces = []surface{
 	{"compare", compareFacts},
 	{"convert", convertFacts},
 	{"export html", exportFacts},
+	{"export site", siteFacts},
 	{"score", scoreFacts},
 }
 
@@ -714,6 +716,58 @@ func scoreFacts(t *testing.T, s sample) []said {
 						f["diag/"+ll] = counts(c)
 					}
 				}
+			}
+		}
+	}
+	return out
+}
+
+var (
+	siteHead = regexp.MustCompile(`<th data-col="\d+"[^>]*>([^<]*)</th>`)
+	siteRow  = regexp.MustCompile(`(?s)<tr data-i="\d+"[^>]*>(.*?)</tr>`)
+	siteCell = regexp.MustCompile(`(?s)<td[^>]*>(.*?)</td>`)
+	tags     = regexp.MustCompile(`<[^>]*>`)
+)
+
+// siteFacts reads the index of export site under each lens: its run list
+// row of each run, the terminal's cells.
+func siteFacts(t *testing.T, s sample) []said {
+	out := empty(s.runs)
+	for _, l := range lensNames {
+		dir := t.TempDir()
+		args := append([]string{"export", "site", s.file, "--lens", l, "-o", dir}, dropFlag(s.args, "--instance")...)
+		mustRun(t, args...)
+		page, err := os.ReadFile(filepath.Join(dir, "index.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var heads []string
+		for _, m := range siteHead.FindAllSubmatch(page, -1) {
+			heads = append(heads, string(m[1]))
+		}
+		rows := siteRow.FindAllSubmatch(page, -1)
+		if len(rows) != s.runs {
+			t.Fatalf("export site: %d rows, want %d", len(rows), s.runs)
+		}
+		for k, row := range rows {
+			cells := map[string]string{}
+			for i, m := range siteCell.FindAllSubmatch(row[1], -1) {
+				if i < len(heads) {
+					cells[heads[i]] = htmlpkg.UnescapeString(tags.ReplaceAllString(string(m[1]), ""))
+				}
+			}
+			f := out[k]
+			f["actions"] = cells["acts"]
+			if cells["cov"] != "-" {
+				f["cov2/"+l] = strings.TrimPrefix(cells["cov"], "~")
+				c := map[string]int{}
+				for key, col := range map[string]string{"found": "found", "read_then_dropped": "drop", "near_miss": "near", "searched_not_read": "srch", "never_opened": "never"} {
+					c[key], _ = strconv.Atoi(cells[col])
+				}
+				f["diag/"+l] = counts(c)
+			}
+			if b := cells["blind"]; b != "" && b != "-" {
+				f["blind"] = b
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -78,6 +79,26 @@ func LessScored(a, b *story.Row, l model.Lens) (less, ok bool) {
 		return ra, true
 	}
 	return false, false
+}
+
+// SortRows orders view (indices into rows) by column col under lens l, as
+// every run list sorts: a metric column puts runs without figures last
+// whatever the direction (LessScored); desc reverses the column's order.
+// The sort is stable.
+func SortRows(view []int, rows []story.Row, col int, l model.Lens, desc bool) {
+	c := ListColumns[col]
+	sort.SliceStable(view, func(a, b int) bool {
+		ra, rb := &rows[view[a]], &rows[view[b]]
+		if c.Metric {
+			if less, ok := LessScored(ra, rb, l); ok {
+				return less
+			}
+		}
+		if desc {
+			return c.Less(rb, ra, l)
+		}
+		return c.Less(ra, rb, l)
+	})
 }
 
 func count(f func(l *story.Figures) int) (func(a, b *story.Row, l model.Lens) bool, func(r *story.Row, l model.Lens) string) {

@@ -17,6 +17,28 @@ import (
 	"github.com/trajscope/trajscope/story"
 )
 
+// ColumnsShown says which of ListColumns a list of rows shows: agent ·
+// model when some row names one, an optional column when some row fills
+// it, every other column always.
+func ColumnsShown(rows []story.Row) []bool {
+	shown := make([]bool, len(ListColumns))
+	for i := range shown {
+		shown[i] = true
+	}
+	shown[ColWho] = false
+	for i := range rows {
+		shown[ColWho] = shown[ColWho] || rows[i].Who() != ""
+	}
+	for k, recorded := range OptionalShown {
+		i := len(ListColumns) - len(OptionalShown) + k
+		shown[i] = false
+		for r := range rows {
+			shown[i] = shown[i] || recorded(&rows[r])
+		}
+	}
+	return shown
+}
+
 // WriteRunList prints a run list as a table, for a stdout that is not a
 // terminal (`view DIR | less`): one line per run under one lens, in the
 // explorer's columns (ListColumns) with the same cells.
@@ -39,13 +61,9 @@ func WriteRunList(w io.Writer, rows []story.Row, lens model.Lens) error {
 	if ws[ColWho] > 0 {
 		ws[ColWho] = min(max(ws[ColWho], ansi.StringWidth("agent · model")), 60)
 	}
-	for k, recorded := range OptionalShown {
-		any := false
-		for i := range rows {
-			any = any || recorded(&rows[i])
-		}
-		if !any {
-			ws[len(ListColumns)-len(OptionalShown)+k] = 0
+	for i, shown := range ColumnsShown(rows) {
+		if !shown {
+			ws[i] = 0
 		}
 	}
 	fmt.Fprintf(b, "%d runs (%s lens): final line coverage, line AUC, redundancy; gold spans found / read then dropped / near miss / searched / never opened\n",

@@ -43,6 +43,9 @@ type Options struct {
 	Lens  model.Lens
 	// Step is the 1-based action the page opens at (0: the first).
 	Step int
+	// Up, when set, is the page of the runs this one is among (a site's
+	// index, relative), linked from the header.
+	Up string
 }
 
 var (
@@ -74,6 +77,8 @@ type view struct {
 	// The header's fixed fields; Target says where the gold came from
 	// when not from a gold file (display.TargetWords).
 	Who, Format, Sem, Target string
+	// Up links the page of the runs (Options.Up), "" for none.
+	Up string
 	// The task and the submitted patch, each patch line with its gold mark.
 	Task, TaskFrom, PatchSummary, GoldGlyph string
 	// SpendBars chart what each step took (SpendWhat: tokens or time).
@@ -147,7 +152,7 @@ func Write(w io.Writer, st *story.Story, o Options) error {
 	v := &view{Title: "trajscope · " + termsafe.Line(d.Run.InstanceID), Data0: data, Theme: pageTheme(o.Theme, th),
 		Who: termsafe.Line(model.Who(d.Run.Agent, d.Run.Model)), Format: termsafe.Line(d.Run.Format), Sem: a.Sem.String(),
 		ViewBox: fmt.Sprintf("-2 0 %g %g", chartW+4, chartH), Base: chartY(0), Width: chartW, Height: chartH,
-		Target: display.TargetWords(&st.Target)}
+		Target: display.TargetWords(&st.Target), Up: o.Up}
 	for k := range data.Files {
 		fd := &data.Files[k]
 		if !fd.OK {
@@ -167,7 +172,7 @@ func Write(w io.Writer, st *story.Story, o Options) error {
 		return err
 	}
 	v.CSS, v.JS, v.Data = template.CSS(css), template.JS(pageJS), template.JS(js)
-	v.CSP = policy(css, pageJS)
+	v.CSP = Policy(css, pageJS)
 	v.Legend = []legend{{"r-now", display.GlyphReadNow, "read now"}, {"r-bef", display.GlyphReadBefore, "read before"},
 		{"g-found", display.GlyphGoldFound, "gold read"}, {"g-pend", display.GlyphGoldPending, "gold later"},
 		{"g-miss", display.GlyphGoldMissed, "gold never"}, {"fin", glyphFinal, "final context"}}
@@ -243,9 +248,9 @@ func dataJSON(p *pageData) (string, error) {
 	return s, nil
 }
 
-// policy is the page's Content-Security-Policy: nothing may load or run but
+// Policy is a page's Content-Security-Policy: nothing may load or run but
 // its own style and script, named by their hashes.
-func policy(css, js string) string {
+func Policy(css, js string) string {
 	return fmt.Sprintf("default-src 'none'; style-src %s; script-src %s; img-src 'none'; font-src 'none'; connect-src 'none'; "+
 		"media-src 'none'; object-src 'none'; frame-src 'none'; worker-src 'none'; manifest-src 'none'; base-uri 'none'; form-action 'none'",
 		hash(css), hash(js))

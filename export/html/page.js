@@ -261,6 +261,7 @@
   }
 
   function render() {
+    toHash();
     root.classList.toggle('lens0', S.lens === 0);
     root.classList.toggle('lens1', S.lens === 1);
     renderHeader();
@@ -279,6 +280,19 @@
     $('obs').querySelector('.body').scrollTop = 0;
     render();
   }
+  // Deep links: #step-N opens at action N, #gold-K at gold span K (its
+  // closest step); the address follows the step, so it can be shared.
+  function fromHash() {
+    var m = /^#step-(\d+)$/.exec(location.hash);
+    if (m) { S.cur = Math.max(0, Math.min(parseInt(m[1], 10) - 1, D.n - 1)); return true; }
+    m = /^#gold-(\d+)$/.exec(location.hash);
+    if (m && parseInt(m[1], 10) >= 1 && parseInt(m[1], 10) <= D.gold.length) { closest(parseInt(m[1], 10) - 1); return true; }
+    return false;
+  }
+  function toHash() {
+    if (history.replaceState) history.replaceState(null, '', '#step-' + (S.cur + 1));
+  }
+  window.addEventListener('hashchange', function () { if (fromHash()) render(); });
   function pin(file, line) { S.pin = { file: file, line: line, scroll: true }; }
   function closest(k) {
     var g = D.gold[k], L = S.lens, i = g.closest[L];
@@ -376,5 +390,6 @@
     if (handled) e.preventDefault();
   });
 
+  fromHash();
   render();
 })();

@@ -7,7 +7,6 @@ package runlist
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -169,23 +168,10 @@ func (m *Model) refresh() {
 			m.view = append(m.view, i)
 		}
 	}
-	c := report.ListColumns[m.col]
-	sort.SliceStable(m.view, func(a, b int) bool {
-		ra, rb := &m.rows[m.view[a]], &m.rows[m.view[b]]
-		if c.Metric {
-			// Runs without figures (not analysed yet, or shown "–": no
-			// gold, not scored) go last, whatever the direction: a "–" is
-			// no 0.00; runs scored without their repository after those
-			// scored against it.
-			if less, ok := report.LessScored(ra, rb, m.lens); ok {
-				return less
-			}
-		}
-		if m.desc {
-			return c.Less(rb, ra, m.lens)
-		}
-		return c.Less(ra, rb, m.lens)
-	})
+	// Runs without figures (not analysed yet, or shown "–": no gold, not
+	// scored) go last, whatever the direction: a "–" is no 0.00; runs
+	// scored without their repository after those scored against it.
+	report.SortRows(m.view, m.rows, m.col, m.lens, m.desc)
 	m.cur = 0
 	if sel > 0 {
 		m.Select(sel)
