@@ -128,6 +128,7 @@ func runReport(o *reportOptions, args []string, env *Env) error {
 	for _, w := range report.CheckShards(shards) {
 		fmt.Fprintln(env.Stderr, "trajscope: warning: "+w)
 	}
+	var joined map[string]string
 	if len(shards) > 0 {
 		// Each input's shards are one run of the report.
 		dir, err := os.MkdirTemp("", "trajscope-shards-")
@@ -135,7 +136,7 @@ func runReport(o *reportOptions, args []string, env *Env) error {
 			return err
 		}
 		defer os.RemoveAll(dir)
-		if args, err = report.JoinShards(args, shards, dir); err != nil {
+		if args, joined, err = report.JoinShards(args, shards, dir); err != nil {
 			return err
 		}
 	}
@@ -143,6 +144,7 @@ func runReport(o *reportOptions, args []string, env *Env) error {
 	if err != nil {
 		return err
 	}
+	rep.Rename(joined) // a joined input is named by its shards' files
 	return writeReport(env, o, rep)
 }
 

@@ -132,6 +132,9 @@ func TestShardAutoFromScheduler(t *testing.T) {
 				if rows := strings.Count(strings.TrimSpace(stdout), "\n"); rows != 1 {
 					t.Errorf("%s: report has %d rows, want the input's one:\n%s", c.name, rows, stdout)
 				}
+				if !strings.Contains(stdout, c.files[0]+", ") {
+					t.Errorf("%s: the row is not named by its shards' files:\n%s", c.name, stdout)
+				}
 				if c.warn == "" && strings.Contains(errs, "warning") || c.warn != "" && !strings.Contains(errs, c.warn) {
 					t.Errorf("%s: report says %q, want %q", c.name, errs, c.warn)
 				}

@@ -69,7 +69,9 @@ func ReadShardRecords(args []string) ([]ShardRecord, error) {
 // report: its shards' rows in slice order, each slice once, in a file
 // under dir, labelled as the input's predictions. args come back with the
 // shards' files replaced by it where the first of them stood.
-func JoinShards(args []string, recs []ShardRecord, dir string) ([]string, error) {
+// paths names each joined file by the shards' files it holds (for the
+// report's "results file" column).
+func JoinShards(args []string, recs []ShardRecord, dir string) (joinedArgs []string, paths map[string]string, err error) {
 	type input struct {
 		pred, gold   string
 		n, instances int
@@ -87,7 +89,7 @@ func JoinShards(args []string, recs []ShardRecord, dir string) ([]string, error)
 		path := filepath.Join(dir, fmt.Sprintf("shards-%d.jsonl", k))
 		out, err := os.Create(path)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		last := 0
 		for _, r := range rs {
@@ -103,12 +105,24 @@ func JoinShards(args []string, recs []ShardRecord, dir string) ([]string, error)
 			}
 			if err != nil {
 				out.Close()
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		if err := out.Close(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		var held []string
+		last = 0
+		for _, r := range rs {
+			if r.K != last {
+				_, p := splitLabel(r.Results)
+				held, last = append(held, p), r.K
+			}
+		}
+		if paths == nil {
+			paths = map[string]string{}
+		}
+		paths[path] = strings.Join(held, ", ")
 		label := DefaultLabel(in.pred)
 		for i, r := range rs {
 			joined[r.Results] = ""
@@ -127,7 +141,7 @@ func JoinShards(args []string, recs []ShardRecord, dir string) ([]string, error)
 			outArgs = append(outArgs, j)
 		}
 	}
-	return outArgs, nil
+	return outArgs, paths, nil
 }
 
 // CheckShards says, for each input scored in shards, which slices are
@@ -178,4 +192,19 @@ func CheckShards(recs []ShardRecord) []string {
 		}
 	}
 	return out
+}
+
+// Rename shows the results files paths names (JoinShards) by their
+// names.
+func (r *Report) Rename(paths map[string]string) {
+	for i := range r.Rows {
+		if name, ok := paths[r.Rows[i].Path]; ok {
+			r.Rows[i].Path = name
+		}
+	}
+	for _, run := range r.Runs {
+		if name, ok := paths[run.Path]; ok {
+			run.Path = name
+		}
+	}
 }
