@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/export/html"
 	"github.com/trajscope/trajscope/export/site"
 	"github.com/trajscope/trajscope/internal/atomicfile"
@@ -146,7 +147,7 @@ func runSite(env *Env, o *viewOptions, out string, paths []string) error {
 	}); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stderr, "trajscope: wrote %s: %d runs, %d pages, %d compare pages\n", safe(index), n, pages, len(compare))
+	fmt.Fprintf(env.Stderr, "trajscope: wrote %s: %s, %s, %s\n", safe(index), display.Count(n, "run"), display.Count(pages, "page"), display.Count(len(compare), "compare page"))
 	return nil
 }
 
