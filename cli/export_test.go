@@ -160,7 +160,7 @@ func TestExportSite(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if !strings.Contains(errs, "2 runs, 2 pages, 1 compare pages") {
+	if !strings.Contains(errs, "2 runs, 2 pages, 1 compare page\n") {
 		t.Errorf("stderr: %s", errs)
 	}
 	files, _ := filepath.Glob(filepath.Join(out, "*.html"))
