@@ -11,11 +11,6 @@ import (
 )
 
 var (
-	// numberedLineRe matches a line of numbered file output: "     12→text"
-	// (older Claude Code), "12\ttext" (Claude Code 2.1.x), "     12\ttext"
-	// (cat -n, str_replace_editor view), OpenCode's read: "00012| text"
-	// (2025) and "12: text" (2026).
-	numberedLineRe = lazyre.New(`^\s*(\d{1,9})(?:→|\t|\| |: )`)
 	// trimmedTailRe matches a marker a recorder left where it cut the
 	// output short (Harbor fixtures end with "...[trimmed]").
 	trimmedTailRe = lazyre.New(`(?i)(?:\.\.\.|…)?\s*\[(?:trimmed|truncated)[^\]\n]{0,40}\]\s*$`)
@@ -44,17 +39,13 @@ func StripMetadata(s string) (text, meta string) {
 // file view's output. Reminders appended after the listing are not numbered
 // and end the run.
 func numberedRun(obs string) (first, last int, ok bool) {
-	for _, line := range strings.Split(obs, "\n") {
-		m := numberedLineRe().FindStringSubmatch(line)
-		if m == nil {
+	for line := range strings.Lines(obs) {
+		n, numbered := lineNumber(strings.TrimSuffix(line, "\n"))
+		if !numbered {
 			if ok {
 				break
 			}
 			continue
-		}
-		n, err := strconv.Atoi(m[1])
-		if err != nil {
-			break
 		}
 		if !ok {
 			first, last, ok = n, n, true
@@ -66,6 +57,34 @@ func numberedRun(obs string) (first, last int, ok bool) {
 		last = n
 	}
 	return first, last, ok
+}
+
+// lineNumber reads the number of a line of numbered file output:
+// "     12→text" (older Claude Code), "12\ttext" (Claude Code 2.1.x),
+// "     12\ttext" (cat -n, str_replace_editor view), OpenCode's read:
+// "00012| text" (2025) and "12: text" (2026). That is leading space, 1 to
+// 9 digits, then "→", a tab, "| " or ": " (the regular expression
+// `^\s*(\d{1,9})(?:→|\t|\| |: )`, which the tests hold it to).
+// It is written out, not a regular expression: it is asked of every line of every Read, and the
+// expression was a sixth of reading a long session.
+func lineNumber(line string) (n int, ok bool) {
+	i := 0
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t' || line[i] == '\n' || line[i] == '\f' || line[i] == '\r') {
+		i++
+	}
+	j := i
+	for j < len(line) && j-i < 10 && line[j] >= '0' && line[j] <= '9' {
+		j++
+	}
+	if j == i || j-i > 9 {
+		return 0, false
+	}
+	rest := line[j:]
+	if !strings.HasPrefix(rest, "→") && !strings.HasPrefix(rest, "\t") && !strings.HasPrefix(rest, "| ") && !strings.HasPrefix(rest, ": ") {
+		return 0, false
+	}
+	n, err := strconv.Atoi(line[i:j])
+	return n, err == nil
 }
 
 // readRegion decides which lines a Read-style call displayed, trusting in
