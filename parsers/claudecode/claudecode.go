@@ -34,8 +34,6 @@ package claudecode
 import (
 	"bytes"
 	"fmt"
-	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/trajscope/trajscope/inputfile"
@@ -306,50 +304,6 @@ func (b *builder) progress(m *jsontree.Value, line int, agent int32, depth int) 
 	}
 }
 
-// agentOf is the agent a user or assistant record belongs to: a
-// sidechain record's (isSidechain with agentId, or stream-json's
-// parent_tool_use_id naming the Task call), else the file's.
-func (b *builder) agentOf(m *jsontree.Value, agent int32) int32 {
-	if call := m.Get("parent_tool_use_id").Text(); call != "" {
-		return b.subagent("call:"+call, call, agent)
-	}
-	if agent == 0 && m.Get("isSidechain").True() {
-		key := m.Get("agentId").Text()
-		if key == "" {
-			key = "sidechain"
-		}
-		return b.subagent(key, "", 0)
-	}
-	return agent
-}
-
-// subagent is the agent known by key, made on first sight: started by the
-// call callID (when known) of the agent that made that call, else by
-// parent.
-func (b *builder) subagent(key, callID string, parent int32) int32 {
-	if i, ok := b.team.Lookup(key); ok {
-		return i
-	}
-	a := model.Agent{ID: strings.TrimPrefix(key, "call:"), Parent: parent, Call: -1}
-	if i, ok := b.byID[callID]; ok && callID != "" {
-		b.describe(&a, i)
-	}
-	return b.team.Add(key, a)
-}
-
-// describe ties agent a to the call at action i that started it: its
-// parent is the call's agent, its type and description the call's.
-func (b *builder) describe(a *model.Agent, i int) {
-	a.Call, a.Parent = int32(i), b.actions[i].Agent
-	in := b.calls[i].Input
-	if t := in.Get("subagent_type").Text(); t != "" {
-		a.Type = t
-	}
-	if d := in.Get("description").Text(); d != "" {
-		a.Description = d
-	}
-}
-
 func (b *builder) assistant(m *jsontree.Value, line int, agent int32) {
 	msg := m.Get("message").Object()
 	if msg == nil {
@@ -475,116 +429,6 @@ func (b *builder) user(m *jsontree.Value, agent int32) {
 			b.actions[i].Timestamp = toolcall.ParseTime(m.Get("timestamp").Text())
 		}
 	}
-}
-
-// subagentFiles reads the sub-agent transcripts Claude Code stores beside a
-// session file, <dir>/<session-id>/subagents/agent-<id>.jsonl, each as its
-// agent's (with the type its .meta.json names), tied to the call that
-// started it. A file that cannot be read is left out with a warning.
-func (b *builder) subagentFiles(path string) {
-	id := b.run.InstanceID
-	if !safeIDRe().MatchString(id) {
-		return // the id names a directory: keep it to one safe name
-	}
-	dir := filepath.Join(filepath.Dir(path), id, "subagents")
-	matches := inputfile.Glob(filepath.Join(dir, "agent-*.jsonl"))
-	sort.Strings(matches)
-	if len(matches) > maxSubagentFiles {
-		b.run.Warn(fmt.Sprintf("%s: %d sub-agent transcripts; the first %d read", dir, len(matches), maxSubagentFiles))
-		matches = matches[:maxSubagentFiles]
-	}
-	total := int64(0)
-	for _, f := range matches {
-		key := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "agent-"), ".jsonl")
-		// A link is not read: 64 links to one transcript would read it 64
-		// times (Claude Code writes files, never links). What the files
-		// hold in all counts as one input.
-		st, err := inputfile.Lstat(f)
-		switch {
-		case err == nil && !st.Mode().IsRegular():
-			b.run.Warn(fmt.Sprintf("%s: not a regular file (a link?), not read", filepath.Base(f)))
-			continue
-		case err == nil && total+st.Size() > model.MaxFileBytes:
-			b.run.Warn(fmt.Sprintf("%s: the sub-agent transcripts pass %d bytes in all; the rest not read", dir, int64(model.MaxFileBytes)))
-			return
-		case err == nil:
-			total += st.Size()
-		}
-		data, err := inputfile.ReadRegular(f)
-		if err != nil {
-			b.run.Warn(fmt.Sprintf("%s: not read: %v", filepath.Base(f), err))
-			continue
-		}
-		agent := b.subagent(key, "", 0)
-		if meta, err := inputfile.ReadRegular(strings.TrimSuffix(f, ".jsonl") + ".meta.json"); err == nil {
-			if v, err := toolcall.Decode(meta); err == nil {
-				if t := v.Get("agentType").Text(); t != "" && b.team.At(agent).Type == "" {
-					b.team.At(agent).Type = t
-				}
-				if d := v.Get("description").Text(); d != "" && b.team.At(agent).Description == "" {
-					b.team.At(agent).Description = d
-				}
-			}
-		}
-		if err := b.file(f, data, agent); err != nil {
-			b.run.Warn(fmt.Sprintf("%s: not read: %v", filepath.Base(f), err))
-		}
-	}
-}
-
-// maxSubagentFiles bounds the sub-agent transcripts one session reads.
-const maxSubagentFiles = 1024
-
-// tieAgents gives each sub-agent whose call is not known yet the call that
-// started it: the Task call whose result names it, else the one Task call
-// of its parent still running when its first action came (when exactly one
-// fits, preferring one of its type).
-func (b *builder) tieAgents() {
-	for k := int32(1); int(k) < b.team.Len(); k++ {
-		a := b.team.At(k)
-		if a.Call >= 0 {
-			continue
-		}
-		if i, ok := b.launched[a.ID]; ok {
-			b.describe(a, i)
-			continue
-		}
-		first := -1
-		for i := range b.actions {
-			if b.actions[i].Agent == k {
-				first = i
-				break
-			}
-		}
-		if first < 0 {
-			continue
-		}
-		t := b.actions[first].Timestamp
-		var fits []int
-		for i := range b.actions {
-			c := b.calls[i]
-			if !toolcall.LaunchesAgent(c.Name) || b.taken(i) || b.actions[i].Timestamp > t {
-				continue
-			}
-			if a.Type != "" && c.Input.Get("subagent_type").Text() != a.Type {
-				continue
-			}
-			fits = append(fits, i)
-		}
-		if len(fits) == 1 {
-			b.describe(a, fits[0])
-		}
-	}
-}
-
-// taken reports whether a sub-agent is tied to the call at action i.
-func (b *builder) taken(i int) bool {
-	for k := int32(1); int(k) < b.team.Len(); k++ {
-		if b.team.At(k).Call == int32(i) {
-			return true
-		}
-	}
-	return false
 }
 
 func (b *builder) finish() model.Run {
