@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -187,15 +188,10 @@ func BenchmarkFollowLatency(b *testing.B) {
 	}
 	data, _ := os.ReadFile(src)
 	lines := strings.SplitAfter(string(data), "\n")
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() { // the busy core
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
+	var stopped atomic.Bool
+	defer stopped.Store(true)
+	go func() { // the busy core: it spins on purpose
+		for n := 0; !stopped.Load(); n++ {
 		}
 	}()
 	old := followIdle

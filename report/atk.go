@@ -42,12 +42,12 @@ type AtKRow struct {
 // atKFold is one row's at-k figures, taken one instance at a time: the
 // ranks are the first row's that has them.
 type atKFold struct {
-	k             []int
-	sum           []model.ByGranularity[float64]
-	instances     int
-	multi         int
-	initial       model.ByGranularity[float64]
-	any, anySteps bool
+	k         []int
+	sum       []model.ByGranularity[float64]
+	instances int
+	multi     int
+	initial   model.ByGranularity[float64]
+	any       bool
 }
 
 func (a *atKFold) add(in *Instance) {
