@@ -167,6 +167,7 @@ func edgeSamples(t *testing.T) []sample {
 		{name: "demo fixed semantics", file: demoTraj, runs: 1, args: append([]string{"--semantics", "fixed"}, repo...), score: true},
 		{name: "demo without repository", file: demoTraj, runs: 1, args: []string{"--gold", demoGold}},
 		{name: "demo without gold", file: demoTraj, runs: 1},
+		{name: "demo's edits as the target", file: demoTraj, runs: 1, args: []string{"--repo", "../demo/task/repo"}},
 		{name: "no final context", file: noFinal, runs: 1, args: repo, score: true},
 		{name: "submit refused", file: refused, runs: 1, args: repo, score: true},
 		{name: "empty gold", file: demoTraj, runs: 1, args: []string{"--gold", emptyGold, "--repo", "../demo/task/repo"}},
@@ -289,6 +290,7 @@ type lensFigures struct {
 	Redundancy *float64       `json:"line_redundancy"`
 	Diagnosis  map[string]int `json:"diagnosis"`
 	Initial    *float64       `json:"initial_recall"`
+	Blind      *int           `json:"blind_edits"`
 }
 
 func (lf *lensFigures) put(f said, lens string) {
@@ -310,6 +312,9 @@ func (lf *lensFigures) put(f said, lens string) {
 	if lf.Initial != nil {
 		f["init/"+lens] = figure(*lf.Initial)
 	}
+	if lf.Blind != nil {
+		f["blind/"+lens] = strconv.Itoa(*lf.Blind)
+	}
 }
 
 type outcomeJSONFacts struct {
@@ -328,7 +333,9 @@ func viewJSONFacts(t *testing.T, s sample) []said {
 			Missing string                 `json:"repository_missing"`
 			From    string                 `json:"gold_from"`
 			Target  *struct {
-				Blind int `json:"blind_edits"`
+				Lenses map[string]struct {
+					Blind int `json:"blind_edits"`
+				} `json:"lenses"`
 			} `json:"target"`
 			Gold []struct {
 				Diagnosis map[string]string `json:"diagnosis"`
@@ -340,7 +347,11 @@ func viewJSONFacts(t *testing.T, s sample) []said {
 		f := said{"actions": strconv.Itoa(len(doc.Actions)), "exit": doc.Outcome.ExitStatus, "rejected": strconv.Itoa(doc.Outcome.Rejected),
 			"tokens": strconv.Itoa(doc.Outcome.Tokens), "norepo": strconv.FormatBool(doc.Missing != ""), "gold_from": doc.From}
 		if doc.Target != nil {
-			f["blind"] = strconv.Itoa(doc.Target.Blind)
+			for l, tl := range doc.Target.Lenses {
+				if w, ok := f["blind/"+l]; ok && w != strconv.Itoa(tl.Blind) {
+					t.Errorf("view --json run %d: target says %d blind edits under %s, the lens %s", k+1, tl.Blind, l, w)
+				}
+			}
 		}
 		for _, l := range lensNames {
 			lf := doc.Lenses[l]
@@ -377,14 +388,14 @@ var (
 	targetRe = regexp.MustCompile(`gold from (edits|the patch)(?:: .*?(\d+) blind edits?)?`)
 )
 
-// targetFacts reads where the gold came from, and the blind edits, from
-// display.TargetWords (no words: a gold file).
-func targetFacts(f said, text string) {
+// targetFacts reads where the gold came from, and the blind edits under
+// the lens shown, from display.TargetWords (no words: a gold file).
+func targetFacts(f said, text, lens string) {
 	f["gold_from"] = "gold"
 	if m := targetRe.FindStringSubmatch(text); m != nil {
 		f["gold_from"] = strings.TrimPrefix(m[1], "the ")
 		if m[2] != "" {
-			f["blind"] = m[2]
+			f["blind/"+lens] = m[2]
 		}
 	}
 }
@@ -402,7 +413,7 @@ func summaryFacts(t *testing.T, s sample) []said {
 			}
 			f["steps/contextbench"], f["steps/observed"] = m[1], m[2]
 			f["norepo"] = strconv.FormatBool(strings.Contains(text, "\nno repository"))
-			targetFacts(f, text)
+			targetFacts(f, text, l)
 			if m := outcomeRe.FindStringSubmatch(text); m != nil {
 				exit, _, _ := strings.Cut(m[1], " · ")
 				if exit != "" && !strings.Contains(exit, "rejected") {
@@ -455,7 +466,6 @@ func runListFacts(t *testing.T, s sample) []said {
 		Analysed   bool                   `json:"analysed"`
 		Lenses     map[string]lensFigures `json:"lenses"`
 		GoldFrom   string                 `json:"gold_from"`
-		Blind      int                    `json:"blind_edits"`
 	}
 	if err := json.Unmarshal([]byte(mustRun(t, append([]string{"view", dir, "--json"}, s.args...)...)), &rows); err != nil {
 		t.Fatal(err)
@@ -470,9 +480,6 @@ func runListFacts(t *testing.T, s sample) []said {
 		}
 		f := said{"actions": strconv.Itoa(r.Actions), "exit": r.ExitStatus, "rejected": strconv.Itoa(r.Rejected), "tokens": strconv.Itoa(r.Tokens), "norepo": strconv.FormatBool(r.NoRepo != ""),
 			"gold_from": r.GoldFrom}
-		if r.GoldFrom == "edits" {
-			f["blind"] = strconv.Itoa(r.Blind)
-		}
 		for _, l := range lensNames {
 			lf := r.Lenses[l]
 			lf.put(f, l)
@@ -624,7 +631,7 @@ func exportFacts(t *testing.T, s sample) []said {
 		if m := regexp.MustCompile(`<div id="h-target" class="hv">(.*?)</div>`).FindSubmatch(html); m != nil {
 			target = string(m[1])
 		}
-		targetFacts(f, target)
+		targetFacts(f, target, "contextbench")
 		for i, l := range lensNames {
 			ld := data.L[i]
 			f["steps/"+l], f["error/"+l] = strconv.Itoa(ld.NumSteps), ld.Error
@@ -767,7 +774,7 @@ func siteFacts(t *testing.T, s sample) []said {
 				f["diag/"+l] = counts(c)
 			}
 			if b := cells["blind"]; b != "" && b != "-" {
-				f["blind"] = b
+				f["blind/"+l] = b
 			}
 		}
 	}

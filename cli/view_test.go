@@ -243,17 +243,28 @@ func TestViewEmptyRun(t *testing.T) {
 	}
 }
 
-// Against no gold (no --gold, or no row for the run) every coverage would
-// read 1.00: the summary shows "–" instead, and the run list "-".
+// Against no gold (an empty row, or a gold without the run's row) every
+// coverage would read 1.00: the summary shows "–" instead, and the run list
+// "-". Given no gold at all, the run's own edits are its target, and said
+// to be.
 func TestViewNoGoldShowsNoFigures(t *testing.T) {
 	const run = "../demo/task/pricebook__pricebook-42.traj.json"
-	code, out, _ := viewExec(t, "view", run, "--repo", "../demo/task/repo")
+	other := filepath.Join(t.TempDir(), "other.json")
+	os.WriteFile(other, []byte(`{"inst_id": "other__repo-1", "gold_ctx": [{"file": "x.py", "start_line": 1, "end_line": 2}]}`), 0o644)
+	empty := filepath.Join(t.TempDir(), "empty.json")
+	os.WriteFile(empty, []byte(`{"inst_id": "pricebook__pricebook-42", "gold_ctx": []}`), 0o644)
+	code, out, _ := viewExec(t, "view", run, "--repo", "../demo/task/repo", "--gold", empty)
 	if code != exitOK || !strings.Contains(out, "contextbench lens                 –       –       –       –") || strings.Contains(out, "1.00    1.00") {
-		t.Errorf("summary without gold: exit %d\n%s", code, out)
+		t.Errorf("summary without its gold: exit %d\n%s", code, out)
 	}
-	code, out, _ = viewExec(t, "view", "../demo/task", "--repo", "../demo/task/repo")
+	code, out, _ = viewExec(t, "view", "../demo/task", "--repo", "../demo/task/repo", "--gold", other)
 	if code != exitOK || !strings.Contains(out, "     -      -      -") {
-		t.Errorf("run list without gold: exit %d\n%s", code, out)
+		t.Errorf("run list without its gold: exit %d\n%s", code, out)
+	}
+	_, out, errs := viewExec(t, "view", run, "--repo", "../demo/task/repo")
+	if !strings.Contains(errs, "no --gold: the code the run changed is the target") || !strings.Contains(out, "gold from edits: 1 edited region") ||
+		!strings.Contains(out, "pricebook/discounts.py           60-60") {
+		t.Errorf("without gold, the edits are not the target:\n%s\n%s", out, errs)
 	}
 	// With its gold, the figures are there.
 	_, out, _ = viewExec(t, "view", run, "--repo", "../demo/task/repo", "--gold", "../demo/task/gold.json")

@@ -10,24 +10,25 @@ import (
 
 // TargetWords says where a run's gold came from when it is not a gold
 // file: for a patch, that its changes are the target; for the run's own
-// edits, how much of what it changed it had read first. "" for a gold
-// file.
-func TargetWords(t *story.Target) string {
+// edits, how much of what it changed it had read first under lens l. ""
+// for a gold file.
+func TargetWords(t *story.Target, l model.Lens) string {
 	var parts []string
+	tl := &t.Lenses[l]
 	switch t.From {
 	case model.GoldFromFile:
 		return ""
 	case model.GoldFromPatch:
 		parts = append(parts, "gold from the patch: the regions it changes")
 	case model.GoldFromEdits:
-		if len(t.Edits) == 0 {
+		if len(tl.Edits) == 0 {
 			parts = append(parts, "gold from edits: the run changed nothing that was in the repository, so there is no target")
 			break
 		}
-		parts = append(parts, fmt.Sprintf("gold from edits: %s, %d of %d lines read before their edit (%s), %s",
-			Count(len(t.Edits), "edited region"), t.ReadBefore, t.Lines, Ratio(t.ReadBefore, t.Lines), Count(t.Blind, "blind edit")))
-		if t.Reads > 0 {
-			parts = append(parts, fmt.Sprintf("%d of %d reads used by no edit", t.Unused, t.Reads))
+		parts = append(parts, fmt.Sprintf("gold from edits: %s, %d of %d lines read before their edit (%s lens: %s), %s",
+			Count(len(tl.Edits), "edited region"), tl.ReadBefore, tl.Lines, l, Ratio(tl.ReadBefore, tl.Lines), Count(tl.Blind, "blind edit")))
+		if tl.Reads > 0 {
+			parts = append(parts, fmt.Sprintf("%d of %d reads used by no edit", tl.Unused, tl.Reads))
 		}
 	}
 	if t.Unlocated > 0 {

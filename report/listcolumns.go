@@ -166,11 +166,16 @@ var ListColumns = []ListColumn{
 	}},
 	// Edits changed unread, for runs whose gold is their own edits
 	// (hidden otherwise).
-	{"blind", 5, true, byInt(func(r *story.Row, _ model.Lens) int { return r.BlindEdits }), func(r *story.Row, _ model.Lens) string {
-		if r.GoldFrom != model.GoldFromEdits.String() {
-			return "-"
+	{"blind", 5, true, byInt(func(r *story.Row, l model.Lens) int {
+		if b := r.Lenses[l].BlindEdits; b != nil {
+			return *b
 		}
-		return fmt.Sprint(r.BlindEdits)
+		return -1
+	}), func(r *story.Row, l model.Lens) string {
+		if b := r.Lenses[l].BlindEdits; b != nil {
+			return fmt.Sprint(*b)
+		}
+		return "-"
 	}},
 	// What the run spent, when runs record it (hidden otherwise).
 	{"tokens", 6, false, byInt(func(r *story.Row, _ model.Lens) int { return r.Tokens }), spendCell(0)},

@@ -125,25 +125,30 @@ type runGoldJSON struct {
 	Edit *editReadJSON `json:"edit,omitempty"`
 }
 
-// editReadJSON is story.EditRead, actions 1-based (read_at 0: a blind
-// edit).
+// editReadJSON is story.EditRead under each lens, actions 1-based
+// (read_at 0: a blind edit).
 type editReadJSON struct {
-	EditedAt  int  `json:"edited_at"`
-	ReadAt    int  `json:"read_at"`
-	LinesRead int  `json:"lines_read_before_edit"`
-	Blind     bool `json:"blind_edit"`
+	EditedAt  int          `json:"edited_at"`
+	ReadAt    byLens[int]  `json:"read_at"`
+	LinesRead byLens[int]  `json:"lines_read_before_edit"`
+	Blind     byLens[bool] `json:"blind_edit"`
 }
 
-// targetJSON is story.Target: what was read before the run's edits.
+// targetJSON is story.Target: what was read before the run's edits,
+// under each lens.
 type targetJSON struct {
-	Regions    int     `json:"edited_regions"`
+	Regions   int                    `json:"edited_regions"`
+	Unlocated int                    `json:"changes_not_found"`
+	Lenses    byLens[targetLensJSON] `json:"lenses"`
+}
+
+type targetLensJSON struct {
 	Lines      int     `json:"edited_lines"`
 	ReadBefore int     `json:"lines_read_before_edit"`
 	Share      float64 `json:"read_before_edit"`
 	Blind      int     `json:"blind_edits"`
 	Reads      int     `json:"reads"`
 	Unused     int     `json:"reads_used_by_no_edit"`
-	Unlocated  int     `json:"changes_not_found"`
 }
 
 // agentJSON is one agent of a run of several, with its figures.
@@ -233,6 +238,10 @@ func WriteRunJSON(w io.Writer, st *story.Story) error {
 			if f.Initial != nil {
 				lo.field("initial_recall", *f.Initial)
 			}
+			if f.BlindEdits != nil {
+				lo.field("blind_edits", *f.BlindEdits)
+				lo.field("read_before_edit", *f.ReadBeforeEdit)
+			}
 			lo.field("diagnosis", f.Diagnosis)
 		}
 		lo.close()
@@ -244,16 +253,23 @@ func WriteRunJSON(w io.Writer, st *story.Story) error {
 	gold := st.Gold.Spans
 	doc.field("gold_from", st.Target.From.String())
 	if t := &st.Target; t.From == model.GoldFromEdits {
-		doc.field("target", targetJSON{Regions: len(t.Edits), Lines: t.Lines, ReadBefore: t.ReadBefore, Share: t.Share(),
-			Blind: t.Blind, Reads: t.Reads, Unused: t.Unused, Unlocated: t.Unlocated})
+		tj := targetJSON{Regions: len(t.Lenses[0].Edits), Unlocated: t.Unlocated}
+		for _, l := range model.Lenses {
+			tl := &t.Lenses[l]
+			*tj.Lenses.at(l) = targetLensJSON{Lines: tl.Lines, ReadBefore: tl.ReadBefore, Share: tl.Share(), Blind: tl.Blind, Reads: tl.Reads, Unused: tl.Unused}
+		}
+		doc.field("target", tj)
 	} else if t.Unlocated > 0 {
 		doc.field("changes_not_found", t.Unlocated)
 	}
 	doc.list("gold", len(gold), func(i int) any {
 		jg := goldJSON(a.Run, &gold[i])
-		if eds := st.Target.Edits; eds != nil {
-			e := eds[i]
-			jg.Edit = &editReadJSON{EditedAt: e.EditedAt + 1, ReadAt: e.ReadAt + 1, LinesRead: e.LinesRead, Blind: e.Blind()}
+		if t := &st.Target; t.Lenses[0].Edits != nil {
+			jg.Edit = &editReadJSON{EditedAt: t.Lenses[0].Edits[i].EditedAt + 1}
+			for _, l := range model.Lenses {
+				e := t.Lenses[l].Edits[i]
+				*jg.Edit.ReadAt.at(l), *jg.Edit.LinesRead.at(l), *jg.Edit.Blind.at(l) = e.ReadAt+1, e.LinesRead, e.Blind()
+			}
 		}
 		return jg
 	})

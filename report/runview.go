@@ -43,7 +43,7 @@ func WriteRunSummary(w io.Writer, st *story.Story, lens model.Lens) error {
 		}
 		fmt.Fprintln(b)
 	}
-	if t := display.TargetWords(&st.Target); t != "" {
+	if t := display.TargetWords(&st.Target, lens); t != "" {
 		fmt.Fprintf(b, "%s\n", t)
 	}
 	if a.Partial != nil {
@@ -163,8 +163,8 @@ func WriteRunSummary(w io.Writer, st *story.Story, lens model.Lens) error {
 			found = fmt.Sprintf("read @%d", at+1)
 		}
 		desc := g.Describe(lens)
-		if st.Target.Edits != nil {
-			desc = display.EditWords(st.Target.Edits[k]) + "; " + desc
+		if eds := st.Target.Lenses[lens].Edits; eds != nil {
+			desc = display.EditWords(eds[k]) + "; " + desc
 		}
 		if by := story.FoundByWords(run, g.FoundAt(lens)); by != "" {
 			desc += " (" + termsafe.Line(by) + ")"

@@ -48,12 +48,8 @@ type Row struct {
 	// Analysed: the run was scored and the lenses are filled in.
 	Loaded   bool `json:"-"`
 	Analysed bool `json:"analysed"`
-	// GoldFrom says where the run's gold came from (model.GoldFrom);
-	// for gold from its edits, BlindEdits counts the regions changed
-	// unread and ReadBeforeEdit is the share of edited lines read first.
-	GoldFrom       string  `json:"gold_from,omitempty"`
-	BlindEdits     int     `json:"blind_edits,omitempty"`
-	ReadBeforeEdit float64 `json:"read_before_edit,omitempty"`
+	// GoldFrom says where the run's gold came from (model.GoldFrom).
+	GoldFrom string `json:"gold_from,omitempty"`
 	// Note says what kept the row from being complete: the file or the run
 	// could not be read, or it has no gold or no repository.
 	Note   string     `json:"note,omitempty"`
@@ -74,6 +70,12 @@ type Figures struct {
 	// Initial is the line coverage after the first step, for a run of
 	// more than one (initial recall); nil otherwise.
 	Initial *float64 `json:"initial_recall,omitempty"`
+	// BlindEdits counts, for gold from the run's edits, the regions it
+	// changed with none of their lines read first, and ReadBeforeEdit is
+	// the share of edited lines read before their edit (story.Target);
+	// nil for other gold.
+	BlindEdits     *int     `json:"blind_edits,omitempty"`
+	ReadBeforeEdit *float64 `json:"read_before_edit,omitempty"`
 	// Error is the evaluator's error for the run (no_context_extracted,
 	// checkout_failed…), Reason its explanation.
 	Error  string `json:"error,omitempty"`
@@ -135,7 +137,7 @@ func (r *Row) Summarize(s *Story) {
 	}
 	r.ExitStatus, r.Rejected, r.NoRepo = s.Outcome.ExitStatus, s.Outcome.Rejected, s.RepoMissing
 	r.setSpend(s.Outcome.Spend)
-	r.GoldFrom, r.BlindEdits, r.ReadBeforeEdit = s.Target.From.String(), s.Target.Blind, s.Target.Share()
+	r.GoldFrom = s.Target.From.String()
 	r.Analysed = true
 }
 

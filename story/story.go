@@ -47,11 +47,15 @@ func Tell(a *scoring.Analysis) *Story {
 	if a.Partial != nil {
 		s.RepoMissing = a.Partial.Reason()
 	}
+	s.Target = target(a, s.Gold)
 	for _, l := range model.Lenses {
 		s.Lenses[l] = Lens{Figures: figures(a, s.Gold.Diag[l], l)}
+		if t := &s.Target.Lenses[l]; t.Edits != nil && s.Lenses[l].Error == "" {
+			blind, share := t.Blind, t.Share()
+			s.Lenses[l].BlindEdits, s.Lenses[l].ReadBeforeEdit = &blind, &share
+		}
 		s.Agents[l] = agents(a, s.Gold, l)
 	}
-	s.Target = target(a, s.Gold)
 	return s
 }
 

@@ -8,19 +8,26 @@ import (
 
 // Target says where a run's gold came from and, for gold made of the
 // run's own edits, what the run had read of each edited region before it
-// changed it (the observed lens: what the agent saw).
+// changed it, under each lens (as every gold diagnosis is).
 type Target struct {
 	From model.GoldFrom
-	// Edits are, for gold from edits, one per gold span (Story.Gold.Spans,
-	// in that order); nil otherwise.
+	// Unlocated counts the changes that could not be placed in the file
+	// (scoring.Gold.Unlocated).
+	Unlocated int
+	// Lenses are what was read before the edits under each lens; their
+	// Edits are nil when the gold is not from edits.
+	Lenses [2]TargetLens
+}
+
+// TargetLens is what a lens read of the edited regions before their
+// edits.
+type TargetLens struct {
+	// Edits are one per gold span (Story.Gold.Spans, in that order).
 	Edits []EditRead
 	// Lines counts the edited lines and ReadBefore those read before
 	// their edit; Blind counts the regions changed with none of their
 	// lines read.
 	Lines, ReadBefore, Blind int
-	// Unlocated counts the changes that could not be placed in the file
-	// (scoring.Gold.Unlocated).
-	Unlocated int
 	// Reads counts the actions that put lines in view, and Unused those
 	// whose lines no edit changed.
 	Reads, Unused int
@@ -41,7 +48,7 @@ func (e EditRead) Blind() bool { return e.ReadAt < 0 }
 
 // Share is the part of the edited lines read before their edit (0 when
 // nothing was edited).
-func (t *Target) Share() float64 {
+func (t *TargetLens) Share() float64 {
 	if t.Lines == 0 {
 		return 0
 	}
@@ -84,14 +91,23 @@ func target(a *scoring.Analysis, rg *diagnose.RunGold) Target {
 			}
 		}
 	}
-	t.Edits = make([]EditRead, len(rg.Spans))
+	for _, l := range model.Lenses {
+		t.Lenses[l] = targetLens(a, rg, first, l)
+	}
+	return t
+}
+
+// targetLens is what lens l read of each edited region before its first
+// edit (first[k], the action that first changed span k).
+func targetLens(a *scoring.Analysis, rg *diagnose.RunGold, first []int, l model.Lens) TargetLens {
+	t := TargetLens{Edits: make([]EditRead, len(rg.Spans))}
 	for k := range rg.Spans {
 		g := &rg.Spans[k]
 		at := first[k]
 		e := EditRead{EditedAt: at, ReadAt: -1}
 		if at > 0 {
-			e.LinesRead = g.ReadBy(model.LensObserved, at-1)
-			if f := g.FoundAt(model.LensObserved); f >= 0 && f < at {
+			e.LinesRead = g.ReadBy(l, at-1)
+			if f := g.FoundAt(l); f >= 0 && f < at {
 				e.ReadAt = f
 			}
 		}
@@ -102,8 +118,8 @@ func target(a *scoring.Analysis, rg *diagnose.RunGold) Target {
 			t.Blind++
 		}
 	}
-	for i := range a.Lenses[model.LensObserved].Actions {
-		v := &a.Lenses[model.LensObserved].Actions[i]
+	for i := range a.Lenses[l].Actions {
+		v := &a.Lenses[l].Actions[i]
 		if len(v.Lines) == 0 {
 			continue
 		}

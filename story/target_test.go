@@ -28,8 +28,11 @@ func TestTargetFromEdits(t *testing.T) {
 		edit("l5\nl6", "L5\nL6"), // 4: line 5 read, line 6 not
 	}}
 	st := Tell(scoring.Analyze(run, model.EditsGold(run), files, model.ContextBench))
-	tg := st.Target
-	if tg.From != model.GoldFromEdits || len(tg.Edits) != len(st.Gold.Spans) {
+	if st.Target.From != model.GoldFromEdits {
+		t.Fatalf("target from %v", st.Target.From)
+	}
+	tg := st.Target.Lenses[model.LensObserved]
+	if len(tg.Edits) != len(st.Gold.Spans) {
 		t.Fatalf("target %+v for %d spans", tg, len(st.Gold.Spans))
 	}
 	want := map[int]EditRead{4: {EditedAt: 2, ReadAt: 0, LinesRead: 1}, 5: {EditedAt: 4, ReadAt: 0, LinesRead: 1}, 9: {EditedAt: 3, ReadAt: -1}}

@@ -173,7 +173,7 @@ func buildData(d *viewdata.Data, o Options) *pageData {
 			row.Cat[l] = g.Category(l).Key()
 			row.Label[l] = g.Label(l)
 			row.Desc[l] = g.Describe(l)
-			if eds := d.S.Target.Edits; eds != nil {
+			if eds := d.S.Target.Lenses[l].Edits; eds != nil {
 				row.Desc[l] = display.EditWords(eds[k]) + "; " + row.Desc[l]
 			}
 			if !g.FileLevel() && g.FoundAt(l) >= 0 {

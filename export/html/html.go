@@ -152,7 +152,7 @@ func Write(w io.Writer, st *story.Story, o Options) error {
 	v := &view{Title: "trajscope · " + termsafe.Line(d.Run.InstanceID), Data0: data, Theme: pageTheme(o.Theme, th),
 		Who: termsafe.Line(model.Who(d.Run.Agent, d.Run.Model)), Format: termsafe.Line(d.Run.Format), Sem: a.Sem.String(),
 		ViewBox: fmt.Sprintf("-2 0 %g %g", chartW+4, chartH), Base: chartY(0), Width: chartW, Height: chartH,
-		Target: display.TargetWords(&st.Target), Up: o.Up}
+		Target: display.TargetWords(&st.Target, o.Lens), Up: o.Up}
 	for k := range data.Files {
 		fd := &data.Files[k]
 		if !fd.OK {

@@ -14,6 +14,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/export/html"
 	"github.com/trajscope/trajscope/internal/lazyre"
 	"github.com/trajscope/trajscope/internal/termsafe"
@@ -53,19 +54,12 @@ func Describe(st *story.Story, page string, lens model.Lens) Run {
 			name += fmt.Sprintf(":%d-%d", g.Start(), g.End())
 		}
 		label := g.Label(lens)
-		if eds := st.Target.Edits; eds != nil {
-			label = fmtEdit(eds[k])
+		if eds := st.Target.Lenses[lens].Edits; eds != nil {
+			label = display.EditLabel(eds[k])
 		}
 		r.Gold = append(r.Gold, Cell{Span: name, Label: label})
 	}
 	return r
-}
-
-func fmtEdit(e story.EditRead) string {
-	if e.Blind() {
-		return fmt.Sprintf("blind edit @%d", e.EditedAt+1)
-	}
-	return fmt.Sprintf("read @%d, edit @%d", e.ReadAt+1, e.EditedAt+1)
 }
 
 var (

@@ -349,6 +349,9 @@ func buildTimeline(msgs []message) *timeline {
 			a.Category = r.Category
 		}
 		a.Reads, a.Searches, a.Edits = r.Reads, r.Searches, r.Edits
+		if a.Changes == nil && !a.Failed() { // a failed sed changed nothing
+			a.Changes = r.Changes
+		}
 	}
 	for i := range tl.actions {
 		if tl.actions[i].Category == 0 {

@@ -41,6 +41,9 @@ func shellAction(a *model.Action, cmd, obs string) {
 		a.Category = model.CategoryRun
 	}
 	a.Reads, a.Searches, a.Edits = r.Reads, r.Searches, r.Edits
+	if a.Changes == nil && !a.Failed() { // a failed sed changed nothing
+		a.Changes = r.Changes
+	}
 }
 
 // readAction: a file view (FileReadAction / str_replace_editor view).

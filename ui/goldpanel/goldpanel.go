@@ -283,7 +283,7 @@ func (m *Model) spanRow(k int, selected bool, cols columns) string {
 	}
 	prefix := fmt.Sprintf("  %s %-*s %s%s→ ", glyph, cols.lines, lines, frac, atCol)
 	diag := g.Label(l)
-	eds := ctx.Data.S.Target.Edits
+	eds := ctx.Data.S.Target.Lenses[l].Edits
 	if eds != nil {
 		// The target is the run's own edits: what it read first says more.
 		diag = display.EditLabel(eds[k])

@@ -33,8 +33,10 @@ type Result struct {
 	Reads []model.ObservedRead
 	// Searches are files a search named or listed (no lines read).
 	Searches []model.SearchHit
-	// Edits are files the command changed.
-	Edits []string
+	// Edits are files the command changed, and Changes what it changed in
+	// them where that is known (a literal sed substitution).
+	Edits   []string
+	Changes []model.Change
 	// Category is the dominant kind: submit > edit > read > search > run > other.
 	Category model.Category
 

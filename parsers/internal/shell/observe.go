@@ -100,7 +100,7 @@ func ConfirmFromObservation(r Result, obs string) Result {
 	}
 	lines := obsLines(obs)
 	c := &confirmer{
-		out:     Result{Category: r.Category, Edits: append([]string(nil), r.Edits...)},
+		out:     Result{Category: r.Category, Edits: append([]string(nil), r.Edits...), Changes: r.Changes},
 		seenHit: map[model.SearchHit]bool{},
 	}
 	for _, h := range r.Searches {

@@ -75,11 +75,17 @@ func (a *analyzer) sed(c *call) *stream {
 	if p.has("i", "--in-place") {
 		a.edit = true
 		ops := p.operands
+		script := strings.Join(p.all("e", "--expression"), "\n")
 		if !p.has("e", "--expression", "f", "--file") && len(ops) > 0 {
-			ops = ops[1:]
+			script, ops = ops[0].val, ops[1:]
 		}
+		old, nw, literal := sedSubstitution(script)
 		for _, w := range ops {
-			a.addEdit(a.resolve(w))
+			f := a.resolve(w)
+			a.addEdit(f)
+			if literal && f != "" && !p.has("f", "--file") {
+				a.res.Changes = append(a.res.Changes, model.Change{File: f, Kind: model.ChangeReplace, Old: Clip(old), New: Clip(nw)})
+			}
 		}
 		return &stream{}
 	}
@@ -192,4 +198,81 @@ func (a *analyzer) sedOutput(p parsed, ops []token, in *stream, apply func(v vie
 		out.numbered = numbered && len(src) == 1
 	}
 	return out
+}
+
+// sedSubstitution reads an in-place sed script that is one substitution
+// of literal text, "s/OLD/NEW/" (any delimiter, the g flag allowed): the
+// text replaced and the text put in its place. ok is false for anything
+// else: an address, several commands, a pattern with regular-expression
+// operators (a "." stands for itself: the literal text matches it), a
+// replacement naming the match (& or \1). Recorded as a change, it
+// replaces the first occurrence; sed replaces on every line, so with g or
+// on text that repeats the change shows the first place only.
+func sedSubstitution(script string) (old, nw string, ok bool) {
+	script = strings.TrimSpace(script)
+	if len(script) < 4 || script[0] != 's' {
+		return "", "", false
+	}
+	d := script[1]
+	if d == '\\' || d == '\n' || d == ' ' || d >= '0' && d <= '9' || d >= 'A' && d <= 'Z' || d >= 'a' && d <= 'z' {
+		return "", "", false
+	}
+	var parts []string
+	var cur strings.Builder
+	for i := 2; i < len(script); i++ {
+		c := script[i]
+		switch {
+		case c == '\\' && i+1 < len(script):
+			i++
+			cur.WriteByte('\\')
+			cur.WriteByte(script[i])
+		case c == d:
+			parts = append(parts, cur.String())
+			cur.Reset()
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	parts = append(parts, cur.String())
+	if len(parts) != 3 || parts[2] != "" && parts[2] != "g" || parts[0] == "" {
+		return "", "", false
+	}
+	old, ok1 := sedLiteral(parts[0], d, true)
+	nw, ok2 := sedLiteral(parts[1], d, false)
+	return old, nw, ok1 && ok2 && old != ""
+}
+
+// sedLiteral is a pattern's (or a replacement's) text when it is literal:
+// escapes of the delimiter and of operators stand for themselves.
+func sedLiteral(s string, d byte, pattern bool) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\\' {
+			if i+1 == len(s) {
+				return "", false
+			}
+			i++
+			e := s[i]
+			switch {
+			case e == d || strings.IndexByte(`\.*[]^$/&`, e) >= 0:
+				b.WriteByte(e)
+			case e == 'n' && !pattern:
+				b.WriteByte('\n')
+			case e == 't' && !pattern:
+				b.WriteByte('\t')
+			default:
+				return "", false // \1, \(, \+, \w …: not literal text
+			}
+			continue
+		}
+		if pattern && (c == '*' || c == '[' || c == ']' || c == '^' && i == 0 || c == '$' && i == len(s)-1) {
+			return "", false
+		}
+		if !pattern && c == '&' {
+			return "", false
+		}
+		b.WriteByte(c)
+	}
+	return b.String(), true
 }

@@ -214,6 +214,9 @@ func apply(a *model.Action, c Call) {
 			a.Category = model.CategoryRun
 		}
 		a.Reads, a.Searches, a.Edits = r.Reads, r.Searches, r.Edits
+		if a.Changes == nil && !c.IsError { // a failed sed changed nothing
+			a.Changes = r.Changes
+		}
 	case kEdit:
 		a.Category = model.CategoryEdit
 		if c.IsError {
