@@ -38,9 +38,17 @@ func (o *viewOptions) checkFollow(env *Env, paths []string) error {
 // followRun feeds the explorer a new reading of run pos whenever its file
 // grows by whole lines, is truncated or replaced, or a sub-agent
 // transcript beside it appears or grows; and says when it has gone quiet.
-func followRun(o *viewOptions, set *runset.Set, pos int, path string) func(send func(tea.Msg)) func() {
+func followRun(o *viewOptions, set *runset.Set, pos int, path, format string) func(send func(tea.Msg)) func() {
 	return func(send func(tea.Msg)) func() {
-		f, err := live.Follow(path, live.Options{Idle: followIdle})
+		opts := live.Options{Idle: followIdle}
+		if format == "codex" {
+			// Codex writes a sub-agent's thread as another rollout of
+			// the day's folder.
+			opts.Siblings = func(name string) bool {
+				return strings.HasPrefix(name, "rollout-") && strings.HasSuffix(name, ".jsonl")
+			}
+		}
+		f, err := live.Follow(path, opts)
 		if err != nil {
 			go send(ui.LiveMsg{Note: "not following: " + safe(err.Error()), Ended: true})
 			return func() {}

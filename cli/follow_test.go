@@ -55,7 +55,7 @@ func TestFollowSessionInBursts(t *testing.T) {
 	followIdle = time.Hour // the session never goes quiet here
 	defer func() { followIdle = old }()
 	msgs := make(chan tea.Msg, 16)
-	stop := followRun(&viewOptions{}, set, 1, path)(func(msg tea.Msg) { msgs <- msg })
+	stop := followRun(&viewOptions{}, set, 1, path, "")(func(msg tea.Msg) { msgs <- msg })
 	defer stop()
 	next := func(what string) ui.LiveMsg {
 		t.Helper()
@@ -209,7 +209,7 @@ func BenchmarkFollowLatency(b *testing.B) {
 		}
 		m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 		msgs := make(chan tea.Msg, 64)
-		stopFollow := followRun(&viewOptions{}, set, 1, path)(func(msg tea.Msg) { msgs <- msg })
+		stopFollow := followRun(&viewOptions{}, set, 1, path, "")(func(msg tea.Msg) { msgs <- msg })
 		f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 		lastSt := st
 		for _, l := range lines[60:] {

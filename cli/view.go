@@ -183,7 +183,7 @@ func runView(env *Env, o *viewOptions, paths []string) error {
 		fmt.Fprintf(env.Stderr, "trajscope: %s\n", display.NoRepoBanner(a.Partial.Reason()))
 	}
 	if o.follow {
-		o.live = followRun(o, set, pos, paths[0])
+		o.live = followRun(o, set, pos, paths[0], a.Run.Format)
 	}
 	return explore(env, o, st, lens, local)
 }

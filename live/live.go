@@ -44,6 +44,10 @@ type Options struct {
 	// Settle is how long events are gathered before the file is looked
 	// at (0: 10 ms): an agent writes a record in a few writes.
 	Settle time.Duration
+	// Siblings, when set, names the files beside the followed one that
+	// may be its sub-agents' (Codex keeps them as other rollouts of the
+	// same folder): one written there is a change of the session.
+	Siblings func(name string) bool
 }
 
 // Follower watches one file.
@@ -140,6 +144,8 @@ func (f *Follower) loop() {
 					side = true
 				}
 				side = side || strings.HasSuffix(ev.Name, ".jsonl")
+			case f.opts.Siblings != nil && filepath.Dir(ev.Name) == filepath.Dir(f.path) && f.opts.Siblings(filepath.Base(ev.Name)):
+				side = true // another agent's transcript of the session, perhaps
 			default:
 				continue
 			}

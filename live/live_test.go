@@ -3,6 +3,7 @@ package live
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -76,5 +77,50 @@ func TestFollowDelivers(t *testing.T) {
 	}
 	if k := first(time.Millisecond, func() {}); k != Idle {
 		t.Errorf("nothing written: %v, want Idle", k)
+	}
+}
+
+// A transcript written beside the followed one is a change of the
+// session when the caller says such files are its sub-agents' (Codex).
+func TestFollowSiblings(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rollout-a.jsonl")
+	os.WriteFile(path, []byte("{}\n"), 0o644)
+	f, err := Follow(path, Options{Idle: time.Hour, Siblings: func(name string) bool { return strings.HasPrefix(name, "rollout-") }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o644) // not a sibling
+	os.WriteFile(filepath.Join(dir, "rollout-b.jsonl"), []byte("{}\n"), 0o644)
+	select {
+	case ev := <-f.C:
+		if ev.Kind != Grew {
+			t.Errorf("a sibling written: %v, want Grew", ev.Kind)
+		}
+	case <-time.After(time.Minute): // a hang guard, not a speed claim
+		t.Fatal("a sibling written: no event")
+	}
+}
+
+// A file beside the followed one that is no sibling changes nothing: the
+// first event is the silence.
+func TestFollowIgnoresOtherFiles(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rollout-a.jsonl")
+	os.WriteFile(path, []byte("{}\n"), 0o644)
+	f, err := Follow(path, Options{Idle: 300 * time.Millisecond, Siblings: func(name string) bool { return strings.HasPrefix(name, "rollout-") }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	os.WriteFile(filepath.Join(dir, "notes.jsonl"), []byte("{}\n"), 0o644)
+	select {
+	case ev := <-f.C:
+		if ev.Kind != Idle {
+			t.Errorf("another file written: %v, want only the silence", ev.Kind)
+		}
+	case <-time.After(time.Minute): // a hang guard, not a speed claim
+		t.Fatal("no event")
 	}
 }
