@@ -268,3 +268,21 @@ func TestLatestEvent(t *testing.T) {
 		}
 	}
 }
+
+// --follow follows one session file, on a terminal; anything else is a
+// usage error that says so.
+func TestFollowRefusals(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"view", "--follow", demoTraj, demoTraj}, "follows one session file"},
+		{[]string{"view", "--follow", "../demo/task"}, "is not a regular file"},
+		{[]string{"view", "--follow", demoTraj}, "needs a terminal"},
+	} {
+		code, _, errs := exec(t, c.args...)
+		if code != exitUsage || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, %q; want a usage error saying %q", c.args, code, errs, c.want)
+		}
+	}
+}
