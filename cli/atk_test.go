@@ -66,6 +66,10 @@ func TestScoreAtKRows(t *testing.T) {
 	if code != 0 || !strings.Contains(md, "## Coverage at k") || !strings.Contains(md, "| @1 | @3 | @1000 | initial recall |") {
 		t.Errorf("report: exit %d %s\n%s", code, errs, md)
 	}
+	csv, _, _ := run(t, "report", out, "--format", "csv")
+	if !strings.Contains(csv, ",line_at_1,line_at_3,line_at_1000,line_initial_recall") {
+		t.Errorf("report --format csv has no at-k columns:\n%.300s", csv)
+	}
 	if _, err := os.Stat(filepath.Join(plots, "coverage_at_k.svg")); err != nil {
 		t.Errorf("no at-k plot: %v", err)
 	}

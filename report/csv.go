@@ -101,6 +101,38 @@ func (r *Report) summaryCSV() [][]string {
 		}
 		recs[i+1] = append(recs[i+1], fmt.Sprint(c.CostN), optNum(c.MeanCostUSD), fmt.Sprint(c.TokensN), optNum(c.MeanTokens), front)
 	}
+	if t := r.AtK; t != nil {
+		// Ranked retrieval's means (score --at-k), when runs have them.
+		byRun := map[string]*AtKRow{}
+		for i := range t.Rows {
+			byRun[t.Rows[i].Run] = &t.Rows[i]
+		}
+		for _, g := range model.Granularities {
+			for _, k := range t.K {
+				recs[0] = append(recs[0], fmt.Sprintf("%s_at_%d", g, k))
+			}
+			recs[0] = append(recs[0], g.String()+"_initial_recall")
+		}
+		for i := range r.Rows {
+			row := byRun[r.Rows[i].Label]
+			for _, g := range model.Granularities {
+				for _, k := range t.K {
+					v := ""
+					if row != nil {
+						if m, ok := row.at(k); ok {
+							v = num(*m.At(g))
+						}
+					}
+					recs[i+1] = append(recs[i+1], v)
+				}
+				v := ""
+				if row != nil && row.Initial != nil {
+					v = num(*row.Initial.At(g))
+				}
+				recs[i+1] = append(recs[i+1], v)
+			}
+		}
+	}
 	return recs
 }
 
