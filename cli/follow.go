@@ -69,11 +69,14 @@ func followRun(o *viewOptions, set *runset.Set, pos int, path, format string) fu
 
 // reading is what the explorer is told of one change of the followed file.
 func reading(o *viewOptions, set *runset.Set, pos int, path string, ev live.Event) ui.LiveMsg {
-	if ev.Kind == live.Idle {
-		return ui.LiveMsg{Ended: true, Note: fmt.Sprintf("nothing written for %s: the session looks ended", followIdle)}
-	}
 	msg := ui.LiveMsg{}
+	read := set.Follow // what was appended
 	switch ev.Kind {
+	case live.Idle:
+		// Gone quiet: read whole once, a last line without its newline
+		// included, so the numbers are view's of the finished file.
+		read = set.Reread
+		msg.Note = fmt.Sprintf("nothing written for %s: the session looks ended", followIdle)
 	case live.Truncated:
 		msg.Note = "the file was truncated: read again from the start"
 	case live.Replaced:
@@ -87,7 +90,7 @@ func reading(o *viewOptions, set *runset.Set, pos int, path string, ev live.Even
 		total += regularSize(s)
 	}
 	limitMemoryTo(total)
-	st, err := set.Reread(pos)
+	st, err := read(pos)
 	if st == nil {
 		msg.Note = "cannot read the file now: " + safe(err.Error())
 		return msg
@@ -99,7 +102,7 @@ func reading(o *viewOptions, set *runset.Set, pos int, path string, ev live.Even
 		st = story.Tell(st.A)
 	}
 	msg.St = st
-	msg.Ended = st.A.Run.ExitStatus != ""
+	msg.Ended = ev.Kind == live.Idle || st.A.Run.ExitStatus != ""
 	return msg
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/report"
 	"github.com/trajscope/trajscope/runset"
+	"github.com/trajscope/trajscope/testkit/benchgen"
 	"github.com/trajscope/trajscope/ui"
 )
 
@@ -284,5 +285,47 @@ func TestFollowRefusals(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, %q; want a usage error saying %q", c.args, code, errs, c.want)
 		}
+	}
+}
+
+// BenchmarkFollowAppendedLine is the cost of one line appended to a long
+// followed session: a generated 10,000-call Claude Code session with 8
+// sub-agent transcripts (30 MB), the lead's last lines written one per
+// reading. "appended" reads what was appended (view --follow), "whole"
+// reads the files again as before; both analyse the run again.
+func BenchmarkFollowAppendedLine(b *testing.B) {
+	gen := benchgen.New(benchgen.Options{Actions: 10, GoldFiles: 4, OtherFiles: 20, Lines: 2000})
+	lead, subs := gen.ClaudeSession(10000, 8)
+	for _, mode := range []string{"appended", "whole"} {
+		b.Run(mode, func(b *testing.B) {
+			dir := b.TempDir()
+			path := filepath.Join(dir, "bench.jsonl")
+			for id, data := range subs {
+				p := filepath.Join(dir, "bench", "subagents", "agent-"+id+".jsonl")
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				os.WriteFile(p, data, 0o644)
+			}
+			lines := strings.SplitAfter(string(lead), "\n")
+			held := len(lines) - 2000
+			os.WriteFile(path, []byte(strings.Join(lines[:held], "")), 0o644)
+			set := openSet(b, path)
+			read := set.Follow
+			if mode == "whole" {
+				read = set.Reread
+			}
+			read(1)
+			f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+			defer f.Close()
+			b.ReportAllocs()
+			for b.Loop() {
+				if held < len(lines) {
+					f.WriteString(lines[held])
+					held++
+				}
+				if st, _ := read(1); st == nil {
+					b.Fatal("no story")
+				}
+			}
+		})
 	}
 }

@@ -62,6 +62,9 @@ type format struct {
 	// records reads prediction records as they are, for a format that holds
 	// records rather than runs.
 	records func(path string) ([]unified.Record, error)
+	// tail follows a file an agent is still writing, reading what was
+	// appended (nil: read whole each time).
+	tail func(path string) func() ([]model.Run, error)
 }
 
 // formats lists every format, in the order content detection tries them:
@@ -102,7 +105,8 @@ var formats = []format{
 	{name: gemini.Name, aliases: []string{"gemini"},
 		sniff: gemini.Sniff, parse: gemini.ParseRuns},
 	{name: claudecode.Name, aliases: []string{"claude"},
-		sniff: claudecode.Sniff, parse: claudecode.ParseRuns},
+		sniff: claudecode.Sniff, parse: claudecode.ParseRuns,
+		tail: func(path string) func() ([]model.Run, error) { return claudecode.NewTail(path).Read }},
 }
 
 // The per-format sniffers also accept their file names; content detection
@@ -125,7 +129,11 @@ func (f *format) load(path string) ([]model.Run, error) {
 		}
 		return recordRuns(path, f.name, recs)
 	}
-	runs, err := loader.Load(path, f.parse, f.loadDir)
+	return marked(loader.Load(path, f.parse, f.loadDir))
+}
+
+// marked finishes a format's runs: submissions the run rejected marked.
+func marked(runs []model.Run, err error) ([]model.Run, error) {
 	for i := range runs {
 		model.MarkRejectedSubmits(&runs[i])
 	}

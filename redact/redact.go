@@ -14,6 +14,7 @@ import (
 	"io"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -208,6 +209,10 @@ func (r *Redactor) Run(run *model.Run) {
 		ag := &run.Agents[k]
 		ag.ID, ag.Type, ag.Description = r.Text(ag.ID), r.Text(ag.Type), r.Text(ag.Description)
 	}
+	// What the run shares with a reader's cache (a followed session's
+	// actions are kept between readings) is copied before it is changed.
+	run.Warnings = slices.Clone(run.Warnings)
+	run.Agents = slices.Clone(run.Agents)
 	for k := range run.Warnings {
 		run.Warnings[k] = r.Text(run.Warnings[k])
 	}
@@ -218,6 +223,7 @@ func (r *Redactor) Run(run *model.Run) {
 		a := &run.Actions[i]
 		a.Command = r.Text(a.Command)
 		a.Failure = r.Text(a.Failure)
+		a.Changes, a.Reads = slices.Clone(a.Changes), slices.Clone(a.Reads)
 		for k := range a.Changes {
 			c := &a.Changes[k]
 			c.File, c.Old, c.New = r.Text(c.File), r.Text(c.Old), r.Text(c.New)

@@ -82,6 +82,24 @@ func TestRunAndWriter(t *testing.T) {
 	}
 }
 
+// Redacting a run changes the run, not what it shares with others: a
+// followed session's reader keeps its actions' reads, changes and warnings
+// for the next reading.
+func TestRunLeavesSharedDataAlone(t *testing.T) {
+	reads := []model.ObservedRead{{File: "/home/alex/a.py", Start: 1, End: 2}}
+	changes := []model.Change{{File: "/home/alex/a.py", Old: "x", New: "y"}}
+	warnings := []string{"/home/alex/a.py: line 3 skipped"}
+	run := &model.Run{Actions: []model.Action{{Reads: reads, Changes: changes}}, Warnings: warnings}
+	var r Redactor
+	r.Run(run)
+	if run.Actions[0].Reads[0].File != "/home/[user]/a.py" || run.Actions[0].Changes[0].File != "/home/[user]/a.py" || run.Warnings[0] != "/home/[user]/a.py: line 3 skipped" {
+		t.Errorf("not redacted: %+v %v", run.Actions[0], run.Warnings)
+	}
+	if reads[0].File != "/home/alex/a.py" || changes[0].File != "/home/alex/a.py" || warnings[0] != "/home/alex/a.py: line 3 skipped" {
+		t.Errorf("the shared slices were changed: %v %v %v", reads, changes, warnings)
+	}
+}
+
 // Redacting JSON lines finds secrets in the decoded text, never in the
 // escapes around them: a key after "\n-" (a removed patch line) or after
 // an escaped ESC is replaced and the line is still valid JSON.

@@ -49,20 +49,59 @@ func (s *Set) Open(pos int) (*story.Story, func(string) string, error) {
 	return a, local, err
 }
 
-// Reread reads run pos's file again, as it is now, and analyses the run
-// again: for a file an agent is still writing (view --follow). What the
-// set knows of the repository and its files is kept.
+// Reread reads run pos's file again, whole, as it is now, and analyses the
+// run again. What the set knows of the repository and its files is kept.
 func (s *Set) Reread(pos int) (*story.Story, error) {
 	s.work.Lock()
 	defer s.work.Unlock()
+	s.tail = nil
+	return s.reread(pos, func(path string) ([]model.Run, error) {
+		return parsers.Load(path, s.format)
+	})
+}
+
+// Follow reads run pos's file as an agent writes it (view --follow): only
+// what was appended since the last Follow is decoded where the format
+// allows (parsers.Tail), and the run is analysed again.
+func (s *Set) Follow(pos int) (*story.Story, error) {
+	s.work.Lock()
+	defer s.work.Unlock()
+	return s.reread(pos, func(path string) ([]model.Run, error) {
+		if s.tail == nil || s.tail.path != path {
+			t, err := parsers.NewTail(path, s.format)
+			if err != nil {
+				return nil, err
+			}
+			s.tail = &followed{path, t}
+		}
+		return s.tail.t.Read()
+	})
+}
+
+// followed is the file Follow reads, and how far.
+type followed struct {
+	path string
+	t    *parsers.Tail
+}
+
+// reread reads run pos's file with read and analyses the run.
+func (s *Set) reread(pos int, read func(path string) ([]model.Run, error)) (*story.Story, error) {
 	i := pos - 1
 	if i < 0 || i >= len(s.refs) || s.refs[i].index < 0 {
 		return nil, fmt.Errorf("no run #%d", pos)
 	}
 	r := s.refs[i]
-	s.parsed.src = -1
+	path := s.srcs[r.src].path
+	runs, rerr := read(path)
+	for k := range runs {
+		runs[k].Path = path
+	}
+	s.parsed.src, s.parsed.runs = r.src, runs
 	delete(s.evaluated, r.src)
-	if r.index >= len(s.runs(r.src)) {
+	if r.index >= len(runs) {
+		if rerr != nil {
+			return nil, rerr
+		}
 		return nil, fmt.Errorf("%s: no run #%d now", s.rows[i].Path, r.index+1)
 	}
 	st, _, err := s.analyse(i)

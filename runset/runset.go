@@ -85,6 +85,8 @@ type Set struct {
 	// for a file it reads with another format than its runs' (nil: the
 	// runs' own), read once.
 	evaluated map[int][]model.Prediction
+	// tail is the file Follow reads as it grows.
+	tail *followed
 }
 
 // src is one file (or format directory) of runs.

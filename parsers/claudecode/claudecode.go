@@ -89,7 +89,7 @@ func Sniff(name string, head []byte) bool {
 // (<session-id>/subagents/agent-*.jsonl) are read into it as its agents'.
 func ParseRuns(path string, data []byte) ([]model.Run, error) {
 	b := newBuilder()
-	if err := b.file(path, data, 0); err != nil {
+	if err := b.file(path, data, 0, 0); err != nil {
 		return nil, err
 	}
 	if b.recognised == 0 {
@@ -99,7 +99,7 @@ func ParseRuns(path string, data []byte) ([]model.Run, error) {
 		return nil, fmt.Errorf("%s: no Claude Code records (expected JSON lines with \"type\": \"assistant\"/\"user\"/\"system\" and a \"message\")", path)
 	}
 	b.subagentFiles(path)
-	run := b.finish()
+	run := b.snapshot().finish()
 	finish(&run, path)
 	return []model.Run{run}, nil
 }
@@ -107,17 +107,18 @@ func ParseRuns(path string, data []byte) ([]model.Run, error) {
 // parse builds the run of one transcript file without touching the disk.
 func parse(path string, data []byte) (model.Run, error) {
 	b := newBuilder()
-	if err := b.file(path, data, 0); err != nil {
+	if err := b.file(path, data, 0, 0); err != nil {
 		return model.Run{}, err
 	}
 	if b.recognised == 0 {
 		return model.Run{}, fmt.Errorf("%s: no Claude Code records", path)
 	}
-	return b.finish(), nil
+	return b.snapshot().finish(), nil
 }
 
-// file reads one transcript's records as agent's (0: the session's own).
-func (b *builder) file(path string, data []byte, agent int32) error {
+// file reads one transcript's records as agent's (0: the session's own);
+// from is the number of lines read before data (a followed file's).
+func (b *builder) file(path string, data []byte, agent int32, from int) error {
 	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		v, err := toolcall.Decode(data)
@@ -129,6 +130,7 @@ func (b *builder) file(path string, data []byte, agent int32) error {
 			if m == nil {
 				return fmt.Errorf("%s: record %d: expected a JSON object", path, i)
 			}
+			b.line = 0
 			b.add(m, 0, agent)
 		}
 		return nil
@@ -138,6 +140,8 @@ func (b *builder) file(path string, data []byte, agent int32) error {
 	// decode (a half-written last line, a corrupt record) is skipped with
 	// a warning naming it.
 	for _, ln := range toolcall.Lines(data) {
+		ln.No += from
+		b.line = int32(ln.No)
 		t := bytes.TrimSpace(ln.Text)
 		if len(t) == 0 || t[0] != '{' {
 			continue
@@ -164,6 +168,8 @@ type msgUsage struct {
 	// actionsBefore is how many actions existed when the message began; a
 	// message without tool calls charges its usage to the next action.
 	actionsBefore int
+	// before is where that next action is in the message's file.
+	before pos
 }
 
 type builder struct {
@@ -183,7 +189,24 @@ type builder struct {
 	// (toolUseResult.agentId): how a subagents/ transcript finds its call.
 	launched map[string]int
 	firstBad error // the first line that did not decode
+
+	// Where each thing was met, for a reading in another order than a
+	// whole one (a followed session: see snapshot).
+	files    []string // the files read: "" the session, else a sub-agent transcript's name
+	cur      int32    // the file being read
+	line     int32    // the line being read
+	fileActs []int32  // actions read from each file
+	origin   []pos    // origin[i]: action i's file and place among that file's actions
+	sight    []pos    // sight[k]: the file and line where agent k was first met
+	// applied[i] is action i with what its call did, current while
+	// fresh[i] (see applyCalls).
+	applied []model.Action
+	fresh   []bool
 }
+
+// pos places an action (its file and how many of that file's actions came
+// before it) or a sighting (its file and line).
+type pos struct{ file, n int32 }
 
 func newBuilder() *builder {
 	return &builder{
@@ -193,6 +216,9 @@ func newBuilder() *builder {
 		thought:  map[string]string{},
 		team:     toolcall.NewTeam(),
 		launched: map[string]int{},
+		files:    []string{""},
+		fileActs: []int32{0},
+		sight:    []pos{{}},
 	}
 }
 
@@ -236,6 +262,9 @@ func (b *builder) record(m *jsontree.Value, line int, agent int32, depth int) {
 	}
 	if cwd := m.Get("cwd").Text(); cwd != "" && b.cwd == "" {
 		b.cwd = cwd // every session record and the stream's init carry it
+		for i := range b.fresh {
+			b.stale(i) // paths are made relative to it
+		}
 	}
 	typ := m.Get("type").Text()
 	switch typ {
@@ -320,7 +349,7 @@ func (b *builder) assistant(m *jsontree.Value, line int, agent int32) {
 	}
 	mu := b.usage[id]
 	if mu == nil {
-		mu = &msgUsage{firstAction: -1, actionsBefore: len(b.actions)}
+		mu = &msgUsage{firstAction: -1, actionsBefore: len(b.actions), before: pos{b.cur, b.fileActs[b.cur]}}
 		b.usage[id] = mu
 		b.usageOrder = append(b.usageOrder, id)
 	}
@@ -367,6 +396,8 @@ func (b *builder) assistant(m *jsontree.Value, line int, agent int32) {
 				b.byID[callID] = len(b.actions)
 			}
 			b.actions = append(b.actions, a)
+			b.origin = append(b.origin, pos{b.cur, b.fileActs[b.cur]})
+			b.fileActs[b.cur]++
 			b.thoughts = append(b.thoughts, b.thought[id])
 			b.calls = append(b.calls, toolcall.Call{Name: name, Input: blk.Get("input").Object()})
 		case "redacted_thinking", "image", "document", "web_search_tool_result", "mcp_tool_use", "mcp_tool_result", "container_upload":
@@ -428,15 +459,47 @@ func (b *builder) user(m *jsontree.Value, agent int32) {
 		if b.actions[i].Timestamp == 0 {
 			b.actions[i].Timestamp = toolcall.ParseTime(m.Get("timestamp").Text())
 		}
+		b.stale(i)
 	}
 }
 
+// applyCalls gives each action what its call did (toolcall.Apply), and
+// keeps it for the next reading of a followed session: an action is
+// applied again only when its call changed (its result came). Once applied
+// with its result, the structured result is let go: nothing reads it
+// after (were the same result recorded again in a message of several, a
+// whole reading would apply the first one's again; a followed one applies
+// the call without it).
+func (b *builder) applyCalls() {
+	for len(b.applied) < len(b.actions) {
+		b.applied, b.fresh = append(b.applied, model.Action{}), append(b.fresh, false)
+	}
+	for i := range b.actions {
+		if b.fresh[i] {
+			continue
+		}
+		a := b.actions[i]
+		toolcall.Apply(&a, b.calls[i])
+		toolcall.Relative(&a, b.cwd)
+		b.applied[i], b.fresh[i] = a, true
+		if b.calls[i].HasOutput {
+			b.calls[i].Meta = nil
+		}
+	}
+}
+
+// stale marks action i's call changed since it was applied.
+func (b *builder) stale(i int) {
+	if i < len(b.fresh) {
+		b.fresh[i] = false
+	}
+}
+
+// finish makes the run of a snapshot's actions (applied) and agents.
 func (b *builder) finish() model.Run {
 	b.tieAgents()
 	obs := make(model.TextList, len(b.actions))
 	for i := range b.actions {
-		toolcall.Apply(&b.actions[i], b.calls[i])
-		toolcall.Relative(&b.actions[i], b.cwd)
 		obs[i] = b.calls[i].Output
 	}
 	n := len(b.actions)

@@ -6,6 +6,7 @@ package claudecode
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -36,14 +37,23 @@ func (b *builder) agentOf(m *jsontree.Value, agent int32) int32 {
 // call callID (when known) of the agent that made that call, else by
 // parent.
 func (b *builder) subagent(key, callID string, parent int32) int32 {
+	at := pos{b.cur, b.line}
 	if i, ok := b.team.Lookup(key); ok {
+		if b.files[at.file] < b.files[b.sight[i].file] {
+			b.sight[i] = at // met earlier in a whole reading's order
+		}
 		return i
 	}
 	a := model.Agent{ID: strings.TrimPrefix(key, "call:"), Parent: parent, Call: -1}
 	if i, ok := b.byID[callID]; ok && callID != "" {
 		b.describe(&a, i)
 	}
-	return b.team.Add(key, a)
+	n := b.team.Len()
+	i := b.team.Add(key, a)
+	if b.team.Len() > n {
+		b.sight = append(b.sight, at)
+	}
+	return i
 }
 
 // describe ties agent a to the call at action i that started it: its
@@ -64,15 +74,37 @@ func (b *builder) describe(a *model.Agent, i int) {
 // agent's (with the type its .meta.json names), tied to the call that
 // started it. A file that cannot be read is left out with a warning.
 func (b *builder) subagentFiles(path string) {
+	found, warnings := b.listSubagents(path)
+	for _, w := range warnings {
+		b.run.Warn(w)
+	}
+	for _, f := range found {
+		data, err := inputfile.ReadRegular(f.path)
+		if err != nil {
+			b.run.Warn(fmt.Sprintf("%s: not read: %v", filepath.Base(f.path), err))
+			continue
+		}
+		b.subagentFile(f, b.startSubagent(f), data, 0)
+	}
+}
+
+// subFile is a sub-agent transcript beside a session: its path, and its
+// agent's key (the id its name carries).
+type subFile struct{ path, key string }
+
+// listSubagents finds the sub-agent transcripts of the session file at
+// path, in name order, and says what it leaves out: past maxSubagentFiles
+// files or model.MaxFileBytes in all, or a file that is not regular.
+func (b *builder) listSubagents(path string) (found []subFile, warnings []string) {
 	id := b.run.InstanceID
 	if !safeIDRe().MatchString(id) {
-		return // the id names a directory: keep it to one safe name
+		return nil, nil // the id names a directory: keep it to one safe name
 	}
 	dir := filepath.Join(filepath.Dir(path), id, "subagents")
 	matches := inputfile.Glob(filepath.Join(dir, "agent-*.jsonl"))
 	sort.Strings(matches)
 	if len(matches) > maxSubagentFiles {
-		b.run.Warn(fmt.Sprintf("%s: %d sub-agent transcripts; the first %d read", dir, len(matches), maxSubagentFiles))
+		warnings = append(warnings, fmt.Sprintf("%s: %d sub-agent transcripts; the first %d read", dir, len(matches), maxSubagentFiles))
 		matches = matches[:maxSubagentFiles]
 	}
 	total := int64(0)
@@ -84,34 +116,56 @@ func (b *builder) subagentFiles(path string) {
 		st, err := inputfile.Lstat(f)
 		switch {
 		case err == nil && !st.Mode().IsRegular():
-			b.run.Warn(fmt.Sprintf("%s: not a regular file (a link?), not read", filepath.Base(f)))
+			warnings = append(warnings, fmt.Sprintf("%s: not a regular file (a link?), not read", filepath.Base(f)))
 			continue
 		case err == nil && total+st.Size() > model.MaxFileBytes:
-			b.run.Warn(fmt.Sprintf("%s: the sub-agent transcripts pass %d bytes in all; the rest not read", dir, int64(model.MaxFileBytes)))
-			return
+			warnings = append(warnings, fmt.Sprintf("%s: the sub-agent transcripts pass %d bytes in all; the rest not read", dir, int64(model.MaxFileBytes)))
+			return found, warnings
 		case err == nil:
 			total += st.Size()
 		}
-		data, err := inputfile.ReadRegular(f)
-		if err != nil {
-			b.run.Warn(fmt.Sprintf("%s: not read: %v", filepath.Base(f), err))
-			continue
-		}
-		agent := b.subagent(key, "", 0)
-		if meta, err := inputfile.ReadRegular(strings.TrimSuffix(f, ".jsonl") + ".meta.json"); err == nil {
-			if v, err := toolcall.Decode(meta); err == nil {
-				if t := v.Get("agentType").Text(); t != "" && b.team.At(agent).Type == "" {
-					b.team.At(agent).Type = t
-				}
-				if d := v.Get("description").Text(); d != "" && b.team.At(agent).Description == "" {
-					b.team.At(agent).Description = d
-				}
+		found = append(found, subFile{f, key})
+	}
+	return found, warnings
+}
+
+// startSubagent makes the agent of a sub-agent transcript read for the
+// first time, with the type and description its .meta.json names.
+func (b *builder) startSubagent(f subFile) int32 {
+	b.enter(filepath.Base(f.path))
+	b.line = 0
+	agent := b.subagent(f.key, "", 0)
+	if meta, err := inputfile.ReadRegular(strings.TrimSuffix(f.path, ".jsonl") + ".meta.json"); err == nil {
+		if v, err := toolcall.Decode(meta); err == nil {
+			if t := v.Get("agentType").Text(); t != "" && b.team.At(agent).Type == "" {
+				b.team.At(agent).Type = t
+			}
+			if d := v.Get("description").Text(); d != "" && b.team.At(agent).Description == "" {
+				b.team.At(agent).Description = d
 			}
 		}
-		if err := b.file(f, data, agent); err != nil {
-			b.run.Warn(fmt.Sprintf("%s: not read: %v", filepath.Base(f), err))
-		}
 	}
+	return agent
+}
+
+// subagentFile reads lines of a sub-agent transcript as agent's; from is
+// the number of its lines read before.
+func (b *builder) subagentFile(f subFile, agent int32, data []byte, from int) {
+	b.enter(filepath.Base(f.path))
+	if err := b.file(f.path, data, agent, from); err != nil {
+		b.run.Warn(fmt.Sprintf("%s: not read: %v", filepath.Base(f.path), err))
+	}
+}
+
+// enter makes the file named key (see builder.files) the one being read.
+func (b *builder) enter(key string) {
+	if i := slices.Index(b.files, key); i >= 0 {
+		b.cur = int32(i)
+		return
+	}
+	b.files = append(b.files, key)
+	b.fileActs = append(b.fileActs, 0)
+	b.cur = int32(len(b.files) - 1)
 }
 
 // maxSubagentFiles bounds the sub-agent transcripts one session reads.

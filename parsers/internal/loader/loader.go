@@ -26,13 +26,35 @@ type DirLoader func(path string) ([]model.Run, error)
 // path that cannot be stat'ed is an error); a file is read and parsed. The
 // runs' outputs and thoughts come back compressed (see package textstore).
 func Load(path string, parse Parser, dir DirLoader) ([]model.Run, error) {
-	runs, err := load(path, parse, dir)
+	return compress(load(path, parse, dir))
+}
+
+// Read is Load for runs a caller read itself (a followed file's): what
+// Load refuses it refuses, and the runs come back as Load's do.
+func Read(path string, runs []model.Run, err error) ([]model.Run, error) {
+	if err := tooLong(path, runs); err != nil {
+		return nil, err
+	}
+	return compress(runs, err)
+}
+
+func compress(runs []model.Run, err error) ([]model.Run, error) {
 	for i := range runs {
 		r := &runs[i]
 		r.Observations = textstore.Compress(r.Observations, len(r.Actions))
 		r.Thoughts = textstore.Compress(r.Thoughts, len(r.Actions))
 	}
 	return runs, err
+}
+
+// tooLong refuses a run of more actions than trajscope reads.
+func tooLong(path string, runs []model.Run) error {
+	for i := range runs {
+		if n := len(runs[i].Actions); n > model.MaxActions {
+			return fmt.Errorf("%s: a run of %d actions; trajscope reads runs of at most %d", path, n, model.MaxActions)
+		}
+	}
+	return nil
 }
 
 // LoadPredictions is Load for a caller that reads only the runs'
@@ -60,10 +82,8 @@ func load(path string, parse Parser, dir DirLoader) ([]model.Run, error) {
 		return nil, err
 	}
 	runs, err := parse(path, data)
-	for i := range runs {
-		if n := len(runs[i].Actions); n > model.MaxActions {
-			return nil, fmt.Errorf("%s: a run of %d actions; trajscope reads runs of at most %d", path, n, model.MaxActions)
-		}
+	if err := tooLong(path, runs); err != nil {
+		return nil, err
 	}
 	return runs, err
 }

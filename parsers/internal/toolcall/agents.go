@@ -52,6 +52,29 @@ func (t *Team) At(i int32) *model.Agent { return &t.agents[i] }
 // Len is how many agents there are, the lead included.
 func (t *Team) Len() int { return len(t.agents) }
 
+// Reordered is a copy of the team with its agents in order: order[k] is
+// the agent that becomes agent k (order[0] is 0, the lead), and parents
+// are renumbered to match. The calls that started them are the caller's to
+// renumber.
+func (t *Team) Reordered(order []int32) *Team {
+	at := make([]int32, len(order)) // at[old] = new
+	for k, i := range order {
+		at[i] = int32(k)
+	}
+	out := &Team{agents: make([]model.Agent, len(order)), byKey: make(map[string]int32, len(t.byKey))}
+	for k, i := range order {
+		a := t.agents[i]
+		if a.Parent >= 0 && int(a.Parent) < len(at) {
+			a.Parent = at[a.Parent]
+		}
+		out.agents[k] = a
+	}
+	for key, i := range t.byKey {
+		out.byKey[key] = at[i]
+	}
+	return out
+}
+
 // Agents is the finished table, nil for a run of one agent: each agent's
 // depth set by walking its parents (a parent that is itself or a loop
 // makes it the lead's), calls remapped by order (new index of old action

@@ -1,0 +1,66 @@
+package inputfile
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Growth is what a file gained since a reader last looked at it.
+type Growth struct {
+	// Data is the bytes from the offset asked for up to the file's last
+	// newline: whole lines only, a half-written last line waits.
+	Data []byte
+	// Info is the file as it was opened, to tell a replaced file from the
+	// one read before (os.SameFile).
+	Info os.FileInfo
+	// Shrunk is true when the file is now shorter than the offset: it was
+	// truncated or rewritten, and must be read again from the start.
+	Shrunk bool
+}
+
+// ReadGrowth reads the whole lines a regular file gained past off, the
+// offset of the end of the last line read before; before is the bytes just
+// under off as read then, checked again so that a file rewritten in place
+// to the same length or longer is noticed (Shrunk). A file that grows past
+// the bound is refused as Read refuses it.
+func ReadGrowth(path string, off int64, before []byte) (Growth, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Growth{}, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return Growth{}, err
+	}
+	if !st.Mode().IsRegular() {
+		return Growth{}, NotRegular(path, st.Mode())
+	}
+	g := Growth{Info: st}
+	if st.Size() < off {
+		g.Shrunk = true
+		return g, nil
+	}
+	if st.Size() > maxBytes {
+		return Growth{}, tooLarge(path)
+	}
+	if n := int64(len(before)); n > 0 && off >= n {
+		was := make([]byte, n)
+		if _, err := f.ReadAt(was, off-n); err != nil || !bytes.Equal(was, before) {
+			g.Shrunk = true
+			return g, nil
+		}
+	}
+	// The file may grow while it is read: what is read stays within the
+	// size seen, so the bound holds.
+	data := make([]byte, st.Size()-off)
+	n, err := f.ReadAt(data, off)
+	if err != nil && err != io.EOF {
+		return Growth{}, fmt.Errorf("%s: %w", path, err)
+	}
+	data = data[:n]
+	g.Data = data[:bytes.LastIndexByte(data, '\n')+1]
+	return g, nil
+}

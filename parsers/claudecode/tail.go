@@ -1,0 +1,221 @@
+// Following a session an agent is still writing: only what was appended
+// is decoded, and the run is put in the order a whole reading would give.
+
+package claudecode
+
+import (
+	"bytes"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/trajscope/trajscope/inputfile"
+	"github.com/trajscope/trajscope/model"
+)
+
+// Tail reads a session file as it grows, with the sub-agent transcripts
+// beside it: each Read decodes only the whole lines appended to them since
+// the last and gives the run that ParseRuns would give of the files as
+// they are then. A file truncated or rewritten is read again from the
+// start. A session written as one JSON array is read whole each time.
+type Tail struct {
+	path  string
+	b     *builder
+	files map[string]*tailFile // by builder.files key: "" the session
+	// warned holds the warnings about the sub-agent files given so far:
+	// each is given once, not at every reading.
+	warned map[string]bool
+	whole  bool // a JSON array, not lines
+}
+
+// tailFile is how far one file was read.
+type tailFile struct {
+	info   os.FileInfo
+	off    int64  // bytes read, up to the end of a line
+	lines  int    // lines read
+	before []byte // the last bytes read, to notice a file rewritten in place
+	// agent is a sub-agent transcript's agent, made when it was first found.
+	agent   int32
+	started bool
+}
+
+// NewTail follows the session file at path; nothing is read until Read.
+func NewTail(path string) *Tail { return &Tail{path: path} }
+
+func (t *Tail) reset() {
+	t.b, t.files, t.warned = newBuilder(), map[string]*tailFile{}, map[string]bool{}
+}
+
+// Read reads what was appended since the last Read and returns the run.
+func (t *Tail) Read() ([]model.Run, error) {
+	if t.b == nil {
+		t.reset()
+	}
+	if t.whole {
+		data, err := inputfile.Read(t.path)
+		if err != nil {
+			return nil, err
+		}
+		return ParseRuns(t.path, data)
+	}
+	runs, again, err := t.read()
+	if again {
+		t.reset()
+		runs, _, err = t.read()
+	}
+	return runs, err
+}
+
+// read reads the growth of each file; again is true when a file was
+// truncated or rewritten, and the builder must start over.
+func (t *Tail) read() (runs []model.Run, again bool, err error) {
+	b := t.b
+	data, again, err := t.grow("", t.path)
+	if again || err != nil {
+		return nil, again, err
+	}
+	if head := bytes.TrimLeft(data, " \t\r\n\ufeff"); t.files[""].lines == 0 && len(head) > 0 && head[0] == '[' {
+		t.whole = true
+		return nil, true, nil
+	}
+	b.enter("")
+	if err := b.file(t.path, data, 0, t.files[""].lines); err != nil {
+		return nil, false, err
+	}
+	t.files[""].lines += bytes.Count(data, []byte("\n"))
+	if b.recognised == 0 {
+		if b.firstBad != nil {
+			return nil, false, b.firstBad
+		}
+		return nil, false, fmt.Errorf("%s: no Claude Code records yet", t.path)
+	}
+	found, warnings := b.listSubagents(t.path)
+	for _, w := range warnings {
+		if !t.warned[w] {
+			t.warned[w] = true
+			b.run.Warn(w)
+		}
+	}
+	for _, f := range found {
+		key := filepath.Base(f.path)
+		data, again, err := t.grow(key, f.path)
+		switch {
+		case again:
+			return nil, true, nil
+		case err != nil:
+			if w := fmt.Sprintf("%s: not read: %v", key, err); !t.warned[w] {
+				t.warned[w] = true
+				b.run.Warn(w)
+			}
+			continue
+		}
+		tf := t.files[key]
+		if !tf.started {
+			tf.agent, tf.started = b.startSubagent(f), true
+		}
+		b.subagentFile(f, tf.agent, data, tf.lines)
+		tf.lines += bytes.Count(data, []byte("\n"))
+	}
+	run := b.snapshot().finish()
+	finish(&run, t.path)
+	return []model.Run{run}, false, nil
+}
+
+// grow reads the whole lines the file named key gained.
+func (t *Tail) grow(key, path string) (data []byte, again bool, err error) {
+	tf := t.files[key]
+	if tf == nil {
+		tf = &tailFile{}
+	}
+	g, err := inputfile.ReadGrowth(path, tf.off, tf.before)
+	if err != nil {
+		return nil, false, err
+	}
+	if g.Shrunk || (tf.info != nil && !os.SameFile(tf.info, g.Info)) {
+		return nil, true, nil
+	}
+	t.files[key] = tf
+	tf.info = g.Info
+	tf.off += int64(len(g.Data))
+	if n := len(g.Data); n > 0 {
+		tf.before = slices.Clone(g.Data[max(0, n-64):])
+	}
+	return g.Data, false, nil
+}
+
+// snapshot is a copy of what the builder has read, for finish, in the
+// order a whole reading of the files as they are now meets things: the
+// session's lines, then each sub-agent transcript's, by name. A followed
+// session's files are read as they grow, in turn; the actions, the agents
+// and where a message's usage goes are put back in that order (for a whole
+// reading, the order they are in). The actions are applied (applyCalls);
+// what finish changes is copied. A whole reading goes through here too.
+func (b *builder) snapshot() *builder {
+	byName := make([]int, len(b.files))
+	for i := range byName {
+		byName[i] = i
+	}
+	slices.SortStableFunc(byName, func(x, y int) int { return strings.Compare(b.files[x], b.files[y]) })
+	rank := make([]int32, len(b.files))
+	start := make([]int, len(b.files)) // where each file's actions begin
+	n := 0
+	for r, f := range byName {
+		rank[f], start[f] = int32(r), n
+		n += int(b.fileActs[f])
+	}
+	at := make([]int32, len(b.actions)) // at[old] = new
+	for i, o := range b.origin {
+		at[i] = int32(start[o.file] + int(o.n))
+	}
+	agents := make([]int32, b.team.Len())
+	for k := range agents {
+		agents[k] = int32(k)
+	}
+	slices.SortStableFunc(agents[1:], func(x, y int32) int {
+		sx, sy := b.sight[x], b.sight[y]
+		if c := rank[sx.file] - rank[sy.file]; c != 0 {
+			return int(c)
+		}
+		return int(sx.n - sy.n)
+	})
+	agentAt := make([]int32, len(agents))
+	for k, i := range agents {
+		agentAt[i] = int32(k)
+	}
+
+	b.applyCalls()
+	w := *b
+	w.actions, w.calls, w.thoughts = slices.Clone(b.applied), slices.Clone(b.calls), slices.Clone(b.thoughts)
+	for i := range b.actions {
+		k := at[i]
+		w.actions[k] = b.applied[i]
+		w.actions[k].Agent = agentAt[b.actions[i].Agent]
+		w.calls[k] = b.calls[i]
+		w.thoughts[k] = b.thoughts[i]
+	}
+	w.team = b.team.Reordered(agents)
+	for k := 0; k < w.team.Len(); k++ {
+		if a := w.team.At(int32(k)); a.Call >= 0 && int(a.Call) < len(at) {
+			a.Call = at[a.Call]
+		}
+	}
+	w.launched = make(map[string]int, len(b.launched))
+	for id, i := range b.launched {
+		w.launched[id] = int(at[i])
+	}
+	w.usage = make(map[string]*msgUsage, len(b.usage))
+	for id, mu := range b.usage {
+		c := *mu
+		if c.firstAction >= 0 {
+			c.firstAction = int(at[c.firstAction])
+		}
+		c.actionsBefore = start[c.before.file] + int(c.before.n)
+		w.usage[id] = &c
+	}
+	w.run.Unread = maps.Clone(b.run.Unread)
+	w.run.Warnings = slices.Clone(b.run.Warnings)
+	return &w
+}
