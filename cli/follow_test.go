@@ -16,6 +16,7 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/report"
 	"github.com/trajscope/trajscope/runset"
+	"github.com/trajscope/trajscope/source"
 	"github.com/trajscope/trajscope/testkit/benchgen"
 	"github.com/trajscope/trajscope/ui"
 )
@@ -292,11 +293,19 @@ func TestFollowRefusals(t *testing.T) {
 // followed session: a generated 10,000-call Claude Code session with 8
 // sub-agent transcripts (30 MB), the lead's last lines written one per
 // reading. "appended" reads what was appended (view --follow), "whole"
-// reads the files again as before; both analyse the run again.
+// reads the files again as before; both analyse the run again, with the
+// repository's files (a checked-out folder, as watch has) or without
+// (the tree rebuilt from what the run displayed).
 func BenchmarkFollowAppendedLine(b *testing.B) {
 	gen := benchgen.New(benchgen.Options{Actions: 10, GoldFiles: 4, OtherFiles: 20, Lines: 2000})
 	lead, subs := gen.ClaudeSession(10000, 8)
-	for _, mode := range []string{"appended", "whole"} {
+	repo := b.TempDir()
+	for p, c := range gen.Files {
+		p = filepath.Join(repo, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(c), 0o644)
+	}
+	for _, mode := range []string{"appended", "whole", "appended-repo", "whole-repo"} {
 		b.Run(mode, func(b *testing.B) {
 			dir := b.TempDir()
 			path := filepath.Join(dir, "bench.jsonl")
@@ -309,11 +318,16 @@ func BenchmarkFollowAppendedLine(b *testing.B) {
 			held := len(lines) - 2000
 			os.WriteFile(path, []byte(strings.Join(lines[:held], "")), 0o644)
 			set := openSet(b, path)
+			if strings.HasSuffix(mode, "-repo") {
+				set.Prepare(runset.Options{Sem: model.ContextBench, Checkouts: source.NewCheckouts(source.CheckoutOptions{Repo: repo})})
+			}
 			read := set.Follow
-			if mode == "whole" {
+			if strings.HasPrefix(mode, "whole") {
 				read = set.Reread
 			}
-			read(1)
+			if st, _ := read(1); st == nil || (strings.HasSuffix(mode, "-repo") && st.A.Partial != nil) {
+				b.Fatal("not read with its repository")
+			}
 			f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 			defer f.Close()
 			b.ReportAllocs()

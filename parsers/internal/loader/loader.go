@@ -30,12 +30,14 @@ func Load(path string, parse Parser, dir DirLoader) ([]model.Run, error) {
 }
 
 // Read is Load for runs a caller read itself (a followed file's): what
-// Load refuses it refuses, and the runs come back as Load's do.
+// Load refuses it refuses. Their texts are left as they are: the reader
+// keeps them for its next reading, so a compressed copy would cost more
+// memory, not less, and time at every reading.
 func Read(path string, runs []model.Run, err error) ([]model.Run, error) {
 	if err := tooLong(path, runs); err != nil {
 		return nil, err
 	}
-	return compress(runs, err)
+	return runs, err
 }
 
 func compress(runs []model.Run, err error) ([]model.Run, error) {
