@@ -169,7 +169,7 @@ type msgUsage struct {
 	// message without tool calls charges its usage to the next action.
 	actionsBefore int
 	// before is where that next action is in the message's file.
-	before pos
+	before toolcall.Origin
 }
 
 type builder struct {
@@ -192,21 +192,17 @@ type builder struct {
 
 	// Where each thing was met, for a reading in another order than a
 	// whole one (a followed session: see snapshot).
-	files    []string // the files read: "" the session, else a sub-agent transcript's name
-	cur      int32    // the file being read
-	line     int32    // the line being read
-	fileActs []int32  // actions read from each file
-	origin   []pos    // origin[i]: action i's file and place among that file's actions
-	sight    []pos    // sight[k]: the file and line where agent k was first met
+	files    []string          // the files read: "" the session, else a sub-agent transcript's name
+	cur      int32             // the file being read
+	line     int32             // the line being read
+	fileActs []int32           // actions read from each file
+	origin   []toolcall.Origin // origin[i]: action i's file and place among that file's actions
+	sight    []toolcall.Origin // sight[k]: the file and line where agent k was first met
 	// applied[i] is action i with what its call did, current while
 	// fresh[i] (see applyCalls).
 	applied []model.Action
 	fresh   []bool
 }
-
-// pos places an action (its file and how many of that file's actions came
-// before it) or a sighting (its file and line).
-type pos struct{ file, n int32 }
 
 func newBuilder() *builder {
 	return &builder{
@@ -218,7 +214,7 @@ func newBuilder() *builder {
 		launched: map[string]int{},
 		files:    []string{""},
 		fileActs: []int32{0},
-		sight:    []pos{{}},
+		sight:    []toolcall.Origin{{}},
 	}
 }
 
@@ -349,7 +345,7 @@ func (b *builder) assistant(m *jsontree.Value, line int, agent int32) {
 	}
 	mu := b.usage[id]
 	if mu == nil {
-		mu = &msgUsage{firstAction: -1, actionsBefore: len(b.actions), before: pos{b.cur, b.fileActs[b.cur]}}
+		mu = &msgUsage{firstAction: -1, actionsBefore: len(b.actions), before: toolcall.Origin{File: b.cur, N: b.fileActs[b.cur]}}
 		b.usage[id] = mu
 		b.usageOrder = append(b.usageOrder, id)
 	}
@@ -396,7 +392,7 @@ func (b *builder) assistant(m *jsontree.Value, line int, agent int32) {
 				b.byID[callID] = len(b.actions)
 			}
 			b.actions = append(b.actions, a)
-			b.origin = append(b.origin, pos{b.cur, b.fileActs[b.cur]})
+			b.origin = append(b.origin, toolcall.Origin{File: b.cur, N: b.fileActs[b.cur]})
 			b.fileActs[b.cur]++
 			b.thoughts = append(b.thoughts, b.thought[id])
 			b.calls = append(b.calls, toolcall.Call{Name: name, Input: blk.Get("input").Object()})

@@ -37,9 +37,9 @@ func (b *builder) agentOf(m *jsontree.Value, agent int32) int32 {
 // call callID (when known) of the agent that made that call, else by
 // parent.
 func (b *builder) subagent(key, callID string, parent int32) int32 {
-	at := pos{b.cur, b.line}
+	at := toolcall.Origin{File: b.cur, N: b.line}
 	if i, ok := b.team.Lookup(key); ok {
-		if b.files[at.file] < b.files[b.sight[i].file] {
+		if b.files[at.File] < b.files[b.sight[i].File] {
 			b.sight[i] = at // met earlier in a whole reading's order
 		}
 		return i

@@ -7,13 +7,14 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/trajscope/trajscope/inputfile"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/growing"
+	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
 
 // Tail reads a session file as it grows, with the sub-agent transcripts
@@ -31,13 +32,10 @@ type Tail struct {
 	whole  bool // a JSON array, not lines
 }
 
-// tailFile is how far one file was read.
+// tailFile is how far one file was read, and a sub-agent transcript's
+// agent, made when it was first found.
 type tailFile struct {
-	info   os.FileInfo
-	off    int64  // bytes read, up to the end of a line
-	lines  int    // lines read
-	before []byte // the last bytes read, to notice a file rewritten in place
-	// agent is a sub-agent transcript's agent, made when it was first found.
+	growing.File
 	agent   int32
 	started bool
 }
@@ -77,15 +75,15 @@ func (t *Tail) read() (runs []model.Run, again bool, err error) {
 	if again || err != nil {
 		return nil, again, err
 	}
-	if head := bytes.TrimLeft(data, " \t\r\n\ufeff"); t.files[""].lines == 0 && len(head) > 0 && head[0] == '[' {
+	before := t.files[""].Lines - bytes.Count(data, []byte("\n")) // lines read before data
+	if head := bytes.TrimLeft(data, " \t\r\n\ufeff"); before == 0 && len(head) > 0 && head[0] == '[' {
 		t.whole = true
 		return nil, true, nil
 	}
 	b.enter("")
-	if err := b.file(t.path, data, 0, t.files[""].lines); err != nil {
+	if err := b.file(t.path, data, 0, before); err != nil {
 		return nil, false, err
 	}
-	t.files[""].lines += bytes.Count(data, []byte("\n"))
 	if b.recognised == 0 {
 		if b.firstBad != nil {
 			return nil, false, b.firstBad
@@ -116,8 +114,7 @@ func (t *Tail) read() (runs []model.Run, again bool, err error) {
 		if !tf.started {
 			tf.agent, tf.started = b.startSubagent(f), true
 		}
-		b.subagentFile(f, tf.agent, data, tf.lines)
-		tf.lines += bytes.Count(data, []byte("\n"))
+		b.subagentFile(f, tf.agent, data, tf.Lines-bytes.Count(data, []byte("\n")))
 	}
 	run := b.snapshot().finish()
 	finish(&run, t.path)
@@ -129,21 +126,9 @@ func (t *Tail) grow(key, path string) (data []byte, again bool, err error) {
 	tf := t.files[key]
 	if tf == nil {
 		tf = &tailFile{}
+		t.files[key] = tf
 	}
-	g, err := inputfile.ReadGrowth(path, tf.off, tf.before)
-	if err != nil {
-		return nil, false, err
-	}
-	if g.Shrunk || (tf.info != nil && !os.SameFile(tf.info, g.Info)) {
-		return nil, true, nil
-	}
-	t.files[key] = tf
-	tf.info = g.Info
-	tf.off += int64(len(g.Data))
-	if n := len(g.Data); n > 0 {
-		tf.before = slices.Clone(g.Data[max(0, n-64):])
-	}
-	return g.Data, false, nil
+	return tf.Grow(path)
 }
 
 // snapshot is a copy of what the builder has read, for finish, in the
@@ -159,27 +144,21 @@ func (b *builder) snapshot() *builder {
 		byName[i] = i
 	}
 	slices.SortStableFunc(byName, func(x, y int) int { return strings.Compare(b.files[x], b.files[y]) })
-	rank := make([]int32, len(b.files))
-	start := make([]int, len(b.files)) // where each file's actions begin
-	n := 0
+	rank := make([]int, len(b.files))
 	for r, f := range byName {
-		rank[f], start[f] = int32(r), n
-		n += int(b.fileActs[f])
+		rank[f] = r
 	}
-	at := make([]int32, len(b.actions)) // at[old] = new
-	for i, o := range b.origin {
-		at[i] = int32(start[o.file] + int(o.n))
-	}
+	at, start := toolcall.WholeOrder(b.origin, rank, b.fileActs)
 	agents := make([]int32, b.team.Len())
 	for k := range agents {
 		agents[k] = int32(k)
 	}
 	slices.SortStableFunc(agents[1:], func(x, y int32) int {
 		sx, sy := b.sight[x], b.sight[y]
-		if c := rank[sx.file] - rank[sy.file]; c != 0 {
-			return int(c)
+		if c := rank[sx.File] - rank[sy.File]; c != 0 {
+			return c
 		}
-		return int(sx.n - sy.n)
+		return int(sx.N - sy.N)
 	})
 	agentAt := make([]int32, len(agents))
 	for k, i := range agents {
@@ -212,7 +191,7 @@ func (b *builder) snapshot() *builder {
 		if c.firstAction >= 0 {
 			c.firstAction = int(at[c.firstAction])
 		}
-		c.actionsBefore = start[c.before.file] + int(c.before.n)
+		c.actionsBefore = start[c.before.File] + int(c.before.N)
 		w.usage[id] = &c
 	}
 	w.run.Unread = maps.Clone(b.run.Unread)

@@ -176,3 +176,31 @@ func Reorder(order []int, actions []model.Action, texts ...model.TextList) ([]mo
 	}
 	return acts, out
 }
+
+// Origin places an action read from one of several files: the file (an
+// index its reader keeps) and how many of that file's actions came before
+// it.
+type Origin struct{ File, N int32 }
+
+// WholeOrder places actions read from several files in turns (a followed
+// session's files, read as they grow) in the order a whole reading meets
+// them: file by file in rank order (rank[f] is file f's place, counts[f]
+// its actions), each file's in their own order. at[i] is action i's new
+// index; start[f] is where file f's actions begin.
+func WholeOrder(origins []Origin, rank []int, counts []int32) (at []int32, start []int) {
+	byRank := make([]int, len(rank))
+	for f, r := range rank {
+		byRank[r] = f
+	}
+	start = make([]int, len(rank))
+	n := 0
+	for _, f := range byRank {
+		start[f] = n
+		n += int(counts[f])
+	}
+	at = make([]int32, len(origins))
+	for i, o := range origins {
+		at[i] = int32(start[o.File] + int(o.N))
+	}
+	return at, start
+}

@@ -1,0 +1,41 @@
+// Package growing follows files an agent appends to (a followed session's
+// transcripts): each read gives the whole lines added since the last, and
+// says when the file was truncated, rewritten or replaced instead.
+package growing
+
+import (
+	"bytes"
+	"os"
+	"slices"
+
+	"github.com/trajscope/trajscope/inputfile"
+)
+
+// File is how far one file was read.
+type File struct {
+	info   os.FileInfo
+	off    int64  // bytes read, up to the end of a line
+	before []byte // the last bytes read, to notice a file rewritten in place
+	// Lines is the number of lines read so far.
+	Lines int
+}
+
+// Grow reads the whole lines the file at path gained. again is true when
+// the file is not the one read so far (truncated, rewritten or replaced):
+// its reader must start over; nothing is read then.
+func (f *File) Grow(path string) (data []byte, again bool, err error) {
+	g, err := inputfile.ReadGrowth(path, f.off, f.before)
+	if err != nil {
+		return nil, false, err
+	}
+	if g.Shrunk || (f.info != nil && !os.SameFile(f.info, g.Info)) {
+		return nil, true, nil
+	}
+	f.info = g.Info
+	f.off += int64(len(g.Data))
+	if n := len(g.Data); n > 0 {
+		f.before = slices.Clone(g.Data[max(0, n-64):])
+	}
+	f.Lines += bytes.Count(g.Data, []byte("\n"))
+	return g.Data, false, nil
+}
