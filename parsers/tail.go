@@ -7,9 +7,10 @@ import (
 
 // Tail reads a run file an agent is still writing (view --follow). Where the
 // format is read a line at a time (Claude Code sessions and their
-// sub-agents' transcripts), each Read decodes only the whole lines appended
-// since the last, and gives what Load would give of the file as it is then;
-// another format's file is read whole each time.
+// sub-agents' transcripts, Codex rollouts and their sub-agents'), each Read
+// decodes only the whole lines appended since the last, and gives what Load
+// would give of the file as it is then; another format's file is read whole
+// each time (Gemini CLI, for one, rewrites its whole chat file).
 type Tail struct {
 	path string
 	f    *format

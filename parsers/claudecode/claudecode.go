@@ -179,7 +179,7 @@ type builder struct {
 	thoughts   model.TextList // thoughts[i] is action i's
 	calls      []toolcall.Call
 	byID       map[string]int
-	seenUUID   map[string]bool
+	seenUUID   map[string]int32 // the file where each record was met
 	usage      map[string]*msgUsage
 	usageOrder []string
 	thought    map[string]string // message id → text so far
@@ -202,12 +202,26 @@ type builder struct {
 	// fresh[i] (see applyCalls).
 	applied []model.Action
 	fresh   []bool
+	// reorder is set when something met first in one file is met again in
+	// a file a whole reading reads before it (see metAgain).
+	reorder bool
+}
+
+// metAgain notes a record, a call or an agent met again, first met in file
+// f. A whole reading keeps the one it meets first; a followed session's
+// files are read in turns, and when the file now read comes before f in a
+// whole reading, what was kept is not what a whole reading keeps: the
+// reading must start over (Tail), in a whole reading's order.
+func (b *builder) metAgain(f int32) {
+	if b.files[b.cur] < b.files[f] {
+		b.reorder = true
+	}
 }
 
 func newBuilder() *builder {
 	return &builder{
 		byID:     map[string]int{},
-		seenUUID: map[string]bool{},
+		seenUUID: map[string]int32{},
 		usage:    map[string]*msgUsage{},
 		thought:  map[string]string{},
 		team:     toolcall.NewTeam(),
@@ -251,10 +265,11 @@ func (b *builder) record(m *jsontree.Value, line int, agent int32, depth int) {
 	if uuid := m.Get("uuid").Text(); uuid != "" {
 		// A resumed session repeats earlier records, and a forked
 		// sub-agent its parent's.
-		if b.seenUUID[uuid] {
+		if f, seen := b.seenUUID[uuid]; seen {
+			b.metAgain(f)
 			return
 		}
-		b.seenUUID[uuid] = true
+		b.seenUUID[uuid] = b.cur
 	}
 	if cwd := m.Get("cwd").Text(); cwd != "" && b.cwd == "" {
 		b.cwd = cwd // every session record and the stream's init carry it
@@ -376,7 +391,8 @@ func (b *builder) assistant(m *jsontree.Value, line int, agent int32) {
 		case "tool_use", "server_tool_use":
 			callID := blk.Get("id").Text()
 			if callID != "" {
-				if _, dup := b.byID[callID]; dup {
+				if i, dup := b.byID[callID]; dup {
+					b.metAgain(b.origin[i].File)
 					continue
 				}
 			}

@@ -39,9 +39,7 @@ func (b *builder) agentOf(m *jsontree.Value, agent int32) int32 {
 func (b *builder) subagent(key, callID string, parent int32) int32 {
 	at := toolcall.Origin{File: b.cur, N: b.line}
 	if i, ok := b.team.Lookup(key); ok {
-		if b.files[at.File] < b.files[b.sight[i].File] {
-			b.sight[i] = at // met earlier in a whole reading's order
-		}
+		b.metAgain(b.sight[i].File)
 		return i
 	}
 	a := model.Agent{ID: strings.TrimPrefix(key, "call:"), Parent: parent, Call: -1}

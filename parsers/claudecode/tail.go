@@ -21,7 +21,9 @@ import (
 // beside it: each Read decodes only the whole lines appended to them since
 // the last and gives the run that ParseRuns would give of the files as
 // they are then. A file truncated or rewritten is read again from the
-// start. A session written as one JSON array is read whole each time.
+// start, and so is the session when a record met in a sub-agent's
+// transcript turns up in one read before it (metAgain). A session written
+// as one JSON array is read whole each time.
 type Tail struct {
 	path  string
 	b     *builder
@@ -115,6 +117,9 @@ func (t *Tail) read() (runs []model.Run, again bool, err error) {
 			tf.agent, tf.started = b.startSubagent(f), true
 		}
 		b.subagentFile(f, tf.agent, data, tf.Lines-bytes.Count(data, []byte("\n")))
+	}
+	if b.reorder {
+		return nil, true, nil
 	}
 	run := b.snapshot().finish()
 	finish(&run, t.path)

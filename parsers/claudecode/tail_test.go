@@ -1,16 +1,15 @@
 package claudecode
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/predtest"
 	"github.com/trajscope/trajscope/testkit/benchgen"
 )
 
@@ -23,19 +22,6 @@ type session struct {
 	metas map[string][]byte
 }
 
-func lines(data []byte) []string {
-	var out []string
-	for _, l := range strings.SplitAfter(string(data), "\n") {
-		if l != "" {
-			if !strings.HasSuffix(l, "\n") {
-				l += "\n"
-			}
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
 // sessionAt reads a session file and the sub-agent folder beside it.
 func sessionAt(t *testing.T, path string) session {
 	t.Helper()
@@ -43,7 +29,7 @@ func sessionAt(t *testing.T, path string) session {
 	if err != nil {
 		t.Skip(err)
 	}
-	s := session{id: strings.TrimSuffix(filepath.Base(path), ".jsonl"), lead: lines(data), subs: map[string][]string{}, metas: map[string][]byte{}}
+	s := session{id: strings.TrimSuffix(filepath.Base(path), ".jsonl"), lead: predtest.Lines(data), subs: map[string][]string{}, metas: map[string][]byte{}}
 	dir := filepath.Join(strings.TrimSuffix(path, ".jsonl"), "subagents")
 	ents, _ := os.ReadDir(dir)
 	for _, e := range ents {
@@ -54,7 +40,7 @@ func sessionAt(t *testing.T, path string) session {
 		if strings.HasSuffix(e.Name(), ".meta.json") {
 			s.metas[e.Name()] = b
 		} else {
-			s.subs[e.Name()] = lines(b)
+			s.subs[e.Name()] = predtest.Lines(b)
 		}
 	}
 	return s
@@ -68,9 +54,9 @@ func sessionAt(t *testing.T, path string) session {
 func TestTailIsAWholeReading(t *testing.T) {
 	gen := benchgen.New(benchgen.Options{Actions: 10, GoldFiles: 4, OtherFiles: 20, Lines: 200})
 	lead, subs := gen.ClaudeSession(400, 5)
-	generated := session{id: "bench", lead: lines(lead), subs: map[string][]string{}}
+	generated := session{id: "bench", lead: predtest.Lines(lead), subs: map[string][]string{}}
 	for id, b := range subs {
-		generated.subs["agent-"+id+".jsonl"] = lines(b)
+		generated.subs["agent-"+id+".jsonl"] = predtest.Lines(b)
 	}
 	cases := map[string]func(*testing.T) session{
 		"ties and text-only messages":  func(*testing.T) session { return tied() },
@@ -98,117 +84,26 @@ func followInBursts(t *testing.T, s session, rng *rand.Rand) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, s.id+".jsonl")
 	subDir := filepath.Join(dir, s.id, "subagents")
-	appendTo := func(p, text string) {
-		f, err := os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := f.WriteString(text); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
+	files := map[string][]string{path: s.lead}
+	for n, ls := range s.subs {
+		files[filepath.Join(subDir, n)] = ls
 	}
-	appendTo(path, "")
-	if len(s.subs) > 0 {
+	for n, meta := range s.metas {
 		if err := os.MkdirAll(subDir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-	}
-	left := map[string][]string{"": s.lead}
-	names := []string{""}
-	for n, ls := range s.subs {
-		left[n] = ls
-		names = append(names, n)
-	}
-	tail := NewTail(path)
-	for burst := 0; ; burst++ {
-		var open []string
-		for _, n := range names {
-			if len(left[n]) > 0 {
-				open = append(open, n)
-			}
-		}
-		if len(open) == 0 {
-			break
-		}
-		n := open[rng.IntN(len(open))]
-		k := min(len(left[n]), 1+rng.IntN(40))
-		p := path
-		if n != "" {
-			p = filepath.Join(subDir, n)
-			if meta, ok := s.metas[strings.TrimSuffix(n, ".jsonl")+".meta.json"]; ok {
-				if err := os.WriteFile(strings.TrimSuffix(p, ".jsonl")+".meta.json", meta, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-		chunk := strings.Join(left[n][:k], "")
-		left[n] = left[n][k:]
-		// Now and then a line comes in two writes: the half waits.
-		if cut := rng.IntN(4); cut == 0 && len(chunk) > 2 {
-			half := len(chunk) - 1 - rng.IntN(min(len(chunk)-1, 50))
-			appendTo(p, chunk[:half])
-			// The half of a line waits: the reading is that of the
-			// whole lines before it.
-			before, berr := tail.Read()
-			whole, _ := os.ReadFile(p)
-			if err := os.WriteFile(p, whole[:bytes.LastIndexByte(whole, '\n')+1], 0o644); err != nil {
-				t.Fatal(err)
-			}
-			again, aerr := NewTail(path).Read()
-			if err := os.WriteFile(p, whole, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if (berr == nil) != (aerr == nil) {
-				t.Fatalf("burst %d: with half a line: %v; without: %v", burst, berr, aerr)
-			}
-			if berr == nil {
-				if d := firstDifference(before[0], again[0]); d != "" {
-					t.Fatalf("burst %d: half a line changed the reading: %s", burst, d)
-				}
-			}
-			appendTo(p, chunk[half:])
-		} else {
-			appendTo(p, chunk)
-		}
-		got, gerr := tail.Read()
-		data, err := os.ReadFile(path)
-		if err != nil {
+		if err := os.WriteFile(filepath.Join(subDir, n), meta, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		want, werr := ParseRuns(path, data)
-		if (gerr == nil) != (werr == nil) {
-			if werr != nil && len(s.lead)-len(left[""]) == 0 {
-				continue // no session line yet: both refuse, in their words
-			}
-			t.Fatalf("burst %d (%q +%d lines): errors %v and %v", burst, n, k, gerr, werr)
-		}
-		if werr != nil {
-			continue
-		}
-		if d := firstDifference(got[0], want[0]); d != "" {
-			t.Fatalf("burst %d (%q +%d lines): the followed reading differs from a whole one: %s", burst, n, k, d)
-		}
 	}
-}
-
-// firstDifference names the first field where two runs differ, "" for none.
-func firstDifference(got, want model.Run) string {
-	if len(got.Actions) != len(want.Actions) {
-		return fmt.Sprintf("%d actions, whole %d", len(got.Actions), len(want.Actions))
-	}
-	for i := range got.Actions {
-		if !reflect.DeepEqual(got.Actions[i], want.Actions[i]) {
-			return fmt.Sprintf("action %d: %+v\nwhole: %+v", i, got.Actions[i], want.Actions[i])
+	tail := NewTail(path)
+	predtest.Follow(t, rng, files, path, tail.Read, func() ([]model.Run, error) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
 		}
-	}
-	gv, wv := reflect.ValueOf(got), reflect.ValueOf(want)
-	for i := range gv.NumField() {
-		if !reflect.DeepEqual(gv.Field(i).Interface(), wv.Field(i).Interface()) {
-			return fmt.Sprintf("%s: %+v\nwhole: %+v", gv.Type().Field(i).Name, gv.Field(i).Interface(), wv.Field(i).Interface())
-		}
-	}
-	return ""
+		return ParseRuns(path, data)
+	})
 }
 
 // tied is a session whose agents' records share timestamps (or have none),

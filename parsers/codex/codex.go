@@ -128,77 +128,123 @@ func ParseRuns(path string, data []byte) ([]model.Run, error) {
 
 func parse(path string, data []byte) (model.Run, error) {
 	b := newBuilder()
-	if err := b.file(path, data, 0); err != nil {
+	if err := b.read(b.open(path, 0), path, data); err != nil {
 		return model.Run{}, err
 	}
-	b.subagents(path)
-	run := b.finish()
-	run.Path = path
-	if trial := toolcall.TrialName(path, inputfile.ReadRegular); trial != "" {
-		run.InstanceID = trial
+	if err := b.files[0].err(path); err != nil {
+		return model.Run{}, err
 	}
-	toolcall.NameByFile(&run, path)
-	return run, nil
+	order := b.subagents(path)
+	return b.snapshot(order).finish(path), nil
 }
 
 func newBuilder() *builder {
-	return &builder{byCall: map[string]int{}, team: toolcall.NewTeam(), spawned: map[string]int{}}
+	return &builder{team: toolcall.NewTeam(), spawned: map[string]int{}}
 }
 
-// file reads one rollout's records as agent's (0: the session's own).
-func (b *builder) file(path string, data []byte, agent int32) error {
-	b.agent, b.recognised = agent, 0
-	var firstBad error
-	lines := toolcall.Lines(data)
-	for i, ln := range lines {
+// rolloutFile is how far one rollout's reading has come: whose it is, and
+// what carries from one of its lines to the next.
+type rolloutFile struct {
+	path       string
+	index      int32 // in builder.files
+	agent      int32
+	recognised int
+	seen       int   // lines read that were not blank
+	firstBad   error // its first line that did not decode
+	// thought is its text since its last action, for its next one.
+	thought []string
+	// last is its last action (-1: none yet); usage what was counted
+	// before its first, which that one is charged.
+	last  int
+	usage model.Usage
+	// total is the running total of its last token count, if counted.
+	total   model.Usage
+	counted bool
+	// codeMode are its actions made from Code Mode scripts; byCall its
+	// actions by call_id (each thread numbers its own calls).
+	codeMode []int
+	byCall   map[string]int
+	actions  int32
+	warnings []string
+}
+
+// open starts the reading of a rollout as agent's (0: the session's own).
+func (b *builder) open(path string, agent int32) *rolloutFile {
+	f := &rolloutFile{path: path, index: int32(len(b.files)), agent: agent, last: -1, byCall: map[string]int{}}
+	b.files = append(b.files, f)
+	return f
+}
+
+// err is a rollout's error when nothing in it was a Codex record.
+func (f *rolloutFile) err(path string) error {
+	if f.recognised > 0 {
+		return nil
+	}
+	if f.firstBad != nil {
+		return f.firstBad
+	}
+	return fmt.Errorf("%s: no Codex records (expected rollout lines with \"type\": \"session_meta\"/\"response_item\"/… and a \"payload\", or `codex exec --json` events)", path)
+}
+
+// read reads lines of rollout f (data: whole lines, or all of a file).
+func (b *builder) read(f *rolloutFile, path string, data []byte) error {
+	b.st, b.agent = f, f.agent
+	from := f.seen
+	for _, ln := range toolcall.Lines(data) {
 		t := bytes.TrimSpace(ln.Text)
+		first := f.seen == 0
+		f.seen++
 		if len(t) == 0 || t[0] != '{' {
 			continue
 		}
-		v, err := toolcall.DecodeAt(t, ln.No)
+		no := ln.No + from
+		v, err := toolcall.DecodeAt(t, no)
 		if err != nil {
 			// A half-written last line of a session still running, or one
 			// corrupt record: skipped, named.
 			err = jsontree.At(path, err)
-			if firstBad == nil {
-				firstBad = err
+			if f.firstBad == nil {
+				f.firstBad = err
 			}
-			b.run.Warn(fmt.Sprintf("line %d skipped: %v", ln.No, err))
+			f.warnings = append(f.warnings, fmt.Sprintf("line %d skipped: %v", no, err))
 			continue
 		}
-		b.record(v, i == 0)
-	}
-	if b.recognised == 0 && firstBad != nil {
-		return firstBad
-	}
-	if b.recognised == 0 {
-		return fmt.Errorf("%s: no Codex records (expected rollout lines with \"type\": \"session_meta\"/\"response_item\"/… and a \"payload\", or `codex exec --json` events)", path)
+		b.record(v, first)
 	}
 	return nil
 }
 
 type builder struct {
-	run        model.Run
-	recognised int
-	cwd        string
-	version    string
-	actions    []model.Action
-	calls      []toolcall.Call // calls[i] is action i's (Name "" for an action built whole)
-	obs        model.TextList
-	thoughts   model.TextList
-	byCall     map[string]int // call_id → action
-	codeMode   []int          // actions made from Code Mode scripts
-	thought    []string       // text since the last action, for the next one
-	turnFirst  int            // the first action of the current exec turn
+	run      model.Run
+	cwd      string
+	version  string
+	actions  []model.Action
+	calls    []toolcall.Call // calls[i] is action i's (Name "" for an action built whole)
+	obs      model.TextList
+	thoughts model.TextList
+	// turnFirst is the first action of the current exec turn.
+	turnFirst int
 	// session is the thread id of the rollout being read
 	// (session_meta.payload.id); root the first one's.
 	session, root string
-	agent         int32 // whose records are being read
+	agent         int32 // whose records are being read (st.agent)
 	team          *toolcall.Team
 	// spawned maps a spawned thread's id to the action that started it.
 	spawned map[string]int
 	// parsed is each action's parsed_cmd, when Codex recorded one.
 	parsed []*jsontree.Value
+
+	// st is the rollout being read; files are those read, the session's
+	// first, and origin[i] places action i among its rollout's.
+	st     *rolloutFile
+	files  []*rolloutFile
+	origin []toolcall.Origin
+	// applied[i] is action i with what its call did, current while
+	// fresh[i] (see applyCalls).
+	applied []model.Action
+	fresh   []bool
+	// unread says, by path, why a sub-agent's rollout was not read.
+	unread map[string]string
 }
 
 // record reads one line of any of the three shapes.
@@ -208,22 +254,22 @@ func (b *builder) record(v *jsontree.Value, first bool) {
 	payload, wrapped := v.Lookup("payload")
 	switch {
 	case wrapped && payload.Is(jsontree.Object):
-		b.recognised++
+		b.st.recognised++
 		b.rollout(typ, payload, ts)
 	case strings.HasPrefix(typ, "thread.") || strings.HasPrefix(typ, "turn.") || strings.HasPrefix(typ, "item."):
-		b.recognised++
+		b.st.recognised++
 		b.exec(typ, v)
 	case v.Get("record_type").Text() == "state":
-		b.recognised++
+		b.st.recognised++
 	case first && typ == "":
 		// The legacy header: the session's id and git state.
 		if _, ok := v.Lookup("id"); ok {
-			b.recognised++
+			b.st.recognised++
 			b.meta(v)
 		}
 	case typ != "":
 		if b.item(v, ts) {
-			b.recognised++
+			b.st.recognised++
 		}
 	}
 }
@@ -241,7 +287,7 @@ func (b *builder) meta(p *jsontree.Value) {
 		return
 	}
 	if cwd := p.Get("cwd").Text(); cwd != "" {
-		b.cwd = strings.TrimSuffix(cwd, "/")
+		b.setCwd(strings.TrimSuffix(cwd, "/"))
 	}
 	if v := p.Get("cli_version").Text(); v != "" {
 		b.version = v
@@ -251,7 +297,7 @@ func (b *builder) meta(p *jsontree.Value) {
 // say keeps the model's text for the next action.
 func (b *builder) say(s string) {
 	if s = strings.TrimSpace(s); s != "" {
-		b.thought = append(b.thought, s)
+		b.st.thought = append(b.st.thought, s)
 	}
 }
 
@@ -260,40 +306,84 @@ func (b *builder) call(id string, c toolcall.Call, ts float64) int {
 	k := b.add(model.Action{Timestamp: ts}, c.Output)
 	b.calls[k] = c
 	if id != "" {
-		b.byCall[id] = k
+		b.st.byCall[id] = k
 	}
 	return k
 }
 
-// add appends an action with the thought said before it.
+// add appends an action with the thought said before it in its rollout.
 func (b *builder) add(a model.Action, out string) int {
-	a.Agent = b.agent
+	f := b.st
+	a.Agent = f.agent
+	if f.last < 0 {
+		toolcall.AddUsage(&a, f.usage)
+	}
 	b.actions = append(b.actions, a)
 	b.parsed = append(b.parsed, nil)
 	b.calls = append(b.calls, toolcall.Call{})
 	b.obs = append(b.obs, out)
-	b.thoughts = append(b.thoughts, strings.Join(b.thought, "\n\n"))
-	b.thought = nil
-	return len(b.actions) - 1
+	b.thoughts = append(b.thoughts, strings.Join(f.thought, "\n\n"))
+	b.origin = append(b.origin, toolcall.Origin{File: f.index, N: f.actions})
+	f.thought, f.last = nil, len(b.actions)-1
+	f.actions++
+	return f.last
 }
 
-// finish reads every call with its output, numbers the actions and builds
-// the prediction.
-func (b *builder) finish() model.Run {
-	run := b.run
+// count charges a model call's usage to the rollout's last action (the
+// calls it made came before the count), or to its first one to come.
+func (b *builder) count(u model.Usage) {
+	if f := b.st; f.last >= 0 {
+		toolcall.AddUsage(&b.actions[f.last], u)
+	} else {
+		held := model.Action{Usage: f.usage}
+		toolcall.AddUsage(&held, u)
+		f.usage = held.Usage
+	}
+}
+
+// setCwd sets the session's working directory, which paths are made
+// relative to: every action is applied again when it changes.
+func (b *builder) setCwd(cwd string) {
+	if cwd != b.cwd {
+		b.cwd = cwd
+		clear(b.fresh)
+	}
+}
+
+// stale marks action k's call changed since it was applied.
+func (b *builder) stale(k int) {
+	if k < len(b.fresh) {
+		b.fresh[k] = false
+	}
+}
+
+// applyCalls reads each call with its output (toolcall.Apply, parsed_cmd,
+// paths made relative), and keeps it for the next reading of a followed
+// session: an action is applied again only when its call changed.
+func (b *builder) applyCalls() {
+	for len(b.applied) < len(b.actions) {
+		b.applied, b.fresh = append(b.applied, model.Action{}), append(b.fresh, false)
+	}
 	for i := range b.actions {
-		a := &b.actions[i]
+		if b.fresh[i] {
+			continue
+		}
+		a := b.actions[i]
 		if c := b.calls[i]; c.Name != "" {
-			keep := *a
-			toolcall.Apply(a, c)
-			a.Timestamp, a.Usage, a.Agent = keep.Timestamp, keep.Usage, keep.Agent
+			toolcall.Apply(&a, c)
 			if b.parsed[i] != nil {
-				parsedCmd(a, b.parsed[i])
+				parsedCmd(&a, b.parsed[i])
 			}
 		}
-		toolcall.Relative(a, b.cwd)
+		toolcall.Relative(&a, b.cwd)
+		b.applied[i], b.fresh[i] = a, true
 	}
-	// Each sub-agent is tied to the call that spawned it.
+}
+
+// finish makes the run of a snapshot: each sub-agent tied to its call, the
+// actions in time order and numbered, the prediction built.
+func (b *builder) finish(path string) model.Run {
+	run := b.run
 	for k := int32(1); int(k) < b.team.Len(); k++ {
 		a := b.team.At(k)
 		if i, ok := b.spawned[a.ID]; ok {
@@ -302,17 +392,21 @@ func (b *builder) finish() model.Run {
 	}
 	order := toolcall.OrderByTime(b.actions)
 	acts, texts := toolcall.Reorder(order, b.actions, b.obs, b.thoughts)
-	b.actions, b.obs, b.thoughts = acts, texts[0], texts[1]
-	for i := range b.actions {
-		b.actions[i].Index = int32(i)
+	for i := range acts {
+		acts[i].Index = int32(i)
 	}
 	run.Agents = b.team.Agents(order)
-	run.Actions, run.Observations, run.Thoughts = b.actions, b.obs, b.thoughts
+	run.Actions, run.Observations, run.Thoughts = acts, texts[0], texts[1]
 	run.Prediction.Steps, run.Prediction.Final = observed.Declare(run.Actions)
 	run.Format = Name
 	run.Agent = "codex"
 	if b.version != "" {
 		run.Agent += " " + b.version
 	}
+	run.Path = path
+	if trial := toolcall.TrialName(path, inputfile.ReadRegular); trial != "" {
+		run.InstanceID = trial
+	}
+	toolcall.NameByFile(&run, path)
 	return run
 }

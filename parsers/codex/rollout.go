@@ -51,7 +51,7 @@ func (b *builder) rollout(typ string, p *jsontree.Value, ts float64) {
 			b.run.Model = m
 		}
 		if cwd := p.Get("cwd").Text(); cwd != "" && b.cwd == "" {
-			b.cwd = strings.TrimSuffix(cwd, "/")
+			b.setCwd(strings.TrimSuffix(cwd, "/"))
 		}
 	case "response_item":
 		if !b.item(p, ts) {
@@ -62,8 +62,19 @@ func (b *builder) rollout(typ string, p *jsontree.Value, ts float64) {
 		case "token_count":
 			// The usage of the model call that just ended: it made the
 			// calls since the previous count.
-			if u := p.Get("info").Get("last_token_usage"); u.Is(jsontree.Object) && len(b.actions) > 0 {
-				toolcall.AddUsage(&b.actions[len(b.actions)-1], usage(u))
+			// Codex writes each count twice (after the call and again after
+			// its output): a count whose running total is the last one's
+			// is that one again.
+			info := p.Get("info")
+			if tot := info.Get("total_token_usage"); tot.Is(jsontree.Object) {
+				t := usage(tot)
+				if b.st.counted && t == b.st.total {
+					break
+				}
+				b.st.total, b.st.counted = t, true
+			}
+			if u := info.Get("last_token_usage"); u.Is(jsontree.Object) {
+				b.count(usage(u))
 			}
 		case "item_completed":
 			b.turnItem(p.Get("item"), ts)
@@ -96,7 +107,7 @@ var quietEvents = map[string]bool{
 // action; another is an action of its own.
 func (b *builder) turnItem(it *jsontree.Value, ts float64) {
 	id := it.Get("id").Text()
-	k, known := b.byCall[id]
+	k, known := b.st.byCall[id]
 	switch typ := it.Get("type").Text(); typ {
 	case "UserMessage":
 		if b.run.Task == "" && b.agent == 0 {
@@ -136,6 +147,7 @@ func (b *builder) turnItem(it *jsontree.Value, ts float64) {
 				b.obs[k] = c.Output
 			}
 			b.parsed[k] = parsed
+			b.stale(k)
 			return
 		}
 		k = b.call(id, c, ts)
@@ -259,7 +271,7 @@ func (b *builder) item(p *jsontree.Value, ts float64) bool {
 					id = p.Get("call_id").Text()
 				}
 				k := b.call(id, toolcall.Call{Name: "exec_command", Input: jsontree.Wrap("cmd", jsontree.NewString(cmd))}, ts)
-				b.codeMode = append(b.codeMode, k)
+				b.st.codeMode = append(b.st.codeMode, k)
 			}
 			break
 		}
@@ -283,7 +295,7 @@ func (b *builder) item(p *jsontree.Value, ts float64) bool {
 		b.add(model.Action{Tool: "web_search", Category: model.CategorySearch, Timestamp: ts,
 			Command: "web search " + strconv.Quote(p.Get("action").Get("query").Text())}, "")
 	case "function_call_output", "custom_tool_call_output":
-		k, ok := b.byCall[p.Get("call_id").Text()]
+		k, ok := b.st.byCall[p.Get("call_id").Text()]
 		if !ok {
 			return true
 		}
@@ -296,14 +308,17 @@ func (b *builder) item(p *jsontree.Value, ts float64) bool {
 			c.IsError = true
 		}
 		b.obs[k] = text
+		b.stale(k)
 		// A Code Mode script's output belongs to each command it ran.
-		for j := len(b.codeMode) - 1; j >= 0 && b.codeMode[j] < k; j-- {
-			i := b.codeMode[j]
+		cm := b.st.codeMode
+		for j := len(cm) - 1; j >= 0 && cm[j] < k; j-- {
+			i := cm[j]
 			if b.calls[i].HasOutput {
 				break // an earlier script's
 			}
 			b.calls[i].Output, b.calls[i].HasOutput = text, true
 			b.obs[i] = text
+			b.stale(i)
 		}
 		if c.Name == "spawn_agent" {
 			// The spawned thread's id is in the call's output.

@@ -22,11 +22,35 @@ const (
 )
 
 // subagents reads the rollouts of the threads this session spawned, and
-// theirs: rollouts in the session's folder and, for the dated layout
-// (sessions/YYYY/MM/DD), the days before and after, whose session_meta
-// names a parent thread (source.subagent.thread_spawn). Each is read once,
-// as the agent of its thread.
-func (b *builder) subagents(path string) {
+// theirs, each once, as the agent of its thread (see eachThread); it
+// returns their paths in the order they were taken.
+func (b *builder) subagents(path string) (order []string) {
+	b.eachThread(path, headThread, func(t thread, parent int32) (int32, bool) {
+		order = append(order, t.path)
+		data, err := inputfile.ReadRegular(t.path)
+		if err != nil {
+			b.threadWarn(t.path, fmt.Sprintf("%s: not read: %v", filepath.Base(t.path), err))
+			return 0, false
+		}
+		ag := b.team.Add(t.id, model.Agent{Type: t.role, Parent: parent, Call: -1})
+		b.read(b.open(t.path, ag), t.path, data)
+		return ag, true
+	})
+	return order
+}
+
+// thread is a sub-agent's rollout: its thread's id, its file, its role,
+// and the thread that spawned it.
+type thread struct{ id, path, role, parent string }
+
+// eachThread hands use the rollouts of the threads this session spawned,
+// and theirs, breadth first: rollouts in the session's folder and, for the
+// dated layout (sessions/YYYY/MM/DD), the days before and after, whose
+// session_meta names a parent thread (source.subagent.thread_spawn); head
+// reads that (nil: not a sub-agent's). use reads a thread's rollout as the
+// agent of its thread and says which, or false when it could not: its
+// threads are not looked for then.
+func (b *builder) eachThread(path string, head func(f string) *thread, use func(t thread, parent int32) (int32, bool)) {
 	if b.root == "" {
 		return
 	}
@@ -40,8 +64,7 @@ func (b *builder) subagents(path string) {
 			}
 		}
 	}
-	type child struct{ id, path, role string }
-	children := map[string][]child{}
+	children := map[string][]thread{}
 	seen := 0
 	self := filepath.Clean(path)
 	for _, d := range dirs {
@@ -51,26 +74,9 @@ func (b *builder) subagents(path string) {
 			if seen++; seen > maxRollouts || filepath.Clean(f) == self {
 				continue
 			}
-			head, err := inputfile.HeadRegular(f, 64<<10)
-			if err != nil {
-				continue
+			if t := head(f); t != nil {
+				children[t.parent] = append(children[t.parent], *t)
 			}
-			line, _, _ := bytes.Cut(head, []byte("\n"))
-			v, err := toolcall.Decode(line)
-			if err != nil || v.Get("type").Text() != "session_meta" {
-				continue
-			}
-			p := v.Get("payload")
-			spawn := p.Path("source", "subagent", "thread_spawn")
-			parent := spawn.Get("parent_thread_id").Text()
-			if parent == "" {
-				continue
-			}
-			role := spawn.Get("agent_role").Text()
-			if role == "" {
-				role = spawn.Get("agent_nickname").Text()
-			}
-			children[parent] = append(children[parent], child{p.Get("id").Text(), f, role})
 		}
 	}
 	threads := map[string]int32{b.root: 0}
@@ -82,20 +88,58 @@ func (b *builder) subagents(path string) {
 				if _, done := threads[c.id]; done || c.id == "" {
 					continue
 				}
-				data, err := inputfile.ReadRegular(c.path)
-				if err != nil {
-					b.run.Warn(fmt.Sprintf("%s: not read: %v", filepath.Base(c.path), err))
-					continue
+				if ag, ok := use(c, threads[parent]); ok {
+					threads[c.id] = ag
+					next = append(next, c.id)
 				}
-				ag := b.team.Add(c.id, model.Agent{Type: c.role, Parent: threads[parent], Call: -1})
-				threads[c.id] = ag
-				if err := b.file(c.path, data, ag); err != nil {
-					b.run.Warn(fmt.Sprintf("%s: not read: %v", filepath.Base(c.path), err))
-				}
-				next = append(next, c.id)
 			}
 		}
 		queue = next
 	}
-	b.agent = 0
+}
+
+// headThread reads the first line of the rollout f: a sub-agent's thread,
+// or nil.
+func headThread(f string) *thread {
+	head, err := inputfile.HeadRegular(f, headBytes)
+	if err != nil {
+		return nil
+	}
+	return threadOf(f, head)
+}
+
+// headBytes is how much of a rollout is read for its session_meta line.
+const headBytes = 64 << 10
+
+// threadOf is the sub-agent's thread the first line of rollout f names,
+// or nil.
+func threadOf(f string, head []byte) *thread {
+	line, _, _ := bytes.Cut(head, []byte("\n"))
+	v, err := toolcall.Decode(line)
+	if err != nil || v.Get("type").Text() != "session_meta" {
+		return nil
+	}
+	p := v.Get("payload")
+	spawn := p.Path("source", "subagent", "thread_spawn")
+	parent := spawn.Get("parent_thread_id").Text()
+	if parent == "" {
+		return nil
+	}
+	role := spawn.Get("agent_role").Text()
+	if role == "" {
+		role = spawn.Get("agent_nickname").Text()
+	}
+	return &thread{id: p.Get("id").Text(), path: f, role: role, parent: parent}
+}
+
+// threadWarn says why a sub-agent's rollout was not read; "" clears it.
+func (b *builder) threadWarn(path, w string) {
+	if b.unread == nil {
+		b.unread = map[string]string{}
+	}
+	if w == "" {
+		delete(b.unread, path)
+	} else {
+		b.unread[path] = w
+	}
 }

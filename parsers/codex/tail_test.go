@@ -1,0 +1,128 @@
+package codex
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/predtest"
+)
+
+// TestTailIsAWholeReading writes rollouts out in random bursts, a lead's
+// and its sub-agents' (a child the same day, a grandchild the next, an
+// unrelated session beside them) interleaved, half lines included, and
+// checks after every burst that the followed reading is exactly the run a
+// whole reading of the files gives then.
+func TestTailIsAWholeReading(t *testing.T) {
+	team := "testdata/sessions"
+	lead := "2026/07/01/rollout-2026-07-01T23-59-00-11111111-1111-4111-8111-111111111111.jsonl"
+	cases := map[string]struct{ dir, lead string }{
+		"a team over two days": {team, lead},
+		"rollout":              {"testdata", "rollout.jsonl"},
+		"legacy":               {"testdata", "legacy.jsonl"},
+		"exec events":          {"testdata", "exec.jsonl"},
+		"real":                 {filepath.Dir(sharedRollout), filepath.Base(sharedRollout)},
+		"siblings, ties":       {"", tiedLead},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			src := map[string][]string{}
+			switch {
+			case c.dir == "":
+				src = tiedTeam()
+			case c.dir == team:
+				filepath.WalkDir(team, func(p string, d os.DirEntry, err error) error {
+					if err == nil && !d.IsDir() {
+						rel, _ := filepath.Rel(team, p)
+						src[rel] = readLines(t, p)
+					}
+					return nil
+				})
+			default:
+				src[c.lead] = readLines(t, filepath.Join(c.dir, c.lead))
+			}
+			for seed := range uint64(4) {
+				dir := t.TempDir()
+				files := map[string][]string{}
+				for rel, ls := range src {
+					files[filepath.Join(dir, rel)] = ls
+				}
+				path := filepath.Join(dir, c.lead)
+				tail := NewTail(path)
+				predtest.Follow(t, rand.New(rand.NewPCG(seed, 11)), files, path, tail.Read, func() ([]model.Run, error) {
+					data, err := os.ReadFile(path)
+					if err != nil {
+						return nil, err
+					}
+					return ParseRuns(path, data)
+				})
+			}
+		})
+	}
+}
+
+func readLines(t *testing.T, path string) []string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Skip(err)
+	}
+	if strings.TrimSpace(string(data)) == "" {
+		t.Skipf("%s: empty", path)
+	}
+	return predtest.Lines(data)
+}
+
+const tiedLead = "2026/07/01/rollout-2026-07-01T12-00-00-aaaaaaaa-0000-4000-8000-000000000000.jsonl"
+
+// tiedTeam is a lead that spawns three sub-agents (one of them spawning
+// another), every record at the same second or with none, model calls
+// counted before a rollout's first call and twice after each: the order
+// a whole reading meets things in decides the agents' numbers, where
+// each count goes, and the order of actions.
+func tiedTeam() map[string][]string {
+	id := func(n int) string { return fmt.Sprintf("aaaaaaaa-0000-4000-8000-%012d", n) }
+	rec := func(k int, typ, payload string) string {
+		ts := `"timestamp": "2026-07-01T12:00:00Z", `
+		if k%4 == 3 {
+			ts = ""
+		}
+		return fmt.Sprintf(`{%s"type": %q, "payload": %s}`+"\n", ts, typ, payload)
+	}
+	rollout := func(n, parent int, spawns []int, calls int) []string {
+		src := `"cli"`
+		if parent >= 0 {
+			src = fmt.Sprintf(`{"subagent": {"thread_spawn": {"parent_thread_id": %q, "agent_role": "r%d"}}}`, id(parent), n)
+		}
+		out := []string{rec(0, "session_meta", fmt.Sprintf(`{"id": %q, "cwd": "/repo", "cli_version": "0.150.0", "source": %s}`, id(n), src))}
+		count := func(k, total int) string {
+			return rec(k, "event_msg", fmt.Sprintf(`{"type": "token_count", "info": {"last_token_usage": {"input_tokens": %d, "output_tokens": 1}, "total_token_usage": {"input_tokens": %d, "output_tokens": %d}}}`, k+1, total, k+1))
+		}
+		out = append(out, count(1, 1))
+		for k := range calls {
+			out = append(out,
+				rec(k, "response_item", fmt.Sprintf(`{"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "agent %d step %d"}]}`, n, k)),
+				rec(k, "response_item", fmt.Sprintf(`{"type": "function_call", "name": "exec_command", "arguments": "{\"cmd\": \"sed -n '%d,%dp' a%d.py\"}", "call_id": "call_%d"}`, k+1, k+3, n, k)),
+				count(k+2, 10*(k+2)), count(k+2, 10*(k+2)),
+				rec(k, "response_item", fmt.Sprintf(`{"type": "function_call_output", "call_id": "call_%d", "output": "Process exited with code 0\nOutput:\nx\n"}`, k)))
+			if k < len(spawns) {
+				out = append(out,
+					rec(k, "response_item", fmt.Sprintf(`{"type": "function_call", "name": "spawn_agent", "arguments": "{}", "call_id": "spawn_%d"}`, k)),
+					rec(k, "response_item", fmt.Sprintf(`{"type": "function_call_output", "call_id": "spawn_%d", "output": "{\"agent_id\": \"%s\"}"}`, k, id(spawns[k]))))
+			}
+		}
+		return append(out, rec(1, "response_item", `{"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "done"}]}`))
+	}
+	name := func(n int) string { return "2026/07/01/rollout-2026-07-01T12-00-00-" + id(n) + ".jsonl" }
+	return map[string][]string{
+		tiedLead: rollout(0, -1, []int{3, 1, 2}, 6),
+		name(1):  rollout(1, 0, []int{4}, 4),
+		name(2):  rollout(2, 0, nil, 3),
+		name(3):  rollout(3, 0, nil, 5),
+		name(4):  rollout(4, 1, nil, 2),
+	}
+}
