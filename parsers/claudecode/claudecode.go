@@ -152,7 +152,7 @@ func (b *builder) file(path string, data []byte, agent int32, from int) error {
 			if b.firstBad == nil {
 				b.firstBad = err
 			}
-			b.run.Warn(fmt.Sprintf("line %d skipped: %v", ln.No, err))
+			b.warn(fmt.Sprintf("line %d skipped: %v", ln.No, err))
 			continue
 		}
 		b.add(v.Object(), ln.No, agent)
@@ -192,12 +192,15 @@ type builder struct {
 
 	// Where each thing was met, for a reading in another order than a
 	// whole one (a followed session: see snapshot).
-	files    []string          // the files read: "" the session, else a sub-agent transcript's name
-	cur      int32             // the file being read
-	line     int32             // the line being read
-	fileActs []int32           // actions read from each file
-	origin   []toolcall.Origin // origin[i]: action i's file and place among that file's actions
-	sight    []toolcall.Origin // sight[k]: the file and line where agent k was first met
+	files    []string // the files read: "" the session, else a sub-agent transcript's name
+	cur      int32    // the file being read
+	line     int32    // the line being read
+	fileActs []int32  // actions read from each file
+	// warns holds each file's warnings (a line that did not decode), put
+	// in a whole reading's order by snapshot.
+	warns  [][]string
+	origin []toolcall.Origin // origin[i]: action i's file and place among that file's actions
+	sight  []toolcall.Origin // sight[k]: the file and line where agent k was first met
 	// applied[i] is action i with what its call did, current while
 	// fresh[i] (see applyCalls).
 	applied []model.Action
@@ -227,6 +230,7 @@ func newBuilder() *builder {
 		team:     toolcall.NewTeam(),
 		launched: map[string]int{},
 		files:    []string{""},
+		warns:    [][]string{nil},
 		fileActs: []int32{0},
 		sight:    []toolcall.Origin{{}},
 	}

@@ -79,7 +79,8 @@ func (b *builder) subagentFiles(path string) {
 	for _, f := range found {
 		data, err := inputfile.ReadRegular(f.path)
 		if err != nil {
-			b.run.Warn(fmt.Sprintf("%s: not read: %v", filepath.Base(f.path), err))
+			b.enter(filepath.Base(f.path))
+			b.warn(fmt.Sprintf("%s: not read: %v", filepath.Base(f.path), err))
 			continue
 		}
 		b.subagentFile(f, b.startSubagent(f), data, 0)
@@ -151,7 +152,7 @@ func (b *builder) startSubagent(f subFile) int32 {
 func (b *builder) subagentFile(f subFile, agent int32, data []byte, from int) {
 	b.enter(filepath.Base(f.path))
 	if err := b.file(f.path, data, agent, from); err != nil {
-		b.run.Warn(fmt.Sprintf("%s: not read: %v", filepath.Base(f.path), err))
+		b.warn(fmt.Sprintf("%s: not read: %v", filepath.Base(f.path), err))
 	}
 }
 
@@ -163,6 +164,7 @@ func (b *builder) enter(key string) {
 	}
 	b.files = append(b.files, key)
 	b.fileActs = append(b.fileActs, 0)
+	b.warns = append(b.warns, nil)
 	b.cur = int32(len(b.files) - 1)
 }
 
@@ -219,4 +221,9 @@ func (b *builder) taken(i int) bool {
 		}
 	}
 	return false
+}
+
+// warn records a warning about the file being read.
+func (b *builder) warn(msg string) {
+	b.warns[b.cur] = append(b.warns[b.cur], msg)
 }

@@ -108,7 +108,8 @@ func (t *Tail) read() (runs []model.Run, again bool, err error) {
 		case err != nil:
 			if w := fmt.Sprintf("%s: not read: %v", key, err); !t.warned[w] {
 				t.warned[w] = true
-				b.run.Warn(w)
+				b.enter(key)
+				b.warn(w)
 			}
 			continue
 		}
@@ -200,6 +201,22 @@ func (b *builder) snapshot() *builder {
 		w.usage[id] = &c
 	}
 	w.run.Unread = maps.Clone(b.run.Unread)
-	w.run.Warnings = slices.Clone(b.run.Warnings)
+	// The warnings in a whole reading's order: the session's lines, what
+	// the sub-agents' folder held, then each transcript's.
+	w.run.Warnings, w.run.MoreWarnings = nil, 0
+	for _, f := range byName[:1] {
+		for _, m := range b.warns[f] {
+			w.run.Warn(m)
+		}
+	}
+	for _, m := range b.run.Warnings {
+		w.run.Warn(m)
+	}
+	w.run.MoreWarnings += b.run.MoreWarnings
+	for _, f := range byName[1:] {
+		for _, m := range b.warns[f] {
+			w.run.Warn(m)
+		}
+	}
 	return &w
 }

@@ -129,9 +129,14 @@ func tied() session {
 		}
 		return out
 	}
-	s.lead = append([]string{rec("lead", -1, "user", `{"content": "find it"}`)}, agent("lead", 6)...)
+	// A line that does not decode, here and there: each file's warnings
+	// come in a whole reading's order.
+	broken := func(ls []string) []string {
+		return append(ls[:3:3], append([]string{`{"type": "assistant", "message": oops}` + "\n"}, ls[3:]...)...)
+	}
+	s.lead = broken(append([]string{rec("lead", -1, "user", `{"content": "find it"}`)}, agent("lead", 6)...))
 	for _, k := range []string{"b", "a", "c"} {
-		s.subs["agent-"+k+".jsonl"] = agent(k, 4)
+		s.subs["agent-"+k+".jsonl"] = broken(agent(k, 4))
 	}
 	return s
 }

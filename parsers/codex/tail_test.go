@@ -81,7 +81,8 @@ const tiedLead = "2026/07/01/rollout-2026-07-01T12-00-00-aaaaaaaa-0000-4000-8000
 
 // tiedTeam is a lead that spawns three sub-agents (one of them spawning
 // another), every record at the same second or with none, model calls
-// counted before a rollout's first call and twice after each: the order
+// counted before a rollout's first call and twice after each, a line in
+// each that does not decode: the order
 // a whole reading meets things in decides the agents' numbers, where
 // each count goes, and the order of actions.
 func tiedTeam() map[string][]string {
@@ -115,6 +116,7 @@ func tiedTeam() map[string][]string {
 					rec(k, "response_item", fmt.Sprintf(`{"type": "function_call_output", "call_id": "spawn_%d", "output": "{\"agent_id\": \"%s\"}"}`, k, id(spawns[k]))))
 			}
 		}
+		out = append(out, `{"type": "response_item", "payload": oops}`+"\n") // does not decode: warned
 		return append(out, rec(1, "response_item", `{"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "done"}]}`))
 	}
 	name := func(n int) string { return "2026/07/01/rollout-2026-07-01T12-00-00-" + id(n) + ".jsonl" }
