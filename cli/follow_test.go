@@ -17,6 +17,7 @@ import (
 	"github.com/trajscope/trajscope/report"
 	"github.com/trajscope/trajscope/runset"
 	"github.com/trajscope/trajscope/source"
+	"github.com/trajscope/trajscope/story"
 	"github.com/trajscope/trajscope/testkit/benchgen"
 	"github.com/trajscope/trajscope/ui"
 )
@@ -341,5 +342,78 @@ func BenchmarkFollowAppendedLine(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// Following a Codex session whose sub-agents write rollouts of their own
+// beside it, one the next day: each is joined as it appears, and the
+// followed run ends as view of the finished files.
+func TestFollowCodexTeam(t *testing.T) {
+	src := "../parsers/codex/testdata/sessions/2026/07"
+	lead := "01/rollout-2026-07-01T23-59-00-11111111-1111-4111-8111-111111111111.jsonl"
+	child := "01/rollout-2026-07-01T23-59-09-22222222-2222-4222-8222-222222222222.jsonl"
+	grand := "02/rollout-2026-07-02T00-00-01-33333333-3333-4333-8333-333333333333.jsonl"
+	dir := filepath.Join(t.TempDir(), "sessions", "2026", "07")
+	for _, d := range []string{"01", "02"} {
+		os.MkdirAll(filepath.Join(dir, d), 0o755)
+	}
+	write := func(rel string, lines []string) {
+		f, err := os.OpenFile(filepath.Join(dir, rel), os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(strings.Join(lines, ""))
+		f.Close()
+	}
+	leadLines, childLines := readLines(t, filepath.Join(src, lead)), readLines(t, filepath.Join(src, child))
+	write(lead, leadLines[:5])
+	path := filepath.Join(dir, lead)
+	set := openSet(t, path)
+	st, _, _ := set.Open(1)
+	m, err := ui.New(st, ui.Options{Live: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	old := followIdle
+	followIdle = time.Hour
+	defer func() { followIdle = old }()
+	msgs := make(chan tea.Msg, 16)
+	stop := followRun(&viewOptions{}, set, 1, path, "codex")(func(msg tea.Msg) { msgs <- msg })
+	defer stop()
+	// waitFor takes readings until the explorer holds n actions of k agents.
+	waitFor := func(what string, n, k int) *ui.LiveMsg {
+		t.Helper()
+		for {
+			select {
+			case msg := <-msgs:
+				m.Update(msg)
+				m.View()
+				lm := msg.(ui.LiveMsg)
+				if lm.St != nil && len(lm.St.A.Run.Actions) == n && max(1, len(lm.St.A.Run.Agents)) == k {
+					return &lm
+				}
+			case <-time.After(time.Minute): // a hang guard, not a speed claim
+				t.Fatalf("%s: no reading of %d actions by %d agents", what, n, k)
+			}
+		}
+	}
+	whole := func() *story.Story {
+		st, _, _ := openSet(t, path).Open(1)
+		return st
+	}
+	write(lead, leadLines[5:])
+	waitFor("the lead's lines", len(whole().A.Run.Actions), 1)
+	write(child, childLines[:len(childLines)-1])
+	waitFor("a sub-agent's rollout", len(whole().A.Run.Actions), 2)
+	write(grand, readLines(t, filepath.Join(src, grand)))
+	write(child, childLines[len(childLines)-1:]) // the next-day folder is not watched: the child's next line brings it
+	want := whole()
+	last := waitFor("its sub-agent's, the next day", len(want.A.Run.Actions), 3)
+	var a, b bytes.Buffer
+	report.WriteRunJSON(&a, last.St)
+	report.WriteRunJSON(&b, want)
+	if a.String() != b.String() {
+		t.Errorf("followed and viewed differ:\n%s\n%s", a.String(), b.String())
 	}
 }
