@@ -140,3 +140,47 @@ func tied() session {
 	}
 	return s
 }
+
+// BenchmarkTailAppendedLine is what reading a long session costs once a
+// line is appended: "appended" follows it (Tail), "whole" reads it and its
+// sub-agents' transcripts again (ParseRuns). A generated session of 10,000
+// calls with 8 sub-agents (30 MB), the lead's last 2,000 lines appended
+// one per reading.
+func BenchmarkTailAppendedLine(b *testing.B) {
+	gen := benchgen.New(benchgen.Options{Actions: 10, GoldFiles: 4, OtherFiles: 20, Lines: 2000})
+	lead, subs := gen.ClaudeSession(10000, 8)
+	lines := predtest.Lines(lead)
+	for _, mode := range []string{"appended", "whole"} {
+		b.Run(mode, func(b *testing.B) {
+			dir := b.TempDir()
+			path := filepath.Join(dir, "bench.jsonl")
+			for id, data := range subs {
+				p := filepath.Join(dir, "bench", "subagents", "agent-"+id+".jsonl")
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				os.WriteFile(p, data, 0o644)
+			}
+			held := len(lines) - 2000
+			os.WriteFile(path, []byte(strings.Join(lines[:held], "")), 0o644)
+			read := NewTail(path).Read
+			if mode == "whole" {
+				read = func() ([]model.Run, error) {
+					data, _ := os.ReadFile(path)
+					return ParseRuns(path, data)
+				}
+			}
+			read()
+			f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+			defer f.Close()
+			b.ReportAllocs()
+			for b.Loop() {
+				if held < len(lines) {
+					f.WriteString(lines[held])
+					held++
+				}
+				if runs, err := read(); err != nil || len(runs[0].Actions) == 0 {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

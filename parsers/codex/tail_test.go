@@ -128,3 +128,53 @@ func tiedTeam() map[string][]string {
 		name(4):  rollout(4, 1, nil, 2),
 	}
 }
+
+// BenchmarkTailAppendedLine is what reading a long rollout costs once a
+// line is appended: "appended" follows it (Tail), "whole" reads it again
+// (ParseRuns). A generated rollout of 10,000 shell calls that each print
+// 60 numbered lines (about 24 MB), the last 2,000 lines appended one per
+// reading.
+func BenchmarkTailAppendedLine(b *testing.B) {
+	var lines []string
+	rec := func(typ, payload string) {
+		lines = append(lines, fmt.Sprintf(`{"timestamp": "2026-07-01T12:00:00Z", "type": %q, "payload": %s}`+"\n", typ, payload))
+	}
+	rec("session_meta", `{"id": "bbbbbbbb-0000-4000-8000-000000000000", "cwd": "/repo", "cli_version": "0.150.0", "source": "cli"}`)
+	var out strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&out, `%6d\tline %d of the file, as the agent saw it`+`\n`, i+1, i+1)
+	}
+	for k := range 10000 {
+		rec("response_item", fmt.Sprintf(`{"type": "function_call", "name": "exec_command", "arguments": "{\"cmd\": \"nl -ba pkg/m%d.py | sed -n '1,60p'\"}", "call_id": "call_%d"}`, k%50, k))
+		rec("event_msg", fmt.Sprintf(`{"type": "token_count", "info": {"last_token_usage": {"input_tokens": 100, "output_tokens": 5}, "total_token_usage": {"input_tokens": %d, "output_tokens": %d}}}`, 100*(k+1), 5*(k+1)))
+		rec("response_item", fmt.Sprintf(`{"type": "function_call_output", "call_id": "call_%d", "output": "Process exited with code 0\nOutput:\n%s"}`, k, out.String()))
+	}
+	for _, mode := range []string{"appended", "whole"} {
+		b.Run(mode, func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "rollout-2026-07-01T12-00-00-bbbbbbbb-0000-4000-8000-000000000000.jsonl")
+			held := len(lines) - 2000
+			os.WriteFile(path, []byte(strings.Join(lines[:held], "")), 0o644)
+			tail := NewTail(path)
+			read := tail.Read
+			if mode == "whole" {
+				read = func() ([]model.Run, error) {
+					data, _ := os.ReadFile(path)
+					return ParseRuns(path, data)
+				}
+			}
+			read()
+			f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+			defer f.Close()
+			b.ReportAllocs()
+			for b.Loop() {
+				if held < len(lines) {
+					f.WriteString(lines[held])
+					held++
+				}
+				if runs, err := read(); err != nil || len(runs[0].Actions) == 0 {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
