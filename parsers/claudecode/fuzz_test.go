@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
 	"github.com/trajscope/trajscope/testkit"
 )
@@ -31,4 +32,10 @@ func FuzzClaudeCode(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// FuzzTail holds the followed reading to the whole one on any input.
+func FuzzTail(f *testing.F) {
+	predtest.FuzzTail(f, "s.jsonl", func(path string) func() ([]model.Run, error) { return NewTail(path).Read },
+		ParseRuns, "testdata/stream.jsonl", "testdata/session.jsonl", "testdata/team/sess-t.jsonl")
 }

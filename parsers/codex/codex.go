@@ -150,6 +150,7 @@ type rolloutFile struct {
 	agent      int32
 	recognised int
 	seen       int   // lines read that were not blank
+	lines      int   // lines read, blank ones too
 	firstBad   error // its first line that did not decode
 	// thought is its text since its last action, for its next one.
 	thought []string
@@ -189,7 +190,8 @@ func (f *rolloutFile) err(path string) error {
 // read reads lines of rollout f (data: whole lines, or all of a file).
 func (b *builder) read(f *rolloutFile, path string, data []byte) error {
 	b.st, b.agent = f, f.agent
-	from := f.seen
+	from := f.lines
+	f.lines += bytes.Count(data, []byte("\n"))
 	for _, ln := range toolcall.Lines(data) {
 		t := bytes.TrimSpace(ln.Text)
 		first := f.seen == 0

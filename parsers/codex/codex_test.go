@@ -241,3 +241,9 @@ func TestCodeModeCommands(t *testing.T) {
 		}
 	}
 }
+
+// FuzzTail holds the followed reading to the whole one on any input.
+func FuzzTail(f *testing.F) {
+	predtest.FuzzTail(f, "rollout-x.jsonl", func(path string) func() ([]model.Run, error) { return NewTail(path).Read },
+		ParseRuns, "testdata/rollout.jsonl", "testdata/legacy.jsonl", "testdata/exec.jsonl")
+}
