@@ -19,17 +19,23 @@ import (
 // A file of many runs may have a few bad ones: Load then returns the good
 // runs and an error naming the bad records, together.
 func Load(path, format string) ([]model.Run, error) {
+	f, err := formatOf(path, format)
+	if err != nil {
+		return nil, err
+	}
+	return f.load(path)
+}
+
+// formatOf is the format of the file at path: format's, or the one
+// detected when format is "".
+func formatOf(path, format string) (*format, error) {
 	if format == "" {
 		var err error
 		if format, err = Detect(path); err != nil {
 			return nil, err
 		}
 	}
-	f, err := named(path, format)
-	if err != nil {
-		return nil, err
-	}
-	return f.load(path)
+	return named(path, format)
 }
 
 // recordRuns turns prediction records into runs; records upstream drops

@@ -19,13 +19,7 @@ type Tail struct {
 
 // NewTail follows the file at path, in format ("" detects it).
 func NewTail(path, format string) (*Tail, error) {
-	if format == "" {
-		var err error
-		if format, err = Detect(path); err != nil {
-			return nil, err
-		}
-	}
-	f, err := named(path, format)
+	f, err := formatOf(path, format)
 	if err != nil {
 		return nil, err
 	}

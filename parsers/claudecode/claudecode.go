@@ -201,10 +201,8 @@ type builder struct {
 	warns  [][]string
 	origin []toolcall.Origin // origin[i]: action i's file and place among that file's actions
 	sight  []toolcall.Origin // sight[k]: the file and line where agent k was first met
-	// applied[i] is action i with what its call did, current while
-	// fresh[i] (see applyCalls).
-	applied []model.Action
-	fresh   []bool
+	// applied holds the actions as their calls made them (applyCalls).
+	applied toolcall.Applied
 	// reorder is set when something met first in one file is met again in
 	// a file a whole reading reads before it (see metAgain).
 	reorder bool
@@ -276,10 +274,8 @@ func (b *builder) record(m *jsontree.Value, line int, agent int32, depth int) {
 		b.seenUUID[uuid] = b.cur
 	}
 	if cwd := m.Get("cwd").Text(); cwd != "" && b.cwd == "" {
-		b.cwd = cwd // every session record and the stream's init carry it
-		for i := range b.fresh {
-			b.stale(i) // paths are made relative to it
-		}
+		b.cwd = cwd          // every session record and the stream's init carry it
+		b.applied.StaleAll() // paths are made relative to it
 	}
 	typ := m.Get("type").Text()
 	switch typ {
@@ -475,40 +471,24 @@ func (b *builder) user(m *jsontree.Value, agent int32) {
 		if b.actions[i].Timestamp == 0 {
 			b.actions[i].Timestamp = toolcall.ParseTime(m.Get("timestamp").Text())
 		}
-		b.stale(i)
+		b.applied.Stale(i)
 	}
 }
 
-// applyCalls gives each action what its call did (toolcall.Apply), and
-// keeps it for the next reading of a followed session: an action is
-// applied again only when its call changed (its result came). Once applied
-// with its result, the structured result is let go: nothing reads it
-// after (were the same result recorded again in a message of several, a
-// whole reading would apply the first one's again; a followed one applies
-// the call without it).
-func (b *builder) applyCalls() {
-	for len(b.applied) < len(b.actions) {
-		b.applied, b.fresh = append(b.applied, model.Action{}), append(b.fresh, false)
-	}
-	for i := range b.actions {
-		if b.fresh[i] {
-			continue
-		}
-		a := b.actions[i]
-		toolcall.Apply(&a, b.calls[i])
-		toolcall.Relative(&a, b.cwd)
-		b.applied[i], b.fresh[i] = a, true
+// applyCalls gives each action what its call did (toolcall.Apply), kept
+// for the next reading of a followed session (toolcall.Applied). Once
+// applied with its result, the structured result is let go: nothing reads
+// it after (were the same result recorded again in a message of several,
+// a whole reading would apply the first one's again; a followed one
+// applies the call without it).
+func (b *builder) applyCalls() []model.Action {
+	return b.applied.Update(b.actions, func(i int, a *model.Action) {
+		toolcall.Apply(a, b.calls[i])
+		toolcall.Relative(a, b.cwd)
 		if b.calls[i].HasOutput {
 			b.calls[i].Meta = nil
 		}
-	}
-}
-
-// stale marks action i's call changed since it was applied.
-func (b *builder) stale(i int) {
-	if i < len(b.fresh) {
-		b.fresh[i] = false
-	}
+	})
 }
 
 // finish makes the run of a snapshot's actions (applied) and agents.

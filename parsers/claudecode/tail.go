@@ -171,12 +171,12 @@ func (b *builder) snapshot() *builder {
 		agentAt[i] = int32(k)
 	}
 
-	b.applyCalls()
+	applied := b.applyCalls()
 	w := *b
-	w.actions, w.calls, w.thoughts = slices.Clone(b.applied), slices.Clone(b.calls), slices.Clone(b.thoughts)
+	w.actions, w.calls, w.thoughts = slices.Clone(applied), slices.Clone(b.calls), slices.Clone(b.thoughts)
 	for i := range b.actions {
 		k := at[i]
-		w.actions[k] = b.applied[i]
+		w.actions[k] = applied[i]
 		w.actions[k].Agent = agentAt[b.actions[i].Agent]
 		w.calls[k] = b.calls[i]
 		w.thoughts[k] = b.thoughts[i]

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
 	"github.com/trajscope/trajscope/testkit/benchgen"
 )
@@ -97,13 +96,7 @@ func followInBursts(t *testing.T, s session, rng *rand.Rand) {
 		}
 	}
 	tail := NewTail(path)
-	predtest.Follow(t, rng, files, path, tail.Read, func() ([]model.Run, error) {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return nil, err
-		}
-		return ParseRuns(path, data)
-	})
+	predtest.Follow(t, rng, files, path, tail.Read, predtest.WholeReading(path, ParseRuns))
 }
 
 // tied is a session whose agents' records share timestamps (or have none),
@@ -159,28 +152,11 @@ func BenchmarkTailAppendedLine(b *testing.B) {
 				os.MkdirAll(filepath.Dir(p), 0o755)
 				os.WriteFile(p, data, 0o644)
 			}
-			held := len(lines) - 2000
-			os.WriteFile(path, []byte(strings.Join(lines[:held], "")), 0o644)
 			read := NewTail(path).Read
 			if mode == "whole" {
-				read = func() ([]model.Run, error) {
-					data, _ := os.ReadFile(path)
-					return ParseRuns(path, data)
-				}
+				read = predtest.WholeReading(path, ParseRuns)
 			}
-			read()
-			f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-			defer f.Close()
-			b.ReportAllocs()
-			for b.Loop() {
-				if held < len(lines) {
-					f.WriteString(lines[held])
-					held++
-				}
-				if runs, err := read(); err != nil || len(runs[0].Actions) == 0 {
-					b.Fatal(err)
-				}
-			}
+			predtest.BenchAppended(b, path, lines, len(lines)-2000, read)
 		})
 	}
 }

@@ -241,10 +241,8 @@ type builder struct {
 	st     *rolloutFile
 	files  []*rolloutFile
 	origin []toolcall.Origin
-	// applied[i] is action i with what its call did, current while
-	// fresh[i] (see applyCalls).
-	applied []model.Action
-	fresh   []bool
+	// applied holds the actions as their calls made them (applyCalls).
+	applied toolcall.Applied
 	// unread says, by path, why a sub-agent's rollout was not read.
 	unread map[string]string
 }
@@ -348,38 +346,23 @@ func (b *builder) count(u model.Usage) {
 func (b *builder) setCwd(cwd string) {
 	if cwd != b.cwd {
 		b.cwd = cwd
-		clear(b.fresh)
-	}
-}
-
-// stale marks action k's call changed since it was applied.
-func (b *builder) stale(k int) {
-	if k < len(b.fresh) {
-		b.fresh[k] = false
+		b.applied.StaleAll()
 	}
 }
 
 // applyCalls reads each call with its output (toolcall.Apply, parsed_cmd,
-// paths made relative), and keeps it for the next reading of a followed
-// session: an action is applied again only when its call changed.
-func (b *builder) applyCalls() {
-	for len(b.applied) < len(b.actions) {
-		b.applied, b.fresh = append(b.applied, model.Action{}), append(b.fresh, false)
-	}
-	for i := range b.actions {
-		if b.fresh[i] {
-			continue
-		}
-		a := b.actions[i]
+// paths made relative), kept for the next reading of a followed session
+// (toolcall.Applied).
+func (b *builder) applyCalls() []model.Action {
+	return b.applied.Update(b.actions, func(i int, a *model.Action) {
 		if c := b.calls[i]; c.Name != "" {
-			toolcall.Apply(&a, c)
+			toolcall.Apply(a, c)
 			if b.parsed[i] != nil {
-				parsedCmd(&a, b.parsed[i])
+				parsedCmd(a, b.parsed[i])
 			}
 		}
-		toolcall.Relative(&a, b.cwd)
-		b.applied[i], b.fresh[i] = a, true
-	}
+		toolcall.Relative(a, b.cwd)
+	})
 }
 
 // finish makes the run of a snapshot: each sub-agent tied to its call, the

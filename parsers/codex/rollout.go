@@ -147,7 +147,7 @@ func (b *builder) turnItem(it *jsontree.Value, ts float64) {
 				b.obs[k] = c.Output
 			}
 			b.parsed[k] = parsed
-			b.stale(k)
+			b.applied.Stale(k)
 			return
 		}
 		k = b.call(id, c, ts)
@@ -308,7 +308,7 @@ func (b *builder) item(p *jsontree.Value, ts float64) bool {
 			c.IsError = true
 		}
 		b.obs[k] = text
-		b.stale(k)
+		b.applied.Stale(k)
 		// A Code Mode script's output belongs to each command it ran.
 		cm := b.st.codeMode
 		for j := len(cm) - 1; j >= 0 && cm[j] < k; j-- {
@@ -318,7 +318,7 @@ func (b *builder) item(p *jsontree.Value, ts float64) bool {
 			}
 			b.calls[i].Output, b.calls[i].HasOutput = text, true
 			b.obs[i] = text
-			b.stale(i)
+			b.applied.Stale(i)
 		}
 		if c.Name == "spawn_agent" {
 			// The spawned thread's id is in the call's output.

@@ -141,7 +141,7 @@ func (t *Tail) head(f string) *thread {
 // whole reading, the order they are in), and the warnings gathered in it.
 // The actions are applied (applyCalls); what finish changes is copied.
 func (b *builder) snapshot(order []string) *builder {
-	b.applyCalls()
+	applied := b.applyCalls()
 	place := map[string]int{b.files[0].path: 0}
 	for i, p := range order {
 		place[p] = i + 1
@@ -171,11 +171,11 @@ func (b *builder) snapshot(order []string) *builder {
 	}
 
 	w := *b
-	w.actions, w.calls, w.parsed = slices.Clone(b.applied), slices.Clone(b.calls), slices.Clone(b.parsed)
+	w.actions, w.calls, w.parsed = slices.Clone(applied), slices.Clone(b.calls), slices.Clone(b.parsed)
 	w.obs, w.thoughts = slices.Clone(b.obs), slices.Clone(b.thoughts)
 	for i := range b.actions {
 		k := at[i]
-		a := b.applied[i]
+		a := applied[i]
 		a.Timestamp, a.Usage, a.Agent = b.actions[i].Timestamp, b.actions[i].Usage, agentAt[b.actions[i].Agent]
 		w.actions[k], w.calls[k], w.parsed[k] = a, b.calls[i], b.parsed[i]
 		w.obs[k], w.thoughts[k] = b.obs[i], b.thoughts[i]

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/predtest"
 )
 
@@ -53,13 +52,7 @@ func TestTailIsAWholeReading(t *testing.T) {
 				}
 				path := filepath.Join(dir, c.lead)
 				tail := NewTail(path)
-				predtest.Follow(t, rand.New(rand.NewPCG(seed, 11)), files, path, tail.Read, func() ([]model.Run, error) {
-					data, err := os.ReadFile(path)
-					if err != nil {
-						return nil, err
-					}
-					return ParseRuns(path, data)
-				})
+				predtest.Follow(t, rand.New(rand.NewPCG(seed, 11)), files, path, tail.Read, predtest.WholeReading(path, ParseRuns))
 			}
 		})
 	}
@@ -152,29 +145,11 @@ func BenchmarkTailAppendedLine(b *testing.B) {
 	for _, mode := range []string{"appended", "whole"} {
 		b.Run(mode, func(b *testing.B) {
 			path := filepath.Join(b.TempDir(), "rollout-2026-07-01T12-00-00-bbbbbbbb-0000-4000-8000-000000000000.jsonl")
-			held := len(lines) - 2000
-			os.WriteFile(path, []byte(strings.Join(lines[:held], "")), 0o644)
-			tail := NewTail(path)
-			read := tail.Read
+			read := NewTail(path).Read
 			if mode == "whole" {
-				read = func() ([]model.Run, error) {
-					data, _ := os.ReadFile(path)
-					return ParseRuns(path, data)
-				}
+				read = predtest.WholeReading(path, ParseRuns)
 			}
-			read()
-			f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-			defer f.Close()
-			b.ReportAllocs()
-			for b.Loop() {
-				if held < len(lines) {
-					f.WriteString(lines[held])
-					held++
-				}
-				if runs, err := read(); err != nil || len(runs[0].Actions) == 0 {
-					b.Fatal(err)
-				}
-			}
+			predtest.BenchAppended(b, path, lines, len(lines)-2000, read)
 		})
 	}
 }

@@ -128,3 +128,40 @@ func FirstDifference(got, want model.Run) string {
 	}
 	return ""
 }
+
+// BenchAppended times read after each line appended to the file at path:
+// lines[:held] are written first, and each round appends the next line (the
+// rounds past the last line read the file as it is).
+func BenchAppended(b *testing.B, path string, lines []string, held int, read func() ([]model.Run, error)) {
+	if err := os.WriteFile(path, []byte(strings.Join(lines[:held], "")), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	read()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		if held < len(lines) {
+			f.WriteString(lines[held])
+			held++
+		}
+		if runs, err := read(); err != nil || len(runs) == 0 || len(runs[0].Actions) == 0 {
+			b.Fatalf("no run: %v", err)
+		}
+	}
+}
+
+// WholeReading is a format's whole reading of the file at path, as a
+// followed one's is called.
+func WholeReading(path string, parse func(string, []byte) ([]model.Run, error)) func() ([]model.Run, error) {
+	return func() ([]model.Run, error) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		return parse(path, data)
+	}
+}

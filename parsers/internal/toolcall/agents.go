@@ -204,3 +204,37 @@ func WholeOrder(origins []Origin, rank []int, counts []int32) (at []int32, start
 	}
 	return at, start
 }
+
+// Applied keeps each action as its call made it (Apply and what a format
+// adds), for a reader whose readings come again (a followed session's):
+// an action is made again only when it was marked stale since.
+type Applied struct {
+	acts  []model.Action
+	fresh []bool
+}
+
+// Update makes every action not made yet or stale since with apply, and
+// returns them all; the slice is the cache's, to be copied by the caller.
+func (c *Applied) Update(actions []model.Action, apply func(i int, a *model.Action)) []model.Action {
+	for len(c.acts) < len(actions) {
+		c.acts, c.fresh = append(c.acts, model.Action{}), append(c.fresh, false)
+	}
+	for i := range actions {
+		if !c.fresh[i] {
+			a := actions[i]
+			apply(i, &a)
+			c.acts[i], c.fresh[i] = a, true
+		}
+	}
+	return c.acts
+}
+
+// Stale marks action i to be made again; StaleAll every action.
+func (c *Applied) Stale(i int) {
+	if i < len(c.fresh) {
+		c.fresh[i] = false
+	}
+}
+
+// StaleAll marks every action to be made again.
+func (c *Applied) StaleAll() { clear(c.fresh) }
