@@ -93,6 +93,13 @@ func (t *Tail) read() (runs []model.Run, again bool, err error) {
 		return nil, false, fmt.Errorf("%s: no Claude Code records yet", t.path)
 	}
 	found, warnings := b.listSubagents(t.path)
+	for key := range t.files {
+		// A transcript read before and not found now (removed, or past a
+		// bound): a whole reading would not have it.
+		if key != "" && !slices.ContainsFunc(found, func(f subFile) bool { return filepath.Base(f.path) == key }) {
+			return nil, true, nil
+		}
+	}
 	for _, w := range warnings {
 		if !t.warned[w] {
 			t.warned[w] = true

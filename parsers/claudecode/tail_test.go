@@ -160,3 +160,51 @@ func BenchmarkTailAppendedLine(b *testing.B) {
 		})
 	}
 }
+
+// A followed session whose files change under it other than by growing
+// (truncated, replaced, a transcript removed) is read again from the
+// start: the reading is still a whole one's.
+func TestTailStartsOver(t *testing.T) {
+	s := sessionAt(t, "testdata/team/sess-t.jsonl")
+	for _, c := range []struct {
+		name   string
+		change func(path, sub string)
+	}{
+		{"session truncated", func(path, _ string) { os.WriteFile(path, []byte(strings.Join(s.lead[:2], "")), 0o644) }},
+		{"session replaced", func(path, _ string) {
+			os.WriteFile(path+".new", []byte(strings.Join(s.lead[:3], "")+s.lead[len(s.lead)-1]), 0o644)
+			os.Rename(path+".new", path)
+		}},
+		{"transcript rewritten", func(_, sub string) {
+			// Its own lines (past the fork's copies) read another file, and
+			// its last line is gone.
+			ls := s.subs["agent-f1.jsonl"]
+			os.WriteFile(sub, []byte(strings.ReplaceAll(strings.Join(ls[:len(ls)-1], ""), "/w/d.py", "/w/z.py")), 0o644)
+		}},
+		{"transcript removed", func(_, sub string) { os.Remove(sub) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "sess-t.jsonl")
+			subDir := filepath.Join(dir, "sess-t", "subagents")
+			os.MkdirAll(subDir, 0o755)
+			os.WriteFile(path, []byte(strings.Join(s.lead, "")), 0o644)
+			for n, ls := range s.subs {
+				os.WriteFile(filepath.Join(subDir, n), []byte(strings.Join(ls, "")), 0o644)
+			}
+			tail := NewTail(path)
+			if _, err := tail.Read(); err != nil {
+				t.Fatal(err)
+			}
+			c.change(path, filepath.Join(subDir, "agent-f1.jsonl"))
+			got, gerr := tail.Read()
+			want, werr := predtest.WholeReading(path, ParseRuns)()
+			if gerr != nil || werr != nil {
+				t.Fatalf("%v / %v", gerr, werr)
+			}
+			if d := predtest.FirstDifference(got[0], want[0]); d != "" {
+				t.Errorf("not read again: %s", d)
+			}
+		})
+	}
+}

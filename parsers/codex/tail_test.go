@@ -153,3 +153,47 @@ func BenchmarkTailAppendedLine(b *testing.B) {
 		})
 	}
 }
+
+// A followed rollout whose files change under it other than by growing
+// (truncated, replaced, a sub-agent's rollout rewritten or removed) is
+// read again from the start: the reading is still a whole one's.
+func TestTailStartsOver(t *testing.T) {
+	src := tiedTeam()
+	child := "2026/07/01/rollout-2026-07-01T12-00-00-aaaaaaaa-0000-4000-8000-000000000001.jsonl"
+	for _, c := range []struct {
+		name   string
+		change func(lead, child string)
+	}{
+		{"rollout truncated", func(lead, _ string) { os.WriteFile(lead, []byte(strings.Join(src[tiedLead][:6], "")), 0o644) }},
+		{"rollout replaced", func(lead, _ string) {
+			os.WriteFile(lead+".new", []byte(strings.Join(src[tiedLead][:9], "")), 0o644)
+			os.Rename(lead+".new", lead)
+		}},
+		{"sub-agent's rewritten", func(_, path string) {
+			os.WriteFile(path, []byte(strings.ReplaceAll(strings.Join(src[child][:8], ""), "a1.py", "b1.py")), 0o644)
+		}},
+		{"sub-agent's removed", func(_, path string) { os.Remove(path) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for rel, ls := range src {
+				os.MkdirAll(filepath.Dir(filepath.Join(dir, rel)), 0o755)
+				os.WriteFile(filepath.Join(dir, rel), []byte(strings.Join(ls, "")), 0o644)
+			}
+			lead := filepath.Join(dir, tiedLead)
+			tail := NewTail(lead)
+			if _, err := tail.Read(); err != nil {
+				t.Fatal(err)
+			}
+			c.change(lead, filepath.Join(dir, child))
+			got, gerr := tail.Read()
+			want, werr := predtest.WholeReading(lead, ParseRuns)()
+			if gerr != nil || werr != nil {
+				t.Fatalf("%v / %v", gerr, werr)
+			}
+			if d := predtest.FirstDifference(got[0], want[0]); d != "" {
+				t.Errorf("not read again: %s", d)
+			}
+		})
+	}
+}

@@ -21,8 +21,10 @@ type File struct {
 }
 
 // Grow reads the whole lines the file at path gained. again is true when
-// the file is not the one read so far (truncated, rewritten or replaced):
-// its reader must start over; nothing is read then.
+// the file is not the one read so far (truncated, replaced, or rewritten
+// so that the last bytes read are not where they were): its reader must
+// start over; nothing is read then. An earlier part rewritten in place to
+// the same length is not seen: agents append, or write a file anew.
 func (f *File) Grow(path string) (data []byte, again bool, err error) {
 	g, err := inputfile.ReadGrowth(path, f.off, f.before)
 	if err != nil {
