@@ -1,6 +1,8 @@
 package scoring
 
 import (
+	"bytes"
+	"slices"
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
@@ -23,7 +25,7 @@ const maxLocateBytes = 256 << 20
 // editedFile is a file as the changes so far left it, with the line it
 // had before them for each of its lines (0 for a line a change wrote).
 type editedFile struct {
-	content string
+	content []byte // changed in place: a run edits a file thousands of times
 	orig    []int32
 }
 
@@ -54,7 +56,7 @@ func (sc scorer) locate(g *model.Gold) (spans []model.GoldSpan, edited []EditedS
 			if !ok {
 				continue
 			}
-			f = &editedFile{content: string(b), orig: make([]int32, lineCount(string(b)))}
+			f = &editedFile{content: slices.Clone(b), orig: make([]int32, lineCount(b))}
 			for i := range f.orig {
 				f.orig[i] = int32(i + 1)
 			}
@@ -85,8 +87,8 @@ func (f *editedFile) apply(c model.Change) (changed []model.Interval, ok bool) {
 	var oldL, newL []string // the affected lines before and after
 	switch c.Kind {
 	case model.ChangeWhole:
-		oldL, newL = splitLines(f.content), splitLines(c.New)
-		f.content = c.New
+		oldL, newL = splitLines(string(f.content)), splitLines(c.New)
+		f.content = []byte(c.New)
 	case model.ChangeInsert:
 		if c.Line < 0 || c.Line > len(f.orig) {
 			return nil, false
@@ -94,32 +96,32 @@ func (f *editedFile) apply(c model.Change) (changed []model.Interval, ok bool) {
 		at, newL = c.Line, splitLines(c.New)
 		off := 0
 		for range c.Line {
-			off += strings.IndexByte(f.content[off:], '\n') + 1
+			off += bytes.IndexByte(f.content[off:], '\n') + 1
 		}
 		ins := c.New
 		if !strings.HasSuffix(ins, "\n") {
 			ins += "\n"
 		}
-		f.content = f.content[:off] + ins + f.content[off:]
+		f.content = slices.Insert(f.content, off, []byte(ins)...)
 	default:
-		i := strings.Index(f.content, c.Old)
+		i := bytes.Index(f.content, []byte(c.Old))
 		if c.Old == "" || i < 0 {
 			return nil, false
 		}
 		end := i + len(c.Old)
-		lineStart := strings.LastIndexByte(f.content[:i], '\n') + 1
+		lineStart := bytes.LastIndexByte(f.content[:i], '\n') + 1
 		lineEnd := end
 		if !strings.HasSuffix(c.Old, "\n") {
-			if n := strings.IndexByte(f.content[end:], '\n'); n >= 0 {
+			if n := bytes.IndexByte(f.content[end:], '\n'); n >= 0 {
 				lineEnd = end + n + 1
 			} else {
 				lineEnd = len(f.content)
 			}
 		}
-		pre, post := f.content[lineStart:i], f.content[end:lineEnd]
-		at = strings.Count(f.content[:lineStart], "\n")
+		pre, post := string(f.content[lineStart:i]), string(f.content[end:lineEnd])
+		at = bytes.Count(f.content[:lineStart], []byte("\n"))
 		oldL, newL = splitLines(pre+c.Old+post), splitLines(pre+c.New+post)
-		f.content = f.content[:i] + c.New + f.content[end:]
+		f.content = slices.Replace(f.content, i, end, []byte(c.New)...)
 	}
 	// The first and last lines the change left as they were are context,
 	// not the change.
@@ -150,10 +152,7 @@ func (f *editedFile) apply(c model.Change) (changed []model.Interval, ok bool) {
 			}
 		}
 	}
-	orig := make([]int32, 0, len(f.orig)-(to-from)+len(newL)-p-s)
-	orig = append(orig, f.orig[:from]...)
-	orig = append(orig, make([]int32, len(newL)-p-s)...)
-	f.orig = append(orig, f.orig[to:]...)
+	f.orig = slices.Replace(f.orig, from, to, make([]int32, len(newL)-p-s)...)
 	return changed, true
 }
 
@@ -165,5 +164,11 @@ func splitLines(s string) []string {
 	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 }
 
-// lineCount is the number of lines of text as an editor counts them.
-func lineCount(s string) int { return len(splitLines(s)) }
+// lineCount is the number of lines of text as an editor counts them (as
+// splitLines cuts them).
+func lineCount(b []byte) int {
+	if len(b) == 0 {
+		return 0
+	}
+	return bytes.Count(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")) + 1
+}
