@@ -64,7 +64,10 @@ func (t *Tail) Read() ([]model.Run, error) {
 	runs, again, err := t.read()
 	if again {
 		t.reset()
-		runs, _, err = t.read()
+		runs, again, err = t.read()
+	}
+	if again && err == nil {
+		return nil, fmt.Errorf("%s: its files changed while they were read", t.path)
 	}
 	return runs, err
 }

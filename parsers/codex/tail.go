@@ -46,10 +46,13 @@ func (t *Tail) Read() ([]model.Run, error) {
 	run, again, err := t.read()
 	if again {
 		t.reset()
-		run, _, err = t.read()
+		run, again, err = t.read()
 	}
-	if err != nil {
+	switch {
+	case err != nil:
 		return nil, err
+	case again:
+		return nil, fmt.Errorf("%s: its files changed while they were read", t.path)
 	}
 	return []model.Run{run}, nil
 }
