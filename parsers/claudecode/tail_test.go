@@ -67,6 +67,12 @@ func TestTailIsAWholeReading(t *testing.T) {
 		"real, progress records": func(t *testing.T) session {
 			return sessionAt(t, "../../../shared/data/formats/claude-code-subagents/entireio-cli__ckpt-78332696ed94-0.full.jsonl")
 		},
+		"real, native": func(t *testing.T) session {
+			return sessionAt(t, "../../../shared/data/formats/claude-code-native/orban-intent-layer__ckpt-401af54bd6a7-1.full.jsonl")
+		},
+		"real, 8 sub-agents": func(t *testing.T) session {
+			return sessionAt(t, "../../../shared/data/formats/claude-code-subagents/entireio-cli__ckpt-5098e5414812-0.full.jsonl")
+		},
 	}
 	for name, get := range cases {
 		t.Run(name, func(t *testing.T) {
