@@ -203,14 +203,7 @@ func TestTailStartsOver(t *testing.T) {
 				t.Fatal(err)
 			}
 			c.change(path, filepath.Join(subDir, "agent-f1.jsonl"))
-			got, gerr := tail.Read()
-			want, werr := predtest.WholeReading(path, ParseRuns)()
-			if gerr != nil || werr != nil {
-				t.Fatalf("%v / %v", gerr, werr)
-			}
-			if d := predtest.FirstDifference(got[0], want[0]); d != "" {
-				t.Errorf("not read again: %s", d)
-			}
+			predtest.SameReading(t, tail.Read, predtest.WholeReading(path, ParseRuns))
 		})
 	}
 }

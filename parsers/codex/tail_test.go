@@ -186,14 +186,7 @@ func TestTailStartsOver(t *testing.T) {
 				t.Fatal(err)
 			}
 			c.change(lead, filepath.Join(dir, child))
-			got, gerr := tail.Read()
-			want, werr := predtest.WholeReading(lead, ParseRuns)()
-			if gerr != nil || werr != nil {
-				t.Fatalf("%v / %v", gerr, werr)
-			}
-			if d := predtest.FirstDifference(got[0], want[0]); d != "" {
-				t.Errorf("not read again: %s", d)
-			}
+			predtest.SameReading(t, tail.Read, predtest.WholeReading(lead, ParseRuns))
 		})
 	}
 }

@@ -165,3 +165,17 @@ func WholeReading(path string, parse func(string, []byte) ([]model.Run, error)) 
 		return parse(path, data)
 	}
 }
+
+// SameReading fails the test unless the followed reading (tail) and the
+// whole one both read the files, to the same run.
+func SameReading(t *testing.T, tail, whole func() ([]model.Run, error)) {
+	t.Helper()
+	got, gerr := tail()
+	want, werr := whole()
+	if gerr != nil || werr != nil {
+		t.Fatalf("followed: %v; whole: %v", gerr, werr)
+	}
+	if d := FirstDifference(got[0], want[0]); d != "" {
+		t.Errorf("the followed reading differs from a whole one: %s", d)
+	}
+}
