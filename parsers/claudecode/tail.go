@@ -96,10 +96,14 @@ func (t *Tail) read() (runs []model.Run, again bool, err error) {
 		return nil, false, fmt.Errorf("%s: no Claude Code records yet", t.path)
 	}
 	found, warnings := b.listSubagents(t.path)
+	listed := make(map[string]bool, len(found))
+	for _, f := range found {
+		listed[filepath.Base(f.path)] = true
+	}
 	for key := range t.files {
 		// A transcript read before and not found now (removed, or past a
 		// bound): a whole reading would not have it.
-		if key != "" && !slices.ContainsFunc(found, func(f subFile) bool { return filepath.Base(f.path) == key }) {
+		if key != "" && !listed[key] {
 			return nil, true, nil
 		}
 	}

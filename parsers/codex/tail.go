@@ -90,6 +90,7 @@ func (t *Tail) read() (run model.Run, again bool, err error) {
 		if f == nil {
 			f = b.open(th.path, b.team.Add(th.id, model.Agent{Type: th.role, Parent: parent, Call: -1}))
 			t.files[th.path] = f
+			b.threadWarn(th.path, "") // read now, whatever stopped it before
 		}
 		b.read(f, th.path, data)
 		return f.agent, true
@@ -102,8 +103,12 @@ func (t *Tail) read() (run model.Run, again bool, err error) {
 
 // allIn reports whether every sub-agent rollout read so far is in order.
 func (t *Tail) allIn(order []string) bool {
+	taken := make(map[string]bool, len(order))
+	for _, p := range order {
+		taken[p] = true
+	}
 	for p := range t.files {
-		if p != t.path && !slices.Contains(order, p) {
+		if p != t.path && !taken[p] {
 			return false
 		}
 	}
