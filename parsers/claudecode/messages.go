@@ -1,0 +1,162 @@
+// The records of a conversation: the model's messages (its tool calls,
+// what it said, what they cost) and the user's (the task, tool results).
+
+package claudecode
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/parsers/internal/jsontree"
+	"github.com/trajscope/trajscope/parsers/internal/task"
+	"github.com/trajscope/trajscope/parsers/internal/toolcall"
+)
+
+// assistant reads one line of a model's message as agent's: its tool calls
+// become actions, its text their thought, its usage counted once.
+func (b *builder) assistant(m *jsontree.Value, line int, agent int32) {
+	msg := m.Get("message").Object()
+	if msg == nil {
+		return
+	}
+	if b.run.Model == "" && agent == 0 {
+		if mod := msg.Get("model").Text(); mod != "" && mod != "<synthetic>" {
+			b.run.Model = mod
+		}
+	}
+	id := msg.Get("id").Text()
+	if id == "" {
+		id = fmt.Sprintf("line:%d:%d", line, len(b.usageOrder))
+	}
+	mu := b.usage[id]
+	if mu == nil {
+		mu = &msgUsage{firstAction: -1, actionsBefore: len(b.actions), before: toolcall.Origin{File: b.cur, N: b.fileActs[b.cur]}}
+		b.usage[id] = mu
+		b.usageOrder = append(b.usageOrder, id)
+	}
+	if u, ok := msg.Lookup("usage"); ok {
+		// Every line of a message repeats its usage; later lines may carry
+		// a more complete count, so keep the largest of each field.
+		nu := toolcall.AnthropicUsage(u)
+		mu.usage.InputTokens = max(mu.usage.InputTokens, nu.InputTokens)
+		mu.usage.OutputTokens = max(mu.usage.OutputTokens, nu.OutputTokens)
+		mu.usage.CacheRead = max(mu.usage.CacheRead, nu.CacheRead)
+		mu.usage.CacheWrite = max(mu.usage.CacheWrite, nu.CacheWrite)
+	}
+	ts := toolcall.ParseTime(m.Get("timestamp").Text())
+	blocks := msg.Get("content").Items()
+	if s, ok := msg.Get("content").AsString(); ok && s != "" {
+		b.thought[id] = joinText(b.thought[id], s)
+	}
+	for _, bl := range blocks {
+		blk := bl.Object()
+		switch blk.Get("type").Text() {
+		case "text":
+			b.thought[id] = joinText(b.thought[id], blk.Get("text").Text())
+		case "thinking":
+			// Recent versions keep only the signature: the text is "".
+			if b.thought[id] == "" {
+				b.thought[id] = blk.Get("thinking").Text()
+			}
+		case "tool_use", "server_tool_use":
+			callID := blk.Get("id").Text()
+			if callID != "" {
+				if i, dup := b.byID[callID]; dup {
+					b.metAgain(b.origin[i].File)
+					continue
+				}
+			}
+			name := blk.Get("name").Text()
+			if !toolcall.Known(name) {
+				b.run.NoteUnread("tool:" + name)
+			}
+			a := model.Action{Index: int32(len(b.actions)), Timestamp: ts, Agent: agent}
+			if mu.firstAction < 0 {
+				mu.firstAction = len(b.actions)
+			}
+			if callID != "" {
+				b.byID[callID] = len(b.actions)
+			}
+			b.actions = append(b.actions, a)
+			b.origin = append(b.origin, toolcall.Origin{File: b.cur, N: b.fileActs[b.cur]})
+			b.fileActs[b.cur]++
+			b.thoughts = append(b.thoughts, b.thought[id])
+			b.calls = append(b.calls, toolcall.Call{Name: name, Input: blk.Get("input").Object()})
+		case "redacted_thinking", "image", "document", "web_search_tool_result", "mcp_tool_use", "mcp_tool_result", "container_upload":
+		default:
+			b.run.NoteUnread("block:" + blk.Get("type").Text())
+		}
+	}
+}
+
+func joinText(a, b string) string {
+	if a == "" {
+		return b
+	}
+	if b == "" {
+		return a
+	}
+	return a + "\n" + b
+}
+
+func (b *builder) user(m *jsontree.Value, agent int32) {
+	msg := m.Get("message").Object()
+	if b.run.Task == "" && agent == 0 && !m.Get("isMeta").True() && !m.Get("isSidechain").True() {
+		// The session's first prompt is its task; Claude Code's own
+		// records (a slash command, a caveat) are not.
+		if text := strings.TrimSpace(promptText(msg.Get("content"))); text != "" &&
+			!strings.HasPrefix(text, "<command-") && !strings.HasPrefix(text, "<local-command") && !strings.HasPrefix(text, "Caveat:") {
+			b.run.Task = task.FromPrompt(text)
+		}
+	}
+	blocks := msg.Get("content").Items()
+	var results []*jsontree.Value
+	for _, bl := range blocks {
+		blk := bl.Object()
+		if blk.Get("type").Text() == "tool_result" {
+			results = append(results, blk)
+		}
+	}
+	// The structured result (toolUseResult in session files,
+	// tool_use_result in stream-json) belongs to the record's only result.
+	meta := m.Get("toolUseResult")
+	if meta.IsNull() {
+		meta = m.Get("tool_use_result")
+	}
+	for _, blk := range results {
+		i, ok := b.byID[blk.Get("tool_use_id").Text()]
+		if !ok {
+			continue
+		}
+		c := &b.calls[i]
+		c.Output = toolcall.Text(blk.Get("content"))
+		c.HasOutput = true
+		c.IsError = blk.Get("is_error").True()
+		if len(results) == 1 {
+			c.Meta = meta.Object()
+			if id := c.Meta.Get("agentId").Text(); id != "" && toolcall.LaunchesAgent(c.Name) {
+				b.launched[id] = i
+			}
+		}
+		if b.actions[i].Timestamp == 0 {
+			b.actions[i].Timestamp = toolcall.ParseTime(m.Get("timestamp").Text())
+		}
+		b.applied.Stale(i)
+	}
+}
+
+// promptText is a user message's own text: the string, or its text blocks
+// (a message of tool results has none).
+func promptText(c *jsontree.Value) string {
+	if c.Is(jsontree.String) {
+		return c.Str
+	}
+	var parts []string
+	for _, bl := range c.Items() {
+		if bl.Get("type").Text() == "text" {
+			parts = append(parts, bl.Get("text").Text())
+		}
+	}
+	return strings.Join(parts, "\n")
+}
