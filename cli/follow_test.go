@@ -44,22 +44,10 @@ func TestFollowSessionInBursts(t *testing.T) {
 	write(strings.Join(lines[:2], ""), os.O_TRUNC)
 
 	set := openSet(t, path)
-	st, _, _ := set.Open(1)
-	m, err := ui.New(st, ui.Options{Live: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m, msgs := followExplorer(t, set, path, "")
 	if state, n := m.Live(); state != "live" || n != 1 || m.Current() != 0 {
 		t.Fatalf("opened: %s, %d actions, at %d", state, n, m.Current())
 	}
-
-	old := followIdle
-	followIdle = time.Hour // the session never goes quiet here
-	defer func() { followIdle = old }()
-	msgs := make(chan tea.Msg, 16)
-	stop := followRun(&viewOptions{}, set, 1, path, "")(func(msg tea.Msg) { msgs <- msg })
-	defer stop()
 	next := func(what string) ui.LiveMsg {
 		t.Helper()
 		select {
@@ -368,19 +356,7 @@ func TestFollowCodexTeam(t *testing.T) {
 	leadLines, childLines := readLines(t, filepath.Join(src, lead)), readLines(t, filepath.Join(src, child))
 	write(lead, leadLines[:5])
 	path := filepath.Join(dir, lead)
-	set := openSet(t, path)
-	st, _, _ := set.Open(1)
-	m, err := ui.New(st, ui.Options{Live: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	old := followIdle
-	followIdle = time.Hour
-	defer func() { followIdle = old }()
-	msgs := make(chan tea.Msg, 16)
-	stop := followRun(&viewOptions{}, set, 1, path, "codex")(func(msg tea.Msg) { msgs <- msg })
-	defer stop()
+	m, msgs := followExplorer(t, openSet(t, path), path, "codex")
 	// waitFor takes readings until the explorer holds n actions of k agents.
 	waitFor := func(what string, n, k int) *ui.LiveMsg {
 		t.Helper()
@@ -416,4 +392,23 @@ func TestFollowCodexTeam(t *testing.T) {
 	if a.String() != b.String() {
 		t.Errorf("followed and viewed differ:\n%s\n%s", a.String(), b.String())
 	}
+}
+
+// followExplorer opens run 1 of set in a live explorer (120x40) and
+// follows the file at path as view --follow does, its readings sent to
+// msgs; the session never goes quiet while the test runs.
+func followExplorer(t *testing.T, set *runset.Set, path, format string) (*ui.Model, <-chan tea.Msg) {
+	t.Helper()
+	st, _, _ := set.Open(1)
+	m, err := ui.New(st, ui.Options{Live: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	old := followIdle
+	followIdle = time.Hour
+	t.Cleanup(func() { followIdle = old })
+	msgs := make(chan tea.Msg, 16)
+	t.Cleanup(followRun(&viewOptions{}, set, 1, path, format)(func(msg tea.Msg) { msgs <- msg }))
+	return m, msgs
 }
