@@ -128,10 +128,8 @@ func ParseRuns(path string, data []byte) ([]model.Run, error) {
 
 func parse(path string, data []byte) (model.Run, error) {
 	b := newBuilder()
-	if err := b.read(b.open(path, 0), path, data); err != nil {
-		return model.Run{}, err
-	}
-	if err := b.files[0].err(path); err != nil {
+	b.read(b.open(path, 0), data)
+	if err := b.files[0].err(); err != nil {
 		return model.Run{}, err
 	}
 	order := b.subagents(path)
@@ -177,19 +175,19 @@ func (b *builder) open(path string, agent int32) *rolloutFile {
 }
 
 // err is a rollout's error when nothing in it was a Codex record.
-func (f *rolloutFile) err(path string) error {
+func (f *rolloutFile) err() error {
 	if f.recognised > 0 {
 		return nil
 	}
 	if f.firstBad != nil {
 		return f.firstBad
 	}
-	return fmt.Errorf("%s: no Codex records (expected rollout lines with \"type\": \"session_meta\"/\"response_item\"/… and a \"payload\", or `codex exec --json` events)", path)
+	return fmt.Errorf("%s: no Codex records (expected rollout lines with \"type\": \"session_meta\"/\"response_item\"/… and a \"payload\", or `codex exec --json` events)", f.path)
 }
 
 // read reads lines of rollout f (data: whole lines, or all of a file).
-func (b *builder) read(f *rolloutFile, path string, data []byte) error {
-	b.st, b.agent = f, f.agent
+func (b *builder) read(f *rolloutFile, data []byte) {
+	b.st = f
 	from := f.lines
 	f.lines += bytes.Count(data, []byte("\n"))
 	for _, ln := range toolcall.Lines(data) {
@@ -204,7 +202,7 @@ func (b *builder) read(f *rolloutFile, path string, data []byte) error {
 		if err != nil {
 			// A half-written last line of a session still running, or one
 			// corrupt record: skipped, named.
-			err = jsontree.At(path, err)
+			err = jsontree.At(f.path, err)
 			if f.firstBad == nil {
 				f.firstBad = err
 			}
@@ -213,7 +211,6 @@ func (b *builder) read(f *rolloutFile, path string, data []byte) error {
 		}
 		b.record(v, first)
 	}
-	return nil
 }
 
 type builder struct {
@@ -229,7 +226,6 @@ type builder struct {
 	// session is the thread id of the rollout being read
 	// (session_meta.payload.id); root the first one's.
 	session, root string
-	agent         int32 // whose records are being read (st.agent)
 	team          *toolcall.Team
 	// spawned maps a spawned thread's id to the action that started it.
 	spawned map[string]int
@@ -283,7 +279,7 @@ func (b *builder) meta(p *jsontree.Value) {
 			b.root = id
 		}
 	}
-	if b.agent != 0 {
+	if b.st.agent != 0 {
 		return
 	}
 	if cwd := p.Get("cwd").Text(); cwd != "" {

@@ -47,7 +47,7 @@ func (b *builder) rollout(typ string, p *jsontree.Value, ts float64) {
 	case "session_meta":
 		b.meta(p)
 	case "turn_context":
-		if m := p.Get("model").Text(); m != "" && b.agent == 0 {
+		if m := p.Get("model").Text(); m != "" && b.st.agent == 0 {
 			b.run.Model = m
 		}
 		if cwd := p.Get("cwd").Text(); cwd != "" && b.cwd == "" {
@@ -110,7 +110,7 @@ func (b *builder) turnItem(it *jsontree.Value, ts float64) {
 	k, known := b.st.byCall[id]
 	switch typ := it.Get("type").Text(); typ {
 	case "UserMessage":
-		if b.run.Task == "" && b.agent == 0 {
+		if b.run.Task == "" && b.st.agent == 0 {
 			var parts []string
 			for _, c := range it.Get("content").Items() {
 				parts = append(parts, c.Get("text").Text())

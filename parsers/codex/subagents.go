@@ -33,7 +33,7 @@ func (b *builder) subagents(path string) (order []string) {
 			return 0, false
 		}
 		ag := b.team.Add(t.id, model.Agent{Type: t.role, Parent: parent, Call: -1})
-		b.read(b.open(t.path, ag), t.path, data)
+		b.read(b.open(t.path, ag), data)
 		return ag, true
 	})
 	return order

@@ -70,8 +70,8 @@ func (t *Tail) read() (run model.Run, again bool, err error) {
 		lead = b.open(t.path, 0)
 		t.files[t.path] = lead
 	}
-	b.read(lead, t.path, data)
-	if err := lead.err(t.path); err != nil {
+	b.read(lead, data)
+	if err := lead.err(); err != nil {
 		return model.Run{}, false, err
 	}
 	var order []string
@@ -92,7 +92,7 @@ func (t *Tail) read() (run model.Run, again bool, err error) {
 			t.files[th.path] = f
 			b.threadWarn(th.path, "") // read now, whatever stopped it before
 		}
-		b.read(f, th.path, data)
+		b.read(f, data)
 		return f.agent, true
 	})
 	if again || !t.allIn(order) {
@@ -158,20 +158,26 @@ func (b *builder) snapshot(order []string) *builder {
 	counts := make([]int32, len(b.files))
 	byRank := slices.Clone(b.files)
 	slices.SortStableFunc(byRank, func(x, y *rolloutFile) int { return place[x.path] - place[y.path] })
-	for i, f := range b.files {
-		rank[i], counts[i] = slices.Index(byRank, f), f.actions
+	for r, f := range byRank {
+		rank[f.index], counts[f.index] = r, f.actions
 	}
 	at, _ := toolcall.WholeOrder(b.origin, rank, counts)
-	agents := []int32{0}
-	for _, f := range byRank {
-		if !slices.Contains(agents, f.agent) {
-			agents = append(agents, f.agent)
-		}
-	}
-	for k := int32(1); int(k) < b.team.Len(); k++ {
-		if !slices.Contains(agents, k) {
+	// The agents in their rollouts' order (the lead's first), then any
+	// other (past toolcall.MaxAgents rollouts share the last agent).
+	agents := make([]int32, 0, b.team.Len())
+	taken := make([]bool, b.team.Len())
+	add := func(k int32) {
+		if !taken[k] {
+			taken[k] = true
 			agents = append(agents, k)
 		}
+	}
+	add(0)
+	for _, f := range byRank {
+		add(f.agent)
+	}
+	for k := range int32(b.team.Len()) {
+		add(k)
 	}
 	agentAt := make([]int32, len(agents))
 	for k, i := range agents {
@@ -210,7 +216,7 @@ func (b *builder) snapshot(order []string) *builder {
 		for _, m := range f.warnings {
 			w.run.Warn(m)
 		}
-		if err := f.err(p); err != nil && i > 0 {
+		if err := f.err(); err != nil && i > 0 {
 			w.run.Warn(fmt.Sprintf("%s: not read: %v", filepath.Base(p), err))
 		}
 	}
