@@ -8,14 +8,18 @@ import (
 
 	"github.com/trajscope/trajscope/compare"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/runset"
 	"github.com/trajscope/trajscope/story"
 	"github.com/trajscope/trajscope/ui"
 )
 
+type compareOptions struct {
+	runFlags
+	noColor, json bool
+}
+
 func newCompareCmd(env *Env) *cobra.Command {
-	var o viewOptions
+	var o compareOptions
 	cmd := &cobra.Command{
 		Use:   "compare A B | compare FILE [--gold G] [--repo DIR | --cache DIR] [--instance ID] [--lens L] [--json]",
 		Short: "Two runs of one task side by side",
@@ -40,32 +44,38 @@ prints the machine form.`,
 	f.StringVar(&o.theme, "theme", "auto", "auto, dark, light or contrast")
 	f.BoolVar(&o.noColor, "no-color", false, "no colour (also when NO_COLOR is set)")
 	f.BoolVar(&o.json, "json", false, "print the comparison as JSON instead of opening the explorer")
+	f.BoolVar(&o.redact, "redact", false, "replace API keys and tokens, e-mail addresses and home-directory user names in what is shown (scores do not change)")
 	return cmd
 }
 
-func runCompare(env *Env, o *viewOptions, paths []string) error {
+func runCompare(env *Env, o *compareOptions, paths []string) error {
 	lens, sem, err := o.check()
 	if err != nil {
 		return err
 	}
 	defer func() { o.facts.close() }() // opened later, by prepare
-	defer o.sayAfter()
 	var stories [2]*story.Story
 	var notes []string
+	var problems []error
 	picks := [2]int{} // positions in the one file, for `compare FILE`
 	if len(paths) == 1 {
 		paths, picks = []string{paths[0], paths[0]}, [2]int{1, 2}
 	}
 	for k, p := range paths {
-		a, done, note, err := openOne(env, o, sem, p, picks[k])
+		set, err := o.open([]string{p})
 		if err != nil {
 			return err
 		}
-		defer done()
-		if err := shown("compare", a.A); err != nil {
+		defer set.Close()
+		defer sayRedaction(env, set)
+		st, note, probs, err := o.openOne(env, sem, set, picks[k])
+		if err != nil {
 			return err
 		}
-		stories[k] = a
+		if err := st.Fits("compare"); err != nil {
+			return err
+		}
+		stories[k], problems = st, append(problems, probs...)
 		if note != "" {
 			notes = append(notes, note)
 		}
@@ -82,65 +92,55 @@ func runCompare(env *Env, o *viewOptions, paths []string) error {
 	}
 	switch {
 	case o.json:
+		sayProblems(env, problems)
 		return c.WriteJSON(env.Stdout)
 	case !isTerminal(env.Stdout):
+		sayProblems(env, problems)
 		return c.WriteText(env.Stdout)
 	}
-	m, err := ui.Compare(c, ui.Options{Theme: o.theme, NoColor: noColor(o), Dark: true, Lens: lens})
+	defer sayProblems(env, problems) // after the explorer, which would hide them
+	m, err := ui.Compare(c, ui.Options{Theme: o.theme, NoColor: noColor(o.noColor), Dark: true, Lens: lens})
 	if err != nil {
 		return usageError{err}
 	}
-	return program(env, o, m)
+	return program(env, o.noColor, m, nil)
 }
 
-// openOne loads and analyses the one run of path (or the --instance task
-// in it), as view opens a run; done releases its repository, note says
-// when the gold has no entry for it.
-// A pick (1 or 2) opens that run of a file of exactly two.
-func openOne(env *Env, o *viewOptions, sem model.Semantics, path string, pick int) (a *story.Story, done func(), note string, err error) {
-	set, err := runset.New([]string{path}, o.inputFormat)
-	if errors.Is(err, parsers.ErrUnknownFormat) {
-		return nil, nil, "", usageError{err}
-	}
-	if err != nil {
-		return nil, nil, "", err
-	}
-	defer func() {
-		if err != nil {
-			set.Close()
-		}
-	}()
+// openOne analyses the one run of set (or the --instance task in it), as
+// view opens a run; note says when the gold has no entry for it. A pick
+// (1 or 2) opens that run of a file of exactly two.
+func (o *compareOptions) openOne(env *Env, sem model.Semantics, set *runset.Set, pick int) (st *story.Story, note string, problems []error, err error) {
+	path := set.Title()
 	pos := 1
 	if pick > 0 {
 		if set.LoadAll(); set.Len() != 2 {
-			return nil, nil, "", usagef("%s holds %d runs: compare FILE takes a file of exactly two runs of one task; give two files (A B)", safe(path), set.Len())
+			return nil, "", nil, usagef("%s holds %d runs: compare FILE takes a file of exactly two runs of one task; give two files (A B)", safe(path), set.Len())
 		}
 		pos = pick
 	} else if o.instance != "" {
 		if pos, _, err = set.Find(o.instance); err != nil {
-			return nil, nil, "", fmt.Errorf("%s: %w", safe(path), err)
+			return nil, "", nil, fmt.Errorf("%s: %w", safe(path), err)
 		}
 	} else if set.LoadAll(); set.Len() != 1 {
-		return nil, nil, "", usagef("%s holds %d runs: pick the task with --instance ID", safe(path), set.Len())
+		return nil, "", nil, usagef("%s holds %d runs: pick the task with --instance ID", safe(path), set.Len())
 	}
-	if err = prepare(env, o, sem, set, true); err != nil {
-		return nil, nil, "", err
+	if problems, err = o.prepare(env, sem, set, true); err != nil {
+		return nil, "", nil, err
 	}
-	a, _, err = set.Open(pos)
+	st, _, err = set.Open(pos)
 	var ge *runset.GoldError
 	if errors.As(err, &ge) {
 		note = fmt.Sprintf("trajscope: %s: %s: %v: its gold marks will be empty", safe(path), safe(o.gold), ge.Err)
 		err = nil
 	}
 	if err != nil {
-		return nil, nil, "", err
+		return nil, "", nil, err
 	}
 	if n := set.IDNote(pos); n != "" {
 		note = "trajscope: " + n
 	}
-	if len(a.A.Run.Actions) == 0 {
-		err = fmt.Errorf("%s: instance %q: the run has no actions to compare", safe(path), safe(a.A.Run.InstanceID))
-		return nil, nil, "", err
+	if len(st.A.Run.Actions) == 0 {
+		return nil, "", nil, fmt.Errorf("%s: instance %q: the run has no actions to compare", safe(path), safe(st.A.Run.InstanceID))
 	}
-	return a, func() { set.Close() }, note, nil
+	return st, note, problems, nil
 }

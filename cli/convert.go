@@ -2,19 +2,16 @@ package cli
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/observed"
 	"github.com/trajscope/trajscope/parsers"
-	"github.com/trajscope/trajscope/parsers/gold"
 	"github.com/trajscope/trajscope/redact"
-	"github.com/trajscope/trajscope/scoring"
-	"github.com/trajscope/trajscope/source"
-	"github.com/trajscope/trajscope/story"
+	"github.com/trajscope/trajscope/runset"
 )
 
 type convertOptions struct {
@@ -80,9 +77,24 @@ func runConvert(o *convertOptions, paths []string) error {
 		return usagef("--gold, --repo and --cache serve --lens observed only")
 	}
 	limitMemory(append(paths, o.gold)...)
+	var red *redact.Redactor
+	if o.redact {
+		// Records are redacted as text (markers hold no JSON syntax, and a
+		// home path keeps its depth, so the records score as before), and
+		// so is what is said of them.
+		red = &redact.Redactor{}
+		ew := red.Writer(o.stderr)
+		defer ew.Close()
+		defer func() { fmt.Fprintf(ew, "trajscope: %s\n", red.Summary()) }()
+		o.stderr = ew
+	}
 	opts := parsers.ConvertOptions{Recursive: o.recursive, Lens: lens}
 	if lens == model.LensObserved {
 		obs, done, err := o.observer()
+		var re *runset.RepoError
+		if errors.As(err, &re) {
+			return usageError{err}
+		}
 		if err != nil {
 			return err
 		}
@@ -98,11 +110,7 @@ func runConvert(o *convertOptions, paths []string) error {
 	if f != nil {
 		w = f
 	}
-	var red *redact.Redactor
-	if o.redact {
-		// Records are redacted as text: markers hold no JSON syntax, and a
-		// home path keeps its depth, so the records score as before.
-		red = &redact.Redactor{}
+	if red != nil {
 		rw := red.JSONWriter(w)
 		defer rw.Close()
 		w = rw
@@ -111,9 +119,6 @@ func runConvert(o *convertOptions, paths []string) error {
 	n, errs := parsers.Convert(paths, opts, bw)
 	if err := bw.Flush(); err != nil {
 		return err
-	}
-	if red != nil {
-		fmt.Fprintf(o.stderr, "trajscope: %s\n", red.Summary())
 	}
 	failed := 0
 	for _, e := range errs {
@@ -135,57 +140,28 @@ func runConvert(o *convertOptions, paths []string) error {
 	return nil
 }
 
-// observer reads each run's observed lens as view does: against its
-// checkout when --repo or --cache names one, else (or when it cannot be
-// opened) against the tree rebuilt from what the run displayed; done
-// releases the checkouts.
+// observer reads each run's observed lens as view does (runset.Observer);
+// done releases the checkouts.
 func (o *convertOptions) observer() (func(*model.Run) (model.Prediction, error), func(), error) {
-	var set *gold.Set
-	if o.gold != "" {
-		var err error
-		if set, err = gold.Load(o.gold); err != nil {
-			return nil, nil, err
-		}
-	}
-	goldOf := func(run *model.Run) *model.Gold {
-		if set == nil {
-			return nil
-		}
-		g, _, err := set.FindRun(run, model.ContextBench, false)
-		if err != nil {
-			return nil
-		}
-		return g
-	}
-	var rf *scoring.RunFiles
 	facts := openFacts(o.repo == "" && o.cache == "", o.stderr)
-	if o.repo != "" || o.cache != "" {
-		co := source.NewCheckouts(source.CheckoutOptions{
-			Cache: o.cache, Repo: o.repo, NoClone: o.noClone, Progress: progressTo(o.stderr), Facts: facts.source(),
-		})
-		rf = &scoring.RunFiles{Checkouts: co, Cache: facts.scoring(), Gold: goldOf}
+	src := runset.Sources{Gold: o.gold, Repo: o.repo, Cache: o.cache, NoClone: o.noClone, Progress: progressTo(o.stderr),
+		Facts: facts.scoring(), Sem: model.ContextBench}
+	opts, err := src.Options()
+	if err != nil {
+		facts.close()
+		return nil, nil, err
 	}
+	ob := runset.NewObserver(opts)
 	observe := func(run *model.Run) (model.Prediction, error) {
-		files, reason := (*scoring.FileCache)(nil), story.NoRepoGiven
-		if rf != nil {
-			var err error
-			if files, err = rf.Files(run); err != nil {
-				// As view does: the run is read against what it displayed.
-				reason = source.CheckoutOptions{Cache: o.cache, Repo: o.repo}.Why(err)
-				fmt.Fprintf(o.stderr, "trajscope: warning: %s: %s: no repository (%s): steps from the lines the run displayed\n",
-					safe(run.Path), safe(run.InstanceID), safe(reason))
-				files = nil
-			}
+		pred, failed := ob.Observed(run)
+		if failed != "" {
+			fmt.Fprintf(o.stderr, "trajscope: warning: %s: %s: no repository (%s): steps from the lines the run displayed\n",
+				safe(run.Path), safe(run.InstanceID), safe(failed))
 		}
-		if files == nil {
-			files = scoring.Rebuilt(run, goldOf(run), model.ContextBench, reason)
-		}
-		return observed.Prediction(run, files), nil
+		return pred, nil
 	}
 	return observe, func() {
-		if rf != nil {
-			rf.Close()
-		}
+		ob.Close()
 		facts.close()
 	}, nil
 }

@@ -10,6 +10,6 @@ import (
 // plain summary otherwise. It is `trajscope view` without a RUN and with
 // the default flags.
 func runDemo(cmd *cobra.Command, env *Env) error {
-	o := viewOptions{lens: "contextbench", theme: "auto", semantics: "contextbench", parseTimeout: symbols.DefaultTimeout}
+	o := viewOptions{runFlags: runFlags{lens: "contextbench", theme: "auto", semantics: "contextbench", parseTimeout: symbols.DefaultTimeout}}
 	return runViewDemo(env, &o)
 }

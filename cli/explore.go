@@ -9,36 +9,17 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
-	"github.com/trajscope/trajscope/demo"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/redact"
 	"github.com/trajscope/trajscope/report"
 	"github.com/trajscope/trajscope/runset"
 	"github.com/trajscope/trajscope/story"
 	"github.com/trajscope/trajscope/ui"
-	"github.com/trajscope/trajscope/ui/runlist"
 )
 
-// explore shows an analysed run: the explorer on a terminal, otherwise the
-// plain (or JSON) summary.
-func explore(env *Env, o *viewOptions, st *story.Story, lens model.Lens, local func(string) string) error {
+// explore shows an analysed run: the explorer on a terminal (fed live
+// readings when following), otherwise the plain (or JSON) summary.
+func explore(env *Env, o *viewOptions, st *story.Story, lens model.Lens, local func(string) string, live liveFeed) error {
 	a := st.A
-	if o.redact {
-		// The run is scored: what it shows is redacted, nothing it was
-		// scored from; the story is told again from the redacted run (it
-		// holds the agents' descriptions).
-		r := &redact.Redactor{}
-		r.Run(a.Run)
-		a.Files.SetShown(r.Shown) // the repository's files the screens show
-		st = story.Tell(a)
-		defer fmt.Fprintf(env.Stderr, "trajscope: %s\n", r.Summary())
-	}
-	if o.export != nil {
-		if len(a.Run.Actions) == 0 {
-			return fmt.Errorf("%s: instance %q: %s", safe(a.Run.Path), safe(a.Run.InstanceID), noActions(a.Run))
-		}
-		return o.export(st, lens)
-	}
 	if len(a.Run.Actions) == 0 && !o.json {
 		// Nothing to step through: the summary says what there is, and
 		// why the run is empty.
@@ -52,81 +33,28 @@ func explore(env *Env, o *viewOptions, st *story.Story, lens model.Lens, local f
 		return report.WriteRunSummary(env.Stdout, st, lens)
 	}
 	m, err := ui.New(st, ui.Options{
-		Theme: o.theme, NoColor: noColor(o), Dark: true, Lens: lens, Step: o.step,
+		Theme: o.theme, NoColor: noColor(o.noColor), Dark: true, Lens: lens, Step: o.step,
 		LocalPath: local, Editor: editor(), Autoplay: o.autoplay, Speed: o.speed, Live: o.follow,
 	})
 	if err != nil {
 		return usageError{err}
 	}
-	return program(env, o, m)
-}
-
-// explorer reports whether a run opened with o is shown in the explorer
-// (not exported, not printed).
-func (o *viewOptions) explorer(env *Env) bool {
-	return o.export == nil && !o.json && isTerminal(env.Stdout)
+	return program(env, o.noColor, m, live)
 }
 
 // browse shows the run list on the terminal.
-func browse(env *Env, o *viewOptions, set *runset.Set, lens model.Lens, title string) error {
-	var runs runlist.Runs = set
-	open := ui.Opener(set.Open)
-	if o.redact {
-		r := &redact.Redactor{}
-		defer func() { fmt.Fprintf(env.Stderr, "trajscope: %s\n", r.Summary()) }()
-		runs, open = redactedList(set, r)
-	}
-	b, err := ui.Browse(runs, open, title, ui.Options{
-		Theme: o.theme, NoColor: noColor(o), Dark: true, Lens: lens, Editor: editor(),
+func browse(env *Env, o *viewOptions, set *runset.Set, lens model.Lens) error {
+	b, err := ui.Browse(set, set.Open, set.Title(), ui.Options{
+		Theme: o.theme, NoColor: noColor(o.noColor), Dark: true, Lens: lens, Editor: editor(),
 	})
 	if err != nil {
 		return usageError{err}
 	}
-	return program(env, o, b)
+	return program(env, o.noColor, b, nil)
 }
 
-// redactedList is the run list and its opener with --redact: the rows as
-// the list shows them, and each run opened, redacted as explore redacts
-// one run.
-func redactedList(set *runset.Set, r *redact.Redactor) (runlist.Runs, ui.Opener) {
-	return redactedRuns{set, r}, func(pos int) (*story.Story, func(string) string, error) {
-		st, local, err := set.Open(pos)
-		if st != nil {
-			r.Run(st.A.Run)
-			st.A.Files.SetShown(r.Shown)
-			st = story.Tell(st.A)
-		}
-		return st, local, err
-	}
-}
-
-// redactedRuns is a run list whose rows and notes are redacted (--redact).
-type redactedRuns struct {
-	*runset.Set
-	r *redact.Redactor
-}
-
-func (x redactedRuns) Rows() []story.Row {
-	rows := x.Set.Rows()
-	for i := range rows {
-		// What the list shows of a run: its id, file, agent, model,
-		// outcome and notes.
-		row, t := &rows[i], x.r.Text
-		row.ID, row.Path, row.Agent, row.Model = t(row.ID), t(row.Path), t(row.Agent), t(row.Model)
-		row.ExitStatus, row.Note, row.NoRepo = t(row.ExitStatus), t(row.Note), t(row.NoRepo)
-	}
-	return rows
-}
-
-func (x redactedRuns) Warnings() []string {
-	ws := x.Set.Warnings()
-	for i := range ws {
-		ws[i] = x.r.Text(ws[i])
-	}
-	return ws
-}
-
-func noColor(o *viewOptions) bool { return o.noColor || envSet("NO_COLOR") }
+// noColor: --no-color, or NO_COLOR set.
+func noColor(flag bool) bool { return flag || envSet("NO_COLOR") }
 
 func editor() string {
 	if e := os.Getenv("VISUAL"); e != "" {
@@ -138,7 +66,7 @@ func editor() string {
 // program runs a model on the terminal. The colour profile is found
 // without starting a process (tmux is asked in the background), so nothing
 // stands between start-up and the first frame.
-func program(env *Env, o *viewOptions, m tea.Model) error {
+func program(env *Env, noColorFlag bool, m tea.Model, live liveFeed) error {
 	opts := []tea.ProgramOption{tea.WithOutput(env.Stdout)}
 	if env.Stdin != nil {
 		opts = append(opts, tea.WithInput(env.Stdin))
@@ -146,7 +74,7 @@ func program(env *Env, o *viewOptions, m tea.Model) error {
 	environ := os.Environ()
 	profile := ui.Profile(environ)
 	var later tea.Cmd
-	if noColor(o) {
+	if noColor(noColorFlag) {
 		// colorprofile only honours NO_COLOR values ParseBool accepts; any
 		// non-empty value must drop colour (no-color.org).
 		profile = colorprofile.ASCII
@@ -163,8 +91,8 @@ func program(env *Env, o *viewOptions, m tea.Model) error {
 	}
 	stop := quitOnHangup(p)
 	defer stop()
-	if o.live != nil {
-		defer o.live(p.Send)()
+	if live != nil {
+		defer live(p.Send)()
 	}
 	_, err := p.Run()
 	return err
@@ -196,33 +124,6 @@ func quitOnHangup(p *tea.Program) (stop func()) {
 func envSet(name string) bool {
 	v, ok := os.LookupEnv(name)
 	return ok && v != ""
-}
-
-func runViewDemo(env *Env, o *viewOptions) error {
-	lens, sem, err := o.check()
-	if err != nil {
-		return err
-	}
-	if o.gold != "" || o.repo != "" || o.cache != "" || o.instance != "" || o.inputFormat != "" {
-		return usagef("--gold, --repo, --cache, --instance and --input-format need a RUN")
-	}
-	t, err := demo.Load(env.Demo)
-	if err != nil {
-		return err
-	}
-	if o.explorer(env) {
-		ui.Prewarm(t.Run)
-	}
-	o.openFacts(env)
-	a := t.Analyze(sem, o.facts.scoring())
-	defer func() {
-		a.Files.Flush() // what it parsed, for the next start
-		o.facts.close()
-	}()
-	if o.step > len(a.Run.Actions) {
-		return usagef("--step %d: the demo has %d actions", o.step, len(a.Run.Actions))
-	}
-	return explore(env, o, story.Tell(a), lens, nil)
 }
 
 // noActions words an empty run: how it ended, when the format says.

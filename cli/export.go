@@ -9,12 +9,15 @@ import (
 	"github.com/trajscope/trajscope/export"
 	"github.com/trajscope/trajscope/export/screen"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/runset"
 	"github.com/trajscope/trajscope/story"
 )
 
 type exportOptions struct {
-	view      viewOptions
+	runFlags
 	out, size string
+	step      int
+	stepSet   bool
 	speed     time.Duration
 }
 
@@ -63,18 +66,17 @@ Without RUN it exports the embedded demo.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.view.stepSet = cmd.Flags().Changed("step")
+			o.stepSet = cmd.Flags().Changed("step")
 			return runExport(env, &o, args)
 		},
 	}
 	cmd.AddCommand(newExportSiteCmd(env))
 	f := cmd.Flags()
-	v := &o.view
-	v.addRunFlags(f, "the instance to export when RUN holds several: its id, or its position N (1-based)")
-	f.BoolVar(&v.redact, "redact", false, "replace API keys and tokens, e-mail addresses and home-directory user names in the file (scores do not change)")
+	o.addRunFlags(f, "the instance to export when RUN holds several: its id, or its position N (1-based)")
+	f.BoolVar(&o.redact, "redact", false, "replace API keys and tokens, e-mail addresses and home-directory user names in the file (scores do not change)")
 	f.StringVarP(&o.out, "out", "o", "", "the file to write: .html, .cast or .svg (required)")
-	f.IntVar(&v.step, "step", 0, "the action to show (.svg), start playing at (.cast) or open at (.html), 1-based")
-	f.StringVar(&v.theme, "theme", "auto", "auto, dark, light or contrast (an .html page in auto follows the browser)")
+	f.IntVar(&o.step, "step", 0, "the action to show (.svg), start playing at (.cast) or open at (.html), 1-based")
+	f.StringVar(&o.theme, "theme", "auto", "auto, dark, light or contrast (an .html page in auto follows the browser)")
 	f.StringVar(&o.size, "size", "120x40", "terminal size of .cast and .svg, WIDTHxHEIGHT in cells")
 	f.Var(speedFlag{&o.speed}, "speed", "autoplay interval of .cast, snapped to the explorer's (3s 2s 1s 500ms 250ms 100ms)")
 	return cmd
@@ -92,26 +94,89 @@ func runExport(env *Env, o *exportOptions, args []string) error {
 	if err != nil {
 		return usagef("--size: %v", err)
 	}
-	out, err := createOut("-o", o.out, env.Stdout, append(args, o.view.gold)...)
+	lens, sem, err := o.check()
+	if err != nil {
+		return err
+	}
+	if o.step < 0 || o.stepSet && o.step == 0 {
+		return usagef("--step must be 1 or more (actions are numbered from 1)")
+	}
+	out, err := createOut("-o", o.out, env.Stdout, append(args, o.gold)...)
 	if err != nil {
 		return err
 	}
 	defer out.Abort()
-	// The run is loaded exactly as view loads it; the explorer step is
-	// replaced by writing the file.
-	o.view.export = func(a *story.Story, lens model.Lens) error {
-		if err := shown("export", a.A); err != nil {
-			return err
-		}
-		note := func(s string) { fmt.Fprintf(env.Stderr, "trajscope: %s\n", s) }
-		opts := export.Options{Width: w, Height: h, Theme: o.view.theme, Lens: lens, Step: o.view.step, Speed: o.speed, Note: note}
-		if err := export.Write(out, kind, a, opts); err != nil {
-			return err
-		}
-		return out.Commit()
+	defer func() { o.facts.close() }()
+	st, set, err := o.openOne(env, sem, args, "export")
+	if set != nil {
+		defer set.Close()
+		defer sayRedaction(env, set)
 	}
+	if err != nil {
+		return err
+	}
+	a := st.A
+	if len(a.Run.Actions) == 0 {
+		return fmt.Errorf("%s: instance %q: %s", safe(a.Run.Path), safe(a.Run.InstanceID), noActions(a.Run))
+	}
+	if o.step > len(a.Run.Actions) {
+		what := "the run"
+		if len(args) == 0 {
+			what = "the demo"
+		}
+		return usagef("--step %d: %s has %d actions", o.step, what, len(a.Run.Actions))
+	}
+	if err := st.Fits("export"); err != nil {
+		return err
+	}
+	note := func(s string) { fmt.Fprintf(env.Stderr, "trajscope: %s\n", s) }
+	opts := export.Options{Width: w, Height: h, Theme: o.theme, Lens: lens, Step: o.step, Speed: o.speed, Note: note}
+	if err := export.Write(out, kind, st, opts); err != nil {
+		return err
+	}
+	return out.Commit()
+}
+
+// openOne opens the one run a command works on: the run of args[0] (the
+// one --instance names when it holds several), or the demo without args.
+// The set is returned to be closed once the command is done, even with an
+// error.
+func (o *runFlags) openOne(env *Env, sem model.Semantics, args []string, cmd string) (*story.Story, *runset.Set, error) {
 	if len(args) == 0 {
-		return runViewDemo(env, &o.view)
+		set, err := o.demo(env, sem)
+		if err != nil {
+			return nil, set, err
+		}
+		st, _, err := set.Open(1)
+		return st, set, err
 	}
-	return runView(env, &o.view, args[:1])
+	set, err := o.open(args)
+	if err != nil {
+		return nil, nil, err
+	}
+	pos, err := o.choose(env, set)
+	if err != nil {
+		return nil, set, err
+	}
+	if pos == 0 {
+		return nil, set, usagef("%s holds several runs: pick the one to %s with --instance ID or --instance N", safe(set.Title()), cmd)
+	}
+	problems, err := o.prepare(env, sem, set, true)
+	if err != nil {
+		return nil, set, err
+	}
+	sayProblems(env, problems)
+	st, _, err := openRun(env, o.gold, set, pos)
+	return st, set, err
+}
+
+// demo opens the embedded demo task's set.
+func (o *runFlags) demo(env *Env, sem model.Semantics) (*runset.Set, error) {
+	if o.gold != "" || o.repo != "" || o.cache != "" || o.instance != "" || o.inputFormat != "" {
+		return nil, usagef("--gold, --repo, --cache, --instance and --input-format need a RUN")
+	}
+	if !o.noCache {
+		o.facts = openFacts(false, env.Stderr)
+	}
+	return runset.Demo(env.Demo, runset.Reading{Redact: o.redact}, sem, o.facts.scoring())
 }

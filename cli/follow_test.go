@@ -12,7 +12,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/trajscope/trajscope/live"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/report"
 	"github.com/trajscope/trajscope/runset"
@@ -158,7 +157,7 @@ func BenchmarkFollowReading(b *testing.B) {
 // openSet opens one run file as view does, without gold or repository.
 func openSet(t testing.TB, path string) *runset.Set {
 	t.Helper()
-	set, err := runset.New([]string{path}, "")
+	set, err := runset.New([]string{path}, runset.Reading{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +199,7 @@ func BenchmarkFollowLatency(b *testing.B) {
 		}
 		m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 		msgs := make(chan tea.Msg, 64)
-		stopFollow := followRun(&viewOptions{}, set, 1, path, "")(func(msg tea.Msg) { msgs <- msg })
+		stopFollow := followed(set, 1)(func(msg tea.Msg) { msgs <- msg })
 		f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 		lastSt := st
 		for _, l := range lines[60:] {
@@ -235,29 +234,6 @@ func BenchmarkFollowLatency(b *testing.B) {
 	sort.Float64s(lat)
 	b.ReportMetric(lat[len(lat)/2], "ms-median")
 	b.ReportMetric(lat[len(lat)*9/10], "ms-p90")
-}
-
-// The events that came while a reading was made are one reading; a
-// truncation among them is what it says.
-func TestLatestEvent(t *testing.T) {
-	for _, c := range []struct {
-		first live.Kind
-		more  []live.Kind
-		want  live.Kind
-	}{
-		{live.Grew, nil, live.Grew},
-		{live.Grew, []live.Kind{live.Grew, live.Truncated, live.Grew}, live.Truncated},
-		{live.Replaced, []live.Kind{live.Grew}, live.Replaced},
-		{live.Grew, []live.Kind{live.Idle}, live.Idle},
-	} {
-		ch := make(chan live.Event, len(c.more))
-		for _, k := range c.more {
-			ch <- live.Event{Kind: k}
-		}
-		if got := latest(live.Event{Kind: c.first}, ch); got.Kind != c.want || len(ch) != 0 {
-			t.Errorf("%v then %v: %v (%d left), want %v", c.first, c.more, got.Kind, len(ch), c.want)
-		}
-	}
 }
 
 // --follow follows one session file, on a terminal; anything else is a
@@ -409,6 +385,6 @@ func followExplorer(t *testing.T, set *runset.Set, path, format string) (*ui.Mod
 	followIdle = time.Hour
 	t.Cleanup(func() { followIdle = old })
 	msgs := make(chan tea.Msg, 16)
-	t.Cleanup(followRun(&viewOptions{}, set, 1, path, format)(func(msg tea.Msg) { msgs <- msg }))
+	t.Cleanup(followed(set, 1)(func(msg tea.Msg) { msgs <- msg }))
 	return m, msgs
 }

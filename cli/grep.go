@@ -7,7 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/trajscope/trajscope/grep"
-	"github.com/trajscope/trajscope/parsers"
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/runset"
 )
 
 // exitCode ends a command with a code and nothing printed: grep's "no
@@ -19,6 +20,7 @@ func (e exitCode) Error() string { return fmt.Sprintf("exit %d", int(e)) }
 func newGrepCmd(env *Env) *cobra.Command {
 	var o grep.Options
 	color := "auto"
+	redact := false
 	cmd := &cobra.Command{
 		Use:   "grep PATTERN RUN...",
 		Short: "Find text in the commands, outputs, thoughts and tasks of many runs",
@@ -52,35 +54,28 @@ file that could not be read is reported and the others still searched).`,
 			if err != nil {
 				return usageError{err}
 			}
+			set, err := runset.New(args[1:], runset.Reading{Redact: redact})
+			if err != nil {
+				return err
+			}
+			defer sayRedaction(env, set)
+			for _, w := range set.Warnings() {
+				fmt.Fprintln(env.Stderr, "trajscope: "+safe(w))
+			}
 			w := bufio.NewWriter(env.Stdout)
 			matched, failed := 0, false
-			for _, arg := range args[1:] {
-				files := []string{arg}
-				if parsers.IsCollection(arg) {
-					var errs []error
-					files, errs = parsers.Walk(arg, true)
-					for _, e := range errs {
-						printError(env.Stderr, "", e)
-					}
+			err = set.Each(func(label string, run *model.Run, err error) error {
+				if err != nil {
+					printError(env.Stderr, "", err)
+					failed = true
+					return nil
 				}
-				for _, f := range files {
-					runs, err := parsers.Load(f, "")
-					if err != nil {
-						printError(env.Stderr, "", err)
-						failed = true
-					}
-					for i := range runs {
-						label := f
-						if len(runs) > 1 {
-							label = fmt.Sprintf("%s#%d", f, i+1)
-						}
-						n, werr := m.Run(w, &runs[i], label)
-						if werr != nil {
-							return werr
-						}
-						matched += n
-					}
-				}
+				n, werr := m.Run(w, run, label)
+				matched += n
+				return werr
+			})
+			if err != nil {
+				return err
 			}
 			if err := w.Flush(); err != nil {
 				return err
@@ -101,5 +96,6 @@ file that could not be read is reported and the others still searched).`,
 	f.BoolVarP(&o.IgnoreCase, "ignore-case", "i", false, "match letters of either case")
 	f.BoolVarP(&o.FilesOnly, "files-with-matches", "l", false, "print each matching run once, as file:instance")
 	f.StringVar(&color, "color", "auto", "colour the output: auto (on a terminal), always or never")
+	f.BoolVar(&redact, "redact", false, "replace API keys and tokens, e-mail addresses and home-directory user names in what is printed (searched as printed)")
 	return cmd
 }

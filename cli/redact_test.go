@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajscope/trajscope/redact"
 	"github.com/trajscope/trajscope/runset"
 	"github.com/trajscope/trajscope/source"
 )
@@ -119,20 +118,18 @@ func TestRedactEverySurface(t *testing.T) {
 	b, _ := json.Marshal(doc)
 	f := write(t, filepath.Join(runs, "ann@example.com__owner__repo-1.traj.json"), string(b))
 
-	set, err := runset.New([]string{runs}, "")
+	set, err := runset.New([]string{runs}, runset.Reading{Redact: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	set.Prepare(runset.Options{Checkouts: source.NewCheckouts(source.CheckoutOptions{Repo: repo}), Why: func(e error) string { return e.Error() }})
-	r := &redact.Redactor{}
-	list, open := redactedList(set, r)
-	for list.Step() {
+	for set.Step() {
 	}
-	st, _, _ := open(1)
-	seen := fmt.Sprint(list.Rows())
+	st, _, _ := set.Open(1)
+	seen := fmt.Sprint(set.Rows())
 	if st != nil {
 		seen += st.A.Run.Actions[0].Command + st.A.Run.Model
-		content, _ := st.A.Files.Shown("pkg/conf.py")
+		content, _ := st.A.Source("pkg/conf.py")
 		seen += string(content)
 	}
 	if st == nil || strings.Contains(seen, key[:12]) || strings.Contains(seen, "ann@example.com") || !strings.Contains(seen, "[REDACTED:key]") {

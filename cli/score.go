@@ -16,6 +16,7 @@ import (
 	"github.com/trajscope/trajscope/parsers/gold"
 	"github.com/trajscope/trajscope/parsers/unified"
 	"github.com/trajscope/trajscope/report"
+	"github.com/trajscope/trajscope/runset"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/scoring/symbols"
 	"github.com/trajscope/trajscope/source"
@@ -173,7 +174,7 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 		stories = make([]*story.Story, len(instances))
 		batch.Analysed = func(i int, a *scoring.Analysis) {
 			if a != nil {
-				stories[i] = story.Tell(a)
+				stories[i] = runset.Tell(a)
 			}
 		}
 	}

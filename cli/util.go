@@ -7,8 +7,6 @@ import (
 
 	"github.com/trajscope/trajscope/internal/atomicfile"
 	"github.com/trajscope/trajscope/internal/termsafe"
-	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/scoring"
 )
 
 // safe neutralises untrusted text for one line of terminal output.
@@ -51,17 +49,4 @@ func createOut(flag, path string, stdout io.Writer, inputs ...string) (*atomicfi
 		return nil, fmt.Errorf("%s: %w", flag, err)
 	}
 	return f, nil
-}
-
-// shown refuses a run export or compare would lay out past the bounds on
-// what they show (model.MaxShownActions, model.MaxShownGoldSpans), naming
-// the file and the bound.
-func shown(cmd string, a *scoring.Analysis) error {
-	if n := len(a.Run.Actions); n > model.MaxShownActions {
-		return fmt.Errorf("%s: a run of %d actions; %s shows runs of at most %d (score and view read up to %d)", safe(a.Run.Path), n, cmd, model.MaxShownActions, model.MaxActions)
-	}
-	if n := a.Gold.Spans; n > model.MaxShownGoldSpans {
-		return fmt.Errorf("%s: %d gold spans and files for %s; %s shows at most %d (score and view read up to %d)", safe(a.Run.Path), n, safe(a.Run.InstanceID), cmd, model.MaxShownGoldSpans, model.MaxGoldSpans)
-	}
-	return nil
 }

@@ -5,57 +5,27 @@ import (
 	"fmt"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/model"
-	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/runset"
 	"github.com/trajscope/trajscope/story"
-	"github.com/trajscope/trajscope/themes"
 	"github.com/trajscope/trajscope/ui"
 )
 
 type viewOptions struct {
-	gold, repo, cache      string
-	instance               string
-	step                   int
-	stepSet                bool // --step was given (0 is then an error, not "unset")
-	lens, theme            string
-	semantics, inputFormat string
-	noColor, json          bool
-	redact                 bool
-	noClone                bool
-	autoplay               bool
-	follow                 bool
-	// baseCommit is the commit a run that records none is read at (watch:
-	// the repository's HEAD when the session started).
-	baseCommit   string
-	speed        time.Duration
-	parseTimeout time.Duration
-	goldWarned   bool
-	noCache      bool
-	// facts is the persistent cache, opened by prepare (or the demo) and
-	// closed by the command when it is done.
-	facts facts
-	// export, when set, receives the run instead of the explorer (cli/export.go).
-	export func(a *story.Story, lens model.Lens) error
-	// afterExplorer holds what is said once the explorer has ended (sayAfter).
-	afterExplorer []func()
-	// live, for --follow, feeds the explorer new readings of the run
-	// until stop is called (follow.go).
-	live func(send func(tea.Msg)) (stop func())
-}
-
-// sayAfter says what was kept for after the explorer: its screen would
-// hide it, and the gold's problems need every row of the gold read, which
-// its first frame should not wait for.
-func (o *viewOptions) sayAfter() {
-	for _, f := range o.afterExplorer {
-		f()
-	}
-	o.afterExplorer = nil
+	runFlags
+	step     int
+	stepSet  bool // --step was given (0 is then an error, not "unset")
+	noColor  bool
+	json     bool
+	autoplay bool
+	follow   bool
+	speed    time.Duration
+	// found says which session watch found, for stderr once the set is
+	// open (redacted as the set's text is).
+	found string
 }
 
 func newViewCmd(env *Env) *cobra.Command {
@@ -101,30 +71,20 @@ embedded demo task.`,
 	return cmd
 }
 
-// check validates the flags shared by view and the demo.
+// check validates view's flags.
 func (o *viewOptions) check() (model.Lens, model.Semantics, error) {
-	lens, err := model.ParseLens(o.lens)
+	lens, sem, err := o.runFlags.check()
 	if err != nil {
-		return 0, 0, usageError{err}
-	}
-	sem, err := model.ParseSemantics(o.semantics)
-	if err != nil {
-		return 0, 0, usageError{err}
-	}
-	if _, err := themes.Get(o.theme, true, false); err != nil {
-		return 0, 0, usageError{err}
-	}
-	if o.repo != "" && o.cache != "" {
-		return 0, 0, usagef("--repo and --cache are alternatives; pass one")
-	}
-	if o.parseTimeout <= 0 {
-		return 0, 0, usagef("--parse-timeout must be positive, e.g. 2s")
+		return 0, 0, err
 	}
 	if o.step < 0 || o.stepSet && o.step == 0 {
 		return 0, 0, usagef("--step must be 1 or more (actions are numbered from 1)")
 	}
 	return lens, sem, nil
 }
+
+// explorer reports whether a run is shown in the explorer (not printed).
+func (o *viewOptions) explorer(env *Env) bool { return !o.json && isTerminal(env.Stdout) }
 
 func runView(env *Env, o *viewOptions, paths []string) error {
 	lens, sem, err := o.check()
@@ -136,54 +96,108 @@ func runView(env *Env, o *viewOptions, paths []string) error {
 			return err
 		}
 	}
-	limitMemory(append(paths, o.gold)...)
-	set, err := runset.New(paths, o.inputFormat)
-	if errors.Is(err, parsers.ErrUnknownFormat) {
-		return usageError{err}
-	}
+	set, err := o.open(paths)
 	if err != nil {
 		return err
 	}
 	defer func() { o.facts.close() }() // opened later, by prepare; after set.Close writes to it
 	defer set.Close()
-	pos, err := chooseRun(env, o, set, paths)
+	if o.found != "" {
+		fmt.Fprintf(env.Stderr, "trajscope: %s\n", safe(set.Text(o.found)))
+	}
+	pos, err := o.choose(env, set)
 	if err != nil {
 		return err
+	}
+	if pos == 0 && o.stepSet {
+		return usagef("--step opens one run at an action: with several runs, pick one with --instance")
 	}
 	if pos != 0 && o.explorer(env) {
 		ui.Prewarm(set.Loaded(pos))
 	}
-	defer o.sayAfter()
-	if err := prepare(env, o, sem, set, pos != 0); err != nil {
+	problems, err := o.prepare(env, sem, set, pos != 0)
+	if err != nil {
 		return err
 	}
-	if pos == 0 {
-		return listRuns(env, o, set, lens, paths)
+	if o.explorer(env) {
+		// Its screen would hide them, and they need every row of the gold
+		// read, which its first frame should not wait for.
+		defer sayProblems(env, problems)
+	} else {
+		sayProblems(env, problems)
 	}
+	defer sayRedaction(env, set)
+	if pos == 0 {
+		return listRuns(env, o, set, lens)
+	}
+	st, local, err := openRun(env, o.gold, set, pos)
+	if err != nil {
+		return err
+	}
+	if o.step > len(st.A.Run.Actions) && len(st.A.Run.Actions) > 0 {
+		return usagef("--step %d: the run has %d actions", o.step, len(st.A.Run.Actions))
+	}
+	var live liveFeed
+	if o.follow {
+		live = followed(set, pos)
+	}
+	return explore(env, o, st, lens, local, live)
+}
+
+// openRun opens run pos of set for one command and says what the user
+// should know of it on stderr: how its gold was matched, files whose parse
+// gave up, a missing repository.
+func openRun(env *Env, goldPath string, set *runset.Set, pos int) (*story.Story, func(string) string, error) {
 	st, local, err := set.Open(pos)
 	var ge *runset.GoldError
 	if errors.As(err, &ge) {
-		return fmt.Errorf("%s: %w", o.gold, ge.Err)
+		return nil, nil, fmt.Errorf("%s: %w", goldPath, ge.Err)
 	}
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	if note := set.IDNote(pos); note != "" {
 		fmt.Fprintf(env.Stderr, "trajscope: %s\n", note)
 	}
-	a := st.A
-	if o.step > len(a.Run.Actions) && len(a.Run.Actions) > 0 {
-		return usagef("--step %d: the run has %d actions", o.step, len(a.Run.Actions))
-	}
-	res := &a.Lenses[model.LensContextBench].Result
+	res := &st.A.Lenses[model.LensContextBench].Result
 	for _, p := range res.ParseGaveUp {
-		fmt.Fprint(env.Stderr, parseGaveUpLine(res.InstanceID, p, o.parseTimeout, res.SymbolNA))
+		fmt.Fprint(env.Stderr, parseGaveUpLine(res.InstanceID, p, set.ParseTimeout(), res.SymbolNA))
 	}
-	if a.Partial != nil {
-		fmt.Fprintf(env.Stderr, "trajscope: %s\n", display.NoRepoBanner(a.Partial.Reason()))
+	if st.RepoMissing != "" {
+		fmt.Fprintf(env.Stderr, "trajscope: %s\n", display.NoRepoBanner(st.RepoMissing))
 	}
-	if o.follow {
-		o.live = followRun(o, set, pos, paths[0], a.Run.Format)
+	return st, local, nil
+}
+
+// sayRedaction says what --redact replaced, once the command is done.
+func sayRedaction(env *Env, set *runset.Set) {
+	if r := set.Redaction(); r != "" {
+		fmt.Fprintf(env.Stderr, "trajscope: %s\n", r)
 	}
-	return explore(env, o, st, lens, local)
+}
+
+// runViewDemo opens the embedded demo task, as view opens a run.
+func runViewDemo(env *Env, o *viewOptions) error {
+	lens, sem, err := o.check()
+	if err != nil {
+		return err
+	}
+	defer func() { o.facts.close() }()
+	set, err := o.demo(env, sem)
+	if err != nil {
+		return err
+	}
+	defer set.Close() // what it parsed, for the next start
+	if o.explorer(env) {
+		ui.Prewarm(set.Loaded(1))
+	}
+	defer sayRedaction(env, set)
+	st, _, err := set.Open(1)
+	if err != nil {
+		return err
+	}
+	if o.step > len(st.A.Run.Actions) {
+		return usagef("--step %d: the demo has %d actions", o.step, len(st.A.Run.Actions))
+	}
+	return explore(env, o, st, lens, nil, nil)
 }

@@ -78,7 +78,7 @@ func runWatch(env *Env, o *viewOptions, dir string, list bool) error {
 			o.baseCommit = source.HeadAt(wt, s.Started)
 		}
 	}
-	fmt.Fprintf(env.Stderr, "trajscope: %s session %s%s\n", s.Agent, safe(s.Path), startedWords(s, o.baseCommit))
+	o.found = fmt.Sprintf("%s session %s%s", s.Agent, s.Path, startedWords(s, o.baseCommit))
 	o.follow = isTerminal(env.Stdout)
 	return runView(env, o, []string{s.Path})
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/trajscope/trajscope/testkit/demotask"
+
 	"github.com/trajscope/trajscope/demo"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
@@ -44,7 +46,7 @@ func demoRun(t *testing.T, keep int) *scoring.Analysis {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := demo.Analyze(m, model.ContextBench)
+	a, err := demotask.Analyze(m, model.ContextBench)
 	if err != nil {
 		t.Fatal(err)
 	}

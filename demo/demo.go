@@ -12,8 +12,6 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/gold"
 	"github.com/trajscope/trajscope/parsers/miniswe"
-	"github.com/trajscope/trajscope/scoring"
-	"github.com/trajscope/trajscope/source"
 )
 
 //go:embed all:task
@@ -31,24 +29,8 @@ func FS() fs.FS {
 // Task is a demo task as read: its run, its gold and its repository.
 type Task struct {
 	Run  *model.Run
-	Gold *model.Gold
+	Gold *gold.Set
 	Repo fs.FS
-}
-
-// Analyze loads a demo task from fsys (FS, or a replacement in tests) and
-// scores it under sem.
-func Analyze(fsys fs.FS, sem model.Semantics) (*scoring.Analysis, error) {
-	t, err := Load(fsys)
-	if err != nil {
-		return nil, err
-	}
-	return t.Analyze(sem, nil), nil
-}
-
-// Analyze scores the task under sem, with the definitions and line facts
-// it can find in cache (nil for none).
-func (t *Task) Analyze(sem model.Semantics, cache model.FactStore) *scoring.Analysis {
-	return scoring.Analyze(t.Run, t.Gold, scoring.NewFileCacheWithStore(source.NewFS(t.Repo), cache), sem)
 }
 
 // Load reads a demo task from fsys.
@@ -77,13 +59,12 @@ func Load(fsys fs.FS) (*Task, error) {
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
-	g, ok := set.Get(run.InstanceID)
-	if !ok {
+	if _, ok := set.Get(run.InstanceID); !ok {
 		return nil, fmt.Errorf("demo: gold.json has no row for %q", run.InstanceID)
 	}
 	repo, err := fs.Sub(fsys, "repo")
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
-	return &Task{Run: run, Gold: g, Repo: repo}, nil
+	return &Task{Run: run, Gold: set, Repo: repo}, nil
 }

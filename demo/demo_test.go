@@ -1,30 +1,38 @@
 package demo
 
 import (
+	"io/fs"
 	"testing"
-
-	"github.com/trajscope/trajscope/model"
 )
 
-// The embedded task loads and scores: the run has its 20 actions, the gold
-// its five files, and every lens reads part of the gold.
+// The embedded task loads: the run has its 20 actions, the gold a row for
+// it naming five files, and the repository holds them. (runset's demo
+// test scores it.)
 func TestEmbeddedTask(t *testing.T) {
-	a, err := Analyze(FS(), model.ContextBench)
+	task, err := Load(FS())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(a.Run.Actions); n != 20 {
+	if n := len(task.Run.Actions); n != 20 {
 		t.Errorf("%d actions, want 20", n)
 	}
-	if n := len(a.Gold.Files); n != 5 {
-		t.Errorf("%d gold files, want 5", n)
+	g, ok := task.Gold.Get(task.Run.InstanceID)
+	if !ok {
+		t.Fatal("no gold row for the run")
 	}
-	for _, l := range model.Lenses {
-		if c := a.Lenses[l].Result.Final.Line.Coverage; c <= 0 || c >= 1 {
-			t.Errorf("%s lens: final line coverage %v, want strictly between 0 and 1", l, c)
+	files := map[string]bool{}
+	for _, c := range g.Init {
+		files[c.File] = true
+	}
+	if len(files) != 5 {
+		t.Errorf("%d gold files, want 5", len(files))
+	}
+	for f := range files {
+		if _, err := fs.Stat(task.Repo, f); err != nil {
+			t.Errorf("gold file %s: %v", f, err)
 		}
 	}
-	if _, err := Analyze(nil, model.ContextBench); err == nil {
+	if _, err := Load(nil); err == nil {
 		t.Error("nil FS: no error")
 	}
 }

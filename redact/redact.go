@@ -14,13 +14,11 @@ import (
 	"io"
 	"math"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 
 	"github.com/trajscope/trajscope/internal/lazyre"
 	"github.com/trajscope/trajscope/internal/termsafe"
-	"github.com/trajscope/trajscope/model"
 )
 
 // The markers.
@@ -48,80 +46,258 @@ var (
 type Redactor struct {
 	mu                  sync.Mutex
 	keys, emails, homes int
+	// names holds the redaction of each short string met (Copy, Name);
+	// originals maps each one that changed back.
+	names     map[string]redacted
+	originals map[string]string
 }
 
 // valueRules find secrets by their context, after the common rules of
 // gitleaks (its default rule set is the reference list): each submatch 1
-// is the secret, replaced with KeyMark; the rest of the match stays.
-var valueRules = []func() *regexp.Regexp{
-	// A PEM private key: every line of its body (lines keep their places).
-	lazyre.New(`-----BEGIN [A-Z ]*PRIVATE KEY-----\r?\n((?:[A-Za-z0-9+/=]{8,}\r?\n)+)-----END`),
+// is the secret, replaced with KeyMark; the rest of the match stays. A
+// rule runs only on a text that holds one of its words (lower-cased where
+// the rule ignores case): most of a run's text holds none, and the
+// expressions cost more than the look.
+var valueRules = []struct {
+	re    func() *regexp.Regexp
+	words []string
+	lower bool
+	// starts: every match begins with one of words, so re (anchored) is
+	// tried only where one does.
+	starts bool
+}{
+	// A PEM private key: every line of its body (lines keep their places,
+	// and a line number a tool printed before each stays).
+	{lazyre.New(`-----BEGIN [A-Z ]*PRIVATE KEY-----\r?\n((?:` + numbered + `[A-Za-z0-9+/=]{8,}\r?\n)+)` + numbered + `-----END`), []string{"PRIVATE KEY-----"}, false, false},
 	// A password in a URL: scheme://user:PASSWORD@host, scheme://:PASSWORD@host.
-	lazyre.New(`[A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@]*:([^\s/@]+)@`),
+	{lazyre.New(`[A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@]*:([^\s/@]+)@`), []string{"://"}, false, false},
 	// An assignment of a secret (.env files, configs, AWS's secret key):
 	// PASSWORD=…, "api_key": "…", aws_secret_access_key = ….
 	// The value holds a digit or a symbol: `password = self.password_hash`
 	// is code, not a secret.
-	lazyre.New(`(?i)(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key)[A-Za-z0-9_]*["']?\s*[:=]\s*["']?([^\s"'&,;()\[\]{}]*[0-9!@#$%^*+/=~\-][^\s"'&,;()\[\]{}]*)`),
+	{lazyre.New(`^(?i)(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key)[A-Za-z0-9_]*["']?\s*[:=]\s*["']?([^\s"'&,;()\[\]{}]*[0-9!@#$%^*+/=~\-][^\s"'&,;()\[\]{}]*)`),
+		[]string{"passw", "pwd", "secret", "token", "api", "access", "private"}, true, true},
 	// A bearer token in a header.
-	lazyre.New(`(?i)\bbearer\s+([A-Za-z0-9._~+/\-]{16,}=*)`),
+	{lazyre.New(`(?i)\bbearer\s+([A-Za-z0-9._~+/\-]{16,}=*)`), []string{"bearer"}, true, false},
 	// A key split at a line end: the next line's run of token characters.
-	lazyre.New(`(?:sk-|gh[pousr]_|github_pat_|glpat-|hf_|xox[abprs]-)[A-Za-z0-9_\-]{16,}\r?\n([A-Za-z0-9_\-]{6,})`),
+	{lazyre.New(`(?:sk-|gh[pousr]_|github_pat_|glpat-|hf_|xox[abprs]-)[A-Za-z0-9_\-]{16,}\r?\n([A-Za-z0-9_\-]{6,})`), []string{"sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "hf_", "xox"}, false, false},
+}
+
+// numbered is the line number a tool prints before each line of a file
+// ("    12\t", "    12→", "12:"), or nothing.
+const numbered = `(?:[ \t]*[0-9]+(?:\t|→|:|\|)[ \t]?)?`
+
+var numberedRe = lazyre.New(`^` + numbered)
+
+// tokenRun is the shortest run of token characters a key is: the least
+// keyRe and the split-key rule match (xoxb- and ten more).
+const tokenRun = 15
+
+// hasTokenRun reports whether s holds a run of at least tokenRun token
+// characters ([A-Za-z0-9_-]): no key is shorter.
+func hasTokenRun(s string) bool {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' {
+			if n++; n >= tokenRun {
+				return true
+			}
+		} else {
+			n = 0
+		}
+	}
+	return false
+}
+
+// keyRuns replaces each run of key characters ([A-Za-z0-9_.-]) of at
+// least tokenRun in s by f of it. Every key keyRe finds lies inside one
+// such run, and a run's ends are word boundaries in s as in the run, so
+// keyRe over the runs finds what it finds over s; the text between them,
+// most of any output, is not matched at all.
+func keyRuns(s string, f func(string) string) string {
+	var b strings.Builder
+	last, start := 0, -1
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) {
+			c := s[i]
+			if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.' {
+				if start < 0 {
+					start = i
+				}
+				continue
+			}
+		}
+		if start >= 0 && i-start >= tokenRun {
+			if out := f(s[start:i]); out != s[start:i] {
+				b.WriteString(s[last:start])
+				b.WriteString(out)
+				last = i
+			}
+		}
+		start = -1
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// lowerASCII is s with its ASCII letters lower-cased (other bytes kept).
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			b := []byte(s)
+			for k := i; k < len(b); k++ {
+				if c := b[k]; c >= 'A' && c <= 'Z' {
+					b[k] = c + 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+// containsAny reports whether s holds one of words.
+func containsAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // Text returns s redacted.
 func (r *Redactor) Text(s string) string {
-	var k, e, h int
-	for _, rule := range valueRules {
-		s = replaceGroup(rule(), s, func(secret string) string {
+	out, k, e, h := r.text(s)
+	r.mu.Lock()
+	r.keys, r.emails, r.homes = r.keys+k, r.emails+e, r.homes+h
+	r.mu.Unlock()
+	return out
+}
+
+// text is s redacted, with the keys, e-mail addresses and home user names
+// it replaced.
+func (r *Redactor) text(s string) (out string, k, e, h int) {
+	tokens := hasTokenRun(s)
+	lower := ""
+	for i, rule := range valueRules {
+		if i == len(valueRules)-1 && !tokens {
+			continue // the split key: a run of token characters
+		}
+		in := s
+		if rule.lower {
+			if lower == "" {
+				lower = lowerASCII(s)
+			}
+			in = lower
+		}
+		if !containsAny(in, rule.words) {
+			continue
+		}
+		var locs [][]int
+		if rule.starts {
+			locs = findAt(rule.re(), s, in, rule.words)
+		} else {
+			locs = rule.re().FindAllStringSubmatchIndex(s, -1)
+		}
+		s = replaceGroup(locs, s, func(secret string) string {
 			if strings.Contains(secret, KeyMark) {
 				return secret
 			}
 			k++
-			// Lines keep their places: each line of a secret is a marker.
+			// Lines keep their places: each line of a secret is a marker,
+			// after the line number a tool printed before it.
 			lines := strings.Split(secret, "\n")
 			for i, l := range lines {
 				if strings.TrimSpace(l) != "" {
-					lines[i] = KeyMark + l[len(strings.TrimRight(l, "\r")):]
+					num := numberedRe().FindString(l)
+					lines[i] = num + KeyMark + l[len(strings.TrimRight(l, "\r")):]
 				}
 			}
 			return strings.Join(lines, "\n")
 		})
+		lower = ""
 	}
-	s = keyRe().ReplaceAllStringFunc(s, func(m string) string {
-		// A long run of token characters may begin with a dash or an
-		// underscore before a key ("-sk-…" on a removed patch line).
-		core := strings.TrimLeft(m, "-_")
-		if !isKey(core) {
-			return m
-		}
-		k++
-		return m[:len(m)-len(core)] + KeyMark
-	})
-	s = emailRe().ReplaceAllStringFunc(s, func(m string) string {
-		if strings.HasPrefix(m, "git@") || strings.HasSuffix(m, ".git") {
-			return m // an ssh remote, not a person
-		}
-		e++
-		return EmailMark
-	})
-	s = homeRe().ReplaceAllStringFunc(s, func(m string) string {
-		sub := homeRe().FindStringSubmatch(m)
-		if sub[2] == UserMark[1:len(UserMark)-1] {
-			return m
-		}
-		h++
-		return sub[1] + UserMark
-	})
-	r.mu.Lock()
-	r.keys, r.emails, r.homes = r.keys+k, r.emails+e, r.homes+h
-	r.mu.Unlock()
-	return s
+	if tokens {
+		s = keyRuns(s, func(run string) string {
+			if len(run) < 32 && !containsAny(run, keyPrefixes) {
+				return run // no prefix, and too short to judge by entropy
+			}
+			return keyRe().ReplaceAllStringFunc(run, func(m string) string {
+				// A long run of token characters may begin with a dash or
+				// an underscore before a key ("-sk-…" on a removed patch
+				// line).
+				core := strings.TrimLeft(m, "-_")
+				if !isKey(core) {
+					return m
+				}
+				k++
+				return m[:len(m)-len(core)] + KeyMark
+			})
+		})
+	}
+	if strings.Contains(s, "@") {
+		s = emailRe().ReplaceAllStringFunc(s, func(m string) string {
+			if strings.HasPrefix(m, "git@") || strings.HasSuffix(m, ".git") {
+				return m // an ssh remote, not a person
+			}
+			e++
+			return EmailMark
+		})
+	}
+	if strings.Contains(s, "/home/") || strings.Contains(s, "/Users/") || strings.Contains(s, "Users\\") {
+		s = homeRe().ReplaceAllStringFunc(s, func(m string) string {
+			sub := homeRe().FindStringSubmatch(m)
+			if sub[2] == UserMark[1:len(UserMark)-1] {
+				return m
+			}
+			h++
+			return sub[1] + UserMark
+		})
+	}
+	return s, k, e, h
 }
 
-// replaceGroup replaces submatch 1 of each match of re in s by f of it.
-func replaceGroup(re *regexp.Regexp, s string, f func(string) string) string {
-	locs := re.FindAllStringSubmatchIndex(s, -1)
+// findAt is FindAllStringSubmatchIndex of an anchored re whose every
+// match begins with one of words: re is tried where in (s, or s
+// lower-cased in place) holds one, left to right, each match past the
+// last, as the unanchored expression would find them.
+func findAt(re *regexp.Regexp, s, in string, words []string) [][]int {
+	var out [][]int
+	for pos := 0; pos < len(s); {
+		next := -1
+		for _, w := range words {
+			if i := strings.Index(in[pos:], w); i >= 0 && (next < 0 || i < next) {
+				next = i
+			}
+		}
+		if next < 0 {
+			break
+		}
+		p := pos + next
+		loc := re.FindStringSubmatchIndex(s[p:])
+		if loc == nil {
+			pos = p + 1
+			continue
+		}
+		for k := range loc {
+			if loc[k] >= 0 {
+				loc[k] += p
+			}
+		}
+		out = append(out, loc)
+		pos = max(loc[1], p+1)
+	}
+	return out
+}
+
+// replaceGroup replaces submatch 1 of each match (locs, as
+// FindAllStringSubmatchIndex gives them) in s by f of it.
+func replaceGroup(locs [][]int, s string, f func(string) string) string {
 	if locs == nil {
 		return s
 	}
@@ -139,11 +315,14 @@ func replaceGroup(re *regexp.Regexp, s string, f func(string) string) string {
 	return b.String()
 }
 
+// keyPrefixes are the issuers' prefixes keyRe knows.
+var keyPrefixes = []string{"sk-", "gho_", "ghp_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "hf_", "AKIA", "ASIA", "ABIA", "ACCA", "A3T", "xox", "sk_live_", "rk_live_", "AIza", "npm_", "pypi-", "eyJ"}
+
 // isKey judges a match of keyRe: a known prefix is a key; any other long
 // string is one when it mixes letters and digits and is random enough
 // (hex digests, at most 4 bits a character, and words are not).
 func isKey(m string) bool {
-	for _, p := range []string{"sk-", "gho_", "ghp_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "hf_", "AKIA", "ASIA", "ABIA", "ACCA", "A3T", "xox", "sk_live_", "rk_live_", "AIza", "npm_", "pypi-", "eyJ"} {
+	for _, p := range keyPrefixes {
 		if strings.HasPrefix(m, p) {
 			return true
 		}
@@ -195,61 +374,9 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// Run redacts what a run shows: its path, task, patches, commands, edits,
-// thoughts and outputs. It is for a run already scored: paths the scores
-// were read from are left alone (a home path's user name is replaced in
-// place, which keeps every path the same depth).
-func (r *Redactor) Run(run *model.Run) {
-	run.Path = r.Text(run.Path)
-	// Ids come from file names and models from configurations: either may
-	// hold an e-mail address or a token. The run is scored by now.
-	run.InstanceID, run.RecordedID = r.Text(run.InstanceID), r.Text(run.RecordedID)
-	run.Agent, run.Model, run.ExitStatus = r.Text(run.Agent), r.Text(run.Model), r.Text(run.ExitStatus)
-	for k := range run.Agents {
-		ag := &run.Agents[k]
-		ag.ID, ag.Type, ag.Description = r.Text(ag.ID), r.Text(ag.Type), r.Text(ag.Description)
-	}
-	// What the run shares with a reader's cache (a followed session's
-	// actions are kept between readings) is copied before it is changed.
-	run.Warnings = slices.Clone(run.Warnings)
-	run.Agents = slices.Clone(run.Agents)
-	for k := range run.Warnings {
-		run.Warnings[k] = r.Text(run.Warnings[k])
-	}
-	run.Task = r.Text(run.Task)
-	run.RecordedPatch = r.Text(run.RecordedPatch)
-	run.Prediction.ModelPatch = r.Text(run.Prediction.ModelPatch)
-	for i := range run.Actions {
-		a := &run.Actions[i]
-		a.Command = r.Text(a.Command)
-		a.Failure = r.Text(a.Failure)
-		a.Changes, a.Reads = slices.Clone(a.Changes), slices.Clone(a.Reads)
-		for k := range a.Changes {
-			c := &a.Changes[k]
-			c.File, c.Old, c.New = r.Text(c.File), r.Text(c.Old), r.Text(c.New)
-		}
-		for k := range a.Reads {
-			a.Reads[k].File = r.Text(a.Reads[k].File)
-		}
-	}
-	run.Observations = r.texts(run.Observations, len(run.Actions))
-	run.Thoughts = r.texts(run.Thoughts, len(run.Actions))
-}
-
-// Shown is Text for a file's content as the screens show it (FileCache
-// SetShown): lines stay where they are.
+// Shown is Text for a file's content as the screens show it
+// (scoring.Analysis.ShowAs): lines stay where they are.
 func (r *Redactor) Shown(b []byte) []byte { return []byte(r.Text(string(b))) }
-
-func (r *Redactor) texts(t model.Texts, n int) model.Texts {
-	if t == nil {
-		return nil
-	}
-	out := make(model.TextList, n)
-	for i := range out {
-		out[i] = r.Text(t.Text(i))
-	}
-	return out
-}
 
 // Writer redacts what is written to w, line by line (a line is never cut
 // in the middle of a secret); Close writes the last line.

@@ -38,6 +38,12 @@ func TestText(t *testing.T) {
 		{"stripe sk_live_4eC39HqLyjWDarjtT1zdp7dc ok", "stripe " + KeyMark + " ok"},
 		{"maps AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY ok", "maps " + KeyMark + " ok"},
 		{"jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "jwt " + KeyMark},
+		// A private key in numbered output (cat -n, a Read tool): each
+		// line of its body, its line number kept.
+		{"     1\t-----BEGIN RSA PRIVATE KEY-----\n     2\tMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo\n     3\t4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onL\n     4\t-----END RSA PRIVATE KEY-----",
+			"     1\t-----BEGIN RSA PRIVATE KEY-----\n     2\t" + KeyMark + "\n     3\t" + KeyMark + "\n     4\t-----END RSA PRIVATE KEY-----"},
+		{"    10→-----BEGIN OPENSSH PRIVATE KEY-----\n    11→b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAE\n    12→bm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZWQy\n    13→-----END OPENSSH PRIVATE KEY-----",
+			"    10→-----BEGIN OPENSSH PRIVATE KEY-----\n    11→" + KeyMark + "\n    12→" + KeyMark + "\n    13→-----END OPENSSH PRIVATE KEY-----"},
 		// Left alone.
 		{"password = self.password_hash", "password = self.password_hash"},
 		{"commit 3b18e512dba79e4c8300dd08aeb37f8e728b8dad", "commit 3b18e512dba79e4c8300dd08aeb37f8e728b8dad"},
@@ -60,14 +66,14 @@ func TestText(t *testing.T) {
 	}
 }
 
-// A run's shown text is redacted, its texts read back redacted; a writer
+// A run's text is redacted, its texts read back redacted; a writer
 // redacts whole lines, however the writes cut them.
-func TestRunAndWriter(t *testing.T) {
+func TestCopyRunAndWriter(t *testing.T) {
 	run := &model.Run{Path: "/home/alex/runs/a.traj.json", Task: "mail me at a@b.io",
 		Actions:      []model.Action{{Command: "echo sk-proj-AbCdEf1234567890abcdefGHIJ"}},
 		Observations: model.TextList{"/Users/alex/x"}, Thoughts: model.TextList{"ok"}}
 	var r Redactor
-	r.Run(run)
+	run = r.Copy(run).(*model.Run)
 	if run.Path != "/home/[user]/runs/a.traj.json" || run.Task != "mail me at "+EmailMark || run.Actions[0].Command != "echo "+KeyMark || run.Observation(0) != "/Users/[user]/x" || run.Thought(0) != "ok" {
 		t.Errorf("%+v %q", run, run.Observation(0))
 	}
@@ -85,13 +91,13 @@ func TestRunAndWriter(t *testing.T) {
 // Redacting a run changes the run, not what it shares with others: a
 // followed session's reader keeps its actions' reads, changes and warnings
 // for the next reading.
-func TestRunLeavesSharedDataAlone(t *testing.T) {
+func TestCopyLeavesSharedDataAlone(t *testing.T) {
 	reads := []model.ObservedRead{{File: "/home/alex/a.py", Start: 1, End: 2}}
 	changes := []model.Change{{File: "/home/alex/a.py", Old: "x", New: "y"}}
 	warnings := []string{"/home/alex/a.py: line 3 skipped"}
 	run := &model.Run{Actions: []model.Action{{Reads: reads, Changes: changes}}, Warnings: warnings}
 	var r Redactor
-	r.Run(run)
+	run = r.Copy(run).(*model.Run)
 	if run.Actions[0].Reads[0].File != "/home/[user]/a.py" || run.Actions[0].Changes[0].File != "/home/[user]/a.py" || run.Warnings[0] != "/home/[user]/a.py: line 3 skipped" {
 		t.Errorf("not redacted: %+v %v", run.Actions[0], run.Warnings)
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajscope/trajscope/testkit/demotask"
+
 	"github.com/trajscope/trajscope/demo"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/story"
@@ -14,7 +16,7 @@ import (
 // The extras are what encoding/json makes of them with no terminal control
 // written raw, and extras that do not encode (a NaN) are left out.
 func TestExtrasJSON(t *testing.T) {
-	a, err := demo.Analyze(demo.FS(), model.ContextBench)
+	a, err := demotask.Analyze(demo.FS(), model.ContextBench)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -280,7 +280,7 @@ func WriteRunJSON(w io.Writer, st *story.Story) error {
 		}
 	}
 	if a.Partial != nil {
-		doc.field("repository_missing", a.Partial.Reason())
+		doc.field("repository_missing", st.RepoMissing)
 		var nc []string
 		for _, g := range model.Granularities {
 			if a.UncomputableAt(g) != "" {

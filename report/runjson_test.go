@@ -6,6 +6,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/trajscope/trajscope/testkit/demotask"
+
 	"github.com/trajscope/trajscope/demo"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
@@ -18,7 +20,7 @@ import (
 // whose strings carry controls and JSON-looking text, and one whose gold is
 // empty.
 func TestRunJSONSafe(t *testing.T) {
-	demoA, err := demo.Analyze(demo.FS(), model.ContextBench)
+	demoA, err := demotask.Analyze(demo.FS(), model.ContextBench)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,7 +47,7 @@ func WriteRunSummary(w io.Writer, st *story.Story, lens model.Lens) error {
 		fmt.Fprintf(b, "%s\n", t)
 	}
 	if a.Partial != nil {
-		fmt.Fprintf(b, "%s\n", display.NoRepoBanner(a.Partial.Reason()))
+		fmt.Fprintf(b, "%s\n", display.NoRepoBanner(st.RepoMissing))
 		fmt.Fprintf(b, "  %s\n", display.NoRepoMetrics)
 	}
 	if u := story.UnreadWords(run, 4); u != "" {

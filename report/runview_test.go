@@ -9,6 +9,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/trajscope/trajscope/testkit/demotask"
+
 	"github.com/trajscope/trajscope/demo"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/report"
@@ -22,7 +24,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // demoAnalysis loads the embedded demo task.
 func demoAnalysis(t *testing.T) *scoring.Analysis {
 	t.Helper()
-	a, err := demo.Analyze(demo.FS(), model.ContextBench)
+	a, err := demotask.Analyze(demo.FS(), model.ContextBench)
 	if err != nil {
 		t.Fatal(err)
 	}

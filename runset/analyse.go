@@ -29,6 +29,14 @@ func (e *GoldError) Unwrap() error { return e.Err }
 func (s *Set) Open(pos int) (*story.Story, func(string) string, error) {
 	s.work.Lock()
 	defer s.work.Unlock()
+	st, local, err := s.open(pos)
+	if st != nil {
+		st = s.tell(st)
+	}
+	return st, local, s.error(err)
+}
+
+func (s *Set) open(pos int) (*story.Story, func(string) string, error) {
 	i := pos - 1
 	if i < 0 || i >= len(s.refs) {
 		return nil, nil, fmt.Errorf("no run #%d", pos)
@@ -55,9 +63,15 @@ func (s *Set) Reread(pos int) (*story.Story, error) {
 	s.work.Lock()
 	defer s.work.Unlock()
 	s.tail = nil
-	return s.reread(pos, func(path string) ([]model.Run, error) {
-		return parsers.Load(path, s.format)
-	})
+	return s.told(s.reread(pos, func(sr *src) ([]model.Run, error) { return sr.load(s.format) }))
+}
+
+// told is a reading's story and error as the set gives them out.
+func (s *Set) told(st *story.Story, err error) (*story.Story, error) {
+	if st != nil {
+		st = s.tell(st)
+	}
+	return st, s.error(err)
 }
 
 // Follow reads run pos's file as an agent writes it (view --follow): only
@@ -66,7 +80,8 @@ func (s *Set) Reread(pos int) (*story.Story, error) {
 func (s *Set) Follow(pos int) (*story.Story, error) {
 	s.work.Lock()
 	defer s.work.Unlock()
-	return s.reread(pos, func(path string) ([]model.Run, error) {
+	return s.told(s.reread(pos, func(sr *src) ([]model.Run, error) {
+		path := sr.path
 		if s.tail == nil || s.tail.path != path {
 			t, err := parsers.NewTail(path, s.format)
 			if err != nil {
@@ -75,7 +90,7 @@ func (s *Set) Follow(pos int) (*story.Story, error) {
 			s.tail = &followed{path, t}
 		}
 		return s.tail.t.Read()
-	})
+	}))
 }
 
 // followed is the file Follow reads, and how far.
@@ -85,14 +100,14 @@ type followed struct {
 }
 
 // reread reads run pos's file with read and analyses the run.
-func (s *Set) reread(pos int, read func(path string) ([]model.Run, error)) (*story.Story, error) {
+func (s *Set) reread(pos int, read func(*src) ([]model.Run, error)) (*story.Story, error) {
 	i := pos - 1
 	if i < 0 || i >= len(s.refs) || s.refs[i].index < 0 {
 		return nil, fmt.Errorf("no run #%d", pos)
 	}
 	r := s.refs[i]
 	path := s.srcs[r.src].path
-	runs, rerr := read(path)
+	runs, rerr := read(s.srcs[r.src])
 	for k := range runs {
 		runs[k].Path = path
 	}
@@ -130,31 +145,16 @@ func (s *Set) analyse(i int) (*story.Story, func(string) string, error) {
 		}
 	}
 	var notes []string
-	var err error
-	g := &model.Gold{ID: run.InstanceID, InstID: run.InstanceID}
-	if s.o.Gold == nil {
-		// No gold: the code the run changed is its target.
-		g = model.EditsGold(&run)
-		g.Commit = s.o.BaseCommit
-	}
-	byRecord := ""
-	if s.o.Gold != nil {
-		if found, note, gerr := s.o.Gold.FindRun(&run, s.o.Sem, false); gerr == nil {
-			g, byRecord = found, note
-			if g.TextForm && s.o.Sem == model.ContextBench {
-				note = strings.TrimPrefix(note+"; ", "; ") + fmt.Sprintf("the gold of %q is in the text form (context0：…), which the reference evaluator reads as empty; --semantics fixed reads it", termsafe.Line(g.ID))
-			}
-			if note != "" {
-				notes = append(notes, note)
-				s.mu.Lock()
-				s.idNotes[i] = note
-				s.mu.Unlock()
-			}
-		} else {
-			notes, err = append(notes, gerr.Error()), &GoldError{gerr}
+	g, note, byRecord, err := s.goldOf(&run)
+	if note != "" {
+		notes = append(notes, note)
+		if err == nil {
+			s.mu.Lock()
+			s.idNotes[i] = note
+			s.mu.Unlock()
 		}
 	}
-	files, local := s.tree(&run, g)
+	files, local, _ := s.tree(&run, g)
 	a := scoring.Analyze(&run, g, files, s.o.Sem)
 	switch {
 	case err != nil:
@@ -171,7 +171,7 @@ func (s *Set) analyse(i int) (*story.Story, func(string) string, error) {
 	if a.Partial != nil {
 		notes = append(notes, "no repository: "+a.Partial.Reason())
 	}
-	st := story.Tell(a)
+	st := Tell(a)
 	s.mu.Lock()
 	row := story.NewRow(&run)
 	row.Pos, row.Path, row.Index, row.Note = s.rows[i].Pos, s.rows[i].Path, r.index, strings.Join(notes, "; ")
@@ -186,10 +186,40 @@ func (s *Set) evaluatedPreds(k int, format string) []model.Prediction {
 	if preds, ok := s.evaluated[k]; ok {
 		return preds
 	}
+	if s.srcs[k].runs != nil {
+		return nil // read already (the demo's): its runs' own
+	}
 	preds, _ := parsers.EvaluatedPredictions(s.srcs[k].path, format, s.o.Sem)
 	if s.evaluated == nil {
 		s.evaluated = map[int][]model.Prediction{}
 	}
 	s.evaluated[k] = preds
 	return preds
+}
+
+// Tell tells an analysed run's story: the one function every surface's
+// story comes from (the set's runs, and score's rows when it explains them).
+func Tell(a *scoring.Analysis) *story.Story { return story.Tell(a) }
+
+// goldOf is the gold run is analysed against: its row of the set's gold,
+// or its own edits without one. note says how it was matched when that
+// needs saying (by the id the run records; a gold in the text form), or
+// why there is none (err, a *GoldError: the run is analysed against an
+// empty gold); byRecord is the note of a match by recorded id.
+func (r *repos) goldOf(run *model.Run) (g *model.Gold, note, byRecord string, err error) {
+	if r.o.Gold == nil {
+		// No gold: the code the run changed is its target.
+		g = model.EditsGold(run)
+		g.Commit = r.o.BaseCommit
+		return g, "", "", nil
+	}
+	found, note, gerr := r.o.Gold.FindRun(run, r.o.Sem, false)
+	if gerr != nil {
+		return &model.Gold{ID: run.InstanceID, InstID: run.InstanceID}, gerr.Error(), "", &GoldError{gerr}
+	}
+	byRecord = note
+	if found.TextForm && r.o.Sem == model.ContextBench {
+		note = strings.TrimPrefix(note+"; ", "; ") + fmt.Sprintf("the gold of %q is in the text form (context0：…), which the reference evaluator reads as empty; --semantics fixed reads it", termsafe.Line(found.ID))
+	}
+	return found, note, byRecord, nil
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/parsers/gold"
+	"github.com/trajscope/trajscope/redact"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/story"
 )
@@ -52,10 +53,23 @@ type Options struct {
 	BaseCommit string
 }
 
+// Reading says how a set's files are read.
+type Reading struct {
+	// Format forces every file's format ("" detects each one's).
+	Format string
+	// Redact: everything the set gives out is redacted (--redact): each
+	// run's story, its row, the warnings and notes, errors naming a run,
+	// Title and Text. Runs are analysed as they are, so the figures do
+	// not change.
+	Redact bool
+}
+
 // Set is the runs of one view.
 type Set struct {
 	format string
-	o      Options
+	repos
+	// red redacts what the set gives out; nil for none.
+	red *redact.Redactor
 	// work serialises reading and analysing, which the background loader
 	// and the run being opened share; mu guards what the list reads.
 	work sync.Mutex
@@ -74,8 +88,6 @@ type Set struct {
 		src  int
 		runs []model.Run
 	}
-	files  filesCache
-	pinned map[string]bool
 	// loadedRows counts the rows of the sources read so far.
 	loadedRows int
 	// idNotes says, by row, when a run's gold was matched by the id its
@@ -87,6 +99,10 @@ type Set struct {
 	evaluated map[int][]model.Prediction
 	// tail is the file Follow reads as it grows.
 	tail *followed
+	// title names what the set was opened on; single: one file, not a
+	// folder or archive.
+	title  string
+	single bool
 }
 
 // src is one file (or format directory) of runs.
@@ -94,6 +110,16 @@ type src struct {
 	path   string
 	loaded bool
 	err    error // reading it failed and gave no run
+	// runs, when set, are the source's runs, read already (the demo's).
+	runs []model.Run
+}
+
+// load reads the source's runs.
+func (sr *src) load(format string) ([]model.Run, error) {
+	if sr.runs != nil {
+		return slices.Clone(sr.runs), nil
+	}
+	return parsers.Load(sr.path, format)
 }
 
 // ref places a row: its source, and its run's index there (-1 for the
@@ -102,14 +128,12 @@ type ref struct{ src, index int }
 
 // New finds the runs at paths: each file is a source of runs, each
 // directory gives the files under it that a format claims. Nothing is read
-// yet beyond directory listings and the first bytes of their files. format
-// forces every file's format ("" detects each one's).
-func New(paths []string, format string) (*Set, error) {
-	if format != "" && !parsers.Known(format) {
+// yet beyond directory listings and the first bytes of their files.
+func New(paths []string, rd Reading) (*Set, error) {
+	if format := rd.Format; format != "" && !parsers.Known(format) {
 		return nil, fmt.Errorf("%w %q (known: %s)", parsers.ErrUnknownFormat, format, strings.Join(parsers.Formats(), ", "))
 	}
-	s := &Set{format: format, pinned: map[string]bool{}, idNotes: map[int]string{}}
-	s.parsed.src = -1
+	s := newSet(paths, rd)
 	named := map[string]bool{}
 	for _, p := range paths {
 		named[filepath.Clean(p)] = true
@@ -146,10 +170,22 @@ func New(paths []string, format string) (*Set, error) {
 	return s, nil
 }
 
-func (s *Set) add(path string) {
-	s.srcs = append(s.srcs, &src{path: path})
+func newSet(paths []string, rd Reading) *Set {
+	s := &Set{format: rd.Format, idNotes: map[int]string{}, title: title(paths),
+		single: len(paths) == 1 && !parsers.IsCollection(paths[0])}
+	if rd.Redact {
+		s.red = &redact.Redactor{}
+	}
+	s.parsed.src = -1
+	return s
+}
+
+func (s *Set) add(path string) { s.addSrc(&src{path: path}) }
+
+func (s *Set) addSrc(sr *src) {
+	s.srcs = append(s.srcs, sr)
 	s.refs = append(s.refs, ref{len(s.srcs) - 1, -1})
-	s.rows = append(s.rows, story.Row{Path: path, ID: filepath.Base(path), Pos: len(s.rows) + 1})
+	s.rows = append(s.rows, story.Row{Path: sr.path, ID: filepath.Base(sr.path), Pos: len(s.rows) + 1})
 }
 
 // renumber sets the positions of the rows from the one at index from on.
@@ -171,8 +207,9 @@ func (s *Set) Prepare(o Options) {
 // Rows returns a copy of the list's rows, in list order.
 func (s *Set) Rows() []story.Row {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]story.Row(nil), s.rows...)
+	rows := append([]story.Row(nil), s.rows...)
+	s.mu.Unlock()
+	return shown(s.red, rows)
 }
 
 // Progress says how far the background work is: files read of all files,
@@ -188,8 +225,9 @@ func (s *Set) Progress() (read, files, analysed, rows int) {
 // id, ids that several runs hold.
 func (s *Set) Warnings() []string {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.warnings...)
+	ws := append([]string(nil), s.warnings...)
+	s.mu.Unlock()
+	return shown(s.red, ws)
 }
 
 // Step does one piece of the background work: reads the next file, or once
@@ -248,7 +286,7 @@ func (s *Set) load(k int) {
 
 func (s *Set) loadOne(k int) {
 	sr := s.srcs[k]
-	runs, err := parsers.Load(sr.path, s.format)
+	runs, err := sr.load(s.format)
 	var rows []story.Row
 	var refs []ref
 	for i := range runs {
@@ -309,6 +347,11 @@ func (s *Set) checkIDs() {
 // in the list. Every file is read first. When several runs hold the id,
 // the first is taken and warning names the others.
 func (s *Set) Find(id string) (pos int, warning string, err error) {
+	pos, warning, err = s.find(id)
+	return pos, s.Text(warning), s.error(err)
+}
+
+func (s *Set) find(id string) (pos int, warning string, err error) {
 	s.LoadAll()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -339,8 +382,9 @@ func (s *Set) Find(id string) (pos int, warning string, err error) {
 // was by the id its file records ("" otherwise); valid once it is opened.
 func (s *Set) IDNote(pos int) string {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.idNotes[pos-1]
+	note := s.idNotes[pos-1]
+	s.mu.Unlock()
+	return s.Text(note)
 }
 
 // Loaded returns run pos as read, before it is analysed, or nil when its
@@ -364,7 +408,7 @@ func (s *Set) Loaded(pos int) *model.Run {
 // last one read.
 func (s *Set) runs(k int) []model.Run {
 	if s.parsed.src != k {
-		runs, _ := parsers.Load(s.srcs[k].path, s.format)
+		runs, _ := s.srcs[k].load(s.format)
 		for i := range runs {
 			runs[i].Path = s.srcs[k].path
 		}
@@ -391,7 +435,7 @@ func (s *Set) Grep(q string) map[int]bool {
 		if !sr.loaded || sr.err != nil {
 			continue
 		}
-		runs, err := parsers.Load(sr.path, s.format)
+		runs, err := sr.load(s.format)
 		if err != nil && len(runs) == 0 {
 			continue
 		}
@@ -404,4 +448,72 @@ func (s *Set) Grep(q string) map[int]bool {
 		}
 	}
 	return out
+}
+
+// Choose picks the run a command opens: the one instance names (an id, or
+// a position N or #N; see Find), else the one run of a single file; 0 when
+// the set holds several and none is named (the run list).
+func (s *Set) Choose(instance string) (pos int, warning string, err error) {
+	if instance != "" {
+		pos, warning, err = s.Find(instance)
+		if err != nil {
+			err = fmt.Errorf("%s: %w", s.Title(), err)
+		}
+		return pos, warning, err
+	}
+	if s.single {
+		s.LoadAll() // one file: one run opens at once
+		if s.Len() == 1 {
+			return 1, "", nil
+		}
+	}
+	return 0, "", nil
+}
+
+// ParseTimeout is the bound on one file's tree-sitter parse the runs are
+// analysed with (0: the default).
+func (s *Set) ParseTimeout() time.Duration {
+	s.work.Lock()
+	defer s.work.Unlock()
+	return s.o.ParseTimeout
+}
+
+// Row is the row of the run at position pos (1-based), as Rows gives it.
+func (s *Set) Row(pos int) story.Row {
+	s.mu.Lock()
+	var row story.Row
+	if pos >= 1 && pos <= len(s.rows) {
+		row = s.rows[pos-1]
+	}
+	s.mu.Unlock()
+	return shown(s.red, row)
+}
+
+// Each reads the set's files one at a time, in list order, and calls f
+// with each run (redacted with --redact) and its label: its file, or
+// "FILE#N" for the N-th run of a file of several. A file that gave no run
+// comes with the error that kept it from being read (and a nil run); one
+// that gave some runs and bad records, with its runs and then the error.
+// The runs are not kept: memory holds one file's at a time. Each stops at
+// f's first error and returns it.
+func (s *Set) Each(f func(label string, run *model.Run, err error) error) error {
+	for _, sr := range s.srcs {
+		runs, err := sr.load(s.format)
+		for i := range runs {
+			runs[i].Path = sr.path
+			label := sr.path
+			if len(runs) > 1 {
+				label = fmt.Sprintf("%s#%d", sr.path, i+1)
+			}
+			if ferr := f(s.Text(label), shown(s.red, &runs[i]), nil); ferr != nil {
+				return ferr
+			}
+		}
+		if err != nil {
+			if ferr := f(s.Text(sr.path), nil, s.error(err)); ferr != nil {
+				return ferr
+			}
+		}
+	}
+	return nil
 }

@@ -11,8 +11,8 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/parsers/gold"
+	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
-	"github.com/trajscope/trajscope/testkit"
 )
 
 const demoTask = "../demo/task"
@@ -59,14 +59,14 @@ func prepared(t testing.TB) Options {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Options{Gold: g, Sem: model.ContextBench, Checkouts: testkit.OneTree{Tree: tree}}
+	return Options{Gold: g, Sem: model.ContextBench, Checkouts: scoring.OneTree{Tree: tree}}
 }
 
 // Rows come in three passes: a row per file named by the file, then the
 // file's runs, then each run's analysis; positions follow list order.
 func TestLazyLoading(t *testing.T) {
 	dir := folder(t, []string{"a__b-2", "pricebook__pricebook-42"}, map[string]string{"zz.jsonl": record("x__y-1") + record("x__y-2")})
-	s, err := New([]string{dir}, "")
+	s, err := New([]string{dir}, Reading{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestLazyLoading(t *testing.T) {
 // reads a file not read yet.
 func TestOpen(t *testing.T) {
 	dir := folder(t, []string{"a__b-1", "pricebook__pricebook-42"}, nil)
-	s, err := New([]string{dir}, "")
+	s, err := New([]string{dir}, Reading{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestOpen(t *testing.T) {
 
 func TestFind(t *testing.T) {
 	dir := folder(t, []string{"a__b-1", "c__d-2"}, map[string]string{"z.jsonl": record("a__b-1")})
-	s, err := New([]string{dir}, "")
+	s, err := New([]string{dir}, Reading{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,13 +180,13 @@ func TestFind(t *testing.T) {
 func TestNewErrors(t *testing.T) {
 	empty := t.TempDir()
 	os.WriteFile(filepath.Join(empty, "notes.txt"), []byte("hello"), 0o644)
-	if _, err := New([]string{empty}, ""); err == nil || !strings.Contains(err.Error(), "no run files found") {
+	if _, err := New([]string{empty}, Reading{}); err == nil || !strings.Contains(err.Error(), "no run files found") {
 		t.Errorf("a folder without runs: %v", err)
 	}
-	if _, err := New([]string{"no/such/file"}, ""); err == nil {
+	if _, err := New([]string{"no/such/file"}, Reading{}); err == nil {
 		t.Error("a missing path")
 	}
-	if _, err := New([]string{demoTraj}, "nope"); !errors.Is(err, parsers.ErrUnknownFormat) {
+	if _, err := New([]string{demoTraj}, Reading{Format: "nope"}); !errors.Is(err, parsers.ErrUnknownFormat) {
 		t.Errorf("an unknown format: %v", err)
 	}
 }
@@ -195,7 +195,7 @@ func TestNewErrors(t *testing.T) {
 // opening it gives the error; the other runs load.
 func TestBadFile(t *testing.T) {
 	dir := folder(t, []string{"a__b-1"}, map[string]string{"b__c-1.traj.json": `{"messages": [`})
-	s, err := New([]string{dir}, "")
+	s, err := New([]string{dir}, Reading{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +219,7 @@ func BenchmarkOpen500(b *testing.B) {
 	dir := folder(b, names, nil)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		s, err := New([]string{dir}, "")
+		s, err := New([]string{dir}, Reading{})
 		if err != nil || len(s.Rows()) != 500 {
 			b.Fatal(err)
 		}
@@ -237,7 +237,7 @@ func benchLoad(b *testing.B, n int) {
 	dir := folder(b, names, nil)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		s, _ := New([]string{dir}, "")
+		s, _ := New([]string{dir}, Reading{})
 		s.LoadAll()
 	}
 }
@@ -246,7 +246,7 @@ func benchLoad(b *testing.B, n int) {
 // row's place: the rows after it shift, positions follow.
 func TestManyRunsMidFolder(t *testing.T) {
 	dir := folder(t, []string{"a__b-1", "z__z-9"}, map[string]string{"m.jsonl": record("x__y-1") + record("x__y-2") + record("x__y-3")})
-	s, err := New([]string{dir}, "")
+	s, err := New([]string{dir}, Reading{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +275,7 @@ func TestGrep(t *testing.T) {
 	// b's run says something the others do not.
 	b := strings.Replace(string(demo), "Let me start by getting an overview", "Let me start with the ZEBRA overview", 1)
 	os.WriteFile(filepath.Join(dir, "b__b-2.traj.json"), []byte(b), 0o644)
-	s, err := New([]string{dir}, "")
+	s, err := New([]string{dir}, Reading{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +307,7 @@ func TestGrep(t *testing.T) {
 // file not read yet or a position out of range.
 func TestLoaded(t *testing.T) {
 	dir := folder(t, []string{"a__b-1", "c__d-2"}, nil)
-	s, err := New([]string{dir}, "")
+	s, err := New([]string{dir}, Reading{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,59 +35,79 @@ func (c *filesCache) get(key string, tree model.Tree, parseTimeout time.Duration
 	return f
 }
 
+// repos is how runs are matched to their gold and read against their
+// repositories: a Set's, and an Observer's.
+type repos struct {
+	o Options
+	// pinned holds the checkouts held open until close.
+	pinned map[string]bool
+	files  filesCache
+}
+
 // tree opens a run's repository. A run whose repository cannot be opened
 // (or when no repository was given) reads the tree rebuilt from what it
-// displayed, which says why (scoring.PartialTree). Each checkout is held
-// open until Close, so a run opened again, or the next run at the same
-// commit, does not open the repository again.
-func (s *Set) tree(run *model.Run, g *model.Gold) (*scoring.FileCache, func(string) string) {
-	co := s.o.Checkouts
+// displayed, which says why (scoring.PartialTree); failed says why a
+// repository that was asked for could not be opened ("" otherwise). Each
+// checkout is held open until close, so a run opened again, or the next
+// run at the same commit, does not open the repository again.
+func (r *repos) tree(run *model.Run, g *model.Gold) (files *scoring.FileCache, local func(string) string, failed string) {
+	co := r.o.Checkouts
 	if co == nil {
-		return s.rebuilt(run, g, story.NoRepoGiven), nil
+		return r.rebuilt(run, g, story.NoRepoGiven), nil, ""
 	}
 	p := &run.Prediction
 	key, err := co.Key(p.RepoURL, g.URL(), p.Commit, g.Commit, scoring.RepoID(p, g))
 	if err != nil {
-		return s.rebuilt(run, g, s.o.Why(err)), nil
+		why := r.o.Why(err)
+		return r.rebuilt(run, g, why), nil, why
 	}
 	defer co.Release(key)
-	if !s.pinned[key] {
-		// The hold: one more use announced, released by Close.
+	if r.pinned == nil {
+		r.pinned = map[string]bool{}
+	}
+	if !r.pinned[key] {
+		// The hold: one more use announced, released by close.
 		if _, err := co.Key(p.RepoURL, g.URL(), p.Commit, g.Commit, scoring.RepoID(p, g)); err == nil {
-			s.pinned[key] = true
+			r.pinned[key] = true
 		}
 	}
 	tree, err := co.Open(key)
 	if err != nil {
-		return s.rebuilt(run, g, s.o.Why(err)), nil
+		why := r.o.Why(err)
+		return r.rebuilt(run, g, why), nil, why
 	}
-	var local func(string) string
-	if s.o.Local != nil {
-		local = s.o.Local(tree)
+	if r.o.Local != nil {
+		local = r.o.Local(tree)
 	}
-	return s.files.get(key, tree, s.o.ParseTimeout, s.o.Cache), local
+	return r.files.get(key, tree, r.o.ParseTimeout, r.o.Cache), local, ""
 }
 
 // rebuilt is the tree rebuilt from what run displayed, for a run whose
 // repository is missing for reason.
-func (s *Set) rebuilt(run *model.Run, g *model.Gold, reason string) *scoring.FileCache {
-	return scoring.Rebuilt(run, g, s.o.Sem, reason)
+func (r *repos) rebuilt(run *model.Run, g *model.Gold, reason string) *scoring.FileCache {
+	return scoring.Rebuilt(run, g, r.o.Sem, reason)
 }
 
-// Close writes what the runs' files taught to the persistent cache (when
+// close writes what the runs' files taught to the persistent cache (when
 // Options.Cache is set) and releases the repositories the runs held. Files
 // of checkouts dropped earlier (past the last filesKept) are not written:
 // an open run may still be reading them.
+func (r *repos) close() {
+	for _, f := range r.files.byKey {
+		f.Flush()
+	}
+	for key := range r.pinned {
+		if r.o.Checkouts != nil {
+			r.o.Checkouts.Release(key)
+		}
+	}
+	r.pinned = nil
+}
+
+// Close writes what the runs' files taught to the persistent cache and
+// releases the repositories the runs held.
 func (s *Set) Close() {
 	s.work.Lock()
 	defer s.work.Unlock()
-	for _, f := range s.files.byKey {
-		f.Flush()
-	}
-	for key := range s.pinned {
-		if s.o.Checkouts != nil {
-			s.o.Checkouts.Release(key)
-		}
-	}
-	s.pinned = map[string]bool{}
+	s.close()
 }

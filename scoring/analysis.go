@@ -112,6 +112,8 @@ type Analysis struct {
 	EditLocFromGold bool
 	// shown caches GoldShown per file.
 	shown map[string][]model.Interval
+	// show says how the surfaces name and show files (ShowAs).
+	show *shownFiles
 }
 
 // Analyze scores a run under both lenses. A run without a timeline (unified
@@ -414,7 +416,7 @@ func (a *Analysis) GoldLines(file string) []model.Interval {
 // order: reversed spans (which hold no lines) dropped, the rest clipped to
 // the file's lines. They are what NewGold counts and what the explorer marks
 // gold; nil for a file that is not in the tree.
-func (a *Analysis) GoldShown(file string) []model.Interval { return a.shown[file] }
+func (a *Analysis) GoldShown(file string) []model.Interval { return a.shown[a.original(file)] }
 
 // Task is the task statement to show: the run's own, else the one its gold
 // file carries; from says which ("run", "gold", "" for none).

@@ -37,10 +37,6 @@ type FileCache struct {
 	mu       sync.Mutex
 	resolved map[string]string
 	files    map[string]*fileInfo
-	// shown filters what the screens show of a file (--redact); shownMemo
-	// holds each file filtered once.
-	shown     func([]byte) []byte
-	shownMemo map[string][]byte
 }
 
 // ContentIDer is implemented by trees that can name a file's content without
@@ -193,39 +189,6 @@ func (f *FileCache) Content(path string) (content []byte, ok bool) {
 		return nil, false
 	}
 	return f.read(f.entry(path), path)
-}
-
-// SetShown sets what the screens show of a file's content in its place
-// (nil: the content itself): --redact's filter, set once scoring is done.
-// It must keep every line where it is (the gutter marks count lines).
-func (f *FileCache) SetShown(filter func([]byte) []byte) {
-	f.mu.Lock()
-	f.shown, f.shownMemo = filter, nil
-	f.mu.Unlock()
-}
-
-// Shown is a file's content as screens and exports show it: Content,
-// through the filter SetShown set. Scoring reads Content.
-func (f *FileCache) Shown(path string) ([]byte, bool) {
-	content, ok := f.Content(path)
-	f.mu.Lock()
-	filter := f.shown
-	if b, done := f.shownMemo[path]; done || filter == nil || !ok {
-		f.mu.Unlock()
-		if done {
-			return b, ok
-		}
-		return content, ok
-	}
-	f.mu.Unlock()
-	b := filter(content)
-	f.mu.Lock()
-	if f.shownMemo == nil {
-		f.shownMemo = map[string][]byte{}
-	}
-	f.shownMemo[path] = b
-	f.mu.Unlock()
-	return b, ok
 }
 
 // exists reports whether path is a readable file.

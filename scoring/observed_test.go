@@ -10,7 +10,6 @@ import (
 	"github.com/trajscope/trajscope/observed"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
-	"github.com/trajscope/trajscope/testkit"
 )
 
 // observedRun reads the vector repository (mod.py has 13 lines, util.py 2)
@@ -94,7 +93,7 @@ func TestBatchObservedLens(t *testing.T) {
 	pred.Final = pred.Steps[0]
 	run.Prediction = pred
 	in := []scoring.Instance{{Pred: &pred, Gold: g, Run: run}}
-	tree := testkit.OneTree{Tree: fsTree(t)}
+	tree := scoring.OneTree{Tree: fsTree(t)}
 	a := scoring.Analyze(observedRun(pred.Final), g, files, model.ContextBench)
 	wantObs := a.Lenses[model.LensObserved].Result
 	for _, analyze := range []bool{false, true} {

@@ -143,7 +143,7 @@ func TestParityAggregate(t *testing.T) {
 		instances = append(instances, scoring.Instance{Pred: loadPred(t, c.Pred), Gold: loadGold(t, c.Gold)})
 	}
 	instances = append(instances, scoring.Instance{Pred: &model.Prediction{InstanceID: "nope__nope-1"}})
-	batch := scoring.Batch{Checkouts: testkit.OneTree{Tree: files.Tree()}}
+	batch := scoring.Batch{Checkouts: scoring.OneTree{Tree: files.Tree()}}
 	results, _ := batch.Run(instances)
 	if results[2].Error != scoring.ErrMissingGold {
 		t.Fatalf("third result error = %q, want missing_gold", results[2].Error)
@@ -177,7 +177,7 @@ func TestBatchKeepsOrderAndErrors(t *testing.T) {
 		instances = append(instances, in)
 	}
 	for _, workers := range []int{1, 3, 8} {
-		res, _ := scoring.Batch{Checkouts: testkit.OneTree{Tree: files.Tree()}, Workers: workers}.Run(instances)
+		res, _ := scoring.Batch{Checkouts: scoring.OneTree{Tree: files.Tree()}, Workers: workers}.Run(instances)
 		for i, r := range res {
 			if r.InstanceID != instances[i].Pred.InstanceID {
 				t.Fatalf("workers=%d: result %d is %q, want %q", workers, i, r.InstanceID, instances[i].Pred.InstanceID)

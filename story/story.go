@@ -1,6 +1,9 @@
 package story
 
 import (
+	"fmt"
+
+	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/scoring/diagnose"
@@ -120,4 +123,19 @@ func (s *Story) Task() string {
 		return s.A.Run.RecordedID
 	}
 	return s.A.Run.InstanceID
+}
+
+// Fits refuses a run a surface that lays out every action and gold span
+// (cmd: "export", "compare") would draw past its bounds
+// (model.MaxShownActions, model.MaxShownGoldSpans), naming the file and
+// the bound.
+func (s *Story) Fits(cmd string) error {
+	a := s.A
+	if n := len(a.Run.Actions); n > model.MaxShownActions {
+		return fmt.Errorf("%s: a run of %d actions; %s shows runs of at most %d (score and view read up to %d)", termsafe.Line(a.Run.Path), n, cmd, model.MaxShownActions, model.MaxActions)
+	}
+	if n := a.Gold.Spans; n > model.MaxShownGoldSpans {
+		return fmt.Errorf("%s: %d gold spans and files for %s; %s shows at most %d (score and view read up to %d)", termsafe.Line(a.Run.Path), n, termsafe.Line(a.Run.InstanceID), cmd, model.MaxShownGoldSpans, model.MaxGoldSpans)
+	}
+	return nil
 }

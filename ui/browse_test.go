@@ -185,7 +185,7 @@ func BenchmarkRunList500(b *testing.B) {
 		}
 	}
 	for b.Loop() {
-		set, err := runset.New([]string{dir}, "")
+		set, err := runset.New([]string{dir}, runset.Reading{})
 		if err != nil {
 			b.Fatal(err)
 		}

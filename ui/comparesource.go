@@ -33,7 +33,7 @@ func (m *CompareModel) source(w, h int) []string {
 		return fit.Block(lines, w, h)
 	}
 	a := m.c.Story(k).A
-	text, ok := a.Files.Shown(target.File)
+	text, ok := a.Source(target.File)
 	fd := [2]*viewdata.FileData{m.ctx[0].Data.File(target.File), m.ctx[1].Data.File(target.File)}
 	lines := []string{pane.Title(m.ctx[k], "Source", fmt.Sprintf("%s:%d  (A / B: shown by that run so far · ● gold)", target.File, target.Line), false, w)}
 	if !ok {

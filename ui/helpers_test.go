@@ -10,6 +10,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/trajscope/trajscope/testkit/demotask"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/trajscope/trajscope/demo"
@@ -46,7 +48,7 @@ func src(m *Model) *code.Model { return m.panes[paneSource].(*code.Model) }
 // demoAnalysis loads the embedded demo task.
 func demoAnalysis(t testing.TB) *scoring.Analysis {
 	t.Helper()
-	a, err := demo.Analyze(demo.FS(), model.ContextBench)
+	a, err := demotask.Analyze(demo.FS(), model.ContextBench)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -130,7 +130,7 @@ func (m *Model) editPath(file string) (path, tmp, refused string) {
 			return path, "", ""
 		}
 	}
-	content, ok := m.ctx.Data.A.Files.Shown(file)
+	content, ok := m.ctx.Data.A.Source(file)
 	if !ok {
 		return "", "", "not a file of the repository: " + termsafe.Line(file)
 	}

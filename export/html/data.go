@@ -131,7 +131,7 @@ var obsBudget = 24 << 20 // a variable so a test can lower it
 func buildData(d *viewdata.Data, o Options) *pageData {
 	a := d.A
 	p := &pageData{Instance: termsafe.Line(d.Run.InstanceID), N: d.N, Lens: int(o.Lens), Start: max(o.Step, 1) - 1,
-		NoRepo: a.Files.Tree() == nil, Chart: [3]float64{chartW, chartH, chartPad}}
+		NoRepo: !a.HasRepo(), Chart: [3]float64{chartW, chartH, chartPad}}
 	p.Start = min(p.Start, d.N-1)
 	// Empty lists, not nulls: the script iterates them.
 	p.Files, p.Gold = []file{}, []goldRow{}

@@ -158,7 +158,7 @@ func Write(w io.Writer, st *story.Story, o Options) error {
 		if !fd.OK {
 			continue
 		}
-		content, _ := a.Files.Shown(fd.raw)
+		content, _ := a.Source(fd.raw)
 		if len(content) > maxEmbed {
 			fd.Large = len(content)
 			continue

@@ -360,12 +360,12 @@ func (m *Model) View() string {
 		return strings.Join(fit.Block(lines, m.W, m.H), "\n")
 	case fd == nil || !fd.OK:
 		lines = append(lines, t.Muted.Render(" "+termsafe.Line(m.file)+" is not in the repository"))
-		if d.A.Files.Tree() == nil {
+		if !d.A.HasRepo() {
 			lines = append(lines, t.Muted.Render(" (no repository: pass --repo DIR or --cache DIR)"))
 		}
 		return strings.Join(fit.Block(lines, m.W, m.H), "\n")
 	}
-	content, _ := d.A.Files.Shown(m.file)
+	content, _ := d.A.Source(m.file)
 	if edits := d.EditsUpTo(m.file, ctx.Cur); m.asOf && len(edits) > 0 && !fd.Partial {
 		return m.asOfView(lines, content, edits)
 	}

@@ -3,6 +3,8 @@ package code
 import (
 	"testing"
 
+	"github.com/trajscope/trajscope/testkit/demotask"
+
 	"github.com/trajscope/trajscope/demo"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/story"
@@ -14,7 +16,7 @@ import (
 // ] to a gold span already on screen at the bottom edge scrolls it up; a
 // span already in full view stays where it is.
 func TestJumpKeepsSpanOffBottomEdge(t *testing.T) {
-	a, err := demo.Analyze(demo.FS(), model.ContextBench)
+	a, err := demotask.Analyze(demo.FS(), model.ContextBench)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +42,7 @@ func TestJumpKeepsSpanOffBottomEdge(t *testing.T) {
 // A picked file opens where the run was in it: what the current step read,
 // else its gold, else what was read of it at all; not at line 1.
 func TestPickedFileLanding(t *testing.T) {
-	a, err := demo.Analyze(demo.FS(), model.ContextBench)
+	a, err := demotask.Analyze(demo.FS(), model.ContextBench)
 	if err != nil {
 		t.Fatal(err)
 	}

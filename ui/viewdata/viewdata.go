@@ -191,7 +191,7 @@ func New(st *story.Story) *Data {
 	}
 	final := map[string][]model.Interval{}
 	for _, fs := range run.Prediction.Final.Spans {
-		r := a.Files.Resolve(fs.File)
+		r := a.Resolve(fs.File)
 		if r == "" {
 			continue
 		}
@@ -230,7 +230,7 @@ func New(st *story.Story) *Data {
 	}
 	for i := range run.Actions {
 		for _, c := range run.Actions[i].Changes {
-			if f := a.Files.Resolve(c.File); f != "" {
+			if f := a.Resolve(c.File); f != "" {
 				if d.edits == nil {
 					d.edits = map[string][]Edit{}
 				}
@@ -258,13 +258,13 @@ func (d *Data) file(path string) *FileData {
 		return fd
 	}
 	fd := &FileData{Path: path}
-	_, ok := d.A.Files.Content(path)
+	ok := d.A.Readable(path)
 	if p := d.A.Partial; ok && p != nil {
-		fd.Partial, fd.Known = true, p.Known(path)
+		fd.Partial, fd.Known = true, d.A.Known(path)
 	}
 	if ok {
 		fd.OK = true
-		fd.Lines = d.A.Files.LineCount(path)
+		fd.Lines = d.A.LineCount(path)
 		fd.Gold = d.A.GoldShown(path)
 	}
 	if !ok || fd.Partial && fd.Lines == 0 {
@@ -323,14 +323,14 @@ func (d *Data) focus(reads []model.FileSpans, i int, final map[string][]model.In
 	if act.Category == model.CategorySubmit {
 		// Submitting: show the final context the agent declared.
 		for _, fs := range d.Run.Prediction.Final.Spans {
-			if f := d.A.Files.Resolve(fs.File); f != "" && len(final[f]) > 0 {
+			if f := d.A.Resolve(fs.File); f != "" && len(final[f]) > 0 {
 				d.file(f)
 				return Target{f, final[f][0].Start}
 			}
 		}
 	}
 	for _, e := range act.Edits {
-		if f := d.A.Files.Resolve(e); f != "" {
+		if f := d.A.Resolve(e); f != "" {
 			d.file(f)
 			return Target{f, 0}
 		}
@@ -339,7 +339,7 @@ func (d *Data) focus(reads []model.FileSpans, i int, final map[string][]model.In
 	// one worth showing (searched, maybe never read).
 	var hit Target
 	for _, h := range act.Searches {
-		f := d.A.Files.Resolve(h.File)
+		f := d.A.Resolve(h.File)
 		if f == "" {
 			continue
 		}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/trajscope/trajscope/testkit/demotask"
+
 	"github.com/trajscope/trajscope/demo"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
@@ -13,7 +15,7 @@ import (
 
 func demoTask(t *testing.T) *scoring.Analysis {
 	t.Helper()
-	a, err := demo.Analyze(demo.FS(), model.ContextBench)
+	a, err := demotask.Analyze(demo.FS(), model.ContextBench)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/trajscope/trajscope/testkit/demotask"
+
 	uv "github.com/charmbracelet/ultraviolet"
 
 	"github.com/trajscope/trajscope/demo"
@@ -20,7 +22,7 @@ import (
 // Demo is the embedded demo task, analysed.
 func Demo(t testing.TB) *scoring.Analysis {
 	t.Helper()
-	a, err := demo.Analyze(demo.FS(), model.ContextBench)
+	a, err := demotask.Analyze(demo.FS(), model.ContextBench)
 	if err != nil {
 		t.Fatal(err)
 	}
