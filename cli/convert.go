@@ -88,19 +88,16 @@ func runConvert(o *convertOptions, paths []string) error {
 		defer func() { fmt.Fprintf(ew, "trajscope: %s\n", red.Summary()) }()
 		o.stderr = ew
 	}
-	opts := parsers.ConvertOptions{Recursive: o.recursive, Lens: lens}
-	if lens == model.LensObserved {
-		obs, done, err := o.observer()
-		var re *runset.RepoError
-		if errors.As(err, &re) {
-			return usageError{err}
-		}
-		if err != nil {
-			return err
-		}
-		defer done()
-		opts.Observe = obs
+	ob, done, err := o.observer()
+	var re *runset.RepoError
+	if errors.As(err, &re) {
+		return usageError{err}
 	}
+	if err != nil {
+		return err
+	}
+	defer done()
+	opts := parsers.ConvertOptions{Recursive: o.recursive, Lens: lens, Timelines: ob}
 	w := o.stdout
 	f, err := createOut("-o", o.out, o.stdout, paths...)
 	if err != nil {
@@ -140,9 +137,9 @@ func runConvert(o *convertOptions, paths []string) error {
 	return nil
 }
 
-// observer reads each run's observed lens as view does (runset.Observer);
-// done releases the checkouts.
-func (o *convertOptions) observer() (func(*model.Run) (model.Prediction, error), func(), error) {
+// observer reads each run as view does (runset.Observer): its observed
+// lens, and the actions its steps came from; done releases the checkouts.
+func (o *convertOptions) observer() (*runset.Observer, func(), error) {
 	facts := openFacts(o.repo == "" && o.cache == "", o.stderr)
 	src := runset.Sources{Gold: o.gold, Repo: o.repo, Cache: o.cache, NoClone: o.noClone, Progress: progressTo(o.stderr),
 		Facts: facts.scoring(), Sem: model.ContextBench}
@@ -152,15 +149,11 @@ func (o *convertOptions) observer() (func(*model.Run) (model.Prediction, error),
 		return nil, nil, err
 	}
 	ob := runset.NewObserver(opts)
-	observe := func(run *model.Run) (model.Prediction, error) {
-		pred, failed := ob.Observed(run)
-		if failed != "" {
-			fmt.Fprintf(o.stderr, "trajscope: warning: %s: %s: no repository (%s): steps from the lines the run displayed\n",
-				safe(run.Path), safe(run.InstanceID), safe(failed))
-		}
-		return pred, nil
+	ob.Warn = func(run *model.Run, why string) {
+		fmt.Fprintf(o.stderr, "trajscope: warning: %s: %s: no repository (%s): steps from the lines the run displayed\n",
+			safe(run.Path), safe(run.InstanceID), safe(why))
 	}
-	return observe, func() {
+	return ob, func() {
 		ob.Close()
 		facts.close()
 	}, nil

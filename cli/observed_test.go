@@ -128,13 +128,14 @@ func TestScoreObservedLensMatchesView(t *testing.T) {
 // view reads them, against the tree rebuilt from what the run displayed
 // (cat showed all of mod.py: lines 1-13); with one, views are resolved
 // against it, and scoring those records gives exactly `score --lens
-// observed` on the run.
+// observed` on the run. Each step keeps the action that made it (actions
+// 2 to 4: the first displayed nothing).
 func TestConvertObservedLens(t *testing.T) {
 	repo, goldFile := gitVectorRepo(t)
 	dir := t.TempDir()
 	traj := observedTraj(t, dir)
 	const head = `{"instance_id": "owner__repo-1", "traj_data": {"pred_steps": [`
-	const tail = `], "pred_files": ["pkg/mod.py"], "pred_spans": {"pkg/mod.py": [{"type": "line", "start": 4, "end": 5}]}}, "model_patch": ""}`
+	const tail = `], "pred_files": ["pkg/mod.py"], "pred_spans": {"pkg/mod.py": [{"type": "line", "start": 4, "end": 5}]}}, "model_patch": "", "step_actions": [2, 3, 4]}`
 	cases := []struct {
 		name  string
 		args  []string

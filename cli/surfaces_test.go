@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/trajscope/trajscope/internal/termsafe"
 )
 
 // The cross-surface test: every surface that says something about a run —
@@ -37,6 +39,8 @@ type sample struct {
 	// score: the evaluator can score it here (a repository is given);
 	// without one it gives checkout_failed, a row with nothing to compare.
 	score bool
+	// skip names surfaces that say nothing of the sample, and why.
+	skip map[string]string
 }
 
 var lensNames = []string{"contextbench", "observed"}
@@ -57,6 +61,8 @@ var surfaces = []surface{
 	{"export html", exportFacts},
 	{"export site", siteFacts},
 	{"score", scoreFacts},
+	{"score of convert", convertedScoreFacts},
+	{"report", reportFacts},
 }
 
 func TestSurfacesAgree(t *testing.T) {
@@ -75,7 +81,10 @@ func checkSurfaces(t *testing.T, samples []sample) {
 		t.Run(s.name, func(t *testing.T) {
 			byName := map[string][]said{}
 			for _, sf := range surfaces {
-				if sf.name == "score" && !s.score {
+				if (sf.name == "score" || sf.name == "score of convert" || sf.name == "report") && !s.score {
+					continue
+				}
+				if _, ok := s.skip[sf.name]; ok {
 					continue
 				}
 				fs := sf.read(t, s)
@@ -172,7 +181,8 @@ func edgeSamples(t *testing.T) []sample {
 		{name: "submit refused", file: refused, runs: 1, args: repo, score: true},
 		{name: "empty gold", file: demoTraj, runs: 1, args: []string{"--gold", emptyGold, "--repo", "../demo/task/repo"}},
 		{name: "prefixed file name", file: prefixed, runs: 1, args: repo, score: true},
-		{name: "prefixed file name fixed", file: prefixed, runs: 1, args: append([]string{"--semantics", "fixed"}, repo...), score: true},
+		{name: "prefixed file name fixed", file: prefixed, runs: 1, args: append([]string{"--semantics", "fixed"}, repo...), score: true,
+			skip: map[string]string{"score of convert": "records name the run by its file (the evaluator's id), which no gold row has"}},
 	}
 }
 
@@ -338,14 +348,68 @@ func viewJSONFacts(t *testing.T, s sample) []said {
 				} `json:"lenses"`
 			} `json:"target"`
 			Gold []struct {
+				File      string            `json:"file"`
+				Start     int               `json:"start"`
+				End       int               `json:"end"`
 				Diagnosis map[string]string `json:"diagnosis"`
+				Closest   map[string]int    `json:"closest_action"`
+				FoundBy   map[string]int    `json:"found_by"`
 			} `json:"gold"`
+			Steps []struct {
+				Failed string `json:"failed"`
+				Agent  *int   `json:"agent"`
+			} `json:"-"`
+			Agents []struct {
+				Label     string         `json:"label"`
+				Actions   int            `json:"actions"`
+				ReadLines map[string]int `json:"read_lines"`
+				Reread    map[string]int `json:"reread_lines"`
+				GoldFound map[string]int `json:"gold_found"`
+			} `json:"agents"`
 		}
-		if err := json.Unmarshal([]byte(mustRun(t, withRun(s, k, "view", s.file, "--json")...)), &doc); err != nil {
+		text := mustRun(t, withRun(s, k, "view", s.file, "--json")...)
+		if err := json.Unmarshal([]byte(text), &doc); err != nil {
 			t.Fatal(err)
 		}
+		var steps struct {
+			Actions []struct {
+				Failed string `json:"failed"`
+				Agent  *int   `json:"agent"`
+			} `json:"actions"`
+		}
+		json.Unmarshal([]byte(text), &steps)
 		f := said{"actions": strconv.Itoa(len(doc.Actions)), "exit": doc.Outcome.ExitStatus, "rejected": strconv.Itoa(doc.Outcome.Rejected),
 			"tokens": strconv.Itoa(doc.Outcome.Tokens), "norepo": strconv.FormatBool(doc.Missing != ""), "gold_from": doc.From}
+		// Per action: who made it, and the failures with their reasons.
+		var failed, agents []string
+		for i, a := range steps.Actions {
+			if a.Failed != "" {
+				failed = append(failed, fmt.Sprintf("%d:%s", i+1, termsafe.Line(a.Failed)))
+			}
+			label := ""
+			if a.Agent != nil && *a.Agent >= 0 && *a.Agent < len(doc.Agents) {
+				label = doc.Agents[*a.Agent].Label
+			}
+			agents = append(agents, label)
+		}
+		f["failed"], f["agent_of"] = strings.Join(failed, "|"), runs(agents)
+		for _, l := range lensNames {
+			var figs []string
+			for _, ag := range doc.Agents {
+				figs = append(figs, fmt.Sprintf("%s:%d:%d:%d:%d", ag.Label, ag.Actions, ag.ReadLines[l], ag.Reread[l], ag.GoldFound[l]))
+			}
+			f["agent_figs/"+l] = strings.Join(figs, "|")
+			var shownAt, by []string
+			for _, g := range doc.Gold {
+				if c := g.Diagnosis[l]; c == "found" || c == "read_then_dropped" {
+					shownAt = append(shownAt, fmt.Sprintf("%s:%d-%d@%d", g.File, g.Start, g.End, g.Closest[l]))
+				}
+				if k := g.FoundBy[l]; k > 0 && k < len(doc.Agents) {
+					by = append(by, fmt.Sprintf("%s:%d-%d:%s", g.File, g.Start, g.End, doc.Agents[k].Label))
+				}
+			}
+			f["shown_at/"+l], f["found_by/"+l] = sorted(shownAt), sorted(by)
+		}
 		if doc.Target != nil {
 			for l, tl := range doc.Target.Lenses {
 				if w, ok := f["blind/"+l]; ok && w != strconv.Itoa(tl.Blind) {
@@ -620,13 +684,59 @@ func exportFacts(t *testing.T, s sample) []said {
 				Red      [4]float64    `json:"red"`
 			} `json:"l"`
 			Gold []struct {
-				Cat []string `json:"cat"`
+				Cat     []string  `json:"cat"`
+				File    int       `json:"file"`
+				Start   int       `json:"start"`
+				End     int       `json:"end"`
+				Closest []int     `json:"closest"`
+				FoundBy [2]string `json:"foundBy"`
 			} `json:"gold"`
+			Files []struct {
+				Path string `json:"path"`
+			} `json:"files"`
+			Actions []struct {
+				Failed string `json:"failed"`
+				Agent  string `json:"agent"`
+			} `json:"actions"`
+			Agents [2][]struct {
+				Label   string `json:"label"`
+				Actions int    `json:"actions"`
+				Read    int    `json:"read"`
+				Reread  int    `json:"reread"`
+				Gold    int    `json:"gold"`
+			} `json:"agents"`
 		}
 		if err := json.Unmarshal(m[1], &data); err != nil {
 			t.Fatalf("page data: %v", err)
 		}
 		f := said{"actions": strconv.Itoa(data.N)}
+		var failed, agents []string
+		for i, a := range data.Actions {
+			if a.Failed != "" {
+				failed = append(failed, fmt.Sprintf("%d:%s", i+1, a.Failed))
+			}
+			agents = append(agents, a.Agent)
+		}
+		f["failed"], f["agent_of"] = strings.Join(failed, "|"), runs(agents)
+		for i, l := range lensNames {
+			var figs []string
+			for _, ag := range data.Agents[i] {
+				figs = append(figs, fmt.Sprintf("%s:%d:%d:%d:%d", ag.Label, ag.Actions, ag.Read, ag.Reread, ag.Gold))
+			}
+			f["agent_figs/"+l] = strings.Join(figs, "|")
+			var shownAt, by []string
+			for _, g := range data.Gold {
+				name := fmt.Sprintf("%s:%d-%d", data.Files[g.File].Path, g.Start, g.End)
+				if c := g.Cat[i]; c == "found" || c == "read_then_dropped" {
+					shownAt = append(shownAt, fmt.Sprintf("%s@%d", name, g.Closest[i]+1))
+				}
+				if w := g.FoundBy[i]; w != "" {
+					label, _, _ := strings.Cut(strings.TrimPrefix(w, "found by "), " @")
+					by = append(by, name+":"+label)
+				}
+			}
+			f["shown_at/"+l], f["found_by/"+l] = sorted(shownAt), sorted(by)
+		}
 		target := ""
 		if m := regexp.MustCompile(`<div id="h-target" class="hv">(.*?)</div>`).FindSubmatch(html); m != nil {
 			target = string(m[1])
@@ -679,7 +789,7 @@ func scoreFacts(t *testing.T, s sample) []said {
 						Error     string `json:"error"`
 						Steps     int    `json:"steps"`
 						Diagnosis struct {
-							Spans      []any          `json:"spans"`
+							Spans      []diagSpan     `json:"spans"`
 							SpanCounts map[string]int `json:"span_counts"`
 							FileCounts map[string]int `json:"file_counts"`
 						} `json:"diagnosis"`
@@ -721,12 +831,137 @@ func scoreFacts(t *testing.T, s sample) []said {
 							c = le.Diagnosis.FileCounts
 						}
 						f["diag/"+ll] = counts(c)
+						f["shown_at/"+ll] = shownAt(le.Diagnosis.Spans)
 					}
 				}
 			}
 		}
 	}
 	return out
+}
+
+// diagSpan is one span of a diagnosis as score's extras write it.
+type diagSpan struct {
+	File     string `json:"file"`
+	Start    int    `json:"start"`
+	End      int    `json:"end"`
+	Category string `json:"category"`
+	Action   int    `json:"action"`
+}
+
+// shownAt is where each found or dropped span was first shown, as the
+// shown_at fact holds it.
+func shownAt(spans []diagSpan) string {
+	var out []string
+	for _, sp := range spans {
+		if sp.Category == "found" || sp.Category == "read_then_dropped" {
+			out = append(out, fmt.Sprintf("%s:%d-%d@%d", sp.File, sp.Start, sp.End, sp.Action+1))
+		}
+	}
+	return sorted(out)
+}
+
+// convertedScoreFacts scores what convert writes of the run, under each
+// lens (the observed lens's records scored as the evaluator scores them):
+// a span first shown at action N in the run is shown at action N in its
+// record (step_actions), so one numbering holds on every surface.
+func convertedScoreFacts(t *testing.T, s sample) []said {
+	out := empty(s.runs)
+	for _, l := range lensNames {
+		recs := filepath.Join(t.TempDir(), "preds.jsonl")
+		args := []string{"convert", s.file, "--lens", l, "-o", recs}
+		if l == "observed" {
+			args = append(args, dropFlag(dropFlag(s.args, "--semantics"), "--instance")...)
+		}
+		mustRun(t, args...)
+		var doc struct {
+			Results []struct {
+				Error  string `json:"error"`
+				Extras *struct {
+					Lenses map[string]struct {
+						Error     string `json:"error"`
+						Diagnosis struct {
+							Spans []diagSpan `json:"spans"`
+						} `json:"diagnosis"`
+					} `json:"lenses"`
+				} `json:"trajscope"`
+			} `json:"results"`
+		}
+		score := append([]string{"score", "--pred", recs, "--format", "json"}, dropFlag(s.args, "--instance")...)
+		if err := json.Unmarshal([]byte(mustRun(t, score...)), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Results) != s.runs {
+			t.Fatalf("score of convert: %d rows", len(doc.Results))
+		}
+		for k, r := range doc.Results {
+			if l == "contextbench" && hasFlag(s.args, "fixed") {
+				continue // convert writes the evaluator's records
+			}
+			if l == "contextbench" {
+				out[k]["error/contextbench"] = r.Error
+			}
+			if r.Error != "" || r.Extras == nil || r.Extras.Lenses["contextbench"].Error != "" {
+				continue
+			}
+			out[k]["shown_at/"+l] = shownAt(r.Extras.Lenses["contextbench"].Diagnosis.Spans)
+		}
+	}
+	return out
+}
+
+// reportFacts reads report --format json over score's --out of the run:
+// its figures are the one row's.
+func reportFacts(t *testing.T, s sample) []said {
+	out := empty(s.runs)
+	if s.runs != 1 {
+		return out
+	}
+	for _, l := range lensNames {
+		res := filepath.Join(t.TempDir(), "results.jsonl")
+		mustRun(t, append([]string{"score", "--pred", s.file, "--lens", l, "--out", res}, s.args...)...)
+		var doc struct {
+			Runs []struct {
+				Valid int `json:"valid"`
+				Final map[string]struct {
+					Recall     float64 `json:"recall_macro"`
+					AUC        float64 `json:"auc_coverage"`
+					Redundancy float64 `json:"redundancy"`
+				} `json:"final"`
+			} `json:"runs"`
+		}
+		if err := json.Unmarshal([]byte(mustRun(t, "report", res, "--format", "json")), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Runs) != 1 {
+			t.Fatalf("report: %d runs", len(doc.Runs))
+		}
+		if r := doc.Runs[0]; r.Valid == 1 {
+			line := r.Final["line"]
+			out[0]["cov/"+l], out[0]["auc/"+l], out[0]["red/"+l] = figure(line.Recall), figure(line.AUC), figure(line.Redundancy)
+		}
+	}
+	return out
+}
+
+// runs writes a list as runs of equal items ("lead×3,Explore×2").
+func runs(items []string) string {
+	var out []string
+	for i := 0; i < len(items); {
+		j := i
+		for j < len(items) && items[j] == items[i] {
+			j++
+		}
+		out = append(out, fmt.Sprintf("%s×%d", items[i], j-i))
+		i = j
+	}
+	return strings.Join(out, ",")
+}
+
+// sorted joins a list in sorted order.
+func sorted(items []string) string {
+	sort.Strings(items)
+	return strings.Join(items, "|")
 }
 
 var (

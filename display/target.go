@@ -28,7 +28,8 @@ func TargetWords(t *story.Target, l model.Lens) string {
 		parts = append(parts, fmt.Sprintf("gold from edits: %s, %d of %d lines read before their edit (%s lens: %s), %s",
 			Count(len(tl.Edits), "edited region"), tl.ReadBefore, tl.Lines, l, Ratio(tl.ReadBefore, tl.Lines), Count(tl.Blind, "blind edit")))
 		if tl.Reads > 0 {
-			parts = append(parts, fmt.Sprintf("%d of %d reads used by no edit", tl.Unused, tl.Reads))
+			// Actions, not steps: the count beside it is the lens's.
+			parts = append(parts, fmt.Sprintf("%d of the %s that put lines in view led to no edit", tl.Unused, Count(tl.Reads, "action")))
 		}
 	}
 	if t.Unlocated > 0 {

@@ -57,6 +57,30 @@ type Prediction struct {
 	// Extra holds top-level record keys trajscope does not interpret, in
 	// input order, so conversion does not drop them.
 	Extra []RawField
+	// StepActions is, for each step, the number (1-based) of the action of
+	// the run's timeline that made it, when known: convert writes it
+	// ("step_actions", after the evaluator's keys), so a record read back
+	// numbers its actions as the run did. nil when unknown.
+	StepActions []int
+}
+
+// StepActionsKey is the record key of Prediction.StepActions.
+const StepActionsKey = "step_actions"
+
+// ValidStepActions reports whether p.StepActions can place p's steps: one
+// number per step, each from 1 to MaxActions, never going back.
+func (p *Prediction) ValidStepActions() bool {
+	if len(p.StepActions) == 0 || len(p.StepActions) != len(p.Steps) {
+		return false
+	}
+	prev := 1
+	for _, n := range p.StepActions {
+		if n < prev || n > MaxActions {
+			return false
+		}
+		prev = n
+	}
+	return true
 }
 
 // RawField is an uninterpreted JSON member kept verbatim.

@@ -169,6 +169,17 @@ func Prediction(run *model.Run, files Files) model.Prediction {
 func Lens(run *model.Run, reads [][]model.FileSpans) (p model.Prediction, at []int, standIn bool) {
 	p = run.Prediction
 	p.Steps, at = Steps(reads)
+	p.StepActions = nil
+	if len(run.Actions) > 0 {
+		// Step k is made by the action that brought the count to k+1.
+		for i := range at {
+			if i == 0 && at[0] > 0 || i > 0 && at[i] > at[i-1] {
+				p.StepActions = append(p.StepActions, i+1)
+			}
+		}
+	} else if run.Prediction.ValidStepActions() && len(p.Steps) == len(run.Prediction.Steps) {
+		p.StepActions = run.Prediction.StepActions // each declared step's action
+	}
 	if standIn = p.Final.Empty(); standIn {
 		p.Final = Union(p.Steps)
 	}
@@ -189,16 +200,34 @@ func DeclaredActions(p *model.Prediction) []model.Action {
 		return []model.Action{{Tool: "step", Category: model.CategoryOther, Steps: []int{0},
 			Command: "final context as step 1 (the record has no steps)"}}
 	}
-	acts := make([]model.Action, 0, len(p.Steps))
-	for i, st := range p.Steps {
-		act := model.Action{Index: int32(i), Tool: "step", Category: model.CategoryRead, Steps: []int{i}}
+	// Each step at the action that made it, when the record says which
+	// (convert writes it): the actions keep the run's numbers, and those
+	// the record does not hold stand empty between them.
+	at := func(k int) int { return k }
+	n := len(p.Steps)
+	if p.ValidStepActions() {
+		at = func(k int) int { return p.StepActions[k] - 1 }
+		n = p.StepActions[len(p.StepActions)-1]
+	}
+	acts := make([]model.Action, n)
+	for i := range acts {
+		acts[i] = model.Action{Index: int32(i), Category: model.CategoryOther,
+			Command: fmt.Sprintf("action %d (the record keeps the actions that made its steps)", i+1)}
+	}
+	for k, st := range p.Steps {
+		act := &acts[at(k)]
+		if len(act.Steps) == 0 {
+			act.Tool, act.Category = "step", model.CategoryRead
+			act.Command = fmt.Sprintf("ContextBench step %d", k+1)
+		} else {
+			act.Command += fmt.Sprintf(", %d", k+1)
+		}
+		act.Steps = append(act.Steps, k)
 		for _, fs := range st.Spans {
 			for _, sp := range fs.Spans {
 				act.Reads = append(act.Reads, model.ObservedRead{File: fs.File, Kind: model.ReadRange, Start: sp.Start, End: sp.End})
 			}
 		}
-		act.Command = fmt.Sprintf("ContextBench step %d", i+1)
-		acts = append(acts, act)
 	}
 	return acts
 }

@@ -153,3 +153,30 @@ func TestDeclare(t *testing.T) {
 		t.Fatalf("links = %v %v %v", acts[0].Steps, acts[1].Steps, acts[2].Steps)
 	}
 }
+
+// A record that says which actions made its steps keeps their numbers:
+// each step at its action, the actions it does not hold empty between
+// them, two steps of one action in one.
+func TestDeclaredActionsKeepNumbers(t *testing.T) {
+	p := &model.Prediction{Steps: []model.Step{
+		{Files: []string{"a.py"}, Spans: []model.FileSpans{{File: "a.py", Spans: []model.Interval{{Start: 1, End: 2}}}}},
+		{Files: []string{"b.py"}},
+		{Files: []string{"c.py"}},
+	}, StepActions: []int{2, 5, 5}}
+	acts := DeclaredActions(p)
+	if len(acts) != 5 {
+		t.Fatalf("%d actions, want 5", len(acts))
+	}
+	for i, want := range [][]int{nil, {0}, nil, nil, {1, 2}} {
+		if !slices.Equal(acts[i].Steps, want) {
+			t.Errorf("action %d: steps %v, want %v", i+1, acts[i].Steps, want)
+		}
+	}
+	if len(acts[1].Reads) != 1 || acts[0].Category != model.CategoryOther || acts[4].Category != model.CategoryRead {
+		t.Errorf("actions %+v", acts)
+	}
+	p.StepActions = []int{2, 1, 5} // going back: not used
+	if n := len(DeclaredActions(p)); n != 3 {
+		t.Errorf("%d actions for unusable numbers, want one per step", n)
+	}
+}

@@ -28,9 +28,21 @@ type ConvertOptions struct {
 	// steps are what its actions displayed (see observed.Prediction), the
 	// rest of the record is the one the default lens writes.
 	Lens model.Lens
-	// Observe, when set, builds a run's observed prediction against its
-	// repository (see scoring.RunFiles); nil builds it from the run alone.
-	Observe func(run *model.Run) (model.Prediction, error)
+	// Timelines, when set, reads each run of a file with a timeline
+	// against its repository (runset.Observer): its observed prediction,
+	// and the actions that made its records' steps (written as
+	// step_actions, so a record read back numbers its actions as the run
+	// did). nil: the observed lens from the run alone, no step_actions.
+	Timelines Timelines
+}
+
+// Timelines reads runs for Convert.
+type Timelines interface {
+	// Observed is run's observed prediction.
+	Observed(run *model.Run) model.Prediction
+	// StepActions numbers, for each step of pred (run's record), the
+	// action of run that made it; nil when it cannot tell.
+	StepActions(run *model.Run, pred model.Prediction) []int
 }
 
 // Convert writes unified prediction records for every run in paths, in
@@ -69,7 +81,7 @@ func Convert(paths []string, o ConvertOptions, w io.Writer) (n int, errs []error
 			errs = append(errs, fmt.Errorf("%s: no runs or prediction records (expected one of the formats: %s)", path, strings.Join(Formats(), ", ")))
 		}
 		observe := o.Lens == model.LensObserved
-		timelines := observe && !isUnified(path)
+		timelines := (observe || o.Timelines != nil) && !isUnified(path)
 		var runs []*model.Run
 		if timelines {
 			loaded, _ := Load(path, "")
@@ -97,10 +109,9 @@ func Convert(paths []string, o ConvertOptions, w io.Writer) (n int, errs []error
 						continue
 					}
 				}
-				if pred, err = o.observed(run, r.Pred); err != nil {
-					errs = append(errs, fmt.Errorf("%s: %s: %w", path, r.Pred.InstanceID, err))
-					continue
-				}
+				pred = o.observed(run, r.Pred)
+			} else if timelines && runs[i] != nil {
+				pred.StepActions = o.Timelines.StepActions(runs[i], pred)
 			}
 			if werr := writeRecord(w, &pred); werr != nil {
 				errs = append(errs, fmt.Errorf("%s: writing %s: %w", path, r.Pred.InstanceID, werr))
@@ -187,12 +198,12 @@ func isUnified(path string) bool {
 }
 
 // observed is the observed prediction of run, whose record is pred.
-func (o *ConvertOptions) observed(run *model.Run, pred model.Prediction) (model.Prediction, error) {
+func (o *ConvertOptions) observed(run *model.Run, pred model.Prediction) model.Prediction {
 	run.Prediction = pred
-	if o.Observe == nil {
-		return observed.Prediction(run, nil), nil
+	if o.Timelines == nil {
+		return observed.Prediction(run, nil)
 	}
-	return o.Observe(run)
+	return o.Timelines.Observed(run)
 }
 
 // walkable reports a file found in a directory that Convert should read:

@@ -125,12 +125,12 @@ func (r *Report) WriteMarkdown(out io.Writer) error {
 			stat(row.Final.File.DropLastStep), stat(row.Final.Symbol.DropLastStep), stat(row.Final.Line.DropLastStep),
 			stat(row.Final.Line.RecallDrop), union})
 	}
-	table(w, []string{"run", "EditLoc R", "EditLoc P", "drop file (last step)", "drop symbol (last step)", "drop line (last step)", "recall drop line (last step)", "drop line (union, " + r.Lens + ")"}, "lrrrrrrr", rows)
+	table(w, []string{"run", "EditLoc R", "EditLoc P", "usage drop file (last step)", "usage drop symbol (last step)", "usage drop line (last step)", "recall drop line (last step)", "usage drop line (union, " + r.Lens + ")"}, "lrrrrrrr", rows)
 	legend(w,
 		"**EditLoc R**, **EditLoc P**: micro over valid instances with a patch; R = Σ hits / Σ gold lines, P = Σ hits / Σ deleted lines (the evaluator's aggregate).",
-		"**drop (last step)**: per instance 1 − min(final ∩ gold, seen)/seen with seen = last step's coverage × gold size; 1.0 when seen ≤ 0 or the row is an error; mean over all instances (ContextBench `calculate_drop_laststep_to_final_from_alljsonl.py`). From the result rows alone.",
+		"**usage drop (last step)**: per instance 1 − min(final ∩ gold, seen)/seen with seen = last step's coverage × gold size; 1.0 when seen ≤ 0 or the row is an error; mean over all instances (ContextBench `calculate_drop_laststep_to_final_from_alljsonl.py`). From the result rows alone.",
 		"**recall drop (last step)**: max(0, last step's coverage − final coverage), mean over valid instances (same script).",
-		"**drop (union)**: per instance 1 − |final ∩ gold lines| / |gold lines any step showed|, 1.0 when no step showed gold; lines; mean over instances scored by trajscope with analysis (`calculate_evidence_drop.py`). A different quantity from the last-step drop; it can be negative when the final context holds gold no step showed.",
+		"**usage drop (union)**: per instance 1 − |final ∩ gold lines| / |gold lines any step showed|, 1.0 when no step showed gold; lines; mean over instances scored by trajscope with analysis (`calculate_evidence_drop.py`). A different quantity from the last-step drop; it can be negative when the final context holds gold no step showed.",
 	)
 
 	var diag [][]string
@@ -299,7 +299,7 @@ func (r *Report) writeInstancesMarkdown(w io.Writer) {
 	for _, g := range model.Granularities {
 		head = append(head, g.String()+" R", g.String()+" P", g.String()+" F1") // e.g. "line R"
 	}
-	head = append(head, "line AUC", "drop line (last step)", "drop line (union)", "MRR", "gold spans found")
+	head = append(head, "line AUC", "usage drop line (last step)", "usage drop line (union)", "MRR", "gold spans found")
 	var rows [][]string
 	for _, in := range r.Instances {
 		line := []string{cell(in.Run), cell(in.InstanceID), cell(in.Error)}

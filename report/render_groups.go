@@ -62,9 +62,9 @@ func (r *Report) writeGroupsMarkdown(w io.Writer) {
 		line = append(line, f3(row.Final.Line.PrecisionMacro), f3(row.Final.Line.F1Mean), auc, stat(row.Final.Line.DropLastStep))
 		rows = append(rows, line)
 	}
-	table(w, []string{"run", g.By, "instances", "valid", "errors", "file R", "symbol R", "span R", "line R", "line P", "line F1 mean", "line AUC", "drop line (last step)"}, "llrrlrrrrrrrr", rows)
+	table(w, []string{"run", g.By, "instances", "valid", "errors", "file R", "symbol R", "span R", "line R", "line P", "line F1 mean", "line AUC", "usage drop line (last step)"}, "llrrlrrrrrrrr", rows)
 	legend(w,
-		"**R**, **P**: macro means over the group's instances, error rows counting 0; **F1 mean**: mean of per-instance F1; **AUC**: mean over the group's valid instances; **drop (last step)** as defined above. `--format json` carries every column of the summary per group.",
+		"**R**, **P**: macro means over the group's instances, error rows counting 0; **F1 mean**: mean of per-instance F1; **AUC**: mean over the group's valid instances; **usage drop (last step)** as defined above. `--format json` carries every column of the summary per group.",
 		fmt.Sprintf("The %s is the task's, from the gold it was scored against (`score --format json` results), else from `--gold` by instance id; **%s** when neither names it.", g.By, Unknown),
 	)
 }

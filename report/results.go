@@ -216,7 +216,7 @@ func (r *Results) WriteText(out io.Writer) error {
 		return w.err
 	}
 	row := Summarize(r.run(), model.LensContextBench.String())
-	fmt.Fprintf(w, "\n  %-7s %8s %8s %8s %10s %8s %8s %10s %12s\n", "", "R macro", "P macro", "F1 mean", "F1(macro)", "R micro", "P micro", "F1(micro)", "drop (last)")
+	fmt.Fprintf(w, "\n  %-7s %8s %8s %8s %10s %8s %8s %10s %12s\n", "", "R macro", "P macro", "F1 mean", "F1(macro)", "R micro", "P micro", "F1(micro)", "usage drop")
 	for _, g := range model.Granularities {
 		s := row.Final.At(g)
 		fmt.Fprintf(w, "  %-7s %8.3f %8.3f %8.3f %10.3f %8.3f %8.3f %10.3f %12.3f\n", g, s.RecallMacro, s.PrecisionMacro, s.F1Mean, s.F1OfMacro,
@@ -224,7 +224,7 @@ func (r *Results) WriteText(out io.Writer) error {
 	}
 	fmt.Fprintln(w, "  macro: mean over all instances, errors count 0; F1 mean: mean of per-instance F1 (the leaderboard's);")
 	fmt.Fprintln(w, "  micro: Σ intersection / Σ size over valid instances (the evaluator's); F1(x): 2RP/(R+P) of those R and P;")
-	fmt.Fprintln(w, "  drop (last): usage drop, last step → final, mean over all instances (errors count 1.0).")
+	fmt.Fprintln(w, "  usage drop: last step → final, mean over all instances (errors count 1.0).")
 	if row.UnionDrop != nil {
 		fmt.Fprintf(w, "  usage drop, union of steps → final (lines, contextbench lens): mean %.3f over %d instances\n", row.UnionDrop.Mean, row.UnionDrop.N)
 	}

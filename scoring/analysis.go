@@ -430,3 +430,30 @@ func (a *Analysis) Task() (text, from string) {
 	// Issues are often written with CRLF line ends: lines, not escapes.
 	return strings.ReplaceAll(text, "\r\n", "\n"), from
 }
+
+// StepActions is, for each step of run's prediction, the number (1-based)
+// of the action that made it, as Analyze links them: the actions' own
+// links, else linked by what each action displayed (read against files).
+// nil for a run without steps or actions.
+func StepActions(run *model.Run, files *FileCache) []int {
+	if len(run.Prediction.Steps) == 0 || len(run.Actions) == 0 {
+		return nil
+	}
+	r := *run
+	r.Actions = slices.Clone(run.Actions)
+	linkSteps(&r, observed.Reads(r.Actions, files), files.Resolve)
+	out := make([]int, len(r.Prediction.Steps))
+	for i := len(r.Actions) - 1; i >= 0; i-- {
+		for _, k := range r.Actions[i].Steps {
+			if k >= 0 && k < len(out) {
+				out[k] = i + 1 // the first action that lists it
+			}
+		}
+	}
+	for k := range out {
+		if out[k] == 0 || k > 0 && out[k] < out[k-1] {
+			return nil // a step no action made, or made before the one before it
+		}
+	}
+	return out
+}

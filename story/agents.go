@@ -26,12 +26,34 @@ type AgentFigures struct {
 // Label names an agent in a few words: "lead", else its type (or id) and
 // depth when below the first level ("Explore", "general-purpose·2"); a
 // plugin's namespaced type keeps its last part ("security-sentinel" for
-// "entire-engineering:review:security-sentinel").
+// "entire-engineering:review:security-sentinel"). Agents of one type are
+// told apart by the start of their ids ("reviewer#a3f9"), as short as
+// tells them apart.
 func Label(run *model.Run, k int) string {
 	if k <= 0 || k >= len(run.Agents) {
 		return "lead"
 	}
 	a := run.Agents[k]
+	name := typeName(a)
+	if a.Type != "" {
+		var twins []string
+		for j := 1; j < len(run.Agents); j++ {
+			if j != k && typeName(run.Agents[j]) == name && run.Agents[j].Depth == a.Depth {
+				twins = append(twins, run.Agents[j].ID)
+			}
+		}
+		if len(twins) > 0 {
+			name += "#" + distinct(a.ID, twins)
+		}
+	}
+	if a.Depth > 1 {
+		name += fmt.Sprintf("·%d", a.Depth)
+	}
+	return name
+}
+
+// typeName is an agent's type as a label shows it.
+func typeName(a model.Agent) string {
 	name := a.Type
 	if i := strings.LastIndexByte(name, ':'); i >= 0 && i < len(name)-1 {
 		name = name[i+1:]
@@ -39,10 +61,25 @@ func Label(run *model.Run, k int) string {
 	if name == "" {
 		name = "sub-agent " + shortID(a.ID)
 	}
-	if a.Depth > 1 {
-		name += fmt.Sprintf("·%d", a.Depth)
-	}
 	return name
+}
+
+// distinct is the shortest start of id (4 characters at least, 8 at most)
+// that no id of others starts with.
+func distinct(id string, others []string) string {
+	for n := 4; n < 8 && n < len(id); n++ {
+		clash := false
+		for _, o := range others {
+			if strings.HasPrefix(o, id[:n]) {
+				clash = true
+				break
+			}
+		}
+		if !clash {
+			return id[:n]
+		}
+	}
+	return shortID(id)
 }
 
 // shortID is an agent id cut to what tells agents apart on a screen.

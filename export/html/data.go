@@ -36,6 +36,20 @@ type pageData struct {
 	Mark []string `json:"mark"`
 	// Chart is the coverage charts' width, height and padding.
 	Chart [3]float64 `json:"chart"`
+	// Agents are each agent's figures per lens, the lead first, as the
+	// explorer and the summary show them; empty for a run of one agent.
+	Agents [2][]agentRow `json:"agents"`
+}
+
+// agentRow is one agent's figures under a lens.
+type agentRow struct {
+	Label   string `json:"label"`
+	Depth   int    `json:"depth"`
+	Started int    `json:"started"` // the action (0-based) that started it; -1 for the lead
+	Actions int    `json:"actions"`
+	Read    int    `json:"read"`
+	Reread  int    `json:"reread"`
+	Gold    int    `json:"gold"`
 }
 
 type action struct {
@@ -51,6 +65,19 @@ type action struct {
 	Cut   int `json:"cut,omitempty"`
 	// Spend is what the action took ("2.8s · 139 tokens"), when recorded.
 	Spend string `json:"spend,omitempty"`
+	// Row is the action as the explorer's timeline shows it: a sub-agent's
+	// under the call that started it, named where its stretch starts.
+	Row string `json:"row"`
+	// Agent is the agent that made it ("" for a run of one agent), and
+	// its depth below the lead.
+	Agent string `json:"agent,omitempty"`
+	Depth int    `json:"depth,omitempty"`
+	// Failed says why the command failed ("" when it did not); NotRun: it
+	// was refused before it ran. Counted[lens] says when the lens counts
+	// its lines anyway, as the evaluator does.
+	Failed  string    `json:"failed,omitempty"`
+	NotRun  bool      `json:"notRun,omitempty"`
+	Counted [2]string `json:"counted"`
 }
 
 // lens is one lens's per-action figures, as scoring.Analyze counted them.
@@ -113,6 +140,9 @@ type goldRow struct {
 	Desc      [2]string `json:"desc"`
 	// ReadBy[lens] lists [action, lines read by then] where the count grows.
 	ReadBy [2][][2]int `json:"readBy"`
+	// FoundBy[lens] names the sub-agent that first put it in view
+	// ("found by Explore @14"), "" for the lead or a run of one agent.
+	FoundBy [2]string `json:"foundBy"`
 }
 
 // Limits on how much output the page carries, like the explorer's
@@ -155,10 +185,33 @@ func buildData(d *viewdata.Data, o Options) *pageData {
 		// a browser would hide them, and bidi overrides would reorder text.
 		obs, lines, cut := clip(termsafe.Text(strings.TrimSuffix(d.Run.Observation(i), "\n")), limit)
 		total += len(obs)
-		p.Actions = append(p.Actions, action{Cat: cat, Glyph: display.ActionGlyph(act), Short: d.Short(i),
+		pa := action{Cat: cat, Glyph: display.ActionGlyph(act), Short: d.Short(i), Row: termsafe.Line(d.Row(i, false)),
 			Tool: termsafe.Line(act.Tool), Cmd: termsafe.Text(act.Command), Thought: termsafe.Text(strings.TrimSpace(d.Run.Thought(i))),
-			Obs: obs, Lines: lines, Cut: cut})
-		p.Actions[len(p.Actions)-1].Spend = display.SpendWords(spends[i])
+			Obs: obs, Lines: lines, Cut: cut, Spend: display.SpendWords(spends[i])}
+		if len(d.Run.Agents) > 1 {
+			pa.Agent = termsafe.Line(d.AgentOf(i))
+			if k := int(act.Agent); k > 0 && k < len(d.Run.Agents) {
+				pa.Depth = int(d.Run.Agents[k].Depth)
+			}
+		}
+		if act.Failed() {
+			pa.Failed, pa.NotRun = termsafe.Line(act.Failure), act.NotRun
+			for _, l := range model.Lenses {
+				pa.Counted[l] = display.FailedButCounted(d.A, l, i)
+			}
+		}
+		p.Actions = append(p.Actions, pa)
+	}
+	for _, l := range model.Lenses {
+		p.Agents[l] = []agentRow{}
+		for _, f := range d.S.Agents[l] {
+			row := agentRow{Label: termsafe.Line(story.Label(d.Run, f.Index)), Depth: int(f.Depth), Started: -1,
+				Actions: f.Actions, Read: f.ReadLines, Reread: f.RereadLines, Gold: f.GoldFound}
+			if f.Index > 0 {
+				row.Started = int(f.Call)
+			}
+			p.Agents[l] = append(p.Agents[l], row)
+		}
 	}
 	index := p.files(d)
 	for _, l := range model.Lenses {
@@ -173,6 +226,7 @@ func buildData(d *viewdata.Data, o Options) *pageData {
 			row.Cat[l] = g.Category(l).Key()
 			row.Label[l] = g.Label(l)
 			row.Desc[l] = g.Describe(l)
+			row.FoundBy[l] = termsafe.Line(story.FoundByWords(d.Run, g.FoundAt(l)))
 			if eds := d.S.Target.Lenses[l].Edits; eds != nil {
 				row.Desc[l] = display.EditWords(eds[k]) + "; " + row.Desc[l]
 			}

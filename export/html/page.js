@@ -24,7 +24,8 @@
     li.appendChild(mark);
     li.appendChild(el('span', 'num', String(i + 1).padStart(numW)));
     li.appendChild(el('span', 'glyph cat-' + a.cat, a.glyph));
-    li.appendChild(el('span', 'cmd', a.short));
+    li.appendChild(el('span', 'cmd' + (a.agent ? ' sub' : ''), a.row));
+    if (a.agent) li.title = a.agent;
     var suf = el('span', 'suf');
     li.appendChild(suf);
     li.addEventListener('click', function () { stop(); go(i); });
@@ -129,6 +130,7 @@
       r.suf.textContent = '';
       if (ld.newGold[i] > 0) r.suf.appendChild(el('span', 'newgold', '+' + ld.newGold[i]));
       if (ld.pure[i]) r.suf.appendChild(el('span', 'reread', (ld.newGold[i] > 0 ? ' ' : '') + '↺'));
+      if (D.actions[i].failed) r.suf.appendChild(el('span', 'failed', (r.suf.textContent ? ' ' : '') + '✗'));
     });
     $('tl-detail').textContent = (S.cur + 1) + '/' + D.n;
     var row = rows[S.cur].li, body = $('tl');
@@ -142,6 +144,11 @@
     var a = D.actions[S.cur];
     var detail = 'step ' + (S.cur + 1) + ' · ' + a.cat;
     if (a.tool && a.tool !== 'bash') detail += ' · ' + a.tool;
+    if (a.agent) detail += ' · ' + a.agent;
+    var fail = $('obs-failed');
+    fail.hidden = !a.failed;
+    fail.textContent = !a.failed ? '' : '✗ command ' + (a.notRun ? '' : 'failed: ') + a.failed +
+      (a.counted[S.lens] ? '\n' + a.counted[S.lens] : '');
     $('obs-detail').textContent = detail + ' · ' + a.lines + ' lines' + (a.spend ? ' · ' + a.spend : '');
     $('obs-thought').textContent = a.thought || '';
     $('obs-cmd').textContent = a.cmd ? '$ ' + a.cmd : '';
@@ -204,7 +211,26 @@
       goldRows[k].row.className = 'grow' + (k === S.sel ? ' sel' : '');
     });
     $('gold-detail').textContent = found + '/' + D.gold.length + ' spans read';
-    $('gold-desc').textContent = S.sel >= 0 ? D.gold[S.sel].desc[L] : 'Click a span to go to the step that came closest to it.';
+    $('gold-desc').textContent = S.sel >= 0 ? D.gold[S.sel].desc[L] + (D.gold[S.sel].foundBy[L] ? ' (' + D.gold[S.sel].foundBy[L] + ')' : '') :
+      'Click a span to go to the step that came closest to it.';
+    renderAgents();
+  }
+
+  // Each agent's figures under the lens, as the summary lists them.
+  function renderAgents() {
+    var box = $('agents'), ags = D.agents[S.lens];
+    box.hidden = !ags.length;
+    if (!ags.length) return;
+    box.textContent = '';
+    box.appendChild(el('div', 'ahead', 'agents (' + D.lenses[S.lens] + ' lens): actions, lines read (re-read), gold spans first read'));
+    ags.forEach(function (g) {
+      var row = el('div', 'arow');
+      row.appendChild(el('span', 'aname', '  '.repeat(g.depth) + g.label + (g.started >= 0 ? ', started @' + (g.started + 1) : '')));
+      row.appendChild(el('span', 'anum', String(g.actions)));
+      row.appendChild(el('span', 'anum', g.read + ' (' + g.reread + ')'));
+      row.appendChild(el('span', 'anum', String(g.gold)));
+      box.appendChild(row);
+    });
   }
 
   function chartX(i) {

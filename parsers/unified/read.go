@@ -248,6 +248,19 @@ func parseRecord(v *jsontree.Value, doc []byte) (rec Record) {
 			}
 		case "traj_data":
 			traj = m.Val
+		case model.StepActionsKey:
+			// trajscope's own key; a list it cannot read is left out.
+			p.StepActions = nil
+			if m.Val.Kind == jsontree.Array && len(m.Val.Arr) <= model.MaxActions {
+				for _, e := range m.Val.Arr {
+					n, ok := e.Int()
+					if !ok {
+						p.StepActions = nil
+						break
+					}
+					p.StepActions = append(p.StepActions, n)
+				}
+			}
 		default:
 			// A copy, so a small Extra does not pin the whole input.
 			p.Extra = append(p.Extra, model.RawField{Key: m.Key, Value: bytes.Clone(doc[m.Val.Off:m.Val.End])})

@@ -279,3 +279,37 @@ func BenchmarkWritePreds(b *testing.B) {
 		}
 	}
 }
+
+// step_actions, trajscope's own key, is read into Prediction.StepActions
+// and written back last, so a record convert wrote reads and writes back
+// byte for byte; a list that is not of whole numbers is left out.
+func TestStepActions(t *testing.T) {
+	const rec = `{"instance_id": "a__b-1", "traj_data": {"pred_steps": [{"files": ["a.py"], "spans": {}}, {"files": ["b.py"], "spans": {}}], "pred_files": ["a.py"], "pred_spans": {}}, "model_patch": "", "note": 1, "step_actions": [3, 22]}`
+	recs, err := Parse([]byte(rec+"\n"), "r.jsonl")
+	if err != nil || len(recs) != 1 || recs[0].Err != nil {
+		t.Fatalf("%v %+v", err, recs)
+	}
+	p := recs[0].Pred
+	if !reflect.DeepEqual(p.StepActions, []int{3, 22}) || !p.ValidStepActions() || len(p.Extra) != 1 {
+		t.Fatalf("step actions %v, extra %v", p.StepActions, p.Extra)
+	}
+	out, err := Append(nil, &p)
+	if err != nil || string(out) != rec {
+		t.Errorf("written back:\n%s\nwant\n%s", out, rec)
+	}
+	for _, bad := range []string{`["3", 22]`, `{"a": 1}`, `[1.5, 2]`} {
+		recs, _ := Parse([]byte(strings.Replace(rec, `[3, 22]`, bad, 1)+"\n"), "r.jsonl")
+		if got := recs[0].Pred.StepActions; got != nil {
+			t.Errorf("%s: read as %v", bad, got)
+		}
+	}
+	// Numbers that cannot place the steps (too few, going back, zero) are
+	// read but not used.
+	for _, sa := range [][]int{{3}, {22, 3}, {0, 1}} {
+		q := p
+		q.StepActions = sa
+		if q.ValidStepActions() {
+			t.Errorf("%v: valid", sa)
+		}
+	}
+}

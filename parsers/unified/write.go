@@ -15,7 +15,7 @@ import (
 //
 //	{"instance_id", ["original_inst_id"], "traj_data": {"pred_steps": [{"files",
 //	"spans", ["symbols"]}], "pred_files", "pred_spans", ["pred_symbols"]},
-//	"model_patch", ["repo_url"], ["commit"], Extra...}
+//	"model_patch", ["repo_url"], ["commit"], Extra..., ["step_actions"]}
 //
 // Bracketed keys are written when present: original_inst_id, repo_url and
 // commit when non-empty, symbols maps when non-nil. Spans are written as
@@ -69,6 +69,13 @@ func Append(dst []byte, p *model.Prediction) ([]byte, error) {
 		if dst, err = appendPyValue(dst, f.Value); err != nil {
 			return dst, fmt.Errorf("unified: record %q: extra key %q: %w", p.InstanceID, f.Key, err)
 		}
+	}
+	if p.StepActions != nil {
+		// After every key the evaluator and the upstream converter know.
+		dst = append(dst, `, "`+model.StepActionsKey+`": `...)
+		dst = appendSeq(dst, '[', ']', len(p.StepActions), func(dst []byte, i int) []byte {
+			return strconv.AppendInt(dst, int64(p.StepActions[i]), 10)
+		})
 	}
 	return append(dst, '}'), nil
 }
