@@ -157,65 +157,23 @@ func numbered(obs string, spaced bool) []entry {
 	return out
 }
 
-// leadingNumber finds the digits after a line's leading spaces: they are
-// l[start:end], at most 10 of them (more is no line number).
-func leadingNumber(l string) (start, end int) {
-	for start < len(l) && l[start] == ' ' {
-		start++
-	}
-	end = start
-	for end < len(l) && end-start < 10 && '0' <= l[end] && l[end] <= '9' {
-		end++
-	}
-	return start, end
-}
-
-// ListingLine reads one line of a numbered listing, "   12\ttext" (nl -ba,
-// cat -n, an editor's view, Harbor's Read) or "    12→text" (Claude Code's
-// Read), as the regexp `^ *(\d{1,9}) *(?:\t|→)` would: the line's number
-// and its text as shown.
-func ListingLine(l string) (num int, text string, ok bool) {
-	start, i := leadingNumber(l)
-	if d := i - start; d < 1 || d > 9 {
-		return 0, "", false
-	}
-	num, _ = strconv.Atoi(l[start:i])
-	for i < len(l) && l[i] == ' ' {
-		i++
-	}
-	switch {
-	case strings.HasPrefix(l[i:], "\t"):
-		return num, l[i+1:], true
-	case strings.HasPrefix(l[i:], "→"):
-		return num, l[i+len("→"):], true
-	}
-	return 0, "", false
-}
-
 // parseLine reads one numbered output line; spaced accepts a number and
 // one space before the text.
 func parseLine(l string, spaced bool) (entry, bool) {
-	start, i := leadingNumber(l)
-	if n, text, ok := ListingLine(l); ok {
+	if n, text, ok := Listing.Line(l); ok {
 		return entry{num: n, text: text}, true
 	}
-	if d := i - start; d >= 1 && d <= 9 {
-		n, _ := strconv.Atoi(l[start:i])
-		k := i
-		for k < len(l) && l[k] == ' ' {
-			k++
+	if n, text, ok := spacedNumbers.Line(l); ok && spaced {
+		if strings.HasPrefix(text, "... eliding lines ") {
+			return entry{}, false // a gap, not the line's text
 		}
-		switch {
-		case spaced && start > 0 && i < len(l) && l[i] == ' ':
-			if strings.HasPrefix(l[i+1:], "... eliding lines ") {
-				return entry{}, false // a gap, not the line's text
-			}
-			return entry{num: n, text: l[i+1:]}, true
-		case k == len(l) && start > 0:
-			return entry{num: n, bare: true}, true
-		case start == 0 && i < len(l) && (l[i] == '|' || l[i] == ':'):
-			return entry{num: n, text: l[i+1:]}, true
-		}
+		return entry{num: n, text: text}, true
+	}
+	if n, _, ok := bare.Line(l); ok {
+		return entry{num: n, bare: true}, true
+	}
+	if n, text, ok := Window.Line(l); ok {
+		return entry{num: n, text: text}, true
 	}
 	// "path:12:text"
 	p, after, ok := strings.Cut(l, ":")

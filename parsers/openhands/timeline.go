@@ -7,6 +7,7 @@ import (
 
 	"github.com/trajscope/trajscope/internal/lazyre"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/observed"
 	"github.com/trajscope/trajscope/parsers/internal/cmdfail"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/shell"
@@ -18,9 +19,7 @@ import (
 
 var (
 	catNHeaderRe = lazyre.New("Here's the result of running `cat -n` on ")
-	catNLineRe   = lazyre.New(`(?m)^ *(\d+)\t`)
 	windowHdrRe  = lazyre.New(`(?m)^\[File: (.+?) \((\d+) lines total(?: after edit)?\)\]`)
-	windowLineRe = lazyre.New(`(?m)^(\d+)\|`)
 	skillRe      = lazyre.New(`\b(open_file|goto_line|scroll_down|scroll_up|search_file|search_dir|find_file|edit_file_by_replace|insert_content_at_line|append_file|create_file|edit_file)\s*\(`)
 	firstArgRe   = lazyre.New(`^\s*\(\s*(?:[a-z_]+\s*=\s*)?(?:'([^']*)'|"([^"]*)")`)
 	// skillSearch is how the agentskills search tools print results.
@@ -57,8 +56,8 @@ func readAction(a *model.Action, f *jsontree.Value, obs string) {
 		a.Category = model.CategorySearch // a directory listing
 		return
 	}
-	if catNHeaderRe().MatchString(obs) || (f.Get("impl_source").Text() == "oh_aci" && catNLineRe().MatchString(obs)) {
-		a.Reads = shell.NumberedReads(path, obs, catNLineRe())
+	if catNHeaderRe().MatchString(obs) || (f.Get("impl_source").Text() == "oh_aci" && hasListing(obs)) {
+		a.Reads = shell.NumberedReads(path, obs, observed.Listing)
 		return
 	}
 	if vr := f.Get("view_range").Items(); f.Get("view_range").Is(jsontree.Array) && len(vr) >= 2 {
@@ -130,7 +129,7 @@ func ipythonAction(a *model.Action, code, obs string) {
 			file = hdr[1]
 		}
 		if file != "" {
-			a.Reads = shell.NumberedReads(file, obs, windowLineRe())
+			a.Reads = shell.NumberedReads(file, obs, observed.Window)
 		}
 	case "search_file", "search_dir", "find_file":
 		a.Category = model.CategorySearch
@@ -194,4 +193,10 @@ func markFailure(a *model.Action, obs event, isError bool, text string) {
 	if obs.m.Get("observation").Text() == "user_rejected" {
 		cmdfail.MarkNotRun(a, "rejected by the user") // UserRejectObservation
 	}
+}
+
+// hasListing reports output with a numbered line (cat -n, nl -ba).
+func hasListing(obs string) bool {
+	_, ok := observed.Listing.First(obs)
+	return ok
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/trajscope/trajscope/internal/lazyre"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/observed"
 	"github.com/trajscope/trajscope/parsers/internal/cmdfail"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 	"github.com/trajscope/trajscope/parsers/internal/shell"
@@ -27,10 +28,7 @@ var editorTools = map[string]bool{
 
 var (
 	catNHeaderRe = lazyre.New("Here's the result of running `cat -n` on ")
-	catNLineRe   = lazyre.New(`(?m)^ *(\d+)\t`)
-	abbrevLineRe = lazyre.New(`(?m)^ *(\d+)(?: |$)`)
 	windowHdrRe  = lazyre.New(`(?m)^\[File: (.+?) \((\d+) lines total(?: after edit)?\)\]`)
-	windowLineRe = lazyre.New(`(?m)^(\d+):`)
 	// toolSearch is how SWE-agent's search tools print results.
 	toolSearch = shell.SearchOutput{
 		Header:   regexp.MustCompile(`(?m)^Found \d+ matches for "(.*)" in (.+?):[ \t]*$`),
@@ -164,7 +162,7 @@ func editorAction(a *model.Action, cmd string, args []string, obs string) {
 func viewReads(path, cmd, obs string) []model.ObservedRead {
 	switch {
 	case catNHeaderRe().MatchString(obs):
-		return shell.NumberedReads(path, obs, catNLineRe())
+		return shell.NumberedReads(path, obs, observed.Listing)
 	case strings.Contains(obs, abbrevMarker):
 		// "   579 ... eliding lines 579-585 ..." marks lines not shown.
 		var shown []string
@@ -173,7 +171,7 @@ func viewReads(path, cmd, obs string) []model.ObservedRead {
 				shown = append(shown, l)
 			}
 		}
-		return shell.NumberedReads(path, strings.Join(shown, "\n"), abbrevLineRe())
+		return shell.NumberedReads(path, strings.Join(shown, "\n"), observed.Abbreviated)
 	case errorObsRe().MatchString(obs):
 		return nil
 	}
@@ -206,7 +204,7 @@ func windowReads(obs string) (string, []model.ObservedRead) {
 	if m := windowHdrRe().FindStringSubmatch(obs); m != nil {
 		file = m[1]
 	}
-	return file, shell.NumberedReads("", obs, windowLineRe())
+	return file, shell.NumberedReads("", obs, observed.Window)
 }
 
 // tokens splits a command line on blanks, honouring single and double

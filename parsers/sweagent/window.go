@@ -6,6 +6,7 @@ import (
 
 	"github.com/trajscope/trajscope/internal/lazyre"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/observed"
 )
 
 // SWE-agent 0.x shows files through a viewer: open, goto, scroll_up and
@@ -152,10 +153,8 @@ func (v *viewer) sync(file, obs string) {
 		}
 	}
 	v.line = window / 2
-	if m := windowLineRe().FindStringSubmatch(obs); m != nil {
-		if first, err := strconv.Atoi(m[1]); err == nil {
-			v.line = max(first+window/2-1, window/2)
-		}
+	if first, ok := observed.Window.First(obs); ok {
+		v.line = max(first+window/2-1, window/2)
 	}
 }
 

@@ -32,7 +32,7 @@ func obsLines(obs string) []string {
 func numberedLines(lines []string) []int {
 	var nums []int
 	for _, l := range lines {
-		if n, _, ok := observed.ListingLine(l); ok && n > 0 { // line numbers start at 1
+		if n, _, ok := observed.Listing.Line(l); ok && n > 0 { // line numbers start at 1
 			nums = append(nums, n)
 		}
 	}
@@ -180,7 +180,7 @@ func (c *confirmer) readSpec(sp obsSpec, lines []string) {
 	switch sp.kind {
 	case specNumbered:
 		for _, l := range lines {
-			if n, _, ok := observed.ListingLine(l); ok {
+			if n, _, ok := observed.Listing.Line(l); ok {
 				c.addLine(sp.file, n)
 			}
 		}

@@ -2,10 +2,10 @@ package shell
 
 import (
 	"reflect"
-	"regexp"
 	"testing"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/observed"
 )
 
 func rng(f string, a, b int) model.ObservedRead {
@@ -263,7 +263,6 @@ func itoa(n int) string {
 }
 
 func TestNumberedReads(t *testing.T) {
-	re := regexp.MustCompile(`(?m)^\s*(\d+)\t`)
 	cases := []struct {
 		obs  string
 		want [][2]int
@@ -275,7 +274,7 @@ func TestNumberedReads(t *testing.T) {
 	}
 	for _, c := range cases {
 		var got [][2]int
-		for _, r := range NumberedReads("f.py", c.obs, re) {
+		for _, r := range NumberedReads("f.py", c.obs, observed.Listing) {
 			if r.File != "f.py" || r.Kind != model.ReadRange {
 				t.Errorf("read %+v", r)
 			}

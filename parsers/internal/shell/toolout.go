@@ -7,21 +7,21 @@ import (
 
 	"github.com/trajscope/trajscope/internal/lazyre"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/observed"
 )
 
 // Readers of what the file viewers and search tools of SWE-agent and
 // OpenHands print, which both formats' timelines read.
 
-// NumberedReads turns the line numbers that re (whose first group is the
-// number) finds in an observation into reads of file: one range per run of
-// consecutive numbers, repeats inside a run ignored. Formats whose viewers
-// print numbered lines (SWE-agent windows, OpenHands cat -n) use it to take
-// what was shown from the output itself.
-func NumberedReads(file, obs string, re *regexp.Regexp) []model.ObservedRead {
+// NumberedReads turns the numbers of the lines of an observation numbered
+// as num says into reads of file: one range per run of consecutive
+// numbers, repeats inside a run ignored. Formats whose viewers print
+// numbered lines (SWE-agent windows, OpenHands cat -n) use it to take what
+// was shown from the output itself.
+func NumberedReads(file, obs string, num observed.Numbering) []model.ObservedRead {
 	var reads []model.ObservedRead
-	for _, m := range re.FindAllStringSubmatch(obs, -1) {
-		n, err := strconv.Atoi(m[1])
-		if err != nil || n < 1 {
+	for _, n := range num.Lines(obs) {
+		if n < 1 {
 			continue
 		}
 		if k := len(reads) - 1; k >= 0 && n == reads[k].End+1 {

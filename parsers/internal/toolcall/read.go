@@ -7,6 +7,7 @@ import (
 
 	"github.com/trajscope/trajscope/internal/lazyre"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/observed"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 )
 
@@ -40,7 +41,7 @@ func StripMetadata(s string) (text, meta string) {
 // and end the run.
 func numberedRun(obs string) (first, last int, ok bool) {
 	for line := range strings.Lines(obs) {
-		n, numbered := lineNumber(strings.TrimSuffix(line, "\n"))
+		n, _, numbered := observed.ReadTool.Line(strings.TrimSuffix(line, "\n"))
 		if !numbered {
 			if ok {
 				break
@@ -57,34 +58,6 @@ func numberedRun(obs string) (first, last int, ok bool) {
 		last = n
 	}
 	return first, last, ok
-}
-
-// lineNumber reads the number of a line of numbered file output:
-// "     12→text" (older Claude Code), "12\ttext" (Claude Code 2.1.x),
-// "     12\ttext" (cat -n, str_replace_editor view), OpenCode's read:
-// "00012| text" (2025) and "12: text" (2026). That is leading space, 1 to
-// 9 digits, then "→", a tab, "| " or ": " (the regular expression
-// `^\s*(\d{1,9})(?:→|\t|\| |: )`, which the tests hold it to).
-// It is written out, not a regular expression: it is asked of every line of every Read, and the
-// expression was a sixth of reading a long session.
-func lineNumber(line string) (n int, ok bool) {
-	i := 0
-	for i < len(line) && (line[i] == ' ' || line[i] == '\t' || line[i] == '\n' || line[i] == '\f' || line[i] == '\r') {
-		i++
-	}
-	j := i
-	for j < len(line) && j-i < 10 && line[j] >= '0' && line[j] <= '9' {
-		j++
-	}
-	if j == i || j-i > 9 {
-		return 0, false
-	}
-	rest := line[j:]
-	if !strings.HasPrefix(rest, "→") && !strings.HasPrefix(rest, "\t") && !strings.HasPrefix(rest, "| ") && !strings.HasPrefix(rest, ": ") {
-		return 0, false
-	}
-	n, err := strconv.Atoi(line[i:j])
-	return n, err == nil
 }
 
 // readRegion decides which lines a Read-style call displayed, trusting in

@@ -3,9 +3,6 @@ package toolcall
 import (
 	"encoding/json"
 	"reflect"
-	"regexp"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/trajscope/trajscope/model"
@@ -290,26 +287,4 @@ func js(v any) *jsontree.Value {
 		panic(err)
 	}
 	return t
-}
-
-// numberedLineRe is what lineNumber reads, as a regular expression.
-var numberedLineRe = regexp.MustCompile(`^\s*(\d{1,9})(?:→|\t|\| |: )`)
-
-// lineNumber reads what numberedLineRe matches, on the forms it is for
-// and on any line the fuzzer makes.
-func FuzzLineNumber(f *testing.F) {
-	for _, s := range []string{"     12→text", "12\ttext", "     12\ttext", "00012| text", "12: text", "1234567890\tx", "123456789\tx",
-		" \r\f\n 7→", "\v7\tx", "7", "x12\t", "12 text", "12|text", "١٢\tx", ""} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, line string) {
-		n, ok := lineNumber(line)
-		m := numberedLineRe.FindStringSubmatch(line)
-		if ok != (m != nil) {
-			t.Fatalf("%q: lineNumber %v, the expression %v", line, ok, m != nil)
-		}
-		if ok && strconv.Itoa(n) != strings.TrimLeft(m[1], "0") && !(n == 0 && strings.Trim(m[1], "0") == "") {
-			t.Fatalf("%q: %d, the expression %q", line, n, m[1])
-		}
-	})
 }
