@@ -90,3 +90,14 @@ type AtK struct {
 	K        []int
 	Coverage []ByGranularity[float64] // Coverage[i] is at K[i]
 }
+
+// InitialRecall is the coverage after the first step, for a run of more
+// than one step (a single step's is its final coverage, which says nothing
+// of how the run began); ok is false otherwise. The one rule score's
+// initial_recall, the run list's init column and report's mean read.
+func (r *Result) InitialRecall() (cov ByGranularity[float64], ok bool) {
+	if r.NumSteps <= 1 || len(r.Trajectory.Steps) == 0 {
+		return cov, false
+	}
+	return r.Trajectory.Steps[0].Coverage, true
+}

@@ -68,10 +68,10 @@ func (a *atKFold) add(in *Instance) {
 			}
 		}
 	}
-	if r.NumSteps > 1 && len(r.Trajectory.Steps) > 0 {
+	if cov, ok := r.InitialRecall(); ok {
 		a.multi++
 		for _, g := range model.Granularities {
-			*a.initial.At(g) += *r.Trajectory.Steps[0].Coverage.At(g)
+			*a.initial.At(g) += *cov.At(g)
 		}
 	}
 }

@@ -116,7 +116,7 @@ type runGoldJSON struct {
 	FoundAt   byLens[int]    `json:"found_at"`
 	Diagnosis byLens[string] `json:"diagnosis"`
 	Closest   byLens[int]    `json:"closest_action"`
-	InFinal   bool           `json:"in_final"`
+	InFinal   byLens[bool]   `json:"in_final"`
 	// FoundBy is the agent whose action first put the span in view, -1 for
 	// none, for a run of several agents.
 	FoundBy *byLens[int] `json:"found_by,omitempty"`
@@ -336,7 +336,7 @@ func actionJSON(a *scoring.Analysis, i int) runActionJSON {
 }
 
 func goldJSON(run *model.Run, g *diagnose.GoldSpan) runGoldJSON {
-	jg := runGoldJSON{File: g.File(), Start: g.Start(), End: g.End(), InFinal: g.InFinal()}
+	jg := runGoldJSON{File: g.File(), Start: g.Start(), End: g.End()}
 	if len(run.Agents) > 1 {
 		jg.FoundBy = &byLens[int]{}
 	}
@@ -344,6 +344,7 @@ func goldJSON(run *model.Run, g *diagnose.GoldSpan) runGoldJSON {
 		*jg.FoundAt.at(l) = g.FoundAt(l) + 1
 		*jg.Diagnosis.at(l) = g.Category(l).Key()
 		*jg.Closest.at(l) = g.Closest(l) + 1
+		*jg.InFinal.at(l) = g.InFinal(l)
 		if jg.FoundBy != nil {
 			*jg.FoundBy.at(l) = story.FoundBy(run, g.FoundAt(l))
 		}

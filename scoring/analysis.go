@@ -71,6 +71,10 @@ type LensData struct {
 	// both read it.
 	Final        model.Step
 	FinalStandIn bool
+	// FinalContext is Final as the metrics count it (StepContext): the one
+	// "in the final context" the diagnosis, the explorer's gutter and the
+	// exports read.
+	FinalContext StepContext
 }
 
 // DoneAt is how many of the lens's steps had happened once action i ran,
@@ -163,6 +167,9 @@ func Analyze(run *model.Run, g *model.Gold, files *FileCache, sem model.Semantic
 	// scored on the union of what it saw rather than rejected.
 	a.Lenses[model.LensObserved] = lensData(sc.score(g, &obsPred, a.Gold), len(obsPred.Steps), stepsAt, observedLines, goldShown)
 	a.Lenses[model.LensObserved].Final, a.Lenses[model.LensObserved].FinalStandIn = obsPred.Final, standIn
+	for l := range a.Lenses {
+		a.Lenses[l].FinalContext = a.StepContext(a.Lenses[l].Final)
+	}
 	return a
 }
 

@@ -75,7 +75,7 @@ func AppendResultJSON(dst []byte, r *model.Result, sem model.Semantics) []byte {
 
 // appendAtK appends score --at-k's keys: "at_k", each granularity's
 // coverage by rank ({"file": {"1": …, "5": …}, …}), and "initial_recall",
-// the coverage after the first step.
+// the coverage after the first step (Result.InitialRecall).
 func appendAtK(dst []byte, r *model.Result) []byte {
 	dst = append(dst, `, "at_k": {`...)
 	for i, g := range model.Granularities {
@@ -98,9 +98,9 @@ func appendAtK(dst []byte, r *model.Result) []byte {
 		dst = append(dst, '}')
 	}
 	dst = append(dst, '}')
-	if len(r.Trajectory.Steps) > 0 {
+	if cov, ok := r.InitialRecall(); ok {
 		dst = append(dst, `, "initial_recall": `...)
-		dst = appendByGranularity(dst, &r.Trajectory.Steps[0].Coverage, r.SymbolNA)
+		dst = appendByGranularity(dst, &cov, r.SymbolNA)
 	}
 	return dst
 }

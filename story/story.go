@@ -76,8 +76,8 @@ func figures(a *scoring.Analysis, d *diagnose.Diagnosis, l model.Lens) Figures {
 	f.Coverage = res.Final.At(model.GranLine).Coverage
 	f.AUC = *res.Trajectory.AUCCoverage.At(model.GranLine)
 	f.Redundancy = *res.Trajectory.Redundancy.At(model.GranLine)
-	if steps := res.Trajectory.Steps; res.NumSteps > 1 && len(steps) > 0 {
-		v := steps[0].Coverage.Line
+	if cov, ok := res.InitialRecall(); ok {
+		v := cov.Line
 		f.Initial = &v
 	}
 	f.Diagnosis = d.SpanCounts

@@ -119,8 +119,8 @@ type file struct {
 	// source the page does not carry.
 	Large int      `json:"large,omitempty"`
 	Lines int      `json:"lines"`
-	Gold  [][2]int `json:"gold"`
-	Final [][2]int `json:"final"`
+	Gold  [][2]int    `json:"gold"`
+	Final [2][][2]int `json:"final"`
 	// First[lens] lists [start, end, action]: lines first read by action.
 	First [2][][3]int `json:"first"`
 }
@@ -132,7 +132,7 @@ type goldRow struct {
 	End       int       `json:"end"`
 	FileLevel bool      `json:"fileLevel"`
 	Lines     int       `json:"lines"`
-	InFinal   bool      `json:"inFinal"`
+	InFinal   [2]bool   `json:"inFinal"`
 	FoundAt   [2]int    `json:"foundAt"`
 	Closest   [2]int    `json:"closest"`
 	Cat       [2]string `json:"cat"`
@@ -220,7 +220,7 @@ func buildData(d *viewdata.Data, o Options) *pageData {
 	for k := range d.Gold {
 		g := &d.Gold[k]
 		row := goldRow{File: index[g.File()], Start: g.Start(), End: g.End(), FileLevel: g.FileLevel(), Lines: g.Lines(),
-			InFinal: g.InFinal(), FoundAt: [2]int{g.FoundAt(0), g.FoundAt(1)}}
+			InFinal: [2]bool{g.InFinal(0), g.InFinal(1)}, FoundAt: [2]int{g.FoundAt(0), g.FoundAt(1)}}
 		for _, l := range model.Lenses {
 			row.Closest[l] = g.Closest(l)
 			row.Cat[l] = g.Category(l).Key()
@@ -303,7 +303,7 @@ func (p *pageData) files(d *viewdata.Data) map[string]int {
 	}
 	for _, path := range paths {
 		fd := d.File(path)
-		f := file{raw: path, Path: termsafe.Line(path), OK: fd.OK, Lines: fd.Lines, Gold: pairs(fd.Gold), Final: pairs(fd.Final)}
+		f := file{raw: path, Path: termsafe.Line(path), OK: fd.OK, Lines: fd.Lines, Gold: pairs(fd.Gold), Final: [2][][2]int{pairs(fd.Final[0]), pairs(fd.Final[1])}}
 		for _, l := range model.Lenses {
 			f.First[l] = firstRuns(fd.First[l])
 		}

@@ -42,9 +42,12 @@
   function table(k) {
     if (tables[k]) return tables[k];
     var f = D.files[k], n = f.lines;
-    var t = { gold: new Uint8Array(n + 2), fin: new Uint8Array(n + 2), first: [], lines: null };
+    var t = { gold: new Uint8Array(n + 2), fin: [new Uint8Array(n + 2), new Uint8Array(n + 2)], first: [], lines: null };
     f.gold.forEach(function (iv) { for (var l = Math.max(iv[0], 1); l <= Math.min(iv[1], n); l++) t.gold[l] = 1; });
-    f.final.forEach(function (iv) { for (var l = Math.max(iv[0], 1); l <= Math.min(iv[1], n); l++) t.fin[l] = 1; });
+    // Each lens's final context, as its figures count it.
+    [0, 1].forEach(function (L) {
+      f.final[L].forEach(function (iv) { for (var l = Math.max(iv[0], 1); l <= Math.min(iv[1], n); l++) t.fin[L][l] = 1; });
+    });
     for (var L = 0; L < 2; L++) {
       var first = new Int32Array(n + 2).fill(NEVER);
       f.first[L].forEach(function (r) { for (var l = r[0]; l <= r[1] && l <= n; l++) first[l] = r[2]; });
@@ -106,7 +109,7 @@
       if (now[l]) c += ' r-now now';
       else if (fr < cur) c += ' r-bef';
       if (tb.gold[l]) c += fr <= cur ? ' g-found' : fr === NEVER ? ' g-miss' : ' g-pend';
-      if (tb.fin[l]) c += ' fin';
+      if (tb.fin[S.lens][l]) c += ' fin';
       if (l === S.cursor) c += ' cursor';
       var e = tb.lines[l - 1];
       if (e.className !== c) e.className = c;

@@ -210,7 +210,7 @@ type diagnoser struct {
 }
 
 func newDiagnoser(a *scoring.Analysis, lens model.Lens) *diagnoser {
-	d := &diagnoser{a: a, lens: lens, final: a.StepContext(a.Lenses[lens].Final),
+	d := &diagnoser{a: a, lens: lens, final: a.Lenses[lens].FinalContext,
 		finalFiles: map[string]bool{}, hits: searchHits(a), missing: a.Gold.Missing,
 		byFile: lensFiles(a, lens, true)}
 	for _, f := range d.final.Files {

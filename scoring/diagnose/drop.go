@@ -86,7 +86,7 @@ type UnionDrop struct {
 // uses what the actions displayed.
 func UnionToFinal(a *scoring.Analysis, lens model.Lens) UnionDrop {
 	seen := lensFiles(a, lens, false)
-	final := a.StepContext(a.Run.Prediction.Final)
+	final := a.Lenses[model.LensContextBench].FinalContext // the declared final, under both lenses
 	var u UnionDrop
 	for f, gold := range a.Gold.Lines.All() {
 		g := merge(gold)

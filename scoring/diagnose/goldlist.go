@@ -76,13 +76,13 @@ func (g *GoldSpan) Lines() int {
 	return 0
 }
 
-// InFinal reports that the final context holds some of its lines (the
-// file, for a file-level entry).
-func (g *GoldSpan) InFinal() bool {
-	if g.Span[0] != nil {
-		return g.Span[0].FinalLines > 0
+// InFinal reports that the lens's final context (LensData.FinalContext)
+// holds some of its lines (the file, for a file-level entry).
+func (g *GoldSpan) InFinal(l model.Lens) bool {
+	if g.Span[l] != nil {
+		return g.Span[l].FinalLines > 0
 	}
-	return g.whole[0].Category == Found
+	return g.whole[l].Category == Found
 }
 
 // FoundAt is the first action that put any of its lines in view under a

@@ -404,7 +404,7 @@ func (m *Model) View() string {
 		default:
 			b.WriteString(m.marks.pending)
 		}
-		if fd.InFinal(l) {
+		if fd.InFinal(ctx.Lens, l) {
 			b.WriteString(m.marks.final)
 		} else {
 			b.WriteByte(' ')

@@ -8,6 +8,7 @@ package viewdata
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -49,10 +50,8 @@ type Data struct {
 	// edits holds, by repository path, the recorded edits of each file in
 	// run order, for the source as of a step.
 	edits map[string][]Edit
-	// launched[i] are the sub-agents action i started; agentActions[k]
-	// counts agent k's actions.
-	launched     map[int][]int
-	agentActions []int
+	// launched[i] are the sub-agents action i started.
+	launched map[int][]int
 }
 
 // Edit is a recorded change of a file and the action that made it.
@@ -92,7 +91,7 @@ func (d *Data) Row(i int, folded bool) string {
 	if ags := d.launched[i]; len(ags) > 0 {
 		labels, counts := make([]string, len(ags)), make([]int, len(ags))
 		for k, ag := range ags {
-			labels[k], counts[k] = story.Label(run, ag), d.agentActions[ag]
+			labels[k], counts[k] = story.Label(run, ag), d.S.Agents[model.LensContextBench][ag].Actions
 		}
 		short = display.LaunchRow(labels, counts, folded, short)
 	}
@@ -124,8 +123,8 @@ type FileData struct {
 	Gold []model.Interval
 	// GoldLines counts gold lines inside the file.
 	GoldLines int
-	// Final are the file's lines in the final context, merged.
-	Final []model.Interval
+	// Final are the file's lines in each lens's final context, merged.
+	Final [2][]model.Interval
 	// Known are the lines the run displayed, when the repository is missing
 	// and the file is rebuilt from them (Partial); the other lines are
 	// unknown.
@@ -137,8 +136,8 @@ type FileData struct {
 	First [2][]int32
 }
 
-// InFinal reports whether a line is in the final context.
-func (f *FileData) InFinal(line int) bool { return In(f.Final, line) }
+// InFinal reports whether a line is in the lens's final context.
+func (f *FileData) InFinal(l model.Lens, line int) bool { return In(f.Final[l], line) }
 
 // IsKnown reports whether the line's text is known: always with the
 // repository, else when the run displayed it.
@@ -176,38 +175,25 @@ func New(st *story.Story) *Data {
 	a := st.A
 	run := a.Run
 	d := &Data{S: st, A: a, Run: run, N: len(run.Actions), files: map[string]*FileData{}}
-	if len(run.Agents) > 1 {
-		d.launched, d.agentActions = map[int][]int{}, make([]int, len(run.Agents))
-		for k := 1; k < len(run.Agents); k++ {
-			if c := int(run.Agents[k].Call); c >= 0 && c < d.N {
-				d.launched[c] = append(d.launched[c], k)
+	// The agents each action started, from the story's per-agent figures
+	// (nil for a run of one agent).
+	for _, f := range st.Agents[model.LensContextBench] {
+		if c := int(f.Call); f.Index > 0 && c >= 0 && c < d.N {
+			if d.launched == nil {
+				d.launched = map[int][]int{}
 			}
-		}
-		for i := range run.Actions {
-			if k := int(run.Actions[i].Agent); k >= 0 && k < len(d.agentActions) {
-				d.agentActions[k]++
-			}
+			d.launched[c] = append(d.launched[c], f.Index)
 		}
 	}
-	final := map[string][]model.Interval{}
-	for _, fs := range run.Prediction.Final.Spans {
-		r := a.Resolve(fs.File)
-		if r == "" {
-			continue
-		}
-		for _, sp := range fs.Spans {
-			if sp.Start > sp.End {
-				sp.Start, sp.End = sp.End, sp.Start
-			}
-			final[r] = append(final[r], sp)
-		}
-	}
-	for f := range final {
-		final[f] = model.MergeIntervals(final[f])
-		fd := d.file(f)
-		for _, iv := range final[f] {
-			if iv.Start, iv.End = max(iv.Start, 1), min(iv.End, fd.Lines); iv.Start <= iv.End {
-				fd.Final = append(fd.Final, iv)
+	// The final context as the metrics count it (the lens's
+	// FinalContext), clipped to each file.
+	for _, l := range model.Lenses {
+		for f, ivs := range a.Lenses[l].FinalContext.Lines {
+			fd := d.file(f)
+			for _, iv := range model.MergeIntervals(slices.Clone(ivs)) {
+				if iv.Start, iv.End = max(iv.Start, 1), min(iv.End, fd.Lines); iv.Start <= iv.End {
+					fd.Final[l] = append(fd.Final[l], iv)
+				}
 			}
 		}
 	}
@@ -225,7 +211,7 @@ func New(st *story.Story) *Data {
 					}
 				}
 			}
-			d.Focus[l][i] = d.focus(lines, i, final)
+			d.Focus[l][i] = d.focus(lines, i, a.Lenses[l].FinalContext.Lines)
 		}
 	}
 	for i := range run.Actions {

@@ -113,8 +113,8 @@ func TestDemoGold(t *testing.T) {
 			t.Errorf("span %d is %s %d-%d, want %s %d-%d", k, g.File(), g.Start(), g.End(), c.file, c.start, c.end)
 			continue
 		}
-		if g.InFinal() != c.inFinal {
-			t.Errorf("%s %d-%d: in final %v, want %v", c.file, c.start, c.end, g.InFinal(), c.inFinal)
+		if g.InFinal(model.LensContextBench) != c.inFinal {
+			t.Errorf("%s %d-%d: in final %v, want %v", c.file, c.start, c.end, g.InFinal(model.LensContextBench), c.inFinal)
 		}
 		for _, lw := range []struct {
 			l    model.Lens
