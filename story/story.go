@@ -1,6 +1,8 @@
 package story
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 
 	"github.com/trajscope/trajscope/internal/termsafe"
@@ -31,7 +33,15 @@ type Story struct {
 	// Target says where the gold came from and, for gold from the run's
 	// edits, what was read before each edit.
 	Target Target
+	// taskKey tells tasks apart (TaskKey).
+	taskKey string
 }
+
+// TaskKey tells the run's task apart from others as it was read, whatever
+// --redact later makes of its id: two ids that differ only in a secret
+// show the same, and are still two tasks. It is a digest of Task, not
+// the id itself.
+func (s *Story) TaskKey() string { return s.taskKey }
 
 // Lens is a run under one lens: its figures, as the run list shows them,
 // its step count among them.
@@ -51,6 +61,8 @@ func Tell(a *scoring.Analysis) *Story {
 		s.RepoMissing = a.Partial.Reason()
 	}
 	s.Target = target(a, s.Gold)
+	sum := sha256.Sum256([]byte(s.Task()))
+	s.taskKey = hex.EncodeToString(sum[:12])
 	for _, l := range model.Lenses {
 		s.Lenses[l] = Lens{Figures: figures(a, s.Gold.Diag[l], l)}
 		if t := &s.Target.Lenses[l]; t.Edits != nil && s.Lenses[l].Error == "" {

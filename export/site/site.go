@@ -30,12 +30,22 @@ type Run struct {
 	// Page is its page's file name ("" when it has none: a file that
 	// could not be read, a run without actions).
 	Page string
-	// Task is the task it is of (story.Task); runs of one task are
-	// compared.
+	// Task is the task it is of (story.Task), and key what tells tasks
+	// apart (story.TaskKey: two ids --redact made one are two tasks);
+	// runs of one task are compared.
 	Task string
+	key  string
 	// Gold is what became of each gold span of its task under the site's
 	// lens, in the gold's order.
 	Gold []Cell
+}
+
+// taskKey is what tells the run's task apart from others.
+func (r *Run) taskKey() string {
+	if r.key == "" {
+		return "id:" + r.Task
+	}
+	return r.key
 }
 
 // Cell is one gold span of a run: its name ("file:start-end") and what
@@ -46,7 +56,7 @@ type Cell struct {
 
 // Describe takes what the site shows of an analysed run from its story.
 func Describe(st *story.Story, page string, lens model.Lens) Run {
-	r := Run{Page: page, Task: st.Task()}
+	r := Run{Page: page, Task: st.Task(), key: st.TaskKey()}
 	for k := range st.Gold.Spans {
 		g := &st.Gold.Spans[k]
 		name := termsafe.Line(g.File())
@@ -136,7 +146,7 @@ type indexData struct {
 // WriteIndex writes the index page: the runs in the run list's columns,
 // sortable by each as the terminal sorts, a filter box, each run's
 // instance linking to its page and its task to the compare page
-// (compare, by task; "" for none).
+// (compare, by task key; "" for none).
 func WriteIndex(w io.Writer, runs []Run, lens model.Lens, title string, compare map[string]string) error {
 	rows := make([]story.Row, len(runs))
 	for i := range runs {
@@ -165,7 +175,7 @@ func WriteIndex(w io.Writer, runs []Run, lens model.Lens, title string, compare 
 	}
 	for i := range runs {
 		r := &rows[i]
-		ir := indexRow{Compare: compare[runs[i].Task]}
+		ir := indexRow{Compare: compare[runs[i].taskKey()]}
 		for _, h := range v.Heads {
 			if h.Col == report.ColInstance {
 				ir.Cells = append(ir.Cells, indexCell{Text: termsafe.Line(labels[i]), Link: runs[i].Page, Instance: true})

@@ -110,24 +110,26 @@ func (s *Site) Finish(rows []story.Row, title string) (string, error) {
 	byTask := map[string][]int{}
 	var tasks []string
 	for i := range s.runs {
-		s.runs[i].Row = rows[i]
-		if s.runs[i].Task == "" {
-			s.runs[i].Task = rows[i].ID
+		r := &s.runs[i]
+		r.Row = rows[i]
+		if r.Task == "" {
+			r.Task = rows[i].ID
 		}
-		t := s.runs[i].Task
-		if _, ok := byTask[t]; !ok {
-			tasks = append(tasks, t)
+		key := r.taskKey()
+		if _, ok := byTask[key]; !ok {
+			tasks = append(tasks, key)
 		}
-		byTask[t] = append(byTask[t], i)
+		byTask[key] = append(byTask[key], i)
 	}
 	compare := map[string]string{}
-	for k, task := range tasks {
-		idx := byTask[task]
+	for k, key := range tasks {
+		idx := byTask[key]
 		if len(idx) < 2 {
 			continue
 		}
+		task := s.runs[idx[0]].Task
 		name := ComparePage(task, k+1)
-		compare[task] = name
+		compare[key] = name
 		group := make([]Run, len(idx))
 		for j, i := range idx {
 			group[j] = s.runs[i]
