@@ -71,7 +71,7 @@ func (l *batchLog) finish() {
 }
 
 // parseGaveUpLine is the warning for a file whose parse ran past budget
-// (or was too large to parse within it: see symbols.BudgetBytes).
+// (or was too large to parse within it: see the symbols package's BudgetBytes).
 func parseGaveUpLine(id, path string, budget time.Duration, na bool) string {
 	effect := "its definitions are missing from the symbol figures"
 	if na {

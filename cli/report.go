@@ -12,6 +12,7 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/gold"
 	"github.com/trajscope/trajscope/report"
+	"github.com/trajscope/trajscope/report/charts"
 )
 
 type reportOptions struct {
@@ -72,7 +73,7 @@ else the per-run summary with its cost columns. md and json carry every table.`,
 	f.StringVar(&o.gold, "gold", "", "with --by: gold file (JSONL, JSON or parquet) naming each task's language and split, joined by instance id, for results that lack them (upstream JSONL)")
 	f.BoolVar(&o.missed, "missed", false, "add the gold spans and files most runs missed, with diagnosis counts (needs 'score --format json' results)")
 	f.IntVar(&o.top, "top", report.DefaultTop, "how many gold spans and files --missed lists (0: all)")
-	f.StringVar(&o.plot, "plot", "", "write SVG charts into DIR: "+report.PlotCoverageByStep+" and, when runs record cost or tokens, "+report.PlotCostVsCoverage)
+	f.StringVar(&o.plot, "plot", "", "write SVG charts into DIR: "+charts.CoverageByStep+" and, when runs record cost or tokens, "+charts.CostVsCoverage)
 	return cmd
 }
 
@@ -163,7 +164,7 @@ func writeReport(env *Env, o *reportOptions, rep *report.Report) error {
 	if err = errors.Join(err, w.Flush()); err != nil || o.plot == "" {
 		return err
 	}
-	_, err = rep.WritePlots(o.plot, func(msg string) { fmt.Fprintf(env.Stderr, "trajscope: %s\n", msg) })
+	_, err = charts.Write(rep, o.plot, func(msg string) { fmt.Fprintf(env.Stderr, "trajscope: %s\n", msg) })
 	return err
 }
 

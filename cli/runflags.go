@@ -11,7 +11,7 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/runset"
-	"github.com/trajscope/trajscope/scoring/symbols"
+	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/themes"
 )
 
@@ -50,7 +50,7 @@ func (o *runFlags) addRunFlags(f *pflag.FlagSet, instance string) {
 	f.StringVar(&o.lens, "lens", "contextbench", "contextbench (the evaluator's steps) or observed (what each action displayed)")
 	f.StringVar(&o.semantics, "semantics", "contextbench", "contextbench (upstream parity) or fixed")
 	f.StringVar(&o.inputFormat, "input-format", "", inputFormatHelp("runs'"))
-	f.DurationVar(&o.parseTimeout, "parse-timeout", symbols.DefaultTimeout, "give up parsing one file for symbols after this long (its symbols are then missing)")
+	f.DurationVar(&o.parseTimeout, "parse-timeout", scoring.DefaultParseTimeout, "give up parsing one file for symbols after this long (its symbols are then missing)")
 }
 
 // inputFormatHelp is --input-format's usage, naming every format it takes.

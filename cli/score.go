@@ -18,7 +18,6 @@ import (
 	"github.com/trajscope/trajscope/report"
 	"github.com/trajscope/trajscope/runset"
 	"github.com/trajscope/trajscope/scoring"
-	"github.com/trajscope/trajscope/scoring/symbols"
 	"github.com/trajscope/trajscope/source"
 	"github.com/trajscope/trajscope/story"
 )
@@ -86,7 +85,7 @@ run has none.`,
 	f.StringVar(&o.shard, "shard", "", "score only the K-th of N contiguous slices of the instances (K/N, or auto: from a Slurm array's or, with auto/N, a Kubernetes Indexed Job's environment); the shards' --out files concatenated in order are the unsharded one, each with FILE.shard.json saying which slice it is")
 	f.StringSliceVar(&o.instanceList, "instance", nil, "score only these instance ids")
 	f.BoolVar(&o.resume, "resume", false, "continue an interrupted --out: predictions whose rows it holds are skipped, the rest appended (a half-written last line is redone); the finished file is the uninterrupted run's")
-	f.DurationVar(&o.parseTimeout, "parse-timeout", symbols.DefaultTimeout, "give up parsing one file for symbols after this long (its symbols are then missing, null under --semantics fixed)")
+	f.DurationVar(&o.parseTimeout, "parse-timeout", scoring.DefaultParseTimeout, "give up parsing one file for symbols after this long (its symbols are then missing, null under --semantics fixed)")
 	return cmd
 }
 

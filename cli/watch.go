@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/trajscope/trajscope/scoring/symbols"
+	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/sessions"
 	"github.com/trajscope/trajscope/source"
 )
@@ -70,7 +70,7 @@ func runWatch(env *Env, o *viewOptions, dir string, list bool) error {
 		return fmt.Errorf("watch %s: no Claude Code, Codex or Gemini CLI session of this directory found (trajscope watch --list says where it looked)", safe(abs))
 	}
 	s := found[0]
-	o.semantics, o.parseTimeout = "contextbench", symbols.DefaultTimeout
+	o.semantics, o.parseTimeout = "contextbench", scoring.DefaultParseTimeout
 	if wt := source.WorkTree(abs); wt != "" {
 		o.repo = wt
 		o.baseCommit = s.Commit

@@ -6,16 +6,8 @@ import (
 	"slices"
 	"strconv"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
-
 	"github.com/trajscope/trajscope/model"
 )
-
-// PlotCoverageAtK is the chart of line coverage by rank (score --at-k).
-const PlotCoverageAtK = "coverage_at_k.svg"
 
 // AtKTable is ranked retrieval's coverage per run: the mean over
 // instances of the coverage of the gold by the first k predictions (error
@@ -155,29 +147,4 @@ func (r *Report) writeAtKMarkdown(w *bufio.Writer) {
 		"**@k**: mean over instances of the gold covered by the first k predictions (`score --at-k`): the first k files of `pred_files` for files, the first k spans of the final context for symbols, spans and lines; error rows count 0.",
 		"**initial recall**: mean coverage after the first step, over the instances of more than one step.",
 	)
-}
-
-// atKPlot charts mean line coverage by rank, one line per run.
-func (r *Report) atKPlot() (*plot.Plot, error) {
-	t := r.AtK
-	if t == nil {
-		return nil, nil
-	}
-	p := newPlot("Line coverage of the first k predictions", "k (rank)", "mean line coverage")
-	p.Y.Min, p.Y.Max = 0, 1
-	for i, row := range t.Rows {
-		pts := make(plotter.XYs, len(row.Mean))
-		for j := range row.Mean {
-			pts[j] = plotter.XY{X: float64(row.K[j]), Y: row.Mean[j].Line}
-		}
-		line, points, err := plotter.NewLinePoints(pts)
-		if err != nil {
-			return nil, err
-		}
-		line.Color, line.Dashes, line.Width = plotutil.Color(i), plotutil.Dashes(i), vg.Points(1.5)
-		points.Color, points.Shape = plotutil.Color(i), plotutil.Shape(i)
-		p.Add(line, points)
-		p.Legend.Add(fmt.Sprintf("%s (n=%d)", label(row.Run), row.Instances), line, points)
-	}
-	return p, nil
 }

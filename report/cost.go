@@ -29,8 +29,8 @@ type CostRow struct {
 	Front bool `json:"pareto_front"`
 }
 
-// x is the run's value on axis, ok false when it has none.
-func (c *CostRow) x(axis string) (float64, bool) {
+// X is the run's value on axis, ok false when it has none.
+func (c *CostRow) X(axis string) (float64, bool) {
 	p := c.MeanCostUSD
 	if axis == AxisTokens {
 		p = c.MeanTokens
@@ -110,7 +110,7 @@ func costTable(rows []CostRow) *CostTable {
 		return nil
 	}
 	for i := range t.Rows {
-		_, ok := t.Rows[i].x(t.Axis)
+		_, ok := t.Rows[i].X(t.Axis)
 		t.Rows[i].Front = ok && !t.dominated(i)
 	}
 	return t
@@ -120,10 +120,10 @@ func costTable(rows []CostRow) *CostTable {
 // than run i, and is strictly better in one: then run i is off the front.
 // Two runs at the same point are both on it.
 func (t *CostTable) dominated(i int) bool {
-	xi, _ := t.Rows[i].x(t.Axis)
+	xi, _ := t.Rows[i].X(t.Axis)
 	yi := t.Rows[i].LineCoverage
 	for j := range t.Rows {
-		xj, ok := t.Rows[j].x(t.Axis)
+		xj, ok := t.Rows[j].X(t.Axis)
 		yj := t.Rows[j].LineCoverage
 		if ok && j != i && xj <= xi && yj >= yi && (xj < xi || yj > yi) {
 			return true

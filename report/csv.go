@@ -96,7 +96,7 @@ func (r *Report) summaryCSV() [][]string {
 		}
 		c := &r.Cost.Rows[i]
 		front := ""
-		if _, ok := c.x(r.Cost.Axis); ok {
+		if _, ok := c.X(r.Cost.Axis); ok {
 			front = fmt.Sprint(c.Front)
 		}
 		recs[i+1] = append(recs[i+1], fmt.Sprint(c.CostN), optNum(c.MeanCostUSD), fmt.Sprint(c.TokensN), optNum(c.MeanTokens), front)

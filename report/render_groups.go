@@ -24,7 +24,7 @@ func (r *Report) writeCostMarkdown(w io.Writer) {
 			tokens = fmt.Sprintf("%.0f", *c.MeanTokens)
 		}
 		front := "–"
-		if _, ok := c.x(t.Axis); ok {
+		if _, ok := c.X(t.Axis); ok {
 			front = ""
 			if c.Front {
 				front = "★"

@@ -31,6 +31,17 @@ type Instance struct {
 	Unmatched string
 }
 
+// RepoID is the instance id that names a run's repository (owner__repo-N):
+// its gold's, when its gold was found by another id than the prediction's
+// (a model-prefixed file name, the id the run records), else the
+// prediction's.
+func RepoID(p *model.Prediction, g *model.Gold) string {
+	if g != nil && g.ID != "" {
+		return g.ID
+	}
+	return p.InstanceID
+}
+
 // Checkouts give instances the trees they read. Instances whose keys are
 // equal read one tree and share one *FileCache (blob reads and parses); Batch
 // asks for every instance's key before scoring starts, opens a key when its

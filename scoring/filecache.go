@@ -31,7 +31,7 @@ type FileCache struct {
 	bundle     map[string]*facts // the tree's cache entry, by content id
 
 	// ParseTimeout bounds one file's tree-sitter parse (0:
-	// symbols.DefaultTimeout). Set it before the cache is shared.
+	// DefaultParseTimeout). Set it before the cache is shared.
 	ParseTimeout time.Duration
 
 	mu       sync.Mutex
@@ -324,3 +324,8 @@ func (f *FileCache) lineToByte(path string, start, end int, fixed bool) (model.I
 	}
 	return model.Interval{Start: sb, End: max(sb, eb)}, true
 }
+
+// DefaultParseTimeout bounds one file's tree-sitter parse unless told
+// otherwise (--parse-timeout): symbols are parsed here, the one door to
+// tree-sitter.
+const DefaultParseTimeout = symbols.DefaultTimeout

@@ -1,7 +1,6 @@
 package scoring_test
 
 import (
-	"fmt"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -108,61 +107,6 @@ func TestBatchObservedLens(t *testing.T) {
 	}
 	if wantObs.NumSteps != 4 {
 		t.Errorf("observed steps = %d, want 4", wantObs.NumSteps)
-	}
-}
-
-// countingCheckouts names a checkout by commit and counts what is asked.
-type countingCheckouts struct {
-	tree                 model.Tree
-	keys, opens, release map[string]int
-}
-
-func (c *countingCheckouts) Key(_, _, predCommit, goldCommit, _ string) (string, error) {
-	k := predCommit + goldCommit
-	if k == "" {
-		return "", fmt.Errorf("no commit")
-	}
-	c.keys[k]++
-	return k, nil
-}
-func (c *countingCheckouts) Open(k string) (model.Tree, error) { c.opens[k]++; return c.tree, nil }
-func (c *countingCheckouts) Release(k string)                  { c.release[k]++ }
-
-// TestRunFiles: runs are read against their checkouts, the commit coming
-// from the gold when the run has none; consecutive runs of one checkout
-// open it once; every Key is released by the end.
-func TestRunFiles(t *testing.T) {
-	co := &countingCheckouts{tree: fsTree(t), keys: map[string]int{}, opens: map[string]int{}, release: map[string]int{}}
-	o := &scoring.RunFiles{Checkouts: co, Gold: func(run *model.Run) *model.Gold {
-		if run.Prediction.InstanceID == "gold-only" {
-			return &model.Gold{Commit: "c1"}
-		}
-		return nil
-	}}
-	for i, c := range []struct{ id, commit string }{{"a", "c1"}, {"gold-only", ""}, {"b", "c2"}, {"c", "c1"}, {"none", ""}} {
-		run := observedRun(model.Step{})
-		run.Prediction.InstanceID, run.Prediction.Commit = c.id, c.commit
-		files, err := o.Files(run)
-		if c.id == "none" {
-			if err == nil {
-				t.Errorf("run %d: no commit anywhere, no error", i)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("run %d: %v", i, err)
-			continue
-		}
-		if p := observed.Prediction(run, files); len(p.Steps) != 4 {
-			t.Errorf("run %d: %d steps", i, len(p.Steps))
-		}
-	}
-	o.Close()
-	if !reflect.DeepEqual(co.opens, map[string]int{"c1": 2, "c2": 1}) {
-		t.Errorf("opens %v: want c1 twice (c2 came between), c2 once", co.opens)
-	}
-	if !reflect.DeepEqual(co.release, co.keys) {
-		t.Errorf("released %v, keyed %v", co.release, co.keys)
 	}
 }
 

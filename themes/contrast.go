@@ -2,7 +2,6 @@ package themes
 
 import (
 	"image/color"
-	"math"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -49,28 +48,4 @@ func xterm(i int) (r, g, b uint8) {
 var basic16 = [16][3]uint8{
 	{0, 0, 0}, {205, 0, 0}, {0, 205, 0}, {205, 205, 0}, {0, 0, 238}, {205, 0, 205}, {0, 205, 205}, {229, 229, 229},
 	{127, 127, 127}, {255, 0, 0}, {0, 255, 0}, {255, 255, 0}, {92, 92, 255}, {255, 0, 255}, {0, 255, 255}, {255, 255, 255},
-}
-
-// Luminance is the WCAG relative luminance of c, 0 (black) to 1 (white).
-func Luminance(c color.Color) float64 {
-	r, g, b := RGB(c)
-	return luminance(r, g, b)
-}
-
-func luminance(r, g, b uint8) float64 {
-	lin := func(v uint8) float64 {
-		s := float64(v) / 255
-		if s <= 0.04045 {
-			return s / 12.92
-		}
-		return math.Pow((s+0.055)/1.055, 2.4)
-	}
-	return 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(b)
-}
-
-func ratio(la, lb float64) float64 {
-	if la < lb {
-		la, lb = lb, la
-	}
-	return (la + 0.05) / (lb + 0.05)
 }

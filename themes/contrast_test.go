@@ -3,6 +3,7 @@ package themes
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"testing"
 
 	"charm.land/lipgloss/v2"
@@ -107,3 +108,27 @@ func TestThemeContrast(t *testing.T) {
 
 // Ratio is the WCAG contrast ratio of two colours, 1 to 21.
 func Ratio(a, b color.Color) float64 { return ratio(Luminance(a), Luminance(b)) }
+
+// Luminance is the WCAG relative luminance of c, 0 (black) to 1 (white).
+func Luminance(c color.Color) float64 {
+	r, g, b := RGB(c)
+	return luminance(r, g, b)
+}
+
+func luminance(r, g, b uint8) float64 {
+	lin := func(v uint8) float64 {
+		s := float64(v) / 255
+		if s <= 0.04045 {
+			return s / 12.92
+		}
+		return math.Pow((s+0.055)/1.055, 2.4)
+	}
+	return 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(b)
+}
+
+func ratio(la, lb float64) float64 {
+	if la < lb {
+		la, lb = lb, la
+	}
+	return (la + 0.05) / (lb + 0.05)
+}

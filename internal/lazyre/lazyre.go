@@ -18,28 +18,8 @@ func New(expr string) func() *regexp.Regexp {
 	return Of(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
 
-// Of is New for a pattern compiled by compile.
+// Of is New for a pattern compiled by compile. (The root package's
+// TestEveryPatternCompiles compiles every pattern of the source.)
 func Of(compile func() *regexp.Regexp) func() *regexp.Regexp {
-	f := sync.OnceValue(compile)
-	all.Lock()
-	all.fs = append(all.fs, f)
-	all.Unlock()
-	return f
-}
-
-var all struct {
-	sync.Mutex
-	fs []func() *regexp.Regexp
-}
-
-// CompileAll compiles every pattern made so far, so a test can show that
-// none panics; it returns how many there are.
-func CompileAll() int {
-	all.Lock()
-	fs := append([]func() *regexp.Regexp(nil), all.fs...)
-	all.Unlock()
-	for _, f := range fs {
-		f()
-	}
-	return len(fs)
+	return sync.OnceValue(compile)
 }

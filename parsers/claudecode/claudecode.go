@@ -102,18 +102,6 @@ func ParseRuns(path string, data []byte) ([]model.Run, error) {
 	return []model.Run{run}, nil
 }
 
-// parse builds the run of one transcript file without touching the disk.
-func parse(path string, data []byte) (model.Run, error) {
-	b := newBuilder()
-	if err := b.file(path, data, 0, 0); err != nil {
-		return model.Run{}, err
-	}
-	if b.recognised == 0 {
-		return model.Run{}, fmt.Errorf("%s: no Claude Code records", path)
-	}
-	return b.snapshot().finish(), nil
-}
-
 // file reads one transcript's records as agent's (0: the session's own);
 // from is the number of lines read before data (a followed file's).
 func (b *builder) file(path string, data []byte, agent int32, from int) error {

@@ -2,6 +2,7 @@ package claudecode
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/trajscope/trajscope/model"
@@ -21,14 +22,15 @@ func FuzzClaudeCode(f *testing.F) {
 		`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":"0\tx\n999999999\ty"}]},"toolUseResult":{"type":"text","file":{"startLine":-3,"numLines":2}}}`))
 	f.Add([]byte("[{\"type\":\"system\",\"subtype\":\"init\"}]"))
 	f.Add([]byte("{\"type\":\"user\",\"message\":{\"content\":\"\u2028\"}}\n{"))
+	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		defer testkit.FuzzBudget(t)()
-		run, err := parse("fuzz.jsonl", data)
+		// A name no file stands beside: no sub-agent is read from disk.
+		runs, err := ParseRuns(filepath.Join(dir, "fuzz.jsonl"), data)
 		if err != nil {
 			return
 		}
-		finish(&run, "fuzz.jsonl")
-		if err := predtest.CheckRun(&run); err != nil {
+		if err := predtest.CheckRun(&runs[0]); err != nil {
 			t.Fatal(err)
 		}
 	})

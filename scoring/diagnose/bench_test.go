@@ -33,7 +33,7 @@ func BenchmarkDiagnose(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				for _, l := range []model.Lens{model.LensContextBench, model.LensObserved} {
-					if d := diagnose.Diagnose(a, l); len(d.Spans) == 0 {
+					if d := diagnose.DiagnoseBoth(a)[l]; len(d.Spans) == 0 {
 						b.Fatal("no gold spans diagnosed")
 					}
 				}

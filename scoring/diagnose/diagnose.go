@@ -182,17 +182,13 @@ func (d *Diagnosis) ForFile(file string) []Span {
 	return d.Spans[i:k]
 }
 
-// Diagnose explains, under one lens, what became of every gold file and
-// gold line span of an analysed run. The ContextBench lens's steps are the
-// prediction's steps (its final context when it has none, as upstream
-// scores it); the observed lens's steps are the actions that displayed
-// lines. Search hits come from the timeline under both lenses. The final
-// context is the same for both.
-func Diagnose(a *scoring.Analysis, lens model.Lens) *Diagnosis {
-	return newDiagnoser(a, lens).diagnosis()
-}
-
-// DiagnoseBoth diagnoses under both lenses (indexed by model.Lens).
+// DiagnoseBoth explains, under each lens (indexed by model.Lens), what
+// became of every gold file and gold line span of an analysed run. The
+// ContextBench lens's steps are the prediction's steps (its final context
+// when it has none, as upstream scores it); the observed lens's steps are
+// the actions that displayed lines. Search hits come from the timeline
+// under both lenses; each lens has its own final context
+// (LensData.FinalContext).
 func DiagnoseBoth(a *scoring.Analysis) [2]*Diagnosis {
 	return [2]*Diagnosis{newDiagnoser(a, model.LensContextBench).diagnosis(), newDiagnoser(a, model.LensObserved).diagnosis()}
 }

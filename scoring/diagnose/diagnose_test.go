@@ -135,7 +135,7 @@ func TestDiagnoseSpans(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.lens.String(), func(t *testing.T) {
-			d := diagnose.Diagnose(a, c.lens)
+			d := diagnose.DiagnoseBoth(a)[c.lens]
 			if len(d.Spans) != len(c.want) {
 				t.Fatalf("got %d spans, want %d: %+v", len(d.Spans), len(c.want), d.Spans)
 			}
@@ -153,7 +153,7 @@ func TestDiagnoseSpans(t *testing.T) {
 func TestDiagnoseFiles(t *testing.T) {
 	files := testFiles(t)
 	a := scoring.Analyze(everyCategoryRun(), goldAll(), files, model.ContextBench)
-	d := diagnose.Diagnose(a, model.LensContextBench)
+	d := diagnose.DiagnoseBoth(a)[model.LensContextBench]
 	type row struct {
 		file         string
 		cat          diagnose.Category
@@ -269,7 +269,7 @@ func TestDiagnoseEdgeCases(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			run := &model.Run{InstanceID: "t", Prediction: c.pred}
 			a := scoring.Analyze(run, c.gold, files, model.ContextBench)
-			c.check(t, diagnose.Diagnose(a, c.lens))
+			c.check(t, diagnose.DiagnoseBoth(a)[c.lens])
 		})
 	}
 }
@@ -300,7 +300,7 @@ func TestDescribe(t *testing.T) {
 func TestDiagnosisJSONRoundTrip(t *testing.T) {
 	files := testFiles(t)
 	a := scoring.Analyze(everyCategoryRun(), goldAll(), files, model.ContextBench)
-	d := diagnose.Diagnose(a, model.LensContextBench)
+	d := diagnose.DiagnoseBoth(a)[model.LensContextBench]
 	b, err := json.Marshal(d)
 	if err != nil {
 		t.Fatal(err)
@@ -341,7 +341,7 @@ func TestDiagnoseBoth(t *testing.T) {
 		both := diagnose.DiagnoseBoth(a)
 		var want [2]*diagnose.Diagnosis
 		for _, l := range []model.Lens{model.LensContextBench, model.LensObserved} {
-			if want[l] = diagnose.Diagnose(a, l); !reflect.DeepEqual(both[l], want[l]) {
+			if want[l] = diagnose.DiagnoseBoth(a)[l]; !reflect.DeepEqual(both[l], want[l]) {
 				t.Errorf("%s %v:\n got  %+v\n want %+v", c.name, l, both[l], want[l])
 			}
 		}
@@ -368,12 +368,12 @@ func TestStandInFinal(t *testing.T) {
 	if !obs.FinalStandIn || a.Lenses[model.LensContextBench].FinalStandIn {
 		t.Fatalf("stand-in flags: observed %v, contextbench %v", obs.FinalStandIn, a.Lenses[model.LensContextBench].FinalStandIn)
 	}
-	for _, s := range diagnose.Diagnose(a, model.LensObserved).Spans {
+	for _, s := range diagnose.DiagnoseBoth(a)[model.LensObserved].Spans {
 		if s.File == "a.py" && s.Start == 5 && s.Category != diagnose.Found {
 			t.Errorf("a.py 5-8, read by action 1 and in the stand-in final: %v", s.Category)
 		}
 	}
-	cb := diagnose.Diagnose(a, model.LensContextBench)
+	cb := diagnose.DiagnoseBoth(a)[model.LensContextBench]
 	if cb.Error != scoring.ErrNoContext || cb.SpanCounts != (diagnose.Counts{}) || cb.FileCounts != (diagnose.Counts{}) || len(cb.Spans) == 0 {
 		t.Errorf("contextbench lens: error %q, counts %v %v, %d spans", cb.Error, cb.SpanCounts, cb.FileCounts, len(cb.Spans))
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/report"
+	"github.com/trajscope/trajscope/report/charts"
 )
 
 // stepped is a valid instance whose cumulative line coverage after each
@@ -111,11 +112,11 @@ func TestWritePlots(t *testing.T) {
 	}
 	dir := filepath.Join(t.TempDir(), "charts")
 	var notes []string
-	written, err := rep.WritePlots(dir, func(s string) { notes = append(notes, s) })
+	written, err := charts.Write(rep, dir, func(s string) { notes = append(notes, s) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	cov, cost := filepath.Join(dir, report.PlotCoverageByStep), filepath.Join(dir, report.PlotCostVsCoverage)
+	cov, cost := filepath.Join(dir, charts.CoverageByStep), filepath.Join(dir, charts.CostVsCoverage)
 	if len(written) != 2 || written[0] != cov || written[1] != cost || len(notes) != 2 || notes[0] != "wrote "+cov {
 		t.Fatalf("written %v, notes %q", written, notes)
 	}
@@ -124,7 +125,7 @@ func TestWritePlots(t *testing.T) {
 	for _, want := range []string{"Mean cumulative line coverage per step", "step", "mean cumulative line coverage (valid instances)",
 		inert + " (n=2)", "plain (n=1)"} {
 		if count(texts, want) != 1 {
-			t.Errorf("%s: %q appears %d times in %q", report.PlotCoverageByStep, want, count(texts, want), texts)
+			t.Errorf("%s: %q appears %d times in %q", charts.CoverageByStep, want, count(texts, want), texts)
 		}
 	}
 	legend := 0
@@ -140,7 +141,7 @@ func TestWritePlots(t *testing.T) {
 	for _, want := range []string{"Cost vs final line coverage (Pareto front joined)", "mean cost per instance (USD)",
 		"mean final line coverage (errors count 0)", inert + " (front)", "plain (front)", "dominated", "Pareto front"} {
 		if count(texts, want) != 1 {
-			t.Errorf("%s: %q appears %d times in %q", report.PlotCostVsCoverage, want, count(texts, want), texts)
+			t.Errorf("%s: %q appears %d times in %q", charts.CostVsCoverage, want, count(texts, want), texts)
 		}
 	}
 	raw, _ := os.ReadFile(cov)
@@ -151,7 +152,7 @@ func TestWritePlots(t *testing.T) {
 	// Without trajectories or cost there is nothing to chart.
 	rep, _ = report.Build([]*report.ResultFile{{Label: "x", Instances: []report.Instance{inst("a", 1, "")}}}, report.Options{})
 	notes = nil
-	if written, err := rep.WritePlots(filepath.Join(t.TempDir(), "none"), func(s string) { notes = append(notes, s) }); err != nil || len(written) != 0 ||
+	if written, err := charts.Write(rep, filepath.Join(t.TempDir(), "none"), func(s string) { notes = append(notes, s) }); err != nil || len(written) != 0 ||
 		len(notes) != 2 || notes[1] != "no cost_vs_coverage.svg: no run records cost or tokens" {
 		t.Errorf("written %v, notes %q, err %v", written, notes, err)
 	}

@@ -1,4 +1,7 @@
-package report
+// Package charts draws report's figures as SVG charts (report --plot):
+// the one door to the plotting library, so what only renders tables (the
+// explorer's run list among them) does not link it.
+package charts
 
 import (
 	"fmt"
@@ -13,23 +16,27 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/trajscope/trajscope/internal/termsafe"
+	"github.com/trajscope/trajscope/report"
 )
 
 // Chart file names, fixed so scripts and documents can link them.
 const (
-	PlotCoverageByStep = "coverage_by_step.svg"
-	PlotCostVsCoverage = "cost_vs_coverage.svg"
+	CoverageByStep = "coverage_by_step.svg"
+	CostVsCoverage = "cost_vs_coverage.svg"
+	// CoverageAtK is line coverage by rank (score --at-k).
+	CoverageAtK = "coverage_at_k.svg"
 )
 
 // markersUpTo is the most steps a coverage curve marks each step of; more
 // marks would blur into the line.
 const markersUpTo = 40
 
-// WritePlots writes the SVG charts into dir (created when missing): the
+// Write writes r's SVG charts into dir (created when missing): the
 // coverage curves when any run has trajectory steps, cost against coverage
-// when the runs record cost or tokens. note, when not nil, hears one line
-// per chart, written or why not. It returns the files written.
-func (r *Report) WritePlots(dir string, note func(string)) ([]string, error) {
+// when the runs record cost or tokens, coverage by rank for runs scored
+// --at-k. note, when not nil, hears one line per chart, written or why
+// not. It returns the files written.
+func Write(r *report.Report, dir string, note func(string)) ([]string, error) {
 	if note == nil {
 		note = func(string) {}
 	}
@@ -39,13 +46,13 @@ func (r *Report) WritePlots(dir string, note func(string)) ([]string, error) {
 	var written []string
 	for _, c := range []struct {
 		name, none string
-		make       func() (*plot.Plot, error)
+		make       func(*report.Report) (*plot.Plot, error)
 	}{
-		{PlotCoverageByStep, "no run has trajectory steps", r.coveragePlot},
-		{PlotCostVsCoverage, "no run records cost or tokens", r.costPlot},
-		{PlotCoverageAtK, "", r.atKPlot}, // only for runs scored --at-k: no word otherwise
+		{CoverageByStep, "no run has trajectory steps", coveragePlot},
+		{CostVsCoverage, "no run records cost or tokens", costPlot},
+		{CoverageAtK, "", atKPlot}, // only for runs scored --at-k: no word otherwise
 	} {
-		p, err := c.make()
+		p, err := c.make(r)
 		if err != nil {
 			return written, err
 		}
@@ -88,7 +95,7 @@ func newPlot(title, x, y string) *plot.Plot {
 // reaches the SVG (the renderer escapes <, & and quotes itself).
 func label(s string) string { return termsafe.Line(s) }
 
-func (r *Report) coveragePlot() (*plot.Plot, error) {
+func coveragePlot(r *report.Report) (*plot.Plot, error) {
 	p := newPlot("Mean cumulative line coverage per step", "step", "mean cumulative line coverage (valid instances)")
 	p.Y.Min, p.Y.Max = 0, 1
 	series := 0
@@ -121,13 +128,13 @@ func (r *Report) coveragePlot() (*plot.Plot, error) {
 	return p, nil
 }
 
-func (r *Report) costPlot() (*plot.Plot, error) {
+func costPlot(r *report.Report) (*plot.Plot, error) {
 	t := r.Cost
 	if t == nil || t.Axis == "" {
 		return nil, nil
 	}
 	x := "mean cost per instance (USD)"
-	if t.Axis == AxisTokens {
+	if t.Axis == report.AxisTokens {
 		x = "mean tokens per instance (input + output)"
 	}
 	p := newPlot("Cost vs final line coverage (Pareto front joined)", x, "mean final line coverage (errors count 0)")
@@ -138,7 +145,7 @@ func (r *Report) costPlot() (*plot.Plot, error) {
 	var front plotter.XYs
 	for i := range t.Rows {
 		c := &t.Rows[i]
-		xv, ok := c.x(t.Axis)
+		xv, ok := c.X(t.Axis)
 		if !ok {
 			continue
 		}
@@ -166,6 +173,31 @@ func (r *Report) costPlot() (*plot.Plot, error) {
 		l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 		p.Add(l)
 		p.Legend.Add("Pareto front", l)
+	}
+	return p, nil
+}
+
+// atKPlot charts mean line coverage by rank, one line per run.
+func atKPlot(r *report.Report) (*plot.Plot, error) {
+	t := r.AtK
+	if t == nil {
+		return nil, nil
+	}
+	p := newPlot("Line coverage of the first k predictions", "k (rank)", "mean line coverage")
+	p.Y.Min, p.Y.Max = 0, 1
+	for i, row := range t.Rows {
+		pts := make(plotter.XYs, len(row.Mean))
+		for j := range row.Mean {
+			pts[j] = plotter.XY{X: float64(row.K[j]), Y: row.Mean[j].Line}
+		}
+		line, points, err := plotter.NewLinePoints(pts)
+		if err != nil {
+			return nil, err
+		}
+		line.Color, line.Dashes, line.Width = plotutil.Color(i), plotutil.Dashes(i), vg.Points(1.5)
+		points.Color, points.Shape = plotutil.Color(i), plotutil.Shape(i)
+		p.Add(line, points)
+		p.Legend.Add(fmt.Sprintf("%s (n=%d)", label(row.Run), row.Instances), line, points)
 	}
 	return p, nil
 }
