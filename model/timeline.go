@@ -218,6 +218,10 @@ type Run struct {
 	Prediction Prediction
 	// Path is the file the run was loaded from.
 	Path string
+	// RestUsage is what the run spent on no action: a final answer after
+	// its last call, the calls of a run that made none. It counts in the
+	// run's total, on no step.
+	RestUsage Usage
 	// CostUSD is what the run cost in US dollars, when the format records
 	// it; 0 means not recorded.
 	CostUSD float64

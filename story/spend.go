@@ -52,6 +52,9 @@ func RunSpend(run *model.Run) Spend {
 			s.Timed = true
 		}
 	}
+	// What no action spent: a final answer, a run without calls.
+	s.Tokens.add(&run.RestUsage)
+	steps += run.RestUsage.CostUSD
 	s.Seconds = last - first
 	if s.CostUSD == 0 {
 		s.CostUSD = steps

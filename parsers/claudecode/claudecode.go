@@ -52,7 +52,10 @@ var (
 	sessionKeyRe = lazyre.New(`"(?:parentUuid|sessionId|session_id|isSidechain)"\s*:`)
 	messageKeyRe = lazyre.New(`"message"\s*:\s*\{`)
 	initRe       = lazyre.New(`"subtype"\s*:\s*"init"`)
-	safeIDRe     = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$`)
+	// roleRe finds a message's role: a record without a type (ccusage's
+	// fixtures write them so) is known by it and its session keys.
+	roleRe   = lazyre.New(`"role"\s*:\s*"(?:assistant|user)"`)
+	safeIDRe = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$`)
 )
 
 // Sniff reports whether a file is a Claude Code transcript, from its first
@@ -68,7 +71,10 @@ func Sniff(name string, head []byte) bool {
 		return false
 	}
 	isRecord := func(b []byte) bool {
-		return recordTypeRe().Match(b) && (messageKeyRe().Match(b) || sessionKeyRe().Match(b) || initRe().Match(b))
+		if !recordTypeRe().Match(b) {
+			return roleRe().Match(b) && messageKeyRe().Match(b) && sessionKeyRe().Match(b)
+		}
+		return messageKeyRe().Match(b) || sessionKeyRe().Match(b) || initRe().Match(b)
 	}
 	if t[0] == '[' {
 		return isRecord(t)
@@ -146,9 +152,13 @@ func (b *builder) file(path string, data []byte, agent int32, from int) error {
 	return nil
 }
 
-// msgUsage is one API message's usage, counted once.
+// msgUsage is one API message's usage, counted once (ccusage's rule: per
+// message id and request id, the line of the largest total kept).
 type msgUsage struct {
 	usage model.Usage
+	// sidechain: a sub-agent's line (a sidechain replay of the lead's
+	// message is the same message, whatever its request id).
+	sidechain bool
 	// firstAction is the first action this message produced, -1 if none.
 	firstAction int
 	// actionsBefore is how many actions existed when the message began; a
@@ -168,9 +178,16 @@ type builder struct {
 	seenUUID   map[string]int32 // the file where each record was met
 	usage      map[string]*msgUsage
 	usageOrder []string
-	thought    map[string]string // message id → text so far
-	cwd        string            // the session's working directory
-	team       *toolcall.Team
+	// resultUsage is the print mode's own total (its result record's
+	// usage), when it wrote one.
+	resultUsage    model.Usage
+	hasResultUsage bool
+	// usageKey is the key a message counted under, for a replay found by
+	// its message id alone.
+	usageKey map[*msgUsage]string
+	thought  map[string]string // message id → text so far
+	cwd      string            // the session's working directory
+	team     *toolcall.Team
 	// launched maps an agent id to the Task call whose result named it
 	// (toolUseResult.agentId): how a subagents/ transcript finds its call.
 	launched map[string]int
@@ -210,6 +227,7 @@ func newBuilder() *builder {
 		byID:     map[string]int{},
 		seenUUID: map[string]int32{},
 		usage:    map[string]*msgUsage{},
+		usageKey: map[*msgUsage]string{},
 		thought:  map[string]string{},
 		team:     toolcall.NewTeam(),
 		launched: map[string]int{},
@@ -264,6 +282,14 @@ func (b *builder) record(m *jsontree.Value, line int, agent int32, depth int) {
 		b.applied.StaleAll() // paths are made relative to it
 	}
 	typ := m.Get("type").Text()
+	if typ == "" && !m.Get("type").Is(jsontree.String) {
+		// A record without a type (ccusage's own fixtures write them so):
+		// a message's role says which it is.
+		switch r := m.Get("message").Get("role").Text(); r {
+		case "assistant", "user":
+			typ = r
+		}
+	}
 	switch typ {
 	case "system":
 		b.recognised++
@@ -286,6 +312,9 @@ func (b *builder) record(m *jsontree.Value, line int, agent int32, depth int) {
 		b.run.ExitStatus = m.Get("subtype").Text()
 		if c := toolcall.Cost(m.Get("total_cost_usd")); c > 0 {
 			b.run.CostUSD = c
+		}
+		if u, ok := m.Lookup("usage"); ok && agent == 0 {
+			b.resultUsage, b.hasResultUsage = toolcall.AnthropicUsage(u), true
 		}
 	case "progress":
 		b.recognised++
@@ -354,22 +383,41 @@ func (b *builder) finish() model.Run {
 		obs[i] = b.calls[i].Output
 	}
 	n := len(b.actions)
+	rest := model.Usage{}
 	for _, id := range b.usageOrder {
 		mu := b.usage[id]
-		if toolcall.UsageZero(mu.usage) || n == 0 {
+		if toolcall.UsageZero(mu.usage) {
 			continue
 		}
 		target := mu.firstAction
 		if target < 0 {
-			target = min(mu.actionsBefore, n-1)
+			target = mu.actionsBefore // the next action, when one came
+		}
+		if target >= n {
+			// A message after the last call (the final answer), or of a
+			// run that made none: the run's.
+			rest = rest.Plus(mu.usage)
+			continue
 		}
 		toolcall.AddUsage(&b.actions[target], mu.usage)
+	}
+	if b.hasResultUsage {
+		// The session's own total: what its messages do not account for
+		// (responses the stream did not write) is the run's.
+		counted := model.Usage{}
+		for _, id := range b.usageOrder {
+			counted = counted.Plus(b.usage[id].usage)
+		}
+		r := b.resultUsage
+		rest = rest.Plus(model.NewUsage(max(int(r.InputTokens-counted.InputTokens), 0), max(int(r.OutputTokens-counted.OutputTokens), 0),
+			max(int(r.CacheRead-counted.CacheRead), 0), max(int(r.CacheWrite-counted.CacheWrite), 0)))
 	}
 	// Sub-agent transcripts read after the session: into time order.
 	order := toolcall.OrderByTime(b.actions)
 	acts, texts := toolcall.Reorder(order, b.actions, obs, b.thoughts)
 	run := b.run
 	run.Actions, run.Observations, run.Thoughts = acts, texts[0], texts[1]
+	run.RestUsage = rest
 	run.Agents = b.team.Agents(order)
 	return run
 }

@@ -48,8 +48,12 @@ func TestStreamJSON(t *testing.T) {
 		{"Task", model.CategoryOther, nil, nil, nil, false, model.Usage{InputTokens: 1, OutputTokens: 7, CacheRead: 300}},
 		{"Read", model.CategoryRead, rng("pkg/b.py", 1, 2), nil, nil, true, model.Usage{InputTokens: 2, OutputTokens: 9, CacheRead: 50, CacheWrite: 10}},
 		{"Bash", model.CategoryRead, rng("pkg/a.py", 1, 5), nil, nil, false, model.Usage{InputTokens: 5, OutputTokens: 11, CacheRead: 400}},
-		// msg_E and the final text-only msg_F both land on the last action.
-		{"Edit", model.CategoryEdit, nil, nil, []string{"pkg/a.py"}, false, model.Usage{InputTokens: 13, OutputTokens: 25, CacheRead: 1100}},
+		// msg_E's; the final text-only msg_F, after the last call, is the
+		// run's own (RestUsage).
+		{"Edit", model.CategoryEdit, nil, nil, []string{"pkg/a.py"}, false, model.Usage{InputTokens: 6, OutputTokens: 12, CacheRead: 500}},
+	}
+	if run.RestUsage != (model.Usage{InputTokens: 7, OutputTokens: 13, CacheRead: 600}) {
+		t.Errorf("rest usage %+v, want msg_F's", run.RestUsage)
 	}
 	if len(run.Actions) != len(wants) {
 		t.Fatalf("%d actions, want %d", len(run.Actions), len(wants))
@@ -247,9 +251,10 @@ func TestRealSession(t *testing.T) {
 	// Lines 7 and 9 are two messages (msg_011Cdk7ekmbV…, msg_011Cdk7eyAy…):
 	// input 2+2, output 82+25, cache read 13788+18905, cache write
 	// 5117+119, the totals Harbor's ATIF export of the same session lists
-	// in final_metrics.
-	if a.Usage != (model.Usage{InputTokens: 4, OutputTokens: 107, CacheRead: 32693, CacheWrite: 5236}) {
-		t.Fatalf("usage = %+v", a.Usage)
+	// in final_metrics. The second, after the one call, is the run's own.
+	if got := a.Usage.Plus(run.RestUsage); got != (model.Usage{InputTokens: 4, OutputTokens: 107, CacheRead: 32693, CacheWrite: 5236}) ||
+		a.Usage != (model.Usage{InputTokens: 2, OutputTokens: 82, CacheRead: 13788, CacheWrite: 5117}) {
+		t.Fatalf("usage = %+v, rest %+v", a.Usage, run.RestUsage)
 	}
 	if run.InstanceID != "d7d4e19e-608d-44ef-b166-cd050ef274ba" || run.Model != "claude-opus-5" || a.Timestamp == 0 {
 		t.Fatalf("run = %q %q %v", run.InstanceID, run.Model, a.Timestamp)
@@ -326,5 +331,60 @@ func TestSubagentLinksNotRead(t *testing.T) {
 	}
 	if len(run.Warnings) == 0 || !strings.Contains(strings.Join(run.Warnings, "\n"), "not a regular file") {
 		t.Errorf("warnings %q", run.Warnings)
+	}
+}
+
+// Tokens as Claude Code and ccusage count them (total = input + output +
+// cache creation + cache read), on fixtures written in the shapes their
+// records and ccusage's own fixtures take: records without a type (a
+// message's role says which), one count per message id and request id
+// (the line of the largest total kept; a sub-agent's replay of a message
+// is that message), a run without a tool call, and the print mode's
+// result usage as the session's own total.
+func TestTokensAsTheAgentCounts(t *testing.T) {
+	line := func(s string) string { return s + "\n" }
+	usage := func(in, out, cw, cr int) string {
+		return fmt.Sprintf(`"usage": {"input_tokens": %d, "output_tokens": %d, "cache_creation_input_tokens": %d, "cache_read_input_tokens": %d}`, in, out, cw, cr)
+	}
+	cases := []struct {
+		name  string
+		data  string
+		total int
+	}{
+		{"records without a type, no tool call",
+			line(`{"timestamp": "2026-02-01T10:00:00Z", "sessionId": "s", "message": {"role": "assistant", "id": "m1", "model": "claude-x", `+usage(120, 40, 30, 10)+`}, "requestId": "r1", "costUSD": 0.2}`) +
+				line(`{"timestamp": "2026-02-01T11:00:00Z", "sessionId": "s", "message": {"role": "assistant", "id": "m2", "model": "claude-x", `+usage(210, 60, 0, 25)+`}, "requestId": "r2", "costUSD": 0.3}`),
+			120 + 40 + 30 + 10 + 210 + 60 + 25},
+		{"a message split over lines, counted once at its largest",
+			line(`{"type": "assistant", "sessionId": "s", "message": {"role": "assistant", "id": "m1", "content": [{"type": "text", "text": "a"}], `+usage(5, 1, 0, 100)+`}, "requestId": "r1"}`) +
+				line(`{"type": "assistant", "sessionId": "s", "message": {"role": "assistant", "id": "m1", "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}}], `+usage(5, 9, 0, 100)+`}, "requestId": "r1"}`) +
+				line(`{"type": "user", "sessionId": "s", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "a.py"}]}}`) +
+				// The same message id under another request: another count.
+				line(`{"type": "assistant", "sessionId": "s", "message": {"role": "assistant", "id": "m1", "content": [{"type": "text", "text": "b"}], `+usage(7, 3, 0, 0)+`}, "requestId": "r2"}`) +
+				// A sidechain's replay of m1 with a new request id: m1 again.
+				line(`{"type": "assistant", "sessionId": "s", "isSidechain": true, "message": {"role": "assistant", "id": "m1", "content": [{"type": "text", "text": "a"}], `+usage(5, 9, 0, 100)+`}, "requestId": "r9"}`),
+			5 + 9 + 100 + 7 + 3},
+		{"the print mode's result is the session's total",
+			line(`{"type": "system", "subtype": "init", "session_id": "s", "model": "claude-x"}`) +
+				line(`{"type": "assistant", "session_id": "s", "message": {"role": "assistant", "id": "m1", "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}}], `+usage(3, 10, 0, 100)+`}}`) +
+				line(`{"type": "user", "session_id": "s", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "a.py"}]}}`) +
+				line(`{"type": "result", "subtype": "success", "session_id": "s", `+usage(9, 40, 20, 300)+`}`),
+			9 + 40 + 20 + 300},
+	}
+	for _, c := range cases {
+		path := filepath.Join(t.TempDir(), "s.jsonl")
+		os.WriteFile(path, []byte(c.data), 0o644)
+		runs, err := ParseRuns(path, []byte(c.data))
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		u := runs[0].RestUsage
+		for _, a := range runs[0].Actions {
+			u = u.Plus(a.Usage)
+		}
+		if got := total(u); got != c.total {
+			t.Errorf("%s: %d tokens (%+v), want %d", c.name, got, u, c.total)
+		}
 	}
 }

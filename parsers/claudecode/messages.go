@@ -25,24 +25,41 @@ func (b *builder) assistant(m *jsontree.Value, line int, agent int32) {
 			b.run.Model = mod
 		}
 	}
-	id := msg.Get("id").Text()
-	if id == "" {
+	// One count per message id and request id, ccusage's rule: a message
+	// is split over lines that each repeat its usage. A sub-agent's
+	// replay of a message is that message whatever its request id.
+	msgID := msg.Get("id").Text()
+	sidechain := m.Get("isSidechain").Is(jsontree.Bool) && m.Get("isSidechain").Bool
+	id := msgID + "\x00" + m.Get("requestId").Text()
+	if msgID == "" {
 		id = fmt.Sprintf("line:%d:%d", line, len(b.usageOrder))
+	} else if _, ok := b.usage[id]; !ok {
+		if prev, ok := b.usage[msgID]; ok && (sidechain || prev.sidechain) {
+			id = b.usageKey[prev]
+		}
 	}
 	mu := b.usage[id]
 	if mu == nil {
-		mu = &msgUsage{firstAction: -1, actionsBefore: len(b.actions), before: toolcall.Origin{File: b.cur, N: b.fileActs[b.cur]}}
+		mu = &msgUsage{firstAction: -1, actionsBefore: len(b.actions), before: toolcall.Origin{File: b.cur, N: b.fileActs[b.cur]}, sidechain: sidechain}
 		b.usage[id] = mu
 		b.usageOrder = append(b.usageOrder, id)
+		if msgID != "" {
+			if _, ok := b.usage[msgID]; !ok {
+				b.usage[msgID] = mu // found by its message id alone (a replay)
+				b.usageKey[mu] = id
+			}
+		}
 	}
 	if u, ok := msg.Lookup("usage"); ok {
-		// Every line of a message repeats its usage; later lines may carry
-		// a more complete count, so keep the largest of each field.
+		// Later lines may carry a more complete count: the line of the
+		// largest total is kept (ccusage's rule), with what it cost.
 		nu := toolcall.AnthropicUsage(u)
-		mu.usage.InputTokens = max(mu.usage.InputTokens, nu.InputTokens)
-		mu.usage.OutputTokens = max(mu.usage.OutputTokens, nu.OutputTokens)
-		mu.usage.CacheRead = max(mu.usage.CacheRead, nu.CacheRead)
-		mu.usage.CacheWrite = max(mu.usage.CacheWrite, nu.CacheWrite)
+		if c := toolcall.Cost(m.Get("costUSD")); c > 0 {
+			nu.CostUSD = c
+		}
+		if total(nu) > total(mu.usage) {
+			mu.usage = nu
+		}
 	}
 	ts := toolcall.ParseTime(m.Get("timestamp").Text())
 	blocks := msg.Get("content").Items()
@@ -159,4 +176,9 @@ func promptText(c *jsontree.Value) string {
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// total is every token of a usage, as ccusage totals an entry.
+func total(u model.Usage) int {
+	return int(u.InputTokens) + int(u.OutputTokens) + int(u.CacheRead) + int(u.CacheWrite)
 }

@@ -157,7 +157,7 @@ type rolloutFile struct {
 	last  int
 	usage model.Usage
 	// total is the running total of its last token count, if counted.
-	total   model.Usage
+	total   tokens
 	counted bool
 	// codeMode are its actions made from Code Mode scripts; byCall its
 	// actions by call_id (each thread numbers its own calls).
@@ -221,8 +221,6 @@ type builder struct {
 	calls    []toolcall.Call // calls[i] is action i's (Name "" for an action built whole)
 	obs      model.TextList
 	thoughts model.TextList
-	// turnFirst is the first action of the current exec turn.
-	turnFirst int
 	// session is the thread id of the rollout being read
 	// (session_meta.payload.id); root the first one's.
 	session, root string
@@ -378,6 +376,12 @@ func (b *builder) finish(path string) model.Run {
 	}
 	run.Agents = b.team.Agents(order)
 	run.Actions, run.Observations, run.Thoughts = acts, texts[0], texts[1]
+	for _, f := range b.files {
+		if f.last < 0 {
+			// A rollout that made no call: what it spent is the run's.
+			run.RestUsage = run.RestUsage.Plus(f.usage)
+		}
+	}
 	run.Prediction.Steps, run.Prediction.Final = observed.Declare(run.Actions)
 	run.Format = Name
 	run.Agent = "codex"

@@ -17,10 +17,11 @@ func (b *builder) exec(typ string, v *jsontree.Value) {
 	case "thread.started":
 		b.run.Prediction.InstanceID = "" // named from the path
 	case "turn.started":
-		b.turnFirst = len(b.actions)
 	case "turn.completed":
-		if u := v.Get("usage"); u.Is(jsontree.Object) && len(b.actions) > b.turnFirst {
-			toolcall.AddUsage(&b.actions[len(b.actions)-1], usage(u))
+		if u := v.Get("usage"); u.Is(jsontree.Object) {
+			// The turn's usage: on its last call, or held for the next
+			// (the run's own when none comes).
+			b.count(usage(u))
 		}
 	case "item.completed":
 		it := v.Get("item")

@@ -66,16 +66,24 @@ func (b *builder) rollout(typ string, p *jsontree.Value, ts float64) {
 			// its output): a count whose running total is the last one's
 			// is that one again.
 			info := p.Get("info")
-			if tot := info.Get("total_token_usage"); tot.Is(jsontree.Object) {
-				t := usage(tot)
+			tot, last := info.Get("total_token_usage"), info.Get("last_token_usage")
+			var t tokens
+			if tot.Is(jsontree.Object) {
+				t = tokensOf(tot)
 				if b.st.counted && t == b.st.total {
 					break
 				}
+			}
+			// The call's own usage, else (a count of zero, or none) how
+			// far the running total moved: ccusage's rule.
+			u := tokensOf(last)
+			if !last.Is(jsontree.Object) || u == (tokens{}) {
+				u = t.minus(b.st.total)
+			}
+			if tot.Is(jsontree.Object) {
 				b.st.total, b.st.counted = t, true
 			}
-			if u := info.Get("last_token_usage"); u.Is(jsontree.Object) {
-				b.count(usage(u))
-			}
+			b.count(u.usage())
 		case "item_completed":
 			b.turnItem(p.Get("item"), ts)
 		default:
@@ -385,10 +393,27 @@ func callOutput(v *jsontree.Value) (text string, exit int, hasExit bool) {
 	return text, 0, false
 }
 
-// usage reads a Codex token usage: input_tokens includes the cached ones.
-func usage(u *jsontree.Value) model.Usage {
+// tokens is a Codex token usage as recorded: input_tokens includes the
+// cached ones, output_tokens the reasoning.
+type tokens struct{ in, cached, out int }
+
+func tokensOf(u *jsontree.Value) tokens {
 	in, _ := u.Get("input_tokens").Int()
 	cached, _ := u.Get("cached_input_tokens").Int()
 	out, _ := u.Get("output_tokens").Int()
-	return model.NewUsage(max(in-cached, 0), out, cached, 0)
+	return tokens{max(in, 0), max(cached, 0), max(out, 0)}
 }
+
+// minus is how far a running total moved since prev (never back).
+func (t tokens) minus(prev tokens) tokens {
+	return tokens{max(t.in-prev.in, 0), max(t.cached-prev.cached, 0), max(t.out-prev.out, 0)}
+}
+
+// usage splits it: cached input is cache read.
+func (t tokens) usage() model.Usage {
+	cached := min(t.cached, t.in)
+	return model.NewUsage(t.in-cached, t.out, cached, 0)
+}
+
+// usage reads a Codex token usage.
+func usage(u *jsontree.Value) model.Usage { return tokensOf(u).usage() }

@@ -410,6 +410,7 @@ func (b *builder) finish(path string, c conversation) model.Run {
 	acts, texts := toolcall.Reorder(order, b.actions, b.obs, b.thoughts)
 	run := b.run
 	run.Actions, run.Observations, run.Thoughts = acts, texts[0], texts[1]
+	run.RestUsage = b.carry // the final answer's, after the last call
 	run.Agents = b.team.Agents(order)
 	for i := range run.Actions {
 		run.Actions[i].Index = int32(i)

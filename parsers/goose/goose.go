@@ -137,6 +137,7 @@ func ParseRuns(path string, data []byte) ([]model.Run, error) {
 		run.Model = mc.First("model_name", "model")
 	}
 	run.CostUSD = toolcall.Cost(s.Get("accumulated_cost"))
+	run.RestUsage = sessionUsage(s)
 	run.InstanceID = s.Get("id").Text()
 	toolcall.NameByFile(&run, path)
 	run.Prediction.Steps, run.Prediction.Final = observed.Declare(run.Actions)
@@ -197,4 +198,26 @@ func known(name, tool string) bool {
 	}
 	ext, _, ok := strings.Cut(name, "__")
 	return ok && ext != "developer"
+}
+
+// sessionUsage is what the session spent, as Goose totals it: its
+// accumulated_usage (its own usage when it has none), whose input_tokens
+// include the cache read and written (total_tokens = input + output). Goose
+// records no step's share: the run's alone.
+func sessionUsage(s *jsontree.Value) model.Usage {
+	u := s.Get("accumulated_usage")
+	if !u.Is(jsontree.Object) {
+		u = s.Get("usage")
+	}
+	if !u.Is(jsontree.Object) {
+		return model.Usage{}
+	}
+	in, _ := u.Get("input_tokens").AnyInt()
+	out, _ := u.Get("output_tokens").AnyInt()
+	read, _ := u.Get("cache_read_input_tokens").AnyInt()
+	write, _ := u.Get("cache_write_input_tokens").AnyInt()
+	in, out, read, write = max(in, 0), max(out, 0), max(read, 0), max(write, 0)
+	read = min(read, in)
+	write = min(write, in-read)
+	return model.NewUsage(in-read-write, out, read, write)
 }

@@ -111,12 +111,11 @@ func ParseRuns(path string, data []byte) ([]model.Run, error) {
 			if text == "" {
 				text = thought
 			}
-			usage := carry.Plus(genai.Usage(m.Get("usageMetadata")))
-			carry = model.Usage{}
-			if len(fcs) == 0 {
-				carry = usage
-			}
-			for k, fc := range fcs {
+			// The line's usage goes on its first new call; a line of none
+			// passes it on to the next call, or to the run's rest.
+			carry = carry.Plus(genai.Usage(m.Get("usageMetadata")))
+			placed := false
+			for _, fc := range fcs {
 				if fc.ID != "" {
 					if _, dup := byID[fc.ID]; dup {
 						continue
@@ -128,8 +127,8 @@ func ParseRuns(path string, data []byte) ([]model.Run, error) {
 				}
 				a := model.Action{Timestamp: ts}
 				th := ""
-				if k == 0 {
-					a.Usage, th = usage, text
+				if !placed {
+					a.Usage, th, carry, placed = carry, text, model.Usage{}, true
 				}
 				actions = append(actions, a)
 				calls = append(calls, toolcall.Call{Name: fc.Name, Input: fc.Args})
@@ -186,6 +185,7 @@ func ParseRuns(path string, data []byte) ([]model.Run, error) {
 		}
 	}
 	run.Actions, run.Observations, run.Thoughts = actions, obs, thoughts
+	run.RestUsage = carry // the final answer's, after the last call
 	run.Agents = team.Agents(nil)
 	run.Format, run.Agent, run.Path = Name, "qwen-code", path
 	toolcall.NameByFile(&run, path)

@@ -84,10 +84,13 @@ func Response(v *jsontree.Value) (id, name, out string, isError bool) {
 	return id, name, strings.Join(texts, "\n"), isError
 }
 
-// Usage reads usage figures: Gemini CLI's tokens {input, output, cached}
-// or the API's usageMetadata {promptTokenCount, candidatesTokenCount,
-// cachedContentTokenCount, thoughtsTokenCount}. The prompt count includes
-// the cached tokens; thoughts count as output.
+// Usage reads usage figures: Gemini CLI's tokens {input, output, cached,
+// thoughts, tool} or the API's usageMetadata {promptTokenCount,
+// candidatesTokenCount, cachedContentTokenCount, thoughtsTokenCount,
+// toolUsePromptTokenCount}, as Gemini counts its total
+// (totalTokenCount = prompt + candidates + thoughts + tool-use prompt):
+// the prompt count includes the cached tokens (cache read), thoughts count
+// as output, the tool-use prompt as input.
 func Usage(v *jsontree.Value) model.Usage {
 	if v.IsNull() {
 		return model.Usage{}
@@ -108,5 +111,10 @@ func Usage(v *jsontree.Value) model.Usage {
 	if !ok {
 		cached, _ = v.Get("cachedContentTokenCount").AnyInt()
 	}
-	return model.NewUsage(max(in-cached, 0), out+th, cached, 0)
+	tool, ok := v.Get("tool").AnyInt()
+	if !ok {
+		tool, _ = v.Get("toolUsePromptTokenCount").AnyInt()
+	}
+	cached = min(max(cached, 0), max(in, 0))
+	return model.NewUsage(max(in-cached, 0)+max(tool, 0), max(out, 0)+max(th, 0), cached, 0)
 }
