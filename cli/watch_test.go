@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -90,5 +91,43 @@ func TestWatchFindsTheNewestSession(t *testing.T) {
 
 	if code, _, errs := exec(t, "watch", t.TempDir()); code == 0 || !strings.Contains(errs, "no Claude Code, Codex or Gemini CLI session") {
 		t.Errorf("a directory without sessions: exit %d: %s", code, errs)
+	}
+}
+
+// watch reads only the first bytes of regular files: a FIFO named like a
+// Codex rollout or a Gemini CLI chat in the agents' folders, or placed at
+// .git/logs/HEAD, is passed over, never waited on (issue 48 #6).
+func TestWatchPassesOverFIFOs(t *testing.T) {
+	repo, _ := testkit.GitRepo(t, map[string]string{"a.py": "x = 1\n"})
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	t.Setenv("CODEX_HOME", "")
+	sum := sha256.Sum256([]byte(repo))
+	fifos := []string{
+		filepath.Join(home, ".codex", "sessions", "2026", "01", "01", "rollout-2026-01-01T00-00-00-x.jsonl"),
+		filepath.Join(home, ".gemini", "tmp", hex.EncodeToString(sum[:]), "chats", "session-2026-01-01T00-00-x.json"),
+		filepath.Join(repo, ".git", "logs", "HEAD"),
+	}
+	for _, f := range fifos {
+		os.MkdirAll(filepath.Dir(f), 0o755)
+		os.Remove(f)
+		if err := syscall.Mkfifo(f, 0o600); err != nil {
+			t.Skip(err)
+		}
+	}
+	if code, out, errs := exec(t, "watch", repo, "--list"); code != 0 || !strings.Contains(out, "no session of") {
+		t.Errorf("watch --list: exit %d: %s %s", code, out, errs)
+	}
+	if code, _, errs := exec(t, "watch", repo); code == 0 || !strings.Contains(errs, "no Claude Code, Codex or Gemini CLI session") {
+		t.Errorf("watch: exit %d: %s", code, errs)
+	}
+	// A session to open: its commit is looked for in the reflog, a FIFO.
+	slug := regexp.MustCompile(`[^A-Za-z0-9]`).ReplaceAllString(repo, "-")
+	session := filepath.Join(home, ".claude", "projects", slug, "s.jsonl")
+	os.MkdirAll(filepath.Dir(session), 0o755)
+	os.WriteFile(session, []byte(`{"type": "user", "uuid": "u0", "sessionId": "s", "cwd": "`+repo+`", "timestamp": "2026-01-01T00:00:00Z", "message": {"role": "user", "content": "go"}}`+"\n"), 0o644)
+	if code, _, errs := exec(t, "watch", repo); code != 0 || !strings.Contains(errs, "claude-code session") {
+		t.Errorf("watch with a session: exit %d: %s", code, errs)
 	}
 }

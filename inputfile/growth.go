@@ -26,7 +26,7 @@ type Growth struct {
 // to the same length or longer is noticed (Shrunk). A file that grows past
 // the bound is refused as Read refuses it.
 func ReadGrowth(path string, off int64, before []byte) (Growth, error) {
-	f, err := os.Open(path)
+	f, err := OpenRegular(path) // a FIFO put in its place: seen, not waited on
 	if err != nil {
 		return Growth{}, err
 	}

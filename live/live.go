@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+	"github.com/trajscope/trajscope/inputfile"
 )
 
 // Kind is what happened to the followed file.
@@ -217,7 +218,7 @@ func (f *Follower) look() (Kind, bool) {
 
 // endsLine reports whether the file's byte at size-1 is a newline.
 func endsLine(path string, size int64) bool {
-	fh, err := os.Open(path)
+	fh, err := inputfile.OpenRegular(path) // a FIFO in its place is not waited on
 	if err != nil {
 		return false
 	}

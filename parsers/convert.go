@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/trajscope/trajscope/archive"
@@ -263,7 +264,12 @@ func Continues(path string) string {
 	}
 	if strings.HasPrefix(base, "agent-") && strings.HasSuffix(base, ".jsonl") && filepath.Base(dir) == "subagents" {
 		session := filepath.Dir(dir)
-		return exists(session + ".jsonl")
+		if p := exists(session + ".jsonl"); p != "" {
+			return p
+		}
+		// A session file named otherwise (a checkpoint's copy) whose
+		// records name the folder's session id.
+		return sessionNaming(filepath.Dir(session), filepath.Base(session))
 	}
 	if id := filepath.Base(dir); id != "" && !strings.ContainsAny(id, "*?[\\") && (strings.HasSuffix(base, ".jsonl") || strings.HasSuffix(base, ".json")) {
 		if found := inputfile.Glob(filepath.Join(filepath.Dir(dir), "session-*-"+id[:min(8, len(id))]+".json*")); len(found) > 0 {
@@ -272,6 +278,31 @@ func Continues(path string) string {
 	}
 	return ""
 }
+
+// sessionNaming is the JSON-lines file of dir whose first records name
+// session id (`"sessionId": "ID"`), "" for none: the session whose
+// sub-agents' folder is dir/ID.
+func sessionNaming(dir, id string) string {
+	if !safeSessionID().MatchString(id) {
+		return ""
+	}
+	key := []byte(`"sessionId":"` + id + `"`)
+	spaced := []byte(`"sessionId": "` + id + `"`)
+	files := inputfile.Glob(filepath.Join(dir, "*.jsonl"))
+	sort.Strings(files)
+	for i, f := range files {
+		if i == 64 {
+			break // a folder of many sessions: the usual name finds them
+		}
+		head, err := inputfile.HeadRegular(f, 4096)
+		if err == nil && (bytes.Contains(head, key) || bytes.Contains(head, spaced)) {
+			return f
+		}
+	}
+	return ""
+}
+
+var safeSessionID = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$`)
 
 // spawnedRe finds a Codex rollout's parent thread in its first line.
 var spawnedRe = lazyre.New(`"thread_spawn"\s*:\s*\{[^}]*"parent_thread_id"\s*:\s*"([0-9a-f-]{36})"`)

@@ -82,9 +82,14 @@ func (s *Set) reading(pos int, path string, idle time.Duration, ev live.Event) U
 	case live.Replaced:
 		u.Note = "the file was replaced: the new one is read"
 	}
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		// Replaced by a FIFO or a device: reading it could wait forever.
+		u.Note = "the file is no longer a regular file: not read (following goes on)"
+		return u
+	}
 	st, err := read(pos)
 	if st == nil {
-		u.Note = "cannot read the file now: " + err.Error()
+		u.Note = "cannot read the file now: " + s.Text(err.Error())
 		return u
 	}
 	u.St = st

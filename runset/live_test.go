@@ -1,9 +1,15 @@
 package runset
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/trajscope/trajscope/live"
+	"github.com/trajscope/trajscope/model"
 )
 
 // The events that came while a reading was made are one reading; a
@@ -29,3 +35,34 @@ func TestLatestEvent(t *testing.T) {
 	}
 }
 
+// A followed file replaced by a FIFO is not read (reading it would wait
+// for a writer forever): the reading says so, and following stops when
+// asked (issue 48 #5: q hung).
+func TestWatchFileReplacedByFIFO(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.jsonl")
+	line := `{"type": "user", "uuid": "u0", "sessionId": "s", "message": {"role": "user", "content": "go"}}` + "\n"
+	os.WriteFile(path, []byte(line), 0o644)
+	s, err := New([]string{path}, Reading{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Prepare(Options{Sem: model.ContextBench})
+	s.LoadAll()
+	updates := make(chan Update, 16)
+	stop := s.Watch(1, time.Hour, func(u Update) { updates <- u })
+	os.Remove(path)
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		stop()
+		t.Skip(err)
+	}
+	for u := range updates {
+		if strings.Contains(u.Note, "no longer a regular file") {
+			if u.St != nil {
+				t.Error("a FIFO was read")
+			}
+			break
+		}
+	}
+	stop()
+}

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/trajscope/trajscope/inputfile"
 	"github.com/trajscope/trajscope/internal/lazyre"
 )
 
@@ -195,7 +196,7 @@ func stat(path, agent string) (Session, bool) {
 
 // readHead reads a file's first maxHead bytes.
 func readHead(path string) []byte {
-	f, err := os.Open(path)
+	f, err := inputfile.OpenRegular(path) // a FIFO named like a session: not waited on
 	if err != nil {
 		return nil
 	}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/trajscope/trajscope/inputfile"
 )
 
 // WorkTree is the git work tree dir lies in: dir or the nearest folder
@@ -36,7 +38,7 @@ func HeadAt(dir string, t time.Time) string {
 	if err != nil {
 		return ""
 	}
-	f, err := os.Open(filepath.Join(gitDir, "logs", "HEAD"))
+	f, err := inputfile.OpenRegular(filepath.Join(gitDir, "logs", "HEAD")) // a FIFO there: not waited on
 	if err != nil {
 		return ""
 	}
@@ -72,4 +74,19 @@ func reflogLine(line string) (old, nw string, when time.Time, ok bool) {
 		return "", "", time.Time{}, false
 	}
 	return f[0], f[1], time.Unix(secs, 0), true
+}
+
+// readSmall reads a small file git keeps (a ref, a .git file, commondir):
+// a regular file only, never waited on (a FIFO placed there), at most
+// 1 MiB.
+func readSmall(path string) ([]byte, error) { return readGitFile(path, 1<<20) }
+
+// readGitFile reads at most limit bytes of a regular file git keeps.
+func readGitFile(path string, limit int64) ([]byte, error) {
+	f, err := inputfile.OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, limit))
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/source/internal/gitobj"
 )
 
@@ -60,7 +61,7 @@ func acquireRepository(dir string) (*repository, error) {
 		return r, nil
 	}
 	common := gitDir
-	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+	if b, err := readSmall(filepath.Join(gitDir, "commondir")); err == nil {
 		c := strings.TrimSpace(string(b))
 		if !filepath.IsAbs(c) {
 			c = filepath.Join(gitDir, c)
@@ -97,7 +98,7 @@ func findGitDir(dir string) (string, error) {
 		if st.IsDir() {
 			return dotgit, nil
 		}
-		b, err := os.ReadFile(dotgit)
+		b, err := readSmall(dotgit)
 		if err != nil {
 			return "", err
 		}
@@ -233,7 +234,7 @@ func (r *repository) readRef(name string, depth int) (plumbing.Hash, bool) {
 	if name == "HEAD" {
 		base = r.gitDir
 	}
-	if b, err := os.ReadFile(filepath.Join(base, filepath.FromSlash(name))); err == nil {
+	if b, err := readSmall(filepath.Join(base, filepath.FromSlash(name))); err == nil {
 		s := strings.TrimSpace(string(b))
 		if target, ok := strings.CutPrefix(s, "ref:"); ok {
 			return r.readRef(strings.TrimSpace(target), depth+1)
@@ -243,7 +244,7 @@ func (r *repository) readRef(name string, depth int) (plumbing.Hash, bool) {
 		}
 		return plumbing.ZeroHash, false
 	}
-	b, err := os.ReadFile(filepath.Join(r.common, "packed-refs"))
+	b, err := readGitFile(filepath.Join(r.common, "packed-refs"), model.MaxFileBytes)
 	if err != nil {
 		return plumbing.ZeroHash, false
 	}

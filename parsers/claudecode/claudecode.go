@@ -127,15 +127,19 @@ func (b *builder) file(path string, data []byte, agent int32, from int) error {
 		}
 		return nil
 	}
-	// Lines that do not start with "{" are skipped: Harbor tees the
-	// CLI's stderr into the same file (`2>&1 | tee`). A line that does not
-	// decode (a half-written last line, a corrupt record) is skipped with
-	// a warning naming it.
+	// Lines that do not start with "{" are skipped, and named: Harbor
+	// tees the CLI's stderr into the same file (`2>&1 | tee`). A line that
+	// does not decode (a half-written last line, a corrupt record) is
+	// skipped with a warning naming it too.
 	for _, ln := range toolcall.Lines(data) {
 		ln.No += from
 		b.line = int32(ln.No)
 		t := bytes.TrimSpace(ln.Text)
-		if len(t) == 0 || t[0] != '{' {
+		if len(t) == 0 {
+			continue
+		}
+		if t[0] != '{' {
+			b.warn(toolcall.NotJSON(ln.No, t))
 			continue
 		}
 		v, err := toolcall.DecodeAt(t, ln.No)
@@ -178,6 +182,9 @@ type builder struct {
 	seenUUID   map[string]int32 // the file where each record was met
 	usage      map[string]*msgUsage
 	usageOrder []string
+	// refs reads the files the session refers to (sub-agents' transcripts
+	// and metas): each once, never through a link, one budget in all.
+	refs *inputfile.Refs
 	// resultUsage is the print mode's own total (its result record's
 	// usage), when it wrote one.
 	resultUsage    model.Usage
@@ -224,6 +231,7 @@ func (b *builder) metAgain(f int32) {
 
 func newBuilder() *builder {
 	return &builder{
+		refs:     inputfile.NewRefs(model.MaxFileBytes),
 		byID:     map[string]int{},
 		seenUUID: map[string]int32{},
 		usage:    map[string]*msgUsage{},

@@ -388,3 +388,19 @@ func TestTokensAsTheAgentCounts(t *testing.T) {
 		}
 	}
 }
+
+// Text or binary between records (a CLI's stderr teed into the file) is
+// skipped and named, as a malformed record is (issue 48 #14).
+func TestNotJSONLinesNamed(t *testing.T) {
+	data := `{"type": "user", "uuid": "u0", "sessionId": "s", "message": {"role": "user", "content": "go"}}` + "\n" +
+		"Error: rate limited, retrying\n" + "\x00\x01\xff\xfe\n" +
+		`{"type": "assistant", "uuid": "a1", "sessionId": "s", "message": {"role": "assistant", "id": "m1", "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}}]}}` + "\n"
+	runs, err := ParseRuns(filepath.Join(t.TempDir(), "s.jsonl"), []byte(data))
+	if err != nil || len(runs[0].Actions) != 1 {
+		t.Fatalf("%v %+v", err, runs)
+	}
+	w := strings.Join(runs[0].Warnings, "\n")
+	if !strings.Contains(w, `line 2 skipped: not a JSON record (text: "Error: rate limited, retrying")`) || !strings.Contains(w, "line 3 skipped: not a JSON record (4 bytes of binary data)") {
+		t.Errorf("warnings:\n%s", w)
+	}
+}

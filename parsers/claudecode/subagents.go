@@ -4,7 +4,9 @@
 package claudecode
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -77,7 +79,7 @@ func (b *builder) subagentFiles(path string) {
 		b.run.Warn(w)
 	}
 	for _, f := range found {
-		data, err := inputfile.ReadRegular(f.path)
+		data, err := b.refs.Read(f.path)
 		if err != nil {
 			b.enter(filepath.Base(f.path))
 			b.warn(fmt.Sprintf("%s: not read: %v", filepath.Base(f.path), err))
@@ -134,7 +136,11 @@ func (b *builder) startSubagent(f subFile) int32 {
 	b.enter(filepath.Base(f.path))
 	b.line = 0
 	agent := b.subagent(f.key, "", 0)
-	if meta, err := inputfile.ReadRegular(strings.TrimSuffix(f.path, ".jsonl") + ".meta.json"); err == nil {
+	meta, err := b.refs.Read(strings.TrimSuffix(f.path, ".jsonl") + ".meta.json")
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		b.warn(fmt.Sprintf("%s.meta.json: not read: %v", strings.TrimSuffix(filepath.Base(f.path), ".jsonl"), err))
+	}
+	if err == nil {
 		if v, err := toolcall.Decode(meta); err == nil {
 			if t := v.Get("agentType").Text(); t != "" && b.team.At(agent).Type == "" {
 				b.team.At(agent).Type = t

@@ -55,7 +55,7 @@ func (t *Tail) Read() ([]model.Run, error) {
 		t.reset()
 	}
 	if t.whole {
-		data, err := inputfile.Read(t.path)
+		data, err := inputfile.ReadRegular(t.path) // a FIFO put in its place is not waited on
 		if err != nil {
 			return nil, err
 		}

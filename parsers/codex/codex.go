@@ -194,10 +194,14 @@ func (b *builder) read(f *rolloutFile, data []byte) {
 		t := bytes.TrimSpace(ln.Text)
 		first := f.seen == 0
 		f.seen++
-		if len(t) == 0 || t[0] != '{' {
+		no := ln.No + from
+		if len(t) == 0 {
 			continue
 		}
-		no := ln.No + from
+		if t[0] != '{' {
+			f.warnings = append(f.warnings, toolcall.NotJSON(no, t))
+			continue
+		}
 		v, err := toolcall.DecodeAt(t, no)
 		if err != nil {
 			// A half-written last line of a session still running, or one

@@ -25,9 +25,11 @@ const (
 // theirs, each once, as the agent of its thread (see eachThread); it
 // returns their paths in the order they were taken.
 func (b *builder) subagents(path string) (order []string) {
+	// Each rollout once, never through a link, one budget for them all.
+	refs := inputfile.NewRefs(model.MaxFileBytes)
 	b.eachThread(path, headThread, func(t thread, parent int32) (int32, bool) {
 		order = append(order, t.path)
-		data, err := inputfile.ReadRegular(t.path)
+		data, err := refs.Read(t.path)
 		if err != nil {
 			b.threadWarn(t.path, fmt.Sprintf("%s: not read: %v", filepath.Base(t.path), err))
 			return 0, false

@@ -372,8 +372,10 @@ func (b *builder) subagents(path, sessionID string) {
 		conv  conversation
 	}
 	var subs []sub
+	// Each once, never through a link, one budget for them all.
+	refs := inputfile.NewRefs(model.MaxFileBytes)
 	for _, f := range files {
-		data, err := inputfile.ReadRegular(f)
+		data, err := refs.Read(f)
 		if err != nil {
 			b.run.Warn(fmt.Sprintf("%s: not read: %v", filepath.Base(f), err))
 			continue

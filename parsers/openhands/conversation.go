@@ -68,10 +68,13 @@ type conversationReader struct {
 	// kinds[i] is the sub-agent type action i asked for (its
 	// subagent_type), when it started one.
 	kinds []string
+	// refs reads every event and state file of the conversation and its
+	// sub-agents': each once, never through a link, one budget in all.
+	refs *inputfile.Refs
 }
 
 func loadConversation(dir string) (model.Run, error) {
-	r := &conversationReader{team: toolcall.NewTeam(), unread: map[string]int{}}
+	r := &conversationReader{team: toolcall.NewTeam(), unread: map[string]int{}, refs: inputfile.NewRefs(model.MaxFileBytes)}
 	lead, err := r.conversation(dir, 0, 0)
 	if err != nil {
 		return model.Run{}, err
@@ -111,7 +114,7 @@ func (r *conversationReader) conversation(dir string, agent int32, depth int) (m
 	}
 	hist := make([]*jsontree.Value, 0, len(files))
 	for _, f := range files {
-		data, err := inputfile.ReadRegular(f)
+		data, err := r.refs.Read(f)
 		if err != nil {
 			r.warn = append(r.warn, fmt.Sprintf("%s: not read: %v", rel(dir, f), err))
 			continue
@@ -127,7 +130,7 @@ func (r *conversationReader) conversation(dir string, agent int32, depth int) (m
 		hist = append(hist, v.Object())
 	}
 	state := &jsontree.Value{Kind: jsontree.Object}
-	if data, err := inputfile.ReadRegular(filepath.Join(dir, "base_state.json")); err == nil {
+	if data, err := r.refs.Read(filepath.Join(dir, "base_state.json")); err == nil {
 		if v, err := toolcall.Decode(data); err == nil && v.Object() != nil {
 			state = v.Object()
 		}

@@ -2,6 +2,7 @@ package toolcall
 
 import (
 	"bytes"
+	"fmt"
 	"path"
 	"path/filepath"
 	"strings"
@@ -176,4 +177,23 @@ func AgentDescription(s string) string {
 		return s
 	}
 	return string([]rune(s)[:80]) + "…"
+}
+
+// NotJSON says why a line of a JSON-lines session that does not start a
+// record is skipped, naming what it holds: "line 7 skipped: not a JSON
+// record (text: "Error: …")", or binary data. Text between records (a
+// CLI's stderr teed into the file) is named as a malformed record is.
+func NotJSON(no int, line []byte) string {
+	if !utf8.Valid(line) || bytes.IndexByte(line, 0) >= 0 {
+		return fmt.Sprintf("line %d skipped: not a JSON record (%d bytes of binary data)", no, len(line))
+	}
+	s := string(line)
+	if len(s) > 60 {
+		cut := 60
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return fmt.Sprintf("line %d skipped: not a JSON record (text: %q)", no, s)
 }
