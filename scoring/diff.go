@@ -33,7 +33,7 @@ type DiffFile struct {
 // Fixed semantics take a deleted file's name from its "--- a/" line and walk
 // each hunk by the counts in its header, so none of those quirks apply.
 func DeletedLines(patch string, sem model.Semantics) []DiffFile {
-	lines := strings.Split(patch, "\n")
+	lines := patchLines(patch)
 	out := []DiffFile{}
 	index := map[string]int{}
 	addRun := func(file string, run model.Interval) {
@@ -56,11 +56,34 @@ func DeletedLines(patch string, sem model.Semantics) []DiffFile {
 	return out
 }
 
-func parseHunksUpstream(lines []string, addRun func(string, model.Interval)) {
+// patchLines is a patch read a line at a time by byte offset: the lines
+// strings.Split(patch, "\n") gives, without a string per line held (a
+// patch of millions of blank lines).
+type patchLines string
+
+// at is the line starting at byte i and where the next one starts;
+// ok is false past the last.
+func (p patchLines) at(i int) (line string, next int, ok bool) {
+	if i > len(p) {
+		return "", i, false
+	}
+	end := strings.IndexByte(string(p[i:]), '\n')
+	if end < 0 {
+		return string(p[i:]), len(p) + 1, true
+	}
+	return string(p[i : i+end]), i + end + 1, true
+}
+
+func parseHunksUpstream(lines patchLines, addRun func(string, model.Interval)) {
 	current := ""
 	// The outer loop visits every line, body lines included, as upstream's
 	// does: a body line starting with "+++ b/" switches the current file.
-	for i, line := range lines {
+	for pos := 0; ; {
+		line, next, ok := lines.at(pos)
+		if !ok {
+			break
+		}
+		pos = next
 		if strings.HasPrefix(line, "+++") {
 			if m := diffNewFileRe().FindStringSubmatch(line); m != nil {
 				current = m[1]
@@ -78,7 +101,12 @@ func parseHunksUpstream(lines []string, addRun func(string, model.Interval)) {
 				runStart = -1
 			}
 		}
-		for _, body := range lines[i+1:] {
+		for b := next; ; {
+			body, nb, ok := lines.at(b)
+			if !ok {
+				break
+			}
+			b = nb
 			if strings.HasPrefix(body, "@@") || strings.HasPrefix(body, "diff ") || strings.HasPrefix(body, "---") {
 				break
 			}
@@ -97,10 +125,14 @@ func parseHunksUpstream(lines []string, addRun func(string, model.Interval)) {
 	}
 }
 
-func parseHunksFixed(lines []string, addRun func(string, model.Interval)) {
+func parseHunksFixed(lines patchLines, addRun func(string, model.Interval)) {
 	oldFile, current := "", ""
-	for i := 0; i < len(lines); i++ {
-		line := lines[i]
+	for pos := 0; ; {
+		line, next, ok := lines.at(pos)
+		if !ok {
+			break
+		}
+		pos = next
 		if m := diffOldFileRe().FindStringSubmatch(line); m != nil && strings.HasPrefix(line, "--- ") {
 			oldFile = strings.TrimRight(m[1], "\t\r")
 			continue
@@ -120,16 +152,19 @@ func parseHunksFixed(lines []string, addRun func(string, model.Interval)) {
 		}
 		oldLeft, newLeft := hunkCount(m[2]), hunkCount(m[4])
 		runStart := -1
-		for i+1 < len(lines) && (oldLeft > 0 || newLeft > 0) {
-			body := lines[i+1]
+		for oldLeft > 0 || newLeft > 0 {
+			body, nb, ok := lines.at(pos)
+			if !ok {
+				break
+			}
 			if strings.HasPrefix(body, `\`) { // "\ No newline at end of file"
-				i++
+				pos = nb
 				continue
 			}
 			if strings.HasPrefix(body, "@@") {
 				break
 			}
-			i++
+			pos = nb
 			switch {
 			case strings.HasPrefix(body, "-"):
 				if runStart < 0 {

@@ -17,7 +17,10 @@ func IsPatch(name string, data []byte) bool {
 	if bytes.HasPrefix(head, []byte("diff --git ")) || bytes.HasPrefix(head, []byte("*** Begin Patch")) {
 		return true
 	}
-	if ext := filepath.Ext(name); ext != ".diff" && ext != ".patch" && !bytes.HasPrefix(head, []byte("--- ")) {
+	if ext := filepath.Ext(name); ext == ".diff" || ext == ".patch" {
+		return true // named so: read as one, and said so when it is not
+	}
+	if !bytes.HasPrefix(head, []byte("--- ")) {
 		return false
 	}
 	return bytes.Contains(head, []byte("\n+++ ")) && bytes.Contains(head, []byte("\n@@"))
@@ -27,12 +30,17 @@ func IsPatch(name string, data []byte) bool {
 // its hunks change, located in each run's repository when it is scored
 // (model.Gold.Changes).
 func loadPatch(path string, data []byte) (*Set, error) {
-	changes := shell.PatchChanges(string(data))
-	if len(changes) == 0 {
-		return nil, fmt.Errorf("%s: a patch with no hunks (expected a unified diff: \"+++ b/FILE\" then \"@@ -a,b +c,d @@\" hunks)", path)
+	// Counted while read: a patch of more hunks than a gold may have is
+	// refused before they are all built.
+	changes, more := shell.PatchChangesUpTo(string(data), model.MaxGoldSpans)
+	if more {
+		return nil, fmt.Errorf("%s: more than %d hunks, the most a gold may have", path, model.MaxGoldSpans)
 	}
-	if len(changes) > model.MaxGoldSpans {
-		return nil, fmt.Errorf("%s: %d hunks, more than the %d a gold may have", path, len(changes), model.MaxGoldSpans)
+	if len(changes) == 0 {
+		if bytes.HasPrefix(data, []byte("@@")) || bytes.Contains(data, []byte("\n@@")) {
+			return nil, fmt.Errorf("%s: hunks without a file header (expected \"+++ b/FILE\" before each file's \"@@ -a,b +c,d @@\" hunks)", path)
+		}
+		return nil, fmt.Errorf("%s: a patch with no hunks (expected a unified diff: \"+++ b/FILE\" then \"@@ -a,b +c,d @@\" hunks)", path)
 	}
 	s := newSet()
 	s.patch = &model.Gold{From: model.GoldFromPatch, Changes: changes, Patch: strings.TrimPrefix(string(data), "\xef\xbb\xbf")}

@@ -1,6 +1,7 @@
 package gold
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,5 +53,27 @@ func TestPatchAsGold(t *testing.T) {
 				t.Errorf("change %+v", ch)
 			}
 		})
+	}
+}
+
+// A .diff whose hunks have no file header is named for what it lacks (it
+// was "invalid JSON"), and a patch of more hunks than a gold may have is
+// refused as soon as that is known, before they are all built (issue 48
+// #15, #16).
+func TestPatchRefusals(t *testing.T) {
+	dir := t.TempDir()
+	headless := filepath.Join(dir, "x.diff")
+	os.WriteFile(headless, []byte("@@ -1,1 +1,1 @@\n-a\n+b\n"), 0o644)
+	if _, err := Load(headless); err == nil || !strings.Contains(err.Error(), "hunks without a file header") {
+		t.Errorf("headless hunks: %v", err)
+	}
+	var b strings.Builder
+	for i := 0; i <= model.MaxGoldSpans; i++ {
+		fmt.Fprintf(&b, "--- a/f%d.py\n+++ b/f%d.py\n@@ -1,1 +1,1 @@\n-a\n+b\n", i, i)
+	}
+	many := filepath.Join(dir, "many.diff")
+	os.WriteFile(many, []byte(b.String()), 0o644)
+	if _, err := Load(many); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("more than %d hunks", model.MaxGoldSpans)) {
+		t.Errorf("too many hunks: %v", err)
 	}
 }

@@ -16,21 +16,36 @@ const maxChangeBytes = 256 << 10
 // hunk is one replacement of its context and removed lines by its context
 // and added lines; an added file is its whole content.
 func PatchChanges(patch string) []model.Change {
-	var out []model.Change
+	out, _ := PatchChangesUpTo(patch, -1)
+	return out
+}
+
+// PatchChangesUpTo is PatchChanges of at most most changes (-1: all);
+// more reports a patch of more, found before they are all built. A hunk's
+// text is kept only as far as Clip keeps it, so a patch of millions of
+// lines costs what its changes hold, not a string per line.
+func PatchChangesUpTo(patch string, most int) (out []model.Change, more bool) {
 	file, kind := "", model.ChangeReplace
-	var old, nw []string
+	var old, nw clipped
 	in := false
 	flush := func() {
-		if file != "" && in && (len(old) > 0 || len(nw) > 0) {
-			c := model.Change{File: file, Kind: kind, New: Clip(strings.Join(nw, "\n"))}
-			if kind == model.ChangeReplace {
-				c.Old = Clip(strings.Join(old, "\n"))
+		if file != "" && in && (old.lines > 0 || nw.lines > 0) {
+			if most >= 0 && len(out) == most {
+				more = true
+			} else {
+				c := model.Change{File: file, Kind: kind, New: Clip(nw.String())}
+				if kind == model.ChangeReplace {
+					c.Old = Clip(old.String())
+				}
+				out = append(out, c)
 			}
-			out = append(out, c)
 		}
-		old, nw = old[:0], nw[:0]
+		old.reset()
+		nw.reset()
 	}
-	for _, line := range strings.Split(patch, "\n") {
+	for rest := patch; len(rest) > 0 && !more; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
 		line = strings.TrimSuffix(line, "\r")
 		switch {
 		case strings.HasPrefix(line, "*** Update File: "), strings.HasPrefix(line, "*** Add File: "), strings.HasPrefix(line, "*** Delete File: "):
@@ -57,14 +72,17 @@ func PatchChanges(patch string) []model.Change {
 			in = true
 		case !in:
 		case strings.HasPrefix(line, "+"):
-			nw = append(nw, line[1:])
+			nw.add(line[1:])
 		case strings.HasPrefix(line, "-"):
-			old = append(old, line[1:])
+			old.add(line[1:])
 		case strings.HasPrefix(line, " "), line == "":
-			old, nw = append(old, strings.TrimPrefix(line, " ")), append(nw, strings.TrimPrefix(line, " "))
+			old.add(strings.TrimPrefix(line, " "))
+			nw.add(strings.TrimPrefix(line, " "))
 		}
 	}
-	flush()
+	if !more {
+		flush()
+	}
 	for i := range out {
 		// A hunk's trailing blank context (the patch's last newline) is
 		// not part of the text it replaces.
@@ -72,8 +90,29 @@ func PatchChanges(patch string) []model.Change {
 			out[i].Old, out[i].New = strings.TrimSuffix(out[i].Old, "\n"), strings.TrimSuffix(out[i].New, "\n")
 		}
 	}
-	return out
+	return out, more
 }
+
+// clipped is lines joined by "\n", kept only as far as Clip reads them
+// (one byte past its bound says the text is longer).
+type clipped struct {
+	b     []byte
+	lines int
+}
+
+func (c *clipped) add(line string) {
+	if c.lines > 0 && len(c.b) <= maxChangeBytes {
+		c.b = append(c.b, '\n')
+	}
+	c.lines++
+	if room := maxChangeBytes + 1 - len(c.b); room > 0 {
+		c.b = append(c.b, line[:min(len(line), room)]...)
+	}
+}
+
+func (c *clipped) String() string { return string(c.b) }
+
+func (c *clipped) reset() { c.b, c.lines = c.b[:0], 0 }
 
 // Clip keeps a recorded edit's text bounded, cut at a line's end when one is
 // near.
