@@ -100,8 +100,7 @@ func (b *builder) read(path string, data []byte) (conversation, error) {
 		}
 		return c, nil
 	}
-	order := []string{}                  // message ids in first-written order
-	byID := map[string]*jsontree.Value{} // the latest record of each
+	log := newMessageLog()
 	decoded := 0
 	var firstBad error
 	for _, ln := range toolcall.Lines(data) {
@@ -125,36 +124,22 @@ func (b *builder) read(path string, data []byte) (conversation, error) {
 		m := v.Object()
 		switch {
 		case !m.Get("$rewindTo").IsNull():
-			id := m.Get("$rewindTo").Text()
-			cut := len(order)
-			for i, k := range order {
-				if k == id {
-					cut = i
-					break
-				}
-			}
-			if cut == len(order) {
-				cut = 0 // not found: everything goes, as Gemini CLI does
-			}
-			for _, k := range order[cut:] {
-				delete(byID, k)
-			}
-			order = order[:cut]
+			log.rewind(m.Get("$rewindTo").Text())
 		case !m.Get("$set").IsNull():
 			set := m.Get("$set").Object()
 			c.meta(set)
 			if msgs, ok := set.Lookup("messages"); ok && msgs.Is(jsontree.Array) {
-				order, byID = order[:0], map[string]*jsontree.Value{}
+				log = newMessageLog()
 				for _, msg := range msgs.Items() {
-					addMessage(&order, byID, msg.Object())
+					log.add(msg.Object())
 				}
 			}
 		case m.Get("id").Text() != "" && !m.Get("type").IsNull():
-			addMessage(&order, byID, m)
+			log.add(m)
 		case m.Get("sessionId").Text() != "":
 			c.meta(m)
 			for _, msg := range m.Get("messages").Items() {
-				addMessage(&order, byID, msg.Object())
+				log.add(msg.Object())
 			}
 		default:
 			b.run.NoteUnread("record:" + recordShape(m))
@@ -163,21 +148,53 @@ func (b *builder) read(path string, data []byte) (conversation, error) {
 	if decoded == 0 && firstBad != nil {
 		return c, firstBad
 	}
-	for _, id := range order {
-		c.messages = append(c.messages, byID[id])
+	for _, id := range log.order {
+		c.messages = append(c.messages, log.byID[id].m)
 	}
 	return c, nil
 }
 
-func addMessage(order *[]string, byID map[string]*jsontree.Value, m *jsontree.Value) {
+// messageLog is a JSON-lines session's messages as its records leave
+// them: in first-written order, each its latest record. A rewind finds its
+// message by id at once and drops what follows: each message is dropped
+// at most once, so rewinds cost what the messages do, not their square.
+type messageLog struct {
+	order []string
+	byID  map[string]messageAt
+}
+
+type messageAt struct {
+	m   *jsontree.Value
+	pos int
+}
+
+func newMessageLog() *messageLog { return &messageLog{byID: map[string]messageAt{}} }
+
+func (l *messageLog) add(m *jsontree.Value) {
 	id := m.Get("id").Text()
 	if m == nil || id == "" {
 		return
 	}
-	if _, ok := byID[id]; !ok {
-		*order = append(*order, id)
+	at, ok := l.byID[id]
+	if !ok {
+		at.pos = len(l.order)
+		l.order = append(l.order, id)
 	}
-	byID[id] = m
+	at.m = m
+	l.byID[id] = at
+}
+
+// rewind drops message id and all after it (all of them when id is not
+// there, as Gemini CLI does).
+func (l *messageLog) rewind(id string) {
+	cut := 0
+	if at, ok := l.byID[id]; ok {
+		cut = at.pos
+	}
+	for _, k := range l.order[cut:] {
+		delete(l.byID, k)
+	}
+	l.order = l.order[:cut]
 }
 
 // recordShape names a record the reader does not know by its first key.

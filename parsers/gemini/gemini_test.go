@@ -1,6 +1,7 @@
 package gemini
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -75,6 +76,33 @@ func TestSniff(t *testing.T) {
 	} {
 		if Sniff("x", []byte(head)) != want {
 			t.Errorf("Sniff(%s) = %v", head, !want)
+		}
+	}
+}
+
+// BenchmarkRewinds reads a JSON-lines session of 40,000 messages, each
+// model message rewound once and written again (17 MB): a rewind finds its
+// message at once (issue 48 #12: quadratic, 7 s for 10 MB).
+func BenchmarkRewinds(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"sessionId": "g", "projectHash": "ab", "startTime": "2026-01-01T00:00:00Z"}` + "\n")
+	for k := range 40000 {
+		typ := "user"
+		if k%2 == 1 {
+			typ = "gemini"
+		}
+		m := fmt.Sprintf(`{"id": "m%d", "type": %q, "timestamp": "2026-01-01T00:00:00Z", "content": %q}`+"\n", k, typ, strings.Repeat("x", 200))
+		sb.WriteString(m)
+		if k%2 == 1 {
+			fmt.Fprintf(&sb, `{"$rewindTo": "m%d"}`+"\n", k)
+			sb.WriteString(m)
+		}
+	}
+	data := []byte(sb.String())
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := ParseRuns("session-2026-01-01T00-00-g.jsonl", data); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
