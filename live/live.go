@@ -82,6 +82,11 @@ func Follow(path string, opts Options) (*Follower, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Events name files by the folder watched: an absolute one, so a bare
+	// name ("s.jsonl", its folder ".") is matched as any other path.
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, err

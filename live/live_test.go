@@ -124,3 +124,25 @@ func TestFollowIgnoresOtherFiles(t *testing.T) {
 		t.Fatal("no event")
 	}
 }
+
+// A bare file name, followed from its own folder, is followed as any path
+// (issue 46: "● live", then "nothing written" while it grew).
+func TestFollowBareName(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	os.WriteFile("s.jsonl", []byte("{}\n"), 0o644)
+	f, err := Follow("s.jsonl", Options{Idle: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	os.WriteFile(filepath.Join(dir, "s.jsonl"), []byte("{}\n{}\n"), 0o644)
+	select {
+	case ev := <-f.C:
+		if ev.Kind != Grew {
+			t.Errorf("%v, want Grew", ev.Kind)
+		}
+	case <-time.After(time.Minute): // a hang guard, not a speed claim
+		t.Fatal("no event for a bare name")
+	}
+}
