@@ -61,8 +61,6 @@ func (r *Refs) Read(path string) ([]byte, error) {
 	return data, nil
 }
 
-// Left is what the budget still holds.
-func (r *Refs) Left() int64 { return r.left }
 
 
 // OpenRegular opens path for reading when it is a regular file, and never
