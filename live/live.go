@@ -7,6 +7,7 @@
 package live
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -214,21 +215,39 @@ func (f *Follower) look() (Kind, bool) {
 	case st.Size() == f.size:
 		return 0, false
 	}
-	if strings.HasSuffix(f.path, ".jsonl") && !endsLine(f.path, st.Size()) {
-		return 0, false // the last line waits for its newline
+	size := st.Size()
+	if strings.HasSuffix(f.path, ".jsonl") {
+		// Whole lines only: a write that ends halfway through a line
+		// reports the lines before it now, the rest with its newline.
+		end := lineEnd(f.path, f.size, size)
+		if end <= f.size {
+			return 0, false
+		}
+		size = end
 	}
-	f.last, f.size = st, st.Size()
+	f.last, f.size = st, size
 	return Grew, true
 }
 
-// endsLine reports whether the file's byte at size-1 is a newline.
-func endsLine(path string, size int64) bool {
+// lineEnd is the end of the last whole line among the file's bytes
+// [from, to): just past its last newline there, from when there is none.
+func lineEnd(path string, from, to int64) int64 {
 	fh, err := inputfile.OpenRegular(path) // a FIFO in its place is not waited on
 	if err != nil {
-		return false
+		return from
 	}
 	defer fh.Close()
-	b := make([]byte, 1)
-	_, err = fh.ReadAt(b, size-1)
-	return err == nil && b[0] == '\n'
+	buf := make([]byte, 64<<10)
+	for hi := to; hi > from; {
+		lo := max(from, hi-int64(len(buf)))
+		b := buf[:hi-lo]
+		if _, err := fh.ReadAt(b, lo); err != nil {
+			return from
+		}
+		if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+			return lo + int64(i) + 1
+		}
+		hi = lo
+	}
+	return from
 }

@@ -146,3 +146,24 @@ func TestFollowBareName(t *testing.T) {
 		t.Fatal("no event for a bare name")
 	}
 }
+
+// A write that ends halfway through a line reports the whole lines before
+// it at once (issue 46: 47 actions held back until the newline came).
+func TestFollowReportsWholeLinesBeforeAHalfLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	os.WriteFile(path, []byte("{}\n"), 0o644)
+	f, err := Follow(path, Options{Idle: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	os.WriteFile(path, []byte("{}\n{}\n{}\n{\"half"), 0o644)
+	select {
+	case ev := <-f.C:
+		if ev.Kind != Grew {
+			t.Errorf("%v, want Grew", ev.Kind)
+		}
+	case <-time.After(time.Minute): // a hang guard, not a speed claim
+		t.Fatal("the whole lines before a half line were held back")
+	}
+}
