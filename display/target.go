@@ -58,3 +58,27 @@ func EditLabel(e story.EditRead) string {
 	}
 	return fmt.Sprintf("read @%d → edit @%d", e.ReadAt+1, e.EditedAt+1)
 }
+
+// TargetTitle is what a pane of the target is titled: "Gold" for a gold
+// file's, "Patch" for a reference patch's regions, "Edits" for the run's
+// own edits; and what its spans are called. Every width says which.
+func TargetTitle(from model.GoldFrom) (title, spans string) {
+	switch from {
+	case model.GoldFromPatch:
+		return "Patch", "regions"
+	case model.GoldFromEdits:
+		return "Edits", "regions"
+	}
+	return "Gold", "spans"
+}
+
+// CoverageTitle is the coverage pane's title: coverage of what.
+func CoverageTitle(from model.GoldFrom) string {
+	switch from {
+	case model.GoldFromPatch:
+		return "Coverage of the patch"
+	case model.GoldFromEdits:
+		return "Coverage of the run's edits"
+	}
+	return "Coverage"
+}

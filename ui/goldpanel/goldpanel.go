@@ -143,7 +143,8 @@ func (m *Model) View() string {
 			found++
 		}
 	}
-	lines := []string{pane.Title(ctx, "Gold", fmt.Sprintf("%d/%d spans read", found, len(d.Gold)), m.Focused, m.W)}
+	title, spans := display.TargetTitle(d.S.Target.From)
+	lines := []string{pane.Title(ctx, title, fmt.Sprintf("%d/%d %s read", found, len(d.Gold), spans), m.Focused, m.W)}
 	if len(d.Gold) == 0 {
 		empty := " no gold context (pass --gold)"
 		if d.S.Target.From == model.GoldFromEdits {

@@ -93,7 +93,7 @@ func (m *Model) View() string {
 	if d.A.Partial != nil {
 		detail = display.NoRepoMetrics + " · " + detail
 	}
-	lines := []string{pane.Title(ctx, "Coverage", detail, false, m.w)}
+	lines := []string{pane.Title(ctx, display.CoverageTitle(d.S.Target.From), detail, false, m.w)}
 
 	at := &ld.Actions[cur]
 	reread := fmt.Sprintf("re-read %d/%d lines (%s)", at.CumReread, at.CumRead, display.Ratio(at.CumReread, at.CumRead))
