@@ -51,13 +51,15 @@ func SparkOf(levels []rune, n int, at func(int) float64, cur, w int) (past, futu
 	}
 	var p, f strings.Builder
 	for c := 0; c < w; c++ {
-		var i int
+		first := c * n / w // the column's first action
+		i := first
 		if n >= w {
-			i = (c+1)*n/w - 1 // the last action of the column's bucket
-		} else {
-			i = c * n / w
+			// The column stands for its bucket of actions, shown as far as
+			// the current one: the step that finds gold fills its column
+			// at that step, not when its bucket ends.
+			i = min((c+1)*n/w-1, cur)
 		}
-		if i > cur {
+		if first > cur {
 			f.WriteRune('·')
 			continue
 		}
