@@ -404,3 +404,24 @@ func TestNotJSONLinesNamed(t *testing.T) {
 		t.Errorf("warnings:\n%s", w)
 	}
 }
+
+// BenchmarkUntiedAgents reads a session of 4,000 Task calls and 4,000
+// sidechain agents no result names, each tied (or not) by time and type
+// (issue 48 #7: cubic, 2,000 agents 12 s).
+func BenchmarkUntiedAgents(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"type": "user", "uuid": "u0", "sessionId": "s", "timestamp": "2026-01-01T00:00:00Z", "message": {"role": "user", "content": "go"}}` + "\n")
+	for k := range 4000 {
+		fmt.Fprintf(&sb, `{"type": "assistant", "uuid": "L%d", "sessionId": "s", "timestamp": "2026-01-01T00:00:01Z", "message": {"role": "assistant", "id": "L%d", "content": [{"type": "tool_use", "id": "T%d", "name": "Task", "input": {"description": "d", "subagent_type": "Explore", "prompt": "p"}}]}}`+"\n", k, k, k)
+	}
+	for k := range 4000 {
+		fmt.Fprintf(&sb, `{"type": "assistant", "uuid": "a%d", "sessionId": "s", "isSidechain": true, "agentId": "ag%d", "timestamp": "2026-01-01T00:00:02Z", "message": {"role": "assistant", "id": "m%d", "content": [{"type": "tool_use", "id": "t%d", "name": "Bash", "input": {"command": "ls"}}]}}`+"\n", k, k, k, k)
+	}
+	data := []byte(sb.String())
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := ParseRuns("s.jsonl", data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

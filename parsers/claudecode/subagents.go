@@ -182,6 +182,30 @@ const maxSubagentFiles = 1024
 // of its parent still running when its first action came (when exactly one
 // fits, preferring one of its type).
 func (b *builder) tieAgents() {
+	// Each agent's first action, and the calls already tied, found once:
+	// a session of thousands of untied agents is not cubic in them (issue
+	// 48 #7).
+	first := make([]int, b.team.Len())
+	for k := range first {
+		first[k] = -1
+	}
+	for i := len(b.actions) - 1; i >= 0; i-- {
+		if k := b.actions[i].Agent; int(k) < len(first) {
+			first[k] = i
+		}
+	}
+	taken := map[int32]bool{}
+	for k := int32(1); int(k) < b.team.Len(); k++ {
+		if c := b.team.At(k).Call; c >= 0 {
+			taken[c] = true
+		}
+	}
+	var launches []int // the calls that start agents, in order
+	for i := range b.actions {
+		if toolcall.LaunchesAgent(b.calls[i].Name) {
+			launches = append(launches, i)
+		}
+	}
 	for k := int32(1); int(k) < b.team.Len(); k++ {
 		a := b.team.At(k)
 		if a.Call >= 0 {
@@ -189,44 +213,30 @@ func (b *builder) tieAgents() {
 		}
 		if i, ok := b.launched[a.ID]; ok {
 			b.describe(a, i)
+			taken[int32(i)] = true
 			continue
 		}
-		first := -1
-		for i := range b.actions {
-			if b.actions[i].Agent == k {
-				first = i
+		if first[k] < 0 {
+			continue
+		}
+		t := b.actions[first[k]].Timestamp
+		fit, fits := -1, 0
+		for _, i := range launches {
+			if b.actions[i].Timestamp > t {
+				continue // started after the agent's first action
+			}
+			if taken[int32(i)] || a.Type != "" && b.calls[i].Input.Get("subagent_type").Text() != a.Type {
+				continue
+			}
+			if fit, fits = i, fits+1; fits > 1 {
 				break
 			}
 		}
-		if first < 0 {
-			continue
-		}
-		t := b.actions[first].Timestamp
-		var fits []int
-		for i := range b.actions {
-			c := b.calls[i]
-			if !toolcall.LaunchesAgent(c.Name) || b.taken(i) || b.actions[i].Timestamp > t {
-				continue
-			}
-			if a.Type != "" && c.Input.Get("subagent_type").Text() != a.Type {
-				continue
-			}
-			fits = append(fits, i)
-		}
-		if len(fits) == 1 {
-			b.describe(a, fits[0])
+		if fits == 1 {
+			b.describe(a, fit)
+			taken[int32(fit)] = true
 		}
 	}
-}
-
-// taken reports whether a sub-agent is tied to the call at action i.
-func (b *builder) taken(i int) bool {
-	for k := int32(1); int(k) < b.team.Len(); k++ {
-		if b.team.At(k).Call == int32(i) {
-			return true
-		}
-	}
-	return false
 }
 
 // warn records a warning about the file being read.
