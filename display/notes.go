@@ -105,7 +105,7 @@ const (
 // depth, marked ↳, named by its agent where the row starts that agent's
 // stretch ("↳ Explore: Read a.py").
 func AgentRow(label string, depth int, first bool, short string) string {
-	pre := strings.Repeat(" ", max(depth-1, 0)) + GlyphSidechain + " "
+	pre := Indent(depth-1, " ") + GlyphSidechain + " "
 	if first {
 		return pre + label + ": " + short
 	}
@@ -125,4 +125,14 @@ func LaunchRow(labels []string, actions []int, folded bool, short string) string
 		parts = append(parts, fmt.Sprintf("%s ×%d", l, actions[i]))
 	}
 	return g + " " + strings.Join(parts, ", ") + " · " + short
+}
+
+// MaxIndent is the deepest an agent is indented on a screen or in a
+// summary: deeper ones keep that indent (their labels say their depth), so
+// a chain of thousands of agents does not push its rows off the page.
+const MaxIndent = 6
+
+// Indent is unit repeated depth times, at most MaxIndent.
+func Indent(depth int, unit string) string {
+	return strings.Repeat(unit, min(max(depth, 0), MaxIndent))
 }

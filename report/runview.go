@@ -67,7 +67,7 @@ func WriteRunSummary(w io.Writer, st *story.Story, lens model.Lens) error {
 			if f.Index > 0 && f.Call >= 0 {
 				who += fmt.Sprintf(", started @%d", f.Call+1)
 			}
-			who = strings.Repeat("  ", int(f.Depth)) + termsafe.Line(who)
+			who = display.Indent(int(f.Depth), "  ") + termsafe.Line(who)
 			fmt.Fprintf(b, "  %-40s %5d %7d (%d) %4d\n", display.Truncate(who, 40), f.Actions, f.ReadLines, f.RereadLines, f.GoldFound)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
@@ -33,23 +34,53 @@ func Label(run *model.Run, k int) string {
 	if k <= 0 || k >= len(run.Agents) {
 		return "lead"
 	}
-	a := run.Agents[k]
-	name := typeName(a)
-	if a.Type != "" {
-		var twins []string
-		for j := 1; j < len(run.Agents); j++ {
-			if j != k && typeName(run.Agents[j]) == name && run.Agents[j].Depth == a.Depth {
-				twins = append(twins, run.Agents[j].ID)
-			}
+	return labels(run)[k]
+}
+
+// labelCache holds the labels of the run last asked about: a timeline
+// labels its rows one by one, and the labels of a run's agents are made
+// together (agents of one type tell each other apart).
+var labelCache struct {
+	sync.Mutex
+	run    *model.Run
+	agents int
+	labels []string
+}
+
+// labels is every agent's label, the lead's "lead".
+func labels(run *model.Run) []string {
+	labelCache.Lock()
+	defer labelCache.Unlock()
+	if labelCache.run == run && labelCache.agents == len(run.Agents) {
+		return labelCache.labels
+	}
+	type kind struct {
+		name  string
+		depth int32
+	}
+	ids := map[kind][]string{}
+	for j := 1; j < len(run.Agents); j++ {
+		a := run.Agents[j]
+		if a.Type != "" {
+			kd := kind{typeName(a), a.Depth}
+			ids[kd] = append(ids[kd], a.ID)
 		}
-		if len(twins) > 0 {
+	}
+	out := make([]string, len(run.Agents))
+	out[0] = "lead"
+	for j := 1; j < len(run.Agents); j++ {
+		a := run.Agents[j]
+		name := typeName(a)
+		if twins := ids[kind{name, a.Depth}]; a.Type != "" && len(twins) > 1 {
 			name += "#" + distinct(a.ID, twins)
 		}
+		if a.Depth > 1 {
+			name += fmt.Sprintf("·%d", a.Depth)
+		}
+		out[j] = name
 	}
-	if a.Depth > 1 {
-		name += fmt.Sprintf("·%d", a.Depth)
-	}
-	return name
+	labelCache.run, labelCache.agents, labelCache.labels = run, len(run.Agents), out
+	return out
 }
 
 // typeName is an agent's type as a label shows it.
@@ -65,12 +96,12 @@ func typeName(a model.Agent) string {
 }
 
 // distinct is the shortest start of id (4 characters at least, 8 at most)
-// that no id of others starts with.
-func distinct(id string, others []string) string {
+// that no other id of twins (id's among them) starts with.
+func distinct(id string, twins []string) string {
 	for n := 4; n < 8 && n < len(id); n++ {
 		clash := false
-		for _, o := range others {
-			if strings.HasPrefix(o, id[:n]) {
+		for _, o := range twins {
+			if o != id && strings.HasPrefix(o, id[:n]) {
 				clash = true
 				break
 			}

@@ -191,7 +191,7 @@ func buildData(d *viewdata.Data, o Options) *pageData {
 		if len(d.Run.Agents) > 1 {
 			pa.Agent = termsafe.Line(d.AgentOf(i))
 			if k := int(act.Agent); k > 0 && k < len(d.Run.Agents) {
-				pa.Depth = int(d.Run.Agents[k].Depth)
+				pa.Depth = min(int(d.Run.Agents[k].Depth), display.MaxIndent)
 			}
 		}
 		if act.Failed() {
@@ -205,7 +205,7 @@ func buildData(d *viewdata.Data, o Options) *pageData {
 	for _, l := range model.Lenses {
 		p.Agents[l] = []agentRow{}
 		for _, f := range d.S.Agents[l] {
-			row := agentRow{Label: termsafe.Line(story.Label(d.Run, f.Index)), Depth: int(f.Depth), Started: -1,
+			row := agentRow{Label: termsafe.Line(story.Label(d.Run, f.Index)), Depth: min(int(f.Depth), display.MaxIndent), Started: -1,
 				Actions: f.Actions, Read: f.ReadLines, Reread: f.RereadLines, Gold: f.GoldFound}
 			if f.Index > 0 {
 				row.Started = int(f.Call)

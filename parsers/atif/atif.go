@@ -337,13 +337,13 @@ func (w *walker) step(step *jsontree.Value, agent int32, depth int, where string
 		if res == nil && typed && len(loose) == 1 && ci == len(calls)-1 {
 			res = loose[0] // the terminal's output after the batch
 		}
-		tc := toolcall.Call{Name: call.First("function_name", "name"), Input: arguments(call.Get("arguments"))}
+		tc := toolcall.Call{Name: call.First("function_name", "name"), Input: jsontree.Compact(arguments(call.Get("arguments")))}
 		if res != nil {
 			text, _ := toolcall.StripMetadata(toolcall.Text(res.Get("content")))
 			tc.Output = text
 			tc.HasOutput = !res.Get("content").IsNull()
 			meta := res.Path("extra", "tool_result_metadata")
-			tc.Meta = meta.Path("tool_use_result").Object()
+			tc.Meta = jsontree.Compact(meta.Path("tool_use_result").Object())
 			tc.IsError = meta.Path("raw_tool_result", "is_error").True() ||
 				res.Path("extra", "is_error").True()
 		}

@@ -99,7 +99,8 @@ func (b *builder) assistant(m *jsontree.Value, line int, agent int32) {
 			b.origin = append(b.origin, toolcall.Origin{File: b.cur, N: b.fileActs[b.cur]})
 			b.fileActs[b.cur]++
 			b.thoughts = append(b.thoughts, b.thought[id])
-			b.calls = append(b.calls, toolcall.Call{Name: name, Input: blk.Get("input").Object()})
+			// Compact: the input outlives its record, whose parse it would keep.
+			b.calls = append(b.calls, toolcall.Call{Name: name, Input: jsontree.Compact(blk.Get("input").Object())})
 		case "redacted_thinking", "image", "document", "web_search_tool_result", "mcp_tool_use", "mcp_tool_result", "container_upload":
 		default:
 			b.run.NoteUnread("block:" + blk.Get("type").Text())
@@ -151,7 +152,7 @@ func (b *builder) user(m *jsontree.Value, agent int32) {
 		c.HasOutput = true
 		c.IsError = blk.Get("is_error").True()
 		if len(results) == 1 {
-			c.Meta = meta.Object()
+			c.Meta = jsontree.Compact(meta.Object()) // kept until applied, without its record's parse
 			if id := c.Meta.Get("agentId").Text(); id != "" && toolcall.LaunchesAgent(c.Name) {
 				b.launched[id] = i
 			}

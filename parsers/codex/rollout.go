@@ -267,7 +267,7 @@ func (b *builder) item(p *jsontree.Value, ts float64) bool {
 		if !toolcall.Known(name) && !strings.Contains(name, "__") {
 			b.run.NoteUnread("tool:" + name) // (server__tool: an MCP tool, understood as other)
 		}
-		b.call(p.Get("call_id").Text(), toolcall.Call{Name: name, Input: in}, ts)
+		b.call(p.Get("call_id").Text(), toolcall.Call{Name: name, Input: jsontree.Compact(in)}, ts)
 	case "custom_tool_call":
 		name, src := p.Get("name").Text(), p.Get("input").Text()
 		if cmds := codeModeCommands(src); name == "exec" && len(cmds) > 0 {
@@ -293,7 +293,7 @@ func (b *builder) item(p *jsontree.Value, ts float64) bool {
 			cmd = jsontree.NewString("")
 		}
 		in := jsontree.Wrap("command", cmd)
-		b.call(p.First("call_id", "id"), toolcall.Call{Name: "local_shell", Input: in}, ts)
+		b.call(p.First("call_id", "id"), toolcall.Call{Name: "local_shell", Input: jsontree.Compact(in)}, ts)
 	case "ghost_snapshot", "compaction", "context_compaction", "compaction_summary", "tool_search_call", "tool_search_output",
 		"image_generation_call", "additional_tools":
 		// Undo snapshots, compaction markers, tool discovery: nothing read.

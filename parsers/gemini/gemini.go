@@ -298,7 +298,7 @@ func (b *builder) toolCall(tc *jsontree.Value, ts float64, agent int32, thought 
 	if !toolcall.Known(name) && sub == "" {
 		b.run.NoteUnread("tool:" + name)
 	}
-	c := toolcall.Call{Name: name, Input: tc.Get("args").Object()}
+	c := toolcall.Call{Name: name, Input: jsontree.Compact(tc.Get("args").Object())}
 	if r, ok := tc.Lookup("result"); ok && !r.IsNull() {
 		_, _, out, isErr := genai.Response(r)
 		c.Output, c.HasOutput, c.IsError = out, true, isErr

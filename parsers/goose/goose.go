@@ -85,7 +85,7 @@ func ParseRuns(path string, data []byte) ([]model.Run, error) {
 				if !known(name, tool) {
 					run.NoteUnread("tool:" + name)
 				}
-				tc := toolcall.Call{Name: tool, Input: val.Get("arguments").Object()}
+				tc := toolcall.Call{Name: tool, Input: jsontree.Compact(val.Get("arguments").Object())}
 				if call.Get("status").Text() == "error" {
 					tc.NotRun = toolcall.FirstLine(call.Get("error").Text())
 					if tc.NotRun == "" {

@@ -107,7 +107,7 @@ func ParseRuns(path string, data []byte) ([]model.Run, error) {
 					run.NoteUnread("tool:" + name)
 				}
 				st := p.Get("state")
-				c := toolcall.Call{Name: name, Input: st.Get("input").Object()}
+				c := toolcall.Call{Name: name, Input: jsontree.Compact(st.Get("input").Object())}
 				switch st.Get("status").Text() {
 				case "completed":
 					c.Output, c.HasOutput = st.Get("output").Text(), true

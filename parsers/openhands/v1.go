@@ -81,7 +81,7 @@ func v1Actions(hist []*jsontree.Value) (acts []model.Action, obs, thoughts model
 				}
 			}
 			acts = append(acts, model.Action{Timestamp: toolcall.ParseTime(e.Get("timestamp").Text())})
-			calls = append(calls, toolcall.Call{Name: name, Input: in})
+			calls = append(calls, toolcall.Call{Name: name, Input: jsontree.Compact(in)})
 			obs, thoughts = append(obs, ""), append(thoughts, thought)
 		case "ObservationEvent", "AgentErrorEvent", "UserRejectObservation":
 			k, ok := byCall[e.Get("tool_call_id").Text()]

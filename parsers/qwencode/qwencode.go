@@ -131,7 +131,7 @@ func ParseRuns(path string, data []byte) ([]model.Run, error) {
 					a.Usage, th, carry, placed = carry, text, model.Usage{}, true
 				}
 				actions = append(actions, a)
-				calls = append(calls, toolcall.Call{Name: fc.Name, Input: fc.Args})
+				calls = append(calls, toolcall.Call{Name: fc.Name, Input: jsontree.Compact(fc.Args)})
 				thoughts = append(thoughts, th)
 			}
 		case "tool_result":

@@ -309,3 +309,58 @@ func (v *Value) compact(b *strings.Builder) {
 		b.WriteByte('}')
 	}
 }
+
+// Compact is a copy of v that holds only v: its values in one allocation
+// of their own. A value taken out of a document (a tool call's input kept
+// for the run's life) otherwise keeps alive the chunks of values the whole
+// document was parsed into. Strings are shared, not copied.
+func Compact(v *Value) *Value {
+	if v == nil {
+		return nil
+	}
+	n, members := count(v)
+	c := compacter{vals: make([]Value, n)}
+	if members > 0 {
+		c.members = make([]Member, members)
+	}
+	return c.copy(v)
+}
+
+// count is how many values (v among them) and object members v holds.
+func count(v *Value) (values, members int) {
+	values = 1
+	for _, e := range v.Arr {
+		n, m := count(e)
+		values, members = values+n, members+m
+	}
+	for _, m := range v.Obj {
+		n, mm := count(m.Val)
+		values, members = values+n, members+mm+1
+	}
+	return values, members
+}
+
+type compacter struct {
+	vals    []Value
+	members []Member
+}
+
+func (c *compacter) copy(v *Value) *Value {
+	out := &c.vals[0]
+	c.vals = c.vals[1:]
+	*out = *v
+	if v.Arr != nil {
+		out.Arr = make([]*Value, len(v.Arr))
+		for i, e := range v.Arr {
+			out.Arr[i] = c.copy(e)
+		}
+	}
+	if v.Obj != nil {
+		out.Obj = c.members[:len(v.Obj):len(v.Obj)]
+		c.members = c.members[len(v.Obj):]
+		for i, m := range v.Obj {
+			out.Obj[i] = Member{Key: m.Key, Val: c.copy(m.Val)}
+		}
+	}
+	return out
+}

@@ -3,6 +3,7 @@ package jsontree
 import (
 	"encoding/json"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -288,4 +289,27 @@ func FuzzString(f *testing.F) {
 			t.Fatalf("Parse(%q) = %q, %v; want %q", tok, v.Text(), err, want)
 		}
 	})
+}
+
+// Compact copies a value whole: equal to the original, sharing none of
+// its values, and the original is left as it was.
+func TestCompact(t *testing.T) {
+	v, err := Parse([]byte(`{"a": [1, {"b": "x", "c": null}, true], "d": {}, "e": [], "f": "s"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Compact(v)
+	if !reflect.DeepEqual(c, v) {
+		t.Fatalf("Compact differs:\n%#v\n%#v", c, v)
+	}
+	if c == v || c.Obj[0].Val == v.Obj[0].Val || c.Get("a").Arr[1] == v.Get("a").Arr[1] {
+		t.Error("a value is shared")
+	}
+	c.Get("a").Arr[1].Obj[0].Val.Str = "changed"
+	if v.Get("a").Arr[1].Get("b").Text() != "x" {
+		t.Error("the original changed")
+	}
+	if Compact(nil) != nil {
+		t.Error("Compact(nil)")
+	}
 }
