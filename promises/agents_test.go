@@ -49,3 +49,48 @@ func TestPromiseChainedAgents(t *testing.T) {
 		t.Errorf("a summary line %d bytes wide: the agent tree indented too deep", widest)
 	}
 }
+
+// A Codex rollout of 99,000 calls (90 MB) is converted and searched within
+// the memory promise (issue 48 #13: convert 416 MB, grep 449 MB against
+// 413), and a Qwen Code session holding one 60 MB output is viewed within
+// it (#17).
+func TestPromiseLongCodexAndHugeQwenOutput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := testkit.Binary(t)
+	dir := t.TempDir()
+	rollout := filepath.Join(dir, "rollout-2026-06-01T00-00-00-c1.jsonl")
+	var b strings.Builder
+	b.WriteString(`{"timestamp": "2026-06-01T00:00:00Z", "type": "session_meta", "payload": {"id": "c1", "cwd": "/w"}}` + "\n")
+	out := strings.Repeat(`x = 1\n`, 60)
+	for k := range 99000 {
+		fmt.Fprintf(&b, `{"timestamp": "2026-06-01T00:00:01Z", "type": "response_item", "payload": {"type": "function_call", "name": "shell", "arguments": "{\"command\": [\"bash\", \"-lc\", \"sed -n '%d,%dp' src/mod%d.py\"]}", "call_id": "call_%d"}}`+"\n", k%500+1, k%500+40, k%300, k)
+		fmt.Fprintf(&b, `{"timestamp": "2026-06-01T00:00:02Z", "type": "response_item", "payload": {"type": "function_call_output", "call_id": "call_%d", "output": "{\"output\": \"%s\", \"metadata\": {\"exit_code\": 0}}"}}`+"\n", k, strings.ReplaceAll(out, `\n`, `\\n`))
+	}
+	os.WriteFile(rollout, []byte(b.String()), 0o644)
+	qwen := filepath.Join(dir, "q.jsonl")
+	os.WriteFile(qwen, []byte(`{"uuid": "u1", "sessionId": "q", "type": "user", "message": {"role": "user", "parts": [{"text": "why"}]}}`+"\n"+
+		`{"uuid": "a1", "sessionId": "q", "type": "assistant", "message": {"role": "model", "parts": [{"functionCall": {"id": "c1", "name": "read_file", "args": {"absolute_path": "/r/p.py"}}}]}}`+"\n"+
+		`{"uuid": "t1", "sessionId": "q", "type": "tool_result", "message": {"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "read_file", "response": {"output": "`+strings.Repeat("y", 60<<20)+`"}}}]}}`+"\n"), 0o644)
+	env := []string{"XDG_CACHE_HOME=" + t.TempDir()}
+	for _, c := range []struct {
+		name string
+		file string
+		args []string
+	}{
+		{"convert", rollout, []string{"convert", rollout, "-o", filepath.Join(dir, "preds.jsonl")}},
+		{"grep", rollout, []string{"grep", "-l", "no such text", rollout}},
+		{"view --json", qwen, []string{"view", qwen, "--json"}},
+	} {
+		st, _ := os.Stat(c.file)
+		r := testkit.RunCapped(t, 2<<30, env, bin, c.args...)
+		t.Logf("%s: peak RSS %d MiB for %d MiB", c.name, r.PeakRSS>>20, st.Size()>>20)
+		if r.Code != 0 && !(c.name == "grep" && r.Code == 1) {
+			t.Errorf("%s: exit %d: %.300s", c.name, r.Code, r.Stderr)
+		}
+		if promise := 3*st.Size() + 150<<20; r.PeakRSS > promise {
+			t.Errorf("%s: peak RSS %d MiB, promise %d MiB", c.name, r.PeakRSS>>20, promise>>20)
+		}
+	}
+}
