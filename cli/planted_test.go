@@ -293,3 +293,40 @@ func TestSiteDirectoryIsItsOwn(t *testing.T) {
 		t.Errorf("its own site again: exit %d: %s", code, errs)
 	}
 }
+
+// A Codex child thread's cat of a path holding a GitHub token and an AWS
+// key id shows neither on the page or the site with --redact (issue 48
+// #4: both leaked there).
+func TestRedactCodexChildThreadPath(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "day")
+	os.MkdirAll(dir, 0o755)
+	ghp, akia := "ghp_16C7e42F292c6912E7710c838347Ae178B4a", "AKIAIOSFODNN7EXAMPLE"
+	lead := `{"timestamp": "2026-07-01T10:00:00Z", "type": "session_meta", "payload": {"id": "11111111-1111-4111-8111-111111111111", "timestamp": "2026-07-01T10:00:00Z", "cwd": "/repo"}}` + "\n" +
+		`{"timestamp": "2026-07-01T10:00:01Z", "type": "response_item", "payload": {"type": "function_call", "name": "exec_command", "arguments": "{\"cmd\": \"ls\"}", "call_id": "c_0"}}` + "\n" +
+		`{"timestamp": "2026-07-01T10:00:02Z", "type": "response_item", "payload": {"type": "function_call_output", "call_id": "c_0", "output": "src"}}` + "\n"
+	child := `{"timestamp": "2026-07-01T10:00:03Z", "type": "session_meta", "payload": {"id": "22222222-2222-4222-8222-222222222222", "timestamp": "2026-07-01T10:00:03Z", "cwd": "/repo", "source": {"subagent": {"thread_spawn": {"parent_thread_id": "11111111-1111-4111-8111-111111111111", "depth": 1, "agent_role": "auditor"}}}}}` + "\n" +
+		`{"timestamp": "2026-07-01T10:00:04Z", "type": "response_item", "payload": {"type": "function_call", "name": "exec_command", "arguments": "{\"cmd\": \"cat /repo/keys/` + ghp + `/` + akia + `.txt\"}", "call_id": "c_1"}}` + "\n" +
+		`{"timestamp": "2026-07-01T10:00:05Z", "type": "response_item", "payload": {"type": "function_call_output", "call_id": "c_1", "output": "x = 1\ny = 2"}}` + "\n"
+	leadPath := write(t, filepath.Join(dir, "rollout-2026-07-01T10-00-00-11111111-1111-4111-8111-111111111111.jsonl"), lead)
+	write(t, filepath.Join(dir, "rollout-2026-07-01T10-00-03-22222222-2222-4222-8222-222222222222.jsonl"), child)
+	out := t.TempDir()
+	page, site := filepath.Join(out, "run.html"), filepath.Join(out, "site")
+	_, plain, _ := exec(t, "view", leadPath, "--json")
+	if !strings.Contains(plain, akia) {
+		t.Fatalf("the child's read is not in the run: nothing to redact\n%.800s", plain)
+	}
+	for _, args := range [][]string{{"export", leadPath, "--redact", "-o", page}, {"export", "site", leadPath, "--redact", "-o", site}} {
+		if code, _, errs := exec(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+	}
+	filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := os.ReadFile(p)
+			if strings.Contains(string(b), ghp[:20]) || strings.Contains(string(b), akia) {
+				t.Errorf("%s shows the secret of a child thread's path", filepath.Base(p))
+			}
+		}
+		return nil
+	})
+}
