@@ -121,10 +121,14 @@ func joinText(a, b string) string {
 func (b *builder) user(m *jsontree.Value, agent int32) {
 	msg := m.Get("message").Object()
 	if b.run.Task == "" && agent == 0 && !m.Get("isMeta").True() && !m.Get("isSidechain").True() {
-		// The session's first prompt is its task; Claude Code's own
-		// records (a slash command, a caveat) are not.
-		if text := strings.TrimSpace(promptText(msg.Get("content"))); text != "" &&
-			!strings.HasPrefix(text, "<command-") && !strings.HasPrefix(text, "<local-command") && !strings.HasPrefix(text, "Caveat:") {
+		// The session's first prompt is its task, a slash command
+		// included ("/review 12"); Claude Code's own records (a local
+		// command's output, a caveat) and housekeeping commands are not.
+		text := strings.TrimSpace(promptText(msg.Get("content")))
+		if cmd, ok := slashCommand(text); ok {
+			b.run.Task = cmd
+		} else if text != "" && !strings.HasPrefix(text, "<command-") &&
+			!strings.HasPrefix(text, "<local-command") && !strings.HasPrefix(text, "Caveat:") {
 			b.run.Task = task.FromPrompt(text)
 		}
 	}
@@ -166,6 +170,48 @@ func (b *builder) user(m *jsontree.Value, agent int32) {
 
 // promptText is a user message's own text: the string, or its text blocks
 // (a message of tool results has none).
+// housekeeping are the commands that set a session up rather than ask
+// for work; a session opened with /model still has its task to come.
+var housekeeping = map[string]bool{
+	"/clear": true, "/model": true, "/login": true, "/logout": true, "/config": true, "/status": true,
+	"/cost": true, "/help": true, "/resume": true, "/permissions": true, "/theme": true, "/mcp": true,
+	"/doctor": true, "/memory": true, "/vim": true, "/terminal-setup": true, "/exit": true, "/usage": true,
+}
+
+// slashCommand reads the record Claude Code writes for a slash command
+// (<command-name>/review</command-name> … <command-args>12</command-args>)
+// as the prompt the user typed: "/review 12".
+func slashCommand(text string) (string, bool) {
+	name, ok := between(text, "<command-name>", "</command-name>")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" {
+		return "", false
+	}
+	if !strings.HasPrefix(name, "/") {
+		name = "/" + name
+	}
+	if housekeeping[name] {
+		return "", false
+	}
+	if args, _ := between(text, "<command-args>", "</command-args>"); strings.TrimSpace(args) != "" {
+		name += " " + strings.TrimSpace(args)
+	}
+	return strings.Clone(name), true
+}
+
+func between(s, open, close string) (string, bool) {
+	i := strings.Index(s, open)
+	if i < 0 {
+		return "", false
+	}
+	s = s[i+len(open):]
+	j := strings.Index(s, close)
+	if j < 0 {
+		return "", false
+	}
+	return s[:j], true
+}
+
 func promptText(c *jsontree.Value) string {
 	if c.Is(jsontree.String) {
 		return c.Str
