@@ -30,6 +30,8 @@ type runFlags struct {
 	// baseCommit is the commit a run that records none is read at (watch:
 	// the repository's HEAD when the session started).
 	baseCommit string
+	// commit is --commit: every run's repository read at it.
+	commit string
 	// facts is the persistent cache, opened by prepare and closed by the
 	// command when it is done.
 	facts facts
@@ -44,6 +46,7 @@ func (o *runFlags) addRunFlags(f *pflag.FlagSet, instance string) {
 	f.StringVar(&o.gold, "gold", "", "gold context: parquet, JSONL, JSON, or a directory of annot.json files")
 	f.StringVar(&o.repo, "repo", "", "the task's repository (git: read at the run's commit) or a checked-out directory")
 	f.StringVar(&o.cache, "cache", "", "repository cache, upstream layout <cache>/github.com__<owner>__<repo>")
+	f.StringVar(&o.commit, "commit", "", commitHelp)
 	f.BoolVar(&o.noClone, "no-clone", false, "never clone a repository missing from the cache")
 	f.BoolVar(&o.noCache, "no-cache", false, "neither read nor write the cache of file facts kept between runs (see 'trajscope cache')")
 	f.StringVar(&o.instance, "instance", "", instance)
@@ -51,6 +54,17 @@ func (o *runFlags) addRunFlags(f *pflag.FlagSet, instance string) {
 	f.StringVar(&o.semantics, "semantics", "contextbench", "contextbench (upstream parity) or fixed")
 	f.StringVar(&o.inputFormat, "input-format", "", inputFormatHelp("runs'"))
 	f.DurationVar(&o.parseTimeout, "parse-timeout", scoring.DefaultParseTimeout, "give up parsing one file for symbols after this long (its symbols are then missing)")
+}
+
+// commitHelp is --commit's usage, the same for every command.
+const commitHelp = "with --repo or --cache: read the repository at this commit, whatever the runs record (the commit a --gold patch applies to)"
+
+// checkCommit refuses a --commit that names no repository to read at it.
+func checkCommit(commit, repo, cache string) error {
+	if commit != "" && repo == "" && cache == "" {
+		return usagef("--commit %s needs a repository to read at it: pass --repo DIR or --cache DIR", commit)
+	}
+	return nil
 }
 
 // inputFormatHelp is --input-format's usage, naming every format it takes.
@@ -76,6 +90,9 @@ func (o *runFlags) check() (model.Lens, model.Semantics, error) {
 	}
 	if o.parseTimeout <= 0 {
 		return 0, 0, usagef("--parse-timeout must be positive, e.g. 2s")
+	}
+	if err := checkCommit(o.commit, o.repo, o.cache); err != nil {
+		return 0, 0, err
 	}
 	return lens, sem, nil
 }
@@ -125,7 +142,7 @@ func (o *runFlags) prepare(env *Env, sem model.Semantics, set *runset.Set, one b
 		o.facts = openFacts(false, env.Stderr)
 	}
 	src := runset.Sources{Gold: o.gold, Repo: o.repo, Cache: o.cache, NoClone: o.noClone, Facts: o.facts.scoring(),
-		Sem: sem, ParseTimeout: o.parseTimeout, BaseCommit: o.baseCommit}
+		Sem: sem, ParseTimeout: o.parseTimeout, BaseCommit: o.baseCommit, Commit: o.commit}
 	if one {
 		src.Progress = progressTo(env.Stderr)
 	}

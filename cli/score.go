@@ -25,6 +25,7 @@ import (
 type scoreOptions struct {
 	gold, pred   string
 	cache, repo  string
+	commit       string
 	out          string
 	semantics    string
 	lens         string
@@ -71,6 +72,7 @@ run has none.`,
 	f.StringVar(&o.pred, "pred", "", "predictions: unified JSONL/JSON records or a trajectory file")
 	f.StringVar(&o.cache, "cache", "./repos", "repository cache, upstream layout <cache>/github.com__<owner>__<repo>")
 	f.StringVar(&o.repo, "repo", "", "read every instance's files from this repository (git: at the instance's commit) or directory")
+	f.StringVar(&o.commit, "commit", "", commitHelp)
 	f.StringVar(&o.out, "out", "", "write per-instance results (upstream JSONL) to this file")
 	f.StringVar(&o.semantics, "semantics", "contextbench", "contextbench (upstream parity) or fixed")
 	f.StringVar(&o.lens, "lens", "contextbench", "steps to score: contextbench (the evaluator's) or observed (what each action displayed; see README)")
@@ -216,6 +218,7 @@ func (o *scoreOptions) batch(c scoreChoice, stderr io.Writer) (b scoring.Batch, 
 	facts := openFacts(o.noCache, stderr)
 	co := source.NewCheckouts(source.CheckoutOptions{
 		Cache: o.cache, Repo: o.repo, NoClone: o.noClone, Progress: progressTo(stderr), Facts: facts.source(),
+		Commit: o.commit,
 	})
 	return scoring.Batch{Checkouts: co, Cache: facts.scoring(), Semantics: c.sem, Workers: o.workers,
 		Lens: c.lens, ParseTimeout: o.parseTimeout, AtK: c.atK}, facts.close

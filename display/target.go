@@ -33,9 +33,22 @@ func TargetWords(t *story.Target, l model.Lens) string {
 		}
 	}
 	if t.Unlocated > 0 {
-		parts = append(parts, Count(t.Unlocated, "change")+" not found in the file")
+		parts = append(parts, t.NotFound())
 	}
 	return strings.Join(parts, "; ")
+}
+
+// EmptyTarget says why a run's target has no span: the gold file names
+// none, the run changed nothing yet, or a patch's changes were not found
+// where they were sought.
+func EmptyTarget(t *story.Target) string {
+	switch {
+	case t.From == model.GoldFromEdits:
+		return "gold from edits: the run has changed nothing in the repository yet"
+	case t.From == model.GoldFromPatch && t.Unlocated > 0:
+		return "gold from the patch: " + t.NotFound()
+	}
+	return "no gold context"
 }
 
 // EditWords says what the run had read of one edited region before it

@@ -241,7 +241,7 @@ func writeLensText(w io.Writer, lens string, le *LensExtras) {
 	}
 	if le.Error != "" {
 		fmt.Fprintf(w, "  lens %s: not scored: %s\n", lens, le.Error)
-		if le.Error == "no_gold" {
+		if le.Error == "no_gold" || le.Error == "changes_not_found" {
 			return // the evaluator's figures above measure nothing
 		}
 	}

@@ -139,6 +139,7 @@ type editReadJSON struct {
 type targetJSON struct {
 	Regions   int                    `json:"edited_regions"`
 	Unlocated int                    `json:"changes_not_found"`
+	SoughtIn  string                 `json:"changes_sought,omitempty"`
 	Lenses    byLens[targetLensJSON] `json:"lenses"`
 }
 
@@ -253,7 +254,7 @@ func WriteRunJSON(w io.Writer, st *story.Story) error {
 	gold := st.Gold.Spans
 	doc.field("gold_from", st.Target.From.String())
 	if t := &st.Target; t.From == model.GoldFromEdits {
-		tj := targetJSON{Regions: len(t.Lenses[0].Edits), Unlocated: t.Unlocated}
+		tj := targetJSON{Regions: len(t.Lenses[0].Edits), Unlocated: t.Unlocated, SoughtIn: t.SoughtIn}
 		for _, l := range model.Lenses {
 			tl := &t.Lenses[l]
 			*tj.Lenses.at(l) = targetLensJSON{Lines: tl.Lines, ReadBefore: tl.ReadBefore, Share: tl.Share(), Blind: tl.Blind, Reads: tl.Reads, Unused: tl.Unused}
@@ -261,6 +262,7 @@ func WriteRunJSON(w io.Writer, st *story.Story) error {
 		doc.field("target", tj)
 	} else if t.Unlocated > 0 {
 		doc.field("changes_not_found", t.Unlocated)
+		doc.field("changes_sought", t.SoughtIn)
 	}
 	doc.list("gold", len(gold), func(i int) any {
 		jg := goldJSON(a.Run, &gold[i])

@@ -149,7 +149,7 @@ func WriteRunSummary(w io.Writer, st *story.Story, lens model.Lens) error {
 	gold := st.Gold.Spans
 	fmt.Fprintf(b, "\ngold (%s lens): first read, and what became of it by the end\n", lens)
 	if len(gold) == 0 {
-		fmt.Fprintln(b, "  no gold context")
+		fmt.Fprintln(b, "  "+display.EmptyTarget(&st.Target))
 	}
 	for k := range gold {
 		g := &gold[k]

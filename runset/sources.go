@@ -35,6 +35,9 @@ type Sources struct {
 	// BaseCommit is the commit a run given no gold is read at when it
 	// records none ("" for the repository's HEAD).
 	BaseCommit string
+	// Commit, when set, is the commit every run's repository is read at,
+	// whatever the run and gold record: the commit a patch applies to.
+	Commit string
 }
 
 // RepoError is the error for a --repo that does not exist: a typo the user
@@ -60,7 +63,7 @@ func (src Sources) Options() (Options, error) {
 		}
 		o.Gold = g
 	}
-	co := source.CheckoutOptions{Cache: src.Cache, Repo: src.Repo, NoClone: src.NoClone, Facts: src.Facts, Progress: src.Progress}
+	co := source.CheckoutOptions{Cache: src.Cache, Repo: src.Repo, NoClone: src.NoClone, Facts: src.Facts, Progress: src.Progress, Commit: src.Commit}
 	o.Why = co.Why
 	if src.Repo != "" || src.Cache != "" {
 		o.Checkouts = source.NewCheckouts(co)

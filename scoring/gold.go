@@ -43,6 +43,26 @@ type Gold struct {
 	From      model.GoldFrom
 	Edited    []EditedSpan
 	Unlocated int
+	// SoughtIn says where the changes were sought, for saying where they
+	// were not found: "at 565625bf" (a git repository's commit), "in
+	// DIR", "in what the run displayed" (no repository).
+	SoughtIn string
+}
+
+// soughtIn names the tree a gold's changes were sought in. The trees say
+// what they are through the methods they have: scoring knows no git.
+func soughtIn(t model.Tree) string {
+	if partial(t) != nil {
+		return "in what the run displayed"
+	}
+	switch t := t.(type) {
+	case interface{ Commit() string }:
+		c := t.Commit()
+		return "at " + c[:min(len(c), 8)]
+	case interface{ Root() string }:
+		return "in " + t.Root()
+	}
+	return "in the repository"
 }
 
 func (sc scorer) prepareGold(g *model.Gold) *Gold {
@@ -59,6 +79,9 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 	out := &Gold{Files: make([]string, 0, len(init)+len(add)+len(g.Files)), Spans: len(init) + len(add) + len(g.Files),
 		FileOnly: len(init)+len(add) == 0 && len(g.Files) > 0, Task: g.Task, ID: g.ID,
 		From: g.From, Edited: edited, Unlocated: unlocated}
+	if len(g.Changes) > 0 {
+		out.SoughtIn = soughtIn(sc.files.tree)
+	}
 	bytes, lines := FileIntervals{}, FileIntervals{}
 	exists := sc.files.exists
 	if pt := partial(sc.files.tree); pt != nil {
@@ -73,7 +96,7 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 		if it.File == "" {
 			continue
 		}
-		p := NormalizeGoldPath(it.File, sc.sem)
+		p := goldPath(out, it.File, sc.sem)
 		if sc.sem == model.Fixed && (p == "" || !exists(p)) {
 			missing = append(missing, p)
 			continue
@@ -122,7 +145,7 @@ func (sc scorer) prepareGold(g *model.Gold) *Gold {
 		lineItems = all
 	}
 	for it := range goldSpans(lineItems...) {
-		p := NormalizeGoldPath(it.File, sc.sem)
+		p := goldPath(out, it.File, sc.sem)
 		if p == "" {
 			continue
 		}

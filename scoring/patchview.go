@@ -24,7 +24,7 @@ func (a *Analysis) PatchLines(patch string) (lines []PatchLine, removed, goldRem
 		case strings.HasPrefix(text, "+++ "):
 			file = ""
 			if m := diffNewFileRe().FindStringSubmatch(text); m != nil {
-				file = NormalizeGoldPath(strings.TrimRight(m[1], "\t\r"), a.Sem)
+				file = goldPath(a.Gold, strings.TrimRight(m[1], "\t\r"), a.Sem)
 			}
 			old = 0
 		case strings.HasPrefix(text, "--- ") || strings.HasPrefix(text, "diff "):

@@ -22,6 +22,17 @@ func GoldPaths(g *model.Gold, sem model.Semantics) []string {
 	return out
 }
 
+// goldPath is a gold span's path as scoring keys it. A gold file's paths
+// go through upstream's normalisation; a patch's or the run's edits'
+// regions were located in the repository and keep its paths exactly (a
+// patch's ".gitignore" is not upstream's "gitignore").
+func goldPath(g *Gold, p string, sem model.Semantics) string {
+	if g != nil && g.From != model.GoldFromFile {
+		return p
+	}
+	return NormalizeGoldPath(p, sem)
+}
+
 // NormalizeGoldPath is upstream _normalize_rel_path. Under ContextBench
 // semantics a relative path goes through lstrip("./"), which strips every
 // leading '.' and '/' character and so turns ".github/x" into "github/x";

@@ -24,6 +24,10 @@ type CheckoutOptions struct {
 	// Facts, when set, persists what paths name at each commit, so a later
 	// process answers them without walking trees.
 	Facts model.FactStore
+	// Commit, when set, is the commit every instance is read at, whatever
+	// its prediction and gold record: the commit a reference patch applies
+	// to (--commit).
+	Commit string
 }
 
 // Checkouts gives each instance of a batch the tree of its repository at its
@@ -68,6 +72,9 @@ func NewCheckouts(o CheckoutOptions) *Checkouts {
 // call announces one Open and Release to come.
 func (c *Checkouts) Key(predURL, goldURL, predCommit, goldCommit, instanceID string) (string, error) {
 	var url, commit, dir string
+	if c.o.Commit != "" {
+		predCommit, goldCommit = c.o.Commit, c.o.Commit
+	}
 	if c.o.Repo != "" {
 		url, commit, dir = c.o.Repo, firstNonEmpty(predCommit, goldCommit), c.o.Repo
 	} else {

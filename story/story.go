@@ -79,8 +79,13 @@ func figures(a *scoring.Analysis, d *diagnose.Diagnosis, l model.Lens) Figures {
 	res := &a.Lenses[l].Result
 	f := Figures{Error: res.Error, Reason: res.Reason, Steps: a.Lenses[l].NumSteps}
 	if a.GoldEmpty() && f.Error == "" {
-		// Against no gold every coverage reads 1.00: show none.
+		// Against no gold every coverage reads 1.00: show none. A patch
+		// none of whose changes could be placed names something: it was
+		// not where it was sought.
 		f.Error, f.Reason = "no_gold", "the gold names nothing to find"
+		if a.Gold != nil && a.Gold.From == model.GoldFromPatch && a.Gold.Unlocated > 0 {
+			f.Error, f.Reason = "changes_not_found", notFound(a.Gold.Unlocated, a.Gold.SoughtIn)
+		}
 	}
 	if f.Error != "" {
 		return f

@@ -1,6 +1,8 @@
 package story
 
 import (
+	"fmt"
+
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/scoring/diagnose"
@@ -14,6 +16,8 @@ type Target struct {
 	// Unlocated counts the changes that could not be placed in the file
 	// (scoring.Gold.Unlocated).
 	Unlocated int
+	// SoughtIn says where they were sought ("at 565625bf").
+	SoughtIn string
 	// Lenses are what was read before the edits under each lens; their
 	// Edits are nil when the gold is not from edits.
 	Lenses [2]TargetLens
@@ -43,6 +47,21 @@ type EditRead struct {
 	ReadAt, LinesRead int
 }
 
+// NotFound says how many changes were not found, and where they were
+// sought: "2 changes not found at 565625bf".
+func (t *Target) NotFound() string { return notFound(t.Unlocated, t.SoughtIn) }
+
+func notFound(n int, in string) string {
+	w := "changes"
+	if n == 1 {
+		w = "change"
+	}
+	if in == "" {
+		in = "in the file"
+	}
+	return fmt.Sprintf("%d %s not found %s", n, w, in)
+}
+
 // Blind reports an edit made without any of its lines read.
 func (e EditRead) Blind() bool { return e.ReadAt < 0 }
 
@@ -60,7 +79,7 @@ func target(a *scoring.Analysis, rg *diagnose.RunGold) Target {
 	if a.Gold == nil {
 		return t
 	}
-	t.From, t.Unlocated = a.Gold.From, a.Gold.Unlocated
+	t.From, t.Unlocated, t.SoughtIn = a.Gold.From, a.Gold.Unlocated, a.Gold.SoughtIn
 	if t.From != model.GoldFromEdits {
 		return t
 	}

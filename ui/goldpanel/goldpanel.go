@@ -17,7 +17,6 @@ import (
 
 	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/internal/termsafe"
-	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring/diagnose"
 	"github.com/trajscope/trajscope/story"
 	"github.com/trajscope/trajscope/themes"
@@ -146,10 +145,9 @@ func (m *Model) View() string {
 	title, spans := display.TargetTitle(d.S.Target.From)
 	lines := []string{pane.Title(ctx, title, fmt.Sprintf("%d/%d %s read", found, len(d.Gold), spans), m.Focused, m.W)}
 	if len(d.Gold) == 0 {
-		empty := " no gold context (pass --gold)"
-		if d.S.Target.From == model.GoldFromEdits {
-			empty = " gold from edits: the run has changed nothing in the repository yet"
-		}
+		// Without --gold the run's edits are the target: an empty gold
+		// file's target is the gold's own doing.
+		empty := " " + display.EmptyTarget(&d.S.Target)
 		lines = append(lines, t.Muted.Render(empty))
 		return strings.Join(fit.Block(lines, m.W, m.H), "\n")
 	}
