@@ -61,8 +61,6 @@ func (r *Refs) Read(path string) ([]byte, error) {
 	return data, nil
 }
 
-
-
 // OpenRegular opens path for reading when it is a regular file, and never
 // waits on what is not one: a FIFO (or a device) placed where a file is
 // expected is opened without blocking, seen for what it is and refused.

@@ -117,8 +117,8 @@ type file struct {
 	OK   bool   `json:"ok"`
 	// Large is the size of a file too large for the page (maxEmbed), whose
 	// source the page does not carry.
-	Large int      `json:"large,omitempty"`
-	Lines int      `json:"lines"`
+	Large int         `json:"large,omitempty"`
+	Lines int         `json:"lines"`
 	Gold  [][2]int    `json:"gold"`
 	Final [2][][2]int `json:"final"`
 	// First[lens] lists [start, end, action]: lines first read by action.
