@@ -16,11 +16,19 @@ type DiffLine struct {
 
 // ChangeTitle says in a few words what a recorded edit did to its file.
 func ChangeTitle(c model.Change) string {
-	switch c.Kind {
-	case model.ChangeWhole:
+	switch {
+	case c.Unrecorded && c.Kind == model.ChangeWhole:
+		return c.File + ": wrote the whole file (what it wrote is not recorded)"
+	case c.Unrecorded && c.Kind == model.ChangeAppend:
+		return c.File + ": appended to (what it wrote is not recorded)"
+	case c.Unrecorded:
+		return c.File + ": changed by a script (what it changed is not recorded)"
+	case c.Kind == model.ChangeWhole:
 		return fmt.Sprintf("%s: wrote the whole file (%d lines)", c.File, lineCount(c.New))
-	case model.ChangeInsert:
+	case c.Kind == model.ChangeInsert:
 		return fmt.Sprintf("%s: inserted after line %d", c.File, c.Line)
+	case c.Kind == model.ChangeAppend:
+		return fmt.Sprintf("%s: appended %d lines", c.File, lineCount(c.New))
 	}
 	return c.File + ": replaced"
 }
@@ -65,7 +73,15 @@ func ChangeDiff(c model.Change) []DiffLine {
 func Replay(base string, changes []model.Change) (content string, applied int, ok bool) {
 	content = base
 	for _, c := range changes {
+		if c.Unrecorded {
+			return content, applied, false // the file after it is not known
+		}
 		switch c.Kind {
+		case model.ChangeAppend:
+			if content != "" && !strings.HasSuffix(content, "\n") {
+				content += "\n"
+			}
+			content += c.New
 		case model.ChangeWhole:
 			content = c.New
 		case model.ChangeInsert:

@@ -21,6 +21,10 @@ func TargetWords(t *story.Target, l model.Lens) string {
 	case model.GoldFromPatch:
 		parts = append(parts, "gold from the patch: the regions it changes")
 	case model.GoldFromEdits:
+		if len(tl.Edits) == 0 && t.Unlocated > 0 {
+			parts = append(parts, "gold from edits: no edited region could be placed")
+			break
+		}
 		if len(tl.Edits) == 0 {
 			parts = append(parts, "gold from edits: the run changed nothing that was in the repository, so there is no target")
 			break
@@ -43,6 +47,8 @@ func TargetWords(t *story.Target, l model.Lens) string {
 // where they were sought.
 func EmptyTarget(t *story.Target) string {
 	switch {
+	case t.From == model.GoldFromEdits && t.Unlocated > 0:
+		return "gold from edits: " + t.NotFound()
 	case t.From == model.GoldFromEdits:
 		return "gold from edits: the run has changed nothing in the repository yet"
 	case t.From == model.GoldFromPatch && t.Unlocated > 0:

@@ -183,6 +183,10 @@ type Change struct {
 	// after line Line (ChangeInsert; 0 inserts at the top).
 	Old, New string
 	Line     int
+	// Unrecorded: the run wrote the file (a shell redirection, tee) but
+	// the record does not hold what it wrote; the change is known by its
+	// file and kind only, and cannot be placed.
+	Unrecorded bool
 }
 
 // ChangeKind says how a Change applies.
@@ -196,6 +200,8 @@ const (
 	ChangeWhole
 	// ChangeInsert inserts New after line Line.
 	ChangeInsert
+	// ChangeAppend adds New at the file's end (echo … >> f, tee -a f).
+	ChangeAppend
 )
 
 // Failed reports whether the action's command failed.

@@ -88,9 +88,12 @@ type changeJSON struct {
 	Old  string `json:"old,omitempty"`
 	New  string `json:"new"`
 	Line int    `json:"after_line,omitempty"`
+	// Unrecorded: the record does not hold what was written (old and new
+	// are then empty).
+	Unrecorded bool `json:"unrecorded,omitempty"`
 }
 
-var changeKinds = [...]string{model.ChangeReplace: "replace", model.ChangeWhole: "write", model.ChangeInsert: "insert"}
+var changeKinds = [...]string{model.ChangeReplace: "replace", model.ChangeWhole: "write", model.ChangeInsert: "insert", model.ChangeAppend: "append"}
 
 type runActionJSON struct {
 	Index    int          `json:"index"`
@@ -321,7 +324,7 @@ func actionJSON(a *scoring.Analysis, i int) runActionJSON {
 	}
 	for _, c := range act.Changes {
 		ja.Changes = append(ja.Changes, changeJSON{File: termsafe.Line(c.File), Kind: changeKinds[c.Kind],
-			Old: termsafe.Text(c.Old), New: termsafe.Text(c.New), Line: c.Line})
+			Old: termsafe.Text(c.Old), New: termsafe.Text(c.New), Line: c.Line, Unrecorded: c.Unrecorded})
 	}
 	if len(a.Run.Agents) > 1 {
 		ag := act.Agent

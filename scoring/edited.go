@@ -41,6 +41,8 @@ type editedFile struct {
 func (sc scorer) locate(g *model.Gold) (spans []model.GoldSpan, edited []EditedSpan, unlocated int) {
 	files := map[string]*editedFile{}
 	budget := maxLocateBytes
+	pt := partial(sc.files.tree)
+	var created map[string]bool
 	for k, c := range g.Changes {
 		action := int32(-1)
 		if k < len(g.ChangedAt) {
@@ -48,7 +50,28 @@ func (sc scorer) locate(g *model.Gold) (spans []model.GoldSpan, edited []EditedS
 		}
 		p := sc.files.Resolve(c.File)
 		if p == "" {
-			continue // a file the repository does not have
+			// A file the repository does not have: one the changes
+			// created. Without the repository, only a file first written
+			// whole with recorded text is taken to be one (Claude Code
+			// writes no file it has not read); a change of any other file
+			// the run did not display is a change not found.
+			if pt != nil && !created[c.File] {
+				if c.Kind == model.ChangeWhole && !c.Unrecorded {
+					if created == nil {
+						created = map[string]bool{}
+					}
+					created[c.File] = true
+				} else {
+					unlocated++
+				}
+			}
+			continue
+		}
+		if c.Unrecorded || c.Kind == model.ChangeAppend && pt != nil {
+			// What was written is not recorded, or the file's end is not
+			// known without the repository: the change cannot be placed.
+			unlocated++
+			continue
 		}
 		f := files[p]
 		if f == nil {
@@ -89,7 +112,13 @@ func (f *editedFile) apply(c model.Change) (changed []model.Interval, ok bool) {
 	case model.ChangeWhole:
 		oldL, newL = splitLines(string(f.content)), splitLines(c.New)
 		f.content = []byte(c.New)
-	case model.ChangeInsert:
+	case model.ChangeInsert, model.ChangeAppend:
+		if c.Kind == model.ChangeAppend {
+			c.Line = len(f.orig)
+			if len(f.content) > 0 && f.content[len(f.content)-1] != '\n' {
+				f.content = append(f.content, '\n') // >> writes after the last byte
+			}
+		}
 		if c.Line < 0 || c.Line > len(f.orig) {
 			return nil, false
 		}

@@ -44,6 +44,9 @@ func TestLocateChanges(t *testing.T) {
 		{"first to last changed line", []model.Change{replace("l2\nl3\nl4", "L2\nl3\nL4")}, []region{{2, 4, 0}}, 0},
 		{"text not in the file", []model.Change{replace("nope", "x"), replace("l2", "L2")}, []region{{2, 2, 1}}, 1},
 		{"a created file", []model.Change{{File: "b.py", Kind: model.ChangeWhole, New: "x\n"}}, nil, 0},
+		{"appended lines anchor to the last line", []model.Change{{File: "a.py", Kind: model.ChangeAppend, New: "x\ny\n"}}, []region{{10, 10, 0}}, 0},
+		{"an append after a replace", []model.Change{replace("l10", "L10"), {File: "a.py", Kind: model.ChangeAppend, New: "x\n"}}, []region{{10, 10, 0}}, 0},
+		{"an unrecorded write is not placed", []model.Change{{File: "a.py", Kind: model.ChangeWhole, Unrecorded: true}, replace("l2", "L2")}, []region{{2, 2, 1}}, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			files := scoring.NewFileCache(source.NewFS(fstest.MapFS{"a.py": {Data: []byte(base)}}))
@@ -66,5 +69,38 @@ func TestLocateChanges(t *testing.T) {
 				t.Errorf("from %v, empty %v", a.Gold.From, a.GoldEmpty())
 			}
 		})
+	}
+}
+
+// Without the repository, a change of a file the run never displayed is a
+// change not found, not nothing (issue 47 #4); a file the run wrote whole
+// with recorded text is one it created, and later changes of it are no
+// target either.
+func TestLocateWithoutRepository(t *testing.T) {
+	run := &model.Run{InstanceID: "x"}
+	add := func(cmd string, c model.Change) {
+		run.Actions = append(run.Actions, model.Action{Command: cmd, Category: model.CategoryEdit, Changes: []model.Change{c}})
+	}
+	run.Actions = append(run.Actions, model.Action{Command: "cat shown.py", Category: model.CategoryRead,
+		Reads: []model.ObservedRead{{File: "shown.py", Kind: model.ReadRange, Start: 1, End: 2}}})
+	obs := model.TextList{"     1\talpha\n     2\tbeta\n"}
+	add("edit shown", model.Change{File: "shown.py", Kind: model.ChangeReplace, Old: "beta", New: "BETA"})
+	add("apply_patch", model.Change{File: "src/a.go", Kind: model.ChangeReplace, Old: "return 1", New: "return 2"})
+	add("echo >> notes", model.Change{File: "notes.txt", Kind: model.ChangeAppend, New: "x\n"})
+	add("tee c.txt", model.Change{File: "src/c.txt", Kind: model.ChangeWhole, Unrecorded: true})
+	add("write new", model.Change{File: "new.py", Kind: model.ChangeWhole, New: "a = 1\n"})
+	add("edit new", model.Change{File: "new.py", Kind: model.ChangeReplace, Old: "a = 1", New: "a = 2"})
+	for range run.Actions[1:] {
+		obs = append(obs, "")
+	}
+	run.Observations = obs
+	g := model.EditsGold(run)
+	files := scoring.Rebuilt(run, g, model.ContextBench, "no --repo or --cache given")
+	a := scoring.Analyze(run, g, files, model.ContextBench)
+	if len(a.Gold.Edited) != 1 || a.Gold.Edited[0].File != "shown.py" || a.Gold.Edited[0].Lines != (model.Interval{Start: 2, End: 2}) {
+		t.Errorf("regions %+v", a.Gold.Edited)
+	}
+	if a.Gold.Unlocated != 3 || a.Gold.SoughtIn != "in what the run displayed" {
+		t.Errorf("unlocated %d %q, want 3 in what the run displayed", a.Gold.Unlocated, a.Gold.SoughtIn)
 	}
 }

@@ -81,12 +81,15 @@ func (m *Model) asOfView(lines []string, base []byte, edits []viewdata.Edit) str
 // first occurrence (the whole file for a whole-file write).
 func lastWrite(content string, c model.Change) map[int]bool {
 	out := map[int]bool{}
-	if c.New == "" {
+	if c.New == "" || c.Unrecorded {
 		return out
 	}
 	i := strings.Index(content, c.New)
-	if c.Kind == model.ChangeWhole {
+	switch c.Kind {
+	case model.ChangeWhole:
 		i = 0
+	case model.ChangeAppend:
+		i = strings.LastIndex(content, c.New)
 	}
 	if i < 0 {
 		return out

@@ -44,7 +44,33 @@ func (a *analyzer) echo(c *call) *stream {
 	if isSubmit(c.args) {
 		a.submit = true
 	}
-	return &stream{}
+	return &stream{text: echoed(c)}
+}
+
+// echoed is what echo or printf prints when its words say it all: echo
+// of literal words (-n: no newline), printf of a literal format without
+// conversions or escapes; nil otherwise.
+func echoed(c *call) *string {
+	args, newline := c.args, "\n"
+	if c.name == "printf" {
+		if len(args) != 1 || args[0].expand || strings.ContainsAny(args[0].val, "%\\") {
+			return nil
+		}
+		s := args[0].val
+		return &s
+	}
+	if len(args) > 0 && args[0].val == "-n" && !args[0].quoted {
+		args, newline = args[1:], ""
+	}
+	words := make([]string, 0, len(args))
+	for _, w := range args {
+		if w.expand || strings.HasPrefix(w.val, "-") && !w.quoted || strings.Contains(w.val, "\\") {
+			return nil // -e, -E, a variable, an escape echo may read
+		}
+		words = append(words, w.val)
+	}
+	s := strings.Join(words, " ") + newline
+	return &s
 }
 
 // isSubmit reports an echo that ends a mini-swe-agent or SWE-bench run.

@@ -96,9 +96,11 @@ func setOf(names ...string) map[string]bool {
 // when nothing is piped) and returns what it writes to stdout.
 func (a *analyzer) command(c command, in *stream, piped bool, depth int) *stream {
 	// Redirections first: they decide stdin and where stdout goes.
-	in, heredoc, stdoutAway := a.redirect(c.redirs, in)
+	in, heredoc, writes := a.redirect(c.redirs, in)
+	stdoutAway := len(writes) > 0
 	words := stripPrefix(c.words)
 	if len(words) == 0 {
+		a.wrote(writes, nil)
 		return out(in, stdoutAway)
 	}
 	if blockWords[words[0].val] || (len(words) == 1 && endWords[words[0].val]) {
@@ -110,13 +112,53 @@ func (a *analyzer) command(c command, in *stream, piped bool, depth int) *stream
 	if !ok {
 		h = (*analyzer).fallback
 	}
-	return out(h(a, cl), stdoutAway)
+	st := h(a, cl)
+	a.wrote(writes, st)
+	return out(st, stdoutAway)
+}
+
+// write is a file a redirection sends a command's output to.
+type write struct {
+	file   string
+	append bool
+}
+
+// wrote records what the writes put in their files: the command's output
+// when the command holds it (st.text), else that the file was written
+// with what the record does not say.
+func (a *analyzer) wrote(writes []write, st *stream) {
+	for _, w := range writes {
+		if w.file != "" { // "": a scratch file
+			a.addChange(w.file, w.append, st)
+		}
+	}
+}
+
+// addChange records a file written whole or appended to with the stream's
+// content.
+func (a *analyzer) addChange(file string, appending bool, st *stream) {
+	c := model.Change{File: file, Kind: model.ChangeWhole, Unrecorded: true}
+	if appending {
+		c.Kind = model.ChangeAppend
+	}
+	if st != nil && st.text != nil {
+		c.New, c.Unrecorded = Clip(*st.text), false
+	}
+	a.res.Changes = append(a.res.Changes, c)
+}
+
+// scratch reports a write target outside the task's files: the system's
+// temporary directories, a device, or a path the shell expands at run
+// time ("$TMPDIR/out.log"), which names no file of the repository the
+// record could show.
+func scratch(v string, expand bool) bool {
+	return expand || strings.HasPrefix(v, "/dev/") || strings.HasPrefix(v, "/tmp/") || strings.HasPrefix(v, "/var/tmp/")
 }
 
 // redirect applies a command's redirections: files written count as edits,
 // "<" and here-documents replace stdin. stdoutAway reports that stdout goes
 // to a file rather than the terminal or the next stage.
-func (a *analyzer) redirect(redirs []token, in *stream) (_ *stream, heredoc *string, stdoutAway bool) {
+func (a *analyzer) redirect(redirs []token, in *stream) (_ *stream, heredoc *string, writes []write) {
 	for _, r := range redirs {
 		t := r.target
 		switch r.op {
@@ -124,15 +166,21 @@ func (a *analyzer) redirect(redirs []token, in *stream) (_ *stream, heredoc *str
 			if r.op == ">&" && (isFD(t.val) || t.val == "-") {
 				continue // 2>&1, >&2: output still reaches the terminal
 			}
-			if r.fd == -1 || r.fd == 1 || r.op == "&>" || r.op == "&>>" || r.op == ">&" {
-				stdoutAway = true
-			}
-			if !strings.HasPrefix(t.val, "/dev/") {
-				p := ""
-				if !t.expand {
-					p = joinPath(a.cwd, t.val)
+			stdout := r.fd == -1 || r.fd == 1 || r.op == "&>" || r.op == "&>>" || r.op == ">&"
+			if scratch(t.val, t.expand) {
+				// Output sent away, but no file of the task changed.
+				if stdout {
+					writes = append(writes, write{})
 				}
-				a.addEdit(p)
+				continue
+			}
+			p := joinPath(a.cwd, t.val)
+			a.addEdit(p)
+			if stdout {
+				writes = append(writes, write{file: p, append: strings.HasSuffix(r.op, ">>")})
+			} else {
+				// 2> f: what the command wrote there is not recorded.
+				a.addChange(p, strings.HasSuffix(r.op, ">>"), nil)
 			}
 		case "<":
 			if r.fd == -1 || r.fd == 0 {
@@ -145,13 +193,19 @@ func (a *analyzer) redirect(redirs []token, in *stream) (_ *stream, heredoc *str
 		case "<<", "<<-", "<<<":
 			body := r.body
 			if r.op == "<<<" {
-				body = t.val
+				body = t.val + "\n" // a here-string ends with a newline
 			}
 			heredoc = &body
 			in = &stream{}
+			// The body is the text fed in unless the shell changes it: an
+			// unquoted delimiter expands $ and ` in it, <<- strips tabs.
+			switch {
+			case r.op == "<<<" && !t.expand, r.op == "<<" && (r.quoted || !strings.ContainsAny(body, "$`\\")):
+				in.text = heredoc
+			}
 		}
 	}
-	return in, heredoc, stdoutAway
+	return in, heredoc, writes
 }
 
 func out(st *stream, away bool) *stream {

@@ -1,14 +1,24 @@
 package shell
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/trajscope/trajscope/model"
+)
 
 // The edit family: commands that change files.
 
 // tee writes its input to the files it names and passes it on.
 func (a *analyzer) tee(c *call) *stream {
 	p := parseOpts(c.args, optSpec{})
+	appending := p.has("a", "--append")
 	for _, w := range p.operands {
-		a.addEdit(a.resolve(w))
+		if scratch(w.val, w.expand) {
+			continue // a log kept aside: no file of the task changed
+		}
+		f := a.resolve(w)
+		a.addEdit(f)
+		a.addChange(f, appending, c.in)
 	}
 	return c.in
 }
@@ -76,7 +86,11 @@ func (a *analyzer) perl(c *call) *stream {
 		ops = ops[1:] // the script
 	}
 	for _, w := range ops {
-		a.addEdit(a.resolve(w))
+		f := a.resolve(w)
+		a.addEdit(f)
+		if f != "" {
+			a.res.Changes = append(a.res.Changes, model.Change{File: f, Kind: model.ChangeReplace, Unrecorded: true})
+		}
 	}
 	return nil
 }

@@ -159,7 +159,9 @@ func lexRedir(s string, i, fd int, op string) (token, int) {
 	}
 	t := token{kind: tRedir, fd: fd, op: op}
 	if i < len(s) && !isMeta(s[i]) {
-		t.target, _, i = lexWord(s, i)
+		// quoted, for a redirection, is its target's: a quoted
+		// here-document delimiter keeps the body from expansion.
+		t.target, t.quoted, i = lexWord(s, i)
 	}
 	return t, i
 }

@@ -61,6 +61,12 @@ func (a *analyzer) cat(c *call) *stream {
 		if in == nil {
 			return &stream{}
 		}
+		if len(c.args) > 0 && in.text != nil {
+			// cat -n of a here-document: not the text fed in.
+			cp := *in
+			cp.text = nil
+			in = &cp
+		}
 		if p.has("n", "--number") && !p.has("b", "--number-nonblank") && len(in.views) == 1 && in.views[0].kind == model.ReadWhole {
 			return &stream{views: in.views, numbered: true}
 		}
@@ -94,6 +100,12 @@ func (a *analyzer) nl(c *call) *stream {
 	if len(p.operands) == 0 {
 		if in == nil {
 			return &stream{}
+		}
+		if len(c.args) > 0 && in.text != nil {
+			// cat -n of a here-document: not the text fed in.
+			cp := *in
+			cp.text = nil
+			in = &cp
 		}
 		vs = in.views
 		if len(vs) != 1 || vs[0].kind != model.ReadWhole {

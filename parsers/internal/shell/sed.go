@@ -83,8 +83,13 @@ func (a *analyzer) sed(c *call) *stream {
 		for _, w := range ops {
 			f := a.resolve(w)
 			a.addEdit(f)
-			if literal && f != "" && !p.has("f", "--file") {
+			switch {
+			case f == "":
+			case literal && !p.has("f", "--file"):
 				a.res.Changes = append(a.res.Changes, model.Change{File: f, Kind: model.ChangeReplace, Old: Clip(old), New: Clip(nw)})
+			default:
+				// Changed by a script: what it changed is not recorded.
+				a.res.Changes = append(a.res.Changes, model.Change{File: f, Kind: model.ChangeReplace, Unrecorded: true})
 			}
 		}
 		return &stream{}

@@ -130,7 +130,11 @@ func TestAnalyze(t *testing.T) {
 		{"sed -i 's/a/b/' x.py", want{cat: E, edits: []string{"x.py"}}},
 		{"sed -i.bak -e 's/a/b/' x.py y.py", want{cat: E, edits: []string{"x.py", "y.py"}}},
 		{"echo hi > out.txt", want{cat: E, edits: []string{"out.txt"}}},
-		{"echo hi >> /tmp/log.txt", want{cat: E, edits: []string{"/tmp/log.txt"}}},
+		// A scratch file (a temporary directory, a path the shell
+		// expands) is no file of the task: writing it is no edit.
+		{"echo hi >> /tmp/log.txt", want{cat: O}},
+		{`go test ./... 2>&1 | tee "$TMPDIR/out.log"`, want{cat: U}},
+		{`python x.py > "$OUT"`, want{cat: U}},
 		{"cat > new.py <<'EOF'\nprint(1)\ncat secret.py\nEOF\n", want{cat: E, edits: []string{"new.py"}}},
 		{"cat <<EOF > new.py\nx = 1\nEOF", want{cat: E, edits: []string{"new.py"}}},
 		{"printf 'x' | tee a.txt b.txt", want{cat: E, edits: []string{"a.txt", "b.txt"}}},

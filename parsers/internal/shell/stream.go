@@ -12,6 +12,9 @@ type stream struct {
 	spec *obsSpec
 	// hits are files the stream's producer searched.
 	hits []string
+	// text is the stream's whole content when the command itself holds
+	// it (a here-document, echo of literal words); nil otherwise.
+	text *string
 }
 
 // view is a region of one file in a stream.
