@@ -257,7 +257,10 @@ func WriteRunJSON(w io.Writer, st *story.Story) error {
 	gold := st.Gold.Spans
 	doc.field("gold_from", st.Target.From.String())
 	if t := &st.Target; t.From == model.GoldFromEdits {
-		tj := targetJSON{Regions: len(t.Lenses[0].Edits), Unlocated: t.Unlocated, SoughtIn: t.SoughtIn}
+		tj := targetJSON{Regions: len(t.Lenses[0].Edits), Unlocated: t.Unlocated}
+		if t.Unlocated > 0 {
+			tj.SoughtIn = t.SoughtIn
+		}
 		for _, l := range model.Lenses {
 			tl := &t.Lenses[l]
 			*tj.Lenses.at(l) = targetLensJSON{Lines: tl.Lines, ReadBefore: tl.ReadBefore, Share: tl.Share(), Blind: tl.Blind, Reads: tl.Reads, Unused: tl.Unused}

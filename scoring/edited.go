@@ -51,12 +51,13 @@ func (sc scorer) locate(g *model.Gold) (spans []model.GoldSpan, edited []EditedS
 		p := sc.files.Resolve(c.File)
 		if p == "" {
 			// A file the repository does not have: one the changes
-			// created. Without the repository, only a file first written
-			// whole with recorded text is taken to be one (Claude Code
-			// writes no file it has not read); a change of any other file
-			// the run did not display is a change not found.
+			// created. Without the repository, a file the run never
+			// named before it wrote the whole of it is taken to be one
+			// (Claude Code writes no file it has not read; "cmd > out"
+			// makes one); a change of any other file the run did not
+			// display is a change not found.
 			if pt != nil && !created[c.File] {
-				if c.Kind == model.ChangeWhole && !c.Unrecorded {
+				if c.Kind == model.ChangeWhole {
 					if created == nil {
 						created = map[string]bool{}
 					}

@@ -73,9 +73,9 @@ func TestLocateChanges(t *testing.T) {
 }
 
 // Without the repository, a change of a file the run never displayed is a
-// change not found, not nothing (issue 47 #4); a file the run wrote whole
-// with recorded text is one it created, and later changes of it are no
-// target either.
+// change not found, not nothing (issue 47 #4); a file the run never named
+// before writing the whole of it is one it created, and later changes of
+// it are no target either.
 func TestLocateWithoutRepository(t *testing.T) {
 	run := &model.Run{InstanceID: "x"}
 	add := func(cmd string, c model.Change) {
@@ -87,7 +87,12 @@ func TestLocateWithoutRepository(t *testing.T) {
 	add("edit shown", model.Change{File: "shown.py", Kind: model.ChangeReplace, Old: "beta", New: "BETA"})
 	add("apply_patch", model.Change{File: "src/a.go", Kind: model.ChangeReplace, Old: "return 1", New: "return 2"})
 	add("echo >> notes", model.Change{File: "notes.txt", Kind: model.ChangeAppend, New: "x\n"})
+	// Listed first, the file is the repository's: writing it whole is a
+	// change of it.
+	run.Actions = append(run.Actions, model.Action{Command: "ls src", Category: model.CategorySearch,
+		Searches: []model.SearchHit{{File: "src/c.txt", Line: 1}}})
 	add("tee c.txt", model.Change{File: "src/c.txt", Kind: model.ChangeWhole, Unrecorded: true})
+	add("make out", model.Change{File: "out.txt", Kind: model.ChangeWhole, Unrecorded: true})
 	add("write new", model.Change{File: "new.py", Kind: model.ChangeWhole, New: "a = 1\n"})
 	add("edit new", model.Change{File: "new.py", Kind: model.ChangeReplace, Old: "a = 1", New: "a = 2"})
 	for range run.Actions[1:] {

@@ -45,6 +45,10 @@ type Result struct {
 	numbered []bool
 	// specs say how to read the command's output for search hits.
 	specs []obsSpec
+	// tools are the names of the commands run, whose error lines the
+	// output may hold; printing counts the pipelines that may print.
+	tools    []string
+	printing int
 }
 
 // specKind says what kind of lines a command's output holds.
@@ -246,6 +250,9 @@ func (a *analyzer) addRead(v view, numbered bool) {
 // pipeline analyses commands joined by pipes: each stage's output stream
 // feeds the next, and whatever reaches the end is displayed.
 func (a *analyzer) pipeline(cmds []command, depth int) {
+	if depth == 0 && !silent(cmds) {
+		a.res.printing++
+	}
 	var st *stream
 	readBefore, searchBefore := a.read, a.search
 	ranFirst := false
@@ -267,6 +274,21 @@ func (a *analyzer) pipeline(cmds []command, depth int) {
 		a.read = readBefore
 	}
 	a.display(st)
+}
+
+// silentWords print nothing when they succeed.
+var silentWords = map[string]bool{"cd": true, "pushd": true, "popd": true, "export": true, "set": true,
+	"unset": true, "true": true, ":": true, "source": true, ".": true, "alias": true, "shopt": true}
+
+// silent reports a pipeline of commands that print nothing: "cd repo" in
+// "cd repo && cat f".
+func silent(cmds []command) bool {
+	for _, c := range cmds {
+		if w := stripPrefix(c.words); len(w) > 0 && !silentWords[w[0].val] {
+			return false
+		}
+	}
+	return true
 }
 
 // display records what a stream that reached the terminal showed.

@@ -53,11 +53,10 @@ func (a *analyzer) echo(c *call) *stream {
 func echoed(c *call) *string {
 	args, newline := c.args, "\n"
 	if c.name == "printf" {
-		if len(args) != 1 || args[0].expand || strings.ContainsAny(args[0].val, "%\\") {
+		if len(args) != 1 || args[0].expand || strings.Contains(args[0].val, "%") {
 			return nil
 		}
-		s := args[0].val
-		return &s
+		return printfText(args[0].val)
 	}
 	if len(args) > 0 && args[0].val == "-n" && !args[0].quoted {
 		args, newline = args[1:], ""
@@ -81,4 +80,32 @@ func isSubmit(args []token) bool {
 		}
 	}
 	return false
+}
+
+// printfText is a printf format without conversions as printf prints it:
+// the escapes \n, \t and \\ read, any other escape not known here (nil).
+func printfText(f string) *string {
+	var b strings.Builder
+	for i := 0; i < len(f); i++ {
+		if f[i] != '\\' {
+			b.WriteByte(f[i])
+			continue
+		}
+		if i+1 == len(f) {
+			return nil
+		}
+		i++
+		switch f[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case '\\':
+			b.WriteByte('\\')
+		default:
+			return nil
+		}
+	}
+	s := b.String()
+	return &s
 }

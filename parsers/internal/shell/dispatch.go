@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/trajscope/trajscope/internal/lazyre"
@@ -108,6 +109,9 @@ func (a *analyzer) command(c command, in *stream, piped bool, depth int) *stream
 	}
 	cl := &call{name: path.Base(words[0].val), word: words[0].val, args: words[1:], in: in,
 		piped: piped, depth: depth, heredoc: heredoc}
+	if !slices.Contains(a.res.tools, cl.name) && len(a.res.tools) < 16 {
+		a.res.tools = append(a.res.tools, cl.name)
+	}
 	h, ok := handlers[cl.name]
 	if !ok {
 		h = (*analyzer).fallback

@@ -177,7 +177,23 @@ func readRegion(file string, in *jsontree.Value, base int, c Call) []model.Obser
 	if r.Kind == model.ReadRange && r.End < r.Start {
 		return nil
 	}
+	if r.Kind == model.ReadWhole && c.HasOutput && !trimmed {
+		// A whole file shown as plain text is as long as what was shown:
+		// a file read before the run appended to it is its lines then
+		// (Gemini CLI's read_file of 18 lines, not the 35 it had later).
+		return shownLines(file, text)
+	}
 	return []model.ObservedRead{r}
+}
+
+// shownLines is a whole-file read as what its plain output showed: lines
+// 1 to the last shown, or nothing for an empty output.
+func shownLines(file, text string) []model.ObservedRead {
+	text = strings.TrimSuffix(text, "\n")
+	if text == "" {
+		return nil
+	}
+	return []model.ObservedRead{{File: file, Kind: model.ReadRange, Start: 1, End: strings.Count(text, "\n") + 1}}
 }
 
 // sgRead is what a Sourcegraph read_file call displayed: the lines asked

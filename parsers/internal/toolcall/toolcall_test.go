@@ -86,6 +86,16 @@ func TestApplyReads(t *testing.T) {
 		{"zero-based read_file (Gemini CLI)",
 			Call{Name: "read_file", Input: js(map[string]any{"absolute_path": f, "offset": 9.0, "limit": 11.0})},
 			[]model.ObservedRead{rng(f, 10, 20)}},
+		// A whole file shown as plain text is as long as what was shown:
+		// Gemini CLI's read_file before the run appended to the file
+		// showed 18 lines, not the 35 it had later (issue 47 #2).
+		{"plain read_file is what it showed",
+			Call{Name: "read_file", Input: js(map[string]any{"file_path": f}), HasOutput: true,
+				Output: "# Blue\n\nBlue is a primary color.\n- Sky blue\n- Teal\n- Azure\n"},
+			[]model.ObservedRead{rng(f, 1, 6)}},
+		{"plain read_file of an empty file shows nothing",
+			Call{Name: "read_file", Input: js(map[string]any{"file_path": f}), HasOutput: true, Output: ""},
+			nil},
 		{"str_replace_editor view with range",
 			Call{Name: "str_replace_editor", Input: js(map[string]any{"command": "view", "path": f, "view_range": []any{5.0, 9.0}})},
 			[]model.ObservedRead{rng(f, 5, 9)}},
