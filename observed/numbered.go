@@ -204,7 +204,7 @@ func plainLines(act *model.Action, obs string) []readLines {
 		return nil
 	}
 	r := act.Reads[0]
-	body, ok := plainBody(obs)
+	body, ok := PlainBody(obs)
 	if !ok {
 		return nil
 	}
@@ -235,11 +235,11 @@ func plainLines(act *model.Action, obs string) []readLines {
 	return []readLines{rl}
 }
 
-// plainBody is what a command printed: the inside of mini-swe-agent's
+// PlainBody is what a command printed: the inside of mini-swe-agent's
 // <output> block, or an output with no wrapper at all. Outputs cut short
 // (<output_head>, "[trimmed]") or wrapped in ways that add lines of their
 // own (a shell prompt, an exit-code note) give nothing.
-func plainBody(obs string) (string, bool) {
+func PlainBody(obs string) (string, bool) {
 	if strings.Contains(obs, "<output_head>") || strings.Contains(obs, "[trimmed]") || strings.Contains(obs, "<warning>") {
 		return "", false
 	}

@@ -58,9 +58,9 @@ func TestObservedHandChecks(t *testing.T) {
 			{0, 13, "nl -ba /testbed/xarray/core/dtypes.py | sed -n '39,43p'", line("xarray/core/dtypes.py", [2]int{39, 43})},
 		}},
 		{"mini-swe-agent v2", v2, []handCheck{
-			// cat shows the whole file, unnumbered: its length is the
-			// repository's to say.
-			{0, 1, "cd /testbed && cat astropy/modeling/separable.py", fileOnly("astropy/modeling/separable.py")},
+			// cat shows the whole file, unnumbered: as long as what it
+			// printed, 317 lines (issue 47 #2).
+			{0, 1, "cd /testbed && cat astropy/modeling/separable.py", line("astropy/modeling/separable.py", [2]int{1, 317})},
 			{0, 23, "cd /testbed && sed -n '1525,1545p' astropy/modeling/core.py", line("astropy/modeling/core.py", [2]int{1525, 1545})},
 			{0, 24, `cd /testbed && grep -n "class CompoundModel"`, line("astropy/modeling/core.py", [2]int{2894, 2894})},
 		}},

@@ -121,3 +121,25 @@ func JSON(b []byte) []byte {
 	}
 	return out
 }
+
+// Cut shortens s to at most n bytes, marked with "…", before the word the
+// limit falls in: no fragment of a token is kept, so half a key (which
+// matches no key pattern) cannot slip past --redact, and no rune is split.
+// A first word longer than n is cut inside it.
+func Cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	if !isSpace(s[cut]) {
+		if i := strings.LastIndexAny(s[:cut], " \t\r\n"); i > 0 {
+			cut = i
+		}
+	}
+	return strings.TrimRight(s[:cut], " \t\r\n") + "…"
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }

@@ -86,3 +86,24 @@ func TestJSON(t *testing.T) {
 		t.Error("plain input was copied")
 	}
 }
+
+// Cut keeps no fragment of the word the limit falls in (half a secret
+// matches no key pattern), splits no rune, and leaves short text alone.
+func TestCut(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"find AKIAQ0K5Z7Q2M9W4ABCD here", 12, "find…"},
+		{"find AKIAQ0K5Z7Q2M9W4ABCD here", 29, "find AKIAQ0K5Z7Q2M9W4ABCD…"},
+		{"one two", 4, "one…"},
+		{"averyveryverylongword", 6, "averyv…"},
+		{"日本語のテキスト", 7, "日本…"},
+	} {
+		if got := Cut(c.s, c.n); got != c.want {
+			t.Errorf("Cut(%q, %d) = %q, want %q", c.s, c.n, got, c.want)
+		}
+	}
+}

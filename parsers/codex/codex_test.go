@@ -118,7 +118,7 @@ func TestSharedRollout(t *testing.T) {
 	if cats[model.CategoryRead] != 18 || cats[model.CategorySearch] != 17 || cats[model.CategoryEdit] != 2 || cats[model.CategoryOther] != 2 {
 		t.Errorf("categories %v", cats)
 	}
-	if a := run.Actions[1]; a.Command != "cat 'LM Studio configuration.md'" || !reflect.DeepEqual(a.Reads, []model.ObservedRead{{File: "LM Studio configuration.md", Kind: model.ReadWhole}}) {
+	if a := run.Actions[1]; a.Command != "cat 'LM Studio configuration.md'" || !reflect.DeepEqual(a.Reads, []model.ObservedRead{{File: "LM Studio configuration.md", Kind: model.ReadRange, Start: 1, End: 55}}) {
 		t.Errorf("action 2: %q %v", a.Command, a.Reads)
 	}
 	if a := run.Actions[37]; !reflect.DeepEqual(a.Edits, []string{"components/chat/chat-helpers/index.ts"}) {
@@ -197,7 +197,8 @@ func TestRollout0150(t *testing.T) {
 	}
 	rng := predtest.Range
 	want := []act{
-		{"bat src/cache.rs", 0, []model.ObservedRead{{File: "src/cache.rs", Kind: model.ReadWhole}}},
+		// A whole file is what the command printed of it (one line here).
+		{"bat src/cache.rs", 0, []model.ObservedRead{{File: "src/cache.rs", Kind: model.ReadRange, Start: 1, End: 1}}},
 		{"nl -ba src/lru.rs | sed -n '5,9p'", 0, rng("src/lru.rs", 5, 9)},
 		{"sed -n '1,3p' src/map.rs", 0, rng("src/map.rs", 1, 3)},
 		{`rg -n "evict" src`, 0, rng("src/lru.rs", 7, 7)},
@@ -205,7 +206,7 @@ func TestRollout0150(t *testing.T) {
 		{"sed -n '20,30p' src/lru.rs", 1, rng("src/lru.rs", 20, 30)},
 		{`spawn_agent message="dig"`, 1, nil},
 		{"apply patch: src/cache.rs", 0, nil},
-		{"cat src/map.rs", 2, []model.ObservedRead{{File: "src/map.rs", Kind: model.ReadWhole}}},
+		{"cat src/map.rs", 2, []model.ObservedRead{{File: "src/map.rs", Kind: model.ReadRange, Start: 1, End: 1}}},
 	}
 	var got []act
 	for _, a := range run.Actions {

@@ -40,7 +40,7 @@ func TestToolCalls(t *testing.T) {
 	if !reflect.DeepEqual(a[1].Reads, rng("src/m.py", 10, 14)) || a[1].Usage != (model.Usage{InputTokens: 50, OutputTokens: 20, CacheRead: 150}) {
 		t.Errorf("action 1 = %+v", a[1])
 	}
-	if !reflect.DeepEqual(a[2].Reads, []model.ObservedRead{{File: "src/n.py", Kind: model.ReadWhole}}) || a[2].Usage != (model.Usage{}) {
+	if !reflect.DeepEqual(a[2].Reads, rng("src/n.py", 1, 2)) || a[2].Usage != (model.Usage{}) {
 		t.Errorf("action 2 = %+v", a[2])
 	}
 	if a[3].Category != model.CategoryEdit || !reflect.DeepEqual(a[3].Edits, []string{"src/m.py"}) ||
@@ -51,7 +51,8 @@ func TestToolCalls(t *testing.T) {
 	if p.ModelPatch != "diff --git a/src/m.py b/src/m.py\n" || len(p.Steps) != 3 || !reflect.DeepEqual(a[2].Steps, []int{2}) {
 		t.Fatalf("prediction = %+v", p)
 	}
-	wantFinal := model.Step{Files: []string{"src/m.py", "src/n.py"}, Spans: []model.FileSpans{{File: "src/m.py", Spans: []model.Interval{{Start: 10, End: 14}}}}}
+	wantFinal := model.Step{Files: []string{"src/m.py", "src/n.py"}, Spans: []model.FileSpans{{File: "src/m.py", Spans: []model.Interval{{Start: 10, End: 14}}},
+		{File: "src/n.py", Spans: []model.Interval{{Start: 1, End: 2}}}}}
 	if !reflect.DeepEqual(p.Final, wantFinal) {
 		t.Fatalf("final = %+v", p.Final)
 	}
@@ -172,7 +173,7 @@ func TestRealSample(t *testing.T) {
 	}
 	const dir = "/testbed/astropy/modeling/"
 	checks := map[int][]model.ObservedRead{
-		1:  {{File: dir + "separable.py", Kind: model.ReadWhole}},
+		1:  rng(dir+"separable.py", 1, 317), // the whole file as printed
 		23: rng(dir+"core.py", 1525, 1545),
 		25: rng(dir+"core.py", 2894, 2950),
 		33: rng(dir+"tests/test_separable.py", 98, 114),

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/trajscope/trajscope/internal/lazyre"
+	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 )
 
@@ -176,14 +177,4 @@ func MarkNotRun(a *model.Action, reason string) {
 }
 
 // Clip keeps a reason to one short line.
-func Clip(s string) string {
-	const max = 160
-	if len(s) <= max {
-		return s
-	}
-	cut := max
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut-- // not inside a UTF-8 sequence
-	}
-	return s[:cut] + "…"
-}
+func Clip(s string) string { return termsafe.Cut(s, 160) }

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/trajscope/trajscope/internal/lazyre"
@@ -100,19 +101,81 @@ func ConfirmFromObservation(r Result, obs string) Result {
 	}
 	lines := obsLines(obs)
 	c := &confirmer{
-		out:     Result{Category: r.Category, Edits: append([]string(nil), r.Edits...), Changes: r.Changes},
+		out: Result{Category: r.Category, Edits: append([]string(nil), r.Edits...), Changes: r.Changes,
+			tools: r.tools, printing: r.printing},
 		seenHit: map[model.SearchHit]bool{},
 	}
 	for _, h := range r.Searches {
 		c.addHit(h)
 	}
 	c.out.Reads = confirmReads(r, lines)
+	if body, ok := observed.PlainBody(obs); ok {
+		c.out.Reads = shownOf(r, c.out.Reads, body)
+	}
 	for _, sp := range r.specs {
 		c.readSpec(sp, lines)
 	}
 	c.out.Reads = append(c.out.Reads, c.found...)
 	c.out.numbered = make([]bool, len(c.out.Reads))
 	return c.out
+}
+
+// ConfirmRecorded is ConfirmFromObservation for a format that records
+// every command's output: an empty one says the command printed nothing,
+// so it showed no file ("cat missing 2>/dev/null | head").
+func ConfirmRecorded(r Result, obs string) Result {
+	if strings.TrimSpace(obs) == "" {
+		r.Reads, r.numbered = nil, nil
+		return r
+	}
+	return ConfirmFromObservation(r, obs)
+}
+
+// shownOf narrows reads to what the command's plain output body showed:
+// nothing when it printed nothing, or only the error lines of its own
+// commands (a pipeline that failed before showing anything: "sed -n
+// '270,300p' f | cat -A" answered "cat: illegal option -- A"); a whole
+// file shown by the command's only printing pipeline is as long as what
+// it printed ("cat f 2>&1" that printed one line is line 1).
+func shownOf(r Result, reads []model.ObservedRead, body string) []model.ObservedRead {
+	if strings.TrimSpace(body) == "" || onlyErrors(body, r.tools) {
+		return nil
+	}
+	if len(reads) == 1 && len(r.Reads) == 1 && reads[0].Kind == model.ReadWhole && r.printing == 1 &&
+		!(len(r.numbered) > 0 && r.numbered[0]) && !cutShort(body) {
+		n := strings.Count(strings.TrimSuffix(body, "\n"), "\n") + 1
+		return []model.ObservedRead{{File: reads[0].File, Kind: model.ReadRange, Start: 1, End: n}}
+	}
+	return reads
+}
+
+// onlyErrors reports output whose every line is an error or usage line of
+// one of the commands run (by name), or of the shell.
+func onlyErrors(body string, tools []string) bool {
+	for _, l := range strings.Split(body, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			continue
+		}
+		if strings.HasPrefix(l, "usage: ") || strings.HasPrefix(l, "Usage: ") || strings.HasPrefix(l, "Try '") {
+			continue
+		}
+		name, _, ok := strings.Cut(l, ": ")
+		if !ok || !(slices.Contains(tools, path.Base(name)) || strings.HasSuffix(name, "sh") && strings.Contains(l, ": line ")) {
+			return false
+		}
+	}
+	return true
+}
+
+// cutShort reports output a recorder cut short with a marker of its own.
+func cutShort(body string) bool {
+	for _, m := range []string{"truncated]", "[truncated", "lines truncated", "[... omitted", "Total output lines:", "<response clipped>"} {
+		if strings.Contains(body, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // confirmReads keeps the reads the output confirms: a numbered view becomes

@@ -217,7 +217,17 @@ func TestConfirmFromObservation(t *testing.T) {
 		{"missing file", "cat nope.py", "cat: nope.py: No such file or directory",
 			want{cat: R}},
 		{"directory", "cat pkg.py", "cat: pkg.py: Is a directory", want{cat: R}},
-		{"plain cat kept", "cat f.py", "import os\n", want{cat: R, reads: []model.ObservedRead{whole("f.py")}}},
+		// A whole file is as long as what was printed of it (issue 47 #2):
+		// "cat f 2>&1" that printed one line is line 1.
+		{"plain cat is what it printed", "cat f.py 2>&1", "import os\n", want{cat: R, reads: []model.ObservedRead{rng("f.py", 1, 1)}}},
+		{"cat in mini-swe-agent's wrapper", "cd /testbed && cat f.py", "<returncode>0</returncode>\n<output>\na\nb\n</output>",
+			want{cat: R, reads: []model.ObservedRead{rng("/testbed/f.py", 1, 2)}}},
+		{"cat then another command keeps the whole file", "cat f.py; echo done", "import os\ndone\n", want{cat: R, reads: []model.ObservedRead{whole("f.py")}}},
+		{"cat of two files keeps both whole", "cat a.py b.py", "x\ny\n", want{cat: R, reads: []model.ObservedRead{whole("a.py"), whole("b.py")}}},
+		// A pipeline that failed before showing anything shows nothing.
+		{"failed pipeline", "sed -n '270,300p' f.py | cat -A", "cat: illegal option -- A\nusage: cat [-belnstuv] [file ...]\n", want{cat: R}},
+		{"printed nothing", "cat missing 2>/dev/null | head", "<returncode>1</returncode>\n<output>\n</output>", want{cat: R}},
+		{"errors of a command not run are output", "cat f.py", "sed: not this\n", want{cat: R, reads: []model.ObservedRead{rng("f.py", 1, 1)}}},
 		{"empty observation changes nothing", "nl -ba f.py | sed -n '10,12p'", "",
 			want{cat: R, reads: []model.ObservedRead{rng("f.py", 10, 12)}}},
 		{"grep -n single file", "grep -n foo x.py", "3:foo()\n4:foo2()\n9:  foo",

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 )
 
@@ -37,11 +38,9 @@ func Describe(name string, in *jsontree.Value) string {
 		var val string
 		switch v := in.Get(k); v.Kind {
 		case jsontree.String:
-			s := v.Str
-			if len(s) > 200 {
-				s = s[:200] + "…"
-			}
-			val = strconv.Quote(s)
+			// Cut before a word, never inside one: half a key in a
+			// description would slip past --redact.
+			val = strconv.Quote(termsafe.Cut(v.Str, 200))
 		case jsontree.Number, jsontree.Bool:
 			val = v.Compact()
 		case jsontree.Array:

@@ -207,7 +207,7 @@ func apply(a *model.Action, c Call) {
 		}
 		r := shell.Analyze(cmd)
 		if c.HasOutput {
-			r = shell.ConfirmFromObservation(r, c.Output)
+			r = shell.ConfirmRecorded(r, c.Output)
 		}
 		a.Category = r.Category
 		if a.Category == 0 || a.Category == model.CategoryOther {

@@ -3,6 +3,7 @@ package toolcall
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/trajscope/trajscope/model"
@@ -106,6 +107,14 @@ func TestApplyReads(t *testing.T) {
 		{"sourcegraph read_file with lines",
 			Call{Name: "mcp__sourcegraph__sg_read_file", Input: js(map[string]any{"repo": "r", "path": "a.go", "startLine": 3.0, "endLine": 9.0})},
 			[]model.ObservedRead{rng("a.go", 3, 9)}},
+		// A command that printed nothing showed nothing: Claude Code
+		// records every output, an empty one included.
+		{"bash that printed nothing",
+			Call{Name: "Bash", Input: js(map[string]any{"command": "cat missing.py 2>/dev/null | head"}), HasOutput: true, Output: ""},
+			nil},
+		{"bash cat as printed",
+			Call{Name: "Bash", Input: js(map[string]any{"command": "cat f.py 2>&1"}), HasOutput: true, Output: "x = 1\n"},
+			[]model.ObservedRead{rng("f.py", 1, 1)}},
 		{"bash sed through parsers/internal/shell",
 			Call{Name: "Bash", Input: js(map[string]any{"command": "sed -n '20,40p' src/lib.rs"})},
 			[]model.ObservedRead{rng("src/lib.rs", 20, 40)}},
@@ -297,4 +306,16 @@ func js(v any) *jsontree.Value {
 		panic(err)
 	}
 	return t
+}
+
+// A long argument is cut before the word the limit falls in: half a key
+// left in a command matches no key pattern and would slip past --redact
+// (the planted-secrets test found one in a Task description).
+func TestDescribeCutsBeforeAWord(t *testing.T) {
+	key := "glpat-Q0K5xK9mN2pQ7rS4abcd"
+	desc := strings.Repeat("word ", 38) + key + " tail"
+	got := Describe("Task", js(map[string]any{"description": desc}))
+	if strings.Contains(got, key[:10]) || !strings.HasSuffix(got, `word…"`) {
+		t.Errorf("Describe = %q", got)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/parsers/internal/jsontree"
 )
@@ -172,11 +173,7 @@ func FirstLine(s string) string {
 // AgentDescription is a sub-agent's description as a run's agent table
 // keeps it: its first line, at most 80 characters.
 func AgentDescription(s string) string {
-	s = FirstLine(s)
-	if utf8.RuneCountInString(s) <= 80 {
-		return s
-	}
-	return string([]rune(s)[:80]) + "…"
+	return termsafe.Cut(FirstLine(s), 80)
 }
 
 // NotJSON says why a line of a JSON-lines session that does not start a
@@ -187,13 +184,6 @@ func NotJSON(no int, line []byte) string {
 	if !utf8.Valid(line) || bytes.IndexByte(line, 0) >= 0 {
 		return fmt.Sprintf("line %d skipped: not a JSON record (%d bytes of binary data)", no, len(line))
 	}
-	s := string(line)
-	if len(s) > 60 {
-		cut := 60
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
+	s := termsafe.Cut(string(line), 60)
 	return fmt.Sprintf("line %d skipped: not a JSON record (text: %q)", no, s)
 }
