@@ -328,7 +328,8 @@ func (n *namer) name(raw string) string {
 
 // underRoot is the repository path of an absolute path under a container's
 // checkout: /testbed/, /app/, /repo/, /workspace/ (or OpenHands'
-// /workspace/<owner>__<repo>__<version>/); ok is false for any other path.
+// /workspace/<owner>__<repo>__<version>/), SWE-agent 0.x's
+// /<owner>__<repo>/; ok is false for any other path.
 func underRoot(p string) (string, bool) {
 	for _, r := range []string{"/testbed/", "/app/", "/repo/"} {
 		if strings.HasPrefix(p, r) {
@@ -343,6 +344,11 @@ func underRoot(p string) (string, bool) {
 			return clean(inner), true
 		}
 		return clean(rest), true
+	}
+	// SWE-agent 0.x checks a task out at /<owner>__<repo>/
+	// ("/sympy__sympy/sympy/core/basic.py").
+	if dir, inner, ok := strings.Cut(p[1:], "/"); ok && strings.Contains(dir, "__") && !strings.HasPrefix(dir, "__") {
+		return clean(inner), true
 	}
 	return "", false
 }

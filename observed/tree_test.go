@@ -57,6 +57,9 @@ func TestBuildFromNumberedOutput(t *testing.T) {
 			"pkg/a.py", []model.Interval{iv(1, 2)}, map[int]string{2: "b = 2", 40: ""}},
 		{"SWE-agent window", withObs(model.Action{Reads: []model.ObservedRead{rng("/testbed/pkg/a.py", 10, 11)}}, "[File: /testbed/pkg/a.py (12 lines total)]\n(9 more lines above)\n10:    return x\n11:"),
 			"pkg/a.py", []model.Interval{iv(10, 11)}, map[int]string{10: "    return x", 11: ""}},
+		// SWE-agent 0.x works in /<owner>__<repo>/ (issue 47 #2).
+		{"SWE-agent 0.x window", withObs(model.Action{Reads: []model.ObservedRead{rng("/sympy__sympy/sympy/core/basic.py", 371, 372)}}, "[File: /sympy__sympy/sympy/core/basic.py (372 lines total)]\n(370 more lines above)\n371:    pass\n372:"),
+			"sympy/core/basic.py", []model.Interval{iv(371, 372)}, map[int]string{371: "    pass", 372: ""}},
 		{"SWE-agent abbreviated view", withObs(model.Action{Reads: []model.ObservedRead{rng("/testbed/pkg/a.py", 1, 2), rng("/testbed/pkg/a.py", 9, 9)}}, "<NOTE>This file is too large to display entirely. Showing abbreviated version.</NOTE>\n     1 import os\n     2 \n     3 ... eliding lines 3-8 ...\n     9 x = 9"),
 			"pkg/a.py", []model.Interval{iv(1, 2), iv(9, 9)}, map[int]string{1: "import os", 2: "", 3: "", 9: "x = 9"}},
 		{"grep -n over files", withObs(model.Action{Reads: []model.ObservedRead{rng("pkg/a.py", 7, 7), rng("pkg/b.py", 7, 7)}}, "pkg/a.py:7:alpha = 1\npkg/b.py:7:beta = 2"),
