@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/story"
 )
 
@@ -84,4 +85,27 @@ func Duration(s float64) string {
 	}
 	h := int(s) / 3600
 	return fmt.Sprintf("%dh%02dm", h, (int(s)-3600*h)/60)
+}
+
+// RecordedWork says what an agent whose transcript the run does not hold
+// did, as its launching call's result records it: "not in the file: 44
+// tool calls (14 reads, 30 commands), 86.1k tokens".
+func RecordedWork(t *model.AgentTotals) string {
+	var parts []string
+	for _, c := range []struct {
+		n int
+		w string
+	}{{t.Reads, "read"}, {t.Searches, "search"}, {t.Commands, "command"}, {t.Edits, "edit"}} {
+		if c.n > 0 {
+			parts = append(parts, Count(c.n, c.w))
+		}
+	}
+	s := "not in the file: " + Count(t.ToolUses, "tool call")
+	if len(parts) > 0 {
+		s += " (" + strings.Join(parts, ", ") + ")"
+	}
+	if t.Tokens > 0 {
+		s += ", " + Compact(t.Tokens) + " tokens"
+	}
+	return s + ", as its call's result records"
 }

@@ -280,6 +280,19 @@ type Agent struct {
 	Call int32
 	// Depth is 0 for the lead, 1 for the agents it started, and so on.
 	Depth int32
+	// Recorded is the work the result of the call that started it records,
+	// for an agent whose own transcript the run does not hold (Claude
+	// Code's Agent result: totalToolUseCount, toolStats, totalTokens);
+	// nil when its actions are the run's.
+	Recorded *AgentTotals
+}
+
+// AgentTotals is what an agent did as its launching call's result counts
+// it: tool calls (of which reads, searches, shell commands and edits) and
+// the tokens it spent.
+type AgentTotals struct {
+	ToolUses, Reads, Searches, Commands, Edits int
+	Tokens                                     int
 }
 
 // AgentOf returns the agent that made action i (the lead's zero Agent

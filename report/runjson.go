@@ -169,6 +169,18 @@ type agentJSON struct {
 	Reread      byLens[int] `json:"reread_lines"`
 	GoldFound   byLens[int] `json:"gold_found"`
 	Label       string      `json:"label"`
+	// Recorded is the work its call's result records, for an agent whose
+	// transcript the run does not hold.
+	Recorded *recordedJSON `json:"recorded,omitempty"`
+}
+
+type recordedJSON struct {
+	ToolUses int `json:"tool_uses"`
+	Reads    int `json:"reads"`
+	Searches int `json:"searches"`
+	Commands int `json:"commands"`
+	Edits    int `json:"edits"`
+	Tokens   int `json:"tokens"`
 }
 
 // WriteRunJSON prints the machine form of the run summary (view --json),
@@ -371,6 +383,9 @@ func agentsJSON(st *story.Story) []agentJSON {
 				out = append(out, agentJSON{Index: k, ID: termsafe.Line(f.ID), Type: termsafe.Line(f.Type),
 					Description: termsafe.Line(f.Description), Parent: f.Parent, Call: f.Call + 1, Depth: f.Depth,
 					Actions: f.Actions, Label: termsafe.Line(story.Label(a.Run, k))})
+				if r := f.Recorded; r != nil {
+					out[k].Recorded = &recordedJSON{r.ToolUses, r.Reads, r.Searches, r.Commands, r.Edits, r.Tokens}
+				}
 			}
 			*out[k].ReadLines.at(l) = f.ReadLines
 			*out[k].Reread.at(l) = f.RereadLines

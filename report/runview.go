@@ -69,6 +69,9 @@ func WriteRunSummary(w io.Writer, st *story.Story, lens model.Lens) error {
 			}
 			who = display.Indent(int(f.Depth), "  ") + termsafe.Line(who)
 			fmt.Fprintf(b, "  %-40s %5d %7d (%d) %4d\n", display.Truncate(who, 40), f.Actions, f.ReadLines, f.RereadLines, f.GoldFound)
+			if f.Recorded != nil {
+				fmt.Fprintf(b, "  %s  %s\n", display.Indent(int(f.Depth), "  "), display.RecordedWork(f.Recorded))
+			}
 		}
 	}
 	fmt.Fprintln(b)

@@ -39,6 +39,8 @@ type pageData struct {
 	// Agents are each agent's figures per lens, the lead first, as the
 	// explorer and the summary show them; empty for a run of one agent.
 	Agents [2][]agentRow `json:"agents"`
+	// Empty says why the target has no span (display.EmptyTarget).
+	Empty string `json:"empty"`
 }
 
 // agentRow is one agent's figures under a lens.
@@ -50,6 +52,9 @@ type agentRow struct {
 	Read    int    `json:"read"`
 	Reread  int    `json:"reread"`
 	Gold    int    `json:"gold"`
+	// Recorded says what an agent whose transcript the run does not hold
+	// did, as its call's result records it.
+	Recorded string `json:"recorded,omitempty"`
 }
 
 type action struct {
@@ -165,6 +170,7 @@ func buildData(d *viewdata.Data, o Options) *pageData {
 	p.Start = min(p.Start, d.N-1)
 	// Empty lists, not nulls: the script iterates them.
 	p.Files, p.Gold = []file{}, []goldRow{}
+	p.Empty = display.EmptyTarget(&d.S.Target)
 	for _, l := range model.Lenses {
 		p.Lenses = append(p.Lenses, l.String())
 	}
@@ -209,6 +215,9 @@ func buildData(d *viewdata.Data, o Options) *pageData {
 				Actions: f.Actions, Read: f.ReadLines, Reread: f.RereadLines, Gold: f.GoldFound}
 			if f.Index > 0 {
 				row.Started = int(f.Call)
+			}
+			if f.Recorded != nil {
+				row.Recorded = display.RecordedWork(f.Recorded)
 			}
 			p.Agents[l] = append(p.Agents[l], row)
 		}

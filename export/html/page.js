@@ -166,7 +166,7 @@
   var goldRows = [];
   (function () {
     var list = $('goldlist');
-    if (!D.gold.length) list.appendChild(el('div', 'note', 'no gold context (pass --gold)'));
+    if (!D.gold.length) list.appendChild(el('div', 'note', D.empty));
     D.gold.forEach(function (g, k) {
       if (k === 0 || D.gold[k - 1].file !== g.file) {
         var h = el('div', 'gfile', '◆ ' + D.files[g.file].path);
@@ -233,6 +233,7 @@
       row.appendChild(el('span', 'anum', g.read + ' (' + g.reread + ')'));
       row.appendChild(el('span', 'anum', String(g.gold)));
       box.appendChild(row);
+      if (g.recorded) box.appendChild(el('div', 'note', '  '.repeat(g.depth + 1) + g.recorded));
     });
   }
 

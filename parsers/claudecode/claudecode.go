@@ -198,7 +198,19 @@ type builder struct {
 	// launched maps an agent id to the Task call whose result named it
 	// (toolUseResult.agentId): how a subagents/ transcript finds its call.
 	launched map[string]int
-	firstBad error // the first line that did not decode
+	// recorded holds, by call, the totals an Agent call's result records
+	// (for an agent whose transcript is not beside the session), and
+	// metaCall, by agent, the call its .meta.json names (toolUseId).
+	recorded map[int]model.AgentTotals
+	metaCall map[int32]string
+	// metaParent is, by agent, the agent its .meta.json says started it
+	// (parentAgentId), for one whose call is not known.
+	metaParent map[int32]string
+	// workflows maps a workflow run's id to the Workflow call that started
+	// it (toolUseResult.runId), and flows each workflow agent to its run.
+	workflows map[string]int
+	flows     map[int32]string
+	firstBad  error // the first line that did not decode
 
 	// Where each thing was met, for a reading in another order than a
 	// whole one (a followed session: see snapshot).
@@ -239,6 +251,7 @@ func newBuilder() *builder {
 		thought:  map[string]string{},
 		team:     toolcall.NewTeam(),
 		launched: map[string]int{},
+		recorded: map[int]model.AgentTotals{},
 		files:    []string{""},
 		warns:    [][]string{nil},
 		fileActs: []int32{0},
@@ -254,6 +267,7 @@ var metaRecords = map[string]bool{
 	"ai-title": true, "custom-title": true, "mode": true, "permission-mode": true, "agent-name": true, "agent-color": true,
 	"agent-setting": true, "tag": true, "pr-link": true, "worktree-state": true, "content-replacement": true,
 	"marble-origami-commit": true, "marble-origami-snapshot": true, "speculation-accept": true, "attribution-snapshot": true,
+	"file-history-delta": true, "atis-latch": true, "relocated": true, "rate_limit_event": true, "stream_event": true,
 }
 
 // quietProgress are progress records that report a tool's or hook's
@@ -386,6 +400,7 @@ func (b *builder) applyCalls() []model.Action {
 // finish makes the run of a snapshot's actions (applied) and agents.
 func (b *builder) finish() model.Run {
 	b.tieAgents()
+	b.recordedAgents()
 	obs := make(model.TextList, len(b.actions))
 	for i := range b.actions {
 		obs[i] = b.calls[i].Output

@@ -160,6 +160,15 @@ func (b *builder) user(m *jsontree.Value, agent int32) {
 			if id := c.Meta.Get("agentId").Text(); id != "" && toolcall.LaunchesAgent(c.Name) {
 				b.launched[id] = i
 			}
+			if t, ok := agentTotals(c.Meta); ok && toolcall.LaunchesAgent(c.Name) {
+				b.recorded[i] = t
+			}
+			if run := c.Meta.Get("runId").Text(); run != "" && c.Name == "Workflow" {
+				if b.workflows == nil {
+					b.workflows = map[string]int{}
+				}
+				b.workflows[run] = i
+			}
 		}
 		if b.actions[i].Timestamp == 0 {
 			b.actions[i].Timestamp = toolcall.ParseTime(m.Get("timestamp").Text())

@@ -102,7 +102,17 @@ func (b *builder) listSubagents(path string) (found []subFile, warnings []string
 		return nil, nil // the id names a directory: keep it to one safe name
 	}
 	dir := filepath.Join(filepath.Dir(path), id, "subagents")
-	matches := inputfile.Glob(filepath.Join(dir, "agent-*.jsonl"))
+	// A workflow's agents sit in workflows/<run>/ beside its journal;
+	// agent-acompact-* transcripts are compaction runs (the summary a
+	// compaction wrote), no sub-agent's work.
+	var matches []string
+	for _, m := range append(inputfile.Glob(filepath.Join(dir, "agent-*.jsonl")), inputfile.Glob(filepath.Join(dir, "workflows", "*", "agent-*.jsonl"))...) {
+		if strings.HasPrefix(filepath.Base(m), "agent-acompact") {
+			b.run.NoteUnread("compaction run")
+			continue
+		}
+		matches = append(matches, m)
+	}
 	sort.Strings(matches)
 	if len(matches) > maxSubagentFiles {
 		warnings = append(warnings, fmt.Sprintf("%s: %d sub-agent transcripts; the first %d read", dir, len(matches), maxSubagentFiles))
@@ -140,6 +150,16 @@ func (b *builder) startSubagent(f subFile) int32 {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		b.warn(fmt.Sprintf("%s.meta.json: not read: %v", strings.TrimSuffix(filepath.Base(f.path), ".jsonl"), err))
 	}
+	if wf := filepath.Base(filepath.Dir(f.path)); filepath.Base(filepath.Dir(filepath.Dir(f.path))) == "workflows" {
+		// A workflow's agent: its script started it, no Agent call.
+		if b.flows == nil {
+			b.flows = map[int32]string{}
+		}
+		b.flows[agent] = wf
+		if b.team.At(agent).Description == "" {
+			b.team.At(agent).Description = "workflow " + wf
+		}
+	}
 	if err == nil {
 		if v, err := toolcall.Decode(meta); err == nil {
 			if t := v.Get("agentType").Text(); t != "" && b.team.At(agent).Type == "" {
@@ -147,6 +167,20 @@ func (b *builder) startSubagent(f subFile) int32 {
 			}
 			if d := v.Get("description").Text(); d != "" && b.team.At(agent).Description == "" {
 				b.team.At(agent).Description = d
+			}
+			// Claude Code 2.1.154+: the call that started it, and the
+			// agent that did (nested agents share one flat folder).
+			if c := v.Get("toolUseId").Text(); c != "" {
+				if b.metaCall == nil {
+					b.metaCall = map[int32]string{}
+				}
+				b.metaCall[agent] = c
+			}
+			if p := v.Get("parentAgentId").Text(); p != "" {
+				if b.metaParent == nil {
+					b.metaParent = map[int32]string{}
+				}
+				b.metaParent[agent] = p
 			}
 		}
 	}
@@ -211,9 +245,25 @@ func (b *builder) tieAgents() {
 		if a.Call >= 0 {
 			continue
 		}
+		if i, ok := b.byID[b.metaCall[k]]; ok && b.metaCall[k] != "" {
+			b.describe(a, i)
+			taken[int32(i)] = true
+			continue
+		}
 		if i, ok := b.launched[a.ID]; ok {
 			b.describe(a, i)
 			taken[int32(i)] = true
+			continue
+		}
+		if p, ok := b.team.Lookup(b.metaParent[k]); ok && b.metaParent[k] != "" {
+			a.Parent = p // the call is not known, its agent is
+		}
+		if run, ok := b.flows[k]; ok {
+			// Started by its workflow's script: under the Workflow call
+			// whose result names the run, never an Agent call's.
+			if i, ok := b.workflows[run]; ok {
+				a.Call, a.Parent = int32(i), b.actions[i].Agent
+			}
 			continue
 		}
 		if first[k] < 0 {
@@ -242,4 +292,71 @@ func (b *builder) tieAgents() {
 // warn records a warning about the file being read.
 func (b *builder) warn(msg string) {
 	b.warns[b.cur] = append(b.warns[b.cur], msg)
+}
+
+// agentTotals reads the totals an Agent call's result records
+// (totalToolUseCount, toolStats, totalTokens); ok is false when it records
+// none (an async launch, an error).
+func agentTotals(meta *jsontree.Value) (t model.AgentTotals, ok bool) {
+	n, ok := meta.Get("totalToolUseCount").AnyInt()
+	if !ok {
+		return t, false
+	}
+	st := meta.Get("toolStats")
+	count := func(k string) int { v, _ := st.Get(k).AnyInt(); return max(v, 0) }
+	tokens, _ := meta.Get("totalTokens").AnyInt()
+	return model.AgentTotals{ToolUses: max(n, 0), Reads: count("readCount"), Searches: count("searchCount"),
+		Commands: count("bashCount"), Edits: count("editFileCount"), Tokens: max(tokens, 0)}, true
+}
+
+// recordedAgents adds, for each Agent call whose result records its work
+// but whose agent the run does not hold (no transcript beside the
+// session), that agent with the work recorded: 21 sub-agents' 455 tool
+// calls are shown as work not in the file, not as nothing.
+func (b *builder) recordedAgents() {
+	if len(b.recorded) == 0 {
+		return
+	}
+	acts := make([]int, b.team.Len())
+	for i := range b.actions {
+		if k := int(b.actions[i].Agent); k < len(acts) {
+			acts[k]++
+		}
+	}
+	tied := map[int32]bool{}
+	for k := 1; k < b.team.Len(); k++ {
+		if a := b.team.At(int32(k)); a.Call >= 0 && acts[k] > 0 {
+			tied[a.Call] = true
+		}
+	}
+	calls := make([]int, 0, len(b.recorded))
+	for i := range b.recorded {
+		calls = append(calls, i)
+	}
+	sort.Ints(calls)
+	keys := map[int]string{} // each call's agent: the id its result names, else its own
+	for id, i := range b.byID {
+		if _, ok := b.recorded[i]; ok && keys[i] == "" {
+			keys[i] = "call:" + id
+		}
+	}
+	for id, i := range b.launched {
+		if _, ok := b.recorded[i]; ok {
+			keys[i] = id
+		}
+	}
+	for _, i := range calls {
+		if tied[int32(i)] || i >= len(b.actions) || keys[i] == "" {
+			continue
+		}
+		key := keys[i]
+		k := b.team.Add(key, model.Agent{ID: strings.TrimPrefix(key, "call:"), Call: -1})
+		if int(k) < len(acts) && acts[k] > 0 {
+			continue // its transcript is read after all
+		}
+		a := b.team.At(k)
+		b.describe(a, i)
+		t := b.recorded[i]
+		a.Recorded = &t
+	}
 }

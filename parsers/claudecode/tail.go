@@ -205,6 +205,21 @@ func (b *builder) snapshot() *builder {
 	for id, i := range b.launched {
 		w.launched[id] = int(at[i])
 	}
+	w.byID = make(map[string]int, len(b.byID))
+	for id, i := range b.byID {
+		w.byID[id] = int(at[i])
+	}
+	w.recorded = make(map[int]model.AgentTotals, len(b.recorded))
+	for i, t := range b.recorded {
+		w.recorded[int(at[i])] = t
+	}
+	w.metaCall, w.metaParent, w.flows = reindex(b.metaCall, agentAt), reindex(b.metaParent, agentAt), reindex(b.flows, agentAt)
+	if b.workflows != nil {
+		w.workflows = make(map[string]int, len(b.workflows))
+		for run, i := range b.workflows {
+			w.workflows[run] = int(at[i])
+		}
+	}
 	w.usage = make(map[string]*msgUsage, len(b.usage))
 	for id, mu := range b.usage {
 		c := *mu
@@ -233,4 +248,18 @@ func (b *builder) snapshot() *builder {
 		}
 	}
 	return &w
+}
+
+// reindex is a map by agent with the agents renumbered (at[old] = new).
+func reindex(m map[int32]string, at []int32) map[int32]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[int32]string, len(m))
+	for k, v := range m {
+		if int(k) < len(at) {
+			out[at[k]] = v
+		}
+	}
+	return out
 }

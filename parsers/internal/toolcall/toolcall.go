@@ -89,6 +89,7 @@ var otherTools = map[string]bool{
 	"TaskCreate": true, "TaskUpdate": true, "TaskList": true, "TaskGet": true, "TaskOutput": true, "TaskStop": true,
 	"ListMcpResourcesTool": true, "ReadMcpResourceTool": true, "ToolSearch": true, "SendMessage": true,
 	"TeamCreate": true, "TeamDelete": true, "EnterWorktree": true, "ExitWorktree": true, "LSP": true, "Monitor": true,
+	"Workflow": true, "ListAgents": true, "ScheduleWakeup": true, "StructuredOutput": true,
 	// Gemini CLI, Qwen Code
 	"google_web_search": true, "web_fetch": true, "save_memory": true, "write_todos": true, "todo_write": true,
 	"activate_skill": true, "exit_plan_mode": true, "enter_plan_mode": true, "ask_user": true, "complete_task": true,
