@@ -124,6 +124,14 @@ func New(st *story.Story, opts Options) (*Model, error) {
 		m.speed = nearestSpeed(opts.Speed)
 		ctx.Speed = speedLabel(m.speed)
 	}
+	if w := a.Run.Warnings; len(w) > 0 {
+		// What the reader skipped (a line that is not JSON) is said here
+		// as on every surface: the first, and how many more.
+		m.status = "warning: " + termsafe.Line(w[0])
+		if more := len(w) - 1 + a.Run.MoreWarnings; more > 0 {
+			m.status += fmt.Sprintf(" (%d more: view --json lists them)", more)
+		}
+	}
 	m.broadcast(pane.StepMsg{})
 	if opts.Autoplay {
 		m.togglePlay() // Init starts the clock

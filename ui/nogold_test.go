@@ -22,3 +22,14 @@ func TestMetricsWithoutGold(t *testing.T) {
 		}
 	}
 }
+
+// What the reader skipped is on the explorer's status line as on every
+// surface: the first warning and how many more (issue 47 #6).
+func TestReadingWarningOnStatus(t *testing.T) {
+	a := demoAnalysis(t)
+	a.Run.Warnings = []string{`line 3 skipped: not a JSON record (text: "Error: rate limited")`, "line 9 skipped: not a JSON record (4 bytes of binary data)"}
+	screen := ansi.Strip(newModel(t, a, Options{}, 160, 40).Render())
+	if !strings.Contains(screen, `warning: line 3 skipped: not a JSON record (text: "Error: rate limited") (1 more`) {
+		t.Errorf("status:\n%s", screen)
+	}
+}

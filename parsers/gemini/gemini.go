@@ -108,6 +108,15 @@ func (b *builder) read(path string, data []byte) (conversation, error) {
 		if len(t) == 0 {
 			continue
 		}
+		if t[0] != '{' && t[0] != '[' {
+			// Text or binary between records (a CLI's stderr teed in):
+			// named for what it holds.
+			if firstBad == nil {
+				firstBad = jsontree.At(path, fmt.Errorf("%d: not a JSON record", ln.No))
+			}
+			b.run.Warn(toolcall.NotJSON(ln.No, t))
+			continue
+		}
 		v, err := toolcall.DecodeAt(t, ln.No)
 		if err != nil || v.Object() == nil {
 			if err == nil {

@@ -68,6 +68,15 @@ func ParseRuns(path string, data []byte) ([]model.Run, error) {
 		if len(t) == 0 {
 			continue
 		}
+		if t[0] != '{' && t[0] != '[' {
+			// Text or binary between records (a CLI's stderr teed in):
+			// named for what it holds.
+			if firstBad == nil {
+				firstBad = jsontree.At(path, fmt.Errorf("%d: not a JSON record", ln.No))
+			}
+			run.Warn(toolcall.NotJSON(ln.No, t))
+			continue
+		}
 		v, err := toolcall.DecodeAt(t, ln.No)
 		m := v.Object()
 		if err != nil || m == nil {
