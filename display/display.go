@@ -44,6 +44,10 @@ func Category(act *model.Action) model.Category {
 	return act.Category
 }
 
+// GlyphAside marks an action that read a file that is not the
+// repository's (one the run wrote, or one outside it): no lens counts it.
+const GlyphAside = "◌"
+
 // GlyphRejected marks a submit the run's harness did not accept.
 const GlyphRejected = "⊘"
 

@@ -101,3 +101,20 @@ func CoverageTitle(from model.GoldFrom) string {
 	}
 	return "Coverage"
 }
+
+// AsideWords says what the run read that is not a repository file: "reads
+// not in the repository: 3 (2 of files the run wrote, 1 outside it)"; ""
+// for none.
+func AsideWords(a *story.Aside) string {
+	if a.Count() == 0 {
+		return ""
+	}
+	var parts []string
+	if a.Created > 0 {
+		parts = append(parts, fmt.Sprintf("%d of files the run wrote", a.Created))
+	}
+	if a.Outside > 0 {
+		parts = append(parts, fmt.Sprintf("%d outside it", a.Outside))
+	}
+	return fmt.Sprintf("%s: %d (%s)", GlyphAside+" reads not in the repository", a.Count(), strings.Join(parts, ", "))
+}

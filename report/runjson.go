@@ -93,6 +93,11 @@ type changeJSON struct {
 	Unrecorded bool `json:"unrecorded,omitempty"`
 }
 
+type asideJSON struct {
+	File    string `json:"file"`
+	Created bool   `json:"created"`
+}
+
 var changeKinds = [...]string{model.ChangeReplace: "replace", model.ChangeWhole: "write", model.ChangeInsert: "insert", model.ChangeAppend: "append"}
 
 type runActionJSON struct {
@@ -106,6 +111,9 @@ type runActionJSON struct {
 	Failed   string       `json:"failed,omitempty"`
 	NotRun   bool         `json:"not_run,omitempty"`
 	Changes  []changeJSON `json:"changes,omitempty"`
+	// Aside are the files it read that are not the repository's
+	// (story.Aside).
+	Aside []asideJSON `json:"not_in_repo,omitempty"`
 	ExitCode *int32       `json:"exit_code,omitempty"`
 	// Agent is the agent that made the action (an index into "agents"),
 	// for a run of several agents.
@@ -213,7 +221,13 @@ func WriteRunJSON(w io.Writer, st *story.Story) error {
 	if p := run.Patch(); p != "" {
 		doc.field("patch", patchJSONOf(a, p))
 	}
-	doc.list("actions", n, func(i int) any { return actionJSON(a, i) })
+	doc.list("actions", n, func(i int) any {
+		ja := actionJSON(a, i)
+		for _, r := range st.Aside.Reads[i] {
+			ja.Aside = append(ja.Aside, asideJSON{File: termsafe.Line(r.File), Created: r.Created})
+		}
+		return ja
+	})
 	lenses := doc.object("lenses")
 	// Keys in the order encoding/json writes a map's: sorted.
 	for _, l := range []model.Lens{model.LensContextBench, model.LensObserved} {
@@ -267,6 +281,9 @@ func WriteRunJSON(w io.Writer, st *story.Story) error {
 		doc.field("agents", agents)
 	}
 	gold := st.Gold.Spans
+	if as := &st.Aside; as.Count() > 0 {
+		doc.field("reads_not_in_repo", map[string]int{"created": as.Created, "outside": as.Outside})
+	}
 	doc.field("gold_from", st.Target.From.String())
 	if t := &st.Target; t.From == model.GoldFromEdits {
 		tj := targetJSON{Regions: len(t.Lenses[0].Edits), Unlocated: t.Unlocated}

@@ -46,6 +46,9 @@ func WriteRunSummary(w io.Writer, st *story.Story, lens model.Lens) error {
 	if t := display.TargetWords(&st.Target, lens); t != "" {
 		fmt.Fprintf(b, "%s\n", t)
 	}
+	if w := display.AsideWords(&st.Aside); w != "" {
+		fmt.Fprintf(b, "%s\n", w)
+	}
 	if a.Partial != nil {
 		fmt.Fprintf(b, "%s\n", display.NoRepoBanner(st.RepoMissing))
 		fmt.Fprintf(b, "  %s\n", display.NoRepoMetrics)
@@ -76,7 +79,11 @@ func WriteRunSummary(w io.Writer, st *story.Story, lens model.Lens) error {
 	}
 	fmt.Fprintln(b)
 
-	fmt.Fprintf(b, "timeline (%s lens: +n new gold lines, %s only re-read, %s command failed)\n", lens, display.GlyphReread, display.GlyphFailed)
+	fmt.Fprintf(b, "timeline (%s lens: +n new gold lines, %s only re-read, %s command failed", lens, display.GlyphReread, display.GlyphFailed)
+	if st.Aside.Count() > 0 {
+		fmt.Fprintf(b, ", %s read a file not in the repository", display.GlyphAside)
+	}
+	fmt.Fprintln(b, ")")
 	numW := len(fmt.Sprint(n))
 	// Each row's command is made as it is printed: a long run's would
 	// otherwise be held all at once.
@@ -92,6 +99,9 @@ func WriteRunSummary(w io.Writer, st *story.Story, lens model.Lens) error {
 		}
 		if run.Actions[i].Failed() {
 			mark = strings.TrimSpace(display.GlyphFailed + " " + mark)
+		}
+		if st.Aside.Reads[i] != nil {
+			mark = strings.TrimSpace(mark + " " + display.GlyphAside)
 		}
 		cmd := display.Short(a, i)
 		if run.Actions[i].Sidechain() {

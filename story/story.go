@@ -33,6 +33,8 @@ type Story struct {
 	// Target says where the gold came from and, for gold from the run's
 	// edits, what was read before each edit.
 	Target Target
+	// Aside is what the run read that is not a repository file.
+	Aside Aside
 	// taskKey tells tasks apart (TaskKey).
 	taskKey string
 }
@@ -61,6 +63,7 @@ func Tell(a *scoring.Analysis) *Story {
 		s.RepoMissing = a.Partial.Reason()
 	}
 	s.Target = target(a, s.Gold)
+	s.Aside = aside(a)
 	sum := sha256.Sum256([]byte(s.Task()))
 	s.taskKey = hex.EncodeToString(sum[:12])
 	for _, l := range model.Lenses {

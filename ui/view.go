@@ -155,7 +155,7 @@ func (m *Model) helpView(h int) []string {
 		cats = append(cats, t.Category(c).Render(display.CategoryGlyph(c))+" "+c)
 	}
 	cats = append(cats, t.NewGold.Render("+n")+" new gold lines", t.Reread.Render(display.GlyphReread)+" only re-read",
-		t.Error.Render(display.GlyphFailed)+" command failed", "* search match")
+		t.Error.Render(display.GlyphFailed)+" command failed", t.Muted.Render(display.GlyphAside)+" read a file not in the repository", "* search match")
 	legend(cats...)
 	lines = append(lines, t.Muted.Render(" Lens (v): contextbench = the evaluator's steps · observed = what actions showed"))
 	// Last, so that a short screen (80x24) loses this line and no key.

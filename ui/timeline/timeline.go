@@ -102,6 +102,14 @@ func (m *Model) View() string {
 			suffix += display.GlyphReread
 			suffixStyled += t.Reread.Render(display.GlyphReread)
 		}
+		if d.S.Aside.Reads[i] != nil {
+			// A read of a file not in the repository: no lens counts it.
+			if suffix != "" {
+				suffix, suffixStyled = suffix+" ", suffixStyled+" "
+			}
+			suffix += display.GlyphAside
+			suffixStyled += t.Muted.Render(display.GlyphAside)
+		}
 		if ctx.Spend {
 			// What the step took instead of what it found (u).
 			sp := story.StepSpend(d.Run, i)
