@@ -271,10 +271,37 @@ func Continues(path string) string {
 		// records name the folder's session id.
 		return sessionNaming(filepath.Dir(session), filepath.Base(session))
 	}
+	if stream := harborStream(path); stream != "" {
+		return stream
+	}
 	if id := filepath.Base(dir); id != "" && !strings.ContainsAny(id, "*?[\\") && (strings.HasSuffix(base, ".jsonl") || strings.HasSuffix(base, ".json")) {
 		if found := inputfile.Glob(filepath.Join(filepath.Dir(dir), "session-*-"+id[:min(8, len(id))]+".json*")); len(found) > 0 {
 			return found[0]
 		}
+	}
+	return ""
+}
+
+// harborStream is, for the Claude Code session file Harbor keeps of a
+// trial (<agent>/sessions/projects/<dir>/<id>.jsonl), the stream-json of
+// the same session beside it (<agent>/claude-code.txt, whose head names
+// the session id): one run recorded twice, read once from the stream,
+// which holds its sub-agents' messages and its own token total. "" when
+// path is no such file.
+func harborStream(path string) string {
+	id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	projects := filepath.Dir(filepath.Dir(path))
+	if id == filepath.Base(path) || filepath.Base(projects) != "projects" || filepath.Base(filepath.Dir(projects)) != "sessions" ||
+		!safeSessionID().MatchString(id) {
+		return ""
+	}
+	stream := filepath.Join(filepath.Dir(filepath.Dir(projects)), "claude-code.txt")
+	head, err := inputfile.HeadRegular(stream, 64<<10)
+	if err != nil {
+		return ""
+	}
+	if bytes.Contains(head, []byte(`"session_id":"`+id+`"`)) || bytes.Contains(head, []byte(`"session_id": "`+id+`"`)) {
+		return stream
 	}
 	return ""
 }
