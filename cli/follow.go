@@ -6,6 +6,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/trajscope/trajscope/live"
+	"github.com/trajscope/trajscope/parsers"
 	"github.com/trajscope/trajscope/runset"
 	"github.com/trajscope/trajscope/ui"
 )
@@ -42,4 +44,55 @@ func followed(set *runset.Set, pos int) liveFeed {
 			send(ui.LiveMsg{St: u.St, Note: safe(u.Note), Ended: u.Ended})
 		})
 	}
+}
+
+// awaitActions shows a waiting screen until the followed file holds a run
+// with an action: a session followed from the agent's first second is
+// empty (no format yet) or holds the prompt alone. ok is false when the
+// user quit first. A file that is not there is left to the reading that
+// follows, which says so.
+func (o *viewOptions) awaitActions(env *Env, path string) (ok bool, err error) {
+	ready := func() bool {
+		runs, err := parsers.Load(path, o.inputFormat)
+		return err == nil && len(runs) > 0 && len(runs[0].Actions) > 0
+	}
+	if _, err := os.Stat(path); err != nil || ready() {
+		return true, nil
+	}
+	f, err := live.Follow(path, live.Options{Idle: 24 * time.Hour})
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	if ready() { // written while the watch began
+		return true, nil
+	}
+	w, err := ui.NewWaiting(path, ui.Options{Theme: o.theme, NoColor: noColor(o.noColor), Dark: true})
+	if err != nil {
+		return false, usageError{err}
+	}
+	feed := func(send func(tea.Msg)) func() {
+		done := make(chan struct{})
+		go func() {
+			for {
+				select {
+				case <-done:
+					return
+				case _, open := <-f.C:
+					if !open {
+						return
+					}
+					if ready() {
+						send(ui.WaitDoneMsg{})
+						return
+					}
+				}
+			}
+		}()
+		return func() { close(done) }
+	}
+	if err := program(env, o.noColor, w, feed); err != nil {
+		return false, err
+	}
+	return w.Ready(), nil
 }

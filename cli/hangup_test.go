@@ -64,8 +64,22 @@ const hangGuard = 60 * time.Second
 // its first frame (the timeline's title).
 func explorer(t *testing.T, args ...string) *onTerminal {
 	t.Helper()
+	return onPTY(t, "Timeline", args...)
+}
+
+// onPTY starts the binary with args on a pseudo-terminal and waits for
+// first to show.
+func onPTY(t *testing.T, first string, args ...string) *onTerminal {
+	t.Helper()
+	return onPTYIn(t, "", first, args...)
+}
+
+// onPTYIn is onPTY run in dir ("" for the test's own).
+func onPTYIn(t *testing.T, dir, first string, args ...string) *onTerminal {
+	t.Helper()
 	master, tty := openPTY(t)
 	o := &onTerminal{cmd: asMain(args...), master: master}
+	o.cmd.Dir = dir
 	o.cmd.Env = append(o.cmd.Env, "TERM=xterm-256color")
 	o.cmd.Stdin, o.cmd.Stdout, o.cmd.Stderr = tty, tty, tty
 	o.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
@@ -84,10 +98,11 @@ func explorer(t *testing.T, args ...string) *onTerminal {
 			}
 		}
 	}()
-	if !o.await("Timeline", hangGuard) {
+	if !o.await(first, hangGuard) {
 		o.cmd.Process.Kill()
-		t.Fatalf("the explorer drew no timeline in %v", hangGuard)
+		t.Fatalf("the binary showed no %q in %v:\n%s", first, hangGuard, o.output())
 	}
+	t.Cleanup(func() { o.cmd.Process.Kill(); o.cmd.Wait() })
 	return o
 }
 
@@ -173,5 +188,39 @@ func TestGoldProblemsAfterTheExplorer(t *testing.T) {
 	timeline := strings.Index(out, "Timeline")
 	if warning < 0 || timeline < 0 || warning < timeline {
 		t.Errorf("the warning at %d, the explorer's first frame at %d: want the warning after the explorer", warning, timeline)
+	}
+}
+
+// Following from the agent's first second: an empty file, then the prompt
+// alone, show the waiting screen; the first tool call opens the explorer
+// on the run, live (issue 46 #1). The session file is named bare, from its
+// folder.
+func TestFollowFromAnEmptyFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary on a pseudo-terminal")
+	}
+	useCache(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.jsonl")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	appendLine := func(line string) {
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(line + "\n")
+		f.Close()
+	}
+	o := onPTYIn(t, dir, "waiting for the first action of s.jsonl", "view", "--follow", "s.jsonl")
+	appendLine(`{"type":"user","uuid":"u0","sessionId":"s","timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":"fix the cache"}}`)
+	time.Sleep(300 * time.Millisecond) // the prompt alone: still waiting
+	if strings.Contains(o.output(), "Timeline") || o.cmd.ProcessState != nil {
+		t.Fatalf("opened on the prompt alone:\n%s", o.output())
+	}
+	appendLine(`{"type":"assistant","uuid":"a1","sessionId":"s","timestamp":"2026-01-01T00:00:01Z","message":{"role":"assistant","id":"m1","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}`)
+	if !o.await("Timeline", hangGuard) || !o.await("live", hangGuard) {
+		t.Fatalf("no explorer after the first action:\n%s", o.output())
 	}
 }

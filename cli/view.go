@@ -95,6 +95,11 @@ func runView(env *Env, o *viewOptions, paths []string) error {
 		if err := o.checkFollow(env, paths); err != nil {
 			return err
 		}
+		// An agent's session followed from its first second holds no
+		// action yet: wait for one on screen.
+		if ok, err := o.awaitActions(env, paths[0]); err != nil || !ok {
+			return err
+		}
 	}
 	set, err := o.open(paths)
 	if err != nil {
