@@ -388,3 +388,32 @@ func followExplorer(t *testing.T, set *runset.Set, path, format string) (*ui.Mod
 	t.Cleanup(followed(set, 1)(func(msg tea.Msg) { msgs <- msg }))
 	return m, msgs
 }
+
+// A call whose result has not come is "running…" and counts no read; its
+// result arriving makes it a read of what it showed (issue 46 #3).
+func TestFollowRunningCall(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	lines := []string{
+		`{"type":"user","uuid":"u0","sessionId":"s","timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":"go"}}`,
+		`{"type":"assistant","uuid":"a1","sessionId":"s","timestamp":"2026-01-01T00:00:01Z","message":{"role":"assistant","id":"m1","content":[{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"a.py"}}]}}`,
+	}
+	os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	set := openSet(t, path)
+	m, msgs := followExplorer(t, set, path, "")
+	screen := m.Render()
+	if !strings.Contains(screen, "running…") || strings.Contains(screen, "1/1 steps") {
+		t.Fatalf("before the result:\n%s", screen)
+	}
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"type":"user","uuid":"r1","sessionId":"s","timestamp":"2026-01-01T00:00:02Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"     1\tx = 1\n     2\ty = 2\n"}]}}` + "\n")
+	f.Close()
+	select {
+	case msg := <-msgs:
+		m.Update(msg)
+	case <-time.After(time.Minute): // a hang guard, not a speed claim
+		t.Fatal("no reading")
+	}
+	if screen := m.Render(); strings.Contains(screen, "running…") || !strings.Contains(screen, "1/1 steps") {
+		t.Errorf("after the result:\n%s", screen)
+	}
+}

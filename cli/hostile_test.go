@@ -446,6 +446,7 @@ func TestHostileLongLine(t *testing.T) {
 		`{"type": "assistant", "message": {"id": "m1", "role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "Read", "input": {"file_path": "/workspace/pkg/mod.py", "offset": 2, "limit": 2}}]}}`,
 		`{"type": "user", "message": {"role": "user", "content": [{"tool_use_id": "t1", "type": "tool_result", "content": ` + string(content) + `}]}}`,
 		`{"type": "assistant", "message": {"id": "m2", "role": "assistant", "content": [{"type": "tool_use", "id": "t2", "name": "Bash", "input": {"command": "cat pkg/util.py"}}]}}`,
+		`{"type": "user", "message": {"role": "user", "content": [{"tool_use_id": "t2", "type": "tool_result", "content": "def util():\n    pass\n"}]}}`,
 	}, "\n") + "\n"
 	run := write(t, filepath.Join(dir, "o__r-2.jsonl"), stream)
 	code, out, errs = exec(t, "view", run, "--gold", gold, "--repo", repo)

@@ -48,6 +48,15 @@ func Category(act *model.Action) model.Category {
 // repository's (one the run wrote, or one outside it): no lens counts it.
 const GlyphAside = "◌"
 
+// PendingWord marks a call whose result the record does not hold: still
+// running while the session is followed live, else never recorded.
+func PendingWord(live bool) string {
+	if live {
+		return "running…"
+	}
+	return "no result"
+}
+
 // GlyphRejected marks a submit the run's harness did not accept.
 const GlyphRejected = "⊘"
 

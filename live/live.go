@@ -8,6 +8,8 @@ package live
 
 import (
 	"bytes"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,6 +35,9 @@ const (
 	Replaced
 	// Idle: nothing was written for Options.Idle.
 	Idle
+	// Deleted: the file is gone (following goes on: one made again under
+	// the name is Replaced).
+	Deleted
 )
 
 // Event is one change of the followed file.
@@ -66,6 +71,7 @@ type Follower struct {
 
 	last os.FileInfo // the file when it was last reported
 	size int64       // its size then (whole lines only)
+	gone bool        // Deleted was reported and no file has the name since
 }
 
 // Follow starts following path, as it is now: only what changes later is
@@ -203,7 +209,20 @@ func (f *Follower) send(ev Event) bool {
 func (f *Follower) look() (Kind, bool) {
 	st, err := os.Stat(f.path)
 	if err != nil {
+		// Gone, and not for the moment of a replace (the events of one
+		// are gathered before the file is looked at): said once.
+		if errors.Is(err, fs.ErrNotExist) && !f.gone {
+			f.gone = true
+			return Deleted, true
+		}
 		return 0, false
+	}
+	if f.gone {
+		// Made again after it was gone (its inode may well be the old
+		// one's): another file, read from the start.
+		f.gone = false
+		f.last, f.size = st, st.Size()
+		return Replaced, true
 	}
 	switch {
 	case !os.SameFile(st, f.last):

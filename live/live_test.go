@@ -167,3 +167,33 @@ func TestFollowReportsWholeLinesBeforeAHalfLine(t *testing.T) {
 		t.Fatal("the whole lines before a half line were held back")
 	}
 }
+
+// A deleted file is said once; one made again under the name is the file
+// replaced (issue 46 #3).
+func TestFollowDeleted(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	os.WriteFile(path, []byte("{}\n"), 0o644)
+	f, err := Follow(path, Options{Idle: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	next := func() Kind {
+		t.Helper()
+		select {
+		case ev := <-f.C:
+			return ev.Kind
+		case <-time.After(time.Minute): // a hang guard, not a speed claim
+			t.Fatal("no event")
+		}
+		return 0
+	}
+	os.Remove(path)
+	if k := next(); k != Deleted {
+		t.Fatalf("%v, want Deleted", k)
+	}
+	os.WriteFile(path, []byte("{}\n{}\n"), 0o644)
+	if k := next(); k != Replaced {
+		t.Errorf("%v, want Replaced", k)
+	}
+}

@@ -169,6 +169,10 @@ type Action struct {
 	// denial, a blocklist); Failure says why. It displayed nothing, so the
 	// observed lens reads nothing from it.
 	NotRun bool
+	// Pending marks a call whose result the record does not hold (yet: a
+	// followed session's running command, or one the session ended
+	// before). It has shown nothing, so no lens counts a read of it.
+	Pending bool
 }
 
 // Sidechain reports whether a sub-agent made the action.

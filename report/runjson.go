@@ -110,11 +110,12 @@ type runActionJSON struct {
 	Steps    byLens[int]  `json:"steps_done"`
 	Failed   string       `json:"failed,omitempty"`
 	NotRun   bool         `json:"not_run,omitempty"`
+	Pending  bool         `json:"pending,omitempty"`
 	Changes  []changeJSON `json:"changes,omitempty"`
 	// Aside are the files it read that are not the repository's
 	// (story.Aside).
-	Aside []asideJSON `json:"not_in_repo,omitempty"`
-	ExitCode *int32       `json:"exit_code,omitempty"`
+	Aside    []asideJSON `json:"not_in_repo,omitempty"`
+	ExitCode *int32      `json:"exit_code,omitempty"`
 	// Agent is the agent that made the action (an index into "agents"),
 	// for a run of several agents.
 	Agent *int32 `json:"agent,omitempty"`
@@ -350,7 +351,7 @@ func WriteRunJSON(w io.Writer, st *story.Story) error {
 
 func actionJSON(a *scoring.Analysis, i int) runActionJSON {
 	act := &a.Run.Actions[i]
-	ja := runActionJSON{Index: i + 1, Category: display.Category(act).String(), Command: act.Command, Failed: act.Failure, NotRun: act.NotRun}
+	ja := runActionJSON{Index: i + 1, Category: display.Category(act).String(), Command: act.Command, Failed: act.Failure, NotRun: act.NotRun, Pending: act.Pending}
 	if act.ExitKnown {
 		ja.ExitCode = &act.ExitCode
 	}

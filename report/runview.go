@@ -103,6 +103,9 @@ func WriteRunSummary(w io.Writer, st *story.Story, lens model.Lens) error {
 		if st.Aside.Reads[i] != nil {
 			mark = strings.TrimSpace(mark + " " + display.GlyphAside)
 		}
+		if run.Actions[i].Pending {
+			mark = strings.TrimSpace(mark + " " + display.PendingWord(false))
+		}
 		cmd := display.Short(a, i)
 		if run.Actions[i].Sidechain() {
 			cmd = display.GlyphSidechain + " " + termsafe.Line(story.Label(run, int(run.Actions[i].Agent))) + ": " + cmd

@@ -59,6 +59,11 @@ func (s *Set) Watch(pos int, idle time.Duration, update func(Update)) (stop func
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		if fi, err := os.Stat(path); err == nil && time.Since(fi.ModTime()) >= idle {
+			// A session last written long ago is not live from the start
+			// (said before any reading, in the one goroutine that sends).
+			update(Update{Note: "nothing written for " + age(time.Since(fi.ModTime())) + ": the session looks ended", Ended: true})
+		}
 		for ev := range f.C {
 			update(s.reading(pos, path, idle, latest(ev, f.C)))
 		}
@@ -81,6 +86,9 @@ func (s *Set) reading(pos int, path string, idle time.Duration, ev live.Event) U
 		u.Note = "the file was truncated: read again from the start"
 	case live.Replaced:
 		u.Note = "the file was replaced: the new one is read"
+	case live.Deleted:
+		u.Note = "the file was deleted: the run as last read stays on screen (following goes on)"
+		return u
 	}
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
 		// Replaced by a FIFO or a device: reading it could wait forever.
@@ -134,4 +142,22 @@ func latest(ev live.Event, more <-chan live.Event) live.Event {
 			return ev
 		}
 	}
+}
+
+// age says how long ago in the largest whole unit: "3 days", "5 hours",
+// "12 minutes".
+func age(d time.Duration) string {
+	unit := func(n int, w string) string {
+		if n != 1 {
+			w += "s"
+		}
+		return fmt.Sprintf("%d %s", n, w)
+	}
+	switch {
+	case d >= 48*time.Hour:
+		return unit(int(d/(24*time.Hour)), "day")
+	case d >= 2*time.Hour:
+		return unit(int(d/time.Hour), "hour")
+	}
+	return unit(int(d/time.Minute), "minute")
 }

@@ -66,3 +66,29 @@ func TestWatchFileReplacedByFIFO(t *testing.T) {
 	}
 	stop()
 }
+
+// A session last written days ago is not "live" from the start: the first
+// update says it looks ended, and how long it has been (issue 46 #3).
+func TestWatchOldFileStartsEnded(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	os.WriteFile(path, []byte(`{"type": "user", "uuid": "u0", "sessionId": "s", "message": {"role": "user", "content": "go"}}`+"\n"), 0o644)
+	old := time.Now().Add(-75 * time.Hour)
+	os.Chtimes(path, old, old)
+	s, err := New([]string{path}, Reading{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Prepare(Options{Sem: model.ContextBench})
+	s.LoadAll()
+	updates := make(chan Update, 4)
+	stop := s.Watch(1, 2*time.Minute, func(u Update) { updates <- u })
+	defer stop()
+	select {
+	case u := <-updates:
+		if !u.Ended || u.Note != "nothing written for 3 days: the session looks ended" {
+			t.Errorf("first update %+v", u)
+		}
+	case <-time.After(time.Minute): // a hang guard, not a speed claim
+		t.Fatal("no update")
+	}
+}

@@ -1,8 +1,12 @@
 package ui
 
 import (
+	"fmt"
+	"strings"
+
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/story"
 	"github.com/trajscope/trajscope/ui/header"
 	"github.com/trajscope/trajscope/ui/metrics"
@@ -33,12 +37,17 @@ func (m *Model) live(msg LiveMsg) tea.Cmd {
 		m.ctx.Live = "ended"
 	}
 	if msg.Note != "" {
-		m.status = msg.Note
+		m.status, m.liveNote = msg.Note, msg.Note
+	} else if m.status == m.liveNote && msg.St != nil {
+		// The last reading's note ("cannot read the file now") is no
+		// longer true once a reading succeeds.
+		m.status, m.liveNote = "", ""
 	}
 	if msg.St == nil || len(msg.St.A.Run.Actions) == 0 {
 		m.markAll()
 		return nil
 	}
+	defer m.restatus()
 	newest := m.ctx.Cur >= m.ctx.Data.N-1
 	m.ctx.Data = viewdata.New(msg.St)
 	m.ctx.Rev++ // the panes' caches are of the last reading
@@ -60,3 +69,18 @@ func (m *Model) live(msg LiveMsg) tea.Cmd {
 // Live says whether the followed run is "live" or "ended" ("" when the
 // run is not followed), and how many actions the explorer holds.
 func (m *Model) Live() (state string, actions int) { return m.ctx.Live, m.ctx.Data.N }
+
+// restatus says again, of the new reading, what the status line said of
+// the last: a search's matches and a filter's count change as actions
+// come.
+func (m *Model) restatus() {
+	switch q := m.ctx.Query; {
+	case q != "" && (strings.HasPrefix(m.status, "match ") || strings.HasPrefix(m.status, "no match for ") || strings.HasPrefix(m.status, "no action matches ")):
+		m.status = m.matchStatus()
+		if strings.HasPrefix(m.status, "match 0/0 ") {
+			m.status = fmt.Sprintf("no match for %q", termsafe.Line(q))
+		}
+	case strings.HasPrefix(m.status, "filter: ") && m.ctx.Filter != "":
+		m.status = fmt.Sprintf("filter: %s (%d actions)", m.ctx.Filter, len(m.ctx.Rows()))
+	}
+}

@@ -73,6 +73,7 @@ type Model struct {
 	searching bool
 	input     string
 	status    string
+	liveNote  string // the status a live reading set, cleared by the next that reads
 
 	playing bool
 	speed   int

@@ -390,6 +390,11 @@ func (b *builder) progress(m *jsontree.Value, line int, agent int32, depth int) 
 func (b *builder) applyCalls() []model.Action {
 	return b.applied.Update(b.actions, func(i int, a *model.Action) {
 		toolcall.Apply(a, b.calls[i])
+		if !b.calls[i].HasOutput {
+			// No result yet (a running command in a followed session, or
+			// one the session ended before): asked for, not shown.
+			a.Pending, a.Reads = true, nil
+		}
 		toolcall.Relative(a, b.cwd)
 		if b.calls[i].HasOutput {
 			b.calls[i].Meta = nil

@@ -155,6 +155,14 @@ func (m *Model) build() {
 		}
 		out = append(out, "")
 	}
+	if act.Pending {
+		what := "no result: the record ends before this call's"
+		if ctx.Live == "live" {
+			what = "running: its result has not come yet"
+		}
+		prose(what, func(s string) string { return t.Muted.Render(s) })
+		out = append(out, "")
+	}
 	th := strings.TrimSpace(ctx.Data.Run.Thought(ctx.Cur))
 	if th != "" && m.hideThoughts {
 		out = append(out, " "+t.Muted.Render("(thought hidden: r shows it)"), "")

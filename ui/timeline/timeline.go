@@ -102,6 +102,14 @@ func (m *Model) View() string {
 			suffix += display.GlyphReread
 			suffixStyled += t.Reread.Render(display.GlyphReread)
 		}
+		if d.Run.Actions[i].Pending {
+			w := display.PendingWord(ctx.Live == "live")
+			if suffix != "" {
+				suffix, suffixStyled = suffix+" ", suffixStyled+" "
+			}
+			suffix += w
+			suffixStyled += t.Muted.Render(w)
+		}
 		if d.S.Aside.Reads[i] != nil {
 			// A read of a file not in the repository: no lens counts it.
 			if suffix != "" {
