@@ -34,7 +34,7 @@ func explore(env *Env, o *viewOptions, st *story.Story, lens model.Lens, local f
 	}
 	m, err := ui.New(st, ui.Options{
 		Theme: o.theme, NoColor: noColor(o.noColor), Dark: true, Lens: lens, Step: o.step,
-		LocalPath: local, Editor: editor(), Autoplay: o.autoplay, Speed: o.speed, Live: o.follow,
+		LocalPath: local, Editor: editor(), Autoplay: o.autoplay, Speed: o.speed, Live: o.follow, Status: o.status,
 	})
 	if err != nil {
 		return usageError{err}

@@ -85,3 +85,21 @@ func TestPatchGoldAsTheDiffNamesIt(t *testing.T) {
 		t.Errorf("--commit alone: exit %d: %s", code, errs)
 	}
 }
+
+// First contact (issue 50 #15): --gold's help names the patch form and
+// what happens without gold; export site refuses an --instance it would
+// ignore, and does not list it.
+func TestFirstContactHelp(t *testing.T) {
+	for _, cmd := range []string{"view", "export", "score"} {
+		out, _, _ := run(t, cmd, "--help")
+		if !strings.Contains(out, "reference patch (PATCH.diff)") {
+			t.Errorf("%s --help says nothing of a patch as gold:\n%s", cmd, out)
+		}
+	}
+	if out, _, _ := run(t, "export", "site", "--help"); strings.Contains(out, "--instance") {
+		t.Errorf("export site --help lists --instance:\n%s", out)
+	}
+	if _, errs, code := run(t, "export", "site", "x", "--instance", "a", "-o", t.TempDir()); code != 2 || !strings.Contains(errs, "--instance picks none") {
+		t.Errorf("export site --instance: exit %d: %s", code, errs)
+	}
+}

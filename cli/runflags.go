@@ -43,7 +43,7 @@ type runFlags struct {
 // addRunFlags registers the run flags. instance says what --instance picks
 // in this command.
 func (o *runFlags) addRunFlags(f *pflag.FlagSet, instance string) {
-	f.StringVar(&o.gold, "gold", "", "gold context: parquet, JSONL, JSON, or a directory of annot.json files")
+	f.StringVar(&o.gold, "gold", "", goldHelp)
 	f.StringVar(&o.repo, "repo", "", "the task's repository (git: read at the run's commit) or a checked-out directory")
 	f.StringVar(&o.cache, "cache", "", "repository cache, upstream layout <cache>/github.com__<owner>__<repo>")
 	f.StringVar(&o.commit, "commit", "", commitHelp)
@@ -55,6 +55,9 @@ func (o *runFlags) addRunFlags(f *pflag.FlagSet, instance string) {
 	f.StringVar(&o.inputFormat, "input-format", "", inputFormatHelp("runs'"))
 	f.DurationVar(&o.parseTimeout, "parse-timeout", scoring.DefaultParseTimeout, "give up parsing one file for symbols after this long (its symbols are then missing)")
 }
+
+// goldHelp is --gold's usage where a run can go without one.
+const goldHelp = "gold context (parquet, JSONL, JSON, a directory of annot.json files) or a reference patch (PATCH.diff) as the target; without it the run's own edits are the target"
 
 // commitHelp is --commit's usage, the same for every command.
 const commitHelp = "with --repo or --cache: read the repository at this commit, whatever the runs record (the commit a --gold patch applies to)"

@@ -68,7 +68,7 @@ run has none.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.gold, "gold", "", "gold context: parquet, JSONL, JSON, or a directory of annot.json files")
+	f.StringVar(&o.gold, "gold", "", "gold context (parquet, JSONL, JSON, a directory of annot.json files) or a reference patch (PATCH.diff): each run's target is the lines it changes")
 	f.StringVar(&o.pred, "pred", "", "predictions: unified JSONL/JSON records or a trajectory file")
 	f.StringVar(&o.cache, "cache", "./repos", "repository cache, upstream layout <cache>/github.com__<owner>__<repo>")
 	f.StringVar(&o.repo, "repo", "", "read every instance's files from this repository (git: at the instance's commit) or directory")

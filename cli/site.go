@@ -29,7 +29,9 @@ run-3.html#gold-2. Nothing is loaded from the network.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runSite(env, &o, out, args) },
 	}
 	f := cmd.Flags()
-	o.addRunFlags(f, "(not used: every run is written)")
+	o.addRunFlags(f, "")
+	// Every run is written: --instance picks nothing here.
+	f.MarkHidden("instance")
 	f.StringVarP(&out, "out", "o", "", "the directory to write the site into (required; created when missing)")
 	f.StringVar(&o.theme, "theme", "auto", "auto (follow the browser), dark, light or contrast: the runs' pages")
 	f.BoolVar(&o.redact, "redact", false, "replace API keys and tokens, e-mail addresses and home-directory user names in the site (scores do not change)")
@@ -39,6 +41,9 @@ run-3.html#gold-2. Nothing is loaded from the network.`,
 func runSite(env *Env, o *runFlags, out string, paths []string) error {
 	if out == "" {
 		return usagef("export site needs -o DIR")
+	}
+	if o.instance != "" {
+		return usagef("export site writes every run: --instance picks none (export RUN --instance ID writes one run's page)")
 	}
 	lens, sem, err := o.check()
 	if err != nil {

@@ -22,7 +22,9 @@ type viewOptions struct {
 	json     bool
 	autoplay bool
 	follow   bool
-	speed    time.Duration
+	// status opens the explorer's status line (the demo's).
+	status string
+	speed  time.Duration
 	// found says which session watch found, for stderr once the set is
 	// open (redacted as the set's text is).
 	found string
@@ -204,5 +206,6 @@ func runViewDemo(env *Env, o *viewOptions) error {
 	if o.step > len(st.A.Run.Actions) {
 		return usagef("--step %d: the demo has %d actions", o.step, len(st.A.Run.Actions))
 	}
+	o.status = "the embedded demo task · trajscope view RUN opens your own · ? for keys"
 	return explore(env, o, st, lens, nil, nil)
 }

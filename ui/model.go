@@ -48,6 +48,9 @@ type Options struct {
 	// Live: the run is being followed (view --follow); LiveMsg brings
 	// each new reading.
 	Live bool
+	// Status is said on the status line until the first key (the demo
+	// says it is one, and how to open a run of one's own).
+	Status string
 }
 
 // Model is the explorer's root model.
@@ -125,6 +128,7 @@ func New(st *story.Story, opts Options) (*Model, error) {
 		m.speed = nearestSpeed(opts.Speed)
 		ctx.Speed = speedLabel(m.speed)
 	}
+	m.status = opts.Status
 	if w := a.Run.Warnings; len(w) > 0 {
 		// What the reader skipped (a line that is not JSON) is said here
 		// as on every surface: the first, and how many more.

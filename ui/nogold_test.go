@@ -33,3 +33,12 @@ func TestReadingWarningOnStatus(t *testing.T) {
 		t.Errorf("status:\n%s", screen)
 	}
 }
+
+// The demo says it is one, and how to open a run of one's own, at 80x24
+// (issue 50 #15).
+func TestDemoSaysItIsTheDemo(t *testing.T) {
+	screen := ansi.Strip(newModel(t, demoAnalysis(t), Options{Status: "the embedded demo task · trajscope view RUN opens your own · ? for keys"}, 80, 24).Render())
+	if !strings.Contains(screen, "the embedded demo task · trajscope view RUN opens your own") {
+		t.Errorf("80x24:\n%s", screen)
+	}
+}
