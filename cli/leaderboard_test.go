@@ -78,3 +78,55 @@ func TestLeaderboard(t *testing.T) {
 		t.Errorf("a report without resolved_ids: exit %d %s", code, errs)
 	}
 }
+
+// A results file of two models' runs is not entered under one model's
+// name: its entry names both and says so, and --group model gives each its
+// own (issue 50 #2). A model with no valid task has null figures, not 0
+// (issue 50 #3).
+func TestLeaderboardModels(t *testing.T) {
+	dir := t.TempDir()
+	_, doc, _ := exec(t, "score", "--gold", demoGold, "--repo", "../demo/task/repo", "--pred", demoTraj, "--format", "json")
+	var scored struct{ Results []map[string]any }
+	if err := json.Unmarshal([]byte(doc), &scored); err != nil || len(scored.Results) != 1 {
+		t.Fatalf("%v", err)
+	}
+	row := func(model string, broken bool) string {
+		r := map[string]any{}
+		b, _ := json.Marshal(scored.Results[0])
+		json.Unmarshal(b, &r)
+		r["trajscope"].(map[string]any)["model"] = model
+		if broken {
+			r["error"], r["reason"] = "no_context_extracted", "nothing"
+		}
+		out, _ := json.Marshal(r)
+		return string(out)
+	}
+	mixed := write(t, filepath.Join(dir, "mixed.jsonl"), row("qwen-a", false)+"\n"+row("qwen-a", false)+"\n"+row("qwen-b", false)+"\n")
+	type entry struct {
+		Model    string
+		Patterns map[string]*float64
+		Dynamics map[string]*float64
+	}
+	board := func(args ...string) ([]entry, string) {
+		t.Helper()
+		code, out, errs := exec(t, append([]string{"report", "--format", "leaderboard"}, args...)...)
+		var es []entry
+		if code != 0 || json.Unmarshal([]byte(out), &es) != nil {
+			t.Fatalf("exit %d %s\n%s", code, errs, out)
+		}
+		return es, errs
+	}
+	es, errs := board(mixed)
+	if len(es) != 1 || !strings.HasPrefix(es[0].Model, "2 models: ") || !strings.Contains(es[0].Model, "qwen-a (2 runs)") ||
+		!strings.Contains(errs, "holds runs of 2 models") {
+		t.Errorf("mixed file: %+v\n%s", es, errs)
+	}
+	if es, _ = board(mixed, "--group", "model"); len(es) != 2 || !strings.Contains(es[0].Model, "qwen-a") || !strings.Contains(es[1].Model, "qwen-b") {
+		t.Errorf("--group model: %+v", es)
+	}
+	none := write(t, filepath.Join(dir, "none.jsonl"), row("qwen-c", true)+"\n")
+	es, _ = board(none)
+	if len(es) != 1 || es[0].Patterns["avg_steps_per_instance"] != nil || es[0].Dynamics["efficiency"] != nil || es[0].Dynamics["redundancy"] != nil {
+		t.Errorf("no valid task: %+v", es)
+	}
+}

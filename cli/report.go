@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -78,6 +79,9 @@ else the per-run summary with its cost columns. md and json carry every table.`,
 }
 
 func runReport(o *reportOptions, args []string, env *Env) error {
+	if o.group != "file" && o.group != "model" {
+		return usagef("unknown --group %q (want file or model)", o.group)
+	}
 	switch o.format {
 	case "md", "markdown", "csv", "json":
 		if o.resolved != "" {
@@ -91,9 +95,7 @@ func runReport(o *reportOptions, args []string, env *Env) error {
 	if _, err := model.ParseLens(o.lens); err != nil {
 		return usageError{err}
 	}
-	if o.group != "file" && o.group != "model" {
-		return usagef("unknown --group %q (want file or model)", o.group)
-	}
+
 	if o.compare && len(args) < 2 {
 		return usagef("--compare needs two result files, A and B (got %d)", len(args))
 	}
@@ -175,7 +177,7 @@ func runLeaderboard(o *reportOptions, args []string, env *Env) error {
 	var entries []report.LeaderboardEntry
 	var ids [][]string
 	wanted := map[string]bool{}
-	_, err := report.EachFile(args, func(r *report.ResultFile) error {
+	add := func(r *report.ResultFile) {
 		entries = append(entries, report.Leaderboard(r, nil))
 		run := make([]string, len(r.Instances))
 		for i := range r.Instances {
@@ -183,10 +185,25 @@ func runLeaderboard(o *reportOptions, args []string, env *Env) error {
 			wanted[run[i]] = true
 		}
 		ids = append(ids, run)
+	}
+	var byModel report.ByModel
+	_, err := report.EachFile(args, func(r *report.ResultFile) error {
+		if o.group == "model" {
+			byModel.Add(r)
+			return nil
+		}
+		if names, _ := report.ModelsOf(r); len(names) > 1 {
+			fmt.Fprintf(env.Stderr, "trajscope: %s holds runs of %d models (%s): its entry is theirs together; --group model gives each its own\n",
+				safe(r.Path), len(names), safe(strings.Join(names, ", ")))
+		}
+		add(r)
 		return nil
 	})
 	if err != nil {
 		return err
+	}
+	for _, r := range byModel.Files() {
+		add(r)
 	}
 	if o.resolved != "" {
 		f, err := inputfile.Open(o.resolved)

@@ -175,6 +175,14 @@ func TestReportCommand(t *testing.T) {
 	if !strings.Contains(out, "x,why,file F1,2,0.5333333333333333,0.5,-0.033333333333333326,-0.033333333333333326,") {
 		t.Errorf("compare csv:\n%s", out)
 	}
+	// No instance in common: nothing measured, so no mean either (issue
+	// 50 #3: the means read 0.0 beside empty intervals).
+	apart := filepath.Join(t.TempDir(), "apart.jsonl")
+	os.WriteFile(apart, []byte(row("i9", "0.5", "1.0")+"\n"), 0o644)
+	out, _, _ = run(t, "report", "--format", "csv", "--compare", x, apart)
+	if !strings.Contains(out, ",file F1,0,,,,,,,") {
+		t.Errorf("compare csv of no matched instance:\n%s", out)
+	}
 }
 
 func TestReportErrors(t *testing.T) {

@@ -275,9 +275,12 @@ func (r *Report) compareCSV() [][]string {
 	recs := [][]string{{"a", "b", "metric", "n", "mean_a", "mean_b", "mean_delta", "median_delta", "std_delta", "iqr", "positive", "negative", "zero",
 		"ci_low", "ci_high", "confidence", "p_value", "test", "seed", "bootstrap_resamples", "matched", "only_a", "only_b", "error_a", "error_b"}}
 	for _, d := range c.Metrics {
-		rec := []string{c.A, c.B, d.Metric, fmt.Sprint(d.N), num(d.MeanA), num(d.MeanB), num(d.MeanDelta), num(d.MedianDelta), num(d.StdDelta), num(d.IQR),
+		// With no matched instance nothing was measured: every figure is
+		// empty, as the interval is (not a mean of 0).
+		rec := []string{c.A, c.B, d.Metric, fmt.Sprint(d.N), "", "", "", "", "", "",
 			fmt.Sprint(d.Positive), fmt.Sprint(d.Negative), fmt.Sprint(d.Zero), "", "", "", "", ""}
 		if d.N > 0 {
+			copy(rec[4:], []string{num(d.MeanA), num(d.MeanB), num(d.MeanDelta), num(d.MedianDelta), num(d.StdDelta), num(d.IQR)})
 			copy(rec[13:], []string{num(d.CILow), num(d.CIHigh), num(c.Confidence), num(d.PValue), d.Test})
 		}
 		recs = append(recs, append(rec, fmt.Sprint(c.Seed), fmt.Sprint(c.Resamples),

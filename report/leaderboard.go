@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 
 	"github.com/trajscope/trajscope/model"
 )
@@ -38,16 +39,18 @@ type LeaderboardFigures struct {
 
 // LeaderboardPatterns are the run's shape: steps, lines per step, cost.
 type LeaderboardPatterns struct {
-	AvgSteps     float64  `json:"avg_steps_per_instance"`
+	// AvgSteps is null for a model with no valid task (nothing to
+	// average), as are the trajectory figures.
+	AvgSteps     *float64 `json:"avg_steps_per_instance"`
 	LinesPerStep *float64 `json:"avg_lines_per_step"`
 	AvgCost      *float64 `json:"avg_cost_per_instance"`
 }
 
 // LeaderboardDynamics are the trajectory figures.
 type LeaderboardDynamics struct {
-	Efficiency float64 `json:"efficiency"`
-	Redundancy float64 `json:"redundancy"`
-	UsageDrop  float64 `json:"usage_drop"`
+	Efficiency *float64 `json:"efficiency"`
+	Redundancy *float64 `json:"redundancy"`
+	UsageDrop  *float64 `json:"usage_drop"`
 }
 
 // round3 rounds as the leaderboard prints its figures.
@@ -61,8 +64,18 @@ func ptr3(v float64) *float64 { v = round3(v); return &v }
 func Leaderboard(run *ResultFile, resolved map[string]bool) LeaderboardEntry {
 	row := Summarize(run, model.LensContextBench.String())
 	e := LeaderboardEntry{Model: run.Label}
-	if m := runModel(run); m != "" {
-		e.Model = m
+	switch names, counts := ModelsOf(run); len(names) {
+	case 0:
+	case 1:
+		e.Model = names[0]
+	default:
+		// Runs of several models in one file: the entry is theirs
+		// together, and says so (--group model gives each its own).
+		parts := make([]string, len(names))
+		for i, n := range names {
+			parts[i] = fmt.Sprintf("%s (%d runs)", n, counts[n])
+		}
+		e.Model = fmt.Sprintf("%d models: %s", len(names), strings.Join(parts, ", "))
 	}
 	fig := func(g model.Granularity) LeaderboardFigures {
 		s := row.Final.At(g)
@@ -93,7 +106,7 @@ func Leaderboard(run *ResultFile, resolved map[string]bool) LeaderboardEntry {
 		}
 	}
 	if valid > 0 {
-		e.Patterns.AvgSteps = round3(steps / valid)
+		e.Patterns.AvgSteps = ptr3(steps / valid)
 	}
 	if lineSteps > 0 {
 		e.Patterns.LinesPerStep = ptr3(lines / lineSteps)
@@ -101,21 +114,61 @@ func Leaderboard(run *ResultFile, resolved map[string]bool) LeaderboardEntry {
 	if costed > 0 {
 		e.Patterns.AvgCost = ptr3(cost / costed)
 	}
-	line := row.Final.At(model.GranLine)
-	e.Dynamics = LeaderboardDynamics{Efficiency: round3(line.AUC), Redundancy: round3(line.Redundancy), UsageDrop: round3(line.DropLastStep.Mean)}
+	if valid > 0 {
+		// No valid task: nothing was measured, which is not a 0.
+		line := row.Final.At(model.GranLine)
+		e.Dynamics = LeaderboardDynamics{Efficiency: ptr3(line.AUC), Redundancy: ptr3(line.Redundancy), UsageDrop: ptr3(line.DropLastStep.Mean)}
+	}
 	return e
 }
 
-// runModel is the agent and model the run's results name, when they name
-// one (score --format json results).
-func runModel(run *ResultFile) string {
+// ModelsOf is the agents and models a results file's rows name (score
+// --format json results), in first-seen order, with how many rows each.
+func ModelsOf(run *ResultFile) (names []string, counts map[string]int) {
+	counts = map[string]int{}
 	for i := range run.Instances {
 		if ex := run.Instances[i].Extras; ex != nil && (ex.Agent != "" || ex.Model != "") {
-			return model.Who(ex.Agent, ex.Model)
+			n := model.Who(ex.Agent, ex.Model)
+			if counts[n] == 0 {
+				names = append(names, n)
+			}
+			counts[n]++
 		}
 	}
-	return ""
+	return names, counts
 }
+
+// ByModel regroups results files' rows by the agent and model each names
+// (a row naming none stays with its file's label): one entry per model
+// under --group model.
+type ByModel struct {
+	files []*ResultFile
+	at    map[string]*ResultFile
+}
+
+// Add files run's rows under their models.
+func (b *ByModel) Add(run *ResultFile) {
+	if b.at == nil {
+		b.at = map[string]*ResultFile{}
+	}
+	for i := range run.Instances {
+		in := run.Instances[i]
+		key := run.Label
+		if ex := in.Extras; ex != nil && (ex.Agent != "" || ex.Model != "") {
+			key = model.Who(ex.Agent, ex.Model)
+		}
+		f := b.at[key]
+		if f == nil {
+			f = &ResultFile{Label: key, Path: run.Path, Format: run.Format}
+			b.at[key] = f
+			b.files = append(b.files, f)
+		}
+		f.Instances = append(f.Instances, in)
+	}
+}
+
+// Files are the groups, in first-seen order.
+func (b *ByModel) Files() []*ResultFile { return b.files }
 
 // WriteLeaderboard writes the entries as the leaderboard's JSON list.
 func WriteLeaderboard(w io.Writer, entries []LeaderboardEntry) error {
