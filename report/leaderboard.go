@@ -73,7 +73,11 @@ func Leaderboard(run *ResultFile, resolved map[string]bool) LeaderboardEntry {
 		// together, and says so (--group model gives each its own).
 		parts := make([]string, len(names))
 		for i, n := range names {
-			parts[i] = fmt.Sprintf("%s (%d runs)", n, counts[n])
+			w := "runs"
+			if counts[n] == 1 {
+				w = "run"
+			}
+			parts[i] = fmt.Sprintf("%s (%d %s)", n, counts[n], w)
 		}
 		e.Model = fmt.Sprintf("%d models: %s", len(names), strings.Join(parts, ", "))
 	}
