@@ -49,7 +49,9 @@ now. --list shows the sessions found, newest first.`,
 	f.StringVar(&o.theme, "theme", "auto", "auto, dark, light or contrast")
 	f.BoolVar(&o.noColor, "no-color", false, "no colour (also when NO_COLOR is set)")
 	f.BoolVar(&o.redact, "redact", false, "replace API keys and tokens, e-mail addresses and home-directory user names in what is shown")
-	f.StringVar(&o.lens, "lens", "observed", "observed (what each action displayed) or contextbench")
+	// The default every command has, view --follow's included: one file
+	// shows one headline number whichever command follows it.
+	f.StringVar(&o.lens, "lens", "contextbench", "contextbench (the evaluator's steps) or observed (what each action displayed)")
 	return cmd
 }
 
@@ -71,26 +73,34 @@ func runWatch(env *Env, o *viewOptions, dir string, list bool) error {
 	}
 	s := found[0]
 	o.semantics, o.parseTimeout = "contextbench", scoring.DefaultParseTimeout
+	how := ""
 	if wt := source.WorkTree(abs); wt != "" {
 		o.repo = wt
-		o.baseCommit = s.Commit
+		o.baseCommit, how = s.Commit, "the commit the session records"
 		if o.baseCommit == "" && !s.Started.IsZero() {
-			o.baseCommit = source.HeadAt(wt, s.Started)
+			o.baseCommit, how = source.HeadAt(wt, s.Started), "the repository's HEAD when the session started"
+		}
+		if o.baseCommit == "" {
+			how = "the repository's HEAD now"
 		}
 	}
-	o.found = fmt.Sprintf("%s session %s%s", s.Agent, s.Path, startedWords(s, o.baseCommit))
+	o.found = fmt.Sprintf("%s session %s%s", s.Agent, s.Path, startedWords(s, o.baseCommit, how))
 	o.follow = isTerminal(env.Stdout)
 	return runView(env, o, []string{s.Path})
 }
 
-// startedWords says when the session started and the commit it is read at.
-func startedWords(s sessions.Session, commit string) string {
+// startedWords says when the session started, the commit it is read at
+// and how that was chosen.
+func startedWords(s sessions.Session, commit, how string) string {
 	out := ""
 	if !s.Started.IsZero() {
 		out += ", started " + s.Started.Local().Format(time.DateTime)
 	}
-	if commit != "" {
-		out += ", read at " + commit[:min(len(commit), 12)]
+	switch {
+	case commit != "":
+		out += ", read at " + commit[:min(len(commit), 12)] + " (" + how + ")"
+	case how != "":
+		out += ", read at " + how
 	}
 	return out
 }

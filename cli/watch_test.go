@@ -80,7 +80,10 @@ func TestWatchFindsTheNewestSession(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("watch: exit %d: %s", code, errs)
 	}
-	if !strings.Contains(errs, "claude-code session "+newest) || !strings.Contains(errs, "read at "+commits[0][:12]) {
+	// It names the commit and how it was chosen (issue 46 #2), and reads
+	// under the lens view --follow does.
+	if !strings.Contains(errs, "claude-code session "+newest) || !strings.Contains(errs, "read at "+commits[0][:12]+" (the repository's HEAD when the session started)") ||
+		!strings.Contains(summary, "timeline (contextbench lens") {
 		t.Errorf("watch says:\n%s", errs)
 	}
 	for _, w := range []string{"gold from edits: 1 edited region", "a.py", " 5-5 ", "blind edit @1"} {
