@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/trajscope/trajscope/display"
+	"github.com/trajscope/trajscope/scoring"
 	"os"
 	"strings"
 
@@ -20,6 +22,7 @@ type reportOptions struct {
 	format, lens, group, by, gold, plot string
 	resolved                            string
 	perInstance, compare, missed        bool
+	skipInfra                           bool
 	seed                                uint64
 	top                                 int
 }
@@ -73,6 +76,7 @@ else the per-run summary with its cost columns. md and json carry every table.`,
 	f.StringVar(&o.by, "by", "", "add the summary per run × group: language, or source (the benchmark split: Verified, Pro, Poly, Multi)")
 	f.StringVar(&o.gold, "gold", "", "with --by: gold file (JSONL, JSON or parquet) naming each task's language and split, joined by instance id, for results that lack them (upstream JSONL)")
 	f.BoolVar(&o.missed, "missed", false, "add the gold spans and files most runs missed, with diagnosis counts (needs 'score --format json' results)")
+	f.BoolVar(&o.skipInfra, "skip-infra", false, "leave out rows that failed for want of the repository (checkout_failed), an infrastructure failure; the output says how many")
 	f.IntVar(&o.top, "top", report.DefaultTop, "how many gold spans and files --missed lists (0: all)")
 	f.StringVar(&o.plot, "plot", "", "write SVG charts into DIR: "+charts.CoverageByStep+" and, when runs record cost or tokens, "+charts.CostVsCoverage)
 	return cmd
@@ -110,7 +114,7 @@ func runReport(o *reportOptions, args []string, env *Env) error {
 		return usagef("--top must be 0 (all) or more, got %d", o.top)
 	}
 	opts := report.Options{Lens: o.lens, PerInstance: o.perInstance, Seed: o.seed, By: o.by, Missed: o.missed, Top: o.top,
-		Compare: o.compare, ByModel: o.group == "model"}
+		Compare: o.compare, ByModel: o.group == "model", SkipInfra: o.skipInfra}
 	if o.gold != "" {
 		gs, err := gold.Load(o.gold)
 		if err != nil {
@@ -178,6 +182,15 @@ func runLeaderboard(o *reportOptions, args []string, env *Env) error {
 	var ids [][]string
 	wanted := map[string]bool{}
 	add := func(r *report.ResultFile) {
+		// Said for every entry: a leaderboard line has no room for it.
+		if o.skipInfra {
+			r.LeaveOutInfra()
+			if r.LeftOut > 0 {
+				fmt.Fprintf(env.Stderr, "trajscope: %s: left out %s that failed for want of the repository (--skip-infra)\n", safe(r.Label), display.Count(r.LeftOut, "row"))
+			}
+		} else if n := report.CountError(r, scoring.ErrCheckoutFailed); n > 0 {
+			fmt.Fprintf(env.Stderr, "trajscope: warning: %s: %d of %d rows failed for want of the repository (checkout_failed) and count as 0; --skip-infra leaves them out\n", safe(r.Label), n, len(r.Instances))
+		}
 		entries = append(entries, report.Leaderboard(r, nil))
 		run := make([]string, len(r.Instances))
 		for i := range r.Instances {

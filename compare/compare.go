@@ -58,6 +58,10 @@ type Side struct {
 	Found int `json:"spans_found"`
 	// ExitStatus is how the run ended.
 	ExitStatus string `json:"exit_status,omitempty"`
+	// FinalStandIn: the run declared no final context and the lens scored
+	// the union of its steps (story.FinalStandIn), so every span it looked
+	// at is "found".
+	FinalStandIn bool `json:"final_stand_in,omitempty"`
 }
 
 // Figure is coverage and precision.
@@ -133,7 +137,7 @@ func side(st *story.Story, lens model.Lens) Side {
 	run, ld, fig := a.Run, &a.Lenses[lens], &st.Lenses[lens]
 	s := Side{Path: run.Path, Format: run.Format, Agent: run.Agent, Model: run.Model,
 		Actions: len(run.Actions), Steps: fig.Steps, Error: fig.Error, Reason: fig.Reason,
-		NoGold: a.GoldEmpty(), ExitStatus: st.Outcome.ExitStatus}
+		NoGold: a.GoldEmpty(), ExitStatus: st.Outcome.ExitStatus, FinalStandIn: ld.FinalStandIn}
 	if fig.Scored() {
 		for _, g := range model.Granularities {
 			m := ld.Result.Final.At(g)

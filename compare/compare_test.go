@@ -20,7 +20,8 @@ import (
 
 // demoRun analyses the demo task; keep > 0 keeps only its first keep
 // actions (and the closing messages that give the final context), as a
-// second, shorter run of the same task.
+// second, shorter run of the same task; keep < 0 keeps every action but
+// drops those closing messages: a run that never declared a final.
 func demoRun(t *testing.T, keep int) *scoring.Analysis {
 	t.Helper()
 	src := demo.FS()
@@ -30,13 +31,17 @@ func demoRun(t *testing.T, keep int) *scoring.Analysis {
 			return err
 		}
 		b, err := fs.ReadFile(src, p)
-		if err == nil && keep > 0 && strings.HasSuffix(p, ".traj.json") {
+		if err == nil && keep != 0 && strings.HasSuffix(p, ".traj.json") {
 			var doc map[string]any
 			if err = json.Unmarshal(b, &doc); err == nil {
 				msgs := doc["messages"].([]any)
 				// system, task, then one assistant/user pair per action;
 				// the last four messages declare the final context.
-				doc["messages"] = append(append([]any{}, msgs[:2+2*keep]...), msgs[len(msgs)-4:]...)
+				if keep < 0 {
+					doc["messages"] = msgs[:len(msgs)-4]
+				} else {
+					doc["messages"] = append(append([]any{}, msgs[:2+2*keep]...), msgs[len(msgs)-4:]...)
+				}
 				b, err = json.Marshal(doc)
 			}
 		}
@@ -159,5 +164,31 @@ func TestTextAndJSON(t *testing.T) {
 	if back.InstanceID != c.InstanceID || back.Runs[0].Actions != 20 || back.Runs[0].Final.Line.Coverage != c.Runs[0].Final.Line.Coverage ||
 		len(back.Spans) != len(c.Spans) || back.Spans[0].Runs[0].Diagnosis == "" {
 		t.Errorf("JSON read back: %+v", back)
+	}
+}
+
+// A run that declared no final is scored, under the observed lens, on the
+// union of its steps: the comparison says so beside every count of found
+// spans, in text and JSON.
+func TestCompareMarksUnionFinal(t *testing.T) {
+	c, err := New(story.Tell(demoRun(t, 0)), story.Tell(demoRun(t, -1)), model.LensObserved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Runs[0].FinalStandIn || !c.Runs[1].FinalStandIn {
+		t.Fatalf("stand-in: A %v B %v, want false true", c.Runs[0].FinalStandIn, c.Runs[1].FinalStandIn)
+	}
+	var b bytes.Buffer
+	if err := c.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{story.FinalStandIn + `: its "found" counts every span it looked at`, "(B: union of steps, no final declared)"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+	b.Reset()
+	if err := c.WriteJSON(&b); err != nil || !strings.Contains(b.String(), `"final_stand_in": true`) {
+		t.Errorf("JSON lacks the stand-in (%v)", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring/diagnose"
+	"github.com/trajscope/trajscope/story"
 )
 
 // Labels name the two runs wherever they are shown.
@@ -74,6 +75,9 @@ func (c *Comparison) WriteText(out io.Writer) error {
 			fmt.Fprintf(&b, "  (%s)", termsafe.Line(p))
 		}
 		b.WriteByte('\n')
+		if c.Runs[k].FinalStandIn {
+			fmt.Fprintf(&b, "     %s: its \"found\" counts every span it looked at\n", story.FinalStandIn)
+		}
 	}
 	fmt.Fprintf(&b, "\n%-14s", "")
 	for _, g := range model.Granularities {
@@ -105,7 +109,7 @@ func (c *Comparison) WriteText(out io.Writer) error {
 		b.WriteString("\n")
 	}
 	onlyA, onlyB, both, neither := c.Differences()
-	fmt.Fprintf(&b, "\ngold spans (%d): found by both %d, only A %d, only B %d, neither %d\n", len(c.Spans), both, onlyA, onlyB, neither)
+	fmt.Fprintf(&b, "\ngold spans (%d): found by both %d, only A %d, only B %d, neither %d%s\n", len(c.Spans), both, onlyA, onlyB, neither, c.StandInMark())
 	w := 0
 	for _, sp := range c.Spans {
 		w = max(w, len(spanName(sp)))
@@ -115,6 +119,21 @@ func (c *Comparison) WriteText(out io.Writer) error {
 	}
 	_, err := io.WriteString(out, b.String())
 	return err
+}
+
+// StandInMark is what a count of found spans carries when a run's final
+// is the union of its steps: " (A: union of steps)", "" otherwise.
+func (c *Comparison) StandInMark() string {
+	var who []string
+	for k := range c.Runs {
+		if c.Runs[k].FinalStandIn {
+			who = append(who, Labels[k])
+		}
+	}
+	if len(who) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(who, ", ") + ": union of steps, no final declared)"
 }
 
 // note says why a run has no figures.

@@ -17,9 +17,6 @@ const (
 	GlyphFailed = "✗"
 	// NotComputable stands for a measure the analysis cannot compute.
 	NotComputable = "n/a"
-	// FinalStandIn labels a final context the run did not declare: the
-	// observed lens scores the union of its steps in its place.
-	FinalStandIn = "final: none declared, the union of the steps stands in"
 	// GlyphSidechain marks an action a sub-agent made.
 	GlyphSidechain = "↳"
 	// NoGold stands for a coverage measured against no gold: it would

@@ -80,6 +80,14 @@ type Result struct {
 	// the symbol figures cannot be computed and are written as null (under
 	// contextbench semantics they stay upstream's, without those files).
 	SymbolNA bool
+	// Lens is the lens the row was scored under. Rows of the ContextBench
+	// lens are the evaluator's and say nothing of it; observed rows carry
+	// "lens": "observed", so a report never mixes them unknowingly.
+	Lens Lens
+	// FinalStandIn: the run declared no final context and the union of its
+	// steps was scored as one (observed lens only); every surface that
+	// shows such a final says so.
+	FinalStandIn bool
 }
 
 // AtK is the coverage of the gold by the first k predictions in rank

@@ -49,6 +49,10 @@ func BuildFiles(args []string, o Options) (*Report, error) {
 	held := map[*ResultFile]*ResultFile{}
 	err = eachFile(runs, func(plan, run *ResultFile) error {
 		f.add(run)
+		if o.SkipInfra {
+			run.LeaveOutInfra() // what --compare pairs
+			plan.LeftOut = run.LeftOut
+		}
 		if plan == a || plan == b {
 			held[plan] = run
 		}

@@ -126,6 +126,12 @@ type Paired struct {
 	OnlyB   int `json:"only_b"`
 	ErrorA  int `json:"error_a"`
 	ErrorB  int `json:"error_b"`
+	// ScoredUnder is the lens each run's rows were scored under
+	// (contextbench, observed or mixed); StandIn counts each run's matched
+	// instances whose final is the union of its steps (none declared), a
+	// final that credits everything the run looked at.
+	ScoredUnder [2]string `json:"scored_under"`
+	StandIn     [2]int    `json:"final_stand_in"`
 	// TestName, Seed, Resamples and Confidence say how each metric's
 	// interval and p-value were computed, so they can be reproduced.
 	TestName    string          `json:"test"`
@@ -167,7 +173,19 @@ func Pair(a, b *ResultFile, lens string, seed uint64) (*Paired, error) {
 			}
 		default:
 			ids = append(ids, id)
+			for k, r := range [2]*model.Result{&in.Result, &other.Result} {
+				if r.FinalStandIn {
+					c.StandIn[k]++
+				}
+			}
 		}
+	}
+	for k, run := range [2]*ResultFile{a, b} {
+		var n [2]int
+		for i := range run.Instances {
+			n[run.Instances[i].Result.Lens]++
+		}
+		c.ScoredUnder[k] = scoredUnder(n)
 	}
 	for id := range ib {
 		if _, ok := ia[id]; !ok {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/scoring"
 )
 
 // folder builds a report from result files given one at a time. Of each
@@ -33,6 +34,8 @@ type rowFold struct {
 	atK       atKFold
 	instances []InstanceRow
 	diagnosed bool
+	// leftOut counts the rows --skip-infra left out.
+	leftOut int
 	// closed holds the row's tables once its last instance is in (a
 	// file's row when the file ends); the folds are dropped then.
 	closed *closedRow
@@ -94,6 +97,10 @@ func (f *folder) add(run *ResultFile) {
 		row := own
 		if row == nil {
 			row = f.modelRow(run, in)
+		}
+		if f.o.SkipInfra && in.Result.Error == scoring.ErrCheckoutFailed {
+			row.leftOut++
+			continue
 		}
 		f.addInstance(row, in)
 	}
@@ -168,6 +175,7 @@ func (f *folder) report(a, b *ResultFile) (*Report, error) {
 	}
 	for _, row := range f.rows {
 		c := row.close(f.lens)
+		c.summary.LeftOut = row.leftOut
 		r.Runs = append(r.Runs, row.run)
 		r.Rows = append(r.Rows, c.summary)
 		costs = append(costs, c.cost)

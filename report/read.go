@@ -46,6 +46,34 @@ type ResultFile struct {
 	// Format is "jsonl" (upstream --out) or "json" (trajscope document).
 	Format    string
 	Instances []Instance
+	// LeftOut counts the rows LeaveOutInfra removed.
+	LeftOut int
+}
+
+// CountError counts r's rows with error e.
+func CountError(r *ResultFile, e string) int {
+	n := 0
+	for i := range r.Instances {
+		if r.Instances[i].Result.Error == e {
+			n++
+		}
+	}
+	return n
+}
+
+// LeaveOutInfra removes the rows that failed for want of the repository
+// (checkout_failed): an infrastructure failure, not the run's, that every
+// mean would otherwise count as 0 recall. LeftOut counts them.
+func (r *ResultFile) LeaveOutInfra() {
+	kept := r.Instances[:0]
+	for _, in := range r.Instances {
+		if in.Result.Error == scoring.ErrCheckoutFailed {
+			r.LeftOut++
+			continue
+		}
+		kept = append(kept, in)
+	}
+	r.Instances = kept
 }
 
 // ReadFile reads one result file.
@@ -284,6 +312,10 @@ type rowJSON struct {
 		PredSize     int     `json:"pred_size"`
 	} `json:"editloc"`
 	Trajscope *Extras `json:"trajscope"`
+	// Lens and FinalStandIn are what score writes on observed-lens rows
+	// (scoring.AppendResultJSON); the evaluator's rows have neither.
+	Lens         *string `json:"lens"`
+	FinalStandIn bool    `json:"final_stand_in"`
 	// AtK is score --at-k's coverage by rank: granularity -> k -> value.
 	AtK map[string]map[string]*float64 `json:"at_k"`
 }
@@ -302,8 +334,15 @@ func rowFromJSON(row *rowJSON) (Instance, error) {
 	if row.InstanceID == nil {
 		return Instance{}, errors.New(`expected a result row with "instance_id"`)
 	}
-	in := Instance{Result: model.Result{InstanceID: *row.InstanceID}, Extras: row.Trajscope}
+	in := Instance{Result: model.Result{InstanceID: *row.InstanceID, FinalStandIn: row.FinalStandIn}, Extras: row.Trajscope}
 	r := &in.Result
+	if row.Lens != nil {
+		l, err := model.ParseLens(*row.Lens)
+		if err != nil {
+			return in, fmt.Errorf("instance %q: \"lens\": %w", *row.InstanceID, err)
+		}
+		r.Lens = l
+	}
 	if row.Error != nil {
 		r.Error = *row.Error
 		if r.Error == "" {

@@ -66,6 +66,15 @@ func stat(s Stats) string {
 	return f3(s.Mean)
 }
 
+// statCount is a mean of counts (tokens): decimals of a token would be
+// noise, so it is rounded to a whole number.
+func statCount(s Stats) string {
+	if s.N == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f", s.Mean)
+}
+
 func optF(p *float64) string {
 	if p == nil {
 		return "–"
@@ -85,8 +94,11 @@ func (r *Report) WriteMarkdown(out io.Writer) error {
 			fmt.Sprint(row.Instances), fmt.Sprint(row.Valid), cell(errorsText(row.Errors))})
 	}
 	table(w, []string{"run", "results file", "format", "instances", "valid", "errors"}, "lllrrl", rows)
+	for _, n := range r.Notes() {
+		fmt.Fprintf(w, "%s\n\n", cell(n))
+	}
 
-	fmt.Fprintf(w, "## Final context\n\n")
+	fmt.Fprintf(w, "## Final context (%s)\n\n", r.scoredUnder())
 	rows = nil
 	for _, row := range r.Rows {
 		for _, g := range model.Granularities {
@@ -169,7 +181,7 @@ func (r *Report) WriteMarkdown(out io.Writer) error {
 		}
 		irRows = append(irRows, []string{cell(row.Label), fmt.Sprint(s.N), stat(s.MRR), stat(s.MAP), stat(s.NDCG[3]),
 			stat(s.Precision[0]), stat(s.Precision[2]), stat(s.Recall[2]), stat(s.Recall[3]), stat(s.F1[2]),
-			stat(s.FileRecall), stat(s.ContextEfficiency), stat(s.TTFRStep), stat(s.TTFRSeconds), stat(s.TTFRTokens)})
+			stat(s.FileRecall), stat(s.ContextEfficiency), stat(s.TTFRStep), stat(s.TTFRSeconds), statCount(s.TTFRTokens)})
 		utilRows = append(utilRows, []string{cell(row.Label), stat(s.ReadOverlap), stat(s.WriteOverlap), stat(s.ReadBeforeWrite),
 			stat(s.IrrelevantRetrieval), stat(s.MissedKeyEvidence), stat(s.WrongEvidenceUsed), stat(s.UnusedCorrectRetrieval), stat(s.AmbiguityNearMiss),
 			candidateSets(s.CandidateSets)})
@@ -223,6 +235,14 @@ func (r *Report) writeCompareMarkdown(w io.Writer) {
 	fmt.Fprintf(w, "## %s vs %s (matched instances)\n\n", cell(c.B), cell(c.A))
 	fmt.Fprintf(w, "Matched (valid in both): %d. Only in %s: %d; only in %s: %d. Error rows among shared instances: %s %d, %s %d.\n\n",
 		c.Matched, cell(c.A), c.OnlyA, cell(c.B), c.OnlyB, cell(c.A), c.ErrorA, cell(c.B), c.ErrorB)
+	if c.ScoredUnder[0] != c.ScoredUnder[1] {
+		fmt.Fprintf(w, "**Warning**: %s was scored under the %s lens and %s under the %s lens: the differences below mix lenses.\n\n", cell(c.A), c.ScoredUnder[0], cell(c.B), c.ScoredUnder[1])
+	}
+	for k, label := range [2]string{c.A, c.B} {
+		if c.StandIn[k] > 0 {
+			fmt.Fprintf(w, "**Marked**: %d of %s's %d matched instances declared no final context; the union of their steps stands in (everything the run looked at counts as found).\n\n", c.StandIn[k], cell(label), c.Matched)
+		}
+	}
 	var rows [][]string
 	for _, d := range c.Metrics {
 		if d.N == 0 {
@@ -231,6 +251,12 @@ func (r *Report) writeCompareMarkdown(w io.Writer) {
 		rows = append(rows, []string{d.Metric, fmt.Sprint(d.N), f3(d.MeanA), f3(d.MeanB), signed(d.MeanDelta),
 			fmt.Sprintf("[%s, %s]", signed(d.CILow), signed(d.CIHigh)), pValue(d.PValue, d.Test),
 			signed(d.MedianDelta), f3(d.IQR), fmt.Sprintf("%d / %d / %d", d.Positive, d.Negative, d.Zero)})
+	}
+	if len(rows) == 0 {
+		// A header over nothing and "no correction for testing 0
+		// metrics" would read as a comparison that found no difference.
+		fmt.Fprintf(w, "Nothing to compare: no matched instance has a metric in both %s and %s.\n\n", cell(c.A), cell(c.B))
+		return
 	}
 	table(w, []string{"metric", "n", "mean " + cell(c.A), "mean " + cell(c.B), "mean Δ", fmt.Sprintf("%g %% CI of mean Δ", 100*c.Confidence), "p", "median Δ", "IQR of Δ", "+ / − / 0"}, "lrrrrrrrrl", rows)
 	legend(w,
@@ -328,6 +354,7 @@ func (r *Report) writeInstancesMarkdown(w io.Writer) {
 func (r *Report) WriteJSON(w io.Writer) error {
 	doc := struct {
 		Lens        string        `json:"lens"`
+		Notes       []string      `json:"notes"`
 		Runs        []Row         `json:"runs"`
 		PerInstance []InstanceRow `json:"per_instance,omitempty"`
 		Compare     *Paired       `json:"compare,omitempty"`
@@ -335,7 +362,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		Groups      *Grouping     `json:"groups,omitempty"`
 		Missed      *MissedGold   `json:"missed_gold,omitempty"`
 		AtK         *AtKTable     `json:"coverage_at_k,omitempty"`
-	}{r.Lens, r.Rows, r.Instances, r.Compare, r.Cost, r.Groups, r.Missed, r.AtK}
+	}{r.Lens, r.Notes(), r.Rows, r.Instances, r.Compare, r.Cost, r.Groups, r.Missed, r.AtK}
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return err

@@ -54,6 +54,9 @@ type Options struct {
 	// when Top ≤ 0).
 	Missed bool
 	Top    int
+	// SkipInfra leaves out the rows that failed for want of the
+	// repository (ResultFile.LeaveOutInfra); the report says how many.
+	SkipInfra bool
 }
 
 // lens is the options' lens by its canonical name (contextbench when unset).

@@ -145,7 +145,7 @@ func WriteRunSummary(w io.Writer, st *story.Story, lens model.Lens) error {
 	}
 	fmt.Fprintf(b, "  final context (coverage/precision): %s\n", strings.Join(fin, " · "))
 	if ld.FinalStandIn {
-		fmt.Fprintf(b, "  %s\n", display.FinalStandIn)
+		fmt.Fprintf(b, "  %s\n", story.FinalStandIn)
 	}
 	var end scoring.LensAction // an empty run read nothing
 	if last >= 0 {

@@ -148,6 +148,13 @@ type Row struct {
 	EditLoc   *EditLocSummary                  `json:"editloc,omitempty"`
 	// Lens names the lens the run-derived metrics below come from.
 	Lens string `json:"lens"`
+	// ScoredUnder is the lens the rows themselves were scored under
+	// (contextbench, observed, or mixed), FinalStandIn the rows whose
+	// final context is the union of their steps (none declared).
+	ScoredUnder  string `json:"scored_under"`
+	FinalStandIn int    `json:"final_stand_in,omitempty"`
+	// LeftOut counts the rows --skip-infra left out (checkout_failed).
+	LeftOut int `json:"left_out_checkout_failed,omitempty"`
 	// UnionDrop is the usage drop, union of steps → final (lines), over
 	// instances with trajscope extras; nil without any.
 	UnionDrop *Stats `json:"usage_drop_union,omitempty"`
@@ -184,12 +191,20 @@ type summaryFold struct {
 	spans, files   diagnose.Counts
 	withDiag       bool
 	ir             irFold
+	// lenses counts rows by the lens they were scored under; standIn those
+	// scored on the union of their steps.
+	lenses  [2]int
+	standIn int
 }
 
 func (f *summaryFold) add(in *Instance, lens string) {
 	r := &in.Result
 	f.agg.Add(r)
 	f.total++
+	f.lenses[r.Lens]++
+	if r.FinalStandIn {
+		f.standIn++
+	}
 	drops := diagnose.LastStepToFinal(r)
 	for k, g := range model.Granularities {
 		if g == model.GranSymbol && r.SymbolNA {
@@ -227,7 +242,8 @@ func (f *summaryFold) add(in *Instance, lens string) {
 
 func (f *summaryFold) row(label, path, lens string) Row {
 	agg := f.agg.Aggregate()
-	row := Row{Label: label, Path: path, Instances: agg.NumTotal, Valid: agg.NumValid, Errors: agg.Errors, Lens: lens}
+	row := Row{Label: label, Path: path, Instances: agg.NumTotal, Valid: agg.NumValid, Errors: agg.Errors, Lens: lens,
+		ScoredUnder: scoredUnder(f.lenses), FinalStandIn: f.standIn}
 	for k, g := range model.Granularities {
 		gs := row.Final.At(g)
 		if n := float64(f.n[k]); n > 0 {
@@ -255,6 +271,18 @@ func (f *summaryFold) row(label, path, lens string) Row {
 	}
 	row.IR = f.ir.summary()
 	return row
+}
+
+// scoredUnder names the lens rows were scored under, given their counts
+// per lens: "mixed" when both hold rows.
+func scoredUnder(n [2]int) string {
+	switch {
+	case n[model.LensObserved] == 0:
+		return model.LensContextBench.String()
+	case n[model.LensContextBench] == 0:
+		return model.LensObserved.String()
+	}
+	return "mixed"
 }
 
 // irFold gathers, one instance at a time, the file-ranking values an

@@ -181,6 +181,7 @@ func (b Batch) Run(instances []Instance) (results []model.Result, analyses []*An
 			for i := range next {
 				var a *Analysis
 				results[i], a = b.one(instances[i], keys[i], open)
+				results[i].Lens = b.Lens // error rows too: the row says what it was scored under
 				if b.Analysed != nil && b.Analyze {
 					b.Analysed(i, a)
 				}
@@ -232,12 +233,14 @@ func (b Batch) one(in Instance, co checkout, open func(string) (*FileCache, erro
 		run = &model.Run{InstanceID: id, Prediction: *in.Pred}
 	}
 	pred := in.Pred
+	standIn := false
 	if b.Lens == model.LensObserved && (!b.Analyze || len(b.AtK) > 0) {
 		obs := observed.Prediction(run, files)
-		pred = &obs
+		pred, standIn = &obs, run.Prediction.Final.Empty()
 	}
 	if !b.Analyze {
 		res = Score(in.Gold, pred, files, b.Semantics)
+		res.Lens, res.FinalStandIn = b.Lens, standIn
 		return b.withAtK(res, in.Gold, pred, files), nil
 	}
 	a = Analyze(run, in.Gold, files, b.Semantics)
@@ -245,6 +248,7 @@ func (b Batch) one(in Instance, co checkout, open func(string) (*FileCache, erro
 		a.Refuse(model.LensContextBench, ErrMissingGold, in.Unmatched)
 	}
 	res = a.Lenses[b.Lens].Result
+	res.Lens, res.FinalStandIn = b.Lens, a.Lenses[b.Lens].FinalStandIn
 	if res.Error != "" {
 		a = nil
 	}

@@ -3,6 +3,7 @@ package scoring_test
 import (
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/trajscope/trajscope/model"
@@ -95,6 +96,7 @@ func TestBatchObservedLens(t *testing.T) {
 	tree := scoring.OneTree{Tree: fsTree(t)}
 	a := scoring.Analyze(observedRun(pred.Final), g, files, model.ContextBench)
 	wantObs := a.Lenses[model.LensObserved].Result
+	wantObs.Lens = model.LensObserved // the row says what it was scored under
 	for _, analyze := range []bool{false, true} {
 		res, _ := scoring.Batch{Checkouts: tree, Lens: model.LensObserved, Analyze: analyze}.Run(in)
 		if !reflect.DeepEqual(res[0], wantObs) {
@@ -107,6 +109,26 @@ func TestBatchObservedLens(t *testing.T) {
 	}
 	if wantObs.NumSteps != 4 {
 		t.Errorf("observed steps = %d, want 4", wantObs.NumSteps)
+	}
+	// A run that declared no final: the union of its steps stands in, and
+	// its row says so in both paths and in the JSON it writes.
+	bare := observedRun(model.Step{})
+	bp := bare.Prediction
+	in = []scoring.Instance{{Pred: &bp, Gold: g, Run: bare}}
+	for _, analyze := range []bool{false, true} {
+		res, _ := scoring.Batch{Checkouts: tree, Lens: model.LensObserved, Analyze: analyze}.Run(in)
+		if !res[0].FinalStandIn || res[0].Lens != model.LensObserved {
+			t.Errorf("analyze=%v: stand-in row lens %v stand-in %v, want observed, true", analyze, res[0].Lens, res[0].FinalStandIn)
+		}
+		line := string(scoring.AppendResultJSON(nil, &res[0], model.ContextBench))
+		if !strings.HasSuffix(line, `, "lens": "observed", "final_stand_in": true}`) {
+			t.Errorf("analyze=%v: row ends %q", analyze, line[max(0, len(line)-60):])
+		}
+	}
+	// The default lens's row is the evaluator's bytes: no lens key.
+	res, _ := scoring.Batch{Checkouts: tree}.Run(in)
+	if line := string(scoring.AppendResultJSON(nil, &res[0], model.ContextBench)); strings.Contains(line, `"lens"`) {
+		t.Errorf("contextbench row names a lens: %s", line)
 	}
 }
 

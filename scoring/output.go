@@ -17,7 +17,7 @@ func AppendResultJSON(dst []byte, r *model.Result, sem model.Semantics) []byte {
 	if r.Error != "" {
 		dst = append(dst, `, "error": `...)
 		dst = python.AppendJSONString(dst, r.Error)
-		return append(dst, '}')
+		return append(appendLens(dst, r), '}')
 	}
 	dst = append(dst, `, "num_steps": `...)
 	dst = strconv.AppendInt(dst, int64(r.NumSteps), 10)
@@ -70,7 +70,21 @@ func AppendResultJSON(dst []byte, r *model.Result, sem model.Semantics) []byte {
 	if r.AtK != nil {
 		dst = appendAtK(dst, r)
 	}
-	return append(dst, '}')
+	return append(appendLens(dst, r), '}')
+}
+
+// appendLens appends what the evaluator's rows never hold: "lens" for a row
+// of the observed lens, and "final_stand_in" when its final context is the
+// union of its steps. ContextBench-lens rows stay the evaluator's bytes.
+func appendLens(dst []byte, r *model.Result) []byte {
+	if r.Lens != model.LensObserved {
+		return dst
+	}
+	dst = append(dst, `, "lens": "observed"`...)
+	if r.FinalStandIn {
+		dst = append(dst, `, "final_stand_in": true`...)
+	}
+	return dst
 }
 
 // appendAtK appends score --at-k's keys: "at_k", each granularity's

@@ -18,6 +18,11 @@ import (
 // --cache was given; the advice to pass one then says it all.
 const NoRepoGiven = "no --repo or --cache given"
 
+// FinalStandIn labels a final context the run did not declare: the
+// observed lens scores the union of its steps in its place, crediting
+// everything the run looked at. Every surface showing such a final says so.
+const FinalStandIn = "final: none declared, the union of the steps stands in"
+
 // Row is one run of a run list (`view DIR`): where it came from, who ran
 // it and, once analysed, what it found under each lens.
 type Row struct {

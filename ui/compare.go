@@ -90,6 +90,8 @@ func (m *CompareModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.sync()
 		case key.Matches(msg, compareKeys.Source):
 			m.showSource = !m.showSource
+		case key.Matches(msg, keys.Lens):
+			m.switchLens()
 		case key.Matches(msg, compareKeys.Gran):
 			m.gran = (m.gran + 1) % model.Granularity(len(model.Granularities))
 		case key.Matches(msg, keys.Next):
@@ -103,6 +105,25 @@ func (m *CompareModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+// switchLens compares the two runs again under the other lens: their
+// stories hold both, so only the spans' finds are recomputed.
+func (m *CompareModel) switchLens() {
+	l := model.LensObserved
+	if m.ctx[0].Lens == model.LensObserved {
+		l = model.LensContextBench
+	}
+	c, err := compare.New(m.c.Story(0), m.c.Story(1), l)
+	if err != nil {
+		return // the same two runs: cannot differ in task
+	}
+	m.c = c
+	for _, ctx := range m.ctx {
+		ctx.Lens = l
+	}
+	m.event = min(m.event, m.events()-1)
+	m.sync()
 }
 
 // events is the number of aligned stops: the longer list of first reads.
@@ -223,6 +244,9 @@ func (m *CompareModel) header() []string {
 		} else if fig == "" {
 			f := s.Final.Line
 			fig = fmt.Sprintf("final line %.2f/%.2f · AUC %.2f · found %d of %d spans", f.Coverage, f.Precision, s.AUC.Line, s.Found, len(m.c.Spans))
+			if s.FinalStandIn {
+				fig += " (union of steps: no final declared)"
+			}
 		}
 		at := fmt.Sprintf("@%d/%d", m.ctx[k].Cur+1, s.Actions)
 		lines = append(lines, fit.Line(" "+m.runStyle(k).Render(compare.Labels[k])+" "+at+" · "+fig+t.Muted.Render(" · "+m.c.Who(k)), m.w))
@@ -234,7 +258,7 @@ func (m *CompareModel) header() []string {
 func (m *CompareModel) gold(h int) []string {
 	t := m.theme
 	onlyA, onlyB, both, neither := m.c.Differences()
-	lines := []string{pane.Title(m.ctx[0], "Gold", fmt.Sprintf("%d spans: both %d · only A %d · only B %d · neither %d", len(m.c.Spans), both, onlyA, onlyB, neither), false, m.w)}
+	lines := []string{pane.Title(m.ctx[0], "Gold", fmt.Sprintf("%d spans: both %d · only A %d · only B %d · neither %d%s", len(m.c.Spans), both, onlyA, onlyB, neither, m.c.StandInMark()), false, m.w)}
 	nameW := 0
 	for _, sp := range m.c.Spans {
 		nameW = max(nameW, len(spanName(sp)))
@@ -305,7 +329,7 @@ func (m *CompareModel) chart(grans []model.Granularity) []string {
 }
 
 func (m *CompareModel) footer() string {
-	bs := []key.Binding{keys.Next, keys.Prev, keys.First, keys.Last, compareKeys.Align, compareKeys.Source, compareKeys.Gran, compareKeys.Help, compareKeys.Quit}
+	bs := []key.Binding{keys.Next, keys.Prev, compareKeys.Align, keys.Lens, compareKeys.Source, compareKeys.Gran, compareKeys.Help, compareKeys.Quit, keys.First, keys.Last} // help and quit before what help lists
 	var parts []string
 	for _, b := range bs {
 		h := b.Help()
@@ -323,6 +347,7 @@ func (m *CompareModel) helpLines() []string {
 		"          (a run that has ended stays on its last action)",
 		" g/0 G/$  first / last action",
 		" a        align: step through the gold spans' first reads",
+		" v        switch lens (contextbench / observed)",
 		"          (A's k-th first read beside B's k-th)",
 		" s        narrow screens: the source pane instead of the timelines",
 		" c        narrow screens: the chart's granularity",

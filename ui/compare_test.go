@@ -117,3 +117,34 @@ func TestCompareHelpFits(t *testing.T) {
 		t.Errorf("help not shown whole:\n%s", screen)
 	}
 }
+
+// The source pane keeps the last file a run showed on actions that show
+// none (a test run, a search), never titles a line 0, and `v` compares
+// the runs again under the other lens.
+func TestCompareSourceAndLens(t *testing.T) {
+	m := newCompare(t, 160, 48)
+	shown := false
+	for i := 0; i < m.c.Actions(); i++ {
+		screen := ansi.Strip(m.View().Content)
+		_, target := m.sourceTarget()
+		if shown && (target.File == "" || strings.Contains(screen, "neither run has shown a file yet")) {
+			t.Errorf("action %d: source pane lost the file shown before", i+1)
+		}
+		shown = shown || target.File != ""
+		if strings.Contains(screen, ".py:0 ") {
+			t.Errorf("action %d: source titled at line 0:\n%s", i+1, screen)
+		}
+		m.Update(press("l"))
+	}
+	if !shown {
+		t.Fatal("no action of either run showed a file")
+	}
+	m.Update(press("v"))
+	if m.c.Lens != "observed" || m.ctx[0].Lens != model.LensObserved || !strings.Contains(ansi.Strip(m.View().Content), "lens observed") {
+		t.Errorf("v: comparison lens %s, pane lens %v", m.c.Lens, m.ctx[0].Lens)
+	}
+	m.Update(press("v"))
+	if m.c.Lens != "contextbench" {
+		t.Errorf("v twice: lens %s", m.c.Lens)
+	}
+}

@@ -11,14 +11,27 @@ import (
 )
 
 // sourceTarget is the file and line the comparison's source pane shows:
-// where run A's current action points, else run B's.
+// where run A's current action points, else run B's; when neither points
+// anywhere (a test run, a search), the last file either had shown by now,
+// A's first. A whole-file read points at its first line.
 func (m *CompareModel) sourceTarget() (int, viewdata.Target) {
-	for k, ctx := range m.ctx {
-		if t := ctx.Data.Focus[ctx.Lens][ctx.Cur]; t.File != "" {
-			return k, t
+	for back := 0; ; back++ {
+		more := false
+		for k, ctx := range m.ctx {
+			i := min(ctx.Cur, len(ctx.Data.Focus[ctx.Lens])-1) - back
+			if i < 0 {
+				continue
+			}
+			more = true
+			if t := ctx.Data.Focus[ctx.Lens][i]; t.File != "" {
+				t.Line = max(t.Line, 1)
+				return k, t
+			}
+		}
+		if !more {
+			return 0, viewdata.Target{}
 		}
 	}
-	return 0, viewdata.Target{}
 }
 
 // source draws the file the current actions point at, h rows tall: the
@@ -29,7 +42,7 @@ func (m *CompareModel) source(w, h int) []string {
 	t := m.theme
 	k, target := m.sourceTarget()
 	if target.File == "" {
-		lines := []string{pane.Title(m.ctx[0], "Source", "", false, w), t.Muted.Render(fit.Line(" no file read yet at these steps", w))}
+		lines := []string{pane.Title(m.ctx[0], "Source", "", false, w), t.Muted.Render(fit.Line(" neither run has shown a file yet", w))}
 		return fit.Block(lines, w, h)
 	}
 	a := m.c.Story(k).A

@@ -5,6 +5,7 @@ package metrics
 
 import (
 	"fmt"
+	"github.com/trajscope/trajscope/story"
 	"math"
 	"strings"
 
@@ -90,7 +91,7 @@ func (m *Model) View() string {
 	res := &ld.Result
 	detail := fmt.Sprintf("%s lens · cumulative up to step %d", ctx.Lens, cur+1)
 	if ld.FinalStandIn {
-		detail += " · " + display.FinalStandIn
+		detail += " · " + story.FinalStandIn
 	}
 	if d.A.Partial != nil {
 		detail = display.NoRepoMetrics + " · " + detail

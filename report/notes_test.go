@@ -1,0 +1,112 @@
+package report_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"github.com/trajscope/trajscope/report"
+	"os"
+	"strings"
+	"testing"
+)
+
+// observedRows rewrites rows as score --lens observed writes them: each
+// says its lens, and those named in standIn that the union of their steps
+// stood in for a final.
+func observedRows(t *testing.T, path string, standIn ...string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		tail := `, "lens": "observed"`
+		for _, id := range standIn {
+			if strings.Contains(line, `"instance_id": "`+id+`"`) {
+				tail += `, "final_stand_in": true`
+			}
+		}
+		out = append(out, strings.TrimSuffix(line, "}")+tail+"}")
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(out, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestReportStatesWhatItsFiguresRestOn: the lens rows were scored under,
+// finals that are a union of steps, and repository failures are said in
+// markdown and JSON; mixed lenses are a warning; --skip-infra leaves the
+// failures out and says so; the paired table marks the same.
+func TestReportStatesWhatItsFiguresRestOn(t *testing.T) {
+	a := write(t, "cb.jsonl", append(append([]spec(nil), runA...), spec{id: "a4", err: "checkout_failed"})...)
+	b := write(t, "obs.jsonl", runB...)
+	observedRows(t, b, "a2")
+
+	md := func(o report.Options, args ...string) string {
+		r, err := report.BuildFiles(args, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := r.WriteMarkdown(&buf); err != nil {
+			t.Fatal(err)
+		}
+		return buf.String()
+	}
+	only := md(report.Options{}, a)
+	for _, want := range []string{
+		"Scored under the contextbench lens: the evaluator's rows.",
+		"## Final context (rows scored under the contextbench lens)",
+		"Warning: 1 of 4 rows of cb failed for want of the repository (checkout_failed)",
+		"--skip-infra leaves them out.",
+	} {
+		if !strings.Contains(only, want) {
+			t.Errorf("report of one contextbench file lacks %q", want)
+		}
+	}
+	both := md(report.Options{Compare: true}, a, b)
+	for _, want := range []string{
+		"Warning: the runs were scored under different lenses (contextbench: cb; observed: obs); their figures are not comparable.",
+		"obs: 1 of 2 rows declared no final context; the union of their steps stands in",
+		"## Final context (rows scored under different lenses, see above)",
+		"**Warning**: cb was scored under the contextbench lens and obs under the observed lens",
+		"**Marked**: 1 of obs's 2 matched instances declared no final context",
+	} {
+		if !strings.Contains(both, want) {
+			t.Errorf("report of both lacks %q", want)
+		}
+	}
+	skipped := md(report.Options{SkipInfra: true}, a)
+	if !strings.Contains(skipped, "Left out (--skip-infra): 1 row of cb") || strings.Contains(skipped, "checkout_failed=") {
+		t.Errorf("--skip-infra report:\n%s", skipped)
+	}
+	// Left out, the row no longer counts 0 in the macro means: 3 rows, not 4.
+	r, err := report.BuildFiles([]string{a}, report.Options{SkipInfra: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Rows[0].Instances != 3 || r.Rows[0].LeftOut != 1 {
+		t.Errorf("skip-infra row: %d instances, %d left out; want 3, 1", r.Rows[0].Instances, r.Rows[0].LeftOut)
+	}
+	r, err = report.BuildFiles([]string{a, b}, report.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := r.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Notes []string `json:"notes"`
+		Runs  []struct {
+			ScoredUnder  string `json:"scored_under"`
+			FinalStandIn int    `json:"final_stand_in"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Notes) != 3 || doc.Runs[0].ScoredUnder != "contextbench" || doc.Runs[1].ScoredUnder != "observed" || doc.Runs[1].FinalStandIn != 1 {
+		t.Errorf("JSON notes %q runs %+v", doc.Notes, doc.Runs)
+	}
+}
