@@ -54,8 +54,10 @@ type Side struct {
 	Final      model.ByGranularity[Figure]  `json:"final"`
 	AUC        model.ByGranularity[float64] `json:"auc"`
 	Redundancy float64                      `json:"line_redundancy"`
-	// Found counts the spans whose lines the final context holds.
-	Found int `json:"spans_found"`
+	// Found counts the spans whose lines the final context holds (any of
+	// them), FoundLines the lines of theirs it kept.
+	Found      int            `json:"spans_found"`
+	FoundLines *diagnose.Kept `json:"found_lines,omitempty"`
 	// ExitStatus is how the run ended.
 	ExitStatus string `json:"exit_status,omitempty"`
 	// FinalStandIn: the run declared no final context and the lens scored
@@ -144,9 +146,20 @@ func side(st *story.Story, lens model.Lens) Side {
 			*s.Final.At(g) = Figure{Coverage: m.Coverage, Precision: m.Precision}
 			*s.AUC.At(g) = *ld.Result.Trajectory.AUCCoverage.At(g)
 		}
-		s.Redundancy, s.Found = fig.Redundancy, fig.Found()
+		s.Redundancy, s.Found, s.FoundLines = fig.Redundancy, fig.Found(), fig.FoundLines
 	}
 	return s
+}
+
+// FoundText is run k's found spans, qualified by the lines of theirs the
+// final context kept: "found 5/9 spans, 62/483 lines kept".
+func (c *Comparison) FoundText(k int) string {
+	s := &c.Runs[k]
+	out := fmt.Sprintf("found %d/%d spans", s.Found, len(c.Spans))
+	if s.FoundLines != nil && s.Found > 0 {
+		out += fmt.Sprintf(", %d/%d lines kept", s.FoundLines.Kept, s.FoundLines.Of)
+	}
+	return out
 }
 
 // Story returns run k's story (0 for A, 1 for B).

@@ -192,3 +192,24 @@ func TestCompareMarksUnionFinal(t *testing.T) {
 		t.Errorf("JSON lacks the stand-in (%v)", err)
 	}
 }
+
+// "found" is any overlap with the final context, so every count of found
+// spans carries the lines of theirs the final kept.
+func TestFoundIsQualified(t *testing.T) {
+	full := story.Tell(demoRun(t, 0))
+	c, err := New(full, story.Tell(demoRun(t, 3)), model.LensContextBench)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := c.FoundText(0), "found 1/7 spans, 7/14 lines kept"; got != want {
+		t.Errorf("FoundText = %q, want %q", got, want)
+	}
+	d := full.Gold.Diag[model.LensContextBench]
+	if got := d.SpanSummary(); !strings.HasPrefix(got, "1 found (7 of 14 lines kept), ") {
+		t.Errorf("SpanSummary = %q", got)
+	}
+	var b bytes.Buffer
+	if err := c.WriteText(&b); err != nil || !strings.Contains(b.String(), "gold        A  found 1/7 spans, 7/14 lines kept") {
+		t.Errorf("text lacks the qualified count (%v):\n%s", err, b.String())
+	}
+}

@@ -108,6 +108,11 @@ func (c *Comparison) WriteText(out io.Writer) error {
 		}
 		b.WriteString("\n")
 	}
+	for k := range c.Runs {
+		if s := &c.Runs[k]; s.Error == "" && !s.NoGold {
+			fmt.Fprintf(&b, "gold        %s  %s\n", Labels[k], c.FoundText(k))
+		}
+	}
 	onlyA, onlyB, both, neither := c.Differences()
 	fmt.Fprintf(&b, "\ngold spans (%d): found by both %d, only A %d, only B %d, neither %d%s\n", len(c.Spans), both, onlyA, onlyB, neither, c.StandInMark())
 	w := 0

@@ -158,7 +158,11 @@ func (r *Report) WriteMarkdown(out io.Writer) error {
 			for c := diagnose.NumCategories - 1; c >= 0; c-- {
 				line = append(line, fmt.Sprint(kind.c[c]))
 			}
-			diag = append(diag, append(line, fmt.Sprint(kind.c.Total())))
+			kept := "–" // files are found whole or not
+			if kind.c == row.SpanDiagnosis && row.FoundLines != nil {
+				kept = fmt.Sprintf("%d of %d", row.FoundLines.Kept, row.FoundLines.Of)
+			}
+			diag = append(diag, append(line, fmt.Sprint(kind.c.Total()), kept))
 		}
 	}
 	if len(diag) > 0 {
@@ -167,9 +171,9 @@ func (r *Report) WriteMarkdown(out io.Writer) error {
 		for c := diagnose.NumCategories - 1; c >= 0; c-- {
 			head = append(head, diagnose.Category(c).String())
 		}
-		table(w, append(head, "total"), "llrrrrrr", diag)
+		table(w, append(head, "total", "found: lines kept"), "llrrrrrrr", diag)
 		legend(w,
-			"Counts summed over instances. **found**: in the final context; **read then dropped**: shown during the run, absent from the final context; **near miss**: the file was shown but not these lines; **searched, not read**: only a search listed the file; **never opened**. Files have no near miss.",
+			"Counts summed over instances. **found**: any of the span's lines in the final context, so **found: lines kept** says how many of the found spans' lines it kept; **read then dropped**: shown during the run, absent from the final context; **near miss**: the file was shown but not these lines; **searched, not read**: only a search listed the file; **never opened**. Files have no near miss.",
 		)
 	}
 

@@ -249,7 +249,7 @@ func writeLensText(w io.Writer, lens string, le *LensExtras) {
 	fmt.Fprintf(w, "  lens %s: usage drop, union of steps → final (lines): %.3f (%d gold lines seen, %d in the final context)\n", lens, u.Drop, u.Seen, u.Kept)
 	if d := le.Diagnosis; d != nil {
 		fmt.Fprintf(w, "    gold files: %s\n", d.FileCounts.Summary())
-		fmt.Fprintf(w, "    gold spans: %s\n", d.SpanCounts.Summary())
+		fmt.Fprintf(w, "    gold spans: %s\n", d.SpanSummary())
 		width := 0
 		for k := range d.Spans {
 			if k == maxListedSpans {

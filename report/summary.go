@@ -162,7 +162,10 @@ type Row struct {
 	// instances with extras.
 	SpanDiagnosis *diagnose.Counts `json:"span_diagnosis,omitempty"`
 	FileDiagnosis *diagnose.Counts `json:"file_diagnosis,omitempty"`
-	IR            *IRSummary       `json:"ir,omitempty"`
+	// FoundLines qualifies SpanDiagnosis's found: the lines of the found
+	// spans the final contexts kept, summed.
+	FoundLines *diagnose.Kept `json:"found_lines,omitempty"`
+	IR         *IRSummary     `json:"ir,omitempty"`
 }
 
 // Summarize builds a run's row; lens picks which lens's extras feed the
@@ -189,6 +192,7 @@ type summaryFold struct {
 	drops, recalls [4][]float64
 	union          []float64
 	spans, files   diagnose.Counts
+	foundLines     diagnose.Kept
 	withDiag       bool
 	ir             irFold
 	// lenses counts rows by the lens they were scored under; standIn those
@@ -234,6 +238,7 @@ func (f *summaryFold) add(in *Instance, lens string) {
 			f.spans[c] += d.SpanCounts[c]
 			f.files[c] += d.FileCounts[c]
 		}
+		f.foundLines.Add(d.FoundLines)
 	}
 	if le.IR != nil && le.IR.Computable {
 		f.ir.add(le.IR)
@@ -266,8 +271,8 @@ func (f *summaryFold) row(label, path, lens string) Row {
 		row.UnionDrop = &s
 	}
 	if f.withDiag {
-		spans, files := f.spans, f.files
-		row.SpanDiagnosis, row.FileDiagnosis = &spans, &files
+		spans, files, kept := f.spans, f.files, f.foundLines
+		row.SpanDiagnosis, row.FileDiagnosis, row.FoundLines = &spans, &files, &kept
 	}
 	row.IR = f.ir.summary()
 	return row

@@ -72,6 +72,9 @@ type Figures struct {
 	AUC        float64         `json:"line_auc"`
 	Redundancy float64         `json:"line_redundancy"`
 	Diagnosis  diagnose.Counts `json:"diagnosis"`
+	// FoundLines qualifies the found spans of Diagnosis by the lines of
+	// theirs the final context kept; nil for gold diagnosed per file.
+	FoundLines *diagnose.Kept `json:"found_lines,omitempty"`
 	// Initial is the line coverage after the first step, for a run of
 	// more than one (initial recall); nil otherwise.
 	Initial *float64 `json:"initial_recall,omitempty"`

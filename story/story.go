@@ -101,6 +101,10 @@ func figures(a *scoring.Analysis, d *diagnose.Diagnosis, l model.Lens) Figures {
 		f.Initial = &v
 	}
 	f.Diagnosis = d.SpanCounts
+	if len(d.Spans) > 0 {
+		k := d.FoundLines
+		f.FoundLines = &k
+	}
 	if len(d.Spans) == 0 {
 		// Gold that names files only (CodeScaleBench) is diagnosed per file.
 		f.Diagnosis = d.FileCounts

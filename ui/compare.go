@@ -243,7 +243,7 @@ func (m *CompareModel) header() []string {
 			fig = "no gold"
 		} else if fig == "" {
 			f := s.Final.Line
-			fig = fmt.Sprintf("final line %.2f/%.2f · AUC %.2f · found %d of %d spans", f.Coverage, f.Precision, s.AUC.Line, s.Found, len(m.c.Spans))
+			fig = fmt.Sprintf("final line %.2f/%.2f · AUC %.2f · %s", f.Coverage, f.Precision, s.AUC.Line, m.c.FoundText(k))
 			if s.FinalStandIn {
 				fig += " (union of steps: no final declared)"
 			}

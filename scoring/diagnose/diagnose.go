@@ -170,6 +170,33 @@ type Diagnosis struct {
 	Error      string `json:"error,omitempty"`
 	Reason     string `json:"reason,omitempty"`
 	SpanCounts Counts `json:"span_counts"`
+	// FoundLines qualifies SpanCounts' found: "found" is any overlap with
+	// the final context, so the lines those spans kept of their own are
+	// counted beside it ("3 found, 62 of 483 lines kept").
+	FoundLines Kept `json:"found_lines"`
+}
+
+// Kept is how many of some gold lines the final context kept.
+type Kept struct {
+	Kept int `json:"kept"`
+	Of   int `json:"of"`
+}
+
+// Add adds k's lines to the tally.
+func (t *Kept) Add(k Kept) { t.Kept, t.Of = t.Kept+k.Kept, t.Of+k.Of }
+
+// String is "62 of 483 lines kept".
+func (t Kept) String() string { return fmt.Sprintf("%d of %d lines kept", t.Kept, t.Of) }
+
+// SpanSummary is SpanCounts.Summary with found qualified by the lines
+// kept: "3 found (62 of 483 lines kept), 1 near miss".
+func (d *Diagnosis) SpanSummary() string {
+	s := d.SpanCounts.Summary()
+	if n := d.SpanCounts[Found]; n > 0 {
+		head := fmt.Sprintf("%d %s", n, Found)
+		s = strings.Replace(s, head, head+" ("+d.FoundLines.String()+")", 1)
+	}
+	return s
 }
 
 // ForFile returns the diagnoses of one file's gold spans.
@@ -267,6 +294,9 @@ func (dg *diagnoser) diagnosis() *Diagnosis {
 			sp := fc.span(iv)
 			d.Spans = append(d.Spans, sp)
 			d.SpanCounts[sp.Category]++
+			if sp.Category == Found {
+				d.FoundLines.Add(Kept{sp.FinalLines, sp.Lines()})
+			}
 		}
 	}
 	if res := &a.Lenses[dg.lens].Result; res.Error != "" {
@@ -279,7 +309,7 @@ func (dg *diagnoser) diagnosis() *Diagnosis {
 // gave an error row.
 func (d *Diagnosis) unscored(code, reason string) {
 	d.Error, d.Reason = code, reason
-	d.FileCounts, d.SpanCounts = Counts{}, Counts{}
+	d.FileCounts, d.SpanCounts, d.FoundLines = Counts{}, Counts{}, Kept{}
 	for i := range d.Files {
 		f := &d.Files[i]
 		f.Category, f.Step, f.Action, f.Declared = NotScored, 0, -1, false
