@@ -97,3 +97,52 @@ func TestSpeedChangeKeepsPlaying(t *testing.T) {
 		t.Error("a tick from before the speed change still steps")
 	}
 }
+
+// The way to the key moment: `*` goes to each step that finds gold in turn
+// (the demo's 4, 6, … then round again), autoplay holds there GoldHold
+// intervals, and the footer names the key.
+func TestGoldFoundSteps(t *testing.T) {
+	a := demoAnalysis(t)
+	m := newModel(t, a, Options{}, 120, 40)
+	var want []int
+	for i, act := range a.Lenses[m.ctx.Lens].Actions {
+		if act.NewGold > 0 {
+			want = append(want, i)
+		}
+	}
+	if len(want) < 2 || want[0] != 3 {
+		t.Fatalf("fixture: gold-finding actions %v, want 4 first", want)
+	}
+	for _, i := range append(want, want[0]) {
+		typeKeys(m, "*")
+		if m.Current() != i {
+			t.Fatalf("* went to action %d, want %d", m.Current()+1, i+1)
+		}
+		if !m.FindsGold() || m.holdFor() != GoldHold*m.Interval() {
+			t.Errorf("action %d: finds gold %v, hold %v", i+1, m.FindsGold(), m.holdFor())
+		}
+	}
+	typeKeys(m, "l")
+	if m.FindsGold() || m.holdFor() != m.Interval() {
+		t.Errorf("action %d holds %v, want one interval", m.Current()+1, m.holdFor())
+	}
+	if footer := ansi.Strip(m.footer()); !strings.Contains(footer, "* gold found") {
+		t.Errorf("footer lacks the key: %q", footer)
+	}
+}
+
+// At 80x24 the gold panel has no place: the footer says how to reach it,
+// and the panel, once focused, shows the selected span's whole diagnosis.
+func TestHiddenGoldPanelHint(t *testing.T) {
+	m := newModel(t, demoAnalysis(t), Options{}, 80, 24)
+	if footer := ansi.Strip(m.footer()); !strings.HasPrefix(footer, " gold panel: ⇧tab") {
+		t.Errorf("80x24 footer %q", footer)
+	}
+	typeKeys(m, "shift+tab")
+	if m.focus != paneGold || strings.Contains(ansi.Strip(m.footer()), "gold panel:") {
+		t.Errorf("shift+tab: focus %s, footer %q", m.focus, ansi.Strip(m.footer()))
+	}
+	if wide := newModel(t, demoAnalysis(t), Options{}, 160, 48); strings.Contains(ansi.Strip(wide.footer()), "gold panel:") {
+		t.Error("the hint shows where the panel is in view")
+	}
+}

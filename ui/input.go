@@ -88,6 +88,8 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(k, keys.Play):
 		return m.togglePlay()
+	case key.Matches(k, keys.GoldStep):
+		return m.nextGold()
 	case key.Matches(k, keys.Faster):
 		return m.setSpeed(m.speed + 1)
 	case key.Matches(k, keys.Slower):

@@ -39,9 +39,48 @@ func (m *Model) togglePlay() tea.Cmd {
 	return tea.Batch(cmd, m.nextTick())
 }
 
+// GoldHold is how many autoplay intervals a step that finds new gold stays
+// on screen: the moment a talk is built around is not a blur. The
+// recording (export cast) holds the same.
+const GoldHold = 3
+
+// FindsGold reports whether the current step shows gold lines no earlier
+// step showed, under the lens shown.
+func (m *Model) FindsGold() bool {
+	acts := m.ctx.Data.A.Lenses[m.ctx.Lens].Actions
+	return m.ctx.Cur < len(acts) && acts[m.ctx.Cur].NewGold > 0
+}
+
+// holdFor is how long autoplay stays on the current step: the interval,
+// GoldHold times it on a step that finds gold.
+func (m *Model) holdFor() time.Duration {
+	if m.FindsGold() {
+		return speeds[m.speed] * GoldHold
+	}
+	return speeds[m.speed]
+}
+
 func (m *Model) nextTick() tea.Cmd {
 	gen := m.tickGen
-	return tick(speeds[m.speed], func(time.Time) tea.Msg { return tickMsg{gen} })
+	return tick(m.holdFor(), func(time.Time) tea.Msg { return tickMsg{gen} })
+}
+
+// nextGold goes to the next step that finds new gold under the lens shown
+// (from the first when past the last): the key moments, one key each.
+func (m *Model) nextGold() tea.Cmd {
+	acts := m.ctx.Data.A.Lenses[m.ctx.Lens].Actions
+	for _, from := range []int{m.ctx.Cur + 1, 0} {
+		for i := from; i < len(acts); i++ {
+			if acts[i].NewGold > 0 {
+				if m.ctx.Visible(i) {
+					m.status = fmt.Sprintf("step %d finds %d new gold lines", i+1, acts[i].NewGold)
+					return m.setCur(i)
+				}
+			}
+		}
+	}
+	m.status = "no step finds gold under the " + m.ctx.Lens.String() + " lens"
+	return nil
 }
 
 func (m *Model) tick(t tickMsg) tea.Cmd {

@@ -94,9 +94,34 @@ func (m *Model) footer() string {
 	left := ""
 	if m.status != "" {
 		left = " " + t.Status.Render(termsafe.Line(m.status)) + "  "
+	} else if id := m.hiddenGold(); id >= 0 {
+		// Too small a screen for the gold panel: say where it went.
+		left = " " + t.Muted.Render("gold panel: "+m.keyTo(id)) + " "
 	}
 	m.help.SetWidth(max(m.w-ansi.StringWidth(left)-1, 0))
 	return left + " " + m.help.ShortHelpView(m.panes[m.focus].ShortHelp())
+}
+
+// hiddenGold is the gold panel's id when the layout has no room for it
+// and it is not focused, -1 otherwise.
+func (m *Model) hiddenGold() paneID {
+	for id, r := range registry {
+		if r.place == placeSide && paneID(id) != m.focus && !m.lay.visible(paneID(id)) {
+			return paneID(id)
+		}
+	}
+	return -1
+}
+
+// keyTo is the key that focuses pane id soonest: tab forward or
+// shift+tab back.
+func (m *Model) keyTo(id paneID) string {
+	n := paneID(len(m.panes))
+	fwd, back := (id-m.focus+n)%n, (m.focus-id+n)%n
+	if back < fwd {
+		return strings.Repeat("⇧tab ", int(back)-1) + "⇧tab"
+	}
+	return strings.Repeat("tab ", int(fwd)-1) + "tab"
 }
 
 // helpView is the full help of the focused pane: key groups side by side as

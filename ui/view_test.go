@@ -444,7 +444,7 @@ func TestFooterAndHelpFollowFocus(t *testing.T) {
 		focus        paneID
 		footer, help string
 	}{
-		{paneTimeline, " l/→ next step • h/← previous step • tab next pane • / search", " l/→   next step"},
+		{paneTimeline, " l/→ next step • h/← previous step • * gold found • tab next pane • / search", " l/→   next step"},
 		{paneSource, " ]/[ next/prev gold span • m/M next/prev unread gold • F follow the step • f pick file", " ]/[    next/prev gold span"},
 		{paneObservation, " j/↓ scroll down • k/↑ scroll up • ctrl+d half page down • ctrl+u half page up • r hide/show thoughts • l/→ next step", " j/↓    scroll down"},
 		{paneTask, " j/↓ scroll down • k/↑ scroll up • ctrl+d half page down • ctrl+u half page up • p patch / task", " j/↓    scroll down"},

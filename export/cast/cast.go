@@ -13,6 +13,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/trajscope/trajscope/ui"
 	"io"
 	"strconv"
 	"time"
@@ -65,7 +66,7 @@ func Goto(y int) string { return "\x1b[" + strconv.Itoa(y+1) + ";1H" }
 func Write(w io.Writer, st *story.Story, o Options) error {
 	a := st.A
 	if o.GoldHold <= 0 {
-		o.GoldHold = 3
+		o.GoldHold = ui.GoldHold // as the explorer's autoplay holds
 	}
 	o.Autoplay = true
 	m, err := screen.Open(st, o.Options)

@@ -111,6 +111,18 @@ func (m *Model) jump() tea.Cmd {
 	return pane.Jump(i, g.File(), max(g.Start(), 1), status)
 }
 
+// describe is what became of gold span k under the lens shown, in words,
+// with the agent that found it.
+func (m *Model) describe(k int) string {
+	d, l := m.Ctx.Data, m.Ctx.Lens
+	g := &d.Gold[k]
+	text := g.Describe(l)
+	if by := story.FoundByWords(d.Run, g.FoundAt(l)); by != "" {
+		text += " (" + by + ")"
+	}
+	return termsafe.Line(text)
+}
+
 // Scroll moves the selection by n spans.
 func (m *Model) Scroll(n int) tea.Cmd {
 	m.sel = max(0, min(m.sel+n, len(m.Ctx.Data.Gold)-1))
@@ -151,18 +163,13 @@ func (m *Model) View() string {
 		lines = append(lines, t.Muted.Render(empty))
 		return strings.Join(fit.Block(lines, m.W, m.H), "\n")
 	}
-	// The description of the selected span takes up to three rows (two on
-	// a short pane) below the spans, when that leaves three rows of spans.
+	// The description of the selected span takes the rows below the spans
+	// that leave three rows of spans (at least two): on a narrow panel (a
+	// projector's 100x30) it wraps whole rather than being cut.
 	var detail []string
 	if m.Focused && m.sel < len(d.Gold) {
-		g := &d.Gold[m.sel]
-		text := g.Describe(ctx.Lens)
-		if by := story.FoundByWords(d.Run, g.FoundAt(ctx.Lens)); by != "" {
-			text += " (" + by + ")"
-		}
-		text = termsafe.Line(text)
-		detail = strings.Split(ansi.Wrap(text, max(m.W-2, 1), ""), "\n")
-		if most := 2 + min(1, max(0, m.H-12)); len(detail) > most {
+		detail = strings.Split(ansi.Wrap(m.describe(m.sel), max(m.W-2, 1), ""), "\n")
+		if most := max(2, m.H-5); len(detail) > most {
 			detail = detail[:most]
 			detail[most-1] = display.Truncate(detail[most-1]+" …", m.W-2)
 		}

@@ -26,6 +26,7 @@ var (
 	PrevMatch         = bind("N", "previous match", "N")
 	Filter            = bind("c", "filter category", "c")
 	Play              = bind("space", "autoplay", "space")
+	GoldStep          = bind("*", "gold found", "*")
 	Faster, Slower    = bind("+/-", "speed", "+", "="), bind("-", "slower", "-", "_")
 	Edit, Lens, Files = bind("e", "open in $EDITOR", "e"), bind("v", "switch lens", "v"), bind("f", "pick file", "f")
 	// H and L move between runs, as in the mini-swe-agent and SWE-agent
@@ -49,12 +50,12 @@ var (
 
 // common are the footer's keys after a pane's own, most useful first: the
 // help line truncates what does not fit.
-var common = []key.Binding{Next, Prev, Focus, Search, Play, Lens, Files, Edit, Help, Quit}
+var common = []key.Binding{Next, Prev, GoldStep, Focus, Search, Play, Lens, Files, Edit, Help, Quit}
 
 // reference is every key, in the help screen's groups: stepping, panes and
 // scrolling, gold and source, search and the rest.
 var reference = [][]key.Binding{
-	{Next, Prev, First, Last, Play, Faster, Lens},
+	{Next, Prev, First, Last, GoldStep, Play, Faster, Lens},
 	{Focus, FocusBack, Down, Up, PageDown, PageUp, Select},
 	{NextGold, NextMissed, Closest, Files, Follow, Edit},
 	{Search, NextMatch, Filter, Thoughts, Fold, Task, AsOf, Spend},

@@ -22,7 +22,7 @@ func TestFooterAndFullHelp(t *testing.T) {
 		t.Errorf("footer of the common keys = %v, want %v", got, want)
 	}
 	got := helps(Footer(Down, Files))
-	want := []string{"j/↓", "f", "l/→", "h/←", "tab", "/", "space", "v", "e", "?", "q"}
+	want := []string{"j/↓", "f", "l/→", "h/←", "*", "tab", "/", "space", "v", "e", "?", "q"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("footer = %v, want %v", got, want)
 	}

@@ -173,7 +173,7 @@ func (m *Model) View() string {
 
 // The timeline is where the run is stepped through: its own keys are the
 // stepping ones (j/k step too while it is focused).
-var own = []key.Binding{keys.Next, keys.Prev, keys.First, keys.Last, keys.Play, keys.Faster, keys.Lens}
+var own = []key.Binding{keys.Next, keys.Prev, keys.First, keys.Last, keys.GoldStep, keys.Play, keys.Faster, keys.Lens}
 
 // ShortHelp is the footer while the timeline is focused.
 func (m *Model) ShortHelp() []key.Binding { return keys.Footer(own[:2]...) }
