@@ -3,6 +3,7 @@ package report_test
 import (
 	"encoding/xml"
 	"errors"
+	stdpng "image/png"
 	"io"
 	"os"
 	"path/filepath"
@@ -117,13 +118,28 @@ func TestWritePlots(t *testing.T) {
 		t.Fatal(err)
 	}
 	cov, cost := filepath.Join(dir, charts.CoverageByStep), filepath.Join(dir, charts.CostVsCoverage)
-	if len(written) != 2 || written[0] != cov || written[1] != cost || len(notes) != 2 || notes[0] != "wrote "+cov {
+	png := func(svg string) string { return strings.TrimSuffix(svg, ".svg") + ".png" }
+	if len(written) != 4 || written[0] != cov || written[1] != png(cov) || written[2] != cost || len(notes) != 2 || notes[0] != "wrote "+cov+" and coverage_by_step.png" {
 		t.Fatalf("written %v, notes %q", written, notes)
+	}
+	// The PNG beside each SVG, for slides: 8x5 inches at 200 dpi.
+	for _, p := range []string{png(cov), png(cost)} {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := stdpng.DecodeConfig(f)
+		f.Close()
+		if err != nil || cfg.Width != 1600 || cfg.Height != 1000 {
+			t.Errorf("%s: %dx%d (%v), want a 1600x1000 PNG", p, cfg.Width, cfg.Height, err)
+		}
 	}
 	inert := `a<b & "c"\e[31m`
 	texts := svgTexts(t, cov)
-	for _, want := range []string{"Mean cumulative line coverage per step", "step", "mean cumulative line coverage (valid instances)",
-		inert + " (n=2)", "plain (n=1)"} {
+	// The lens the rows were scored under is stated; a run without a curve
+	// is still in the legend, saying why.
+	for _, want := range []string{"Mean cumulative line coverage per step", "rows scored under the contextbench lens", "step", "mean cumulative line coverage (valid instances)",
+		inert + " (n=2)", "plain (n=1)", "dominated (no valid task with steps: not drawn)"} {
 		if count(texts, want) != 1 {
 			t.Errorf("%s: %q appears %d times in %q", charts.CoverageByStep, want, count(texts, want), texts)
 		}
@@ -138,8 +154,10 @@ func TestWritePlots(t *testing.T) {
 		t.Errorf("%d legend entries, want one per run with steps (2)", legend)
 	}
 	texts = svgTexts(t, cost)
-	for _, want := range []string{"Cost vs final line coverage (Pareto front joined)", "mean cost per instance (USD)",
-		"mean final line coverage (errors count 0)", inert + " (front)", "plain (front)", "dominated", "Pareto front"} {
+	// Each point says its n; the runs' means are over unlike sets (the
+	// first run records a cost on 2 of its 4 instances) and the title says so.
+	for _, want := range []string{"Cost vs final line coverage (Pareto front joined)", "rows scored under the contextbench lens; means over unlike task sets",
+		"mean cost per instance (USD)", "mean final line coverage (errors count 0)", inert + " (n=4) (front)", "plain (n=3) (front)", "dominated (n=2)", "Pareto front"} {
 		if count(texts, want) != 1 {
 			t.Errorf("%s: %q appears %d times in %q", charts.CostVsCoverage, want, count(texts, want), texts)
 		}

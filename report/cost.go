@@ -1,6 +1,10 @@
 package report
 
-import "github.com/trajscope/trajscope/model"
+import (
+	"hash/fnv"
+
+	"github.com/trajscope/trajscope/model"
+)
 
 // Axes of the cost table: dollars when every run records them, else tokens.
 const (
@@ -27,6 +31,9 @@ type CostRow struct {
 	// other run is at most as costly and at least as good, and better in
 	// one of the two.
 	Front bool `json:"pareto_front"`
+	// tasks is a hash of the run's set of instance ids (a sum, so order
+	// does not matter): runs over different tasks have different means.
+	tasks uint64
 }
 
 // X is the run's value on axis, ok false when it has none.
@@ -48,6 +55,10 @@ type CostTable struct {
 	// axis are left out of the front (tokens are no stand-in for dollars).
 	Axis string    `json:"axis"`
 	Rows []CostRow `json:"rows"`
+	// Unlike says why the front compares unlike means, "" when every run's
+	// means are over the same tasks: runs over different task sets, or
+	// costs recorded on only some of a run's instances.
+	Unlike string `json:"unlike_means,omitempty"`
 }
 
 // costFold is one row's figures of the cost table, taken one instance at
@@ -55,10 +66,14 @@ type CostTable struct {
 type costFold struct {
 	instances, costN, tokensN int
 	cost, tokens, line        float64
+	tasks                     uint64
 }
 
 func (c *costFold) add(in *Instance) {
 	c.instances++
+	h := fnv.New64a()
+	h.Write([]byte(in.Result.InstanceID))
+	c.tasks += h.Sum64()
 	if in.Result.Error == "" {
 		c.line += in.Result.Final.At(model.GranLine).Coverage
 	}
@@ -77,7 +92,7 @@ func (c *costFold) add(in *Instance) {
 }
 
 func (c *costFold) row(run string) CostRow {
-	row := CostRow{Run: run, Instances: c.instances, CostN: c.costN, TokensN: c.tokensN}
+	row := CostRow{Run: run, Instances: c.instances, CostN: c.costN, TokensN: c.tokensN, tasks: c.tasks}
 	if c.instances > 0 {
 		row.LineCoverage = c.line / float64(c.instances)
 	}
@@ -113,7 +128,35 @@ func costTable(rows []CostRow) *CostTable {
 		_, ok := t.Rows[i].X(t.Axis)
 		t.Rows[i].Front = ok && !t.dominated(i)
 	}
+	t.Unlike = t.unlike()
 	return t
+}
+
+// unlike says why the runs on the axis have means over different
+// instances, "" when they do not.
+func (t *CostTable) unlike() string {
+	var first *CostRow
+	partial := false
+	for i := range t.Rows {
+		c := &t.Rows[i]
+		if _, ok := c.X(t.Axis); !ok {
+			continue
+		}
+		n := c.CostN
+		if t.Axis == AxisTokens {
+			n = c.TokensN
+		}
+		partial = partial || n != c.Instances
+		if first == nil {
+			first = c
+		} else if c.tasks != first.tasks || c.Instances != first.Instances {
+			return "the runs are over different task sets, so their means (and the front) compare unlike sets of tasks"
+		}
+	}
+	if partial {
+		return "some runs record " + map[string]string{AxisCost: "a cost", AxisTokens: "tokens"}[t.Axis] + " on only some of their instances, so the x axis means a different set of tasks than coverage"
+	}
+	return ""
 }
 
 // dominated reports whether another run is no costlier and covers no less

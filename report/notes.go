@@ -54,9 +54,9 @@ func (r *Report) Notes() []string {
 	return out
 }
 
-// scoredUnder names the lens the report's rows were scored under, for a
+// ScoredUnder names the lens the report's rows were scored under, for a
 // table's heading: one lens, or a pointer to the notes when they differ.
-func (r *Report) scoredUnder() string {
+func (r *Report) ScoredUnder() string {
 	l := ""
 	for _, row := range r.Rows {
 		switch {

@@ -98,7 +98,7 @@ func (r *Report) WriteMarkdown(out io.Writer) error {
 		fmt.Fprintf(w, "%s\n\n", cell(n))
 	}
 
-	fmt.Fprintf(w, "## Final context (%s)\n\n", r.scoredUnder())
+	fmt.Fprintf(w, "## Final context (%s)\n\n", r.ScoredUnder())
 	rows = nil
 	for _, row := range r.Rows {
 		for _, g := range model.Granularities {

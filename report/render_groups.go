@@ -42,6 +42,9 @@ func (r *Report) writeCostMarkdown(w io.Writer) {
 		"**line coverage**: mean final line coverage over all instances, error rows counting 0 (the line R macro).",
 		frontLine,
 	)
+	if t.Unlike != "" {
+		fmt.Fprintf(w, "**Warning**: %s.\n\n", t.Unlike)
+	}
 }
 
 // writeGroupsMarkdown renders the summary per run × group.

@@ -8,24 +8,33 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/trajscope/trajscope/internal/termsafe"
 	"github.com/trajscope/trajscope/report"
 )
 
-// Chart file names, fixed so scripts and documents can link them.
+// Chart file names, fixed so scripts and documents can link them. Each is
+// written as SVG (for pages and papers) and beside it as PNG of the same
+// name (for slides): coverage_by_step.png.
 const (
 	CoverageByStep = "coverage_by_step.svg"
 	CostVsCoverage = "cost_vs_coverage.svg"
 	// CoverageAtK is line coverage by rank (score --at-k).
 	CoverageAtK = "coverage_at_k.svg"
 )
+
+// pngDPI is the PNG's resolution: 8x5 inches at 200 dpi is 1600x1000
+// pixels, sharp on a projector.
+const pngDPI = 200
 
 // markersUpTo is the most steps a coverage curve marks each step of; more
 // marks would blur into the line.
@@ -66,11 +75,36 @@ func Write(r *report.Report, dir string, note func(string)) ([]string, error) {
 		if err := p.Save(8*vg.Inch, 5*vg.Inch, path); err != nil {
 			return written, fmt.Errorf("writing %s: %w", path, err)
 		}
-		note("wrote " + termsafe.Line(path))
-		written = append(written, path)
+		png := strings.TrimSuffix(path, ".svg") + ".png"
+		if err := savePNG(p, png); err != nil {
+			return written, fmt.Errorf("writing %s: %w", png, err)
+		}
+		note("wrote " + termsafe.Line(path) + " and " + filepath.Base(png))
+		written = append(written, path, png)
 	}
 	return written, nil
 }
+
+// savePNG writes p as a PNG of pngDPI.
+func savePNG(p *plot.Plot, path string) error {
+	c := vgimg.NewWith(vgimg.UseWH(8*vg.Inch, 5*vg.Inch), vgimg.UseDPI(pngDPI))
+	p.Draw(draw.New(c))
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// blank is a legend entry's empty thumbnail: a run that has no curve or
+// point is still named, with why.
+type blank struct{}
+
+func (blank) Thumbnail(*draw.Canvas) {}
 
 // newPlot is a plot with titles and labels in a sans-serif face, a grid,
 // and the legend where rising curves leave room.
@@ -96,12 +130,14 @@ func newPlot(title, x, y string) *plot.Plot {
 func label(s string) string { return termsafe.Line(s) }
 
 func coveragePlot(r *report.Report) (*plot.Plot, error) {
-	p := newPlot("Mean cumulative line coverage per step", "step", "mean cumulative line coverage (valid instances)")
+	p := newPlot("Mean cumulative line coverage per step\n"+r.ScoredUnder(), "step", "mean cumulative line coverage (valid instances)")
 	p.Y.Min, p.Y.Max = 0, 1
 	series := 0
+	var undrawn []string
 	for i, c := range r.Curves {
 		curve, n := c.Mean, c.N
 		if n == 0 {
+			undrawn = append(undrawn, label(r.Rows[i].Label))
 			continue
 		}
 		pts := make(plotter.XYs, len(curve))
@@ -124,6 +160,9 @@ func coveragePlot(r *report.Report) (*plot.Plot, error) {
 	if series == 0 {
 		return nil, nil
 	}
+	for _, name := range undrawn {
+		p.Legend.Add(name+" (no valid task with steps: not drawn)", blank{})
+	}
 	p.X.Min = 1
 	return p, nil
 }
@@ -137,7 +176,11 @@ func costPlot(r *report.Report) (*plot.Plot, error) {
 	if t.Axis == report.AxisTokens {
 		x = "mean tokens per instance (input + output)"
 	}
-	p := newPlot("Cost vs final line coverage (Pareto front joined)", x, "mean final line coverage (errors count 0)")
+	title := "Cost vs final line coverage (Pareto front joined)\n" + r.ScoredUnder()
+	if t.Unlike != "" {
+		title += "; means over unlike task sets"
+	}
+	p := newPlot(title, x, "mean final line coverage (errors count 0)")
 	// Coverage is a fraction and cost starts at 0: fixed origins keep
 	// the points off the frame and the distances honest; the cheap, high
 	// corner where the legend sits is rarely occupied.
@@ -147,6 +190,7 @@ func costPlot(r *report.Report) (*plot.Plot, error) {
 		c := &t.Rows[i]
 		xv, ok := c.X(t.Axis)
 		if !ok {
+			p.Legend.Add(label(c.Run)+" (none recorded: not drawn)", blank{})
 			continue
 		}
 		pt := plotter.XY{X: xv, Y: c.LineCoverage}
@@ -157,7 +201,7 @@ func costPlot(r *report.Report) (*plot.Plot, error) {
 		sc.Color, sc.Shape, sc.Radius = plotutil.Color(i), plotutil.Shape(i), vg.Points(5)
 		p.Add(sc)
 		p.X.Max = max(p.X.Max, xv*1.1)
-		name := label(c.Run)
+		name := fmt.Sprintf("%s (n=%d)", label(c.Run), c.Instances)
 		if c.Front {
 			name += " (front)"
 			front = append(front, pt)
@@ -183,7 +227,7 @@ func atKPlot(r *report.Report) (*plot.Plot, error) {
 	if t == nil {
 		return nil, nil
 	}
-	p := newPlot("Line coverage of the first k predictions", "k (rank)", "mean line coverage")
+	p := newPlot("Line coverage of the first k predictions\n"+r.ScoredUnder(), "k (rank)", "mean line coverage")
 	p.Y.Min, p.Y.Max = 0, 1
 	for i, row := range t.Rows {
 		pts := make(plotter.XYs, len(row.Mean))
