@@ -115,14 +115,7 @@ func New(a, b *story.Story, lens model.Lens) (*Comparison, error) {
 				index[key] = i
 				c.Spans = append(c.Spans, Span{File: sp.File, Start: sp.Start, End: sp.End})
 			}
-			f := Find{Diagnosis: sp.Category, Declared: sp.Declared}
-			if sp.Category == diagnose.Found && sp.Partial() {
-				f.Kept, f.Lines = sp.FinalLines, sp.Lines()
-			}
-			if (sp.Category == diagnose.Found || sp.Category == diagnose.ReadThenDropped) && !sp.Declared && sp.Action >= 0 {
-				f.Action = int(sp.Action) + 1
-			}
-			c.Spans[i].Find[k] = f
+			c.Spans[i].Find[k] = FindOf(&sp)
 		}
 	}
 	sort.SliceStable(c.Spans, func(i, j int) bool {
@@ -132,6 +125,32 @@ func New(a, b *story.Story, lens model.Lens) (*Comparison, error) {
 		return c.Spans[i].Start < c.Spans[j].Start
 	})
 	return c, nil
+}
+
+// FindOf is what a run did with a gold span, from its diagnosis.
+func FindOf(sp *diagnose.Span) Find {
+	f := Find{Diagnosis: sp.Category, Declared: sp.Declared}
+	if sp.Category == diagnose.Found && sp.Partial() {
+		f.Kept, f.Lines = sp.FinalLines, sp.Lines()
+	}
+	if (sp.Category == diagnose.Found || sp.Category == diagnose.ReadThenDropped) && !sp.Declared && sp.Action >= 0 {
+		f.Action = int(sp.Action) + 1
+	}
+	return f
+}
+
+// GoldText is what became of a gold entry in a run, as a comparison says
+// it: "@5 found 16/28 kept" for a span (FindText), the step and label for
+// a whole gold file.
+func GoldText(g *diagnose.GoldSpan, l model.Lens) string {
+	if sp := g.Span[l]; sp != nil {
+		return FindText(FindOf(sp))
+	}
+	c := g.Category(l)
+	if at := g.Closest(l); at >= 0 && (c == diagnose.Found || c == diagnose.ReadThenDropped) {
+		return fmt.Sprintf("@%d %s", at+1, g.Label(l))
+	}
+	return g.Label(l)
 }
 
 func side(st *story.Story, lens model.Lens) Side {

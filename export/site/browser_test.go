@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/trajscope/trajscope/export/html"
 	"github.com/trajscope/trajscope/export/internal/browsertest"
 	"github.com/trajscope/trajscope/export/internal/exporttest"
@@ -34,13 +36,18 @@ func writeSite(t *testing.T) (dir string, runs []Run) {
 		f.Close()
 		r := Describe(st, page, lens)
 		r.Row = story.NewRow(st.A.Run)
-		r.Row.Pos, r.Row.Path = i+1, fmt.Sprintf("runs/%d.json", i+1)
+		// Paths as deep as a results tree's: the labels that tell the two
+		// demo runs apart carry them, and must not push the figures off a
+		// projector's screen.
+		r.Row.Pos, r.Row.Path = i+1, fmt.Sprintf("runs/%s%d.json", strings.Repeat("experiments/qwen-sweep/", 4), i+1)
 		r.Row.Summarize(st)
 		runs = append(runs, r)
 	}
-	// The second demo run scores lower: the sort has something to do.
+	// The second demo run scores lower: the sort has something to do. The
+	// hostile one was not scored: its reason shows under its instance.
 	runs[1].Row.Lenses[lens].Coverage = 0.1
-	compare := map[string]string{runs[0].Task: ComparePage(runs[0].Task, 1)}
+	runs[2].Row.Lenses[lens].Error, runs[2].Row.Lenses[lens].Reason = "no_context_extracted", "the run declared no context"
+	compare := map[string]string{runs[0].taskKey(): ComparePage(runs[0].Task, 1)}
 	write := func(name string, fn func(f *os.File) error) {
 		f, err := os.Create(filepath.Join(dir, name))
 		if err != nil {
@@ -52,7 +59,7 @@ func writeSite(t *testing.T) (dir string, runs []Run) {
 		}
 	}
 	write("index.html", func(f *os.File) error { return WriteIndex(f, runs, lens, "runs/", compare) })
-	write(compare[runs[0].Task], func(f *os.File) error { return WriteCompare(f, runs[0].Task, runs[:2], lens) })
+	write(compare[runs[0].taskKey()], func(f *os.File) error { return WriteCompare(f, runs[0].Task, runs[:2], lens) })
 	return dir, runs
 }
 
@@ -73,6 +80,23 @@ func TestBrowserSite(t *testing.T) {
 	if got := rows(); got != "1,2,3" {
 		t.Fatalf("index rows %q, want the 3 runs in order", got)
 	}
+	// On a projector (1280x720) the figures and the compare links are on
+	// screen, the unscored run says why, and the marks are explained.
+	b.Do(chromedp.EmulateViewport(1280, 720))
+	for _, sel := range []string{`#runs th[data-col="4"]`, `#runs thead th:last-child`, `#runs tbody a[href^="compare-"]`} {
+		if right := browsertest.Eval[float64](b, fmt.Sprintf("document.querySelector(%q).getBoundingClientRect().right", sel)); right > 1280 {
+			t.Errorf("at 1280x720 %s ends at x=%.0f, off screen", sel, right)
+		}
+	}
+	if why := eval(`document.querySelectorAll('#runs tbody tr')[2].querySelector('.why').textContent`); why != "not scored: no_context_extracted (the run declared no context)" {
+		t.Errorf("the unscored run says %q", why)
+	}
+	if legend := eval(`document.body.textContent`); !strings.Contains(legend, "- not scored under this lens") {
+		t.Error("the index does not explain its - cells")
+	}
+	if n := browsertest.Eval[int](b, `document.querySelectorAll('#models tbody tr').length`); n != 2 {
+		t.Errorf("%d rows per model, want 2 (the demo's and the hostile run's)", n)
+	}
 	// The hostile run's text stays text: its instance shows as written, and
 	// the page has no element but its own.
 	if got := eval(`document.querySelectorAll('#runs tbody tr')[2].cells[1].textContent`); !strings.Contains(got, `<script>alert("pwn1")`) {
@@ -86,8 +110,8 @@ func TestBrowserSite(t *testing.T) {
 		browsertest.Eval[bool](b, fmt.Sprintf("document.querySelector(%q).click() || true", sel))
 	}
 	click(`#runs th[data-col="4"]`)
-	if got := rows(); got != "1,3,2" && got != "3,1,2" {
-		t.Errorf("sorted by cov: %q, want run 2 (0.10) last", got)
+	if got := rows(); got != "1,2,3" {
+		t.Errorf("sorted by cov: %q, want run 1 (0.15), run 2 (0.10), then the unscored run", got)
 	}
 	click(`#runs th[data-col="4"]`)
 	if got := rows(); !strings.HasPrefix(got, "2,") {
@@ -146,5 +170,16 @@ func TestBrowserSite(t *testing.T) {
 	}
 	if href := eval(`document.querySelector('#gold tbody a').getAttribute('href')`); href != "run-1.html#gold-1" {
 		t.Errorf("compare page's first link %q", href)
+	}
+	// Columns headed by run letter and model, cells saying when each span
+	// was first shown, as the terminal's compare does.
+	if head := eval(`document.querySelectorAll('#gold thead th')[1].textContent`); !strings.HasPrefix(head, "A · ") || strings.Contains(head, "experiments") {
+		t.Errorf("compare column head %q, want the letter and the model", head)
+	}
+	if cells := eval(`[...document.querySelectorAll('#gold tbody td')].map(td => td.textContent).join('|')`); !strings.Contains(cells, "@4 found 7/14 kept") {
+		t.Errorf("compare cells %q lack the step a span was first shown", cells)
+	}
+	if right := browsertest.Eval[float64](b, `document.querySelector('#figures thead th:nth-child(5)').getBoundingClientRect().right`); right > 1280 {
+		t.Errorf("compare figures end at x=%.0f at 1280x720", right)
 	}
 }

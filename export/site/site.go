@@ -14,6 +14,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/trajscope/trajscope/compare"
 	"github.com/trajscope/trajscope/display"
 	"github.com/trajscope/trajscope/export/html"
 	"github.com/trajscope/trajscope/internal/lazyre"
@@ -63,7 +64,7 @@ func Describe(st *story.Story, page string, lens model.Lens) Run {
 		if !g.FileLevel() {
 			name += fmt.Sprintf(":%d-%d", g.Start(), g.End())
 		}
-		label := g.Label(lens)
+		label := compare.GoldText(g, lens) // as the terminal's compare says it: "@5 found 16/28 kept"
 		if eds := st.Target.Lenses[lens].Edits; eds != nil {
 			label = display.EditLabel(eds[k])
 		}
@@ -114,6 +115,19 @@ type indexView struct {
 	Heads      []head
 	Rows       []indexRow
 	Compares   int
+	// Models summarise the runs per agent and model; Legend explains the
+	// marks the cells use.
+	Models []modelRow
+	Legend []string
+}
+
+// modelRow is one agent/model's runs on the index: how many, how many the
+// lens scored, and their mean figures.
+type modelRow struct {
+	Who                   string
+	Runs, Scored          int
+	Coverage, AUC, Tokens string
+	Found                 string
 }
 
 type head struct {
@@ -126,13 +140,17 @@ type indexRow struct {
 	Compare string
 	Cells   []indexCell // the shown columns'
 	Search  string      // what the filter matches, lower-cased
+	// Why is the reason a run has no figures ("-" cells), shown under its
+	// instance.
+	Why string
 }
 
 // indexCell is one cell: the instance's links to its run's page; a
-// number's is right-aligned.
+// number's is right-aligned. Full is the whole text of a cell the page
+// cuts to its width (shown on hover).
 type indexCell struct {
-	Text, Link    string
-	Instance, Num bool
+	Text, Link, Full string
+	Instance, Num    bool
 }
 
 // indexData is the index script's data: for each column, the rows in
@@ -173,15 +191,34 @@ func WriteIndex(w io.Writer, runs []Run, lens model.Lens, title string, compare 
 		data.Order = append(data.Order, [2][]int{view(false), view(true)})
 		data.Desc = append(data.Desc, c.Metric)
 	}
+	marks := map[string]bool{}
 	for i := range runs {
 		r := &rows[i]
 		ir := indexRow{Compare: compare[runs[i].taskKey()]}
+		if f := &r.Lenses[lens]; r.Analysed && f.Error != "" {
+			ir.Why = termsafe.Line("not scored: " + f.Error)
+			if f.Reason != "" {
+				ir.Why += termsafe.Line(" (" + f.Reason + ")")
+			}
+		}
 		for _, h := range v.Heads {
 			if h.Col == report.ColInstance {
-				ir.Cells = append(ir.Cells, indexCell{Text: termsafe.Line(labels[i]), Link: runs[i].Page, Instance: true})
+				t := termsafe.Line(labels[i])
+				ir.Cells = append(ir.Cells, indexCell{Text: t, Full: t, Link: runs[i].Page, Instance: true})
 				continue
 			}
-			ir.Cells = append(ir.Cells, indexCell{Text: termsafe.Line(report.ListColumns[h.Col].Cell(r, lens)), Num: h.Num})
+			t := termsafe.Line(report.ListColumns[h.Col].Cell(r, lens))
+			c := indexCell{Text: t, Num: h.Num}
+			if !h.Num {
+				c.Full = t
+			}
+			switch {
+			case t == "-":
+				marks["-"] = true
+			case strings.HasPrefix(t, report.NoRepoMark):
+				marks[report.NoRepoMark] = true
+			}
+			ir.Cells = append(ir.Cells, c)
 		}
 		ir.Search = strings.ToLower(termsafe.Line(r.ID + " " + r.Who() + " " + r.Path + " " + r.Format))
 		if ir.Compare != "" {
@@ -189,6 +226,13 @@ func WriteIndex(w io.Writer, runs []Run, lens model.Lens, title string, compare 
 		}
 		v.Rows = append(v.Rows, ir)
 	}
+	if marks["-"] {
+		v.Legend = append(v.Legend, "- not scored under this lens: the reason is under the run's instance")
+	}
+	if marks[report.NoRepoMark] {
+		v.Legend = append(v.Legend, report.NoRepoLegend)
+	}
+	v.Models = modelRows(rows, lens)
 	b, err := json.Marshal(data)
 	if err != nil {
 		return err
@@ -196,6 +240,82 @@ func WriteIndex(w io.Writer, runs []Run, lens model.Lens, title string, compare 
 	v.CSS, v.JS, v.Data = template.CSS(siteCSS), template.JS(indexJS), template.JS(b)
 	v.CSP = html.Policy(siteCSS, indexJS)
 	return templates().ExecuteTemplate(w, "index", v)
+}
+
+// letter names the i-th run of a compare page: A … Z, then A2 ….
+func letter(i int) string {
+	l := string(rune('A' + i%26))
+	if i >= 26 {
+		l += fmt.Sprint(i/26 + 1)
+	}
+	return l
+}
+
+// modelRows summarises the runs per agent and model (story.Row.Who), in
+// first-seen order: the means are over the runs the lens scored, and say
+// how many those are. One row of everything is no summary: nil then.
+func modelRows(rows []story.Row, lens model.Lens) []modelRow {
+	type acc struct {
+		runs, scored    int
+		cov, auc        float64
+		tokens, tokensN float64
+		found, spans    int
+		kept, of        int
+	}
+	var order []string
+	by := map[string]*acc{}
+	for i := range rows {
+		r := &rows[i]
+		who := r.Who()
+		if who == "" {
+			who = "(agent and model not recorded)"
+		}
+		a := by[who]
+		if a == nil {
+			a = &acc{}
+			by[who] = a
+			order = append(order, who)
+		}
+		a.runs++
+		if r.Tokens > 0 {
+			a.tokens += float64(r.Tokens)
+			a.tokensN++
+		}
+		f := &r.Lenses[lens]
+		if !r.Analysed || f.Error != "" {
+			continue
+		}
+		a.scored++
+		a.cov += f.Coverage
+		a.auc += f.AUC
+		a.found += f.Found()
+		a.spans += f.Diagnosis.Total()
+		if f.FoundLines != nil {
+			a.kept += f.FoundLines.Kept
+			a.of += f.FoundLines.Of
+		}
+	}
+	if len(order) < 2 {
+		return nil
+	}
+	out := make([]modelRow, 0, len(order))
+	for _, who := range order {
+		a := by[who]
+		m := modelRow{Who: termsafe.Line(who), Runs: a.runs, Scored: a.scored, Coverage: "–", AUC: "–", Tokens: "–", Found: "–"}
+		if a.scored > 0 {
+			m.Coverage = fmt.Sprintf("%.2f", a.cov/float64(a.scored))
+			m.AUC = fmt.Sprintf("%.2f", a.auc/float64(a.scored))
+			m.Found = fmt.Sprintf("%d of %d spans", a.found, a.spans)
+			if a.of > 0 {
+				m.Found += fmt.Sprintf(", %d of %d lines kept", a.kept, a.of)
+			}
+		}
+		if a.tokensN > 0 {
+			m.Tokens = display.Compact(int(a.tokens / a.tokensN))
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // compareView is what the compare template fills in.
@@ -208,8 +328,11 @@ type compareView struct {
 }
 
 type compareRun struct {
-	Label, Page, Who string
-	Cov, AUC, Red    string
+	// Label is the run's letter (A, B, …), Head what heads its gold
+	// column: the letter and the model, or the file where no run names
+	// its model. Name is the run as the index labels it (its file).
+	Label, Head, Name, Page, Who string
+	Cov, AUC, Red                string
 }
 
 type compareSpan struct {
@@ -235,7 +358,11 @@ func WriteCompare(w io.Writer, task string, runs []Run, lens model.Lens) error {
 	index := map[string]int{}
 	for i := range runs {
 		f := &runs[i].Row.Lenses[lens]
-		cr := compareRun{Label: termsafe.Line(labels[i]), Page: runs[i].Page, Who: termsafe.Line(runs[i].Row.Who()), Cov: "–", AUC: "–", Red: "–"}
+		cr := compareRun{Label: letter(i), Name: termsafe.Line(labels[i]), Page: runs[i].Page, Who: termsafe.Line(runs[i].Row.Who()), Cov: "–", AUC: "–", Red: "–"}
+		cr.Head = cr.Label + " · " + cr.Name
+		if m := runs[i].Row.Model; m != "" {
+			cr.Head = cr.Label + " · " + termsafe.Line(model.Who("", m))
+		}
 		if f.Error == "" && runs[i].Row.Analysed {
 			cr.Cov, cr.AUC, cr.Red = fmt.Sprintf("%.2f", f.Coverage), fmt.Sprintf("%.2f", f.AUC), fmt.Sprintf("%.2f", f.Redundancy)
 		} else if f.Error != "" {
