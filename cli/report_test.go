@@ -321,7 +321,7 @@ func TestReportPlot(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	want := "trajscope: wrote " + filepath.Join(charts, "coverage_by_step.svg") + "\ntrajscope: no cost_vs_coverage.svg: no run records cost or tokens\n"
+	want := "trajscope: wrote " + filepath.Join(charts, "coverage_by_step.svg") + " and coverage_by_step.png\ntrajscope: no cost_vs_coverage.svg: no run records cost or tokens\n"
 	if errs != want {
 		t.Errorf("stderr %q, want %q", errs, want)
 	}
