@@ -1,6 +1,8 @@
 package html
 
 import (
+	"github.com/chromedp/chromedp"
+
 	"fmt"
 	"os"
 	"path/filepath"
@@ -302,5 +304,29 @@ func TestBrowserHostileRun(t *testing.T) {
 	intact("searched")
 	if st := b.Text("#status"); !strings.Contains(st, `"<script>"`) {
 		t.Errorf("status %q does not show the query as text", st)
+	}
+}
+
+// A projector's 1280x720 at 150 % zoom is an 853x480 viewport: the page
+// reflows rather than scrolling sideways, keeps a screenful of source, and
+// cuts neither the gold diagnosis nor the gutter legend.
+func TestBrowserZoomedProjector(t *testing.T) {
+	b := open(t, exporttest.Demo(t), Options{Theme: "contrast", Step: 6})
+	defer b.Quiet()
+	b.Do(chromedp.EmulateViewport(853, 480))
+	if w := eval[int](b, "document.documentElement.scrollWidth"); w > 853 {
+		t.Errorf("the page is %d px wide in an 853 px viewport: it scrolls sideways", w)
+	}
+	if n := eval[int](b, `(s => Math.floor(s.clientHeight / document.querySelector('#files .file:not([hidden]) .line').getBoundingClientRect().height))(document.querySelector('#source .body'))`); n < 10 {
+		t.Errorf("the source pane holds %d lines, want at least 10", n)
+	}
+	eval[bool](b, `document.querySelector('#goldlist .grow').click() || true`)
+	for _, sel := range []string{"#gold-desc", "#source h2", "#foot", "#cov-info"} {
+		if cut := eval[bool](b, fmt.Sprintf(`(e => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1 || e.getBoundingClientRect().right > 853)(document.querySelector(%q))`, sel)); cut {
+			t.Errorf("%s is cut at 853x480", sel)
+		}
+	}
+	if d := eval[string](b, `document.querySelector('#gold-desc').textContent`); !strings.Contains(d, "step") && !strings.Contains(d, "never") {
+		t.Errorf("the gold diagnosis reads %q", d)
 	}
 }
