@@ -48,7 +48,10 @@ func Write(w io.Writer, st *story.Story, o screen.Options) error {
 	lines := screen.Grab(m, o.Width, o.Height)
 	b := bufio.NewWriter(w)
 	W, H := float64(o.Width)*cellW, float64(o.Height*cellH)
-	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" width="%g" height="%g" viewBox="0 0 %g %g">`+"\n", W, H, W, H)
+	// width and height give slides and <img> their size; the style makes
+	// the still, opened on its own (a projector's browser), scale to the
+	// window instead of sitting at a fixed size.
+	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" width="%g" height="%g" viewBox="0 0 %g %g" style="width:100%%;height:auto;max-height:100vh">`+"\n", W, H, W, H)
 	fmt.Fprintf(b, "<title>%s</title>\n", esc(fmt.Sprintf("trajscope · %s · step %d/%d", termsafe.Line(a.Run.InstanceID), m.Current()+1, len(a.Run.Actions))))
 	fmt.Fprintf(b, "<style>text{font-family:%s;font-size:%dpx;white-space:pre}</style>\n", fonts, fontSize)
 	fmt.Fprintf(b, `<rect width="100%%" height="100%%" fill="%s"/>`+"\n", hex(bg))
