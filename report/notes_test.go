@@ -3,7 +3,10 @@ package report_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/report"
+	"github.com/trajscope/trajscope/scoring/ir"
 	"os"
 	"strings"
 	"testing"
@@ -108,5 +111,46 @@ func TestReportStatesWhatItsFiguresRestOn(t *testing.T) {
 	}
 	if len(doc.Notes) != 3 || doc.Runs[0].ScoredUnder != "contextbench" || doc.Runs[1].ScoredUnder != "observed" || doc.Runs[1].FinalStandIn != 1 {
 		t.Errorf("JSON notes %q runs %+v", doc.Notes, doc.Runs)
+	}
+}
+
+// An empty comparison says there is nothing to compare, not a header over
+// nothing and "no correction for testing 0 metrics".
+func TestEmptyComparison(t *testing.T) {
+	a := write(t, "a.jsonl", spec{id: "x1", err: "missing_gold"})
+	b := write(t, "b.jsonl", spec{id: "x2", err: "missing_gold"})
+	r, err := report.BuildFiles([]string{a, b}, report.Options{Compare: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := r.WriteMarkdown(&buf); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if !strings.Contains(out, "Nothing to compare: no matched instance has a metric in both a and b.") || strings.Contains(out, "testing 0 metrics") {
+		t.Errorf("empty comparison:\n%s", out)
+	}
+}
+
+// Tokens are counts: their mean prints whole, never "49682.111".
+func TestTTFRTokensPrintWhole(t *testing.T) {
+	run := &report.ResultFile{Label: "r"}
+	for i, n := range []int{49682, 49682, 49683} {
+		n := n
+		in := report.Instance{Result: model.Result{InstanceID: fmt.Sprint("t", i)}, Extras: &report.Extras{}}
+		in.Extras.Lenses.ContextBench = &report.LensExtras{IR: &ir.Metrics{Computable: true, TTFRTokens: &n}}
+		run.Instances = append(run.Instances, in)
+	}
+	r, err := report.Build([]*report.ResultFile{run}, report.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := r.WriteMarkdown(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if out := buf.String(); !strings.Contains(out, "| 49682 |") || strings.Contains(out, "49682.333") {
+		t.Errorf("TTFR tokens not whole:\n%s", out)
 	}
 }
