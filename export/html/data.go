@@ -106,6 +106,9 @@ type lens struct {
 	Error   string        `json:"error,omitempty"`
 	Reason  string        `json:"reason,omitempty"`
 	EditLoc *[2]float64   `json:"editloc"`
+	// StandIn says the final scored is the union of the steps, the run
+	// having declared none (story.FinalStandIn); "" otherwise.
+	StandIn string `json:"standIn,omitempty"`
 	// Missing[g] says why granularity g's coverage cannot be shown under
 	// the lens ("no gold", "not scored: no_context_extracted", "needs the
 	// repository"; "" when it can): no curve is drawn then.
@@ -393,6 +396,9 @@ func lensData(d *viewdata.Data, l model.Lens, index map[string]int) lens {
 	}
 	if e := res.EditLoc; e != nil {
 		out.EditLoc = &[2]float64{e.Recall, e.Precision}
+	}
+	if ld.FinalStandIn {
+		out.StandIn = story.FinalStandIn
 	}
 	return out
 }

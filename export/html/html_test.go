@@ -381,3 +381,16 @@ func TestPageSpendChart(t *testing.T) {
 		t.Errorf("largest step %d tokens, tallest bar %v", top, tallest)
 	}
 }
+
+// A final the run never declared, scored as the union of its steps, is
+// said on the page as on every surface.
+func TestPageSaysUnionFinal(t *testing.T) {
+	a := exporttest.Demo(t)
+	if bytes.Contains(render(t, a, Options{Lens: model.LensObserved}), []byte(story.FinalStandIn)) {
+		t.Fatal("the demo declares its final, yet the page says it does not")
+	}
+	a.Lenses[model.LensObserved].FinalStandIn = true
+	if !bytes.Contains(render(t, a, Options{Lens: model.LensObserved}), []byte(`"standIn":"`+story.FinalStandIn+`"`)) {
+		t.Error("the page's observed lens does not carry the stand-in")
+	}
+}

@@ -279,6 +279,7 @@
     else if (cur === D.n - 1) info.push(ld.editloc ? 'EditLoc (this run) recall ' + fix2(ld.editloc[0]) + ' precision ' + fix2(ld.editloc[1]) : 'EditLoc: no patch');
     else info.push('EditLoc: at the last step');
     info.push('AUC line ' + (ld.missing[3] ? D.mark[3] : fix2(ld.auc[3])) + ' · redundancy line ' + fix2(ld.red[3]));
+    if (ld.standIn) info.push(ld.standIn);
     $('cov-info').textContent = info.join(' · ');
   }
 
