@@ -43,7 +43,7 @@ func (r *Report) Notes() []string {
 				row.Label, row.FinalStandIn, row.Instances))
 		}
 		if n := row.Errors[scoring.ErrCheckoutFailed]; n > 0 {
-			out = append(out, fmt.Sprintf("Warning: %d of %d rows of %s failed for want of the repository (checkout_failed), an infrastructure failure: every mean counts them as 0 recall and 1.0 usage drop. --skip-infra leaves them out.",
+			out = append(out, fmt.Sprintf("Warning: %d of %d rows of %s failed for want of the repository (checkout_failed), an infrastructure failure: every mean counts them as 0 recall and 1.0 usage drop; report --skip-infra leaves them out.",
 				n, row.Instances, row.Label))
 		}
 		if row.LeftOut > 0 {

@@ -61,7 +61,7 @@ func TestReportStatesWhatItsFiguresRestOn(t *testing.T) {
 		"Scored under the contextbench lens: the evaluator's rows.",
 		"## Final context (rows scored under the contextbench lens)",
 		"Warning: 1 of 4 rows of cb failed for want of the repository (checkout_failed)",
-		"--skip-infra leaves them out.",
+		"report --skip-infra leaves them out.",
 	} {
 		if !strings.Contains(only, want) {
 			t.Errorf("report of one contextbench file lacks %q", want)

@@ -231,6 +231,11 @@ func (r *Results) WriteText(out io.Writer) error {
 	if e := agg.EditLoc; e != nil {
 		fmt.Fprintf(w, "  EditLoc (all runs, the evaluator's aggregate: Σhits/Σgold, Σhits/Σpred over valid runs): recall %.3f precision %.3f\n", e.Recall, e.Precision)
 	}
+	// What the means rest on, as report says it.
+	row.Label = "the batch"
+	for _, n := range (&Report{Rows: []Row{row}}).Notes() {
+		fmt.Fprintf(w, "  %s\n", n)
+	}
 	return w.err
 }
 
