@@ -63,11 +63,11 @@ func (r *Report) ScoredUnder() string {
 		case l == "":
 			l = row.ScoredUnder
 		case l != row.ScoredUnder:
-			return "rows scored under different lenses, see above"
+			return "rows scored under different lenses"
 		}
 	}
 	if l == "" || l == "mixed" {
-		return "rows scored under different lenses, see above"
+		return "rows scored under different lenses"
 	}
 	return "rows scored under the " + l + " lens"
 }

@@ -71,7 +71,7 @@ func TestReportStatesWhatItsFiguresRestOn(t *testing.T) {
 	for _, want := range []string{
 		"Warning: the runs were scored under different lenses (contextbench: cb; observed: obs); their figures are not comparable.",
 		"obs: 1 of 2 rows declared no final context; the union of their steps stands in",
-		"## Final context (rows scored under different lenses, see above)",
+		"## Final context (rows scored under different lenses: see the warning above)",
 		"**Warning**: cb was scored under the contextbench lens and obs under the observed lens",
 		"**Marked**: 1 of obs's 2 matched instances declared no final context",
 	} {

@@ -98,7 +98,11 @@ func (r *Report) WriteMarkdown(out io.Writer) error {
 		fmt.Fprintf(w, "%s\n\n", cell(n))
 	}
 
-	fmt.Fprintf(w, "## Final context (%s)\n\n", r.ScoredUnder())
+	under := r.ScoredUnder()
+	if strings.HasSuffix(under, "different lenses") {
+		under += ": see the warning above"
+	}
+	fmt.Fprintf(w, "## Final context (%s)\n\n", under)
 	rows = nil
 	for _, row := range r.Rows {
 		for _, g := range model.Granularities {
