@@ -13,9 +13,12 @@ import (
 // order: the lines of a JSONL file of unified records, or the records of
 // each run file of a folder or archive, one file at a time, so that memory
 // holds a chunk of them, never all.
-func eachPrediction(o *scoreOptions, c scoreChoice, stderr io.Writer, use func(parsers.Prediction) error) error {
+func eachPrediction(o *scoreOptions, c scoreChoice, sl slice, stderr io.Writer, use func(parsers.Prediction) error) error {
 	if !parsers.IsCollection(o.pred) {
-		return unified.EachLine(o.pred, func(r unified.Record) error {
+		if sl.to > 0 && sl.to <= sl.from {
+			return nil // an empty shard
+		}
+		return unified.EachLineIn(o.pred, sl.from, sl.to, func(r unified.Record) error {
 			if r.Skip {
 				return nil // upstream silently skips records without an id
 			}
@@ -23,7 +26,7 @@ func eachPrediction(o *scoreOptions, c scoreChoice, stderr io.Writer, use func(p
 		})
 	}
 	opts := parsers.PredictionOptions{Semantics: c.sem, Timelines: c.lens == model.LensObserved, ByRecord: c.lens == model.LensObserved}
-	return eachInFolder(o.pred, opts, stderr, func(r parsers.Prediction) error {
+	return eachInFolder(o.pred, opts, sl, stderr, func(r parsers.Prediction) error {
 		if r.Note != "" {
 			fmt.Fprintln(stderr, "trajscope: "+r.Note)
 		}
@@ -43,7 +46,7 @@ func readPredictions(pred string, o parsers.PredictionOptions, stderr io.Writer)
 		return parsers.ReadPredictions(pred, o)
 	}
 	var all []parsers.Prediction
-	err := eachInFolder(pred, o, stderr, func(r parsers.Prediction) error {
+	err := eachInFolder(pred, o, slice{from: 1}, stderr, func(r parsers.Prediction) error {
 		all = append(all, r)
 		return nil
 	})
@@ -53,13 +56,17 @@ func readPredictions(pred string, o parsers.PredictionOptions, stderr io.Writer)
 // eachInFolder hands use the predictions of each run file of a folder or
 // archive, a file at a time, in name order; a file that cannot be read is
 // reported and the others still go.
-func eachInFolder(pred string, o parsers.PredictionOptions, stderr io.Writer, use func(parsers.Prediction) error) error {
+func eachInFolder(pred string, o parsers.PredictionOptions, sl slice, stderr io.Writer, use func(parsers.Prediction) error) error {
 	files, errs := parsers.Walk(pred, true)
 	for _, e := range errs {
 		printError(stderr, "warning: ", e)
 	}
 	if len(files) == 0 {
 		return fmt.Errorf("%s: no run files found (it holds no file a format recognises)", safe(pred))
+	}
+	// A shard's run files: [from, to) of the folder's, numbered from 1.
+	if sl.to > 0 {
+		files = files[min(sl.from-1, len(files)):min(sl.to-1, len(files))]
 	}
 	for _, f := range files {
 		recs, err := parsers.ReadPredictions(f, o)

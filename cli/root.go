@@ -5,6 +5,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/trajscope/trajscope/inputfile"
 	"io"
 	"io/fs"
 	"os"
@@ -50,6 +51,9 @@ func Execute(args []string, env Env) (code int) {
 			code = exitRuntime
 		}
 	}()
+	if stdin != nil {
+		defer inputfile.UseStdin(stdin)() // --pred - reads the command's input
+	}
 	root := newRoot(&env)
 	root.SetArgs(args)
 	root.SetIn(stdin)

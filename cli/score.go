@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/trajscope/trajscope/inputfile"
 	"io"
 	"os"
 	"time"
@@ -133,8 +134,13 @@ func runScore(o *scoreOptions, stdout, stderr io.Writer) error {
 	// Text and JSON explain each instance (diagnosis, usage drop, IR), which
 	// needs the full analysis; the JSONL and --out paths stay upstream's.
 	analyze := format == "text" || format == "json"
-	if !analyze && format != "csv" && c.shardN <= 1 && o.predFormat == "" && (streamable(o.pred) || parsers.IsCollection(o.pred)) {
+	if !analyze && format != "csv" && o.predFormat == "" && (streamable(o.pred) || parsers.IsCollection(o.pred)) {
 		return scoreStream(o, c, goldSet, out, done, stdout, stderr)
+	}
+	if streamOnly(o.pred) {
+		// Held whole, a decompressed or piped input would be bounded as a
+		// file is; it is read a record at a time instead.
+		return usagef("--pred %s is read a record at a time: --format %s explains every instance and needs the predictions whole; use --format jsonl (or --out), or decompress it to a file", safe(o.pred), format)
 	}
 	records, err := readPredictions(o.pred, parsers.PredictionOptions{Format: o.predFormat, Semantics: sem, Timelines: analyze || c.lens == model.LensObserved, ByRecord: c.lens == model.LensObserved}, stderr)
 	if err != nil {
@@ -229,9 +235,19 @@ func (o *scoreOptions) batch(c scoreChoice, stderr io.Writer) (b scoring.Batch, 
 // grow with the number of predictions.
 const streamChunk = 256
 
+// streamOnly reports --pred that can only be read as a stream: standard
+// input, a compressed file.
+func streamOnly(path string) bool {
+	return path == inputfile.Stdin || inputfile.Compressed(path)
+}
+
 // streamable reports a predictions file score can read a line at a time:
-// unified records as JSON lines (what a benchmark of thousands of runs is).
+// unified records as JSON lines (what a benchmark of thousands of runs is),
+// plain, compressed (.jsonl.gz, .jsonl.zst) or on standard input.
 func streamable(path string) bool {
+	if streamOnly(path) {
+		return true
+	}
 	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
 		return false
 	}
@@ -246,9 +262,16 @@ func streamable(path string) bool {
 // in the same order, byte for byte.
 func scoreStream(o *scoreOptions, c scoreChoice, goldSet *gold.Set, out *atomicfile.File, done *resumed, stdout, stderr io.Writer) error {
 	sem := c.sem
+	// A shard reads only its slice: the lines (or the run files of a
+	// folder) numbered [from, to) of the whole, found by a pass that
+	// counts line ends and decodes nothing.
+	sl, err := sliceOf(o.pred, c.shardK, c.shardN, isTerminal(stderr))
+	if err != nil {
+		return err
+	}
 	batch, closeBatch := o.batch(c, stderr)
 	defer closeBatch()
-	log := newBatchLog(stderr, countLines(o.pred), o.parseTimeout)
+	log := newBatchLog(stderr, sl.count, o.parseTimeout)
 	base := 0
 	batch.Done = func(i int, r *model.Result) { log.row(base+i, r) }
 	var sinks []*bufio.Writer
@@ -287,7 +310,7 @@ func scoreStream(o *scoreOptions, c scoreChoice, goldSet *gold.Set, out *atomicf
 		}
 		return nil
 	}
-	err := eachPrediction(o, c, stderr, func(r parsers.Prediction) error {
+	err = eachPrediction(o, c, sl, stderr, func(r parsers.Prediction) error {
 		seen++
 		if done.skip(r.Pred.InstanceID) {
 			return nil
@@ -312,6 +335,13 @@ func scoreStream(o *scoreOptions, c scoreChoice, goldSet *gold.Set, out *atomicf
 		if err := out.Commit(); err != nil {
 			return fmt.Errorf("--out %s: %w", safe(o.out), err)
 		}
+		if c.shardN > 1 && o.out != "-" {
+			rec := report.ShardRecord{K: c.shardK, N: c.shardN, Pred: o.pred, Gold: o.gold, Instances: sl.total,
+				Unit: sl.unit, From: sl.from, To: sl.to, Records: base}
+			if err := report.WriteShardRecord(o.out, rec); err != nil {
+				return fmt.Errorf("--out %s: %w", safe(o.out), err)
+			}
+		}
 	}
 	if seen == 0 {
 		warnNoRecords(stderr, o.pred)
@@ -332,36 +362,5 @@ func summarize(stderr io.Writer, agg scoring.Aggregate, out string) {
 	scoring.WriteSummary(stderr, agg)
 	if out != "" {
 		fmt.Fprintf(stderr, "\nResults written to %s\n", safe(out))
-	}
-}
-
-// countLines counts the non-blank lines of a file, for the progress
-// counter; 0 when it cannot be read.
-func countLines(path string) int {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	r := bufio.NewReaderSize(f, 1<<16)
-	n, blank := 0, true
-	for {
-		b, err := r.ReadByte()
-		if err != nil {
-			if !blank {
-				n++
-			}
-			return n
-		}
-		switch b {
-		case '\n':
-			if !blank {
-				n++
-			}
-			blank = true
-		case ' ', '\t', '\r':
-		default:
-			blank = false
-		}
 	}
 }

@@ -2,6 +2,9 @@ package cli
 
 import (
 	"fmt"
+
+	"github.com/trajscope/trajscope/inputfile"
+	"github.com/trajscope/trajscope/parsers"
 	"strconv"
 	"strings"
 )
@@ -62,4 +65,49 @@ func resolveShard(s string, getenv func(string) string) (string, error) {
 		return fmt.Sprintf("%d/%d", i+1, n), nil
 	}
 	return "", usagef("--shard auto: neither a Slurm array (SLURM_ARRAY_TASK_ID) nor a Kubernetes Indexed Job (JOB_COMPLETION_INDEX) is in the environment; give --shard K/N")
+}
+
+// slice is the part of --pred one score reads: lines (or, for a folder or
+// archive, run files) numbered [from, to) from 1 (to ≤ 0: to the end) of
+// total; count is how many that is, for the progress counter (0 when not
+// counted).
+type slice struct {
+	unit            string // "lines" or "files"
+	from, to, total int
+	count           int
+}
+
+// sliceOf finds shard k of n of pred: a pass that counts line ends and
+// decodes nothing (or the folder's run files), then the k-th of n
+// contiguous parts, as scoring.Shard cuts a list. The whole (n ≤ 1) is
+// counted only for a terminal's progress counter.
+func sliceOf(pred string, k, n int, progress bool) (slice, error) {
+	whole := slice{unit: "lines", from: 1}
+	if parsers.IsCollection(pred) {
+		if n <= 1 {
+			return slice{unit: "files", from: 1}, nil
+		}
+		files, _ := parsers.Walk(pred, true) // the reading says what it skips
+		whole.unit, whole.total = "files", len(files)
+	} else {
+		if n <= 1 && !progress || pred == inputfile.Stdin {
+			if n > 1 {
+				return slice{}, usagef("--shard reads its slice of --pred after counting its lines: give a file, not standard input")
+			}
+			return whole, nil
+		}
+		total, err := inputfile.CountLines(pred)
+		if err != nil {
+			return slice{}, err
+		}
+		whole.total = total
+	}
+	if n <= 1 {
+		whole.count = whole.total
+		return whole, nil
+	}
+	// As scoring.Shard cuts instances: [(k-1)·l/n, k·l/n), 0-based.
+	lo, hi := (k-1)*whole.total/n, k*whole.total/n
+	whole.from, whole.to, whole.count = lo+1, hi+1, hi-lo
+	return whole, nil
 }

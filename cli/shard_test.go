@@ -1,12 +1,19 @@
 package cli
 
 import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/trajscope/trajscope/report"
 )
 
 // TestShardsConcatenateToTheWhole: for every N, the --out files of shards
@@ -178,5 +185,113 @@ func TestResolveShard(t *testing.T) {
 		if got != c.want || err != nil {
 			t.Errorf("%s %v: %q, %v; want %q", c.shard, c.env, got, err, c.want)
 		}
+	}
+}
+
+// Streamed inputs: the predictions gzip'd, zstd'd or on standard input
+// score to the plain file's --out byte for byte; shards of a compressed
+// file stream their slice, concatenate to the whole, and their records say
+// which lines they hold; a folder's shards take their run files; what needs
+// the predictions whole refuses a stream in one line.
+func TestStreamedPredictions(t *testing.T) {
+	dir := t.TempDir()
+	plain, err := os.ReadFile(exPreds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gz := filepath.Join(dir, "preds.jsonl.gz")
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write(plain)
+	w.Close()
+	os.WriteFile(gz, b.Bytes(), 0o644)
+	zst := filepath.Join(dir, "preds.jsonl.zst")
+	enc, _ := zstd.NewWriter(nil)
+	os.WriteFile(zst, enc.EncodeAll(plain, nil), 0o644)
+	enc.Close()
+
+	scoreOut := func(pred string, stdin string, extra ...string) string {
+		t.Helper()
+		out := filepath.Join(dir, fmt.Sprintf("out%d.jsonl", len(extra)+len(pred)))
+		args := append([]string{"score", "--gold", exGold, "--pred", pred, "--repo", exRepo, "--out", out}, extra...)
+		var o, e bytes.Buffer
+		if code := Execute(args, Env{Stdin: strings.NewReader(stdin), Stdout: &o, Stderr: &e}); code != 0 {
+			t.Fatalf("%s %v: exit %d: %s", pred, extra, code, e.String())
+		}
+		got, _ := os.ReadFile(out)
+		return string(got)
+	}
+	whole := scoreOut(exPreds, "")
+	for _, c := range []struct{ pred, stdin string }{{gz, ""}, {zst, ""}, {"-", string(plain)}} {
+		if got := scoreOut(c.pred, c.stdin); got != whole {
+			t.Errorf("--pred %s scores differently from the plain file:\n%s\nwant\n%s", c.pred, got, whole)
+		}
+	}
+	lines := strings.Count(strings.TrimSpace(string(plain)), "\n") + 1
+	var cat strings.Builder
+	covered := 0
+	for k := 1; k <= 2; k++ {
+		out := filepath.Join(dir, fmt.Sprintf("gz-%d.jsonl", k))
+		if _, errs, code := run(t, "score", "--gold", exGold, "--pred", gz, "--repo", exRepo, "--shard", fmt.Sprintf("%d/2", k), "--out", out); code != 0 {
+			t.Fatalf("shard %d: %s", k, errs)
+		}
+		got, _ := os.ReadFile(out)
+		cat.Write(got)
+		var rec report.ShardRecord
+		raw, _ := os.ReadFile(out + report.ShardSuffix)
+		if err := json.Unmarshal(raw, &rec); err != nil || rec.Unit != "lines" || rec.Instances != lines || rec.To-rec.From != rec.Records || rec.From != covered+1 {
+			t.Errorf("shard %d record %s (%v): want lines [%d, …) of %d", k, raw, err, covered+1, lines)
+		}
+		covered = rec.To - 1
+	}
+	if cat.String() != whole || covered != lines {
+		t.Errorf("the gzip shards cover %d of %d lines; concatenated:\n%s\nwant\n%s", covered, lines, cat.String(), whole)
+	}
+	if _, errs, code := run(t, "score", "--gold", exGold, "--pred", "-", "--repo", exRepo, "--shard", "1/2"); code != exitUsage || !strings.Contains(errs, "not standard input") {
+		t.Errorf("--shard over standard input: exit %d, %q", code, errs)
+	}
+	if _, errs, code := run(t, "score", "--gold", exGold, "--pred", gz, "--repo", exRepo, "--format", "json"); code != exitUsage || !strings.Contains(errs, "read a record at a time") || strings.Count(errs, "\n") != 1 {
+		t.Errorf("--format json of a .gz: exit %d, %q", code, errs)
+	}
+}
+
+// A folder's shards read only their run files, in the folder's order, and
+// concatenate to the whole.
+func TestFolderShards(t *testing.T) {
+	dir := t.TempDir()
+	runs := filepath.Join(dir, "runs")
+	os.MkdirAll(runs, 0o755)
+	traj, err := os.ReadFile("../testdata/testvectors/traj/owner__repo-1.traj.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 5; i++ {
+		os.WriteFile(filepath.Join(runs, fmt.Sprintf("owner__repo-%d.traj.json", i)), traj, 0o644)
+	}
+	out := func(name string, extra ...string) (string, report.ShardRecord) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		args := append([]string{"score", "--gold", exGold, "--pred", runs, "--repo", exRepo, "--out", p}, extra...)
+		if _, errs, code := run(t, args...); code != 0 {
+			t.Fatalf("%v: %s", extra, errs)
+		}
+		b, _ := os.ReadFile(p)
+		var rec report.ShardRecord
+		if raw, err := os.ReadFile(p + report.ShardSuffix); err == nil {
+			json.Unmarshal(raw, &rec)
+		}
+		return string(b), rec
+	}
+	whole, _ := out("whole.jsonl")
+	var cat strings.Builder
+	for k := 1; k <= 3; k++ {
+		got, rec := out(fmt.Sprintf("s%d.jsonl", k), "--shard", fmt.Sprintf("%d/3", k))
+		if rec.Unit != "files" || rec.Instances != 5 {
+			t.Errorf("shard %d record %+v, want files of 5", k, rec)
+		}
+		cat.WriteString(got)
+	}
+	if strings.Count(whole, "\n") != 5 || cat.String() != whole {
+		t.Errorf("folder shards:\n%s\nwant\n%s", cat.String(), whole)
 	}
 }

@@ -47,7 +47,21 @@ func BuildFiles(args []string, o Options) (*Report, error) {
 		a, b = byArg[args[len(args)-2]], byArg[args[len(args)-1]]
 	}
 	held := map[*ResultFile]*ResultFile{}
-	err = eachFile(runs, func(plan, run *ResultFile) error {
+	for _, plan := range runs {
+		if plan != a && plan != b && Streams(plan.Path) {
+			// Rows a line at a time: a results file of any size (the
+			// shards of a benchmark joined) costs one row here.
+			plan.Format = "jsonl"
+			if err := f.addEach(plan, func(fn func(*Instance) error) error { return EachRow(plan.Path, fn) }); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		run, err := ReadFile(plan.Path, plan.Label)
+		if err != nil {
+			return nil, err
+		}
+		plan.Format = run.Format
 		f.add(run)
 		if o.SkipInfra {
 			run.LeaveOutInfra() // what --compare pairs
@@ -56,10 +70,6 @@ func BuildFiles(args []string, o Options) (*Report, error) {
 		if plan == a || plan == b {
 			held[plan] = run
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	return f.report(held[a], held[b])
 }

@@ -88,25 +88,40 @@ func newFolder(o Options) (*folder, error) {
 
 // add folds one results file in; run is not kept.
 func (f *folder) add(run *ResultFile) {
+	f.addEach(run, func(fn func(*Instance) error) error {
+		for i := range run.Instances {
+			if err := fn(&run.Instances[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// addEach folds in the instances each gives, one at a time, of the results
+// file run names (its label, path and format; its instances are not
+// used): a file streamed row by row (EachRow) costs one row.
+func (f *folder) addEach(run *ResultFile, each func(func(*Instance) error) error) error {
 	var own *rowFold
 	if !f.o.ByModel {
 		own = f.newRow(&ResultFile{Label: run.Label, Path: run.Path, Format: run.Format})
 	}
-	for i := range run.Instances {
-		in := &run.Instances[i]
+	err := each(func(in *Instance) error {
 		row := own
 		if row == nil {
 			row = f.modelRow(run, in)
 		}
 		if f.o.SkipInfra && in.Result.Error == scoring.ErrCheckoutFailed {
 			row.leftOut++
-			continue
+			return nil
 		}
 		f.addInstance(row, in)
-	}
+		return nil
+	})
 	if own != nil {
 		own.close(f.lens)
 	}
+	return err
 }
 
 func (f *folder) newRow(run *ResultFile) *rowFold {

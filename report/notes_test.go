@@ -2,12 +2,14 @@ package report_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/report"
 	"github.com/trajscope/trajscope/scoring/ir"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -152,5 +154,36 @@ func TestTTFRTokensPrintWhole(t *testing.T) {
 	}
 	if out := buf.String(); !strings.Contains(out, "| 49682 |") || strings.Contains(out, "49682.333") {
 		t.Errorf("TTFR tokens not whole:\n%s", out)
+	}
+}
+
+// Results rows are read a line at a time: a gzip'd results file reports
+// as the plain one does, row for row.
+func TestReportStreamsRows(t *testing.T) {
+	a := write(t, "a.jsonl", runA...)
+	plain, err := os.ReadFile(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gz := filepath.Join(t.TempDir(), "a.jsonl.gz")
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write(plain)
+	w.Close()
+	os.WriteFile(gz, b.Bytes(), 0o644)
+	if !report.Streams(a) || !report.Streams(gz) {
+		t.Fatal("upstream rows are not streamed")
+	}
+	md := func(path string) string {
+		r, err := report.BuildFiles([]string{"a=" + path}, report.Options{PerInstance: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		r.WriteMarkdown(&buf)
+		return strings.ReplaceAll(buf.String(), path, "PATH")
+	}
+	if got, want := md(gz), md(a); got != want {
+		t.Errorf("gzip'd results report differently:\n%s\nwant\n%s", got, want)
 	}
 }

@@ -25,6 +25,13 @@ type ShardRecord struct {
 	Pred      string `json:"pred"`
 	Gold      string `json:"gold"`
 	Instances int    `json:"instances"`
+	// Unit, From and To say which records the shard holds when it
+	// streamed its slice: the lines (or run files) numbered [From, To)
+	// from 1 of the Instances the input has, Records the rows it wrote.
+	Unit    string `json:"unit,omitempty"`
+	From    int    `json:"from,omitempty"`
+	To      int    `json:"to,omitempty"`
+	Records int    `json:"records,omitempty"`
 	// Results is the results file it describes (set when read).
 	Results string `json:"-"`
 }

@@ -13,11 +13,9 @@
 package unified
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -130,33 +128,31 @@ func lineRecord(line []byte, name string, lineNo int) (Record, bool) {
 // EachLine reads a JSONL file of records at path one line at a time,
 // calling fn with each record in file order (exactly the records ReadFile
 // gives, for a file ReadFile reads as JSONL), so a file of any number of
-// records costs one line's memory. fn's error stops the reading.
+// records costs one line's memory. The file is a stream
+// (inputfile.Stream): standard input as "-", .gz and .zst decompressed,
+// no bound on its size but one on each line. fn's error stops the reading.
 func EachLine(path string, fn func(Record) error) error {
-	f, err := inputfile.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	r := bufio.NewReaderSize(f, 1<<16)
-	for lineNo := 1; ; lineNo++ {
-		line, err := r.ReadBytes('\n')
+	return EachLineIn(path, 1, 0, fn)
+}
+
+// EachLineIn is EachLine over the lines numbered in [from, to) (to ≤ 0: to
+// the end): the other lines are passed over without being decoded, so a
+// shard of a large file reads only its slice.
+func EachLineIn(path string, from, to int, fn func(Record) error) error {
+	return inputfile.EachLine(path, from, to, func(lineNo int, line []byte, err error) error {
+		if err != nil {
+			// One record too large to hold: it is an unreadable record,
+			// the others still score.
+			return fn(Record{Err: err, Line: lineNo})
+		}
 		if lineNo == 1 {
 			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")) // a BOM is not content
 		}
-		if len(line) > 0 {
-			if rec, ok := lineRecord(bytes.TrimSuffix(line, []byte{'\n'}), path, lineNo); ok {
-				if ferr := fn(rec); ferr != nil {
-					return ferr
-				}
-			}
+		if rec, ok := lineRecord(line, path, lineNo); ok {
+			return fn(rec)
 		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-	}
+		return nil
+	})
 }
 
 // IsJSONL reports whether the file at path is read as JSON lines: named
