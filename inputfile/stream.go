@@ -2,6 +2,7 @@ package inputfile
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -189,11 +190,7 @@ func CountLines(path string) (int, error) {
 	n, last := 0, byte('\n')
 	for {
 		k, err := f.Read(buf)
-		for _, b := range buf[:k] {
-			if b == '\n' {
-				n++
-			}
-		}
+		n += bytes.Count(buf[:k], []byte{'\n'})
 		if k > 0 {
 			last = buf[k-1]
 		}

@@ -87,3 +87,37 @@ func plainOr(p, plain string) string {
 	}
 	return p
 }
+
+// BenchmarkStream reads 32,000 lines of 3.5 KB (a 110 MB predictions file)
+// whole, and as the last of 4 shards, which passes over three quarters of
+// the lines without keeping them: memory a buffer and a line, whatever the
+// file.
+func BenchmarkStream(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "preds.jsonl")
+	line := `{"instance_id": "o__r-1", "traj_data": {"pred_steps": [], "pred_files": []}, "pad": "` + strings.Repeat("x", 3500) + `"}` + "\n"
+	os.WriteFile(path, []byte(strings.Repeat(line, 32000)), 0o644)
+	for _, c := range []struct {
+		name     string
+		from, to int
+	}{{"whole", 1, 0}, {"shard4of4", 24001, 0}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(32000 * len(line)))
+			b.ReportAllocs()
+			for range b.N {
+				n := 0
+				if err := EachLine(path, c.from, c.to, func(int, []byte, error) error { n++; return nil }); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("count", func(b *testing.B) {
+		b.SetBytes(int64(32000 * len(line)))
+		b.ReportAllocs()
+		for range b.N {
+			if _, err := CountLines(path); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
