@@ -99,7 +99,7 @@ func Stream(path string) (io.ReadCloser, error) {
 type closers [2]io.ReadCloser
 
 func (c closers) Read(p []byte) (int, error) { return c[0].Read(p) }
-func (c closers) Close() error                { return errors.Join(c[0].Close(), c[1].Close()) }
+func (c closers) Close() error               { return errors.Join(c[0].Close(), c[1].Close()) }
 
 type zstdReader struct{ *zstd.Decoder }
 
