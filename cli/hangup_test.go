@@ -86,18 +86,7 @@ func onPTYIn(t *testing.T, dir, first string, args ...string) *onTerminal {
 	if err := o.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	go func() {
-		b := make([]byte, 4096)
-		for {
-			n, err := master.Read(b)
-			o.mu.Lock()
-			o.screen.Write(b[:n])
-			o.mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
+	go o.pump()
 	if !o.await(first, hangGuard) {
 		o.cmd.Process.Kill()
 		t.Fatalf("the binary showed no %q in %v:\n%s", first, hangGuard, o.output())
@@ -107,6 +96,20 @@ func onPTYIn(t *testing.T, dir, first string, args ...string) *onTerminal {
 }
 
 // output is everything written so far.
+// pump keeps what the terminal shows until it closes.
+func (o *onTerminal) pump() {
+	b := make([]byte, 4096)
+	for {
+		n, err := o.master.Read(b)
+		o.mu.Lock()
+		o.screen.Write(b[:n])
+		o.mu.Unlock()
+		if err != nil {
+			return
+		}
+	}
+}
+
 func (o *onTerminal) output() string {
 	o.mu.Lock()
 	defer o.mu.Unlock()

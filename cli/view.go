@@ -28,6 +28,9 @@ type viewOptions struct {
 	// found says which session watch found, for stderr once the set is
 	// open (redacted as the set's text is).
 	found string
+	// feed, when set, follows the run instead of followed (watch's, which
+	// also switches to a newer session).
+	feed func(set *runset.Set, pos int) liveFeed
 }
 
 func newViewCmd(env *Env) *cobra.Command {
@@ -145,7 +148,10 @@ func runView(env *Env, o *viewOptions, paths []string) error {
 		return usagef("--step %d: the run has %d actions", o.step, len(st.A.Run.Actions))
 	}
 	var live liveFeed
-	if o.follow {
+	switch {
+	case o.follow && o.feed != nil:
+		live = o.feed(set, pos)
+	case o.follow:
 		live = followed(set, pos)
 	}
 	return explore(env, o, st, lens, local, live)

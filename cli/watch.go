@@ -4,14 +4,19 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"text/tabwriter"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/trajscope/trajscope/runset"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/sessions"
 	"github.com/trajscope/trajscope/source"
+	"github.com/trajscope/trajscope/story"
+	"github.com/trajscope/trajscope/ui"
 )
 
 func newWatchCmd(env *Env) *cobra.Command {
@@ -23,12 +28,15 @@ func newWatchCmd(env *Env) *cobra.Command {
 		Long: `watch finds the newest session an agent keeps of DIR (default: the current
 directory): Claude Code's (~/.claude/projects/<DIR, escaped>/*.jsonl, or
 $CLAUDE_CONFIG_DIR), Codex's (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl
-whose recorded working directory is DIR, or $CODEX_HOME) and Gemini CLI's
-(~/.gemini/tmp/<project>/chats). It opens it as view --follow does, the
+whose recorded working directory is DIR, or $CODEX_HOME), Gemini CLI's
+(~/.gemini/tmp/<project>/chats) and Qwen Code's (~/.qwen/projects/*/chats
+whose records name DIR). It opens it as view --follow does, the
 repository being DIR's git repository read at the commit it had checked out
 when the session started (the session's own record, else the HEAD reflog),
 so line numbers mean what they meant to the agent. Without --gold, the code
-the session changed is the target.
+the session changed is the target. When a newer session of DIR starts,
+watch follows it and says so (backspace goes back to the one before);
+started before any session, it waits for the first.
 
 On a stdout that is not a terminal it prints the session's summary as it is
 now. --list shows the sessions found, newest first.`,
@@ -55,6 +63,10 @@ now. --list shows the sessions found, newest first.`,
 	return cmd
 }
 
+// watchPoll is how often watch looks for a newer session of its
+// directory (only files written since it last looked are read).
+var watchPoll = 2 * time.Second
+
 func runWatch(env *Env, o *viewOptions, dir string, list bool) error {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -64,29 +76,200 @@ func runWatch(env *Env, o *viewOptions, dir string, list bool) error {
 		return usagef("watch %s: not a directory", safe(dir))
 	}
 	home, _ := os.UserHomeDir()
-	found := sessions.Find(abs, sessions.DefaultHomes(os.Getenv, home))
+	homes := sessions.DefaultHomes(os.Getenv, home)
+	found := sessions.Find(abs, homes)
 	if list {
 		return listSessions(env, abs, found)
 	}
 	if len(found) == 0 {
-		return fmt.Errorf("watch %s: no Claude Code, Codex or Gemini CLI session of this directory found (trajscope watch --list says where it looked)", safe(abs))
+		if !isTerminal(env.Stdout) {
+			return fmt.Errorf("watch %s: no Claude Code, Codex, Gemini CLI or Qwen Code session of this directory found (trajscope watch --list says where it looked)", safe(abs))
+		}
+		// Started before the agent: wait on screen for its session.
+		s, ok, err := awaitSession(env, o, abs, homes)
+		if err != nil || !ok {
+			return err
+		}
+		found = []sessions.Session{s}
 	}
 	s := found[0]
 	o.semantics, o.parseTimeout = "contextbench", scoring.DefaultParseTimeout
-	how := ""
-	if wt := source.WorkTree(abs); wt != "" {
-		o.repo = wt
-		o.baseCommit, how = s.Commit, "the commit the session records"
-		if o.baseCommit == "" && !s.Started.IsZero() {
-			o.baseCommit, how = source.HeadAt(wt, s.Started), "the repository's HEAD when the session started"
-		}
-		if o.baseCommit == "" {
-			how = "the repository's HEAD now"
-		}
+	var how string
+	o.baseCommit, how = sessionCommit(abs, s)
+	if source.WorkTree(abs) != "" {
+		o.repo = source.WorkTree(abs)
 	}
 	o.found = fmt.Sprintf("%s session %s%s", s.Agent, s.Path, startedWords(s, o.baseCommit, how))
 	o.follow = isTerminal(env.Stdout)
+	if o.follow {
+		known := map[string]bool{}
+		for _, f := range found {
+			known[f.Path] = true
+		}
+		o.feed = func(set *runset.Set, pos int) liveFeed {
+			return (&sessionWatch{o: o, dir: abs, homes: homes, cur: s, known: known, since: time.Now()}).feed(set, pos)
+		}
+	}
 	return runView(env, o, []string{s.Path})
+}
+
+// sessionCommit is the commit a session of dir is read at, and how it was
+// chosen: the one the session records, else the HEAD of dir's repository
+// when it started, else its HEAD now ("" commit).
+func sessionCommit(dir string, s sessions.Session) (commit, how string) {
+	wt := source.WorkTree(dir)
+	if wt == "" {
+		return "", ""
+	}
+	if s.Commit != "" {
+		return s.Commit, "the commit the session records"
+	}
+	if !s.Started.IsZero() {
+		if c := source.HeadAt(wt, s.Started); c != "" {
+			return c, "the repository's HEAD when the session started"
+		}
+	}
+	return "", "the repository's HEAD now"
+}
+
+// sessionWatch follows the newest session of a directory: when a newer
+// one starts it follows that instead and says so; the back key returns to
+// the one before.
+type sessionWatch struct {
+	o     *viewOptions
+	dir   string
+	homes sessions.Homes
+	send  func(tea.Msg)
+
+	mu        sync.Mutex
+	cur, prev sessions.Session
+	stop      func()          // the current session's following
+	sets      []*runset.Set   // the switched-to sessions' sets, closed at the end
+	known     map[string]bool // sessions seen: only a new one is switched to
+	since     time.Time       // files written before it are not looked at
+}
+
+// feed follows the session watch opened (run pos of set), and looks for a
+// newer one every watchPoll.
+func (w *sessionWatch) feed(set *runset.Set, pos int) liveFeed {
+	return func(send func(tea.Msg)) func() {
+		w.send = send
+		w.stop = followed(set, pos)(send)
+		done := make(chan struct{})
+		go func() {
+			t := time.NewTicker(watchPoll)
+			defer t.Stop()
+			for {
+				select {
+				case <-done:
+					return
+				case <-t.C:
+					w.look()
+				}
+			}
+		}()
+		return func() {
+			close(done)
+			w.mu.Lock()
+			defer w.mu.Unlock()
+			w.stop()
+			for _, s := range w.sets {
+				s.Close()
+			}
+		}
+	}
+}
+
+// look switches to a session of the directory not seen before.
+func (w *sessionWatch) look() {
+	now := time.Now()
+	for _, s := range sessions.FindSince(w.dir, w.homes, w.since) {
+		if !w.known[s.Path] {
+			w.known[s.Path] = true
+			w.switchTo(s, "a newer session started")
+			break
+		}
+	}
+	w.since = now.Add(-watchPoll) // a write racing the look is seen next time
+}
+
+// back returns to the session before the last switch.
+func (w *sessionWatch) back() {
+	w.mu.Lock()
+	prev := w.prev
+	w.mu.Unlock()
+	if prev.Path != "" {
+		w.switchTo(prev, "back")
+	}
+}
+
+// switchTo follows s: it is read as watch reads a session (its own commit,
+// the same gold, lens and redaction), the explorer is sent its story, and
+// its following replaces the current one's.
+func (w *sessionWatch) switchTo(s sessions.Session, why string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	set, err := w.o.open([]string{s.Path})
+	var st *story.Story
+	if err == nil {
+		opts := *w.o.sources
+		opts.BaseCommit, _ = sessionCommit(w.dir, s)
+		set.Prepare(opts)
+		st, _, err = set.Open(1)
+	}
+	name := s.Path
+	if set != nil {
+		name = set.Text(name)
+	}
+	if err != nil {
+		w.send(ui.LiveMsg{Note: fmt.Sprintf("%s: %s session %s cannot be read (%s); still following this one", why, s.Agent, safe(name), safe(err.Error()))})
+		return
+	}
+	w.stop()
+	w.sets = append(w.sets, set)
+	w.prev, w.cur = w.cur, s
+	w.send(ui.LiveMsg{St: st, Switched: true, Back: w.back,
+		Note: fmt.Sprintf("%s: following the %s session %s (⌫ goes back)", why, s.Agent, safe(filepath.Base(name)))})
+	w.stop = followed(set, 1)(w.send)
+}
+
+// awaitSession shows a waiting screen until an agent's session of dir
+// appears; ok is false when the user quit first.
+func awaitSession(env *Env, o *viewOptions, dir string, homes sessions.Homes) (s sessions.Session, ok bool, err error) {
+	w, err := ui.NewWaitingFor("an agent's session of "+dir,
+		"watch opens the first Claude Code, Codex, Gemini CLI or Qwen Code session started here", ui.Options{Theme: o.theme, NoColor: noColor(o.noColor), Dark: true})
+	if err != nil {
+		return s, false, usageError{err}
+	}
+	var mu sync.Mutex
+	feed := func(send func(tea.Msg)) func() {
+		done := make(chan struct{})
+		go func() {
+			t := time.NewTicker(watchPoll / 2)
+			defer t.Stop()
+			for {
+				select {
+				case <-done:
+					return
+				case <-t.C:
+					if found := sessions.Find(dir, homes); len(found) > 0 {
+						mu.Lock()
+						s = found[0]
+						mu.Unlock()
+						send(ui.WaitDoneMsg{})
+						return
+					}
+				}
+			}
+		}()
+		return func() { close(done) }
+	}
+	if err := program(env, o.noColor, w, feed); err != nil {
+		return s, false, err
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return s, w.Ready(), nil
 }
 
 // startedWords says when the session started, the commit it is read at
@@ -111,7 +294,7 @@ func listSessions(env *Env, dir string, found []sessions.Session) error {
 	if len(found) == 0 {
 		home, _ := os.UserHomeDir()
 		h := sessions.DefaultHomes(os.Getenv, home)
-		fmt.Fprintf(env.Stdout, "no session of %s in %s/projects, %s/sessions or %s/tmp\n", safe(dir), safe(h.Claude), safe(h.Codex), safe(h.Gemini))
+		fmt.Fprintf(env.Stdout, "no session of %s in %s/projects, %s/sessions, %s/tmp or %s/projects\n", safe(dir), safe(h.Claude), safe(h.Codex), safe(h.Gemini), safe(h.Qwen))
 		return nil
 	}
 	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)

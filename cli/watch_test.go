@@ -64,6 +64,13 @@ func TestWatchFindsTheNewestSession(t *testing.T) {
 	sum := sha256.Sum256([]byte(repo))
 	chat := put(filepath.Join(home, ".gemini", "tmp", hex.EncodeToString(sum[:]), "chats", "session-2026-01-01T00-00-x.json"),
 		`{"sessionId": "g", "startTime": "`+stamp+`", "messages": []}`, 4*time.Hour)
+	// Qwen Code's: found by the working directory its records name, not
+	// by the folder's spelling.
+	qwenLine := func(cwd string) string {
+		return `{"uuid": "q0", "parentUuid": null, "sessionId": "q", "timestamp": "` + stamp + `", "type": "user", "cwd": "` + cwd + `", "version": "0.21.14", "message": {"role": "user", "parts": [{"text": "fix it"}]}}` + "\n"
+	}
+	qwenSession := put(filepath.Join(home, ".qwen", "projects", "any-name", "chats", "q.jsonl"), qwenLine(repo), 5*time.Hour)
+	put(filepath.Join(home, ".qwen", "projects", "any-name", "chats", "other.jsonl"), qwenLine("/elsewhere"), 0)
 
 	out := mustRun(t, "watch", repo, "--list")
 	var got []string
@@ -71,7 +78,7 @@ func TestWatchFindsTheNewestSession(t *testing.T) {
 		f := strings.Fields(line)
 		got = append(got, f[0]+" "+f[len(f)-1])
 	}
-	want := []string{"claude-code " + newest, "codex " + rollout, "claude-code " + older, "gemini-cli " + chat}
+	want := []string{"claude-code " + newest, "codex " + rollout, "claude-code " + older, "gemini-cli " + chat, "qwen-code " + qwenSession}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("watch --list:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -92,7 +99,7 @@ func TestWatchFindsTheNewestSession(t *testing.T) {
 		}
 	}
 
-	if code, _, errs := exec(t, "watch", t.TempDir()); code == 0 || !strings.Contains(errs, "no Claude Code, Codex or Gemini CLI session") {
+	if code, _, errs := exec(t, "watch", t.TempDir()); code == 0 || !strings.Contains(errs, "no Claude Code, Codex, Gemini CLI or Qwen Code session") {
 		t.Errorf("a directory without sessions: exit %d: %s", code, errs)
 	}
 }
@@ -122,7 +129,7 @@ func TestWatchPassesOverFIFOs(t *testing.T) {
 	if code, out, errs := exec(t, "watch", repo, "--list"); code != 0 || !strings.Contains(out, "no session of") {
 		t.Errorf("watch --list: exit %d: %s %s", code, out, errs)
 	}
-	if code, _, errs := exec(t, "watch", repo); code == 0 || !strings.Contains(errs, "no Claude Code, Codex or Gemini CLI session") {
+	if code, _, errs := exec(t, "watch", repo); code == 0 || !strings.Contains(errs, "no Claude Code, Codex, Gemini CLI or Qwen Code session") {
 		t.Errorf("watch: exit %d: %s", code, errs)
 	}
 	// A session to open: its commit is looked for in the reflog, a FIFO.
@@ -132,5 +139,54 @@ func TestWatchPassesOverFIFOs(t *testing.T) {
 	os.WriteFile(session, []byte(`{"type": "user", "uuid": "u0", "sessionId": "s", "cwd": "`+repo+`", "timestamp": "2026-01-01T00:00:00Z", "message": {"role": "user", "content": "go"}}`+"\n"), 0o644)
 	if code, _, errs := exec(t, "watch", repo); code != 0 || !strings.Contains(errs, "claude-code session") {
 		t.Errorf("watch with a session: exit %d: %s", code, errs)
+	}
+}
+
+// watch beside agents, on a terminal: started before any session it
+// waits on screen; the first session opens when it appears; a newer
+// session of the directory is followed when it starts, saying so, and
+// backspace goes back to the one before (issue 46 #1, #2).
+func TestWatchFollowsTheWork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary on a pseudo-terminal")
+	}
+	useCache(t)
+	repo, _ := testkit.GitRepo(t, map[string]string{"a.py": "x = 1\n"})
+	home := t.TempDir()
+	slug := regexp.MustCompile(`[^A-Za-z0-9]`).ReplaceAllString(repo, "-")
+	write := func(name, command string) {
+		p := filepath.Join(home, ".claude", "projects", slug, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		lines := `{"type": "user", "uuid": "u0", "sessionId": "s", "cwd": "` + repo + `", "timestamp": "2026-01-01T00:00:00Z", "message": {"role": "user", "content": "go"}}` + "\n" +
+			`{"type": "assistant", "uuid": "a1", "parentUuid": "u0", "sessionId": "s", "timestamp": "2026-01-01T00:00:01Z", "message": {"role": "assistant", "id": "m1", "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "` + command + `"}}]}}` + "\n"
+		if err := os.WriteFile(p+".part", []byte(lines), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Rename(p+".part", p) // whole, as an agent's first flush
+	}
+	master, tty := openPTY(t)
+	o := &onTerminal{cmd: asMain("watch", repo), master: master}
+	o.cmd.Env = append(o.cmd.Env, "TERM=xterm-256color", "HOME="+home, "CLAUDE_CONFIG_DIR=", "CODEX_HOME=")
+	o.cmd.Stdin, o.cmd.Stdout, o.cmd.Stderr = tty, tty, tty
+	o.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := o.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go o.pump()
+	t.Cleanup(func() { o.cmd.Process.Kill(); o.cmd.Wait() })
+	if !o.await("waiting for an agent's session of", hangGuard) {
+		t.Fatalf("no waiting screen:\n%s", o.output())
+	}
+	write("first.jsonl", "echo first-session")
+	if !o.await("echo first-session", hangGuard) {
+		t.Fatalf("the first session did not open:\n%s", o.output())
+	}
+	write("second.jsonl", "echo second-session")
+	if !o.await("second-session", hangGuard) || !o.await("a newer session started", hangGuard) {
+		t.Fatalf("watch did not follow the newer session:\n%s", o.output())
+	}
+	master.Write([]byte{0x7f}) // backspace
+	if !o.await("back: following the claude-code session first.jsonl", hangGuard) {
+		t.Fatalf("backspace did not go back:\n%s", o.output())
 	}
 }

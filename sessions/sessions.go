@@ -1,7 +1,8 @@
 // Package sessions finds the sessions coding agents keep of a directory
-// (trajscope watch): Claude Code's under its projects folder, Codex's
-// rollouts whose recorded working directory is it, Gemini CLI's chats of
-// its project. Only the first bytes of each candidate are read.
+// (trajscope watch): Claude Code's and Qwen Code's under their projects
+// folders, Codex's rollouts whose recorded working directory is it, Gemini
+// CLI's chats of its project. Only the first bytes of each candidate are
+// read.
 package sessions
 
 import (
@@ -25,7 +26,7 @@ import (
 // Session is one agent session of a directory.
 type Session struct {
 	Path  string
-	Agent string // "claude-code", "codex", "gemini-cli"
+	Agent string // "claude-code", "codex", "gemini-cli", "qwen-code"
 	// Modified is when the file was last written; Started when the
 	// session began, as its first record says (zero when none says).
 	Modified, Started time.Time
@@ -36,13 +37,13 @@ type Session struct {
 
 // Homes are where each agent keeps its sessions.
 type Homes struct {
-	Claude, Codex, Gemini string
+	Claude, Codex, Gemini, Qwen string
 }
 
 // DefaultHomes are the agents' folders for a user: $CLAUDE_CONFIG_DIR or
-// ~/.claude, $CODEX_HOME or ~/.codex, ~/.gemini.
+// ~/.claude, $CODEX_HOME or ~/.codex, ~/.gemini, ~/.qwen.
 func DefaultHomes(getenv func(string) string, home string) Homes {
-	h := Homes{Claude: getenv("CLAUDE_CONFIG_DIR"), Codex: getenv("CODEX_HOME"), Gemini: filepath.Join(home, ".gemini")}
+	h := Homes{Claude: getenv("CLAUDE_CONFIG_DIR"), Codex: getenv("CODEX_HOME"), Gemini: filepath.Join(home, ".gemini"), Qwen: filepath.Join(home, ".qwen")}
 	if h.Claude == "" {
 		h.Claude = filepath.Join(home, ".claude")
 	}
@@ -62,12 +63,53 @@ const maxCandidates = 10000
 
 // Find lists the sessions of dir (an absolute, clean path), newest
 // written first.
-func Find(dir string, h Homes) []Session {
+func Find(dir string, h Homes) []Session { return FindSince(dir, h, time.Time{}) }
+
+// FindSince is Find of the sessions written since a time: the files
+// written before it are passed over on their modification time, unread,
+// so watch can look for a newer session every few seconds.
+func FindSince(dir string, h Homes, since time.Time) []Session {
 	var out []Session
-	out = append(out, claude(dir, h.Claude)...)
-	out = append(out, codex(dir, h.Codex)...)
-	out = append(out, gemini(dir, h.Gemini)...)
+	out = append(out, claude(dir, h.Claude, since)...)
+	out = append(out, codex(dir, h.Codex, since)...)
+	out = append(out, gemini(dir, h.Gemini, since)...)
+	out = append(out, qwen(dir, h.Qwen, since)...)
 	slices.SortStableFunc(out, func(a, b Session) int { return b.Modified.Compare(a.Modified) })
+	return out
+}
+
+// qwen lists Qwen Code's sessions of dir: projects/<slug>/chats/*.jsonl,
+// each record naming its working directory (cwd), which must be dir (the
+// slug's spelling is not relied on).
+func qwen(dir, home string, since time.Time) []Session {
+	if home == "" {
+		return nil
+	}
+	files, _ := filepath.Glob(filepath.Join(home, "projects", "*", "chats", "*.jsonl"))
+	files = files[:min(len(files), maxCandidates)]
+	var out []Session
+	for _, f := range files {
+		s, ok := stat(f, "qwen-code", since)
+		if !ok {
+			continue
+		}
+		var rec struct {
+			Cwd       string `json:"cwd"`
+			Timestamp string `json:"timestamp"`
+		}
+		match := false
+		eachHeadLine(f, func(line []byte) bool {
+			if json.Unmarshal(line, &rec) != nil || rec.Cwd == "" {
+				return true
+			}
+			match = filepath.Clean(rec.Cwd) == dir
+			s.Started, _ = time.Parse(time.RFC3339Nano, rec.Timestamp)
+			return false
+		})
+		if match {
+			out = append(out, s)
+		}
+	}
 	return out
 }
 
@@ -75,7 +117,7 @@ func Find(dir string, h Homes) []Session {
 // project folder, named from the path with every character but letters
 // and digits made "-" (older versions made only "/" a "-"; both are
 // looked for). Sub-agents' transcripts are not sessions.
-func claude(dir, home string) []Session {
+func claude(dir, home string, since time.Time) []Session {
 	var out []Session
 	seen := map[string]bool{}
 	for _, slug := range []string{nonAlnum().ReplaceAllString(dir, "-"), strings.ReplaceAll(dir, "/", "-")} {
@@ -89,7 +131,7 @@ func claude(dir, home string) []Session {
 			if strings.HasPrefix(filepath.Base(f), "agent-") {
 				continue
 			}
-			s, ok := stat(f, "claude-code")
+			s, ok := stat(f, "claude-code", since)
 			if !ok {
 				continue
 			}
@@ -113,22 +155,22 @@ func claude(dir, home string) []Session {
 // first record, the session's meta, names dir as its working directory.
 // The meta can carry long instructions after the directory, so its
 // fields are found in the head rather than the whole line decoded.
-func codex(dir, home string) []Session {
+func codex(dir, home string, since time.Time) []Session {
 	files, _ := filepath.Glob(filepath.Join(home, "sessions", "*", "*", "*", "rollout-*.jsonl"))
 	slices.Sort(files)
 	slices.Reverse(files) // the newest days first
 	files = files[:min(len(files), maxCandidates)]
 	var out []Session
 	for _, f := range files {
+		s, ok := stat(f, "codex", since)
+		if !ok {
+			continue
+		}
 		head := readHead(f)
 		if nl := bytes.IndexByte(head, '\n'); nl >= 0 {
 			head = head[:nl] // the meta is the first record
 		}
 		if !bytes.Contains(head, []byte(`"session_meta"`)) || field(head, cwdRe()) != dir {
-			continue
-		}
-		s, ok := stat(f, "codex")
-		if !ok {
 			continue
 		}
 		s.Started, _ = time.Parse(time.RFC3339Nano, field(head, payloadTimeRe()))
@@ -163,20 +205,20 @@ func field(head []byte, re *regexp.Regexp) string {
 // gemini lists Gemini CLI's chats of dir: tmp/<project>/chats/session-*,
 // where the project folder is the SHA-256 of the path, or a folder whose
 // chats record that hash as their projectHash.
-func gemini(dir, home string) []Session {
+func gemini(dir, home string, since time.Time) []Session {
 	sum := sha256.Sum256([]byte(dir))
 	hash := hex.EncodeToString(sum[:])
 	files, _ := filepath.Glob(filepath.Join(home, "tmp", "*", "chats", "session-*"))
 	files = files[:min(len(files), maxCandidates)]
 	var out []Session
 	for _, f := range files {
+		s, ok := stat(f, "gemini-cli", since)
+		if !ok {
+			continue
+		}
 		head := readHead(f)
 		if filepath.Base(filepath.Dir(filepath.Dir(f))) != hash && !bytes.Contains(head, []byte(`"projectHash": "`+hash+`"`)) &&
 			!bytes.Contains(head, []byte(`"projectHash":"`+hash+`"`)) {
-			continue
-		}
-		s, ok := stat(f, "gemini-cli")
-		if !ok {
 			continue
 		}
 		s.Started, _ = time.Parse(time.RFC3339Nano, field(head, startTimeRe()))
@@ -185,10 +227,11 @@ func gemini(dir, home string) []Session {
 	return out
 }
 
-// stat is a session of a regular file, with its modification time.
-func stat(path, agent string) (Session, bool) {
+// stat is a session of a regular file written since a time, with its
+// modification time.
+func stat(path, agent string, since time.Time) (Session, bool) {
 	st, err := os.Stat(path)
-	if err != nil || !st.Mode().IsRegular() {
+	if err != nil || !st.Mode().IsRegular() || st.ModTime().Before(since) {
 		return Session{}, false
 	}
 	return Session{Path: path, Agent: agent, Modified: st.ModTime()}, true

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A Codex meta whose instructions run past what is read of it is still
@@ -20,7 +21,7 @@ func TestCodexMetaWithLongInstructions(t *testing.T) {
 		os.WriteFile(p, []byte(`{"timestamp":"2026-02-03T04:05:06Z","type":"session_meta","payload":{"id":"i","timestamp":"2026-02-03T04:05:06.5Z","cwd":"`+cwd+
 			`","instructions":"`+long+`","git":{"commit_hash":"`+strings.Repeat("a", 40)+`"}}}`+"\n"), 0o644)
 	}
-	got := codex(dir, home)
+	got := codex(dir, home, time.Time{})
 	if len(got) != 1 || filepath.Base(got[0].Path) != "rollout-a.jsonl" || got[0].Commit != "" || got[0].Started.IsZero() {
 		t.Fatalf("sessions %+v", got)
 	}

@@ -90,6 +90,16 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return m.togglePlay()
 	case key.Matches(k, keys.GoldStep):
 		return m.nextGold()
+	case key.Matches(k, keys.SessionBack):
+		if m.liveBack == nil {
+			m.status = "no session to go back to: watch switches when a newer one starts"
+			return nil
+		}
+		back := m.liveBack
+		m.liveBack = nil
+		m.status = "back to the last session…"
+		go back() // the feed reads it and sends it, as every reading
+		return nil
 	case key.Matches(k, keys.Faster):
 		return m.setSpeed(m.speed + 1)
 	case key.Matches(k, keys.Slower):

@@ -25,6 +25,11 @@ type LiveMsg struct {
 	// Ended: the agent recorded its end, or nothing was written for a
 	// while.
 	Ended bool
+	// Switched: St is another session's (watch followed a newer one); the
+	// screen goes to its newest step. Back, when set, returns to the
+	// session before (the back key calls it).
+	Switched bool
+	Back     func()
 }
 
 // live shows a new reading of a followed run. The screen stays on the
@@ -43,12 +48,19 @@ func (m *Model) live(msg LiveMsg) tea.Cmd {
 		// longer true once a reading succeeds.
 		m.status, m.liveNote = "", ""
 	}
+	if msg.Back != nil {
+		m.liveBack = msg.Back
+	}
+	// A session switched to may hold no action yet: its first reading
+	// that does opens at its newest step all the same.
+	m.switching = m.switching || msg.Switched
 	if msg.St == nil || len(msg.St.A.Run.Actions) == 0 {
 		m.markAll()
 		return nil
 	}
 	defer m.restatus()
-	newest := m.ctx.Cur >= m.ctx.Data.N-1
+	newest := m.ctx.Cur >= m.ctx.Data.N-1 || m.switching
+	m.switching = false
 	m.ctx.Data = viewdata.New(msg.St)
 	m.ctx.Rev++ // the panes' caches are of the last reading
 	m.header, m.met = header.New(m.ctx), metrics.New(m.ctx)

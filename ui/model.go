@@ -77,6 +77,8 @@ type Model struct {
 	input     string
 	status    string
 	liveNote  string // the status a live reading set, cleared by the next that reads
+	liveBack  func() // back to the session before (watch switched), nil when none
+	switching bool   // a switched-to session's first reading with actions is awaited
 
 	playing bool
 	speed   int

@@ -17,7 +17,8 @@ import (
 // empty, or holds the prompt alone. It ends when a WaitDoneMsg comes (the
 // explorer then opens on the run) or when the user quits.
 type Waiting struct {
-	name    string
+	// what is awaited ("the first action of s.jsonl") and how it ends.
+	what, hint string
 	since   time.Time
 	w, h    int
 	ready   bool
@@ -30,13 +31,20 @@ type WaitDoneMsg struct{}
 
 type waitTick struct{}
 
-// NewWaiting is the waiting screen for the file named name.
+// NewWaiting is the waiting screen for the first action of the file named
+// name.
 func NewWaiting(name string, opts Options) (*Waiting, error) {
+	return NewWaitingFor("the first action of "+name, "the explorer opens on the run when the agent makes its first tool call", opts)
+}
+
+// NewWaitingFor is a waiting screen for what (said after "waiting for"),
+// hint saying what happens when it comes (watch before any session).
+func NewWaitingFor(what, hint string, opts Options) (*Waiting, error) {
 	th, err := themes.Get(opts.Theme, opts.Dark, opts.NoColor)
 	if err != nil {
 		return nil, err
 	}
-	return &Waiting{name: termsafe.Line(name), since: time.Now(), theme: th}, nil
+	return &Waiting{what: termsafe.Line(what), hint: termsafe.Line(hint), since: time.Now(), theme: th}, nil
 }
 
 // Ready reports whether the wait ended with the run there (not quit).
@@ -79,9 +87,9 @@ func (w *Waiting) View() tea.View {
 // Render is the screen's text: what is awaited, centred.
 func (w *Waiting) Render() string {
 	lines := []string{
-		w.theme.Bold.Render("◌ waiting for the first action of " + w.name),
+		w.theme.Bold.Render("◌ waiting for " + w.what),
 		"",
-		w.theme.Muted.Render("the explorer opens on the run when the agent makes its first tool call"),
+		w.theme.Muted.Render(w.hint),
 		w.theme.Muted.Render(fmt.Sprintf("%s so far · q quits", w.elapsed)),
 	}
 	text := strings.Join(lines, "\n")

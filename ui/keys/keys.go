@@ -38,6 +38,7 @@ var (
 	Select, Closest    = bind("enter", "show in source", "enter"), bind("enter", "gold: closest step", "enter")
 	Thoughts           = bind("r", "hide/show thoughts", "r")
 	Fold               = bind("z", "fold/unfold sub-agents", "z")
+	SessionBack        = bind("⌫", "last session", "backspace")
 	Task, Patch        = bind("t", "task and patch", "t"), bind("p", "patch / task", "p")
 	AsOf               = bind("b", "source as of this step / base", "b")
 	Spend              = bind("u", "time and tokens per step", "u")
@@ -59,7 +60,7 @@ var reference = [][]key.Binding{
 	{Focus, FocusBack, Down, Up, PageDown, PageUp, Select},
 	{NextGold, NextMissed, Closest, Files, Follow, Edit},
 	{Search, NextMatch, Filter, Thoughts, Fold, Task, AsOf, Spend},
-	{PrevRun, Back, Help, Quit},
+	{PrevRun, Back, SessionBack, Help, Quit},
 }
 
 // Footer is a pane's footer: its own keys, then the common ones it did not
