@@ -312,6 +312,24 @@ func (r *Run) AgentOf(i int) Agent {
 	return r.Agents[k]
 }
 
+// LaunchedBy is the lead's action that started the chain of agents action
+// i belongs to (its agent's, or its agent's parent's… call), i itself for
+// a lead action, -1 when the run does not record the call.
+func (r *Run) LaunchedBy(i int) int {
+	k := int(r.Actions[i].Agent)
+	for hops := 0; k > 0 && k < len(r.Agents) && hops < len(r.Agents); hops++ {
+		a := r.Agents[k]
+		if a.Parent <= 0 {
+			return int(a.Call)
+		}
+		k = int(a.Parent)
+	}
+	if k <= 0 {
+		return i
+	}
+	return -1
+}
+
 // NoteUnread counts one thing the reader did not understand.
 func (r *Run) NoteUnread(what string) {
 	if r.Unread == nil {

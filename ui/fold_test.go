@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/trajscope/trajscope/model"
 )
 
 // A run with sub-agents: their actions sit under the call that launched
@@ -39,5 +41,21 @@ func TestFoldSubagents(t *testing.T) {
 	send(plain, press("z"))
 	if plain.status != "no sub-agent actions in this run" || plain.ctx.Folded {
 		t.Errorf("a run without sub-agents: status %q", plain.status)
+	}
+}
+
+// z on a sub-agent's action folds to the call that started it (through a
+// nested agent to the lead's call), not to the next lead action.
+func TestFoldGoesToTheLaunchingCall(t *testing.T) {
+	a := demoAnalysis(t)
+	a.Run.Agents = []model.Agent{{Parent: -1, Call: -1}, {ID: "e1", Type: "Explore", Parent: 0, Call: 1}, {ID: "n1", Type: "Explore", Parent: 1, Call: 3}}
+	a.Run.Actions[2].Agent, a.Run.Actions[3].Agent = 1, 1
+	a.Run.Actions[4].Agent, a.Run.Actions[5].Agent = 2, 2 // nested, started by action 4
+	for _, c := range []struct{ from, want int }{{2, 1}, {5, 1}, {6, 6}} {
+		m := newModel(t, a, Options{Step: c.from + 1}, 120, 40)
+		send(m, press("z"))
+		if m.Current() != c.want {
+			t.Errorf("z at action %d went to action %d, want %d", c.from+1, m.Current()+1, c.want+1)
+		}
 	}
 }

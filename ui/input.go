@@ -231,7 +231,15 @@ func (m *Model) toggleFold() tea.Cmd {
 	m.ctx.Folded = !m.ctx.Folded
 	m.ctx.Rev++
 	var cmd tea.Cmd
-	if i, ok := m.ctx.Neighbour(m.ctx.Cur, 0); ok {
+	cur := m.ctx.Cur
+	if m.ctx.Folded {
+		// Folding from a sub-agent's action goes to the call that
+		// started it, not to whatever lead action comes next.
+		if c := m.ctx.Data.Run.LaunchedBy(cur); c >= 0 {
+			cur = c
+		}
+	}
+	if i, ok := m.ctx.Neighbour(cur, 0); ok {
 		cmd = m.setCur(i)
 	}
 	acts := fmt.Sprintf("%d action", n)
