@@ -68,7 +68,7 @@ func TestScoreAtKRows(t *testing.T) {
 	}
 	plots := filepath.Join(t.TempDir(), "plots")
 	md, errs, code := run(t, "report", out, "--plot", plots)
-	if code != 0 || !strings.Contains(md, "## Coverage at k") || !strings.Contains(md, "| @1 | @3 | @1000 | initial recall |") {
+	if code != 0 || !strings.Contains(md, "## Coverage at k") || !strings.Contains(md, "| @1 | @3 | @1000 | n | initial recall | n (initial) |") {
 		t.Errorf("report: exit %d %s\n%s", code, errs, md)
 	}
 	csv, _, _ := run(t, "report", out, "--format", "csv")
@@ -77,6 +77,15 @@ func TestScoreAtKRows(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(plots, "coverage_at_k.svg")); err != nil {
 		t.Errorf("no at-k plot: %v", err)
+	}
+	// score's text and CSV show what --at-k asked for, not only its JSONL.
+	text, _, _ := run(t, append(base, "--at-k", "1,3", "--format", "text")...)
+	if !strings.Contains(text, "  first 1 predictions: file ") || !strings.Contains(text, "  first 3 predictions: ") || !strings.Contains(text, "  initial recall (after step 1): ") {
+		t.Errorf("score --format text --at-k:\n%s", text)
+	}
+	scsv, _, _ := run(t, append(base, "--at-k", "1,3", "--format", "csv")...)
+	if head := strings.SplitN(scsv, "\n", 2)[0]; !strings.HasSuffix(head, ",at3_line,initial_recall_file,initial_recall_symbol,initial_recall_span,initial_recall_line") || !strings.Contains(head, ",at1_file,") {
+		t.Errorf("score --format csv --at-k header: %s", head)
 	}
 	if _, errs, code := run(t, append(base, "--at-k", "0")...); code != exitUsage || !strings.Contains(errs, "--at-k") {
 		t.Errorf("--at-k 0: exit %d: %s", code, errs)

@@ -123,7 +123,7 @@ func (r *Report) writeAtKMarkdown(w *bufio.Writer) {
 	for _, k := range t.K {
 		head, align = append(head, "@"+strconv.Itoa(k)), align+"r"
 	}
-	head, align = append(head, "initial recall"), align+"r"
+	head, align = append(head, "n", "initial recall", "n (initial)"), align+"rrr"
 	var rows [][]string
 	for _, row := range t.Rows {
 		for _, g := range model.Granularities {
@@ -139,12 +139,14 @@ func (r *Report) writeAtKMarkdown(w *bufio.Writer) {
 			if row.Initial != nil {
 				init = f3(*row.Initial.At(g))
 			}
-			rows = append(rows, append(cells, init))
+			// Each figure's population: @k is over every instance,
+			// initial recall over those of several steps.
+			rows = append(rows, append(cells, fmt.Sprint(row.Instances), init, fmt.Sprint(row.MultiStep)))
 		}
 	}
 	table(w, head, align, rows)
 	legend(w,
-		"**@k**: mean over instances of the gold covered by the first k predictions (`score --at-k`): the first k files of `pred_files` for files, the first k spans of the final context for symbols, spans and lines; error rows count 0.",
-		"**initial recall**: mean coverage after the first step, over the instances of more than one step.",
+		"**@k**: mean over the **n** instances of the gold covered by the first k predictions (`score --at-k`): the first k files of `pred_files` for files, the first k spans of the final context for symbols, spans and lines; error rows count 0.",
+		"**initial recall**: mean coverage after the first step, over the **n (initial)** instances of more than one step: a different population from @k's.",
 	)
 }

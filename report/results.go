@@ -187,6 +187,16 @@ func (r *Results) WriteText(out io.Writer) error {
 			}
 		}
 		fmt.Fprintln(w)
+		if a := res.AtK; a != nil {
+			// score --at-k: the gold covered by the first k predictions.
+			for j, k := range a.K {
+				c := &a.Coverage[j]
+				fmt.Fprintf(w, "  first %d predictions: file %.3f  symbol %.3f  span %.3f  line %.3f\n", k, c.File, c.Symbol, c.Span, c.Line)
+			}
+			if cov, ok := res.InitialRecall(); ok {
+				fmt.Fprintf(w, "  initial recall (after step 1): file %.3f  symbol %.3f  span %.3f  line %.3f\n", cov.File, cov.Symbol, cov.Span, cov.Line)
+			}
+		}
 		fmt.Fprintf(w, "  (F1 = 2·coverage·precision/(coverage+precision) of this instance)\n")
 		d := diagnose.LastStepToFinal(res)
 		fmt.Fprintf(w, "  usage drop, last step → final (from the result): file %.3f  symbol %.3f  span %.3f  line %.3f",
@@ -307,6 +317,27 @@ func (r *Results) WriteCSV(out io.Writer) error {
 		}
 	}
 	cols = append(cols, "editloc_recall", "editloc_precision", "editloc_intersection", "editloc_gold_size", "editloc_pred_size")
+	// score --at-k: each rank's coverage per granularity, then the initial
+	// recall, after the evaluator's columns (the ranks of the first row
+	// that has them: one run asks for one list).
+	var ks []int
+	for i := range r.Rows {
+		if a := r.Rows[i].AtK; a != nil {
+			ks = a.K
+			break
+		}
+	}
+	atCol := len(cols)
+	for _, k := range ks {
+		for _, g := range model.Granularities {
+			cols = append(cols, fmt.Sprintf("at%d_%s", k, g))
+		}
+	}
+	if ks != nil {
+		for _, g := range model.Granularities {
+			cols = append(cols, "initial_recall_"+g.String())
+		}
+	}
 	recs := [][]string{cols}
 	for i := range r.Rows {
 		res := &r.Rows[i]
@@ -325,6 +356,25 @@ func (r *Results) WriteCSV(out io.Writer) error {
 			}
 			if e := res.EditLoc; e != nil {
 				row = append(row, num(e.Recall), num(e.Precision), fmt.Sprint(e.Intersection), fmt.Sprint(e.GoldSize), fmt.Sprint(e.PredSize))
+			}
+			if a := res.AtK; a != nil && ks != nil {
+				for len(row) < atCol {
+					row = append(row, "")
+				}
+				for j := range a.K {
+					for _, g := range model.Granularities {
+						v := ""
+						if !(g == model.GranSymbol && res.SymbolNA) {
+							v = num(*a.Coverage[j].At(g))
+						}
+						row = append(row, v)
+					}
+				}
+				if cov, ok := res.InitialRecall(); ok {
+					for _, g := range model.Granularities {
+						row = append(row, num(*cov.At(g)))
+					}
+				}
 			}
 		}
 		for len(row) < len(cols) {
