@@ -312,6 +312,20 @@ func (r *Run) AgentOf(i int) Agent {
 	return r.Agents[k]
 }
 
+// MCPTool reports a tool an MCP server provides, as the agents spell it:
+// mcp__server__tool (Claude Code, and Sourcegraph's in CodeScaleBench's
+// runs), mcp_server_tool (OpenCode's older sessions).
+func MCPTool(name string) bool {
+	return strings.HasPrefix(name, "mcp__") || strings.HasPrefix(name, "mcp_") && strings.Count(name, "_") >= 2
+}
+
+// MCPEvidence reports an action that retrieved through an MCP server: a
+// read or a search by an MCP tool (the evidence CodeScaleBench calls
+// "mcp", where any other is "local").
+func (a *Action) MCPEvidence() bool {
+	return MCPTool(a.Tool) && (a.Category == CategoryRead || a.Category == CategorySearch)
+}
+
 // LaunchedBy is the lead's action that started the chain of agents action
 // i belongs to (its agent's, or its agent's parent's… call), i itself for
 // a lead action, -1 when the run does not record the call.

@@ -53,7 +53,9 @@ type Slice struct {
 	// DominantCategory is the most frequent event category (ties: the one
 	// seen first), "none" without events.
 	DominantCategory string `json:"dominant_retrieval_category"`
-	// EvidenceType is "mcp" when any action used a Sourcegraph MCP tool.
+	// EvidenceType is "mcp" when any action read or searched through an
+	// MCP tool (CodeScaleBench counts Sourcegraph's, the only MCP
+	// retriever its runs use; a run of another's is as much MCP evidence).
 	EvidenceType string `json:"evidence_type"`
 }
 
@@ -388,16 +390,13 @@ func slice(a *scoring.Analysis, events []event, n int) Slice {
 		}
 	}
 	for i := range a.Run.Actions {
-		if len(a.Run.Actions[i].Tool) >= len(mcpPrefix) && a.Run.Actions[i].Tool[:len(mcpPrefix)] == mcpPrefix {
+		if a.Run.Actions[i].MCPEvidence() {
 			s.EvidenceType = "mcp"
 			break
 		}
 	}
 	return s
 }
-
-// mcpPrefix marks Sourcegraph MCP tools, the only MCP CodeScaleBench counts.
-const mcpPrefix = "mcp__sourcegraph__"
 
 // timing answers "when, and after how many tokens" for an action.
 type timing struct {

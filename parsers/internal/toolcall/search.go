@@ -141,3 +141,36 @@ func looksLikeFile(p string) bool {
 	base := p[strings.LastIndex(p, "/")+1:]
 	return strings.Contains(base, ".") && base != "." && base != ".."
 }
+
+// mcpCall reads a call of an MCP server's tool (a retriever's: code search,
+// a file reader) by what its result shows, since its name says nothing
+// trajscope can rely on: numbered lines of the file its arguments name are
+// a read of those lines; "path:N:" lines, paths one per line, or the
+// "path" members of a JSON result are search hits; anything else is an
+// action of its own kind (other).
+func mcpCall(a *model.Action, c Call) {
+	a.Category = model.CategoryOther
+	if c.IsError || !c.HasOutput {
+		return
+	}
+	text, _ := StripMetadata(c.Output)
+	file := c.Input.First("path", "file_path", "filePath", "file", "filename", "relative_path")
+	if file != "" {
+		if first, last, ok := numberedRun(text); ok {
+			a.Category = model.CategoryRead
+			a.Reads = []model.ObservedRead{{File: file, Kind: model.ReadRange, Start: first, End: last}}
+			return
+		}
+	}
+	hits := jsonPathHits(text)
+	if len(hits) == 0 {
+		hits = grepHits(Call{Input: c.Input, Output: text})
+	}
+	if len(hits) == 0 {
+		hits = listHits(Call{Output: text})
+	}
+	if len(hits) > 0 {
+		a.Category = model.CategorySearch
+		a.Searches = hits
+	}
+}

@@ -59,6 +59,7 @@ const (
 	kSGRead
 	kSGSearch
 	kReadMany // Gemini CLI's read_many_files: whole files, named or matched
+	kMCP      // another MCP server's tool: retrieval when its result shows it
 )
 
 // toolKinds maps recorded tool names to roles. Claude Code's names come
@@ -111,7 +112,7 @@ var otherTools = map[string]bool{
 // they read reads, searches or edits from, or one of the otherTools. MCP
 // tools (mcp__server__tool) are understood as other tools.
 func Known(name string) bool {
-	return kindOf(name) != kOther || otherTools[name] || strings.HasPrefix(name, "mcp__")
+	return kindOf(name) != kOther || otherTools[name]
 }
 
 // numberedTools are read tools whose output always numbers the lines shown
@@ -138,8 +139,14 @@ func kindOf(name string) kind {
 			return kSGSearch
 		}
 	}
+	if IsMCP(name) {
+		return kMCP
+	}
 	return kOther
 }
+
+// IsMCP is model.MCPTool.
+func IsMCP(name string) bool { return model.MCPTool(name) }
 
 // Apply fills a's Tool, Command, Category, Reads, Searches, Edits and
 // failure from c (its output, c.Output, is the run's to keep). It leaves the other fields (index, time, usage,
@@ -245,6 +252,8 @@ func apply(a *model.Action, c Call) {
 	case kSGSearch:
 		a.Category = model.CategorySearch
 		a.Searches = jsonPathHits(c.Output)
+	case kMCP:
+		mcpCall(a, c)
 	default:
 		a.Category = model.CategoryOther
 	}

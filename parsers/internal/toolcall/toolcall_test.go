@@ -319,3 +319,49 @@ func TestDescribeCutsBeforeAWord(t *testing.T) {
 		t.Errorf("Describe = %q", got)
 	}
 }
+
+// Any MCP server's tool is retrieval when its result shows it: numbered
+// lines of the file it names are a read; paths with line numbers, a path
+// list or JSON "path" members are search hits; a tool that retrieves
+// nothing stays other, and so does a failed call.
+func TestMCPToolsAreRetrieval(t *testing.T) {
+	cases := []struct {
+		name     string
+		call     Call
+		cat      model.Category
+		reads    []model.ObservedRead
+		searches []model.SearchHit
+	}{
+		{"numbered lines of a file: a read",
+			Call{Name: "mcp__codegraph__read_file", Input: js(map[string]any{"path": "src/a.py"}), HasOutput: true,
+				Output: "    40\tdef f():\n    41\t    return 1\n    42\t"},
+			model.CategoryRead, []model.ObservedRead{{File: "src/a.py", Kind: model.ReadRange, Start: 40, End: 42}}, nil},
+		{"grep-style hits",
+			Call{Name: "mcp__augment__codebase_search", Input: js(map[string]any{"query": "tier"}), HasOutput: true,
+				Output: "pkg/cart.py:46: tiers first\npkg/discounts.py:3:Bulk tiers"},
+			model.CategorySearch, nil, []model.SearchHit{{File: "pkg/cart.py", Line: 46}, {File: "pkg/discounts.py", Line: 3}}},
+		{"JSON results naming paths",
+			Call{Name: "mcp__greptile__search", Input: js(map[string]any{"q": "x"}), HasOutput: true,
+				Output: `{"results": [{"path": "a/b.go", "score": 0.9}, {"path": "c.go"}]}`},
+			model.CategorySearch, nil, []model.SearchHit{{File: "a/b.go"}, {File: "c.go"}}},
+		{"a path list",
+			Call{Name: "mcp_files_find", Input: js(map[string]any{"glob": "*.py"}), HasOutput: true, Output: "src/a.py\nsrc/b.py\n"},
+			model.CategorySearch, nil, []model.SearchHit{{File: "src/a.py"}, {File: "src/b.py"}}},
+		{"not retrieval",
+			Call{Name: "mcp__github__create_issue", Input: js(map[string]any{"title": "x"}), HasOutput: true, Output: "Created issue #12"},
+			model.CategoryOther, nil, nil},
+		{"failed",
+			Call{Name: "mcp__codegraph__read_file", Input: js(map[string]any{"path": "src/a.py"}), HasOutput: true, IsError: true, Output: "    1\tx"},
+			model.CategoryOther, nil, nil},
+	}
+	for _, c := range cases {
+		var a model.Action
+		Apply(&a, c.call)
+		if a.Category != c.cat || !reflect.DeepEqual(a.Reads, c.reads) || !reflect.DeepEqual(a.Searches, c.searches) {
+			t.Errorf("%s: %v reads %+v searches %+v", c.name, a.Category, a.Reads, a.Searches)
+		}
+		if !Known(c.call.Name) || !IsMCP(c.call.Name) {
+			t.Errorf("%s: %s not known as an MCP tool", c.name, c.call.Name)
+		}
+	}
+}
