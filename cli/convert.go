@@ -15,7 +15,7 @@ import (
 )
 
 type convertOptions struct {
-	out, lens          string
+	out, lens, to      string
 	gold, repo, cache  string
 	recursive, noClone bool
 	redact             bool
@@ -45,16 +45,31 @@ are read, as view reads them, against what the run displayed: a file's
 lines are those its outputs showed, a view past them shows nothing. The
 final context stays the run's own, or is the union of the steps when the
 run has none. Unified records have no timeline: the line spans of their
-declared steps stand in.`,
+declared steps stand in.
+
+--to retrieval-events writes, for each run, DIR/TASK.retrieval_events.json
+in CodeScaleBench's normalized schema (version 1.0): provenance, coverage,
+ground truth (files, and line spans as chunks), one event per tool call
+that read, searched or wrote files (its files, the lines it showed, local
+or MCP, whether it hit the gold, when and after how many tokens) and the
+summary. view and score read the documents back as runs.`,
 		Example: `  trajscope convert runs/ -o preds.jsonl         # every run under runs/
+  trajscope convert runs/ --to retrieval-events --gold gold.parquet --cache ./repos -o events/
   trajscope convert a.traj b.traj.json output.jsonl > preds.jsonl
   trajscope convert runs/ --lens observed --gold gold.parquet --cache ./repos -o observed.jsonl`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.to == "retrieval-events" {
+				return runRetrievalEvents(env, &o, args)
+			}
+			if o.to != "unified" {
+				return usagef("unknown --to %q (want unified or retrieval-events)", safe(o.to))
+			}
 			return runConvert(&o, args)
 		},
 	}
 	f := cmd.Flags()
+	f.StringVar(&o.to, "to", "unified", "what to write: unified (ContextBench prediction records) or retrieval-events (one CodeScaleBench retrieval-events document per run, into -o DIR)")
 	f.StringVarP(&o.out, "out", "o", "", "write records to this file (default stdout)")
 	f.BoolVarP(&o.recursive, "recursive", "r", true, "descend into subdirectories")
 	f.BoolVar(&o.redact, "redact", false, "replace API keys and tokens, e-mail addresses and home-directory user names in the records (they score the same)")

@@ -24,6 +24,7 @@ import (
 	"github.com/trajscope/trajscope/parsers/openhands"
 	"github.com/trajscope/trajscope/parsers/prometheus"
 	"github.com/trajscope/trajscope/parsers/qwencode"
+	"github.com/trajscope/trajscope/parsers/retrievalevents"
 	"github.com/trajscope/trajscope/parsers/sweagent"
 	"github.com/trajscope/trajscope/parsers/unified"
 )
@@ -78,6 +79,8 @@ var formats = []format{
 		isDir: openhands.IsDir, loadDir: openhands.LoadAnyDir, jsonl: openhands.IsHistoryJSONL},
 	{name: atif.Name, aliases: []string{"harbor"},
 		sniff: atif.Sniff, parse: atif.ParseRuns},
+	{name: retrievalevents.Name, aliases: []string{"retrieval_events"}, suffixes: []string{".retrieval_events.json"},
+		sniff: retrievalevents.Sniff, parse: retrievalevents.ParseRuns},
 	{name: prometheus.Name, suffixes: []string{".log"},
 		sniff: sniffPrometheusContent, parse: loader.Named(prometheus.Parse)},
 	{name: agentless.Name, suffixes: []string{"_traj.json"},
