@@ -67,7 +67,7 @@ else the per-run summary with its cost columns. md and json carry every table.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.format, "format", "md", "output: md (markdown), csv, json, or leaderboard (the ContextBench leaderboard's entry per run)")
-	f.StringVar(&o.resolved, "resolved", "", "with --format leaderboard: a SWE-bench harness report or Multi-SWE-bench final report (resolved_ids) for pass@1")
+	f.StringVar(&o.resolved, "resolved", "", "a SWE-bench harness report or Multi-SWE-bench final report (resolved_ids): pass@1 in the leaderboard entry; in md, csv and json, the downstream impact of retrieval on resolution")
 	f.BoolVar(&o.perInstance, "per-instance", false, "add a per-instance table")
 	f.BoolVar(&o.compare, "compare", false, "compare the last two RESULTS (A B): matched-instance deltas B − A with intervals and p-values")
 	f.Uint64Var(&o.seed, "seed", report.DefaultSeed, "seed of --compare's bootstrap and permutation test (same seed, same figures)")
@@ -88,9 +88,6 @@ func runReport(o *reportOptions, args []string, env *Env) error {
 	}
 	switch o.format {
 	case "md", "markdown", "csv", "json":
-		if o.resolved != "" {
-			return usagef("--resolved serves --format leaderboard")
-		}
 	case "leaderboard":
 		return runLeaderboard(o, args, env)
 	default:
@@ -115,6 +112,21 @@ func runReport(o *reportOptions, args []string, env *Env) error {
 	}
 	opts := report.Options{Lens: o.lens, PerInstance: o.perInstance, Seed: o.seed, By: o.by, Missed: o.missed, Top: o.top,
 		Compare: o.compare, ByModel: o.group == "model", SkipInfra: o.skipInfra}
+	if o.resolved != "" {
+		f, err := inputfile.Open(o.resolved)
+		if err != nil {
+			return err
+		}
+		resolved, err := report.ReadResolved(safe(o.resolved), f, nil)
+		f.Close()
+		if err != nil {
+			return err
+		}
+		opts.Resolved, opts.Harness = resolved, o.resolved
+		if resolved == nil {
+			opts.Resolved = map[string]bool{} // a report that resolved nothing
+		}
+	}
 	if o.gold != "" {
 		gs, err := gold.Load(o.gold)
 		if err != nil {

@@ -350,3 +350,34 @@ func TestReportFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// report --resolved HARNESS relates retrieval to resolution in every
+// format, and still gives the leaderboard its pass@1.
+func TestReportResolved(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.json")
+	if _, errs, code := run(t, "score", "--gold", exGold, "--pred", exPreds, "--repo", exRepo, "--format", "json", "--out", filepath.Join(dir, "r.jsonl")); code != 0 {
+		t.Fatal(errs)
+	}
+	doc, _, _ := run(t, "score", "--gold", exGold, "--pred", exPreds, "--repo", exRepo, "--format", "json")
+	os.WriteFile(out, []byte(doc), 0o644)
+	harness := filepath.Join(dir, "report.json")
+	os.WriteFile(harness, []byte(`{"resolved_ids": ["owner__repo-1"], "unresolved_ids": ["owner__repo-3"]}`), 0o644)
+	md, errs, code := run(t, "report", out, "--resolved", harness)
+	if code != 0 || !strings.Contains(md, "## Downstream impact: retrieval and resolution (association, not cause)") ||
+		!strings.Contains(md, "1 resolved, 1 unresolved") || !strings.Contains(md, "too few runs: at least 2 resolved and 2 unresolved") {
+		t.Errorf("report --resolved: exit %d %s\n%s", code, errs, md)
+	}
+	csv, _, _ := run(t, "report", out, "--resolved", harness, "--format", "csv")
+	if !strings.HasPrefix(csv, "run,metric,n_resolved,n_unresolved") {
+		t.Errorf("csv:\n%s", csv)
+	}
+	js, _, _ := run(t, "report", out, "--resolved", harness, "--format", "json")
+	if !strings.Contains(js, `"downstream_impact"`) {
+		t.Errorf("json lacks the impact")
+	}
+	lb, _, code := run(t, "report", out, "--resolved", harness, "--format", "leaderboard")
+	if code != 0 || !strings.Contains(lb, `"pass_at_1": 0.333`) {
+		t.Errorf("leaderboard: %d %s", code, lb)
+	}
+}

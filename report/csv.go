@@ -22,6 +22,10 @@ import (
 func (r *Report) WriteCSV(out io.Writer) error {
 	var recs [][]string
 	switch {
+	case r.Impact != nil:
+		// --resolved names a harness report to relate retrieval to: the
+		// table it asks for.
+		recs = r.impactCSV()
 	case r.Compare != nil && r.Instances != nil:
 		recs = r.compareInstancesCSV()
 	case r.Compare != nil:

@@ -24,6 +24,9 @@ type Extras struct {
 	// run records none; CostUSD is the run's cost, 0 when not recorded.
 	Tokens  *Tokens `json:"tokens,omitempty"`
 	CostUSD float64 `json:"cost_usd,omitempty"`
+	// Seconds is the run's duration from its first to its last timestamp,
+	// 0 when not recorded.
+	Seconds float64 `json:"seconds,omitempty"`
 	// ExitStatus is how the run ended, Rejected the submits its harness
 	// refused (story.Outcome).
 	ExitStatus string `json:"exit_status,omitempty"`
@@ -85,6 +88,7 @@ func (e *Extras) runInfo(run *model.Run, o *story.Outcome) {
 	}
 	e.Agent, e.Model, e.CostUSD = run.Agent, run.Model, run.CostUSD
 	e.ExitStatus, e.Rejected = o.ExitStatus, o.Rejected
+	e.Seconds = o.Spend.Seconds
 	if t := o.Spend.Tokens; t != (Tokens{}) {
 		e.Tokens = &t
 	}

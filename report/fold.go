@@ -36,6 +36,10 @@ type rowFold struct {
 	diagnosed bool
 	// leftOut counts the rows --skip-infra left out.
 	leftOut int
+	// impact gathers the downstream-impact figures (--resolved), seeded
+	// by seed.
+	impact *impactFold
+	seed   uint64
 	// closed holds the row's tables once its last instance is in (a
 	// file's row when the file ends); the folds are dropped then.
 	closed *closedRow
@@ -48,6 +52,7 @@ type closedRow struct {
 	cost    CostRow
 	curve   Curve
 	atK     *AtKRow
+	impact  *RunImpact
 }
 
 // close computes the row's tables and drops what computed them: a file's
@@ -64,7 +69,11 @@ func (r *rowFold) close(lens string) *closedRow {
 	for _, k := range groupKeys(r.groups) {
 		c.groups = append(c.groups, GroupRow{Run: label, Group: k, Row: r.groups[k].row(label, path, lens)})
 	}
-	r.sum, r.groups, r.cost, r.curve, r.atK = summaryFold{}, nil, costFold{}, curveFold{}, atKFold{}
+	if r.impact != nil {
+		ri := r.impact.finish(label, r.seed)
+		c.impact = &ri
+	}
+	r.sum, r.groups, r.cost, r.curve, r.atK, r.impact = summaryFold{}, nil, costFold{}, curveFold{}, atKFold{}, nil
 	r.closed = c
 	return c
 }
@@ -125,7 +134,10 @@ func (f *folder) addEach(run *ResultFile, each func(func(*Instance) error) error
 }
 
 func (f *folder) newRow(run *ResultFile) *rowFold {
-	row := &rowFold{run: run}
+	row := &rowFold{run: run, seed: f.o.Seed}
+	if f.o.Resolved != nil {
+		row.impact = &impactFold{}
+	}
 	if f.by != "" {
 		row.groups = map[string]*summaryFold{}
 	}
@@ -158,6 +170,9 @@ func (f *folder) modelRow(run *ResultFile, in *Instance) *rowFold {
 
 func (f *folder) addInstance(row *rowFold, in *Instance) {
 	row.sum.add(in, f.lens)
+	if row.impact != nil {
+		row.impact.add(in, f.o.Resolved, f.lens)
+	}
 	row.cost.add(in)
 	row.atK.add(in)
 	if in.Result.Error == "" {
@@ -191,6 +206,12 @@ func (f *folder) report(a, b *ResultFile) (*Report, error) {
 	for _, row := range f.rows {
 		c := row.close(f.lens)
 		c.summary.LeftOut = row.leftOut
+		if c.impact != nil {
+			if r.Impact == nil {
+				r.Impact = &Impact{Harness: f.o.Harness, Seed: f.o.Seed, Resamples: Resamples, Confidence: Confidence}
+			}
+			r.Impact.Runs = append(r.Impact.Runs, *c.impact)
+		}
 		r.Runs = append(r.Runs, row.run)
 		r.Rows = append(r.Rows, c.summary)
 		costs = append(costs, c.cost)

@@ -222,6 +222,9 @@ func (r *Report) WriteMarkdown(out io.Writer) error {
 	if r.Compare != nil {
 		r.writeCompareMarkdown(w)
 	}
+	if r.Impact != nil {
+		r.writeImpactMarkdown(w)
+	}
 	if r.Instances != nil {
 		r.writeInstancesMarkdown(w)
 	}
@@ -370,7 +373,8 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		Groups      *Grouping     `json:"groups,omitempty"`
 		Missed      *MissedGold   `json:"missed_gold,omitempty"`
 		AtK         *AtKTable     `json:"coverage_at_k,omitempty"`
-	}{r.Lens, r.Notes(), r.Rows, r.Instances, r.Compare, r.Cost, r.Groups, r.Missed, r.AtK}
+		Impact      *Impact       `json:"downstream_impact,omitempty"`
+	}{r.Lens, r.Notes(), r.Rows, r.Instances, r.Compare, r.Cost, r.Groups, r.Missed, r.AtK, r.Impact}
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return err

@@ -32,6 +32,9 @@ type Report struct {
 	// AtK is ranked retrieval's coverage per run (score --at-k), nil when
 	// no run has it.
 	AtK *AtKTable
+	// Impact is downstream impact, set when a harness report says which
+	// tasks were resolved (--resolved).
+	Impact *Impact
 }
 
 // Options selects what BuildFiles computes.
@@ -57,6 +60,10 @@ type Options struct {
 	// SkipInfra leaves out the rows that failed for want of the
 	// repository (ResultFile.LeaveOutInfra); the report says how many.
 	SkipInfra bool
+	// Resolved holds the instances a test harness resolved (Harness names
+	// its report): with it, the report relates retrieval to resolution.
+	Resolved map[string]bool
+	Harness  string
 }
 
 // lens is the options' lens by its canonical name (contextbench when unset).
