@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -123,5 +124,46 @@ func TestRetrievalEvents(t *testing.T) {
 	}
 	if _, errs, code := run(t, "convert", traj, "--to", "retrieval-events"); code != exitUsage || !strings.Contains(errs, "-o DIR") {
 		t.Errorf("no -o: exit %d %s", code, errs)
+	}
+}
+
+// A session that retrieves through an MCP server's tool: the document's
+// event is MCP evidence, a read of the lines the tool showed.
+func TestRetrievalEventsMCP(t *testing.T) {
+	dir := t.TempDir()
+	session := filepath.Join(dir, "s.jsonl")
+	line := func(s string) string { return s + "\n" }
+	os.WriteFile(session, []byte(
+		line(`{"type": "user", "uuid": "u0", "sessionId": "s", "cwd": "/w", "timestamp": "2026-01-01T00:00:00Z", "message": {"role": "user", "content": "fix"}}`)+
+			line(`{"type": "assistant", "uuid": "a1", "parentUuid": "u0", "sessionId": "s", "timestamp": "2026-01-01T00:00:01Z", "message": {"role": "assistant", "id": "m1", "content": [{"type": "tool_use", "id": "t1", "name": "mcp__codegraph__read_file", "input": {"path": "pkg/mod.py"}}]}}`)+
+			line(`{"type": "user", "uuid": "u2", "parentUuid": "a1", "sessionId": "s", "timestamp": "2026-01-01T00:00:02Z", "message": {"role": "user", "content": [{"tool_use_id": "t1", "type": "tool_result", "content": "     1\tx = 1\n     2\ty = 2\n     3\tz = 3"}]}}`),
+	), 0o644)
+	out := filepath.Join(dir, "ev")
+	if _, errs, code := run(t, "convert", session, "--to", "retrieval-events", "--repo", exRepo, "-o", out); code != 0 {
+		t.Fatalf("convert: %s", errs)
+	}
+	raw, err := os.ReadFile(filepath.Join(out, "s.retrieval_events.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Events []struct {
+			Tool     string                     `json:"tool_name"`
+			Category string                     `json:"tool_category"`
+			MCP      bool                       `json:"is_mcp"`
+			Args     map[string]json.RawMessage `json:"arguments"`
+		} `json:"events"`
+		Summary struct {
+			MCP int `json:"mcp_events"`
+		} `json:"summary"`
+	}
+	json.Unmarshal(raw, &doc)
+	var lines bytes.Buffer
+	if len(doc.Events) == 1 {
+		json.Compact(&lines, doc.Events[0].Args["lines"])
+	}
+	if len(doc.Events) != 1 || !doc.Events[0].MCP || doc.Events[0].Category != "file_read" || doc.Summary.MCP != 1 ||
+		lines.String() != `{"pkg/mod.py":[[1,3]]}` {
+		t.Errorf("document:\n%s", raw)
 	}
 }
