@@ -264,8 +264,14 @@ func (b *builder) item(p *jsontree.Value, ts float64) bool {
 			in = jsontree.Wrap("input", jsontree.NewString(args)) // a freeform tool's raw text
 		}
 		name := p.Get("name").Text()
-		if !toolcall.Known(name) && !strings.Contains(name, "__") {
-			b.run.NoteUnread("tool:" + name) // (server__tool: an MCP tool, understood as other)
+		switch {
+		case !toolcall.Known(name) && strings.Contains(name, "__"):
+			// Codex names an MCP server's tool server__tool: spelled as
+			// every agent's MCP tool, it is retrieval when its result
+			// shows files or lines (toolcall.IsMCP).
+			name = "mcp__" + name
+		case !toolcall.Known(name):
+			b.run.NoteUnread("tool:" + name)
 		}
 		b.call(p.Get("call_id").Text(), toolcall.Call{Name: name, Input: jsontree.Compact(in)}, ts)
 	case "custom_tool_call":

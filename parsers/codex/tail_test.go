@@ -2,6 +2,7 @@ package codex
 
 import (
 	"fmt"
+	"github.com/trajscope/trajscope/model"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -188,5 +189,24 @@ func TestTailStartsOver(t *testing.T) {
 			c.change(lead, filepath.Join(dir, child))
 			predtest.SameReading(t, tail.Read, predtest.WholeReading(lead, ParseRuns))
 		})
+	}
+}
+
+// Codex names an MCP server's tool server__tool: read as every agent's MCP
+// tool, a call whose result shows numbered lines is a read of them.
+func TestCodexMCPTool(t *testing.T) {
+	rec := func(typ, payload string) string {
+		return fmt.Sprintf(`{"timestamp": "2026-07-01T12:00:00Z", "type": %q, "payload": %s}`+"\n", typ, payload)
+	}
+	data := rec("session_meta", `{"id": "cccccccc-0000-4000-8000-000000000000", "cwd": "/repo", "cli_version": "0.150.0", "source": "cli"}`) +
+		rec("response_item", `{"type": "function_call", "name": "codegraph__read_file", "arguments": "{\"path\": \"a.py\"}", "call_id": "c1"}`) +
+		rec("response_item", `{"type": "function_call_output", "call_id": "c1", "output": "     7\tx = 1\n     8\ty = 2\n"}`)
+	runs, err := ParseRuns("rollout.jsonl", []byte(data))
+	if err != nil || len(runs) != 1 || len(runs[0].Actions) != 1 {
+		t.Fatalf("runs %+v, %v", runs, err)
+	}
+	a := runs[0].Actions[0]
+	if a.Tool != "mcp__codegraph__read_file" || a.Category != model.CategoryRead || len(a.Reads) != 1 || a.Reads[0].Start != 7 || a.Reads[0].End != 8 || len(runs[0].Unread) != 0 {
+		t.Errorf("action %+v, unread %v", a, runs[0].Unread)
 	}
 }
