@@ -2,6 +2,7 @@ package observed
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -45,6 +46,38 @@ var windowHdrRe = lazyre.New(`(?m)^\[File: (.+?) \((\d{1,9}) lines total\)\]`)
 // lines of its output obs that show them. Reads are matched to the output in order,
 // as the parsers confirmed them: each is a run of consecutive numbers from
 // its first line, in the file it names.
+// Lines remembers what each action of a run displayed (linesOf), for a
+// run read again as it grows; the zero value is ready. Not safe for
+// concurrent use.
+type Lines struct {
+	byAction []linesEntry
+}
+
+type linesEntry struct {
+	obs   string
+	reads []model.ObservedRead
+	lines []readLines
+	set   bool
+}
+
+// of is linesOf(act, obs) for action i, from c when the action's output
+// and reads are the ones it was computed from (comparing the same output
+// string costs nothing); a nil c computes it.
+func (c *Lines) of(i int, act *model.Action, obs string) []readLines {
+	if c == nil {
+		return linesOf(act, obs)
+	}
+	if i >= len(c.byAction) {
+		c.byAction = append(c.byAction, make([]linesEntry, i+1-len(c.byAction))...)
+	}
+	e := &c.byAction[i]
+	if e.set && e.obs == obs && slices.Equal(e.reads, act.Reads) {
+		return e.lines
+	}
+	*e = linesEntry{obs: obs, reads: slices.Clone(act.Reads), lines: linesOf(act, obs), set: true}
+	return e.lines
+}
+
 func linesOf(act *model.Action, obs string) []readLines {
 	if len(act.Reads) == 0 || obs == "" {
 		return nil

@@ -252,3 +252,47 @@ type obsAction struct {
 }
 
 func withObs(a model.Action, obs string) obsAction { return obsAction{a, obs} }
+
+// A run read again as it grows (followed) and rebuilt with a Lines cache
+// gives, at every reading, the tree a rebuild from nothing gives: new
+// actions are parsed, changed ones (a call whose output has come, reads
+// that changed) parsed again, the rest taken from the cache.
+func TestBuildWithCacheIsABuild(t *testing.T) {
+	acts := []obsAction{
+		withObs(model.Action{Reads: []model.ObservedRead{rng("/testbed/pkg/a.py", 3, 5)}}, "     3\tx = 1\n     4\ty = 2\n     5\tz = 3"),
+		withObs(model.Action{Reads: []model.ObservedRead{rng("/testbed/pkg/b.py", 1, 2)}}, ""), // running: no output yet
+		withObs(model.Action{Reads: []model.ObservedRead{rng("/testbed/pkg/a.py", 1, 2)}}, "     1\timport os\n     2\t"),
+	}
+	full := func(n int, done bool) *model.Run {
+		run := &model.Run{}
+		var texts model.TextList
+		for k, a := range acts[:n] {
+			obs := a.obs
+			if k == 1 && done {
+				obs = "     1\tdef f():\n     2\t    pass"
+			}
+			run.Actions = append(run.Actions, a.Action)
+			texts = append(texts, obs)
+		}
+		run.Observations = texts
+		return run
+	}
+	lines := &observed.Lines{}
+	for _, step := range []struct {
+		n    int
+		done bool
+	}{{1, false}, {2, false}, {2, true}, {3, true}, {3, true}} {
+		run := full(step.n, step.done)
+		want, got := observed.Build(run, []string{"pkg/a.py"}, "r"), observed.BuildWith(run, []string{"pkg/a.py"}, "r", lines)
+		for _, f := range want.Files() {
+			wb, _ := want.ReadFile(f)
+			gb, _ := got.ReadFile(f)
+			if string(wb) != string(gb) {
+				t.Errorf("%d actions (done %v): %s is %q, want %q", step.n, step.done, f, gb, wb)
+			}
+		}
+		if !reflect.DeepEqual(want.Files(), got.Files()) {
+			t.Errorf("%d actions: files %v, want %v", step.n, got.Files(), want.Files())
+		}
+	}
+}

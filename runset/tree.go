@@ -1,6 +1,8 @@
 package runset
 
 import (
+	"github.com/trajscope/trajscope/observed"
+	"sync"
 	"time"
 
 	"github.com/trajscope/trajscope/model"
@@ -42,6 +44,12 @@ type repos struct {
 	// pinned holds the checkouts held open until close.
 	pinned map[string]bool
 	files  filesCache
+	// shown remembers what the last run rebuilt (shownPath) displayed:
+	// a followed run is rebuilt at every reading, each time parsing only
+	// its new outputs. One run's worth: a list's runs take turns in it.
+	shownMu   sync.Mutex
+	shownPath string
+	shown     *observed.Lines
 }
 
 // tree opens a run's repository. A run whose repository cannot be opened
@@ -85,7 +93,12 @@ func (r *repos) tree(run *model.Run, g *model.Gold) (files *scoring.FileCache, l
 // rebuilt is the tree rebuilt from what run displayed, for a run whose
 // repository is missing for reason.
 func (r *repos) rebuilt(run *model.Run, g *model.Gold, reason string) *scoring.FileCache {
-	return scoring.Rebuilt(run, g, r.o.Sem, reason)
+	r.shownMu.Lock()
+	defer r.shownMu.Unlock()
+	if r.shown == nil || r.shownPath != run.Path || run.Path == "" {
+		r.shown, r.shownPath = &observed.Lines{}, run.Path
+	}
+	return scoring.RebuiltWith(run, g, r.o.Sem, reason, r.shown)
 }
 
 // close writes what the runs' files taught to the persistent cache (when
