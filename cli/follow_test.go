@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -415,5 +416,44 @@ func TestFollowRunningCall(t *testing.T) {
 	}
 	if screen := m.Render(); strings.Contains(screen, "running…") || !strings.Contains(screen, "1/1 steps") {
 		t.Errorf("after the result:\n%s", screen)
+	}
+}
+
+// BenchmarkFollowScale is one appended line's reading (view --follow, no
+// repository: the tree rebuilt from what the run displayed) at 230, 2,000,
+// 7,000 and 10,000 calls of a generated Claude Code session with 8
+// sub-agents: how an update's cost grows with the session (issue 46 #6).
+func BenchmarkFollowScale(b *testing.B) {
+	for _, n := range []int{230, 2000, 7000, 10000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			gen := benchgen.New(benchgen.Options{Actions: 10, GoldFiles: 4, OtherFiles: 20, Lines: 2000})
+			lead, subs := gen.ClaudeSession(n, 8)
+			dir := b.TempDir()
+			path := filepath.Join(dir, "bench.jsonl")
+			for id, data := range subs {
+				p := filepath.Join(dir, "bench", "subagents", "agent-"+id+".jsonl")
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				os.WriteFile(p, data, 0o644)
+			}
+			lines := strings.SplitAfter(string(lead), "\n")
+			held := len(lines) - min(200, len(lines)/2)
+			os.WriteFile(path, []byte(strings.Join(lines[:held], "")), 0o644)
+			set := openSet(b, path)
+			if st, _ := set.Follow(1); st == nil {
+				b.Fatal("no story")
+			}
+			f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+			defer f.Close()
+			b.ReportAllocs()
+			for b.Loop() {
+				if held < len(lines) {
+					f.WriteString(lines[held])
+					held++
+				}
+				if st, _ := set.Follow(1); st == nil {
+					b.Fatal("no story")
+				}
+			}
+		})
 	}
 }

@@ -46,36 +46,38 @@ var windowHdrRe = lazyre.New(`(?m)^\[File: (.+?) \((\d{1,9}) lines total\)\]`)
 // lines of its output obs that show them. Reads are matched to the output in order,
 // as the parsers confirmed them: each is a run of consecutive numbers from
 // its first line, in the file it names.
-// Lines remembers what each action of a run displayed (linesOf), for a
-// run read again as it grows; the zero value is ready. Not safe for
-// concurrent use.
+// Lines remembers what the actions of a run displayed (linesOf), for a
+// run read again as it grows; the zero value is ready. It is keyed by the
+// output itself, not the action's place: a followed run's actions are put
+// back in time order at each reading, so an action's index moves when
+// earlier ones arrive, and its output may be a new string of the same
+// text. Not safe for concurrent use.
 type Lines struct {
-	byAction []linesEntry
+	byObs map[string][]linesEntry
 }
 
 type linesEntry struct {
-	obs   string
 	reads []model.ObservedRead
 	lines []readLines
-	set   bool
 }
 
-// of is linesOf(act, obs) for action i, from c when the action's output
-// and reads are the ones it was computed from (comparing the same output
-// string costs nothing); a nil c computes it.
-func (c *Lines) of(i int, act *model.Action, obs string) []readLines {
-	if c == nil {
+// of is linesOf(act, obs), from c when an action with the same output and
+// reads was read before; a nil c computes it.
+func (c *Lines) of(act *model.Action, obs string) []readLines {
+	if c == nil || len(act.Reads) == 0 || obs == "" {
 		return linesOf(act, obs)
 	}
-	if i >= len(c.byAction) {
-		c.byAction = append(c.byAction, make([]linesEntry, i+1-len(c.byAction))...)
+	if c.byObs == nil {
+		c.byObs = map[string][]linesEntry{}
 	}
-	e := &c.byAction[i]
-	if e.set && e.obs == obs && slices.Equal(e.reads, act.Reads) {
-		return e.lines
+	for _, e := range c.byObs[obs] {
+		if slices.Equal(e.reads, act.Reads) {
+			return e.lines
+		}
 	}
-	*e = linesEntry{obs: obs, reads: slices.Clone(act.Reads), lines: linesOf(act, obs), set: true}
-	return e.lines
+	lines := linesOf(act, obs)
+	c.byObs[obs] = append(c.byObs[obs], linesEntry{reads: slices.Clone(act.Reads), lines: lines})
+	return lines
 }
 
 func linesOf(act *model.Action, obs string) []readLines {

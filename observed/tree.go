@@ -109,7 +109,7 @@ func BuildWith(run *model.Run, gold []string, reason string, c *Lines) *Tree {
 				t.add(p)
 			}
 		}
-		for _, rl := range c.of(i, act, run.Observation(i)) {
+		for _, rl := range c.of(act, run.Observation(i)) {
 			p := n.name(rl.file)
 			if p == "" || created[p] {
 				continue
