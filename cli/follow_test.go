@@ -273,16 +273,7 @@ func BenchmarkFollowAppendedLine(b *testing.B) {
 	}
 	for _, mode := range []string{"appended", "whole", "appended-repo", "whole-repo"} {
 		b.Run(mode, func(b *testing.B) {
-			dir := b.TempDir()
-			path := filepath.Join(dir, "bench.jsonl")
-			for id, data := range subs {
-				p := filepath.Join(dir, "bench", "subagents", "agent-"+id+".jsonl")
-				os.MkdirAll(filepath.Dir(p), 0o755)
-				os.WriteFile(p, data, 0o644)
-			}
-			lines := strings.SplitAfter(string(lead), "\n")
-			held := len(lines) - 2000
-			os.WriteFile(path, []byte(strings.Join(lines[:held], "")), 0o644)
+			path, lines, held := benchSession(b, lead, subs, 2000)
 			set := openSet(b, path)
 			if strings.HasSuffix(mode, "-repo") {
 				set.Prepare(runset.Options{Sem: model.ContextBench, Checkouts: source.NewCheckouts(source.CheckoutOptions{Repo: repo})})
@@ -294,19 +285,41 @@ func BenchmarkFollowAppendedLine(b *testing.B) {
 			if st, _ := read(1); st == nil || (strings.HasSuffix(mode, "-repo") && st.A.Partial != nil) {
 				b.Fatal("not read with its repository")
 			}
-			f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-			defer f.Close()
-			b.ReportAllocs()
-			for b.Loop() {
-				if held < len(lines) {
-					f.WriteString(lines[held])
-					held++
-				}
-				if st, _ := read(1); st == nil {
-					b.Fatal("no story")
-				}
-			}
+			appendedReadings(b, path, lines, held, read)
 		})
+	}
+}
+
+// benchSession writes a generated session (lead and its sub-agents'
+// transcripts) into a new folder, the lead's last `back` lines held back.
+func benchSession(b *testing.B, lead []byte, subs map[string][]byte, back int) (path string, lines []string, held int) {
+	dir := b.TempDir()
+	path = filepath.Join(dir, "bench.jsonl")
+	for id, data := range subs {
+		p := filepath.Join(dir, "bench", "subagents", "agent-"+id+".jsonl")
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, data, 0o644)
+	}
+	lines = strings.SplitAfter(string(lead), "\n")
+	held = len(lines) - back
+	os.WriteFile(path, []byte(strings.Join(lines[:held], "")), 0o644)
+	return path, lines, held
+}
+
+// appendedReadings times a reading after each held-back line is appended
+// (once they are all in, readings of the whole session).
+func appendedReadings(b *testing.B, path string, lines []string, held int, read func(int) (*story.Story, error)) {
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	defer f.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		if held < len(lines) {
+			f.WriteString(lines[held])
+			held++
+		}
+		if st, _ := read(1); st == nil {
+			b.Fatal("no story")
+		}
 	}
 }
 
@@ -428,32 +441,12 @@ func BenchmarkFollowScale(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			gen := benchgen.New(benchgen.Options{Actions: 10, GoldFiles: 4, OtherFiles: 20, Lines: 2000})
 			lead, subs := gen.ClaudeSession(n, 8)
-			dir := b.TempDir()
-			path := filepath.Join(dir, "bench.jsonl")
-			for id, data := range subs {
-				p := filepath.Join(dir, "bench", "subagents", "agent-"+id+".jsonl")
-				os.MkdirAll(filepath.Dir(p), 0o755)
-				os.WriteFile(p, data, 0o644)
-			}
-			lines := strings.SplitAfter(string(lead), "\n")
-			held := len(lines) - min(200, len(lines)/2)
-			os.WriteFile(path, []byte(strings.Join(lines[:held], "")), 0o644)
+			path, lines, held := benchSession(b, lead, subs, min(200, n/2))
 			set := openSet(b, path)
 			if st, _ := set.Follow(1); st == nil {
 				b.Fatal("no story")
 			}
-			f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-			defer f.Close()
-			b.ReportAllocs()
-			for b.Loop() {
-				if held < len(lines) {
-					f.WriteString(lines[held])
-					held++
-				}
-				if st, _ := set.Follow(1); st == nil {
-					b.Fatal("no story")
-				}
-			}
+			appendedReadings(b, path, lines, held, set.Follow)
 		})
 	}
 }

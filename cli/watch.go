@@ -155,21 +155,9 @@ func (w *sessionWatch) feed(set *runset.Set, pos int) liveFeed {
 	return func(send func(tea.Msg)) func() {
 		w.send = send
 		w.stop = followed(set, pos)(send)
-		done := make(chan struct{})
-		go func() {
-			t := time.NewTicker(watchPoll)
-			defer t.Stop()
-			for {
-				select {
-				case <-done:
-					return
-				case <-t.C:
-					w.look()
-				}
-			}
-		}()
+		stop := every(watchPoll, func() bool { w.look(); return true })
 		return func() {
-			close(done)
+			stop()
 			w.mu.Lock()
 			defer w.mu.Unlock()
 			w.stop()
@@ -243,26 +231,17 @@ func awaitSession(env *Env, o *viewOptions, dir string, homes sessions.Homes) (s
 	}
 	var mu sync.Mutex
 	feed := func(send func(tea.Msg)) func() {
-		done := make(chan struct{})
-		go func() {
-			t := time.NewTicker(watchPoll / 2)
-			defer t.Stop()
-			for {
-				select {
-				case <-done:
-					return
-				case <-t.C:
-					if found := sessions.Find(dir, homes); len(found) > 0 {
-						mu.Lock()
-						s = found[0]
-						mu.Unlock()
-						send(ui.WaitDoneMsg{})
-						return
-					}
-				}
+		return every(watchPoll/2, func() bool {
+			found := sessions.Find(dir, homes)
+			if len(found) == 0 {
+				return true
 			}
-		}()
-		return func() { close(done) }
+			mu.Lock()
+			s = found[0]
+			mu.Unlock()
+			send(ui.WaitDoneMsg{})
+			return false
+		})
 	}
 	if err := program(env, o.noColor, w, feed); err != nil {
 		return s, false, err
@@ -307,4 +286,30 @@ func listSessions(env *Env, dir string, found []sessions.Session) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Agent, started, s.Modified.Local().Format(time.DateTime), safe(s.Path))
 	}
 	return tw.Flush()
+}
+
+// every calls fn every d, in its own goroutine, until fn returns false or
+// the returned stop is called (stop waits for a call in progress).
+func every(d time.Duration, fn func() bool) (stop func()) {
+	done, finished := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(d)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if !fn() {
+					return
+				}
+			}
+		}
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() { close(done) })
+		<-finished
+	}
 }
