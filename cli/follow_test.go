@@ -291,7 +291,7 @@ func BenchmarkFollowAppendedLine(b *testing.B) {
 }
 
 // benchSession writes a generated session (lead and its sub-agents'
-// transcripts) into a new folder, the lead's last `back` lines held back.
+// transcripts) into a new folder, the lead's last lines held back (back, at most half of them).
 func benchSession(b *testing.B, lead []byte, subs map[string][]byte, back int) (path string, lines []string, held int) {
 	dir := b.TempDir()
 	path = filepath.Join(dir, "bench.jsonl")
@@ -301,7 +301,7 @@ func benchSession(b *testing.B, lead []byte, subs map[string][]byte, back int) (
 		os.WriteFile(p, data, 0o644)
 	}
 	lines = strings.SplitAfter(string(lead), "\n")
-	held = len(lines) - back
+	held = len(lines) - min(back, len(lines)/2)
 	os.WriteFile(path, []byte(strings.Join(lines[:held], "")), 0o644)
 	return path, lines, held
 }
@@ -441,7 +441,7 @@ func BenchmarkFollowScale(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			gen := benchgen.New(benchgen.Options{Actions: 10, GoldFiles: 4, OtherFiles: 20, Lines: 2000})
 			lead, subs := gen.ClaudeSession(n, 8)
-			path, lines, held := benchSession(b, lead, subs, min(200, n/2))
+			path, lines, held := benchSession(b, lead, subs, 200)
 			set := openSet(b, path)
 			if st, _ := set.Follow(1); st == nil {
 				b.Fatal("no story")
