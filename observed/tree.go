@@ -64,15 +64,11 @@ type file struct {
 // action showed lines of and every file a search listed; reason says why
 // the repository is missing. File and line measures come from the line
 // numbers; symbols and byte spans are not computable from it.
-func Build(run *model.Run, gold []string, reason string) *Tree {
-	return BuildWith(run, gold, reason, nil)
-}
-
-// BuildWith is Build remembering in c (when not nil) what each action's
-// output displayed: a run read again as it grows (followed) parses only
-// its new actions' outputs, and those whose output or reads changed (a
-// call whose result has come).
-func BuildWith(run *model.Run, gold []string, reason string, c *Lines) *Tree {
+//
+// c, when not nil, remembers what each action's output displayed: a run
+// read again as it grows (followed) parses only its new outputs, and
+// those whose reads changed.
+func Build(run *model.Run, gold []string, reason string, c *Lines) *Tree {
 	t := &Tree{reason: reason, files: map[string]*file{}, gold: make([]string, 0, len(gold))}
 	n := newNamer(run)
 	for _, p := range gold {

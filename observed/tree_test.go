@@ -78,7 +78,7 @@ func TestBuildFromNumberedOutput(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			run := &model.Run{Actions: []model.Action{c.act.Action}, Observations: model.TextList{c.act.obs}}
-			tr := observed.Build(run, scoring.GoldPaths(&model.Gold{}, model.ContextBench), "test")
+			tr := observed.Build(run, scoring.GoldPaths(&model.Gold{}, model.ContextBench), "test", nil)
 			if got := tr.Known(c.file); !reflect.DeepEqual(got, c.known) {
 				t.Errorf("Known(%q) = %v, want %v (files %v)", c.file, got, c.known, tr.Files())
 			}
@@ -104,7 +104,7 @@ func TestBuildNames(t *testing.T) {
 		{Searches: []model.SearchHit{{File: "/testbed/src/c.py", Line: 4}, {File: "/testbed/src/dir"}}},
 		{Searches: []model.SearchHit{{File: "/workspace/o__r__1.0/lib/d.py", Line: 1}, {File: "/workspace/src/test/e.py", Line: 1}}},
 	}, Observations: model.TextList{"1\ta", "2\tb", "1\tos", "1\tup"}}
-	tr := observed.Build(run, scoring.GoldPaths(g, model.ContextBench), "test")
+	tr := observed.Build(run, scoring.GoldPaths(g, model.ContextBench), "test", nil)
 	// b.py is named under the root a.py showed ("/home/u/proj/"); c.py by
 	// its grep hit under /testbed; the listed directory is no file. Under
 	// /workspace, OpenHands' checkout directory (owner__repo__version) is
@@ -128,7 +128,7 @@ func TestBuildBoundsLines(t *testing.T) {
 		{Reads: []model.ObservedRead{rng("pkg/a.py", 999999999, 999999999)}},
 		{Reads: []model.ObservedRead{rng("pkg/b.py", 1, 1)}},
 	}, Observations: model.TextList{"999999999\thuge", "1\tsmall"}}
-	tr := observed.Build(run, scoring.GoldPaths(&model.Gold{}, model.ContextBench), "test")
+	tr := observed.Build(run, scoring.GoldPaths(&model.Gold{}, model.ContextBench), "test", nil)
 	files := scoring.NewFileCache(tr)
 	if n := files.LineCount("pkg/a.py"); n != observed.MaxLines {
 		t.Errorf("a.py has %d lines, want the bound %d", n, observed.MaxLines)
@@ -183,7 +183,7 @@ func TestBuildRealSamples(t *testing.T) {
 			if nth == "2" {
 				run = &runs[1]
 			}
-			tr := observed.Build(run, scoring.GoldPaths(&model.Gold{}, model.ContextBench), "test")
+			tr := observed.Build(run, scoring.GoldPaths(&model.Gold{}, model.ContextBench), "test", nil)
 			known := tr.Known(c.path)
 			if len(known) < len(c.known) || !reflect.DeepEqual(known[:len(c.known)], c.known) {
 				t.Errorf("Known(%q) = %v, want it to start %v (files %v)", c.path, known, c.known, tr.Files())
@@ -219,7 +219,7 @@ func TestAnalysisMatchesRepository(t *testing.T) {
 	run, g := load()
 	want := scoring.Analyze(run, g, scoring.NewFileCache(source.NewFS(repo)), model.ContextBench)
 	run, g = load()
-	got := scoring.Analyze(run, g, scoring.NewFileCache(observed.Build(run, scoring.GoldPaths(g, model.ContextBench), "test")), model.ContextBench)
+	got := scoring.Analyze(run, g, scoring.NewFileCache(observed.Build(run, scoring.GoldPaths(g, model.ContextBench), "test", nil)), model.ContextBench)
 	if got.Partial == nil || want.Partial != nil {
 		t.Fatal("Partial is not set for the rebuilt tree alone")
 	}
@@ -283,7 +283,7 @@ func TestBuildWithCacheIsABuild(t *testing.T) {
 		done bool
 	}{{1, false}, {2, false}, {2, true}, {3, true}, {3, true}} {
 		run := full(step.n, step.done)
-		want, got := observed.Build(run, []string{"pkg/a.py"}, "r"), observed.BuildWith(run, []string{"pkg/a.py"}, "r", lines)
+		want, got := observed.Build(run, []string{"pkg/a.py"}, "r", nil), observed.Build(run, []string{"pkg/a.py"}, "r", lines)
 		for _, f := range want.Files() {
 			wb, _ := want.ReadFile(f)
 			gb, _ := got.ReadFile(f)

@@ -98,7 +98,7 @@ func (r *repos) rebuilt(run *model.Run, g *model.Gold, reason string) *scoring.F
 	if r.shown == nil || r.shownPath != run.Path || run.Path == "" {
 		r.shown, r.shownPath = &observed.Lines{}, run.Path
 	}
-	return scoring.RebuiltWith(run, g, r.o.Sem, reason, r.shown)
+	return scoring.Rebuilt(run, g, r.o.Sem, reason, r.shown)
 }
 
 // close writes what the runs' files taught to the persistent cache (when

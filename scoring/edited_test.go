@@ -100,7 +100,7 @@ func TestLocateWithoutRepository(t *testing.T) {
 	}
 	run.Observations = obs
 	g := model.EditsGold(run)
-	files := scoring.Rebuilt(run, g, model.ContextBench, "no --repo or --cache given")
+	files := scoring.Rebuilt(run, g, model.ContextBench, "no --repo or --cache given", nil)
 	a := scoring.Analyze(run, g, files, model.ContextBench)
 	if len(a.Gold.Edited) != 1 || a.Gold.Edited[0].File != "shown.py" || a.Gold.Edited[0].Lines != (model.Interval{Start: 2, End: 2}) {
 		t.Errorf("regions %+v", a.Gold.Edited)

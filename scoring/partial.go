@@ -98,16 +98,13 @@ func UnmatchedReason(fileID, recordedID string) string {
 // the tree rebuilt from what the run displayed (observed.Build), the gold's
 // paths naming its files (g may be nil). view and convert read such a run
 // through it alike, so both count the same observed steps.
-func Rebuilt(run *model.Run, g *model.Gold, sem model.Semantics, reason string) *FileCache {
-	return RebuiltWith(run, g, sem, reason, nil)
-}
-
-// RebuiltWith is Rebuilt remembering in c what each action displayed
-// (observed.BuildWith), for a run read again as it grows.
-func RebuiltWith(run *model.Run, g *model.Gold, sem model.Semantics, reason string, c *observed.Lines) *FileCache {
+//
+// c, when not nil, remembers what each action displayed (observed.Build),
+// for a run read again as it grows.
+func Rebuilt(run *model.Run, g *model.Gold, sem model.Semantics, reason string, c *observed.Lines) *FileCache {
 	var paths []string
 	if g != nil {
 		paths = GoldPaths(g, sem)
 	}
-	return NewFileCache(observed.BuildWith(run, paths, reason, c))
+	return NewFileCache(observed.Build(run, paths, reason, c))
 }

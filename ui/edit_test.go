@@ -72,7 +72,7 @@ func TestEditStaysInRepository(t *testing.T) {
 	}
 	os.RemoveAll(tmp)
 	run2 := &model.Run{InstanceID: "o__r-1", Actions: []model.Action{{Command: "ls"}}}
-	bare := scoring.Analyze(run2, g, scoring.NewFileCache(observed.Build(run2, scoring.GoldPaths(g, model.ContextBench), "test")), model.ContextBench)
+	bare := scoring.Analyze(run2, g, scoring.NewFileCache(observed.Build(run2, scoring.GoldPaths(g, model.ContextBench), "test", nil)), model.ContextBench)
 	m = newModel(t, bare, Options{LocalPath: local}, 80, 24)
 	if path, _, refused := m.editPath("pkg/mod.py"); path != "" || !strings.HasPrefix(refused, "no repository to open pkg/mod.py") {
 		t.Errorf("without a repository: path %q status %q", path, refused)

@@ -60,7 +60,7 @@ func (v variant) analysis(t testing.TB) *scoring.Analysis {
 	}
 	var tree model.Tree
 	if v.noRepo {
-		tree = observed.Build(run, scoring.GoldPaths(g, model.ContextBench), "no --repo or --cache given")
+		tree = observed.Build(run, scoring.GoldPaths(g, model.ContextBench), "no --repo or --cache given", nil)
 	} else {
 		repo, _ := fs.Sub(fsys, "repo")
 		tree = source.NewFS(repo)

@@ -125,19 +125,14 @@ func lineRecord(line []byte, name string, lineNo int) (Record, bool) {
 	return finish(parseRecord(v, line), name, lineNo), true
 }
 
-// EachLine reads a JSONL file of records at path one line at a time,
-// calling fn with each record in file order (exactly the records ReadFile
-// gives, for a file ReadFile reads as JSONL), so a file of any number of
-// records costs one line's memory. The file is a stream
+// EachLineIn reads a JSONL file of records at path one line at a time,
+// calling fn with each record of the lines numbered in [from, to) (to ≤ 0:
+// to the end) in file order (exactly the records ReadFile gives, for a
+// file ReadFile reads as JSONL), so a file of any number of records costs
+// one line's memory, and a shard of it reads only its slice (the other
+// lines passed over, not decoded). The file is a stream
 // (inputfile.Stream): standard input as "-", .gz and .zst decompressed,
 // no bound on its size but one on each line. fn's error stops the reading.
-func EachLine(path string, fn func(Record) error) error {
-	return EachLineIn(path, 1, 0, fn)
-}
-
-// EachLineIn is EachLine over the lines numbered in [from, to) (to ≤ 0: to
-// the end): the other lines are passed over without being decoded, so a
-// shard of a large file reads only its slice.
 func EachLineIn(path string, from, to int, fn func(Record) error) error {
 	return inputfile.EachLine(path, from, to, func(lineNo int, line []byte, err error) error {
 		if err != nil {

@@ -25,7 +25,7 @@ func TestEachLineIsReadFile(t *testing.T) {
 			t.Fatal(err)
 		}
 		var got []Record
-		if err := EachLine(p, func(r Record) error { got = append(got, r); return nil }); err != nil {
+		if err := EachLineIn(p, 1, 0, func(r Record) error { got = append(got, r); return nil }); err != nil {
 			t.Fatal(err)
 		}
 		if len(got) != len(want) {
