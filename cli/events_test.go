@@ -50,7 +50,7 @@ func TestRetrievalEvents(t *testing.T) {
 		} `json:"events"`
 		Summary struct {
 			Total, Local, GTHit int
-			First           *int `json:"first_ground_truth_hit_step"`
+			First               *int `json:"first_ground_truth_hit_step"`
 		} `json:"summary"`
 	}
 	if err := json.Unmarshal(raw, &doc); err != nil {

@@ -70,15 +70,15 @@ type ImpactMetric struct {
 // mean final line coverage and the mean tokens, cost and seconds of the
 // instances that record them (n of each).
 type OutcomeSpend struct {
-	Outcome      string   `json:"outcome"`
-	N            int      `json:"n"`
-	LineRecall   float64  `json:"mean_line_recall"`
-	TokensN      int      `json:"tokens_n"`
-	MeanTokens   *float64 `json:"mean_tokens"`
-	CostN        int      `json:"cost_n"`
-	MeanCostUSD  *float64 `json:"mean_cost_usd"`
-	SecondsN     int      `json:"seconds_n"`
-	MeanSeconds  *float64 `json:"mean_seconds"`
+	Outcome     string   `json:"outcome"`
+	N           int      `json:"n"`
+	LineRecall  float64  `json:"mean_line_recall"`
+	TokensN     int      `json:"tokens_n"`
+	MeanTokens  *float64 `json:"mean_tokens"`
+	CostN       int      `json:"cost_n"`
+	MeanCostUSD *float64 `json:"mean_cost_usd"`
+	SecondsN    int      `json:"seconds_n"`
+	MeanSeconds *float64 `json:"mean_seconds"`
 }
 
 // SliceCell is one calibration slice: the runs of a candidate-set size

@@ -19,11 +19,11 @@ import (
 type Waiting struct {
 	// what is awaited ("the first action of s.jsonl") and how it ends.
 	what, hint string
-	since   time.Time
-	w, h    int
-	ready   bool
-	theme   *themes.Theme
-	elapsed time.Duration
+	since      time.Time
+	w, h       int
+	ready      bool
+	theme      *themes.Theme
+	elapsed    time.Duration
 }
 
 // WaitDoneMsg says the followed file now holds a run with an action.
