@@ -6,8 +6,10 @@ import (
 )
 
 // limitMemory holds the Go heap to what trajscope promises for its inputs:
-// 3 × the largest + 150 MB of resident memory, of which 50 MB is the
-// binary and what lives outside the Go heap. Without a limit the collector
+// 3 × the largest + 150 MB of resident memory, of which about 70 MB is
+// the binary and what lives outside the Go heap (measured on Go 1.26: a
+// limit of 3n + 100 MB let a 90 MB Codex rollout's convert peak at 426
+// MiB, 3n + 70 MB at 351), so the heap gets 3n + 64 MB. Without a limit the collector
 // lets the heap grow to twice what is live before it runs, and a large run
 // would double its peak for nothing, and a small but dense input (100,000
 // gold files in 6 MB) past the promise. Below 4 MB (nearly every real run,
@@ -29,7 +31,7 @@ func limitMemory(paths ...string) {
 // (see limitMemory); a followed session's limit grows with it.
 func limitMemoryTo(n int64) {
 	if os.Getenv("GOMEMLIMIT") == "" && n >= 4<<20 {
-		debug.SetMemoryLimit(3*n + 100<<20)
+		debug.SetMemoryLimit(3*n + 64<<20)
 	}
 }
 

@@ -80,6 +80,7 @@ func (s *Set) told(st *story.Story, err error) (*story.Story, error) {
 func (s *Set) Follow(pos int) (*story.Story, error) {
 	s.work.Lock()
 	defer s.work.Unlock()
+	s.repos.remember() // read again and again: what each output showed is kept
 	return s.told(s.reread(pos, func(sr *src) ([]model.Run, error) {
 		path := sr.path
 		if s.tail == nil || s.tail.path != path {

@@ -44,12 +44,21 @@ type repos struct {
 	// pinned holds the checkouts held open until close.
 	pinned map[string]bool
 	files  filesCache
-	// shown remembers what the last run rebuilt (shownPath) displayed:
-	// a followed run is rebuilt at every reading, each time parsing only
-	// its new outputs. One run's worth: a list's runs take turns in it.
+	// shown remembers, once the set follows a run (remember), what the
+	// last run rebuilt (shownPath) displayed: a followed run is rebuilt at
+	// every reading, each time parsing only its new outputs. One run's
+	// worth; a run read once (convert, grep, a list) keeps nothing.
 	shownMu   sync.Mutex
+	keep      bool
 	shownPath string
 	shown     *observed.Lines
+}
+
+// remember makes the runs rebuilt from now on keep what they displayed.
+func (r *repos) remember() {
+	r.shownMu.Lock()
+	r.keep = true
+	r.shownMu.Unlock()
 }
 
 // tree opens a run's repository. A run whose repository cannot be opened
@@ -94,6 +103,10 @@ func (r *repos) tree(run *model.Run, g *model.Gold) (files *scoring.FileCache, l
 // repository is missing for reason.
 func (r *repos) rebuilt(run *model.Run, g *model.Gold, reason string) *scoring.FileCache {
 	r.shownMu.Lock()
+	if !r.keep {
+		r.shownMu.Unlock() // runs rebuilt side by side (a list) do not wait on each other
+		return scoring.Rebuilt(run, g, r.o.Sem, reason, nil)
+	}
 	defer r.shownMu.Unlock()
 	if r.shown == nil || r.shownPath != run.Path || run.Path == "" {
 		r.shown, r.shownPath = &observed.Lines{}, run.Path
