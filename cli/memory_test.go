@@ -34,7 +34,7 @@ func TestLimitMemory(t *testing.T) {
 		want  int64
 	}{
 		{"small input: no limit", "", []string{small, dir}, math.MaxInt64},
-		{"the largest input counts", "", []string{small, large, dir}, 3*6<<20 + 100<<20},
+		{"the largest input counts", "", []string{small, large, dir}, 3*6<<20 + 64<<20},
 		{"GOMEMLIMIT wins", "1GiB", []string{large}, math.MaxInt64},
 	}
 	for _, tt := range tests {
