@@ -54,9 +54,10 @@ func Uncompressed(path string) string {
 }
 
 // Stream opens path for one pass from its start to its end, with no bound
-// on its size: "-" is standard input (readable once), a name ending .gz
-// or .zst is decompressed as it is read, anything else is the file as it
-// is (a FIFO, an object store mounted as files).
+// on its size: "-" is standard input (readable once); gzip and zstd data
+// (by the name's .gz or .zst, or by their first bytes) are decompressed as
+// they are read; anything else is the file as it is (a FIFO, an object
+// store mounted as files).
 func Stream(path string) (io.ReadCloser, error) {
 	var f io.ReadCloser
 	if b, ok := mounted(path); ok {
@@ -73,18 +74,24 @@ func Stream(path string) (io.ReadCloser, error) {
 		}
 		f = o
 	}
+	// A stream says what it is in its first bytes, whatever its name
+	// (zcat forgotten in a pipe: `--pred -` of gzip data).
+	br := bufio.NewReaderSize(f, 1<<16)
+	magic, _ := br.Peek(4)
+	gz := strings.HasSuffix(path, ".gz") || bytes.HasPrefix(magic, []byte{0x1f, 0x8b})
+	zst := strings.HasSuffix(path, ".zst") || bytes.Equal(magic, []byte{0x28, 0xb5, 0x2f, 0xfd})
 	switch {
-	case strings.HasSuffix(path, ".gz"):
-		z, err := gzip.NewReader(bufio.NewReaderSize(f, 1<<16))
+	case gz:
+		z, err := gzip.NewReader(br)
 		if err != nil {
 			f.Close()
 			return nil, fmt.Errorf("%s: not gzip data: %w", path, err)
 		}
 		return closers{z, f}, nil
-	case strings.HasSuffix(path, ".zst"):
+	case zst:
 		// One decoder goroutine and a bounded window: a crafted frame
 		// cannot ask for gigabytes.
-		z, err := zstd.NewReader(bufio.NewReaderSize(f, 1<<16), zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+		z, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
 			zstd.WithDecoderMaxMemory(256<<20), zstd.WithDecoderMaxWindow(64<<20))
 		if err != nil {
 			f.Close()
@@ -92,7 +99,7 @@ func Stream(path string) (io.ReadCloser, error) {
 		}
 		return closers{zstdReader{z}, f}, nil
 	}
-	return f, nil
+	return closers{io.NopCloser(br), f}, nil
 }
 
 // closers reads from its first and closes both.

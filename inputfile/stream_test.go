@@ -53,9 +53,12 @@ func TestStreamBoundsLinesNotFiles(t *testing.T) {
 		t.Fatal("the fixture is within the whole-file bound")
 	}
 	want := []string{"one", "two", "!" + plain + ": line 3: line too long (more than 0 MiB)", "three", "", "four"}
-	for _, p := range []string{plain, plain + ".gz", plain + ".zst", Stdin} {
+	// gzip data on standard input, or under a name that does not say so,
+	// is known by its first bytes.
+	os.WriteFile(plain+".data", gz.Bytes(), 0o644)
+	for _, p := range []string{plain, plain + ".gz", plain + ".zst", plain + ".data", Stdin} {
 		if p == Stdin {
-			defer UseStdin(strings.NewReader(text))()
+			defer UseStdin(bytes.NewReader(gz.Bytes()))()
 		}
 		got := lines(t, p, 1, 0)
 		want[2] = "!" + p + ": line 3: line too long (more than 0 MiB)"
