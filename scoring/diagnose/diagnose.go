@@ -1,11 +1,9 @@
 package diagnose
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/scoring"
@@ -86,10 +84,6 @@ func (c *Category) UnmarshalText(b []byte) error {
 	}
 	return fmt.Errorf("unknown diagnosis category %q", b)
 }
-
-// Counts holds one count per category; it reads and writes as a JSON object
-// keyed by Category.Key.
-type Counts [NumCategories]int
 
 // Span is the diagnosis of one gold line span: a merged interval of the gold
 // lines the line metric scores.
@@ -174,29 +168,6 @@ type Diagnosis struct {
 	// the final context, so the lines those spans kept of their own are
 	// counted beside it ("3 found, 62 of 483 lines kept").
 	FoundLines Kept `json:"found_lines"`
-}
-
-// Kept is how many of some gold lines the final context kept.
-type Kept struct {
-	Kept int `json:"kept"`
-	Of   int `json:"of"`
-}
-
-// Add adds k's lines to the tally.
-func (t *Kept) Add(k Kept) { t.Kept, t.Of = t.Kept+k.Kept, t.Of+k.Of }
-
-// String is "62 of 483 lines kept".
-func (t Kept) String() string { return fmt.Sprintf("%d of %d lines kept", t.Kept, t.Of) }
-
-// SpanSummary is SpanCounts.Summary with found qualified by the lines
-// kept: "3 found (62 of 483 lines kept), 1 near miss".
-func (d *Diagnosis) SpanSummary() string {
-	s := d.SpanCounts.Summary()
-	if n := d.SpanCounts[Found]; n > 0 {
-		head := fmt.Sprintf("%d %s", n, Found)
-		s = strings.Replace(s, head, head+" ("+d.FoundLines.String()+")", 1)
-	}
-	return s
 }
 
 // ForFile returns the diagnoses of one file's gold spans.
@@ -450,30 +421,6 @@ func (f *File) Describe() string {
 	return "never opened"
 }
 
-// Summary lists the non-zero counts, best category first ("2 found, 1 near
-// miss").
-func (c Counts) Summary() string {
-	var parts []string
-	for i := NumCategories - 1; i >= 0; i-- {
-		if c[i] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", c[i], Category(i)))
-		}
-	}
-	if len(parts) == 0 {
-		return "none"
-	}
-	return strings.Join(parts, ", ")
-}
-
-// Total is the number of diagnosed items.
-func (c Counts) Total() int {
-	n := 0
-	for _, v := range c {
-		n += v
-	}
-	return n
-}
-
 // where names the action (1-based, as the timeline numbers them), or the
 // lens step when no action produced it (upstream's final-as-step fallback).
 func where(step, action int32) string {
@@ -491,35 +438,4 @@ func plural(n int, word string) string {
 		return word
 	}
 	return word + "s"
-}
-
-// MarshalJSON writes the counts as an object keyed by Category.Key, worst
-// category first.
-func (c Counts) MarshalJSON() ([]byte, error) {
-	b := []byte{'{'}
-	for i, k := range categoryKeys {
-		if i > 0 {
-			b = append(b, ", "...)
-		}
-		b = fmt.Appendf(b, "%q: %d", k, c[i])
-	}
-	return append(b, '}'), nil
-}
-
-// UnmarshalJSON reads the object MarshalJSON writes; unknown keys are an
-// error, missing ones count 0.
-func (c *Counts) UnmarshalJSON(b []byte) error {
-	var m map[string]int
-	if err := json.Unmarshal(b, &m); err != nil {
-		return err
-	}
-	*c = Counts{}
-	for k, v := range m {
-		var cat Category
-		if err := cat.UnmarshalText([]byte(k)); err != nil {
-			return err
-		}
-		c[cat] = v
-	}
-	return nil
 }
