@@ -438,3 +438,77 @@ func MarkRejectedSubmits(run *Run) {
 		}
 	}
 }
+
+// Grouped is the run's actions in the order a timeline lists them: each
+// sub-agent's actions right under the call that started it (and its own
+// sub-agents' under theirs), so agents that ran side by side, their
+// actions interleaved in time, each read as one block. An agent whose
+// call is not recorded keeps its actions where time puts them. It is the
+// identity for a run of one agent. Stepping still goes by time (Index).
+func (r *Run) Grouped() []int {
+	n := len(r.Actions)
+	out := make([]int, 0, n)
+	if len(r.Agents) < 2 {
+		for i := range n {
+			out = append(out, i)
+		}
+		return out
+	}
+	// own[k] are agent k's actions in time order; under[c] the agents
+	// action c started.
+	own := make([][]int32, len(r.Agents))
+	for i := range r.Actions {
+		if k := int(r.Actions[i].Agent); k >= 0 && k < len(own) {
+			own[k] = append(own[k], int32(i))
+		}
+	}
+	under := map[int][]int{}
+	attached := make([]bool, len(r.Agents))
+	for k := 1; k < len(r.Agents); k++ {
+		c := int(r.Agents[k].Call)
+		if c >= 0 && c < n && int(r.Actions[c].Agent) != k {
+			under[c] = append(under[c], k)
+			attached[k] = true
+		}
+	}
+	done := make([]bool, n)
+	// An explicit stack, not recursion: a chain of agents can be as deep
+	// as the run is long.
+	var stack []int32
+	emit := func(i int32) {
+		stack = append(stack[:0], i)
+		for len(stack) > 0 {
+			j := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if done[j] {
+				continue
+			}
+			done[j] = true
+			out = append(out, int(j))
+			ags := under[int(j)]
+			// Pushed last agent first, its last action first, so the
+			// first agent's first action comes next.
+			for a := len(ags) - 1; a >= 0; a-- {
+				acts := own[ags[a]]
+				for b := len(acts) - 1; b >= 0; b-- {
+					if !done[acts[b]] {
+						stack = append(stack, acts[b])
+					}
+				}
+			}
+		}
+	}
+	for i := range r.Actions {
+		k := int(r.Actions[i].Agent)
+		if k <= 0 || k >= len(attached) || !attached[k] {
+			emit(int32(i))
+		}
+	}
+	// Actions left out by a cycle of calls keep their time order at the end.
+	for i := range r.Actions {
+		if !done[i] {
+			emit(int32(i))
+		}
+	}
+	return out
+}

@@ -1,6 +1,9 @@
 package model
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // TestMarkRejectedSubmits: a submit the run went on after, or a last submit
 // of a run that ended without submitting, was not accepted; an accepted
@@ -31,5 +34,42 @@ func TestMarkRejectedSubmits(t *testing.T) {
 				t.Errorf("%s: action %d rejected %v, want %v (%q)", c.name, i, got, w, run.Actions[i].Failure)
 			}
 		}
+	}
+}
+
+// Grouped puts each agent's actions under the call that started it, even
+// when agents ran side by side; an agent of no recorded call stays where
+// time puts it, and a cycle of calls loses no action.
+func TestGrouped(t *testing.T) {
+	run := func(agents []Agent, of ...int32) *Run {
+		r := &Run{Agents: agents}
+		for _, k := range of {
+			r.Actions = append(r.Actions, Action{Agent: k})
+		}
+		return r
+	}
+	lead := Agent{Parent: -1, Call: -1}
+	for _, tc := range []struct {
+		name string
+		r    *Run
+		want []int
+	}{
+		{"one agent", run(nil, 0, 0, 0), []int{0, 1, 2}},
+		// Three Explore agents started by calls 1, 2, 3, their actions
+		// interleaved from 4 on.
+		{"interleaved", run([]Agent{lead, {Call: 1}, {Call: 2}, {Call: 3}}, 0, 0, 0, 0, 1, 2, 1, 3, 2, 3, 0),
+			[]int{0, 1, 4, 6, 2, 5, 8, 3, 7, 9, 10}},
+		// Agent 2 is started by agent 1's action 3 (nested).
+		{"nested", run([]Agent{lead, {Call: 1}, {Parent: 1, Call: 3, Depth: 2}}, 0, 0, 1, 1, 2, 1, 2, 0),
+			[]int{0, 1, 2, 3, 4, 6, 5, 7}},
+		{"no call", run([]Agent{lead, {Call: -1}}, 0, 1, 0, 1), []int{0, 1, 2, 3}},
+		{"cycle", run([]Agent{lead, {Call: 2}, {Call: 1}}, 0, 1, 2), []int{0, 1, 2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := tc.r.Grouped()
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("Grouped = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

@@ -41,6 +41,9 @@ type Theme struct {
 	// Timeline.
 	Selected, Match, NewGold, Reread lipgloss.Style
 	categories                       map[string]lipgloss.Style
+	// agents colour sub-agents' marks in turn (Agent); empty without colour,
+	// where the labels alone tell agents apart.
+	agents []lipgloss.Style
 
 	// Source gutter: line numbers and the four markers.
 	LineNo, LineNoFocus                            lipgloss.Style
@@ -63,6 +66,16 @@ func (t *Theme) Category(c string) lipgloss.Style {
 		return s
 	}
 	return t.Muted
+}
+
+// Agent returns the style of sub-agent k's mark (k ≥ 1, the run's agent
+// index): a colour of its own among a few, taken in turn, so agents that
+// ran side by side are told apart at a glance; Muted for the lead.
+func (t *Theme) Agent(k int) lipgloss.Style {
+	if k <= 0 || len(t.agents) == 0 {
+		return t.Muted
+	}
+	return t.agents[(k-1)%len(t.agents)]
 }
 
 // palette is one theme's colours; nil means "terminal default".
@@ -262,6 +275,10 @@ func build(name string, dark bool, p palette) *Theme {
 	t.categories = map[string]lipgloss.Style{
 		"read": fg(p.read), "search": fg(p.search), "edit": fg(p.edit),
 		"run": fg(p.run), "submit": fg(p.submit).Bold(true), "other": fg(p.other),
+	}
+	// The palette's own text colours, each already at the theme's contrast.
+	for _, c := range []color.Color{p.read, p.search, p.edit, p.run, p.submit, p.reread} {
+		t.agents = append(t.agents, fg(c).Bold(true))
 	}
 
 	t.LineNo = fg(p.faint)

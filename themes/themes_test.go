@@ -117,3 +117,25 @@ func TestGetBuildsOnce(t *testing.T) {
 		t.Error("mono variants are not shared by background")
 	}
 }
+
+// Agents that ran side by side get colours of their own, in turn; the
+// lead and the colourless theme stay plain (labels tell agents apart).
+func TestAgentColours(t *testing.T) {
+	for _, name := range []string{"dark", "light", "contrast"} {
+		th, _ := Get(name, name != "light", false)
+		one, two := th.Agent(1).GetForeground(), th.Agent(2).GetForeground()
+		if one == nil || one == two {
+			t.Errorf("%s: agents 1 and 2 share %v", name, one)
+		}
+		if th.Agent(1+len(th.agents)).GetForeground() != one {
+			t.Errorf("%s: the colours do not come round in turn", name)
+		}
+		if th.Agent(0).GetForeground() != th.Muted.GetForeground() {
+			t.Errorf("%s: the lead is not muted", name)
+		}
+	}
+	mono, _ := Get("dark", true, true)
+	if _, ok := mono.Agent(3).GetForeground().(lipgloss.NoColor); !ok && mono.Agent(3).GetForeground() != nil {
+		t.Errorf("mono colours an agent: %v", mono.Agent(3).GetForeground())
+	}
+}

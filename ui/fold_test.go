@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -57,5 +59,57 @@ func TestFoldGoesToTheLaunchingCall(t *testing.T) {
 		if m.Current() != c.want {
 			t.Errorf("z at action %d went to action %d, want %d", c.from+1, m.Current()+1, c.want+1)
 		}
+	}
+}
+
+// Agents that ran side by side: each one's actions are listed under its
+// own call, its name on its first row; the timeline's j walks an agent's
+// block, while stepping (l) and the curve go by time (issue 46 #5).
+func TestInterleavedAgentsGrouped(t *testing.T) {
+	a := demoAnalysis(t)
+	if len(a.Run.Actions) < 8 {
+		t.Skipf("the demo has %d actions", len(a.Run.Actions))
+	}
+	a.Run.Agents = []model.Agent{{Parent: -1, Call: -1},
+		{ID: "aaaa1111", Type: "Explore", Call: 1, Depth: 1}, {ID: "bbbb2222", Type: "Explore", Call: 2, Depth: 1}}
+	for i, k := range []int32{0, 0, 0, 1, 2, 1, 2, 0} {
+		a.Run.Actions[i].Agent = k
+	}
+	m := newModel(t, a, Options{}, 120, 40)
+	var order []int
+	var agentLine [8]string
+	for _, line := range strings.Split(ansi.Strip(m.Render()), "\n") {
+		f := strings.Fields(strings.TrimLeft(line, " *▸"))
+		if len(f) < 2 {
+			continue
+		}
+		var n int
+		if _, err := fmt.Sscan(f[0], &n); err != nil || n < 1 || n > 8 || slices.Contains(order, n) {
+			continue
+		}
+		order = append(order, n)
+		agentLine[n-1] = line
+	}
+	if want := []int{1, 2, 4, 6, 3, 5, 7, 8}; !slices.Equal(order[:min(8, len(order))], want) {
+		t.Fatalf("timeline order %v, want %v", order, want)
+	}
+	if !strings.Contains(agentLine[3], "Explore#aaaa:") || !strings.Contains(agentLine[4], "Explore#bbbb:") ||
+		strings.Contains(agentLine[5], "Explore#") {
+		t.Errorf("agent names: %q / %q / %q", agentLine[3], agentLine[4], agentLine[5])
+	}
+	send(m, press("g"))
+	for range 3 {
+		send(m, press("l"))
+	}
+	if m.Current() != 3 {
+		t.Fatalf("l ×3 from the first: action %d, want 4", m.Current()+1)
+	}
+	send(m, press("j"))
+	if m.Current() != 5 {
+		t.Errorf("j on agent aaaa's first action went to action %d, want 6 (its next)", m.Current()+1)
+	}
+	send(m, press("l"))
+	if m.Current() != 6 {
+		t.Errorf("l after action 6 went to action %d, want 7 (time order)", m.Current()+1)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/trajscope/trajscope/display"
@@ -43,9 +44,10 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// Scroll moves the current action by n visible rows.
+// Scroll moves the current action by n visible rows, down the list as it
+// is drawn (an agent's block at a time), not in time.
 func (m *Model) Scroll(n int) tea.Cmd {
-	if i, ok := m.Ctx.Neighbour(m.Ctx.Cur, n); ok && i != m.Ctx.Cur {
+	if i, ok := m.Ctx.Beside(m.Ctx.Cur, n); ok && i != m.Ctx.Cur {
 		return pane.Goto(i)
 	}
 	return nil
@@ -156,6 +158,8 @@ func (m *Model) View() string {
 		cmdStyled := cmd
 		if match {
 			cmdStyled = t.Match.Render(cmd)
+		} else if k := int(d.Run.Actions[i].Agent); k > 0 {
+			cmdStyled = agentMarked(cmd, d.AgentOf(i), t.Agent(k))
 		}
 		mark := " "
 		if match {
@@ -169,6 +173,20 @@ func (m *Model) View() string {
 		lines = append(lines, t.Muted.Render(" no "+ctx.Filter+" actions (c: next filter)"))
 	}
 	return strings.Join(fit.Block(lines, m.W, m.H), "\n")
+}
+
+// agentMarked colours a sub-agent row's mark, and the agent's name where
+// the row carries it, in the agent's own colour.
+func agentMarked(cmd, label string, st lipgloss.Style) string {
+	p := strings.Index(cmd, display.GlyphSidechain)
+	if p < 0 {
+		return cmd
+	}
+	q := p + len(display.GlyphSidechain)
+	if rest := cmd[q:]; strings.HasPrefix(rest, " "+label+":") {
+		q += 1 + len(label) + 1
+	}
+	return cmd[:p] + st.Render(cmd[p:q]) + cmd[q:]
 }
 
 // The timeline is where the run is stepped through: its own keys are the

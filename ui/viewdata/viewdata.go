@@ -30,6 +30,12 @@ type Data struct {
 	Run *model.Run
 	// N is the number of actions.
 	N int
+	// Grouped is the timeline's order of the actions (model.Run.Grouped):
+	// each sub-agent's under the call that started it.
+	Grouped []int
+	// above[i] is the action listed right above action i in Grouped, -1
+	// for the first.
+	above []int32
 	// files holds the files made so far, by repo path: every file a step
 	// read at once, a gold file when something asks for it (File), so a
 	// gold of a million files the run never read costs nothing here.
@@ -99,7 +105,7 @@ func (d *Data) Row(i int, folded bool) string {
 	if ag <= 0 {
 		return short
 	}
-	first := i == 0 || int(run.Actions[i-1].Agent) != ag
+	first := d.above[i] < 0 || int(run.Actions[d.above[i]].Agent) != ag
 	return display.AgentRow(story.Label(run, ag), int(run.Agents[ag].Depth), first, short)
 }
 
@@ -175,6 +181,14 @@ func New(st *story.Story) *Data {
 	a := st.A
 	run := a.Run
 	d := &Data{S: st, A: a, Run: run, N: len(run.Actions), files: map[string]*FileData{}}
+	d.Grouped = run.Grouped()
+	d.above = make([]int32, d.N)
+	for r, i := range d.Grouped {
+		d.above[i] = -1
+		if r > 0 {
+			d.above[i] = int32(d.Grouped[r-1])
+		}
+	}
 	// The agents each action started, from the story's per-agent figures
 	// (nil for a run of one agent).
 	for _, f := range st.Agents[model.LensContextBench] {
