@@ -166,7 +166,7 @@ func (o *runFlags) openOne(env *Env, sem model.Semantics, args []string, cmd str
 		return nil, set, err
 	}
 	sayProblems(env, problems)
-	st, _, err := openRun(env, o.gold, set, pos)
+	st, _, err := openRun(env, o.gold, set, pos, false)
 	return st, set, err
 }
 

@@ -53,8 +53,22 @@ func followed(set *runset.Set, pos int) liveFeed {
 // follows, which says so.
 func (o *viewOptions) awaitActions(env *Env, path string) (ok bool, err error) {
 	ready := func() bool {
-		runs, err := parsers.Load(path, o.inputFormat)
-		return err == nil && len(runs) > 0 && len(runs[0].Actions) > 0
+		// Read from the start until an action comes: a long session is
+		// not read whole just to learn it has begun.
+		t, err := parsers.NewTail(path, o.inputFormat)
+		if err != nil {
+			return false
+		}
+		t.Bound(1 << 20)
+		for {
+			runs, err := t.Read()
+			if err == nil && len(runs) > 0 && len(runs[0].Actions) > 0 {
+				return true
+			}
+			if !t.Behind() {
+				return false
+			}
+		}
 	}
 	if _, err := os.Stat(path); err != nil || ready() {
 		return true, nil

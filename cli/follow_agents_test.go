@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,7 +10,14 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/report"
+	"github.com/trajscope/trajscope/runset"
+	"github.com/trajscope/trajscope/testkit/benchgen"
+	"github.com/trajscope/trajscope/ui"
 )
 
 // Two Explore agents started by one message, written as Claude Code
@@ -95,5 +103,64 @@ func TestFollowInterleavedAgents(t *testing.T) {
 		if fmt.Sprint(named) != fmt.Sprint(b.named) {
 			t.Errorf("burst %d: agents named on rows %v, want %v", k+1, named, b.named)
 		}
+	}
+}
+
+// A long session opened to be followed shows its start at once, and the
+// rest is read after without the agent writing anything more: the
+// readings say so, and the last is view's story of the whole file
+// (issue 46 #6).
+func TestFollowLongSessionStartsAtOnce(t *testing.T) {
+	gen := benchgen.New(benchgen.Options{Actions: 10, GoldFiles: 4, OtherFiles: 20, Lines: 2000})
+	lead, subs := gen.ClaudeSession(3000, 2)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "bench.jsonl")
+	size := len(lead)
+	for id, data := range subs {
+		p := filepath.Join(dir, "bench", "subagents", "agent-"+id+".jsonl")
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, data, 0o644)
+		size += len(data)
+	}
+	os.WriteFile(path, lead, 0o644)
+	set, err := runset.New([]string{path}, runset.Reading{}) // as view --follow: not read yet
+	if err != nil {
+		t.Fatal(err)
+	}
+	set.Prepare(runset.Options{Sem: model.ContextBench})
+	whole, _, _ := openSet(t, path).Open(1)
+	first, _, err := set.OpenFollowing(1)
+	if err != nil || first == nil {
+		t.Fatal(err)
+	}
+	if n, all := len(first.A.Run.Actions), len(whole.A.Run.Actions); n == 0 || n >= all/4 || !set.Behind() {
+		t.Fatalf("%d bytes: the first reading holds %d of %d actions (behind %v)", size, n, all, set.Behind())
+	}
+	old := followIdle
+	followIdle = time.Hour
+	t.Cleanup(func() { followIdle = old })
+	msgs := make(chan tea.Msg, 64)
+	stop := followed(set, 1)(func(msg tea.Msg) { msgs <- msg })
+	defer stop()
+	var last ui.LiveMsg
+	readings, said := 0, false
+	for last.St == nil || len(last.St.A.Run.Actions) < len(whole.A.Run.Actions) {
+		select {
+		case msg := <-msgs:
+			last = msg.(ui.LiveMsg)
+			readings++
+			said = said || strings.HasPrefix(last.Note, "reading the rest of the session")
+		case <-time.After(time.Minute): // a hang guard, not a speed claim
+			t.Fatalf("after %d readings: no more", readings)
+		}
+	}
+	if !said || last.Note != "" || set.Behind() {
+		t.Errorf("%d readings: said it was reading the rest %v; last note %q; behind %v", readings, said, last.Note, set.Behind())
+	}
+	var a, b bytes.Buffer
+	report.WriteRunJSON(&a, last.St)
+	report.WriteRunJSON(&b, whole)
+	if a.String() != b.String() {
+		t.Errorf("read in parts and whole differ:\n%.600s\n%.600s", a.String(), b.String())
 	}
 }

@@ -115,9 +115,11 @@ func runView(env *Env, o *viewOptions, paths []string) error {
 	if o.found != "" {
 		fmt.Fprintf(env.Stderr, "trajscope: %s\n", safe(set.Text(o.found)))
 	}
-	pos, err := o.choose(env, set)
-	if err != nil {
-		return err
+	pos := 1 // a followed file is one session: not read whole to learn so
+	if !o.follow || o.instance != "" {
+		if pos, err = o.choose(env, set); err != nil {
+			return err
+		}
 	}
 	if pos == 0 && o.stepSet {
 		return usagef("--step opens one run at an action: with several runs, pick one with --instance")
@@ -140,7 +142,7 @@ func runView(env *Env, o *viewOptions, paths []string) error {
 	if pos == 0 {
 		return listRuns(env, o, set, lens)
 	}
-	st, local, err := openRun(env, o.gold, set, pos)
+	st, local, err := openRun(env, o.gold, set, pos, o.follow)
 	if err != nil {
 		return err
 	}
@@ -159,9 +161,14 @@ func runView(env *Env, o *viewOptions, paths []string) error {
 
 // openRun opens run pos of set for one command and says what the user
 // should know of it on stderr: how its gold was matched, files whose parse
-// gave up, a missing repository.
-func openRun(env *Env, goldPath string, set *runset.Set, pos int) (*story.Story, func(string) string, error) {
-	st, local, err := set.Open(pos)
+// gave up, a missing repository. A run opened to be followed is read from
+// its start, the rest after (runset.OpenFollowing).
+func openRun(env *Env, goldPath string, set *runset.Set, pos int, follow bool) (*story.Story, func(string) string, error) {
+	open := set.Open
+	if follow {
+		open = set.OpenFollowing
+	}
+	st, local, err := open(pos)
 	var ge *runset.GoldError
 	if errors.As(err, &ge) {
 		return nil, nil, fmt.Errorf("%s: %w", goldPath, ge.Err)

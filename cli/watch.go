@@ -203,7 +203,7 @@ func (w *sessionWatch) switchTo(s sessions.Session, why string) {
 		opts := *w.o.sources
 		opts.BaseCommit, _ = sessionCommit(w.dir, s)
 		set.Prepare(opts)
-		st, _, err = set.Open(1)
+		st, _, err = set.OpenFollowing(1) // its start first, as view --follow opens one
 	}
 	name := s.Path
 	if set != nil {

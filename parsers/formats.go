@@ -65,7 +65,7 @@ type format struct {
 	records func(path string) ([]unified.Record, error)
 	// tail follows a file an agent is still writing, reading what was
 	// appended (nil: read whole each time).
-	tail func(path string) func() ([]model.Run, error)
+	tail func(path string) follower
 }
 
 // formats lists every format, in the order content detection tries them:
@@ -99,7 +99,7 @@ var formats = []format{
 		sniff: aider.Sniff, parse: aider.ParseRuns},
 	{name: codex.Name, aliases: []string{"codex-cli", "codex-rollout"},
 		sniff: codex.Sniff, parse: codex.ParseRuns,
-		tail: func(path string) func() ([]model.Run, error) { return codex.NewTail(path).Read }},
+		tail: func(path string) follower { return codex.NewTail(path) }},
 	{name: opencode.Name,
 		sniff: opencode.Sniff, parse: opencode.ParseRuns},
 	{name: goose.Name,
@@ -110,7 +110,7 @@ var formats = []format{
 		sniff: gemini.Sniff, parse: gemini.ParseRuns},
 	{name: claudecode.Name, aliases: []string{"claude"},
 		sniff: claudecode.Sniff, parse: claudecode.ParseRuns,
-		tail: func(path string) func() ([]model.Run, error) { return claudecode.NewTail(path).Read }},
+		tail: func(path string) follower { return claudecode.NewTail(path) }},
 }
 
 // The per-format sniffers also accept their file names; content detection

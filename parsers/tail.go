@@ -14,7 +14,14 @@ import (
 type Tail struct {
 	path string
 	f    *format
-	read func() ([]model.Run, error)
+	r    follower // nil: read whole each time
+}
+
+// follower is a format's reader of a file as it grows.
+type follower interface {
+	Read() ([]model.Run, error)
+	Bound(most int64)
+	Behind() bool
 }
 
 // NewTail follows the file at path, in format ("" detects it).
@@ -25,16 +32,28 @@ func NewTail(path, format string) (*Tail, error) {
 	}
 	t := &Tail{path: path, f: f}
 	if f.tail != nil {
-		t.read = f.tail(path)
+		t.r = f.tail(path)
 	}
 	return t, nil
 }
 
+// Bound makes each Read decode about most bytes at most (0: all there is)
+// where the format is read a line at a time: a long session's start shows
+// while the rest is read by the Reads after (Behind).
+func (t *Tail) Bound(most int64) {
+	if t.r != nil {
+		t.r.Bound(most)
+	}
+}
+
+// Behind reports whether the last Read left whole lines for the next.
+func (t *Tail) Behind() bool { return t.r != nil && t.r.Behind() }
+
 // Read reads the file's runs as they are now.
 func (t *Tail) Read() ([]model.Run, error) {
-	if t.read == nil {
+	if t.r == nil {
 		return t.f.load(t.path)
 	}
-	runs, err := t.read()
+	runs, err := t.r.Read()
 	return marked(loader.Read(t.path, runs, err))
 }

@@ -56,19 +56,40 @@ func (s *Set) Watch(pos int, idle time.Duration, update func(Update)) (stop func
 		go update(Update{Note: "not following: " + s.Text(err.Error()), Ended: true})
 		return func() {}
 	}
-	done := make(chan struct{})
+	done, stopped := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
+		stale := false
 		if fi, err := os.Stat(path); err == nil && time.Since(fi.ModTime()) >= idle {
 			// A session last written long ago is not live from the start
 			// (said before any reading, in the one goroutine that sends).
+			stale = true
 			update(Update{Note: "nothing written for " + age(time.Since(fi.ModTime())) + ": the session looks ended", Ended: true})
 		}
+		// The rest of a long file OpenFollowing began: read at once, not
+		// when the agent next writes.
+		catchUp := func() {
+			for s.Behind() {
+				select {
+				case <-stopped:
+					return
+				default:
+				}
+				u := s.reading(pos, path, idle, live.Event{Kind: live.Grew})
+				u.Ended = u.Ended || stale
+				update(u)
+			}
+		}
+		catchUp()
 		for ev := range f.C {
-			update(s.reading(pos, path, idle, latest(ev, f.C)))
+			u := s.reading(pos, path, idle, latest(ev, f.C))
+			stale = stale && ev.Kind != live.Grew
+			update(u)
+			catchUp()
 		}
 	}()
 	return func() {
+		close(stopped)
 		f.Close()
 		<-done
 	}
@@ -102,7 +123,18 @@ func (s *Set) reading(pos int, path string, idle time.Duration, ev live.Event) U
 	}
 	u.St = st
 	u.Ended = ev.Kind == live.Idle || st.A.Run.ExitStatus != ""
+	if s.Behind() && u.Note == "" {
+		u.Note = fmt.Sprintf("reading the rest of the session (%s)…", megabytes(u.Size))
+	}
 	return u
+}
+
+// megabytes says a size in MB, to one decimal under 10.
+func megabytes(n int64) string {
+	if mb := float64(n) / (1 << 20); mb < 10 {
+		return fmt.Sprintf("%.1f MB", mb)
+	}
+	return fmt.Sprintf("%d MB", n>>20)
 }
 
 // sessionSize is the bytes of a session file and the sub-agent transcripts

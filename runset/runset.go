@@ -284,8 +284,13 @@ func (s *Set) load(k int) {
 }
 
 func (s *Set) loadOne(k int) {
+	runs, err := s.srcs[k].load(s.format)
+	s.loaded(k, runs, err)
+}
+
+// loaded lists source k's runs as read (runs, err).
+func (s *Set) loaded(k int, runs []model.Run, err error) {
 	sr := s.srcs[k]
-	runs, err := sr.load(s.format)
 	var rows []story.Row
 	var refs []ref
 	for i := range runs {

@@ -32,7 +32,19 @@ type Tail struct {
 	// each is given once, not at every reading.
 	warned map[string]bool
 	whole  bool // a JSON array, not lines
+	// most, when above 0, bounds the bytes one Read decodes, over all the
+	// files (Bound); behind says the last Read left lines for the next.
+	most   int64
+	behind bool
 }
+
+// Bound makes each Read decode about most bytes at most (0: all there
+// is), the files taken in a whole reading's order: a long session's start
+// is read, shown, and the rest read after.
+func (t *Tail) Bound(most int64) { t.most = most }
+
+// Behind reports whether the last Read left whole lines for the next.
+func (t *Tail) Behind() bool { return t.behind }
 
 // tailFile is how far one file was read, and a sub-agent transcript's
 // agent, made when it was first found.
@@ -76,7 +88,9 @@ func (t *Tail) Read() ([]model.Run, error) {
 // truncated or rewritten, and the builder must start over.
 func (t *Tail) read() (runs []model.Run, again bool, err error) {
 	b := t.b
-	data, again, err := t.grow("", t.path)
+	t.behind = false
+	left := t.most // of the bytes one read may decode, when bounded
+	data, again, err := t.grow("", t.path, left)
 	if again || err != nil {
 		return nil, again, err
 	}
@@ -115,7 +129,16 @@ func (t *Tail) read() (runs []model.Run, again bool, err error) {
 	}
 	for _, f := range found {
 		key := filepath.Base(f.path)
-		data, again, err := t.grow(key, f.path)
+		if t.most > 0 {
+			// The files are read in a whole reading's order, each to its
+			// end before the next is begun: a bounded read is a start of
+			// that order, and nothing is met out of it.
+			if left -= int64(len(data)); t.behind || left <= 0 {
+				t.behind = true
+				break
+			}
+		}
+		data, again, err = t.grow(key, f.path, left)
 		switch {
 		case again:
 			return nil, true, nil
@@ -141,14 +164,18 @@ func (t *Tail) read() (runs []model.Run, again bool, err error) {
 	return []model.Run{run}, false, nil
 }
 
-// grow reads the whole lines the file named key gained.
-func (t *Tail) grow(key, path string) (data []byte, again bool, err error) {
+// grow reads the whole lines the file named key gained, about most bytes
+// of them when most > 0.
+func (t *Tail) grow(key, path string, most int64) (data []byte, again bool, err error) {
 	tf := t.files[key]
 	if tf == nil {
 		tf = &tailFile{}
 		t.files[key] = tf
 	}
-	return tf.Grow(path)
+	tf.Most = most
+	data, again, err = tf.Grow(path)
+	t.behind = t.behind || tf.Behind
+	return data, again, err
 }
 
 // snapshot is a copy of what the builder has read, for finish, in the

@@ -103,6 +103,10 @@ func followInBursts(t *testing.T, s session, rng *rand.Rand) {
 	}
 	tail := NewTail(path)
 	predtest.Follow(t, rng, files, path, tail.Read, predtest.WholeReading(path, ParseRuns))
+	// The same files opened to be followed, read a few KB at a time.
+	os.RemoveAll(dir)
+	bounded := NewTail(path)
+	predtest.Bounded(t, files, 1+rng.Int64N(4096), bounded.Bound, bounded.Behind, bounded.Read, predtest.WholeReading(path, ParseRuns))
 }
 
 // tied is a session whose agents' records share timestamps (or have none),

@@ -29,10 +29,22 @@ type Tail struct {
 	// heads holds what the first line of each rollout of the folders
 	// said (nil: not a sub-agent's), read once it is whole.
 	heads map[string]*thread
+	// most bounds the bytes of the lead a Read decodes (Bound); behind
+	// says the last left some.
+	most   int64
+	behind bool
 }
 
 // NewTail follows the rollout at path; nothing is read until Read.
 func NewTail(path string) *Tail { return &Tail{path: path, heads: map[string]*thread{}} }
+
+// Bound makes each Read decode about most bytes of the lead rollout at
+// most (0: all there is); its sub-agents' rollouts are read once it is
+// read to its end.
+func (t *Tail) Bound(most int64) { t.most = most }
+
+// Behind reports whether the last Read left whole lines for the next.
+func (t *Tail) Behind() bool { return t.behind }
 
 func (t *Tail) reset() {
 	t.b, t.grown, t.files = newBuilder(), map[string]*growing.File{}, map[string]*rolloutFile{}
@@ -61,10 +73,11 @@ func (t *Tail) Read() ([]model.Run, error) {
 // rewritten or is gone, and the reading must start over.
 func (t *Tail) read() (run model.Run, again bool, err error) {
 	b := t.b
-	data, again, err := t.grow(t.path)
+	data, again, err := t.grow(t.path, t.most)
 	if again || err != nil {
 		return model.Run{}, again, err
 	}
+	t.behind = t.grown[t.path].Behind
 	lead := t.files[t.path]
 	if lead == nil {
 		lead = b.open(t.path, 0)
@@ -75,10 +88,15 @@ func (t *Tail) read() (run model.Run, again bool, err error) {
 		return model.Run{}, false, err
 	}
 	var order []string
+	if t.behind && len(t.files) == 1 {
+		// The sub-agents' threads wait for the lead's end: a start of
+		// the lead is what the screen shows first.
+		return b.snapshot(order).finish(t.path), false, nil
+	}
 	b.eachThread(t.path, t.head, func(th thread, parent int32) (int32, bool) {
 		order = append(order, th.path)
 		f := t.files[th.path]
-		data, gone, err := t.grow(th.path)
+		data, gone, err := t.grow(th.path, 0)
 		switch {
 		case gone || (err != nil && f != nil):
 			again = true // read before, not now: a whole reading would not
@@ -115,13 +133,15 @@ func (t *Tail) allIn(order []string) bool {
 	return true
 }
 
-// grow reads the whole lines the file at path gained.
-func (t *Tail) grow(path string) (data []byte, again bool, err error) {
+// grow reads the whole lines the file at path gained, about most bytes of
+// them when most > 0.
+func (t *Tail) grow(path string, most int64) (data []byte, again bool, err error) {
 	g := t.grown[path]
 	if g == nil {
 		g = &growing.File{}
 		t.grown[path] = g
 	}
+	g.Most = most
 	return g.Grow(path)
 }
 

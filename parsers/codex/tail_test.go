@@ -54,6 +54,11 @@ func TestTailIsAWholeReading(t *testing.T) {
 				path := filepath.Join(dir, c.lead)
 				tail := NewTail(path)
 				predtest.Follow(t, rand.New(rand.NewPCG(seed, 11)), files, path, tail.Read, predtest.WholeReading(path, ParseRuns))
+				// The same files opened to be followed, read a few KB at
+				// a time.
+				os.RemoveAll(dir)
+				bounded := NewTail(path)
+				predtest.Bounded(t, files, int64(1+seed*1500), bounded.Bound, bounded.Behind, bounded.Read, predtest.WholeReading(path, ParseRuns))
 			}
 		})
 	}

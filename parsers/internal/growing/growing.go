@@ -18,6 +18,11 @@ type File struct {
 	before []byte // the last bytes read, to notice a file rewritten in place
 	// Lines is the number of lines read so far.
 	Lines int
+	// Most, when above 0, bounds the bytes one Grow reads (see
+	// inputfile.ReadGrowth); Behind says the last Grow left whole lines
+	// for the next.
+	Most   int64
+	Behind bool
 }
 
 // Grow reads the whole lines the file at path gained. again is true when
@@ -26,14 +31,14 @@ type File struct {
 // start over; nothing is read then. An earlier part rewritten in place to
 // the same length is not seen: agents append, or write a file anew.
 func (f *File) Grow(path string) (data []byte, again bool, err error) {
-	g, err := inputfile.ReadGrowth(path, f.off, f.before)
+	g, err := inputfile.ReadGrowth(path, f.off, f.before, f.Most)
 	if err != nil {
 		return nil, false, err
 	}
 	if g.Shrunk || (f.info != nil && !os.SameFile(f.info, g.Info)) {
 		return nil, true, nil
 	}
-	f.info = g.Info
+	f.info, f.Behind = g.Info, g.More
 	f.off += int64(len(g.Data))
 	if n := len(g.Data); n > 0 {
 		f.before = slices.Clone(g.Data[max(0, n-64):])

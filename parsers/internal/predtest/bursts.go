@@ -179,3 +179,52 @@ func SameReading(t *testing.T, tail, whole func() ([]model.Run, error)) {
 		t.Errorf("the followed reading differs from a whole one: %s", d)
 	}
 }
+
+// Bounded writes files whole, then reads them with reads of about most
+// bytes each (bound), as a long session is opened to follow it: read
+// until behind says nothing is left. Each reading holds no fewer actions
+// than the one before, files larger than a few bounds take several, and
+// the last is the whole reading.
+func Bounded(t *testing.T, files map[string][]string, most int64, bound func(int64),
+	behind func() bool, tail func() ([]model.Run, error), whole func() ([]model.Run, error)) {
+	t.Helper()
+	size := 0
+	for p, ls := range files {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		text := strings.Join(ls, "")
+		size += len(text)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bound(most)
+	var got []model.Run
+	reads, was := 0, -1
+	for reads == 0 || behind() {
+		runs, err := tail()
+		if err != nil {
+			t.Fatalf("read %d: %v", reads+1, err)
+		}
+		if reads++; reads > size {
+			t.Fatalf("%d reads of %d bytes, and still behind", reads, size)
+		}
+		if n := len(runs[0].Actions); n < was {
+			t.Fatalf("read %d: %d actions, the read before %d", reads, n, was)
+		} else {
+			was = n
+		}
+		got = runs
+	}
+	if size > 2*(int(most)+4096) && reads < 2 { // a line past most is sought 4 KiB at a time
+		t.Errorf("%d bytes read in one read of at most %d", size, most)
+	}
+	want, err := whole()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := FirstDifference(got[0], want[0]); d != "" {
+		t.Fatalf("after %d bounded reads the reading differs from a whole one: %s", reads, d)
+	}
+}
