@@ -61,9 +61,13 @@ func (o *viewOptions) awaitActions(env *Env, path string) (ok bool, err error) {
 		}
 		t.Bound(1 << 20)
 		for {
-			runs, err := t.Read()
-			if err == nil && len(runs) > 0 && len(runs[0].Actions) > 0 {
-				return true
+			runs, _ := t.Read() // a file of many runs gives the good ones with an error naming the bad
+			for i := range runs {
+				// The run followed: the one --instance names in a file of
+				// many (a session of Goose's database), else the first.
+				if (o.instance == "" && i == 0 || runs[i].InstanceID == o.instance) && len(runs[i].Actions) > 0 {
+					return true
+				}
 			}
 			if !t.Behind() {
 				return false

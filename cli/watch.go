@@ -29,8 +29,10 @@ func newWatchCmd(env *Env) *cobra.Command {
 directory): Claude Code's (~/.claude/projects/<DIR, escaped>/*.jsonl, or
 $CLAUDE_CONFIG_DIR), Codex's (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl
 whose recorded working directory is DIR, or $CODEX_HOME), Gemini CLI's
-(~/.gemini/tmp/<project>/chats) and Qwen Code's (~/.qwen/projects/*/chats
-whose records name DIR). It opens it as view --follow does, the
+(~/.gemini/tmp/<project>/chats), Qwen Code's (~/.qwen/projects/*/chats
+whose records name DIR) and Goose's (the sessions of
+~/.local/share/goose/sessions/sessions.db, or $XDG_DATA_HOME/goose, whose
+working directory is DIR). It opens it as view --follow does, the
 repository being DIR's git repository read at the commit it had checked out
 when the session started (the session's own record, else the HEAD reflog),
 so line numbers mean what they meant to the agent. Without --gold, the code
@@ -83,7 +85,7 @@ func runWatch(env *Env, o *viewOptions, dir string, list bool) error {
 	}
 	if len(found) == 0 {
 		if !isTerminal(env.Stdout) {
-			return fmt.Errorf("watch %s: no Claude Code, Codex, Gemini CLI or Qwen Code session of this directory found (trajscope watch --list says where it looked)", safe(abs))
+			return fmt.Errorf("watch %s: no Claude Code, Codex, Gemini CLI, Qwen Code or Goose session of this directory found (trajscope watch --list says where it looked)", safe(abs))
 		}
 		// Started before the agent: wait on screen for its session.
 		s, ok, err := awaitSession(env, o, abs, homes)
@@ -99,18 +101,28 @@ func runWatch(env *Env, o *viewOptions, dir string, list bool) error {
 	if source.WorkTree(abs) != "" {
 		o.repo = source.WorkTree(abs)
 	}
-	o.found = fmt.Sprintf("%s session %s%s", s.Agent, s.Path, startedWords(s, o.baseCommit, how))
+	o.found = fmt.Sprintf("%s session %s%s", s.Agent, sessionName(s), startedWords(s, o.baseCommit, how))
+	o.instance = s.Instance // a session of a file of many (Goose's database)
 	o.follow = isTerminal(env.Stdout)
 	if o.follow {
 		known := map[string]bool{}
 		for _, f := range found {
-			known[f.Path] = true
+			known[f.Key()] = true
 		}
 		o.feed = func(set *runset.Set, pos int) liveFeed {
 			return (&sessionWatch{o: o, dir: abs, homes: homes, cur: s, known: known, since: time.Now()}).feed(set, pos)
 		}
 	}
 	return runView(env, o, []string{s.Path})
+}
+
+// sessionName is a session as watch names it: its file, and the session
+// within a file of many ("sessions.db#20261207_3").
+func sessionName(s sessions.Session) string {
+	if s.Instance != "" {
+		return s.Path + "#" + s.Instance
+	}
+	return s.Path
 }
 
 // sessionCommit is the commit a session of dir is read at, and how it was
@@ -172,8 +184,8 @@ func (w *sessionWatch) feed(set *runset.Set, pos int) liveFeed {
 func (w *sessionWatch) look() {
 	now := time.Now()
 	for _, s := range sessions.FindSince(w.dir, w.homes, w.since) {
-		if !w.known[s.Path] {
-			w.known[s.Path] = true
+		if !w.known[s.Key()] {
+			w.known[s.Key()] = true
 			w.switchTo(s, "a newer session started")
 			break
 		}
@@ -199,11 +211,17 @@ func (w *sessionWatch) switchTo(s sessions.Session, why string) {
 	defer w.mu.Unlock()
 	set, err := w.o.open([]string{s.Path})
 	var st *story.Story
+	pos := 1
 	if err == nil {
 		opts := *w.o.sources
 		opts.BaseCommit, _ = sessionCommit(w.dir, s)
 		set.Prepare(opts)
-		st, _, err = set.OpenFollowing(1) // its start first, as view --follow opens one
+		if s.Instance != "" {
+			pos, _, err = set.Find(s.Instance)
+		}
+		if err == nil {
+			st, _, err = set.OpenFollowing(pos) // its start first, as view --follow opens one
+		}
 	}
 	name := s.Path
 	if set != nil {
@@ -217,15 +235,15 @@ func (w *sessionWatch) switchTo(s sessions.Session, why string) {
 	w.sets = append(w.sets, set)
 	w.prev, w.cur = w.cur, s
 	w.send(ui.LiveMsg{St: st, Switched: true, Back: w.back,
-		Note: fmt.Sprintf("%s: following the %s session %s (⌫ goes back)", why, s.Agent, safe(filepath.Base(name)))})
-	w.stop = followed(set, 1)(w.send)
+		Note: fmt.Sprintf("%s: following the %s session %s (⌫ goes back)", why, s.Agent, safe(sessionName(sessions.Session{Path: filepath.Base(name), Instance: s.Instance})))})
+	w.stop = followed(set, pos)(w.send)
 }
 
 // awaitSession shows a waiting screen until an agent's session of dir
 // appears; ok is false when the user quit first.
 func awaitSession(env *Env, o *viewOptions, dir string, homes sessions.Homes) (s sessions.Session, ok bool, err error) {
 	w, err := ui.NewWaitingFor("an agent's session of "+dir,
-		"watch opens the first Claude Code, Codex, Gemini CLI or Qwen Code session started here", ui.Options{Theme: o.theme, NoColor: noColor(o.noColor), Dark: true})
+		"watch opens the first Claude Code, Codex, Gemini CLI, Qwen Code or Goose session started here", ui.Options{Theme: o.theme, NoColor: noColor(o.noColor), Dark: true})
 	if err != nil {
 		return s, false, usageError{err}
 	}
@@ -273,7 +291,7 @@ func listSessions(env *Env, dir string, found []sessions.Session) error {
 	if len(found) == 0 {
 		home, _ := os.UserHomeDir()
 		h := sessions.DefaultHomes(os.Getenv, home)
-		fmt.Fprintf(env.Stdout, "no session of %s in %s/projects, %s/sessions, %s/tmp or %s/projects\n", safe(dir), safe(h.Claude), safe(h.Codex), safe(h.Gemini), safe(h.Qwen))
+		fmt.Fprintf(env.Stdout, "no session of %s in %s/projects, %s/sessions, %s/tmp, %s/projects or %s/sessions/sessions.db\n", safe(dir), safe(h.Claude), safe(h.Codex), safe(h.Gemini), safe(h.Qwen), safe(h.Goose))
 		return nil
 	}
 	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
@@ -283,7 +301,7 @@ func listSessions(env *Env, dir string, found []sessions.Session) error {
 		if !s.Started.IsZero() {
 			started = s.Started.Local().Format(time.DateTime)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Agent, started, s.Modified.Local().Format(time.DateTime), safe(s.Path))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Agent, started, s.Modified.Local().Format(time.DateTime), safe(sessionName(s)))
 	}
 	return tw.Flush()
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/trajscope/trajscope/testkit"
+	"github.com/trajscope/trajscope/testkit/goosedbtest"
 )
 
 // watch finds a directory's sessions in a home laid out as the agents lay
@@ -38,6 +39,7 @@ func TestWatchFindsTheNewestSession(t *testing.T) {
 	t.Setenv("HOME", home)
 	t.Setenv("CLAUDE_CONFIG_DIR", "")
 	t.Setenv("CODEX_HOME", "")
+	t.Setenv("XDG_DATA_HOME", "")
 	put := func(path, text string, age time.Duration) string {
 		os.MkdirAll(filepath.Dir(path), 0o755)
 		os.WriteFile(path, []byte(text), 0o644)
@@ -99,7 +101,7 @@ func TestWatchFindsTheNewestSession(t *testing.T) {
 		}
 	}
 
-	if code, _, errs := exec(t, "watch", t.TempDir()); code == 0 || !strings.Contains(errs, "no Claude Code, Codex, Gemini CLI or Qwen Code session") {
+	if code, _, errs := exec(t, "watch", t.TempDir()); code == 0 || !strings.Contains(errs, "no Claude Code, Codex, Gemini CLI, Qwen Code or Goose session") {
 		t.Errorf("a directory without sessions: exit %d: %s", code, errs)
 	}
 }
@@ -129,7 +131,7 @@ func TestWatchPassesOverFIFOs(t *testing.T) {
 	if code, out, errs := exec(t, "watch", repo, "--list"); code != 0 || !strings.Contains(out, "no session of") {
 		t.Errorf("watch --list: exit %d: %s %s", code, out, errs)
 	}
-	if code, _, errs := exec(t, "watch", repo); code == 0 || !strings.Contains(errs, "no Claude Code, Codex, Gemini CLI or Qwen Code session") {
+	if code, _, errs := exec(t, "watch", repo); code == 0 || !strings.Contains(errs, "no Claude Code, Codex, Gemini CLI, Qwen Code or Goose session") {
 		t.Errorf("watch: exit %d: %s", code, errs)
 	}
 	// A session to open: its commit is looked for in the reflog, a FIFO.
@@ -188,5 +190,59 @@ func TestWatchFollowsTheWork(t *testing.T) {
 	master.Write([]byte{0x7f})                            // backspace
 	if !o.await("first.jsonl (⌫ goes back)", hangGuard) { // the screen writes only what changed: the words before it may stay from the last status
 		t.Fatalf("backspace did not go back:\n%s", o.output())
+	}
+}
+
+// Goose keeps its sessions in one database: watch finds those of the
+// directory (not another's), names the one it opens, and follows it as
+// Goose writes messages into it (its write-ahead log), then a newer
+// session of the directory (issue 46 #2).
+func TestWatchFollowsGoose(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary on a pseudo-terminal")
+	}
+	useCache(t)
+	repo, _ := testkit.GitRepo(t, map[string]string{"a.py": "x = 1\n"})
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_DATA_HOME", "")
+	path := filepath.Join(home, ".local", "share", "goose", "sessions", "sessions.db")
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	db := goosedbtest.Create(t, path)
+	db.Session("20260101_1", "/elsewhere")
+	db.Add("20260101_1", goosedbtest.Prompt("other", 1), goosedbtest.Shell("o", "echo other-dir", 2))
+	db.Session("20260101_2", repo)
+	db.Add("20260101_2", goosedbtest.Prompt("fix it", 10), goosedbtest.Shell("a", "echo goose-first", 11))
+	db.Written("20260101_2", time.Now().Add(-time.Minute))
+
+	if out := mustRun(t, "watch", repo, "--list"); !strings.Contains(out, "goose") || !strings.Contains(out, "sessions.db#20260101_2") || strings.Contains(out, "#20260101_1") {
+		t.Fatalf("watch --list:\n%s", out)
+	}
+	code, summary, errs := exec(t, "watch", repo)
+	if code != 0 || !strings.Contains(errs, "goose session "+path+"#20260101_2") || !strings.Contains(summary, "echo goose-first") || strings.Contains(summary, "other-dir") {
+		t.Fatalf("watch: exit %d\n%s\n%s", code, errs, summary)
+	}
+
+	master, tty := openPTY(t)
+	o := &onTerminal{cmd: asMain("watch", repo), master: master}
+	o.cmd.Env = append(o.cmd.Env, "TERM=xterm-256color", "HOME="+home, "XDG_DATA_HOME=", "CLAUDE_CONFIG_DIR=", "CODEX_HOME=")
+	o.cmd.Stdin, o.cmd.Stdout, o.cmd.Stderr = tty, tty, tty
+	o.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := o.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go o.pump()
+	t.Cleanup(func() { o.cmd.Process.Kill(); o.cmd.Wait() })
+	if !o.await("echo goose-first", hangGuard) {
+		t.Fatalf("the session did not open:\n%s", o.output())
+	}
+	db.Add("20260101_2", goosedbtest.Shell("b", "echo goose-second", 12))
+	if !o.await("goose-second", hangGuard) {
+		t.Fatalf("a message Goose wrote did not show:\n%s", o.output())
+	}
+	db.Session("20260101_3", repo)
+	db.Add("20260101_3", goosedbtest.Prompt("next", 20), goosedbtest.Shell("c", "echo goose-newer", 21))
+	if !o.await("goose-newer", hangGuard) || !o.await("a newer session started", hangGuard) {
+		t.Fatalf("watch did not follow the newer session:\n%s", o.output())
 	}
 }

@@ -149,6 +149,8 @@ func (f *Follower) loop() {
 			}
 			switch {
 			case ev.Name == f.path:
+			case f.opts.Siblings != nil && filepath.Dir(ev.Name) == filepath.Dir(f.path) && f.opts.Siblings(filepath.Base(ev.Name)):
+				side = true // another agent's transcript of the session, or the file's journal
 			case strings.HasPrefix(ev.Name, strings.TrimSuffix(f.path, filepath.Ext(f.path))):
 				if ev.Has(fsnotify.Create) {
 					// A folder made now may hold a transcript already,
@@ -157,8 +159,6 @@ func (f *Follower) loop() {
 					side = true
 				}
 				side = side || strings.HasSuffix(ev.Name, ".jsonl")
-			case f.opts.Siblings != nil && filepath.Dir(ev.Name) == filepath.Dir(f.path) && f.opts.Siblings(filepath.Base(ev.Name)):
-				side = true // another agent's transcript of the session, perhaps
 			default:
 				continue
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/trajscope/trajscope/parsers/codex"
 	"github.com/trajscope/trajscope/parsers/gemini"
 	"github.com/trajscope/trajscope/parsers/goose"
+	"github.com/trajscope/trajscope/parsers/goosedb"
 	"github.com/trajscope/trajscope/parsers/internal/loader"
 	"github.com/trajscope/trajscope/parsers/miniswe"
 	"github.com/trajscope/trajscope/parsers/miniswev2"
@@ -66,6 +68,9 @@ type format struct {
 	// tail follows a file an agent is still writing, reading what was
 	// appended (nil: read whole each time).
 	tail func(path string) follower
+	// open, when set, reads the runs at path itself rather than from the
+	// file's bytes (a database, opened by its driver).
+	open func(path string) ([]model.Run, error)
 }
 
 // formats lists every format, in the order content detection tries them:
@@ -104,6 +109,8 @@ var formats = []format{
 		sniff: opencode.Sniff, parse: opencode.ParseRuns},
 	{name: goose.Name,
 		sniff: goose.Sniff, parse: goose.ParseRuns},
+	{name: goosedb.Name, aliases: []string{"goose-sqlite"},
+		sniff: goosedb.Sniff, open: goosedb.Load, parse: notFromBytes(goosedb.Name)},
 	{name: qwencode.Name, aliases: []string{"qwen"},
 		sniff: qwencode.Sniff, parse: qwencode.ParseRuns},
 	{name: gemini.Name, aliases: []string{"gemini"},
@@ -124,8 +131,21 @@ func sniffPrometheusContent(_ string, head []byte) bool {
 func sniffAgentlessContent(_ string, head []byte) bool { return agentless.Sniff("", head) }
 func sniffMiniSWEContent(_ string, head []byte) bool   { return miniswe.Sniff("", head) }
 
+// notFromBytes is the parser of a format read only from a file on disk: its
+// bytes alone (an archive's member) are refused in one line.
+func notFromBytes(name string) loader.Parser {
+	return func(path string, _ []byte) ([]model.Run, error) {
+		return nil, fmt.Errorf("%s: a %s file is read where it lies on disk, not from an archive or a stream", path, name)
+	}
+}
+
 // load reads the runs at path with the format's own reader.
 func (f *format) load(path string) ([]model.Run, error) {
+	if f.open != nil {
+		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+			return marked(f.open(path))
+		}
+	}
 	if f.records != nil {
 		recs, err := f.records(path)
 		if err != nil {
@@ -149,6 +169,11 @@ func marked(runs []model.Run, err error) ([]model.Run, error) {
 func (f *format) predictions(path string) ([]unified.Record, error) {
 	if f.records != nil {
 		return f.records(path)
+	}
+	if f.open != nil {
+		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+			return runRecords(f.open(path))
+		}
 	}
 	return runRecords(loader.LoadPredictions(path, f.parse, f.loadDir))
 }

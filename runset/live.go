@@ -44,12 +44,18 @@ func (s *Set) Watch(pos int, idle time.Duration, update func(Update)) (stop func
 	}
 	s.mu.Unlock()
 	opts := live.Options{Idle: idle}
-	if format == "codex" {
+	switch format {
+	case "codex":
 		// Codex writes a sub-agent's thread as another rollout of the
 		// day's folder.
 		opts.Siblings = func(name string) bool {
 			return strings.HasPrefix(name, "rollout-") && strings.HasSuffix(name, ".jsonl")
 		}
+	case "goose-db":
+		// Goose's database takes its writes in its write-ahead log (or
+		// a rollback journal) beside it first.
+		base := filepath.Base(path)
+		opts.Siblings = func(name string) bool { return name == base+"-wal" || name == base+"-journal" }
 	}
 	f, err := live.Follow(path, opts)
 	if err != nil {

@@ -1,8 +1,9 @@
 // Package sessions finds the sessions coding agents keep of a directory
 // (trajscope watch): Claude Code's and Qwen Code's under their projects
 // folders, Codex's rollouts whose recorded working directory is it, Gemini
-// CLI's chats of its project. Only the first bytes of each candidate are
-// read.
+// CLI's chats of its project, Goose's sessions of its database whose
+// working directory is it. Only the first bytes of each candidate file are
+// read (of Goose's database, its sessions table).
 package sessions
 
 import (
@@ -21,12 +22,16 @@ import (
 
 	"github.com/trajscope/trajscope/inputfile"
 	"github.com/trajscope/trajscope/internal/lazyre"
+	"github.com/trajscope/trajscope/parsers/goosedb"
 )
 
 // Session is one agent session of a directory.
 type Session struct {
 	Path  string
-	Agent string // "claude-code", "codex", "gemini-cli", "qwen-code"
+	Agent string // "claude-code", "codex", "gemini-cli", "qwen-code", "goose"
+	// Instance names the session within a file of many (Goose's
+	// database: its id); "" for a file of one session.
+	Instance string
 	// Modified is when the file was last written; Started when the
 	// session began, as its first record says (zero when none says).
 	Modified, Started time.Time
@@ -35,15 +40,23 @@ type Session struct {
 	Commit string
 }
 
+// Key tells sessions apart: a file, and the session within it.
+func (s Session) Key() string { return s.Path + "#" + s.Instance }
+
 // Homes are where each agent keeps its sessions.
 type Homes struct {
-	Claude, Codex, Gemini, Qwen string
+	Claude, Codex, Gemini, Qwen, Goose string
 }
 
 // DefaultHomes are the agents' folders for a user: $CLAUDE_CONFIG_DIR or
-// ~/.claude, $CODEX_HOME or ~/.codex, ~/.gemini, ~/.qwen.
+// ~/.claude, $CODEX_HOME or ~/.codex, ~/.gemini, ~/.qwen, and Goose's data
+// folder ($XDG_DATA_HOME/goose or ~/.local/share/goose).
 func DefaultHomes(getenv func(string) string, home string) Homes {
 	h := Homes{Claude: getenv("CLAUDE_CONFIG_DIR"), Codex: getenv("CODEX_HOME"), Gemini: filepath.Join(home, ".gemini"), Qwen: filepath.Join(home, ".qwen")}
+	h.Goose = filepath.Join(home, ".local", "share", "goose")
+	if x := getenv("XDG_DATA_HOME"); x != "" {
+		h.Goose = filepath.Join(x, "goose")
+	}
 	if h.Claude == "" {
 		h.Claude = filepath.Join(home, ".claude")
 	}
@@ -74,6 +87,7 @@ func FindSince(dir string, h Homes, since time.Time) []Session {
 	out = append(out, codex(dir, h.Codex, since)...)
 	out = append(out, gemini(dir, h.Gemini, since)...)
 	out = append(out, qwen(dir, h.Qwen, since)...)
+	out = append(out, goose(dir, h.Goose, since)...)
 	slices.SortStableFunc(out, func(a, b Session) int { return b.Modified.Compare(a.Modified) })
 	return out
 }
@@ -107,6 +121,48 @@ func qwen(dir, home string, since time.Time) []Session {
 			return false
 		})
 		if match {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// goose lists Goose's sessions of dir from its database
+// (sessions/sessions.db): those whose working directory is dir, written
+// since a time. The database is passed over unread when neither it nor its
+// write-ahead log was written since then.
+func goose(dir, home string, since time.Time) []Session {
+	if home == "" {
+		return nil
+	}
+	db := filepath.Join(home, "sessions", "sessions.db")
+	st, err := os.Stat(db)
+	if err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	written := st.ModTime()
+	if wal, err := os.Stat(db + "-wal"); err == nil && wal.ModTime().After(written) {
+		written = wal.ModTime()
+	}
+	if written.Before(since) {
+		return nil
+	}
+	list, err := goosedb.Sessions(db)
+	if err != nil {
+		return nil
+	}
+	var out []Session
+	for _, g := range list {
+		if g.WorkingDir == "" || filepath.Clean(g.WorkingDir) != dir || g.Type == "hidden" {
+			continue
+		}
+		s := Session{Path: db, Agent: "goose", Instance: g.ID, Modified: g.Updated, Started: g.Created}
+		if s.Modified.IsZero() {
+			s.Modified = written
+		}
+		// Goose writes the time to the second: one written in the second
+		// since began counts.
+		if !s.Modified.Before(since.Truncate(time.Second)) {
 			out = append(out, s)
 		}
 	}

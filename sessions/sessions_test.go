@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/trajscope/trajscope/testkit/goosedbtest"
 )
 
 // A Codex meta whose instructions run past what is read of it is still
@@ -24,5 +26,37 @@ func TestCodexMetaWithLongInstructions(t *testing.T) {
 	got := codex(dir, home, time.Time{})
 	if len(got) != 1 || filepath.Base(got[0].Path) != "rollout-a.jsonl" || got[0].Commit != "" || got[0].Started.IsZero() {
 		t.Fatalf("sessions %+v", got)
+	}
+}
+
+// Goose's sessions come from its database: those of the directory, newest
+// written first, each named within the file; FindSince passes over the
+// database when nothing was written since, and counts a session written
+// in the second it began (Goose writes times to the second).
+func TestGooseSessions(t *testing.T) {
+	home := t.TempDir()
+	db := filepath.Join(home, "sessions", "sessions.db")
+	os.MkdirAll(filepath.Dir(db), 0o755)
+	g := goosedbtest.Create(t, db)
+	g.Session("20260101_1", "/w")
+	g.Session("20260101_2", "/elsewhere")
+	g.Session("20260101_3", "/w/")
+	g.Written("20260101_1", time.Now().Add(-time.Hour))
+	g.Written("20260101_3", time.Now().Add(-time.Minute))
+	h := Homes{Goose: home}
+	var got []string
+	for _, s := range Find("/w", h) {
+		got = append(got, s.Agent+" "+filepath.Base(s.Path)+"#"+s.Instance)
+	}
+	if want := "goose sessions.db#20260101_3, goose sessions.db#20260101_1"; strings.Join(got, ", ") != want {
+		t.Errorf("found %v, want %s", got, want)
+	}
+	if n := len(FindSince("/w", h, time.Now().Add(time.Hour))); n != 0 {
+		t.Errorf("%d sessions written in the future", n)
+	}
+	start := time.Now()
+	g.Written("20260101_1", start)
+	if s := FindSince("/w", h, start); len(s) != 1 || s[0].Instance != "20260101_1" {
+		t.Errorf("a session written in the second since began: %+v", s)
 	}
 }

@@ -41,9 +41,14 @@ func (m *Model) live(msg LiveMsg) tea.Cmd {
 	if msg.Ended {
 		m.ctx.Live = "ended"
 	}
-	if msg.Note != "" {
+	switch {
+	case msg.Note != "" && msg.Switched:
+		// Which session is on screen now stays said until the user moves
+		// on: the readings that follow do not make it false.
+		m.status, m.liveNote = msg.Note, ""
+	case msg.Note != "":
 		m.status, m.liveNote = msg.Note, msg.Note
-	} else if m.status == m.liveNote && msg.St != nil {
+	case m.status == m.liveNote && msg.St != nil:
 		// The last reading's note ("cannot read the file now") is no
 		// longer true once a reading succeeds.
 		m.status, m.liveNote = "", ""
