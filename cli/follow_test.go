@@ -437,22 +437,30 @@ func TestFollowRunningCall(t *testing.T) {
 
 // BenchmarkFollowScale is one appended line's reading (view --follow, no
 // repository: the tree rebuilt from what the run displayed) at 230, 2,000,
-// 7,000 and 10,000 calls of a generated Claude Code session with 8
-// sub-agents: how an update's cost grows with the session (issue 46 #6).
+// 7,000 and 10,000 calls of a generated Claude Code session: how an
+// update's cost grows with the session (issue 46 #6). With 8 sub-agents
+// whose transcripts are written ahead, each lead line lands among their
+// actions (time order); "lead/" is a session of one agent, whose lines
+// land at the end.
 func BenchmarkFollowScale(b *testing.B) {
-	for _, n := range []int{230, 2000, 7000, 10000} {
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			gen := benchgen.New(benchgen.Options{Actions: 10, GoldFiles: 4, OtherFiles: 20, Lines: 2000})
-			lead, subs := gen.ClaudeSession(n, 8)
-			path, lines, held := benchSession(b, lead, subs, 200)
-			set := openSet(b, path)
-			if st, _ := set.Follow(1); st == nil {
-				b.Fatal("no story")
-			}
-			for set.Behind() { // the start read first: the rest before the timing
-				set.Follow(1)
-			}
-			appendedReadings(b, path, lines, held, set.Follow)
-		})
+	for _, shape := range []struct {
+		name string
+		subs int
+	}{{"", 8}, {"lead/", 0}} {
+		for _, n := range []int{230, 2000, 7000, 10000} {
+			b.Run(fmt.Sprint(shape.name, n), func(b *testing.B) {
+				gen := benchgen.New(benchgen.Options{Actions: 10, GoldFiles: 4, OtherFiles: 20, Lines: 2000})
+				lead, subs := gen.ClaudeSession(n, shape.subs)
+				path, lines, held := benchSession(b, lead, subs, 200)
+				set := openSet(b, path)
+				if st, _ := set.Follow(1); st == nil {
+					b.Fatal("no story")
+				}
+				for set.Behind() { // the start read first: the rest before the timing
+					set.Follow(1)
+				}
+				appendedReadings(b, path, lines, held, set.Follow)
+			})
+		}
 	}
 }

@@ -54,6 +54,9 @@ var windowHdrRe = lazyre.New(`(?m)^\[File: (.+?) \((\d{1,9}) lines total\)\]`)
 // text. Not safe for concurrent use.
 type Lines struct {
 	byObs map[string][]linesEntry
+	// last is what the last Build made of the run's actions that had
+	// their output, to go on from at the next.
+	last *building
 }
 
 type linesEntry struct {

@@ -262,14 +262,28 @@ func TestBuildWithCacheIsABuild(t *testing.T) {
 		withObs(model.Action{Reads: []model.ObservedRead{rng("/testbed/pkg/a.py", 3, 5)}}, "     3\tx = 1\n     4\ty = 2\n     5\tz = 3"),
 		withObs(model.Action{Reads: []model.ObservedRead{rng("/testbed/pkg/b.py", 1, 2)}}, ""), // running: no output yet
 		withObs(model.Action{Reads: []model.ObservedRead{rng("/testbed/pkg/a.py", 1, 2)}}, "     1\timport os\n     2\t"),
+		withObs(model.Action{Edits: []string{"/testbed/new.py"}}, "ok"),
+		withObs(model.Action{Reads: []model.ObservedRead{rng("/testbed/new.py", 1, 1)}}, "     1\tmine"),
+		withObs(model.Action{Reads: []model.ObservedRead{rng("/testbed/pkg/a.py", 3, 3)}}, "     3\tx = 9"),
+		// A path under a root only the gold tells (named only when the
+		// gold holds a file it ends with), and a search hit of no lines.
+		withObs(model.Action{Reads: []model.ObservedRead{rng("/home/u/proj/pkg/b.py", 7, 7)}}, "     7\tb7"),
+		withObs(model.Action{Searches: []model.SearchHit{{File: "/testbed/pkg/c.py", Line: 3}}}, "pkg/c.py:3:hit"),
 	}
-	full := func(n int, done bool) *model.Run {
+	// A sub-agent's read arriving between earlier actions (a followed
+	// run puts actions back in time order).
+	inserted := withObs(model.Action{Reads: []model.ObservedRead{rng("/testbed/pkg/a.py", 4, 4)}}, "     4\tEARLY")
+	full := func(n int, done, insert bool) *model.Run {
 		run := &model.Run{}
 		var texts model.TextList
 		for k, a := range acts[:n] {
 			obs := a.obs
 			if k == 1 && done {
 				obs = "     1\tdef f():\n     2\t    pass"
+			}
+			if k == 1 && insert {
+				run.Actions = append(run.Actions, inserted.Action)
+				texts = append(texts, inserted.obs)
 			}
 			run.Actions = append(run.Actions, a.Action)
 			texts = append(texts, obs)
@@ -279,20 +293,29 @@ func TestBuildWithCacheIsABuild(t *testing.T) {
 	}
 	lines := &observed.Lines{}
 	for _, step := range []struct {
-		n    int
-		done bool
-	}{{1, false}, {2, false}, {2, true}, {3, true}, {3, true}} {
-		run := full(step.n, step.done)
-		want, got := observed.Build(run, []string{"pkg/a.py"}, "r", nil), observed.Build(run, []string{"pkg/a.py"}, "r", lines)
+		n            int
+		done, insert bool
+		gold         string
+	}{{1, false, false, "pkg/a.py"}, {2, false, false, "pkg/a.py"}, {2, true, false, "pkg/a.py"}, {3, true, false, "pkg/a.py"},
+		{3, true, false, "pkg/a.py"}, {4, true, false, "pkg/a.py"}, {5, true, false, "pkg/a.py"}, {6, true, false, "pkg/a.py"},
+		{6, true, true, "pkg/a.py"}, {6, true, true, "pkg/b.py"}, {6, false, false, "pkg/b.py"}, {6, true, false, "pkg/b.py"},
+		{7, true, false, "pkg/b.py"}, {8, true, false, "pkg/b.py"}, {8, true, false, "pkg/a.py"}, {8, true, false, "pkg/b.py"}, {8, true, false, "pkg/b.py"}} {
+		run := full(step.n, step.done, step.insert)
+		want, got := observed.Build(run, []string{step.gold}, "r", nil), observed.Build(run, []string{step.gold}, "r", lines)
 		for _, f := range want.Files() {
 			wb, _ := want.ReadFile(f)
 			gb, _ := got.ReadFile(f)
-			if string(wb) != string(gb) {
-				t.Errorf("%d actions (done %v): %s is %q, want %q", step.n, step.done, f, gb, wb)
+			if string(wb) != string(gb) || !reflect.DeepEqual(want.Known(f), got.Known(f)) {
+				t.Errorf("%+v: %s is %q (known %v), want %q (%v)", step, f, gb, got.Known(f), wb, want.Known(f))
 			}
 		}
-		if !reflect.DeepEqual(want.Files(), got.Files()) {
-			t.Errorf("%d actions: files %v, want %v", step.n, got.Files(), want.Files())
+		if !reflect.DeepEqual(want.Files(), got.Files()) || !reflect.DeepEqual(want.Truncated, got.Truncated) {
+			t.Errorf("%+v: files %v, want %v", step, got.Files(), want.Files())
+		}
+		for _, f := range []string{"pkg/a.py", "pkg/b.py", "pkg/c.py", "new.py"} {
+			if want.IsFile(f) != got.IsFile(f) {
+				t.Errorf("%+v: %s a file: %v, want %v", step, f, got.IsFile(f), want.IsFile(f))
+			}
 		}
 	}
 }
