@@ -143,7 +143,8 @@ func notFromBytes(name string) loader.Parser {
 func (f *format) load(path string) ([]model.Run, error) {
 	if f.open != nil {
 		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
-			return marked(f.open(path))
+			runs, err := f.open(path)
+			return marked(loader.Read(path, runs, err))
 		}
 	}
 	if f.records != nil {
