@@ -30,9 +30,10 @@ directory): Claude Code's (~/.claude/projects/<DIR, escaped>/*.jsonl, or
 $CLAUDE_CONFIG_DIR), Codex's (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl
 whose recorded working directory is DIR, or $CODEX_HOME), Gemini CLI's
 (~/.gemini/tmp/<project>/chats), Qwen Code's (~/.qwen/projects/*/chats
-whose records name DIR) and Goose's (the sessions of
+whose records name DIR), Goose's (the sessions of
 ~/.local/share/goose/sessions/sessions.db, or $XDG_DATA_HOME/goose, whose
-working directory is DIR). It opens it as view --follow does, the
+working directory is DIR) and OpenCode's (those of
+~/.local/share/opencode/opencode.db its user started in DIR). It opens it as view --follow does, the
 repository being DIR's git repository read at the commit it had checked out
 when the session started (the session's own record, else the HEAD reflog),
 so line numbers mean what they meant to the agent. Without --gold, the code
@@ -85,7 +86,7 @@ func runWatch(env *Env, o *viewOptions, dir string, list bool) error {
 	}
 	if len(found) == 0 {
 		if !isTerminal(env.Stdout) {
-			return fmt.Errorf("watch %s: no Claude Code, Codex, Gemini CLI, Qwen Code or Goose session of this directory found (trajscope watch --list says where it looked)", safe(abs))
+			return fmt.Errorf("watch %s: no Claude Code, Codex, Gemini CLI, Qwen Code, Goose or OpenCode session of this directory found (trajscope watch --list says where it looked)", safe(abs))
 		}
 		// Started before the agent: wait on screen for its session.
 		s, ok, err := awaitSession(env, o, abs, homes)
@@ -243,7 +244,7 @@ func (w *sessionWatch) switchTo(s sessions.Session, why string) {
 // appears; ok is false when the user quit first.
 func awaitSession(env *Env, o *viewOptions, dir string, homes sessions.Homes) (s sessions.Session, ok bool, err error) {
 	w, err := ui.NewWaitingFor("an agent's session of "+dir,
-		"watch opens the first Claude Code, Codex, Gemini CLI, Qwen Code or Goose session started here", ui.Options{Theme: o.theme, NoColor: noColor(o.noColor), Dark: true})
+		"watch opens the first Claude Code, Codex, Gemini CLI, Qwen Code, Goose or OpenCode session started here", ui.Options{Theme: o.theme, NoColor: noColor(o.noColor), Dark: true})
 	if err != nil {
 		return s, false, usageError{err}
 	}
@@ -291,7 +292,7 @@ func listSessions(env *Env, dir string, found []sessions.Session) error {
 	if len(found) == 0 {
 		home, _ := os.UserHomeDir()
 		h := sessions.DefaultHomes(os.Getenv, home)
-		fmt.Fprintf(env.Stdout, "no session of %s in %s/projects, %s/sessions, %s/tmp, %s/projects or %s/sessions/sessions.db\n", safe(dir), safe(h.Claude), safe(h.Codex), safe(h.Gemini), safe(h.Qwen), safe(h.Goose))
+		fmt.Fprintf(env.Stdout, "no session of %s in %s/projects, %s/sessions, %s/tmp, %s/projects, %s/sessions/sessions.db or %s/opencode*.db\n", safe(dir), safe(h.Claude), safe(h.Codex), safe(h.Gemini), safe(h.Qwen), safe(h.Goose), safe(h.OpenCode))
 		return nil
 	}
 	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)

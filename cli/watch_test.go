@@ -3,6 +3,7 @@ package cli
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/trajscope/trajscope/testkit"
 	"github.com/trajscope/trajscope/testkit/goosedbtest"
+	"github.com/trajscope/trajscope/testkit/opencodedbtest"
 )
 
 // watch finds a directory's sessions in a home laid out as the agents lay
@@ -101,7 +103,7 @@ func TestWatchFindsTheNewestSession(t *testing.T) {
 		}
 	}
 
-	if code, _, errs := exec(t, "watch", t.TempDir()); code == 0 || !strings.Contains(errs, "no Claude Code, Codex, Gemini CLI, Qwen Code or Goose session") {
+	if code, _, errs := exec(t, "watch", t.TempDir()); code == 0 || !strings.Contains(errs, "no Claude Code, Codex, Gemini CLI, Qwen Code, Goose or OpenCode session") {
 		t.Errorf("a directory without sessions: exit %d: %s", code, errs)
 	}
 }
@@ -131,7 +133,7 @@ func TestWatchPassesOverFIFOs(t *testing.T) {
 	if code, out, errs := exec(t, "watch", repo, "--list"); code != 0 || !strings.Contains(out, "no session of") {
 		t.Errorf("watch --list: exit %d: %s %s", code, out, errs)
 	}
-	if code, _, errs := exec(t, "watch", repo); code == 0 || !strings.Contains(errs, "no Claude Code, Codex, Gemini CLI, Qwen Code or Goose session") {
+	if code, _, errs := exec(t, "watch", repo); code == 0 || !strings.Contains(errs, "no Claude Code, Codex, Gemini CLI, Qwen Code, Goose or OpenCode session") {
 		t.Errorf("watch: exit %d: %s", code, errs)
 	}
 	// A session to open: its commit is looked for in the reflog, a FIFO.
@@ -244,5 +246,55 @@ func TestWatchFollowsGoose(t *testing.T) {
 	db.Add("20260101_3", goosedbtest.Prompt("next", 20), goosedbtest.Shell("c", "echo goose-newer", 21))
 	if !o.await("goose-newer", hangGuard) || !o.await("a newer session started", hangGuard) {
 		t.Fatalf("watch did not follow the newer session:\n%s", o.output())
+	}
+}
+
+// OpenCode keeps its sessions in one database too: watch finds the one its
+// user started in the directory (not a sub-agent's session, not another
+// directory's) and follows it as OpenCode writes messages into it.
+func TestWatchFollowsOpenCode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary on a pseudo-terminal")
+	}
+	useCache(t)
+	repo, _ := testkit.GitRepo(t, map[string]string{"a.py": "x = 1\n"})
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_DATA_HOME", "")
+	path := filepath.Join(home, ".local", "share", "opencode", "opencode.db")
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	db := opencodedbtest.Create(t, path)
+	bash := func(msg, command string) opencodedbtest.Message {
+		var m opencodedbtest.Message
+		json.Unmarshal([]byte(`{"info": {"id": "`+msg+`", "role": "assistant", "modelID": "m"}, "parts": [{"type": "tool", "callID": "`+msg+`c", "tool": "bash",
+			"state": {"status": "completed", "input": {"command": "`+command+`"}, "output": "ok"}}]}`), &m)
+		return m
+	}
+	now := time.Now().UnixMilli()
+	db.Session("ses_a", "", repo, now-60000)
+	db.Add("ses_a", now-60000, bash("msg_1", "echo oc-first"))
+	db.Session("ses_b", "ses_a", repo, now-50000) // a sub-agent's
+	db.Add("ses_b", now-50000, bash("msg_2", "echo oc-sub"))
+	db.Session("ses_c", "", "/elsewhere", now-40000)
+
+	if out := mustRun(t, "watch", repo, "--list"); !strings.Contains(out, "opencode.db#ses_a") || strings.Contains(out, "#ses_b") || strings.Contains(out, "#ses_c") {
+		t.Fatalf("watch --list:\n%s", out)
+	}
+	master, tty := openPTY(t)
+	o := &onTerminal{cmd: asMain("watch", repo), master: master}
+	o.cmd.Env = append(o.cmd.Env, "TERM=xterm-256color", "HOME="+home, "XDG_DATA_HOME=", "CLAUDE_CONFIG_DIR=", "CODEX_HOME=")
+	o.cmd.Stdin, o.cmd.Stdout, o.cmd.Stderr = tty, tty, tty
+	o.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := o.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go o.pump()
+	t.Cleanup(func() { o.cmd.Process.Kill(); o.cmd.Wait() })
+	if !o.await("echo oc-first", hangGuard) {
+		t.Fatalf("the session did not open:\n%s", o.output())
+	}
+	db.Add("ses_a", now, bash("msg_3", "echo oc-second"))
+	if !o.await("oc-second", hangGuard) {
+		t.Fatalf("a message OpenCode wrote did not show:\n%s", o.output())
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/trajscope/trajscope/parsers/miniswe"
 	"github.com/trajscope/trajscope/parsers/miniswev2"
 	"github.com/trajscope/trajscope/parsers/opencode"
+	"github.com/trajscope/trajscope/parsers/opencodedb"
 	"github.com/trajscope/trajscope/parsers/openhands"
 	"github.com/trajscope/trajscope/parsers/prometheus"
 	"github.com/trajscope/trajscope/parsers/qwencode"
@@ -107,6 +108,8 @@ var formats = []format{
 		tail: func(path string) follower { return codex.NewTail(path) }},
 	{name: opencode.Name,
 		sniff: opencode.Sniff, parse: opencode.ParseRuns},
+	{name: opencodedb.Name, aliases: []string{"opencode-sqlite"},
+		sniff: opencodedb.Sniff, open: opencodedb.Load, parse: notFromBytes(opencodedb.Name)},
 	{name: goose.Name,
 		sniff: goose.Sniff, parse: goose.ParseRuns},
 	{name: goosedb.Name, aliases: []string{"goose-sqlite"},

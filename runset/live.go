@@ -51,9 +51,9 @@ func (s *Set) Watch(pos int, idle time.Duration, update func(Update)) (stop func
 		opts.Siblings = func(name string) bool {
 			return strings.HasPrefix(name, "rollout-") && strings.HasSuffix(name, ".jsonl")
 		}
-	case "goose-db":
-		// Goose's database takes its writes in its write-ahead log (or
-		// a rollback journal) beside it first.
+	case "goose-db", "opencode-db":
+		// A database takes its writes in its write-ahead log (or a
+		// rollback journal) beside it first.
 		base := filepath.Base(path)
 		opts.Siblings = func(name string) bool { return name == base+"-wal" || name == base+"-journal" }
 	}

@@ -1,9 +1,9 @@
 // Package sessions finds the sessions coding agents keep of a directory
 // (trajscope watch): Claude Code's and Qwen Code's under their projects
 // folders, Codex's rollouts whose recorded working directory is it, Gemini
-// CLI's chats of its project, Goose's sessions of its database whose
-// working directory is it. Only the first bytes of each candidate file are
-// read (of Goose's database, its sessions table).
+// CLI's chats of its project, Goose's and OpenCode's sessions of their
+// databases whose working directory is it. Only the first bytes of each
+// candidate file are read (of a database, its sessions table).
 package sessions
 
 import (
@@ -23,14 +23,15 @@ import (
 	"github.com/trajscope/trajscope/inputfile"
 	"github.com/trajscope/trajscope/internal/lazyre"
 	"github.com/trajscope/trajscope/parsers/goosedb"
+	"github.com/trajscope/trajscope/parsers/opencodedb"
 )
 
 // Session is one agent session of a directory.
 type Session struct {
 	Path  string
-	Agent string // "claude-code", "codex", "gemini-cli", "qwen-code", "goose"
-	// Instance names the session within a file of many (Goose's
-	// database: its id); "" for a file of one session.
+	Agent string // "claude-code", "codex", "gemini-cli", "qwen-code", "goose", "opencode"
+	// Instance names the session within a file of many (Goose's and
+	// OpenCode's databases: its id); "" for a file of one session.
 	Instance string
 	// Modified is when the file was last written; Started when the
 	// session began, as its first record says (zero when none says).
@@ -45,18 +46,20 @@ func (s Session) Key() string { return s.Path + "#" + s.Instance }
 
 // Homes are where each agent keeps its sessions.
 type Homes struct {
-	Claude, Codex, Gemini, Qwen, Goose string
+	Claude, Codex, Gemini, Qwen, Goose, OpenCode string
 }
 
 // DefaultHomes are the agents' folders for a user: $CLAUDE_CONFIG_DIR or
-// ~/.claude, $CODEX_HOME or ~/.codex, ~/.gemini, ~/.qwen, and Goose's data
-// folder ($XDG_DATA_HOME/goose or ~/.local/share/goose).
+// ~/.claude, $CODEX_HOME or ~/.codex, ~/.gemini, ~/.qwen, and Goose's and
+// OpenCode's data folders ($XDG_DATA_HOME/goose, …/opencode; by default
+// under ~/.local/share).
 func DefaultHomes(getenv func(string) string, home string) Homes {
 	h := Homes{Claude: getenv("CLAUDE_CONFIG_DIR"), Codex: getenv("CODEX_HOME"), Gemini: filepath.Join(home, ".gemini"), Qwen: filepath.Join(home, ".qwen")}
-	h.Goose = filepath.Join(home, ".local", "share", "goose")
+	data := filepath.Join(home, ".local", "share")
 	if x := getenv("XDG_DATA_HOME"); x != "" {
-		h.Goose = filepath.Join(x, "goose")
+		data = x
 	}
+	h.Goose, h.OpenCode = filepath.Join(data, "goose"), filepath.Join(data, "opencode")
 	if h.Claude == "" {
 		h.Claude = filepath.Join(home, ".claude")
 	}
@@ -88,6 +91,7 @@ func FindSince(dir string, h Homes, since time.Time) []Session {
 	out = append(out, gemini(dir, h.Gemini, since)...)
 	out = append(out, qwen(dir, h.Qwen, since)...)
 	out = append(out, goose(dir, h.Goose, since)...)
+	out = append(out, openCode(dir, h.OpenCode, since)...)
 	slices.SortStableFunc(out, func(a, b Session) int { return b.Modified.Compare(a.Modified) })
 	return out
 }
@@ -127,6 +131,56 @@ func qwen(dir, home string, since time.Time) []Session {
 	return out
 }
 
+// openCode lists OpenCode's sessions of dir from its databases
+// (opencode.db, opencode-<channel>.db): those its user started (not a
+// sub-agent's) whose directory is dir, written since a time. A database
+// neither it nor its write-ahead log written since then is passed over
+// unread.
+func openCode(dir, home string, since time.Time) []Session {
+	if home == "" {
+		return nil
+	}
+	dbs, _ := filepath.Glob(filepath.Join(home, "opencode*.db"))
+	var out []Session
+	for _, db := range dbs {
+		written, ok := dbWritten(db)
+		if !ok || !opencodedb.Named(filepath.Base(db)) || written.Before(since) {
+			continue
+		}
+		list, err := opencodedb.Sessions(db)
+		if err != nil {
+			continue
+		}
+		for _, o := range list {
+			if o.Parent != "" || o.Directory == "" || filepath.Clean(o.Directory) != dir {
+				continue
+			}
+			s := Session{Path: db, Agent: "opencode", Instance: o.ID, Modified: o.Updated, Started: o.Created}
+			if s.Modified.IsZero() {
+				s.Modified = written
+			}
+			if !s.Modified.Before(since) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// dbWritten is when a database file, or its write-ahead log beside it,
+// was last written; ok is false when it is not a regular file.
+func dbWritten(db string) (time.Time, bool) {
+	st, err := os.Stat(db)
+	if err != nil || !st.Mode().IsRegular() {
+		return time.Time{}, false
+	}
+	written := st.ModTime()
+	if wal, err := os.Stat(db + "-wal"); err == nil && wal.ModTime().After(written) {
+		written = wal.ModTime()
+	}
+	return written, true
+}
+
 // goose lists Goose's sessions of dir from its database
 // (sessions/sessions.db): those whose working directory is dir, written
 // since a time. The database is passed over unread when neither it nor its
@@ -136,15 +190,8 @@ func goose(dir, home string, since time.Time) []Session {
 		return nil
 	}
 	db := filepath.Join(home, "sessions", "sessions.db")
-	st, err := os.Stat(db)
-	if err != nil || !st.Mode().IsRegular() {
-		return nil
-	}
-	written := st.ModTime()
-	if wal, err := os.Stat(db + "-wal"); err == nil && wal.ModTime().After(written) {
-		written = wal.ModTime()
-	}
-	if written.Before(since) {
+	written, ok := dbWritten(db)
+	if !ok || written.Before(since) {
 		return nil
 	}
 	list, err := goosedb.Sessions(db)

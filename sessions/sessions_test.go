@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/trajscope/trajscope/testkit/goosedbtest"
+	"github.com/trajscope/trajscope/testkit/opencodedbtest"
 )
 
 // A Codex meta whose instructions run past what is read of it is still
@@ -58,5 +59,29 @@ func TestGooseSessions(t *testing.T) {
 	g.Written("20260101_1", start)
 	if s := FindSince("/w", h, start); len(s) != 1 || s[0].Instance != "20260101_1" {
 		t.Errorf("a session written in the second since began: %+v", s)
+	}
+}
+
+// OpenCode's sessions come from its databases (opencode.db and a
+// channel's opencode-<channel>.db): those its user started in the
+// directory, not a sub-agent's, newest written first.
+func TestOpenCodeSessions(t *testing.T) {
+	home := t.TempDir()
+	db := opencodedbtest.Create(t, filepath.Join(home, "opencode.db"))
+	beta := opencodedbtest.Create(t, filepath.Join(home, "opencode-beta.db"))
+	now := time.Now().UnixMilli()
+	db.Session("ses_1", "", "/w", now-3000)
+	db.Session("ses_2", "ses_1", "/w", now-2000) // a sub-agent's
+	db.Session("ses_3", "", "/elsewhere", now-1000)
+	beta.Session("ses_9", "", "/w/", now-500)
+	var got []string
+	for _, s := range Find("/w", Homes{OpenCode: home}) {
+		got = append(got, s.Agent+" "+filepath.Base(s.Path)+"#"+s.Instance)
+	}
+	if want := "opencode opencode-beta.db#ses_9, opencode opencode.db#ses_1"; strings.Join(got, ", ") != want {
+		t.Errorf("found %v, want %s", got, want)
+	}
+	if s := FindSince("/w", Homes{OpenCode: home}, time.UnixMilli(now-1000)); len(s) != 1 || s[0].Instance != "ses_9" {
+		t.Errorf("written since: %+v", s)
 	}
 }
