@@ -168,16 +168,7 @@ func TestWatchFollowsTheWork(t *testing.T) {
 		}
 		os.Rename(p+".part", p) // whole, as an agent's first flush
 	}
-	master, tty := openPTY(t)
-	o := &onTerminal{cmd: asMain("watch", repo), master: master}
-	o.cmd.Env = append(o.cmd.Env, "TERM=xterm-256color", "HOME="+home, "CLAUDE_CONFIG_DIR=", "CODEX_HOME=")
-	o.cmd.Stdin, o.cmd.Stdout, o.cmd.Stderr = tty, tty, tty
-	o.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
-	if err := o.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go o.pump()
-	t.Cleanup(func() { o.cmd.Process.Kill(); o.cmd.Wait() })
+	o, master := watchOnTerminal(t, repo, home)
 	if !o.await("waiting for an agent's session of", hangGuard) {
 		t.Fatalf("no waiting screen:\n%s", o.output())
 	}
@@ -225,16 +216,7 @@ func TestWatchFollowsGoose(t *testing.T) {
 		t.Fatalf("watch: exit %d\n%s\n%s", code, errs, summary)
 	}
 
-	master, tty := openPTY(t)
-	o := &onTerminal{cmd: asMain("watch", repo), master: master}
-	o.cmd.Env = append(o.cmd.Env, "TERM=xterm-256color", "HOME="+home, "XDG_DATA_HOME=", "CLAUDE_CONFIG_DIR=", "CODEX_HOME=")
-	o.cmd.Stdin, o.cmd.Stdout, o.cmd.Stderr = tty, tty, tty
-	o.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
-	if err := o.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go o.pump()
-	t.Cleanup(func() { o.cmd.Process.Kill(); o.cmd.Wait() })
+	o, _ := watchOnTerminal(t, repo, home)
 	if !o.await("echo goose-first", hangGuard) {
 		t.Fatalf("the session did not open:\n%s", o.output())
 	}
@@ -280,8 +262,22 @@ func TestWatchFollowsOpenCode(t *testing.T) {
 	if out := mustRun(t, "watch", repo, "--list"); !strings.Contains(out, "opencode.db#ses_a") || strings.Contains(out, "#ses_b") || strings.Contains(out, "#ses_c") {
 		t.Fatalf("watch --list:\n%s", out)
 	}
+	o, _ := watchOnTerminal(t, repo, home)
+	if !o.await("echo oc-first", hangGuard) {
+		t.Fatalf("the session did not open:\n%s", o.output())
+	}
+	db.Add("ses_a", now, bash("msg_3", "echo oc-second"))
+	if !o.await("oc-second", hangGuard) {
+		t.Fatalf("a message OpenCode wrote did not show:\n%s", o.output())
+	}
+}
+
+// watchOnTerminal runs trajscope watch DIR on a pseudo-terminal, the
+// agents' folders under home; master is what the user types into.
+func watchOnTerminal(t *testing.T, dir, home string) (*onTerminal, *os.File) {
+	t.Helper()
 	master, tty := openPTY(t)
-	o := &onTerminal{cmd: asMain("watch", repo), master: master}
+	o := &onTerminal{cmd: asMain("watch", dir), master: master}
 	o.cmd.Env = append(o.cmd.Env, "TERM=xterm-256color", "HOME="+home, "XDG_DATA_HOME=", "CLAUDE_CONFIG_DIR=", "CODEX_HOME=")
 	o.cmd.Stdin, o.cmd.Stdout, o.cmd.Stderr = tty, tty, tty
 	o.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
@@ -290,11 +286,5 @@ func TestWatchFollowsOpenCode(t *testing.T) {
 	}
 	go o.pump()
 	t.Cleanup(func() { o.cmd.Process.Kill(); o.cmd.Wait() })
-	if !o.await("echo oc-first", hangGuard) {
-		t.Fatalf("the session did not open:\n%s", o.output())
-	}
-	db.Add("ses_a", now, bash("msg_3", "echo oc-second"))
-	if !o.await("oc-second", hangGuard) {
-		t.Fatalf("a message OpenCode wrote did not show:\n%s", o.output())
-	}
+	return o, master
 }

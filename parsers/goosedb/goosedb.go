@@ -13,7 +13,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/trajscope/trajscope/model"
@@ -45,52 +44,19 @@ type Session struct {
 
 // Sessions lists the database's sessions, oldest first.
 func Sessions(path string) ([]Session, error) {
-	db, err := sqlitedb.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
-	var out []Session
-	err = sqlitedb.Each(db, "SELECT * FROM sessions ORDER BY created_at, id", nil, func(r sqlitedb.Row) error {
-		out = append(out, Session{ID: r.Text("id"), WorkingDir: r.Text("working_dir"), Type: r.Text("session_type"), Created: r.Time("created_at", false), Updated: r.Time("updated_at", false)})
-		return nil
+	return sqlitedb.List(path, "SELECT * FROM sessions ORDER BY created_at, id", func(r sqlitedb.Row) Session {
+		return Session{ID: r.Text("id"), WorkingDir: r.Text("working_dir"), Type: r.Text("session_type"),
+			Created: r.Time("created_at", false), Updated: r.Time("updated_at", false)}
 	})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return out, nil
 }
 
 // Load reads every session of the database at path, oldest first, a run
 // each. A session that cannot be read is left out and said in the error,
 // the others read.
 func Load(path string) ([]model.Run, error) {
-	db, err := sqlitedb.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
-	var sessions []sqlitedb.Row
-	if err := sqlitedb.Each(db, "SELECT * FROM sessions ORDER BY created_at, id", nil, func(r sqlitedb.Row) error {
-		sessions = append(sessions, r)
-		return nil
-	}); err != nil {
-		return nil, fmt.Errorf("%s: expected Goose's sessions table: %w", path, err)
-	}
-	var runs []model.Run
-	var bad []string
-	for _, s := range sessions {
-		run, err := session(db, path, s)
-		if err != nil {
-			bad = append(bad, err.Error())
-			continue
-		}
-		runs = append(runs, run)
-	}
-	if len(bad) > 0 {
-		err = fmt.Errorf("%s: %s", path, strings.Join(bad, "; "))
-	}
-	return runs, err
+	return sqlitedb.Sessions(path, "Goose's sessions table", "SELECT * FROM sessions ORDER BY created_at, id", func(db *sql.DB, s sqlitedb.Row) (model.Run, error) {
+		return session(db, path, s)
+	})
 }
 
 // session reads one session into the export's shape and reads that.

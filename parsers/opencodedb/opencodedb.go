@@ -54,53 +54,19 @@ type Session struct {
 
 // Sessions lists the database's sessions, oldest first.
 func Sessions(path string) ([]Session, error) {
-	db, err := sqlitedb.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
-	var out []Session
-	err = sqlitedb.Each(db, "SELECT * FROM session ORDER BY time_created, id", nil, func(r sqlitedb.Row) error {
-		out = append(out, Session{ID: r.Text("id"), Directory: r.Text("directory"), Parent: r.Text("parent_id"),
-			Created: r.Time("time_created", true), Updated: r.Time("time_updated", true)})
-		return nil
+	return sqlitedb.List(path, "SELECT * FROM session ORDER BY time_created, id", func(r sqlitedb.Row) Session {
+		return Session{ID: r.Text("id"), Directory: r.Text("directory"), Parent: r.Text("parent_id"),
+			Created: r.Time("time_created", true), Updated: r.Time("time_updated", true)}
 	})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return out, nil
 }
 
 // Load reads every session of the database at path, oldest first, a run
 // each. A session that cannot be read is left out and said in the error,
 // the others read.
 func Load(path string) ([]model.Run, error) {
-	db, err := sqlitedb.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
-	var sessions []sqlitedb.Row
-	if err := sqlitedb.Each(db, "SELECT * FROM session ORDER BY time_created, id", nil, func(r sqlitedb.Row) error {
-		sessions = append(sessions, r)
-		return nil
-	}); err != nil {
-		return nil, fmt.Errorf("%s: expected OpenCode's session table: %w", path, err)
-	}
-	var runs []model.Run
-	var bad []string
-	for _, s := range sessions {
-		run, err := session(db, path, s)
-		if err != nil {
-			bad = append(bad, err.Error())
-			continue
-		}
-		runs = append(runs, run)
-	}
-	if len(bad) > 0 {
-		err = fmt.Errorf("%s: %s", path, strings.Join(bad, "; "))
-	}
-	return runs, err
+	return sqlitedb.Sessions(path, "OpenCode's session table", "SELECT * FROM session ORDER BY time_created, id", func(db *sql.DB, s sqlitedb.Row) (model.Run, error) {
+		return session(db, path, s)
+	})
 }
 
 // withIDs is a row's data with the ids the table keeps beside it put back,

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	_ "modernc.org/sqlite"
+	"github.com/trajscope/trajscope/testkit/sqlitetest"
 )
 
 // DB is a Goose sessions database being written.
@@ -52,16 +52,7 @@ CREATE INDEX idx_sessions_updated ON sessions(updated_at DESC);
 // Goose keeps it.
 func Create(t testing.TB, path string) *DB {
 	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.SetMaxOpenConns(1)
-	if _, err := db.Exec(schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return &DB{t, db}
+	return &DB{t, sqlitetest.Create(t, path, schema)}
 }
 
 // Session starts a session of working directory dir.

@@ -9,7 +9,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	_ "modernc.org/sqlite"
+	"github.com/trajscope/trajscope/testkit/sqlitetest"
 )
 
 // DB is an OpenCode database being written.
@@ -36,16 +36,7 @@ CREATE INDEX part_session_idx ON part (session_id);
 // OpenCode keeps it.
 func Create(t testing.TB, path string) *DB {
 	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.SetMaxOpenConns(1)
-	if _, err := db.Exec(schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return &DB{t, db}
+	return &DB{t, sqlitetest.Create(t, path, schema)}
 }
 
 func (d *DB) exec(q string, args ...any) {

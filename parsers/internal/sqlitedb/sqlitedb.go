@@ -11,9 +11,12 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"strings"
 	"time"
 
 	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
+
+	"github.com/trajscope/trajscope/model"
 )
 
 // Magic starts every SQLite database file.
@@ -142,4 +145,54 @@ func Each(db *sql.DB, query string, args []any, fn func(Row) error) error {
 		}
 	}
 	return rows.Err()
+}
+
+// Sessions reads the database at path a session at a time: query lists
+// the sessions (what names the table, for the error when it is not
+// there), and read makes one run of each. A session read cannot make is
+// left out and said in the error; the others are read.
+func Sessions(path, what, query string, read func(db *sql.DB, session Row) (model.Run, error)) ([]model.Run, error) {
+	db, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	var sessions []Row
+	if err := Each(db, query, nil, func(r Row) error {
+		sessions = append(sessions, r)
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("%s: expected %s: %w", path, what, err)
+	}
+	var runs []model.Run
+	var bad []string
+	for _, s := range sessions {
+		run, err := read(db, s)
+		if err != nil {
+			bad = append(bad, err.Error())
+			continue
+		}
+		runs = append(runs, run)
+	}
+	if len(bad) > 0 {
+		err = fmt.Errorf("%s: %s", path, strings.Join(bad, "; "))
+	}
+	return runs, err
+}
+
+// List runs query on the database at path and makes a T of each row.
+func List[T any](path, query string, of func(Row) T) ([]T, error) {
+	db, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	var out []T
+	if err := Each(db, query, nil, func(r Row) error {
+		out = append(out, of(r))
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return out, nil
 }
