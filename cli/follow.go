@@ -25,6 +25,9 @@ func (o *viewOptions) checkFollow(env *Env, paths []string) error {
 	if st, err := os.Stat(paths[0]); err == nil && !st.Mode().IsRegular() {
 		return usagef("--follow follows a session file: %s is not a regular file", safe(paths[0]))
 	}
+	if o.instance == "" && parsers.SessionStore(paths[0], o.inputFormat) {
+		return usagef("--follow %s: it holds all of an agent's sessions; name one with --instance ID (view %s lists them)", safe(paths[0]), safe(paths[0]))
+	}
 	if !o.explorer(env) {
 		return usagef("--follow needs a terminal (without one, view prints the run as it is now)")
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/trajscope/trajscope/source"
 	"github.com/trajscope/trajscope/story"
 	"github.com/trajscope/trajscope/testkit/benchgen"
+	"github.com/trajscope/trajscope/testkit/goosedbtest"
 	"github.com/trajscope/trajscope/ui"
 )
 
@@ -240,11 +241,14 @@ func BenchmarkFollowLatency(b *testing.B) {
 // --follow follows one session file, on a terminal; anything else is a
 // usage error that says so.
 func TestFollowRefusals(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "sessions.db")
+	goosedbtest.Create(t, store).Session("20260101_1", "/w")
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"view", "--follow", demoTraj, demoTraj}, "follows one session file"},
+		{[]string{"view", "--follow", store}, "holds all of an agent's sessions; name one with --instance ID"},
 		{[]string{"view", "--follow", "../demo/task"}, "is not a regular file"},
 		{[]string{"view", "--follow", demoTraj}, "needs a terminal"},
 	} {

@@ -72,6 +72,9 @@ type format struct {
 	// open, when set, reads the runs at path itself rather than from the
 	// file's bytes (a database, opened by its driver).
 	open func(path string) ([]model.Run, error)
+	// store marks a file where an agent keeps all its sessions, one run
+	// each (a database), not one session's file.
+	store bool
 }
 
 // formats lists every format, in the order content detection tries them:
@@ -109,11 +112,11 @@ var formats = []format{
 	{name: opencode.Name,
 		sniff: opencode.Sniff, parse: opencode.ParseRuns},
 	{name: opencodedb.Name, aliases: []string{"opencode-sqlite"},
-		sniff: opencodedb.Sniff, open: opencodedb.Load, parse: notFromBytes(opencodedb.Name)},
+		sniff: opencodedb.Sniff, open: opencodedb.Load, parse: notFromBytes(opencodedb.Name), store: true},
 	{name: goose.Name,
 		sniff: goose.Sniff, parse: goose.ParseRuns},
 	{name: goosedb.Name, aliases: []string{"goose-sqlite"},
-		sniff: goosedb.Sniff, open: goosedb.Load, parse: notFromBytes(goosedb.Name)},
+		sniff: goosedb.Sniff, open: goosedb.Load, parse: notFromBytes(goosedb.Name), store: true},
 	{name: qwencode.Name, aliases: []string{"qwen"},
 		sniff: qwencode.Sniff, parse: qwencode.ParseRuns},
 	{name: gemini.Name, aliases: []string{"gemini"},
@@ -133,6 +136,15 @@ func sniffPrometheusContent(_ string, head []byte) bool {
 }
 func sniffAgentlessContent(_ string, head []byte) bool { return agentless.Sniff("", head) }
 func sniffMiniSWEContent(_ string, head []byte) bool   { return miniswe.Sniff("", head) }
+
+// SessionStore reports whether the file at path, in format ("" detects
+// it), is where an agent keeps all its sessions (Goose's and OpenCode's
+// databases) rather than one session's file: following it means
+// following one session of it.
+func SessionStore(path, format string) bool {
+	f, err := formatOf(path, format)
+	return err == nil && f.store
+}
 
 // notFromBytes is the parser of a format read only from a file on disk: its
 // bytes alone (an archive's member) are refused in one line.
