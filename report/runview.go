@@ -86,8 +86,9 @@ func WriteRunSummary(w io.Writer, st *story.Story, lens model.Lens) error {
 	fmt.Fprintln(b, ")")
 	numW := len(fmt.Sprint(n))
 	// Each row's command is made as it is printed: a long run's would
-	// otherwise be held all at once.
-	for i := range run.Actions {
+	// otherwise be held all at once. Listed as the explorer lists them:
+	// each sub-agent's actions under the call that started it.
+	for _, i := range run.Grouped() {
 		cat := display.Category(&run.Actions[i]).String()
 		v := &ld.Actions[i]
 		mark := ""

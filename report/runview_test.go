@@ -131,3 +131,30 @@ func TestLabels(t *testing.T) {
 		t.Errorf("Labels = %q\nwant %q", got, want)
 	}
 }
+
+// The summary lists actions as the explorer does: agents that ran side by
+// side each under the call that started them, named on their first row.
+func TestRunSummaryGroupsAgents(t *testing.T) {
+	a := demoAnalysis(t)
+	if len(a.Run.Actions) < 8 {
+		t.Skipf("the demo has %d actions", len(a.Run.Actions))
+	}
+	a.Run.Agents = []model.Agent{{Parent: -1, Call: -1},
+		{ID: "aaaa1111", Type: "Explore", Call: 1, Depth: 1}, {ID: "bbbb2222", Type: "Explore", Call: 2, Depth: 1}}
+	for i, k := range []int32{0, 0, 0, 1, 2, 1, 2, 0} {
+		a.Run.Actions[i].Agent = k
+	}
+	var b strings.Builder
+	if err := report.WriteRunSummary(&b, story.Tell(a), model.LensContextBench); err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, line := range strings.Split(b.String(), "\n") {
+		if f := strings.Fields(line); len(f) > 2 && strings.HasPrefix(line, "  ") && len(f[0]) == 1 && f[0] >= "1" && f[0] <= "8" {
+			order = append(order, f[0])
+		}
+	}
+	if got := strings.Join(order, " "); !strings.HasPrefix(got, "1 2 4 6 3 5 7 8") {
+		t.Errorf("summary rows %s, want 1 2 4 6 3 5 7 8 first:\n%s", got, b.String())
+	}
+}

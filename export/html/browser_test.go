@@ -330,3 +330,32 @@ func TestBrowserZoomedProjector(t *testing.T) {
 		t.Errorf("the gold diagnosis reads %q", d)
 	}
 }
+
+// Agents that ran side by side: the page lists each one's actions under
+// the call that started it, as the explorer does, named on their first
+// row; l still steps in time.
+func TestBrowserGroupsAgents(t *testing.T) {
+	a := exporttest.Demo(t)
+	if len(a.Run.Actions) < 8 {
+		t.Skipf("the demo has %d actions", len(a.Run.Actions))
+	}
+	a.Run.Agents = []model.Agent{{Parent: -1, Call: -1},
+		{ID: "aaaa1111", Type: "Explore", Call: 1, Depth: 1}, {ID: "bbbb2222", Type: "Explore", Call: 2, Depth: 1}}
+	for i, k := range []int32{0, 0, 0, 1, 2, 1, 2, 0} {
+		a.Run.Actions[i].Agent = k
+	}
+	b := open(t, a, Options{Theme: "dark", Step: 4})
+	defer b.Quiet()
+	nums := eval[[]string](b, "[...document.querySelectorAll('#tl .row .num')].slice(0, 8).map(e => e.textContent.trim())")
+	if got := strings.Join(nums, " "); got != "1 2 4 6 3 5 7 8" {
+		t.Errorf("rows %s, want 1 2 4 6 3 5 7 8", got)
+	}
+	cmds := eval[[]string](b, "[...document.querySelectorAll('#tl .row .cmd')].slice(0, 8).map(e => e.textContent)")
+	if !strings.HasPrefix(cmds[2], "↳ Explore#aaaa:") || !strings.HasPrefix(cmds[5], "↳ Explore#bbbb:") || strings.Contains(cmds[3], "Explore#") {
+		t.Errorf("agent names on rows: %q", cmds)
+	}
+	b.Press("l")
+	if got := b.Text("#h-step"); got != fmt.Sprintf("5/%d", len(a.Run.Actions)) {
+		t.Errorf("l from step 4: %q, want step 5", got)
+	}
+}

@@ -41,6 +41,10 @@ type pageData struct {
 	Agents [2][]agentRow `json:"agents"`
 	// Empty says why the target has no span (display.EmptyTarget).
 	Empty string `json:"empty"`
+	// Order is the timeline's order of the actions when the run has
+	// sub-agents (each one's under the call that started it, as the
+	// explorer lists them); nil for time order.
+	Order []int `json:"order,omitempty"`
 }
 
 // agentRow is one agent's figures under a lens.
@@ -180,6 +184,9 @@ func buildData(d *viewdata.Data, o Options) *pageData {
 	for _, g := range model.Granularities {
 		p.Mark = append(p.Mark, display.Missing(a.GoldEmpty()))
 		p.Grans = append(p.Grans, g.String())
+	}
+	if len(d.Run.Agents) > 1 {
+		p.Order = d.Grouped
 	}
 	total := 0
 	spends := story.StepSpends(d.Run)

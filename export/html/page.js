@@ -29,9 +29,11 @@
     var suf = el('span', 'suf');
     li.appendChild(suf);
     li.addEventListener('click', function () { stop(); go(i); });
-    $('tl').appendChild(li);
     return { li: li, mark: mark, suf: suf };
   });
+  // Listed as the explorer lists them: each sub-agent's actions under the
+  // call that started it; stepping still goes by time.
+  (D.order || rows.map(function (r, i) { return i; })).forEach(function (i) { $('tl').appendChild(rows[i].li); });
   var hay = D.actions.map(function (a) {
     return ((a.cmd || '') + '\n' + (a.obs || '') + '\n' + (a.thought || '')).toLowerCase();
   });
