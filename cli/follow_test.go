@@ -445,18 +445,30 @@ func TestFollowRunningCall(t *testing.T) {
 // update's cost grows with the session (issue 46 #6). With 8 sub-agents
 // whose transcripts are written ahead, each lead line lands among their
 // actions (time order); "lead/" is a session of one agent, whose lines
-// land at the end.
+// land at the end; "lead-repo/" the same with its repository's files.
 func BenchmarkFollowScale(b *testing.B) {
 	for _, shape := range []struct {
 		name string
 		subs int
-	}{{"", 8}, {"lead/", 0}} {
+		repo bool
+	}{{"", 8, false}, {"lead/", 0, false}, {"lead-repo/", 0, true}} {
 		for _, n := range []int{230, 2000, 7000, 10000} {
 			b.Run(fmt.Sprint(shape.name, n), func(b *testing.B) {
 				gen := benchgen.New(benchgen.Options{Actions: 10, GoldFiles: 4, OtherFiles: 20, Lines: 2000})
 				lead, subs := gen.ClaudeSession(n, shape.subs)
 				path, lines, held := benchSession(b, lead, subs, 200)
 				set := openSet(b, path)
+				if shape.repo {
+					// The repository's files beside (a checked-out folder, as
+					// watch has).
+					repo := b.TempDir()
+					for p, c := range gen.Files {
+						p = filepath.Join(repo, filepath.FromSlash(p))
+						os.MkdirAll(filepath.Dir(p), 0o755)
+						os.WriteFile(p, []byte(c), 0o644)
+					}
+					set.Prepare(runset.Options{Sem: model.ContextBench, Checkouts: source.NewCheckouts(source.CheckoutOptions{Repo: repo})})
+				}
 				if st, _ := set.Follow(1); st == nil {
 					b.Fatal("no story")
 				}

@@ -54,7 +54,8 @@ type repos struct {
 	shown     *observed.Lines
 }
 
-// remember makes the runs rebuilt from now on keep what they displayed.
+// remember makes the runs rebuilt from now on keep what they displayed,
+// and the repositories' files what each step came to.
 func (r *repos) remember() {
 	r.shownMu.Lock()
 	r.keep = true
@@ -96,7 +97,15 @@ func (r *repos) tree(run *model.Run, g *model.Gold) (files *scoring.FileCache, l
 	if r.o.Local != nil {
 		local = r.o.Local(tree)
 	}
-	return r.files.get(key, tree, r.o.ParseTimeout, r.o.Cache), local, ""
+	files = r.files.get(key, tree, r.o.ParseTimeout, r.o.Cache)
+	r.shownMu.Lock()
+	if r.keep {
+		// A followed run is scored again at every reading: its steps
+		// scored before cost a lookup.
+		files.RememberSteps()
+	}
+	r.shownMu.Unlock()
+	return files, local, ""
 }
 
 // rebuilt is the tree rebuilt from what run displayed, for a run whose

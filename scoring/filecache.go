@@ -37,6 +37,9 @@ type FileCache struct {
 	mu       sync.Mutex
 	resolved map[string]string
 	files    map[string]*fileInfo
+	// steps, when kept (RememberSteps), are what trajectory steps came
+	// to, by stepKey.
+	steps map[string]stepSets
 }
 
 // ContentIDer is implemented by trees that can name a file's content without

@@ -188,3 +188,27 @@ func TestBatchKeepsOrderAndErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestParityWithRememberedSteps: a cache that keeps what each step came to
+// (a followed run, scored again at every reading) scores every case as
+// one that keeps nothing, the first time and when every step is kept
+// already, under both semantics: the reference's bytes for contextbench.
+func TestParityWithRememberedSteps(t *testing.T) {
+	plain, kept := vectorRepo(t), vectorRepo(t)
+	kept.RememberSteps()
+	cases := loadCases(t)
+	want := readLines(t, "cases_expected.jsonl")
+	for round := range 2 {
+		for i, c := range cases {
+			for _, sem := range []model.Semantics{model.ContextBench, model.Fixed} {
+				g, p := loadGold(t, c.Gold), loadPred(t, c.Pred)
+				r := scoring.Score(g, p, kept, sem)
+				got := string(scoring.AppendResultJSON(nil, &r, sem))
+				ref := scoring.Score(g, loadPred(t, c.Pred), plain, sem)
+				if w := string(scoring.AppendResultJSON(nil, &ref, sem)); got != w || sem == model.ContextBench && got != want[i] {
+					t.Errorf("round %d, %s, %v: %s\nwant %s", round, c.Name, sem, got, w)
+				}
+			}
+		}
+	}
+}

@@ -327,7 +327,7 @@ func (sc scorer) trajectory(steps []model.Step, gold *Gold) model.Trajectory {
 	var sumFiles, sumSyms, sumBytes, sumLines int
 	goldBytes, goldLines := gold.Bytes.total(), gold.Lines.total()
 	for t, raw := range steps {
-		s := sc.sets(sc.filterStep(raw))
+		s := sc.stepSetsOf(raw)
 		for _, f := range s.files {
 			if !unionFiles[f] {
 				unionFiles[f] = true
