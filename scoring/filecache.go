@@ -38,8 +38,9 @@ type FileCache struct {
 	resolved map[string]string
 	files    map[string]*fileInfo
 	// steps, when kept (RememberSteps), are what trajectory steps came
-	// to, by stepKey.
-	steps map[string]stepSets
+	// to, by stepKey; unions the last trajectories' running states.
+	steps  map[string]stepSets
+	unions []*unions
 }
 
 // ContentIDer is implemented by trees that can name a file's content without

@@ -3,6 +3,7 @@ package scoring_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -208,6 +209,38 @@ func TestParityWithRememberedSteps(t *testing.T) {
 				if w := string(scoring.AppendResultJSON(nil, &ref, sem)); got != w || sem == model.ContextBench && got != want[i] {
 					t.Errorf("round %d, %s, %v: %s\nwant %s", round, c.Name, sem, got, w)
 				}
+			}
+		}
+	}
+}
+
+// A trajectory scored as it grows: each case's steps scored a prefix at a
+// time through a cache that keeps steps goes on from the unions of the
+// prefix before, and gives at every length the bytes of a cache that
+// keeps nothing; a step changed in the middle starts over.
+func TestTrajectoryGoesOnFromItsPrefix(t *testing.T) {
+	plain, kept := vectorRepo(t), vectorRepo(t)
+	kept.RememberSteps()
+	for _, c := range loadCases(t) {
+		g := loadGold(t, c.Gold)
+		full := loadPred(t, c.Pred)
+		for _, sem := range []model.Semantics{model.ContextBench, model.Fixed} {
+			score := func(p model.Prediction, what string) {
+				t.Helper()
+				got, want := scoring.Score(g, &p, kept, sem), scoring.Score(g, &p, plain, sem)
+				if a, b := string(scoring.AppendResultJSON(nil, &got, sem)), string(scoring.AppendResultJSON(nil, &want, sem)); a != b {
+					t.Errorf("%s, %v, %s:\n got %s\nwant %s", c.Name, sem, what, a, b)
+				}
+			}
+			for k := 0; k <= len(full.Steps); k++ {
+				p := *full
+				p.Steps = full.Steps[:k]
+				score(p, fmt.Sprintf("%d of %d steps", k, len(full.Steps)))
+			}
+			if len(full.Steps) > 1 {
+				p := *full
+				p.Steps = append([]model.Step{{Files: []string{"elsewhere.py"}}}, full.Steps[1:]...)
+				score(p, "the first step changed")
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package scoring
 import (
 	"iter"
 	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -317,54 +318,66 @@ func (sc scorer) gaveUp(gold *Gold, steps []model.Step, final model.Step) []stri
 
 // trajectory is upstream compute_trajectory_metrics.
 func (sc scorer) trajectory(steps []model.Step, gold *Gold) model.Trajectory {
-	tr := model.Trajectory{Steps: make([]model.StepCoverage, 0, len(steps))}
 	// The unions and their gold hits grow step by step; each step costs
-	// what it adds, not the size of the union (see cumulative).
-	unionFiles := map[string]bool{}
-	unionSyms := symbolSet{}
-	filesHit, symsHit := 0, 0
-	unionBytes, unionLines := newCumulative(gold.Bytes), newCumulative(gold.Lines)
-	var sumFiles, sumSyms, sumBytes, sumLines int
+	// what it adds, not the size of the union (see cumulative). A cache
+	// that keeps steps (a followed run) goes on from the unions of the
+	// same steps scored before (resume).
+	u, keys := sc.resume(steps, gold)
 	goldBytes, goldLines := gold.Bytes.total(), gold.Lines.total()
-	for t, raw := range steps {
-		s := sc.stepSetsOf(raw)
+	for t := len(u.keys); t < len(steps); t++ {
+		var key string
+		if keys != nil {
+			key = keys[t]
+		}
+		s := sc.stepSetsOf(steps[t], key)
 		for _, f := range s.files {
-			if !unionFiles[f] {
-				unionFiles[f] = true
+			if !u.files[f] {
+				u.files[f] = true
 				if gold.HasFile(f) {
-					filesHit++
+					u.filesHit++
 				}
 			}
 		}
 		for k := range s.symbols {
-			if _, ok := unionSyms[k]; !ok {
-				unionSyms[k] = struct{}{}
+			if _, ok := u.syms[k]; !ok {
+				u.syms[k] = struct{}{}
 				if _, ok := gold.symbols[k]; ok {
-					symsHit++
+					u.symsHit++
 				}
 			}
 		}
-		unionBytes.addAll(s.bytes)
-		unionLines.addAll(s.lines)
+		u.bytes.addAll(s.bytes)
+		u.lines.addAll(s.lines)
 
 		var cov model.ByGranularity[float64]
-		cov.File = coverage(filesHit, len(gold.Files))
-		cov.Symbol = coverage(symsHit, len(gold.symbols))
-		cov.Span = coverage(unionBytes.inter, goldBytes)
+		cov.File = coverage(u.filesHit, len(gold.Files))
+		cov.Symbol = coverage(u.symsHit, len(gold.symbols))
+		cov.Span = coverage(u.bytes.inter, goldBytes)
 		switch {
 		case gold.Lines.Len() > 0 || sc.sem == model.Fixed:
-			cov.Line = coverage(unionLines.inter, goldLines)
+			cov.Line = coverage(u.lines.inter, goldLines)
 		default:
 			// Upstream: an empty gold line map scores 0.0 here, though the
 			// final line coverage is 1.0 for the same instance.
 			cov.Line = 0.0
 		}
-		tr.Steps = append(tr.Steps, model.StepCoverage{Step: t + 1, Coverage: cov})
-		sumFiles += len(s.files)
-		sumSyms += len(s.symbols)
-		sumBytes += s.bytes.total()
-		sumLines += s.lines.total()
+		u.steps = append(u.steps, model.StepCoverage{Step: t + 1, Coverage: cov})
+		u.sumFiles += len(s.files)
+		u.sumSyms += len(s.symbols)
+		u.sumBytes += s.bytes.total()
+		u.sumLines += s.lines.total()
 	}
+	tr := model.Trajectory{Steps: slices.Clone(u.steps)}
+	if tr.Steps == nil {
+		tr.Steps = []model.StepCoverage{}
+	}
+	unionFiles, unionSyms, unionBytes, unionLines := u.files, u.syms, u.bytes, u.lines
+	sumFiles, sumSyms, sumBytes, sumLines := u.sumFiles, u.sumSyms, u.sumBytes, u.sumLines
+	defer func() {
+		// Kept once read: the next run scored takes it and adds to it.
+		u.keys = keys
+		sc.files.keepUnions(u)
+	}()
 	T := float64(len(steps))
 	for _, g := range model.Granularities {
 		sum := 0.0

@@ -1,6 +1,9 @@
 package scoring
 
 import (
+	"cmp"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -30,16 +33,12 @@ func (f *FileCache) RememberSteps() {
 }
 
 // stepSetsOf is sc.sets(sc.filterStep(raw)), from the cache when it keeps
-// steps and has this one.
-func (sc scorer) stepSetsOf(raw model.Step) stepSets {
+// steps and has this one (key: its stepKey, "" when the cache keeps none).
+func (sc scorer) stepSetsOf(raw model.Step, key string) stepSets {
 	f := sc.files
-	f.mu.Lock()
-	keep := f.steps != nil
-	f.mu.Unlock()
-	if !keep {
+	if key == "" {
 		return sc.sets(sc.filterStep(raw))
 	}
-	key := stepKey(sc.sem, raw)
 	f.mu.Lock()
 	s, ok := f.steps[key]
 	f.mu.Unlock()
@@ -90,6 +89,115 @@ func stepKey(sem model.Semantics, st model.Step) string {
 		for _, s := range fs.Symbols {
 			put(s)
 		}
+	}
+	return b.String()
+}
+
+// unions is a trajectory's running state after its first len(keys)
+// steps: what their union holds and hits, what they summed, and the
+// coverage after each.
+type unions struct {
+	sem   model.Semantics
+	gold  string // goldPrint of the gold scored against
+	keys  []string
+	steps []model.StepCoverage
+	files map[string]bool
+	syms  symbolSet
+	bytes *cumulative
+	lines *cumulative
+
+	filesHit, symsHit                     int
+	sumFiles, sumSyms, sumBytes, sumLines int
+}
+
+// keptUnions bounds the trajectories a cache keeps going: a followed run
+// scores two (one a lens), and its final contexts' scoring none.
+const keptUnions = 4
+
+// resume is the state a trajectory of steps against gold starts from: the
+// state a trajectory of the same first steps against the same gold was
+// left in, taken from the cache (it is the caller's now); else an empty
+// one. keys are the steps' stepKeys, nil when the cache keeps no steps.
+func (sc scorer) resume(steps []model.Step, gold *Gold) (u *unions, keys []string) {
+	fresh := func(print string) *unions {
+		return &unions{sem: sc.sem, gold: print, files: map[string]bool{}, syms: symbolSet{},
+			bytes: newCumulative(gold.Bytes), lines: newCumulative(gold.Lines), steps: make([]model.StepCoverage, 0, len(steps))}
+	}
+	f := sc.files
+	f.mu.Lock()
+	keep := f.steps != nil
+	f.mu.Unlock()
+	if !keep {
+		return fresh(""), nil
+	}
+	keys = make([]string, len(steps))
+	for i, st := range steps {
+		keys[i] = stepKey(sc.sem, st)
+	}
+	print := goldPrint(gold)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i, k := range f.unions {
+		if k.sem == sc.sem && k.gold == print && len(k.keys) <= len(keys) && slices.Equal(k.keys, keys[:len(k.keys)]) {
+			f.unions = slices.Delete(f.unions, i, i+1)
+			return k, keys
+		}
+	}
+	return fresh(print), keys
+}
+
+// keepUnions keeps a trajectory's state for the next run scored, the
+// oldest dropped past keptUnions.
+func (f *FileCache) keepUnions(u *unions) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.steps == nil {
+		return
+	}
+	if len(f.unions) == keptUnions {
+		f.unions = slices.Delete(f.unions, 0, 1)
+	}
+	f.unions = append(f.unions, u)
+}
+
+// goldPrint spells what a trajectory reads of a gold: its files, byte and
+// line intervals and definitions, in a fixed order.
+func goldPrint(g *Gold) string {
+	var b strings.Builder
+	put := func(s string) {
+		b.WriteString(strconv.Itoa(len(s)))
+		b.WriteByte(':')
+		b.WriteString(s)
+	}
+	num := func(n int) {
+		b.WriteString(strconv.Itoa(n))
+		b.WriteByte(',')
+	}
+	num(len(g.Files))
+	for _, f := range g.Files {
+		put(f)
+	}
+	for _, m := range []FileIntervals{g.Bytes, g.Lines} {
+		names := slices.Sorted(maps.Keys(m))
+		num(len(names))
+		for _, n := range names {
+			put(n)
+			num(len(m[n]))
+			for _, iv := range m[n] {
+				num(iv.Start)
+				num(iv.End)
+			}
+		}
+	}
+	syms := slices.SortedFunc(maps.Keys(g.symbols), func(a, b symbolKey) int {
+		return cmp.Or(strings.Compare(a.File, b.File), strings.Compare(a.Type, b.Type), cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End))
+	})
+	num(len(syms))
+	for _, k := range syms {
+		put(k.File)
+		put(k.Type)
+		num(k.Start)
+		num(k.End)
 	}
 	return b.String()
 }
