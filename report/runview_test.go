@@ -136,13 +136,8 @@ func TestLabels(t *testing.T) {
 // side each under the call that started them, named on their first row.
 func TestRunSummaryGroupsAgents(t *testing.T) {
 	a := demoAnalysis(t)
-	if len(a.Run.Actions) < 8 {
+	if !demotask.Interleave(a.Run) {
 		t.Skipf("the demo has %d actions", len(a.Run.Actions))
-	}
-	a.Run.Agents = []model.Agent{{Parent: -1, Call: -1},
-		{ID: "aaaa1111", Type: "Explore", Call: 1, Depth: 1}, {ID: "bbbb2222", Type: "Explore", Call: 2, Depth: 1}}
-	for i, k := range []int32{0, 0, 0, 1, 2, 1, 2, 0} {
-		a.Run.Actions[i].Agent = k
 	}
 	var b strings.Builder
 	if err := report.WriteRunSummary(&b, story.Tell(a), model.LensContextBench); err != nil {

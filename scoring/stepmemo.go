@@ -55,39 +55,43 @@ func (sc scorer) stepSetsOf(raw model.Step, key string) stepSets {
 	return s
 }
 
-// stepKey spells a step and the semantics it is scored under, each part
-// preceded by its length so no two steps spell the same.
+// spelling writes parts of a key, each string preceded by its length so
+// no two different keys spell the same.
+type spelling struct{ strings.Builder }
+
+func (b *spelling) put(s string) {
+	b.num(len(s))
+	b.WriteString(s)
+}
+
+func (b *spelling) num(n int) {
+	b.WriteString(strconv.Itoa(n))
+	b.WriteByte(',')
+}
+
+// stepKey spells a step and the semantics it is scored under.
 func stepKey(sem model.Semantics, st model.Step) string {
-	var b strings.Builder
-	put := func(s string) {
-		b.WriteString(strconv.Itoa(len(s)))
-		b.WriteByte(':')
-		b.WriteString(s)
-	}
-	num := func(n int) {
-		b.WriteString(strconv.Itoa(n))
-		b.WriteByte(',')
-	}
-	num(int(sem))
-	num(len(st.Files))
+	var b spelling
+	b.num(int(sem))
+	b.num(len(st.Files))
 	for _, f := range st.Files {
-		put(f)
+		b.put(f)
 	}
-	num(len(st.Spans))
+	b.num(len(st.Spans))
 	for _, fs := range st.Spans {
-		put(fs.File)
-		num(len(fs.Spans))
+		b.put(fs.File)
+		b.num(len(fs.Spans))
 		for _, iv := range fs.Spans {
-			num(iv.Start)
-			num(iv.End)
+			b.num(iv.Start)
+			b.num(iv.End)
 		}
 	}
-	num(len(st.Symbols))
+	b.num(len(st.Symbols))
 	for _, fs := range st.Symbols {
-		put(fs.File)
-		num(len(fs.Symbols))
+		b.put(fs.File)
+		b.num(len(fs.Symbols))
 		for _, s := range fs.Symbols {
-			put(s)
+			b.put(s)
 		}
 	}
 	return b.String()
@@ -163,41 +167,32 @@ func (f *FileCache) keepUnions(u *unions) {
 // goldPrint spells what a trajectory reads of a gold: its files, byte and
 // line intervals and definitions, in a fixed order.
 func goldPrint(g *Gold) string {
-	var b strings.Builder
-	put := func(s string) {
-		b.WriteString(strconv.Itoa(len(s)))
-		b.WriteByte(':')
-		b.WriteString(s)
-	}
-	num := func(n int) {
-		b.WriteString(strconv.Itoa(n))
-		b.WriteByte(',')
-	}
-	num(len(g.Files))
+	var b spelling
+	b.num(len(g.Files))
 	for _, f := range g.Files {
-		put(f)
+		b.put(f)
 	}
 	for _, m := range []FileIntervals{g.Bytes, g.Lines} {
 		names := slices.Sorted(maps.Keys(m))
-		num(len(names))
+		b.num(len(names))
 		for _, n := range names {
-			put(n)
-			num(len(m[n]))
+			b.put(n)
+			b.num(len(m[n]))
 			for _, iv := range m[n] {
-				num(iv.Start)
-				num(iv.End)
+				b.num(iv.Start)
+				b.num(iv.End)
 			}
 		}
 	}
-	syms := slices.SortedFunc(maps.Keys(g.symbols), func(a, b symbolKey) int {
-		return cmp.Or(strings.Compare(a.File, b.File), strings.Compare(a.Type, b.Type), cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End))
+	syms := slices.SortedFunc(maps.Keys(g.symbols), func(x, y symbolKey) int {
+		return cmp.Or(strings.Compare(x.File, y.File), strings.Compare(x.Type, y.Type), cmp.Compare(x.Start, y.Start), cmp.Compare(x.End, y.End))
 	})
-	num(len(syms))
+	b.num(len(syms))
 	for _, k := range syms {
-		put(k.File)
-		put(k.Type)
-		num(k.Start)
-		num(k.End)
+		b.put(k.File)
+		b.put(k.Type)
+		b.num(k.Start)
+		b.num(k.End)
 	}
 	return b.String()
 }

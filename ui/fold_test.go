@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajscope/trajscope/testkit/demotask"
+
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/trajscope/trajscope/model"
@@ -67,13 +69,8 @@ func TestFoldGoesToTheLaunchingCall(t *testing.T) {
 // block, while stepping (l) and the curve go by time (issue 46 #5).
 func TestInterleavedAgentsGrouped(t *testing.T) {
 	a := demoAnalysis(t)
-	if len(a.Run.Actions) < 8 {
+	if !demotask.Interleave(a.Run) {
 		t.Skipf("the demo has %d actions", len(a.Run.Actions))
-	}
-	a.Run.Agents = []model.Agent{{Parent: -1, Call: -1},
-		{ID: "aaaa1111", Type: "Explore", Call: 1, Depth: 1}, {ID: "bbbb2222", Type: "Explore", Call: 2, Depth: 1}}
-	for i, k := range []int32{0, 0, 0, 1, 2, 1, 2, 0} {
-		a.Run.Actions[i].Agent = k
 	}
 	m := newModel(t, a, Options{}, 120, 40)
 	var order []int

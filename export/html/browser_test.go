@@ -2,6 +2,7 @@ package html
 
 import (
 	"github.com/chromedp/chromedp"
+	"github.com/trajscope/trajscope/testkit/demotask"
 
 	"fmt"
 	"os"
@@ -336,13 +337,8 @@ func TestBrowserZoomedProjector(t *testing.T) {
 // row; l still steps in time.
 func TestBrowserGroupsAgents(t *testing.T) {
 	a := exporttest.Demo(t)
-	if len(a.Run.Actions) < 8 {
+	if !demotask.Interleave(a.Run) {
 		t.Skipf("the demo has %d actions", len(a.Run.Actions))
-	}
-	a.Run.Agents = []model.Agent{{Parent: -1, Call: -1},
-		{ID: "aaaa1111", Type: "Explore", Call: 1, Depth: 1}, {ID: "bbbb2222", Type: "Explore", Call: 2, Depth: 1}}
-	for i, k := range []int32{0, 0, 0, 1, 2, 1, 2, 0} {
-		a.Run.Actions[i].Agent = k
 	}
 	b := open(t, a, Options{Theme: "dark", Step: 4})
 	defer b.Quiet()
