@@ -16,6 +16,7 @@ import (
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/report"
 	"github.com/trajscope/trajscope/runset"
+	"github.com/trajscope/trajscope/source"
 	"github.com/trajscope/trajscope/testkit/benchgen"
 	"github.com/trajscope/trajscope/ui"
 )
@@ -162,5 +163,50 @@ func TestFollowLongSessionStartsAtOnce(t *testing.T) {
 	report.WriteRunJSON(&b, whole)
 	if a.String() != b.String() {
 		t.Errorf("read in parts and whole differ:\n%.600s\n%.600s", a.String(), b.String())
+	}
+}
+
+// A session followed with its repository, in bursts: the readings go on
+// from the steps and unions scored before (kept in the checkout's file
+// cache), and after each burst the story is view's of the file as it then
+// is, field for field (issue 46 #6).
+func TestFollowWithRepositoryIsAView(t *testing.T) {
+	gen := benchgen.New(benchgen.Options{Actions: 10, GoldFiles: 4, OtherFiles: 20, Lines: 400})
+	lead, _ := gen.ClaudeSession(120, 0)
+	repo := t.TempDir()
+	for p, c := range gen.Files {
+		p = filepath.Join(repo, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(c), 0o644)
+	}
+	withRepo := func(set *runset.Set) *runset.Set {
+		set.Prepare(runset.Options{Sem: model.ContextBench, Checkouts: source.NewCheckouts(source.CheckoutOptions{Repo: repo})})
+		return set
+	}
+	lines := strings.SplitAfter(string(lead), "\n")
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	os.WriteFile(path, []byte(strings.Join(lines[:3], "")), 0o644)
+	set := withRepo(openSet(t, path))
+	for at, burst := 3, 1; at < len(lines); at, burst = at+burst, burst%7+1 {
+		f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		f.WriteString(strings.Join(lines[at:min(at+burst, len(lines))], ""))
+		f.Close()
+		got, err := set.Follow(1)
+		for err == nil && set.Behind() {
+			got, err = set.Follow(1)
+		}
+		want, _, werr := withRepo(openSet(t, path)).Open(1)
+		if err != nil || werr != nil {
+			t.Fatalf("line %d: followed %v, viewed %v", at, err, werr)
+		}
+		if got.A.Partial != nil {
+			t.Fatal("read without its repository")
+		}
+		var a, b bytes.Buffer
+		report.WriteRunJSON(&a, got)
+		report.WriteRunJSON(&b, want)
+		if a.String() != b.String() {
+			t.Fatalf("line %d: followed and viewed differ:\n%.2000s\n%.2000s", at, a.String(), b.String())
+		}
 	}
 }
