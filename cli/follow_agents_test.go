@@ -173,12 +173,7 @@ func TestFollowLongSessionStartsAtOnce(t *testing.T) {
 func TestFollowWithRepositoryIsAView(t *testing.T) {
 	gen := benchgen.New(benchgen.Options{Actions: 10, GoldFiles: 4, OtherFiles: 20, Lines: 400})
 	lead, _ := gen.ClaudeSession(120, 0)
-	repo := t.TempDir()
-	for p, c := range gen.Files {
-		p = filepath.Join(repo, filepath.FromSlash(p))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		os.WriteFile(p, []byte(c), 0o644)
-	}
+	repo := checkedOut(t, gen.Files)
 	withRepo := func(set *runset.Set) *runset.Set {
 		set.Prepare(runset.Options{Sem: model.ContextBench, Checkouts: source.NewCheckouts(source.CheckoutOptions{Repo: repo})})
 		return set

@@ -269,12 +269,7 @@ func TestFollowRefusals(t *testing.T) {
 func BenchmarkFollowAppendedLine(b *testing.B) {
 	gen := benchgen.New(benchgen.Options{Actions: 10, GoldFiles: 4, OtherFiles: 20, Lines: 2000})
 	lead, subs := gen.ClaudeSession(10000, 8)
-	repo := b.TempDir()
-	for p, c := range gen.Files {
-		p = filepath.Join(repo, filepath.FromSlash(p))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		os.WriteFile(p, []byte(c), 0o644)
-	}
+	repo := checkedOut(b, gen.Files)
 	for _, mode := range []string{"appended", "whole", "appended-repo", "whole-repo"} {
 		b.Run(mode, func(b *testing.B) {
 			path, lines, held := benchSession(b, lead, subs, 2000)
@@ -295,6 +290,19 @@ func BenchmarkFollowAppendedLine(b *testing.B) {
 			appendedReadings(b, path, lines, held, read)
 		})
 	}
+}
+
+// checkedOut writes files (repository paths) into a new folder, as a
+// checked-out repository, and returns it.
+func checkedOut(tb testing.TB, files map[string]string) string {
+	tb.Helper()
+	repo := tb.TempDir()
+	for p, c := range files {
+		p = filepath.Join(repo, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(c), 0o644)
+	}
+	return repo
 }
 
 // benchSession writes a generated session (lead and its sub-agents'
@@ -461,13 +469,7 @@ func BenchmarkFollowScale(b *testing.B) {
 				if shape.repo {
 					// The repository's files beside (a checked-out folder, as
 					// watch has).
-					repo := b.TempDir()
-					for p, c := range gen.Files {
-						p = filepath.Join(repo, filepath.FromSlash(p))
-						os.MkdirAll(filepath.Dir(p), 0o755)
-						os.WriteFile(p, []byte(c), 0o644)
-					}
-					set.Prepare(runset.Options{Sem: model.ContextBench, Checkouts: source.NewCheckouts(source.CheckoutOptions{Repo: repo})})
+					set.Prepare(runset.Options{Sem: model.ContextBench, Checkouts: source.NewCheckouts(source.CheckoutOptions{Repo: checkedOut(b, gen.Files)})})
 				}
 				if st, _ := set.Follow(1); st == nil {
 					b.Fatal("no story")

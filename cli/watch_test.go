@@ -191,16 +191,7 @@ func TestWatchFollowsTheWork(t *testing.T) {
 // Goose writes messages into it (its write-ahead log), then a newer
 // session of the directory (issue 46 #2).
 func TestWatchFollowsGoose(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary on a pseudo-terminal")
-	}
-	useCache(t)
-	repo, _ := testkit.GitRepo(t, map[string]string{"a.py": "x = 1\n"})
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("XDG_DATA_HOME", "")
-	path := filepath.Join(home, ".local", "share", "goose", "sessions", "sessions.db")
-	os.MkdirAll(filepath.Dir(path), 0o755)
+	repo, home, path := agentDataHome(t, "goose", "sessions", "sessions.db")
 	db := goosedbtest.Create(t, path)
 	db.Session("20260101_1", "/elsewhere")
 	db.Add("20260101_1", goosedbtest.Prompt("other", 1), goosedbtest.Shell("o", "echo other-dir", 2))
@@ -235,16 +226,7 @@ func TestWatchFollowsGoose(t *testing.T) {
 // user started in the directory (not a sub-agent's session, not another
 // directory's) and follows it as OpenCode writes messages into it.
 func TestWatchFollowsOpenCode(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary on a pseudo-terminal")
-	}
-	useCache(t)
-	repo, _ := testkit.GitRepo(t, map[string]string{"a.py": "x = 1\n"})
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("XDG_DATA_HOME", "")
-	path := filepath.Join(home, ".local", "share", "opencode", "opencode.db")
-	os.MkdirAll(filepath.Dir(path), 0o755)
+	repo, home, path := agentDataHome(t, "opencode", "opencode.db")
 	db := opencodedbtest.Create(t, path)
 	bash := func(msg, command string) opencodedbtest.Message {
 		var m opencodedbtest.Message
@@ -287,4 +269,24 @@ func watchOnTerminal(t *testing.T, dir, home string) (*onTerminal, *os.File) {
 	go o.pump()
 	t.Cleanup(func() { o.cmd.Process.Kill(); o.cmd.Wait() })
 	return o, master
+}
+
+// agentDataHome is what the watch tests of agents that keep a database
+// need: a repository to watch, a home whose data folder ($XDG_DATA_HOME
+// unset) holds the database's folder, and the database's path there
+// (rel under ~/.local/share). It skips under -short: they run the binary
+// on a pseudo-terminal.
+func agentDataHome(t *testing.T, rel ...string) (repo, home, path string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs the binary on a pseudo-terminal")
+	}
+	useCache(t)
+	repo, _ = testkit.GitRepo(t, map[string]string{"a.py": "x = 1\n"})
+	home = t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_DATA_HOME", "")
+	path = filepath.Join(append([]string{home, ".local", "share"}, rel...)...)
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	return repo, home, path
 }

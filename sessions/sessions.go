@@ -152,14 +152,7 @@ func openCode(dir, home string, since time.Time) []Session {
 			continue
 		}
 		for _, o := range list {
-			if o.Parent != "" || o.Directory == "" || filepath.Clean(o.Directory) != dir {
-				continue
-			}
-			s := Session{Path: db, Agent: "opencode", Instance: o.ID, Modified: o.Updated, Started: o.Created}
-			if s.Modified.IsZero() {
-				s.Modified = written
-			}
-			if !s.Modified.Before(since) {
+			if s, ok := stored(db, "opencode", o.ID, o.Directory, dir, o.Created, o.Updated, written, since); ok && o.Parent == "" {
 				out = append(out, s)
 			}
 		}
@@ -200,20 +193,28 @@ func goose(dir, home string, since time.Time) []Session {
 	}
 	var out []Session
 	for _, g := range list {
-		if g.WorkingDir == "" || filepath.Clean(g.WorkingDir) != dir || g.Type == "hidden" {
-			continue
-		}
-		s := Session{Path: db, Agent: "goose", Instance: g.ID, Modified: g.Updated, Started: g.Created}
-		if s.Modified.IsZero() {
-			s.Modified = written
-		}
-		// Goose writes the time to the second: one written in the second
-		// since began counts.
-		if !s.Modified.Before(since.Truncate(time.Second)) {
+		if s, ok := stored(db, "goose", g.ID, g.WorkingDir, dir, g.Created, g.Updated, written, since); ok && g.Type != "hidden" {
 			out = append(out, s)
 		}
 	}
 	return out
+}
+
+// stored is session id of the database db, whose working directory is
+// workDir, as a session of dir written since a time (ok false when it is
+// another directory's, or older); a session of no recorded time takes the
+// database's.
+func stored(db, agent, id, workDir, dir string, created, updated, written, since time.Time) (Session, bool) {
+	if workDir == "" || filepath.Clean(workDir) != dir {
+		return Session{}, false
+	}
+	s := Session{Path: db, Agent: agent, Instance: id, Modified: updated, Started: created}
+	if s.Modified.IsZero() {
+		s.Modified = written
+	}
+	// Goose writes times to the second: one written in the second since
+	// began counts.
+	return s, !s.Modified.Before(since.Truncate(time.Second))
 }
 
 // claude lists Claude Code's sessions of dir: the JSONL files of its
