@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/trajscope/trajscope/internal/termsafe"
+	"github.com/trajscope/trajscope/testkit/goosedbtest"
+	"github.com/trajscope/trajscope/testkit/opencodedbtest"
 )
 
 // The cross-surface test: every surface that says something about a run —
@@ -170,7 +172,24 @@ func edgeSamples(t *testing.T) []sample {
 		t.Fatalf("the demo gold's patch: %v", err)
 	}
 	patch := write(t, filepath.Join(dir, "gold.diff"), demo.Patch)
+	// The agents' session databases: each session a run, read as its
+	// export is.
+	gooseDB := filepath.Join(in("goose"), "sessions.db")
+	gdb := goosedbtest.Create(t, gooseDB)
+	gooseExport, _ := os.ReadFile("../parsers/goose/testdata/export.json")
+	gdb.Session("20260101_3", "/w")
+	gdb.Add("20260101_3", goosedbtest.Conversation(t, gooseExport)...)
+	gdb.Session("20260101_4", "/w")
+	gdb.Add("20260101_4", goosedbtest.Prompt("look", 20), goosedbtest.Shell("c", "cat -n /w/lib/range.py", 21))
+	openCodeDB := filepath.Join(in("opencode"), "opencode.db")
+	odb := opencodedbtest.Create(t, openCodeDB)
+	openCodeExport, _ := os.ReadFile("../parsers/opencode/testdata/export.json")
+	odb.Session("ses_1", "", "/home/u/app", 1767225600000)
+	odb.Add("ses_1", 1767225600000, opencodedbtest.Messages(t, openCodeExport)...)
 	return []sample{
+		{name: "Goose's database", file: gooseDB, runs: 2,
+			skip: map[string]string{"compare": "its two sessions are two tasks; compare pairs runs of one"}},
+		{name: "OpenCode's database", file: openCodeDB, runs: 1},
 		{name: "patch as gold", file: demoTraj, runs: 1, args: []string{"--gold", patch, "--repo", "../demo/task/repo"}, score: true},
 		{name: "search hit in a git repository", file: searched, runs: 1, args: []string{"--gold", gitGold, "--repo", gitRepo}, score: true},
 		{name: "demo", file: demoTraj, runs: 1, args: repo, score: true},
