@@ -114,6 +114,9 @@ type Analysis struct {
 	// EditLocFromGold: the run has no patch and, as upstream does, EditLoc
 	// scored the gold patch instead (ContextBench semantics only).
 	EditLocFromGold bool
+	// stepContexts are the contexts the ContextBench lens's steps came to
+	// (ContextBenchStep), nil when it was not scored.
+	stepContexts []StepContext
 	// shown caches GoldShown per file.
 	shown map[string][]model.Interval
 	// show says how the surfaces name and show files (ShowAs).
@@ -156,7 +159,7 @@ func Analyze(run *model.Run, g *model.Gold, files *FileCache, sem model.Semantic
 	}
 	obsPred, stepsAt, standIn := observed.Lens(run, reads)
 
-	cb := sc.score(g, &run.Prediction, a.Gold)
+	cb, cbContexts := sc.score(g, &run.Prediction, a.Gold)
 	if cb.Error == ErrNoContext && run.Prediction.Final.Empty() && run.ExitStatus != "" && !model.Submitted(run.ExitStatus) {
 		cb.Reason = fmt.Sprintf("the run never submitted (it ended with %q), so it declared no final context", run.ExitStatus)
 	}
@@ -165,7 +168,9 @@ func Analyze(run *model.Run, g *model.Gold, files *FileCache, sem model.Semantic
 	// The observed lens scores what the actions displayed (observed.Lens,
 	// as convert writes it); a run that declares no final context is
 	// scored on the union of what it saw rather than rejected.
-	a.Lenses[model.LensObserved] = lensData(sc.score(g, &obsPred, a.Gold), len(obsPred.Steps), stepsAt, observedLines, goldShown)
+	a.stepContexts = cbContexts
+	obs, _ := sc.score(g, &obsPred, a.Gold)
+	a.Lenses[model.LensObserved] = lensData(obs, len(obsPred.Steps), stepsAt, observedLines, goldShown)
 	a.Lenses[model.LensObserved].Final, a.Lenses[model.LensObserved].FinalStandIn = obsPred.Final, standIn
 	for l := range a.Lenses {
 		a.Lenses[l].FinalContext = a.StepContext(a.Lenses[l].Final)

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -241,6 +242,36 @@ func TestTrajectoryGoesOnFromItsPrefix(t *testing.T) {
 				p := *full
 				p.Steps = append([]model.Step{{Files: []string{"elsewhere.py"}}}, full.Steps[1:]...)
 				score(p, "the first step changed")
+			}
+		}
+	}
+}
+
+// The contexts the diagnosis reads of each ContextBench step are those
+// StepContext makes of it, whether the trajectory was scored whole or went
+// on from a prefix scored before; a kept context of another step fails.
+func TestContextBenchStepIsStepContext(t *testing.T) {
+	kept := vectorRepo(t)
+	kept.RememberSteps()
+	for _, c := range loadCases(t) {
+		g := loadGold(t, c.Gold)
+		full := loadPred(t, c.Pred)
+		for _, sem := range []model.Semantics{model.ContextBench, model.Fixed} {
+			for _, files := range []*scoring.FileCache{vectorRepo(t), kept} {
+				for _, k := range []int{len(full.Steps) / 2, len(full.Steps)} {
+					run := &model.Run{Prediction: *full}
+					run.Prediction.Steps = full.Steps[:k]
+					a := scoring.Analyze(run, g, files, sem)
+					steps := run.Prediction.Steps
+					if len(steps) == 0 {
+						steps = []model.Step{run.Prediction.Final}
+					}
+					for j, raw := range steps {
+						if got, want := a.ContextBenchStep(j, raw), a.StepContext(raw); !reflect.DeepEqual(got, want) {
+							t.Errorf("%s, %v, %d steps, step %d:\n got %+v\nwant %+v", c.Name, sem, k, j+1, got, want)
+						}
+					}
+				}
 			}
 		}
 	}

@@ -244,12 +244,16 @@ func countIn(files []string, gold *Gold) int {
 // Score evaluates one prediction against its gold on a tree, as upstream
 // evaluate_instance does after checkout.
 func Score(g *model.Gold, pred *model.Prediction, files *FileCache, sem model.Semantics) model.Result {
-	return scorer{files, sem}.score(g, pred, nil)
+	res, _ := scorer{files, sem}.score(g, pred, nil)
+	return res
 }
 
 // score is Score with the gold already prepared for the tree (nil: prepare
-// it here), so an analysis scoring two lenses prepares it once.
-func (sc scorer) score(g *model.Gold, pred *model.Prediction, gold *Gold) model.Result {
+// it here), so an analysis scoring two lenses prepares it once. It also
+// gives the context each step of the trajectory came to (the final as the
+// one step of a prediction without steps), as StepContext makes it: the
+// diagnosis reads them, not computed twice. nil for an error row.
+func (sc scorer) score(g *model.Gold, pred *model.Prediction, gold *Gold) (model.Result, []StepContext) {
 	res := model.Result{InstanceID: pred.InstanceID}
 	rawSteps := pred.Steps
 	if len(rawSteps) == 0 {
@@ -262,7 +266,7 @@ func (sc scorer) score(g *model.Gold, pred *model.Prediction, gold *Gold) model.
 		if pred.Final.Empty() {
 			res.Reason = "the run declared no final context"
 		}
-		return res
+		return res, nil
 	}
 	if gold == nil {
 		gold = sc.prepareGold(g)
@@ -276,11 +280,12 @@ func (sc scorer) score(g *model.Gold, pred *model.Prediction, gold *Gold) model.
 		Span:   measure(fs.bytes.intersect(gold.Bytes), gold.Bytes.total(), fs.bytes.total()),
 		Line:   measure(fs.lines.intersect(gold.Lines), gold.Lines.total(), fs.lines.total()),
 	}
-	res.Trajectory = sc.trajectory(rawSteps, gold)
+	var ctxs []StepContext
+	res.Trajectory, ctxs = sc.trajectory(rawSteps, gold)
 	res.EditLoc = sc.editLoc(g, pred, gold)
 	res.ParseGaveUp = sc.gaveUp(gold, rawSteps, pred.Final)
 	res.SymbolNA = len(res.ParseGaveUp) > 0 && sc.sem == model.Fixed
-	return res
+	return res, ctxs
 }
 
 // gaveUp lists the files of the gold and the steps whose parse ran past the
@@ -316,20 +321,24 @@ func (sc scorer) gaveUp(gold *Gold, steps []model.Step, final model.Step) []stri
 	return out
 }
 
-// trajectory is upstream compute_trajectory_metrics.
-func (sc scorer) trajectory(steps []model.Step, gold *Gold) model.Trajectory {
+// trajectory is upstream compute_trajectory_metrics, and the context each
+// step came to.
+func (sc scorer) trajectory(steps []model.Step, gold *Gold) (model.Trajectory, []StepContext) {
 	// The unions and their gold hits grow step by step; each step costs
 	// what it adds, not the size of the union (see cumulative). A cache
 	// that keeps steps (a followed run) goes on from the unions of the
 	// same steps scored before (resume).
-	u, keys := sc.resume(steps, gold)
+	u := sc.resume(steps, gold)
+	keep := u.gold != "" // the cache keeps steps (resume spelt the gold)
 	goldBytes, goldLines := gold.Bytes.total(), gold.Lines.total()
-	for t := len(u.keys); t < len(steps); t++ {
+	for t := len(u.raw); t < len(steps); t++ {
 		var key string
-		if keys != nil {
-			key = keys[t]
+		if keep {
+			key = stepKey(sc.sem, steps[t])
+			u.raw = append(u.raw, cloneStep(steps[t]))
 		}
 		s := sc.stepSetsOf(steps[t], key)
+		u.ctxs = append(u.ctxs, StepContext{Files: s.files, Lines: s.lines})
 		for _, f := range s.files {
 			if !u.files[f] {
 				u.files[f] = true
@@ -367,7 +376,7 @@ func (sc scorer) trajectory(steps []model.Step, gold *Gold) model.Trajectory {
 		u.sumBytes += s.bytes.total()
 		u.sumLines += s.lines.total()
 	}
-	tr := model.Trajectory{Steps: slices.Clone(u.steps)}
+	tr, ctxs := model.Trajectory{Steps: slices.Clone(u.steps)}, slices.Clip(u.ctxs)
 	if tr.Steps == nil {
 		tr.Steps = []model.StepCoverage{}
 	}
@@ -375,7 +384,6 @@ func (sc scorer) trajectory(steps []model.Step, gold *Gold) model.Trajectory {
 	sumFiles, sumSyms, sumBytes, sumLines := u.sumFiles, u.sumSyms, u.sumBytes, u.sumLines
 	defer func() {
 		// Kept once read: the next run scored takes it and adds to it.
-		u.keys = keys
 		sc.files.keepUnions(u)
 	}()
 	T := float64(len(steps))
@@ -390,7 +398,7 @@ func (sc scorer) trajectory(steps []model.Step, gold *Gold) model.Trajectory {
 	tr.Redundancy.Symbol = redundancy(len(unionSyms), sumSyms)
 	tr.Redundancy.Span = redundancy(unionBytes.total, sumBytes)
 	tr.Redundancy.Line = redundancy(unionLines.total, sumLines)
-	return tr
+	return tr, ctxs
 }
 
 func redundancy(union, sum int) float64 {

@@ -22,3 +22,16 @@ func (a *Analysis) StepContext(st model.Step) StepContext {
 	f := sc.filterStep(st)
 	return StepContext{Files: f.files, Lines: sc.lines(f)}
 }
+
+// ContextBenchStep is StepContext(raw) of step j of the ContextBench lens
+// (raw: Run.Prediction.Steps[j], or its final context for a prediction
+// without steps), as its scoring counted it: kept from the scoring, so a
+// long run's diagnosis does not convert every step again. An analysis
+// shown under other names (ShowAs: redacted) converts raw: the kept
+// contexts hold the names it was scored with.
+func (a *Analysis) ContextBenchStep(j int, raw model.Step) StepContext {
+	if a.show == nil && j >= 0 && j < len(a.stepContexts) {
+		return a.stepContexts[j]
+	}
+	return a.StepContext(raw)
+}

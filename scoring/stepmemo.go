@@ -97,14 +97,17 @@ func stepKey(sem model.Semantics, st model.Step) string {
 	return b.String()
 }
 
-// unions is a trajectory's running state after its first len(keys)
-// steps: what their union holds and hits, what they summed, and the
-// coverage after each.
+// unions is a trajectory's running state after its first len(raw) steps:
+// what their union holds and hits, what they summed, and the coverage
+// after each.
 type unions struct {
-	sem   model.Semantics
-	gold  string // goldPrint of the gold scored against
-	keys  []string
+	sem  model.Semantics
+	gold string // goldPrint of the gold scored against, "" when not kept
+	// raw are the steps as given, copied: a copy cannot change with the
+	// run, and comparing steps costs no key spelt.
+	raw   []model.Step
 	steps []model.StepCoverage
+	ctxs  []StepContext // each step's, as StepContext makes it
 	files map[string]bool
 	syms  symbolSet
 	bytes *cumulative
@@ -121,8 +124,8 @@ const keptUnions = 4
 // resume is the state a trajectory of steps against gold starts from: the
 // state a trajectory of the same first steps against the same gold was
 // left in, taken from the cache (it is the caller's now); else an empty
-// one. keys are the steps' stepKeys, nil when the cache keeps no steps.
-func (sc scorer) resume(steps []model.Step, gold *Gold) (u *unions, keys []string) {
+// one (its gold "" when the cache keeps no steps).
+func (sc scorer) resume(steps []model.Step, gold *Gold) *unions {
 	fresh := func(print string) *unions {
 		return &unions{sem: sc.sem, gold: print, files: map[string]bool{}, syms: symbolSet{},
 			bytes: newCumulative(gold.Bytes), lines: newCumulative(gold.Lines), steps: make([]model.StepCoverage, 0, len(steps))}
@@ -132,22 +135,44 @@ func (sc scorer) resume(steps []model.Step, gold *Gold) (u *unions, keys []strin
 	keep := f.steps != nil
 	f.mu.Unlock()
 	if !keep {
-		return fresh(""), nil
-	}
-	keys = make([]string, len(steps))
-	for i, st := range steps {
-		keys[i] = stepKey(sc.sem, st)
+		return fresh("")
 	}
 	print := goldPrint(gold)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for i, k := range f.unions {
-		if k.sem == sc.sem && k.gold == print && len(k.keys) <= len(keys) && slices.Equal(k.keys, keys[:len(k.keys)]) {
+		if k.sem == sc.sem && k.gold == print && len(k.raw) <= len(steps) && slices.EqualFunc(k.raw, steps[:len(k.raw)], sameStep) {
 			f.unions = slices.Delete(f.unions, i, i+1)
-			return k, keys
+			return k
 		}
 	}
-	return fresh(print), keys
+	return fresh(print)
+}
+
+// sameStep reports whether two steps name the same files, spans and
+// symbols in the same order: what stepKey spells, compared in place.
+func sameStep(x, y model.Step) bool {
+	return slices.Equal(x.Files, y.Files) &&
+		slices.EqualFunc(x.Spans, y.Spans, func(p, q model.FileSpans) bool { return p.File == q.File && slices.Equal(p.Spans, q.Spans) }) &&
+		slices.EqualFunc(x.Symbols, y.Symbols, func(p, q model.FileSymbols) bool { return p.File == q.File && slices.Equal(p.Symbols, q.Symbols) })
+}
+
+// cloneStep is a copy of st that shares nothing with it.
+func cloneStep(st model.Step) model.Step {
+	c := model.Step{Files: slices.Clone(st.Files)}
+	if st.Spans != nil {
+		c.Spans = make([]model.FileSpans, len(st.Spans))
+		for i, fs := range st.Spans {
+			c.Spans[i] = model.FileSpans{File: fs.File, Spans: slices.Clone(fs.Spans)}
+		}
+	}
+	if st.Symbols != nil {
+		c.Symbols = make([]model.FileSymbols, len(st.Symbols))
+		for i, fs := range st.Symbols {
+			c.Symbols[i] = model.FileSymbols{File: fs.File, Symbols: slices.Clone(fs.Symbols)}
+		}
+	}
+	return c
 }
 
 // keepUnions keeps a trajectory's state for the next run scored, the

@@ -68,7 +68,7 @@ func lensFiles(a *scoring.Analysis, lens model.Lens, fallback bool) map[string][
 	}
 	done := a.Lenses[model.LensContextBench].StepsDone
 	for j, raw := range steps {
-		ctx := a.StepContext(raw)
+		ctx := a.ContextBenchStep(j, raw)
 		action := -1
 		if len(a.Run.Prediction.Steps) > 0 {
 			// The step belongs to the first action after which it counts,
