@@ -26,26 +26,31 @@ type Files interface {
 func Reads(actions []model.Action, files Files) [][]model.FileSpans {
 	out := make([][]model.FileSpans, len(actions))
 	for i := range actions {
-		var shown []model.FileSpans
-		for _, r := range actions[i].Reads {
-			file, span, ok := resolve(r, files)
-			if file == "" {
-				continue
-			}
-			k := slices.IndexFunc(shown, func(fs model.FileSpans) bool { return fs.File == file })
-			if k < 0 {
-				if !ok && files != nil {
-					continue
-				}
-				k, shown = len(shown), append(shown, model.FileSpans{File: file})
-			}
-			if ok {
-				shown[k].Spans = append(shown[k].Spans, span)
-			}
-		}
-		out[i] = shown
+		out[i] = shownBy(actions[i].Reads, files)
 	}
 	return out
+}
+
+// shownBy is what one action's reads displayed (Reads).
+func shownBy(reads []model.ObservedRead, files Files) []model.FileSpans {
+	var shown []model.FileSpans
+	for _, r := range reads {
+		file, span, ok := resolve(r, files)
+		if file == "" {
+			continue
+		}
+		k := slices.IndexFunc(shown, func(fs model.FileSpans) bool { return fs.File == file })
+		if k < 0 {
+			if !ok && files != nil {
+				continue
+			}
+			k, shown = len(shown), append(shown, model.FileSpans{File: file})
+		}
+		if ok {
+			shown[k].Spans = append(shown[k].Spans, span)
+		}
+	}
+	return shown
 }
 
 // resolve is one read's file and lines; ok is false when it pins no lines.
@@ -167,8 +172,15 @@ func Prediction(run *model.Run, files Files) model.Prediction {
 // in for a final the run did not declare. scoring.Analyze and Prediction
 // (convert) both read a run through it.
 func Lens(run *model.Run, reads [][]model.FileSpans) (p model.Prediction, at []int, standIn bool) {
+	steps, at := Steps(reads)
+	return (*Memo)(nil).Lens(run, steps, at)
+}
+
+// Lens is Lens(run, reads) of the steps Reads gave of them (m.Reads), the
+// union standing in for the final context going on from m's.
+func (m *Memo) Lens(run *model.Run, steps []model.Step, at []int) (p model.Prediction, _ []int, standIn bool) {
 	p = run.Prediction
-	p.Steps, at = Steps(reads)
+	p.Steps = steps
 	p.StepActions = nil
 	if len(run.Actions) > 0 {
 		// Step k is made by the action that brought the count to k+1.
@@ -181,7 +193,7 @@ func Lens(run *model.Run, reads [][]model.FileSpans) (p model.Prediction, at []i
 		p.StepActions = run.Prediction.StepActions // each declared step's action
 	}
 	if standIn = p.Final.Empty(); standIn {
-		p.Final = Union(p.Steps)
+		p.Final = m.Union(p.Steps)
 	}
 	return p, at, standIn
 }
@@ -240,7 +252,16 @@ func DeclaredActions(p *model.Prediction) []model.Action {
 // tail and to-the-end views name their file without lines: only the
 // repository knows its length (upstream treats `cat f` the same way).
 func Declare(actions []model.Action) (steps []model.Step, final model.Step) {
-	steps, at := Steps(Reads(actions, nil))
+	return (*Memo)(nil).Declare(actions)
+}
+
+// Declare is Declare(actions), from what m kept of the last reading's (a
+// memo of reads against the run alone: NewMemo(nil)).
+func (m *Memo) Declare(actions []model.Action) (steps []model.Step, final model.Step) {
+	if m != nil && m.files != nil {
+		m = nil // read against a repository: not what Declare reads
+	}
+	_, steps, at := m.Reads(actions, nil)
 	prev := 0
 	for i := range actions {
 		actions[i].Steps = nil
@@ -249,5 +270,5 @@ func Declare(actions []model.Action) (steps []model.Step, final model.Step) {
 		}
 		prev = at[i]
 	}
-	return steps, Union(steps)
+	return steps, m.Union(steps)
 }

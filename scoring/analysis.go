@@ -130,7 +130,7 @@ func Analyze(run *model.Run, g *model.Gold, files *FileCache, sem model.Semantic
 	if len(run.Actions) == 0 {
 		run.Actions = observed.DeclaredActions(&run.Prediction)
 	}
-	a := &Analysis{Run: run, Gold: sc.prepareGold(g), Files: files, Sem: sem, Partial: partial(files.Tree())}
+	a := &Analysis{Run: run, Gold: sc.preparedGold(g), Files: files, Sem: sem, Partial: partial(files.Tree())}
 	a.EditLocFromGold = run.Prediction.ModelPatch == "" && sem == model.ContextBench && g.Patch != ""
 	a.shown = map[string][]model.Interval{}
 	// NewGold counts against the gold lines the files have: every interval
@@ -149,7 +149,9 @@ func Analyze(run *model.Run, g *model.Gold, files *FileCache, sem model.Semantic
 		}
 	}
 	n := len(run.Actions)
-	reads := observed.Reads(run.Actions, files)
+	memo, done := files.lensMemo()
+	defer done()
+	reads, obsSteps, stepsAt := memo.Reads(run.Actions, files)
 	linkSteps(run, reads, files.Resolve)
 	a.Actions = make([]ActionView, n)
 	observedLines := make([][]model.FileSpans, n)
@@ -157,9 +159,13 @@ func Analyze(run *model.Run, g *model.Gold, files *FileCache, sem model.Semantic
 		a.Actions[i].Reads = reads[i]
 		observedLines[i] = a.inView(reads[i])
 	}
-	obsPred, stepsAt, standIn := observed.Lens(run, reads)
+	obsPred, stepsAt, standIn := memo.Lens(run, obsSteps, stepsAt)
 
-	cb, cbContexts := sc.score(g, &run.Prediction, a.Gold)
+	var finals [2]StepContext
+	var made [2]bool
+	var cbContexts []StepContext
+	var cb, obs model.Result
+	cb, cbContexts, finals[model.LensContextBench], made[model.LensContextBench] = sc.scoreContexts(g, &run.Prediction, a.Gold)
 	if cb.Error == ErrNoContext && run.Prediction.Final.Empty() && run.ExitStatus != "" && !model.Submitted(run.ExitStatus) {
 		cb.Reason = fmt.Sprintf("the run never submitted (it ended with %q), so it declared no final context", run.ExitStatus)
 	}
@@ -169,11 +175,16 @@ func Analyze(run *model.Run, g *model.Gold, files *FileCache, sem model.Semantic
 	// as convert writes it); a run that declares no final context is
 	// scored on the union of what it saw rather than rejected.
 	a.stepContexts = cbContexts
-	obs, _ := sc.score(g, &obsPred, a.Gold)
+	obs, _, finals[model.LensObserved], made[model.LensObserved] = sc.scoreContexts(g, &obsPred, a.Gold)
 	a.Lenses[model.LensObserved] = lensData(obs, len(obsPred.Steps), stepsAt, observedLines, goldShown)
 	a.Lenses[model.LensObserved].Final, a.Lenses[model.LensObserved].FinalStandIn = obsPred.Final, standIn
 	for l := range a.Lenses {
-		a.Lenses[l].FinalContext = a.StepContext(a.Lenses[l].Final)
+		// As scored; StepContext makes the same of a final that names no
+		// file of the repository (an error row).
+		a.Lenses[l].FinalContext = finals[l]
+		if !made[l] {
+			a.Lenses[l].FinalContext = a.StepContext(a.Lenses[l].Final)
+		}
 	}
 	return a
 }

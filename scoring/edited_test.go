@@ -109,3 +109,49 @@ func TestLocateWithoutRepository(t *testing.T) {
 		t.Errorf("unlocated %d %q, want 3 in what the run displayed", a.Gold.Unlocated, a.Gold.SoughtIn)
 	}
 }
+
+// A cache that keeps steps (a followed run) keeps the gold it prepared: a
+// run whose edits grow, one at a time, is analysed against the gold a
+// cache that keeps nothing prepares at every reading, and its regions
+// follow the edits; the gold kept once, whatever the edits, fails it.
+func TestKeptGoldFollowsTheEdits(t *testing.T) {
+	base := "l1\nl2\nl3\nl4\nl5\nl6\n"
+	tree := source.NewFS(fstest.MapFS{"a.py": {Data: []byte(base)}})
+	for _, sem := range []model.Semantics{model.ContextBench, model.Fixed} {
+		kept := scoring.NewFileCache(tree)
+		kept.RememberSteps()
+		run := &model.Run{InstanceID: "x"}
+		for i, line := range []string{"l2", "l5", "l5", "l1"} {
+			if i != 2 { // the third reading adds nothing: the gold is the same
+				run.Actions = append(run.Actions, model.Action{Command: "edit", Category: model.CategoryEdit,
+					Changes: []model.Change{{File: "a.py", Kind: model.ChangeReplace, Old: line, New: "X" + line}}})
+			}
+			got := scoring.Analyze(run, model.EditsGold(run), kept, sem).Gold
+			want := scoring.Analyze(run, model.EditsGold(run), scoring.NewFileCache(tree), sem).Gold
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("reading %d, %v:\n got %+v\nwant %+v", i+1, sem, got, want)
+			}
+		}
+	}
+}
+
+// cloneGold shares no slice of model.Gold with the gold it copies: a
+// slice field added later and not copied fails here.
+func TestCloneGoldSharesNothing(t *testing.T) {
+	g := model.Gold{Init: []model.GoldSpan{{File: "a"}}, Add: []model.GoldSpan{{File: "b"}}, Files: []string{"c"},
+		Symbols: []model.FileSymbols{{File: "d", Symbols: []string{"e"}}}, Changes: []model.Change{{File: "f"}}, ChangedAt: []int32{1}}
+	c := scoring.CloneGold(&g)
+	gv, cv := reflect.ValueOf(g), reflect.ValueOf(c)
+	for i := range gv.NumField() {
+		if f := gv.Field(i); f.Kind() == reflect.Slice {
+			if f.Len() == 0 {
+				t.Errorf("%s: give it an element here", gv.Type().Field(i).Name)
+			} else if f.Pointer() == cv.Field(i).Pointer() {
+				t.Errorf("%s is shared", gv.Type().Field(i).Name)
+			}
+		}
+	}
+	if &c.Symbols[0].Symbols[0] == &g.Symbols[0].Symbols[0] {
+		t.Error("a symbol list is shared")
+	}
+}

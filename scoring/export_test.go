@@ -1,5 +1,7 @@
 package scoring
 
+import "github.com/trajscope/trajscope/model"
+
 // ResetDefsCache empties the process-wide definitions cache, so a benchmark
 // iteration starts cold.
 func ResetDefsCache() {
@@ -16,3 +18,6 @@ func EnableDefsCache(on bool) bool {
 	defsCache.enabled = on
 	return prev
 }
+
+// CloneGold is cloneGold, for the test that it shares nothing.
+func CloneGold(g *model.Gold) model.Gold { return cloneGold(g) }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/observed"
 	"github.com/trajscope/trajscope/scoring/symbols"
 )
 
@@ -41,6 +42,12 @@ type FileCache struct {
 	// to, by stepKey; unions the last trajectories' running states.
 	steps  map[string]stepSets
 	unions []*unions
+	finals []keptFinal
+	gold   keptGold
+	// lens, when steps are kept, is what the last run analysed showed
+	// action by action (observed.Memo), used under lensMu.
+	lens   *observed.Memo
+	lensMu sync.Mutex
 }
 
 // ContentIDer is implemented by trees that can name a file's content without

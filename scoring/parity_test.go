@@ -247,9 +247,10 @@ func TestTrajectoryGoesOnFromItsPrefix(t *testing.T) {
 	}
 }
 
-// The contexts the diagnosis reads of each ContextBench step are those
-// StepContext makes of it, whether the trajectory was scored whole or went
-// on from a prefix scored before; a kept context of another step fails.
+// The contexts the diagnosis reads of each ContextBench step, and of each
+// lens's final, are those StepContext makes of them, whether the
+// trajectory was scored whole or went on from a prefix scored before, the
+// final's sets kept or not; a kept context of another step fails.
 func TestContextBenchStepIsStepContext(t *testing.T) {
 	kept := vectorRepo(t)
 	kept.RememberSteps()
@@ -269,6 +270,11 @@ func TestContextBenchStepIsStepContext(t *testing.T) {
 					for j, raw := range steps {
 						if got, want := a.ContextBenchStep(j, raw), a.StepContext(raw); !reflect.DeepEqual(got, want) {
 							t.Errorf("%s, %v, %d steps, step %d:\n got %+v\nwant %+v", c.Name, sem, k, j+1, got, want)
+						}
+					}
+					for l, ld := range a.Lenses {
+						if got, want := ld.FinalContext, a.StepContext(ld.Final); !reflect.DeepEqual(got, want) {
+							t.Errorf("%s, %v, %d steps, lens %d's final:\n got %+v\nwant %+v", c.Name, sem, k, l, got, want)
 						}
 					}
 				}

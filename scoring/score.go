@@ -254,25 +254,31 @@ func Score(g *model.Gold, pred *model.Prediction, files *FileCache, sem model.Se
 // one step of a prediction without steps), as StepContext makes it: the
 // diagnosis reads them, not computed twice. nil for an error row.
 func (sc scorer) score(g *model.Gold, pred *model.Prediction, gold *Gold) (model.Result, []StepContext) {
-	res := model.Result{InstanceID: pred.InstanceID}
+	res, ctxs, _, _ := sc.scoreContexts(g, pred, gold)
+	return res, ctxs
+}
+
+// scoreContexts is score, and the final context as StepContext makes it
+// (ok false for an error row: not made).
+func (sc scorer) scoreContexts(g *model.Gold, pred *model.Prediction, gold *Gold) (res model.Result, ctxs []StepContext, final StepContext, ok bool) {
+	res = model.Result{InstanceID: pred.InstanceID}
 	rawSteps := pred.Steps
 	if len(rawSteps) == 0 {
 		rawSteps = []model.Step{pred.Final}
 	}
-	final := sc.filterStep(pred.Final)
-	if final.empty() {
+	fs, empty := sc.finalSets(pred.Final)
+	if empty {
 		res.Error = ErrNoContext
 		res.Reason = "the final context names no file of the repository"
 		if pred.Final.Empty() {
 			res.Reason = "the run declared no final context"
 		}
-		return res, nil
+		return res, nil, StepContext{}, false
 	}
 	if gold == nil {
 		gold = sc.prepareGold(g)
 	}
 
-	fs := sc.sets(final)
 	res.NumSteps = len(rawSteps)
 	res.Final = model.ByGranularity[model.Measure]{
 		File:   measure(countIn(fs.files, gold), len(gold.Files), len(fs.files)),
@@ -280,12 +286,11 @@ func (sc scorer) score(g *model.Gold, pred *model.Prediction, gold *Gold) (model
 		Span:   measure(fs.bytes.intersect(gold.Bytes), gold.Bytes.total(), fs.bytes.total()),
 		Line:   measure(fs.lines.intersect(gold.Lines), gold.Lines.total(), fs.lines.total()),
 	}
-	var ctxs []StepContext
 	res.Trajectory, ctxs = sc.trajectory(rawSteps, gold)
 	res.EditLoc = sc.editLoc(g, pred, gold)
 	res.ParseGaveUp = sc.gaveUp(gold, rawSteps, pred.Final)
 	res.SymbolNA = len(res.ParseGaveUp) > 0 && sc.sem == model.Fixed
-	return res, ctxs
+	return res, ctxs, StepContext{Files: fs.files, Lines: fs.lines}, true
 }
 
 // gaveUp lists the files of the gold and the steps whose parse ran past the

@@ -3,11 +3,13 @@ package scoring
 import (
 	"cmp"
 	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/observed"
 )
 
 // A followed run is scored again at every reading, and all but its last
@@ -29,7 +31,21 @@ func (f *FileCache) RememberSteps() {
 	defer f.mu.Unlock()
 	if f.steps == nil {
 		f.steps = map[string]stepSets{}
+		f.lens = observed.NewMemo(f)
 	}
+}
+
+// lensMemo is the memo of what actions showed against these files (nil
+// when the cache keeps no steps), and the function that lets it go.
+func (f *FileCache) lensMemo() (*observed.Memo, func()) {
+	f.mu.Lock()
+	m := f.lens
+	f.mu.Unlock()
+	if m == nil {
+		return nil, func() {}
+	}
+	f.lensMu.Lock()
+	return m, f.lensMu.Unlock
 }
 
 // stepSetsOf is sc.sets(sc.filterStep(raw)), from the cache when it keeps
@@ -220,4 +236,89 @@ func goldPrint(g *Gold) string {
 		b.num(k.End)
 	}
 	return b.String()
+}
+
+// keptFinals bounds the final contexts a cache keeps the sets of: a
+// followed run's two lenses score one or two.
+const keptFinals = 2
+
+// keptFinal is what a final context came to (filterStep and sets).
+type keptFinal struct {
+	sem  model.Semantics
+	raw  model.Step // a copy
+	sets stepSets
+}
+
+// finalSets is sc.sets(sc.filterStep(raw)) of a final context, and
+// whether the context names no file of the repository (then no sets). A
+// cache that keeps steps keeps the last finals' sets: a followed run's
+// final is the same at most readings (what it reads now was read
+// before), and a long run's final holds every line it read.
+func (sc scorer) finalSets(raw model.Step) (stepSets, bool) {
+	f := sc.files
+	f.mu.Lock()
+	keep := f.steps != nil
+	if keep {
+		for _, k := range f.finals {
+			if k.sem == sc.sem && sameStep(k.raw, raw) {
+				f.mu.Unlock()
+				return k.sets, false
+			}
+		}
+	}
+	f.mu.Unlock()
+	filtered := sc.filterStep(raw)
+	if filtered.empty() {
+		return stepSets{}, true
+	}
+	s := sc.sets(filtered)
+	if keep {
+		f.mu.Lock()
+		if len(f.finals) == keptFinals {
+			f.finals = slices.Delete(f.finals, 0, 1)
+		}
+		f.finals = append(f.finals, keptFinal{sc.sem, cloneStep(raw), s})
+		f.mu.Unlock()
+	}
+	return s, false
+}
+
+// keptGold is a gold as last prepared (a copy) and what it came to.
+type keptGold struct {
+	sem  model.Semantics
+	raw  model.Gold
+	gold *Gold
+}
+
+// preparedGold is sc.prepareGold(g), kept by a cache that keeps steps: a
+// followed run is analysed against the same gold at every reading, or
+// against its own edits, which change only when it edits (locating them
+// reads every edited file).
+func (sc scorer) preparedGold(g *model.Gold) *Gold {
+	f := sc.files
+	f.mu.Lock()
+	keep, k := f.steps != nil, f.gold
+	f.mu.Unlock()
+	if !keep {
+		return sc.prepareGold(g)
+	}
+	if k.gold != nil && k.sem == sc.sem && reflect.DeepEqual(&k.raw, g) {
+		return k.gold
+	}
+	out := sc.prepareGold(g)
+	f.mu.Lock()
+	f.gold = keptGold{sc.sem, cloneGold(g), out}
+	f.mu.Unlock()
+	return out
+}
+
+// cloneGold is a copy of g that shares no slice with it.
+func cloneGold(g *model.Gold) model.Gold {
+	c := *g
+	c.Init, c.Add, c.Files, c.Changes, c.ChangedAt = slices.Clone(g.Init), slices.Clone(g.Add), slices.Clone(g.Files), slices.Clone(g.Changes), slices.Clone(g.ChangedAt)
+	c.Symbols = slices.Clone(g.Symbols)
+	for i := range c.Symbols {
+		c.Symbols[i].Symbols = slices.Clone(c.Symbols[i].Symbols)
+	}
+	return c
 }

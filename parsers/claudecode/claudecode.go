@@ -104,7 +104,7 @@ func ParseRuns(path string, data []byte) ([]model.Run, error) {
 	}
 	b.subagentFiles(path)
 	run := b.snapshot().finish()
-	finish(&run, path)
+	finish(&run, path, nil)
 	return []model.Run{run}, nil
 }
 
@@ -451,11 +451,13 @@ func (b *builder) finish() model.Run {
 }
 
 // finish numbers the actions, builds the prediction and names the run.
-func finish(run *model.Run, path string) {
+// A followed session's lens goes on from what memo kept of its last
+// reading (nil: a whole reading, nothing kept).
+func finish(run *model.Run, path string, memo *observed.Memo) {
 	for i := range run.Actions {
 		run.Actions[i].Index = int32(i)
 	}
-	run.Prediction.Steps, run.Prediction.Final = observed.Declare(run.Actions)
+	run.Prediction.Steps, run.Prediction.Final = memo.Declare(run.Actions)
 	run.Format = Name
 	run.Agent = "claude-code"
 	run.Path = path

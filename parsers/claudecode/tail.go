@@ -13,6 +13,7 @@ import (
 
 	"github.com/trajscope/trajscope/inputfile"
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/observed"
 	"github.com/trajscope/trajscope/parsers/internal/growing"
 	"github.com/trajscope/trajscope/parsers/internal/toolcall"
 )
@@ -36,6 +37,8 @@ type Tail struct {
 	// files (Bound); behind says the last Read left lines for the next.
 	most   int64
 	behind bool
+	// memo keeps what the last reading's actions showed (its lens).
+	memo *observed.Memo
 }
 
 // Bound makes each Read decode about most bytes at most (0: all there
@@ -58,7 +61,7 @@ type tailFile struct {
 func NewTail(path string) *Tail { return &Tail{path: path} }
 
 func (t *Tail) reset() {
-	t.b, t.files, t.warned = newBuilder(), map[string]*tailFile{}, map[string]bool{}
+	t.b, t.files, t.warned, t.memo = newBuilder(), map[string]*tailFile{}, map[string]bool{}, observed.NewMemo(nil)
 }
 
 // Read reads what was appended since the last Read and returns the run.
@@ -160,7 +163,7 @@ func (t *Tail) read() (runs []model.Run, again bool, err error) {
 		return nil, true, nil
 	}
 	run := b.snapshot().finish()
-	finish(&run, t.path)
+	finish(&run, t.path, t.memo)
 	return []model.Run{run}, false, nil
 }
 

@@ -1,0 +1,133 @@
+package observed
+
+import (
+	"slices"
+
+	"github.com/trajscope/trajscope/model"
+)
+
+// Memo keeps what Reads, Steps and Union made of a followed run at its
+// last reading, so the next reading, which holds the same actions and a
+// few more, costs what its new actions show. What one action showed
+// depends on its reads and the files alone, so it is kept by action and
+// checked against the action's reads (kept as a copy: a reader cannot
+// change a copy); the union of the steps is kept for the steps it was
+// made of, and goes on when they begin the next reading's steps. A memo
+// reads against the files it was made for; a nil Memo keeps nothing.
+type Memo struct {
+	files Files
+	acts  []memoAction
+	union memoUnion
+}
+
+// memoAction is what one action showed: its reads as given, what they
+// showed (Reads) and the step that made (stepOf; none when nothing).
+type memoAction struct {
+	in    []model.ObservedRead
+	shown []model.FileSpans
+	step  model.Step
+}
+
+// memoUnion is the union of steps (their copies), per file its merged
+// lines (nil for a file named without lines).
+type memoUnion struct {
+	steps []model.Step
+	spans map[string][]model.Interval
+}
+
+// NewMemo is an empty memo of reads against files (nil: the run alone,
+// as Declare reads it).
+func NewMemo(files Files) *Memo { return &Memo{files: files} }
+
+// Reads is Reads(actions, files) of the memo's files, and Steps of it; a
+// nil memo reads against files.
+func (m *Memo) Reads(actions []model.Action, files Files) (reads [][]model.FileSpans, steps []model.Step, at []int) {
+	if m == nil {
+		reads = Reads(actions, files)
+		steps, at = Steps(reads)
+		return reads, steps, at
+	}
+	files = m.files
+	reads, at, steps = make([][]model.FileSpans, len(actions)), make([]int, len(actions)), make([]model.Step, 0, len(actions))
+	// An entry never made is that of an action without reads: it showed
+	// nothing.
+	m.acts = slices.Grow(m.acts[:min(len(m.acts), len(actions))], len(actions))[:len(actions)]
+	for i := range actions {
+		ma := &m.acts[i]
+		if in := actions[i].Reads; !slices.Equal(ma.in, in) {
+			ma.in, ma.shown, ma.step = slices.Clone(in), shownBy(in, files), model.Step{}
+			if len(ma.shown) > 0 {
+				ma.step = stepOf(ma.shown)
+			}
+		}
+		reads[i] = ma.shown
+		if len(ma.shown) > 0 {
+			steps = append(steps, ma.step)
+		}
+		at[i] = len(steps)
+	}
+	if len(steps) == 0 {
+		steps = nil // as Steps gives none
+	}
+	return reads, steps, at
+}
+
+// Union is Union(steps), going on from the union kept when its steps
+// begin these.
+func (m *Memo) Union(steps []model.Step) model.Step {
+	if m == nil {
+		return Union(steps)
+	}
+	u := &m.union
+	if u.spans == nil || len(u.steps) > len(steps) || !slices.EqualFunc(u.steps, steps[:len(u.steps)], sameStep) {
+		u.steps, u.spans = nil, map[string][]model.Interval{}
+	}
+	for _, st := range steps[len(u.steps):] {
+		for _, fs := range st.Spans {
+			if !model.Merged(fs.Spans) {
+				// Not as the lens makes steps: merged whole, nothing kept
+				// (only well-formed lines merge a step at a time as all
+				// at once).
+				m.union = memoUnion{}
+				return Union(steps)
+			}
+		}
+		for _, f := range st.Files {
+			if _, ok := u.spans[f]; !ok {
+				u.spans[f] = nil
+			}
+		}
+		for _, fs := range st.Spans {
+			u.spans[fs.File] = model.MergeIntervals(append(slices.Clone(u.spans[fs.File]), fs.Spans...))
+		}
+		u.steps = append(u.steps, cloneStep(st))
+	}
+	var out model.Step
+	for f := range u.spans {
+		out.Files = append(out.Files, f)
+	}
+	slices.Sort(out.Files)
+	for _, f := range out.Files {
+		if m := u.spans[f]; len(m) > 0 {
+			out.Spans = append(out.Spans, model.FileSpans{File: f, Spans: slices.Clone(m)})
+		}
+	}
+	return out
+}
+
+// sameStep reports whether two steps name the same files and lines (what
+// Union reads of them).
+func sameStep(x, y model.Step) bool {
+	return slices.Equal(x.Files, y.Files) && slices.EqualFunc(x.Spans, y.Spans, func(p, q model.FileSpans) bool {
+		return p.File == q.File && slices.Equal(p.Spans, q.Spans)
+	})
+}
+
+// cloneStep copies a step's files and lines (what Union reads of it).
+func cloneStep(st model.Step) model.Step {
+	c := model.Step{Files: slices.Clone(st.Files)}
+	for _, fs := range st.Spans {
+		c.Spans = append(c.Spans, model.FileSpans{File: fs.File, Spans: slices.Clone(fs.Spans)})
+	}
+	return c
+}
