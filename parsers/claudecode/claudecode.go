@@ -225,6 +225,12 @@ type builder struct {
 	sight  []toolcall.Origin // sight[k]: the file and line where agent k was first met
 	// applied holds the actions as their calls made them (applyCalls).
 	applied toolcall.Applied
+	// at and start are a snapshot's whole reading's order (see snapshot):
+	// at[i] is where action i, as read, stands in it, and start the
+	// number of actions before each file's. The maps above hold actions
+	// as read: place puts them in order.
+	at    []int32
+	start []int
 	// reorder is set when something met first in one file is met again in
 	// a file a whole reading reads before it (see metAgain).
 	reorder bool
@@ -402,6 +408,15 @@ func (b *builder) applyCalls() []model.Action {
 	})
 }
 
+// place is where action i as read stands in a snapshot's order (i itself
+// outside one; -1 for -1).
+func (b *builder) place(i int) int {
+	if i < 0 || b.at == nil || i >= len(b.at) {
+		return i
+	}
+	return int(b.at[i])
+}
+
 // finish makes the run of a snapshot's actions (applied) and agents.
 func (b *builder) finish() model.Run {
 	b.tieAgents()
@@ -417,9 +432,12 @@ func (b *builder) finish() model.Run {
 		if toolcall.UsageZero(mu.usage) {
 			continue
 		}
-		target := mu.firstAction
+		target := b.place(mu.firstAction)
 		if target < 0 {
 			target = mu.actionsBefore // the next action, when one came
+			if b.start != nil {
+				target = b.start[mu.before.File] + int(mu.before.N)
+			}
 		}
 		if target >= n {
 			// A message after the last call (the final answer), or of a

@@ -246,11 +246,13 @@ func (b *builder) tieAgents() {
 			continue
 		}
 		if i, ok := b.byID[b.metaCall[k]]; ok && b.metaCall[k] != "" {
+			i = b.place(i)
 			b.describe(a, i)
 			taken[int32(i)] = true
 			continue
 		}
 		if i, ok := b.launched[a.ID]; ok {
+			i = b.place(i)
 			b.describe(a, i)
 			taken[int32(i)] = true
 			continue
@@ -262,6 +264,7 @@ func (b *builder) tieAgents() {
 			// Started by its workflow's script: under the Workflow call
 			// whose result names the run, never an Agent call's.
 			if i, ok := b.workflows[run]; ok {
+				i = b.place(i)
 				a.Call, a.Parent = int32(i), b.actions[i].Agent
 			}
 			continue
@@ -329,12 +332,16 @@ func (b *builder) recordedAgents() {
 			tied[a.Call] = true
 		}
 	}
+	// The maps hold calls as read (read), the run's order is where they
+	// are placed (b.place).
+	read := make(map[int]int, len(b.recorded))
 	calls := make([]int, 0, len(b.recorded))
 	for i := range b.recorded {
-		calls = append(calls, i)
+		read[b.place(i)] = i
+		calls = append(calls, b.place(i))
 	}
 	sort.Ints(calls)
-	keys := map[int]string{} // each call's agent: the id its result names, else its own
+	keys := map[int]string{} // each call's agent, by call as read: the id its result names, else its own
 	for id, i := range b.byID {
 		if _, ok := b.recorded[i]; ok && keys[i] == "" {
 			keys[i] = "call:" + id
@@ -346,17 +353,17 @@ func (b *builder) recordedAgents() {
 		}
 	}
 	for _, i := range calls {
-		if tied[int32(i)] || i >= len(b.actions) || keys[i] == "" {
+		if tied[int32(i)] || i >= len(b.actions) || keys[read[i]] == "" {
 			continue
 		}
-		key := keys[i]
+		key := keys[read[i]]
 		k := b.team.Add(key, model.Agent{ID: strings.TrimPrefix(key, "call:"), Call: -1})
 		if int(k) < len(acts) && acts[k] > 0 {
 			continue // its transcript is read after all
 		}
 		a := b.team.At(k)
 		b.describe(a, i)
-		t := b.recorded[i]
+		t := b.recorded[read[i]]
 		a.Recorded = &t
 	}
 }

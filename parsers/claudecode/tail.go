@@ -231,34 +231,11 @@ func (b *builder) snapshot() *builder {
 			a.Call = at[a.Call]
 		}
 	}
-	w.launched = make(map[string]int, len(b.launched))
-	for id, i := range b.launched {
-		w.launched[id] = int(at[i])
-	}
-	w.byID = make(map[string]int, len(b.byID))
-	for id, i := range b.byID {
-		w.byID[id] = int(at[i])
-	}
-	w.recorded = make(map[int]model.AgentTotals, len(b.recorded))
-	for i, t := range b.recorded {
-		w.recorded[int(at[i])] = t
-	}
+	// The maps by call id, agent id and message stay as read, in the
+	// order read: finish reads them through place and start, and copying
+	// them cost a followed reading what the whole session holds.
+	w.at, w.start = at, start
 	w.metaCall, w.metaParent, w.flows = reindex(b.metaCall, agentAt), reindex(b.metaParent, agentAt), reindex(b.flows, agentAt)
-	if b.workflows != nil {
-		w.workflows = make(map[string]int, len(b.workflows))
-		for run, i := range b.workflows {
-			w.workflows[run] = int(at[i])
-		}
-	}
-	w.usage = make(map[string]*msgUsage, len(b.usage))
-	for id, mu := range b.usage {
-		c := *mu
-		if c.firstAction >= 0 {
-			c.firstAction = int(at[c.firstAction])
-		}
-		c.actionsBefore = start[c.before.File] + int(c.before.N)
-		w.usage[id] = &c
-	}
 	w.run.Unread = maps.Clone(b.run.Unread)
 	// The warnings in a whole reading's order: the session's lines, what
 	// the sub-agents' folder held, then each transcript's.
