@@ -293,6 +293,24 @@ func (t *Tree) fill(p string, shown map[int]string, total, budget int) int {
 	return n
 }
 
+// Same reports whether u holds what t holds: the same files, lines and
+// gold, for the same reason. A followed run's reading that showed no line
+// not shown before rebuilds the same tree, and what was read of the last
+// one holds for it.
+func (t *Tree) Same(u *Tree) bool {
+	if t == nil || u == nil || t.reason != u.reason || len(t.files) != len(u.files) ||
+		!slices.Equal(t.gold, u.gold) || !slices.Equal(t.Truncated, u.Truncated) {
+		return false
+	}
+	for p, f := range t.files {
+		g, ok := u.files[p]
+		if !ok || (f == nil) != (g == nil) || f != nil && (!slices.Equal(f.lines, g.lines) || !slices.Equal(f.known, g.known)) {
+			return false
+		}
+	}
+	return true
+}
+
 // isGold reports a gold file.
 func (t *Tree) isGold(p string) bool {
 	_, ok := slices.BinarySearch(t.gold, p)

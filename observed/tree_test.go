@@ -319,3 +319,39 @@ func TestBuildWithCacheIsABuild(t *testing.T) {
 		}
 	}
 }
+
+// Same tells a rebuilt tree from one that holds what it holds: a run grown
+// by an action that showed nothing new rebuilds the same tree; one more
+// line, another line's text, another file or another reason does not.
+func TestTreeSame(t *testing.T) {
+	read := withObs(model.Action{Reads: []model.ObservedRead{rng("/testbed/pkg/a.py", 3, 4)}}, "     3\tx = 1\n     4\ty = 2")
+	build := func(reason string, acts ...obsAction) *observed.Tree {
+		run := &model.Run{}
+		var texts model.TextList
+		for _, a := range acts {
+			run.Actions = append(run.Actions, a.Action)
+			texts = append(texts, a.obs)
+		}
+		run.Observations = texts
+		return observed.Build(run, []string{"pkg/gold.py"}, reason, nil)
+	}
+	base := build("no repository", read)
+	for _, c := range []struct {
+		name string
+		tree *observed.Tree
+		same bool
+	}{
+		{"built again", build("no repository", read), true},
+		{"a search after", build("no repository", read, withObs(model.Action{Command: "ls"}, "a.py")), true},
+		{"the same lines read again", build("no repository", read, read), true},
+		{"one more line", build("no repository", read, withObs(model.Action{Reads: []model.ObservedRead{rng("pkg/a.py", 5, 5)}}, "     5\tz = 3")), false},
+		{"a line's text", build("no repository", withObs(read.Action, "     3\tx = 9\n     4\ty = 2")), false},
+		{"another file", build("no repository", read, withObs(model.Action{Reads: []model.ObservedRead{rng("b.py", 1, 1)}}, "     1\tb")), false},
+		{"another reason", build("the repository is gone", read), false},
+		{"no tree", nil, false},
+	} {
+		if got := base.Same(c.tree); got != c.same {
+			t.Errorf("%s: Same %v, want %v", c.name, got, c.same)
+		}
+	}
+}

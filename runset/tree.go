@@ -52,6 +52,14 @@ type repos struct {
 	keep      bool
 	shownPath string
 	shown     *observed.Lines
+	// last is the last tree rebuilt for the followed run and its files:
+	// a reading that rebuilds the same tree reads it through the same
+	// files, and what they kept (each step's sets, what each action
+	// showed, the final's and the gold's) holds.
+	last struct {
+		tree  *observed.Tree
+		files *scoring.FileCache
+	}
 }
 
 // remember makes the runs rebuilt from now on keep what they displayed,
@@ -119,8 +127,16 @@ func (r *repos) rebuilt(run *model.Run, g *model.Gold, reason string) *scoring.F
 	defer r.shownMu.Unlock()
 	if r.shown == nil || r.shownPath != run.Path || run.Path == "" {
 		r.shown, r.shownPath = &observed.Lines{}, run.Path
+		r.last.tree, r.last.files = nil, nil
 	}
-	return scoring.Rebuilt(run, g, r.o.Sem, reason, r.shown)
+	t := scoring.RebuiltTree(run, g, r.o.Sem, reason, r.shown)
+	if r.last.files != nil && r.last.tree.Same(t) {
+		return r.last.files
+	}
+	files := scoring.NewFileCache(t)
+	files.RememberSteps()
+	r.last.tree, r.last.files = t, files
+	return files
 }
 
 // close writes what the runs' files taught to the persistent cache (when

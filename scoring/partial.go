@@ -102,9 +102,14 @@ func UnmatchedReason(fileID, recordedID string) string {
 // c, when not nil, remembers what each action displayed (observed.Build),
 // for a run read again as it grows.
 func Rebuilt(run *model.Run, g *model.Gold, sem model.Semantics, reason string, c *observed.Lines) *FileCache {
+	return NewFileCache(RebuiltTree(run, g, sem, reason, c))
+}
+
+// RebuiltTree is the tree Rebuilt reads.
+func RebuiltTree(run *model.Run, g *model.Gold, sem model.Semantics, reason string, c *observed.Lines) *observed.Tree {
 	var paths []string
 	if g != nil {
 		paths = GoldPaths(g, sem)
 	}
-	return NewFileCache(observed.Build(run, paths, reason, c))
+	return observed.Build(run, paths, reason, c)
 }
