@@ -40,6 +40,22 @@ func MergeIntervals(ivs []Interval) []Interval {
 	return out
 }
 
+// Merge is ivs sorted and merged into a new list (reversed intervals
+// dropped: they hold no lines), or ivs themselves when they are so already
+// (one range, as most reads are): nothing here changes ivs.
+func Merge(ivs []Interval) []Interval {
+	if Merged(ivs) {
+		return ivs
+	}
+	out := make([]Interval, 0, len(ivs))
+	for _, iv := range ivs {
+		if iv.Start <= iv.End {
+			out = append(out, iv)
+		}
+	}
+	return MergeIntervals(out)
+}
+
 // Merged reports intervals that are well formed, sorted and apart (not
 // overlapping or adjacent), as MergeIntervals leaves them.
 func Merged(ivs []Interval) bool {

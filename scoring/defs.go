@@ -46,6 +46,9 @@ func (f *FileCache) Defs(path string) []symbols.Def {
 			fs.defsLang = lang
 		}
 		fs.gaveUp.Store(gaveUp)
+		if gaveUp {
+			f.anyGaveUp.Store(true)
+		}
 	})
 	return fs.defs
 }

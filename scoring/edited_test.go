@@ -1,12 +1,16 @@
 package scoring_test
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/observed"
 	"github.com/trajscope/trajscope/scoring"
 	"github.com/trajscope/trajscope/source"
 )
@@ -153,5 +157,56 @@ func TestCloneGoldSharesNothing(t *testing.T) {
 	}
 	if &c.Symbols[0].Symbols[0] == &g.Symbols[0].Symbols[0] {
 		t.Error("a symbol list is shared")
+	}
+}
+
+// The steps naming each file, kept by a cache that keeps steps, are at
+// every reading of a run that grows (its last action's result arriving,
+// a rewrite read again) those a cache that keeps nothing lists, under both
+// lenses and semantics in turn; keeping every step's entries whatever
+// changed fails it.
+func TestStepsOfKeptIsStepsOf(t *testing.T) {
+	var a, b strings.Builder
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&a, "def f%d():\n", i)
+	}
+	for i := 1; i <= 10; i++ {
+		fmt.Fprintf(&b, "x%d = %d\n", i, i)
+	}
+	tree := source.NewFS(fstest.MapFS{"pkg/a.py": {Data: []byte(a.String())}, "b.py": {Data: []byte(b.String())}})
+	files := []string{"b.py", "pkg/a.py"}
+	paths := []string{"pkg/a.py", "/testbed/pkg/a.py", "b.py", "gone.py"}
+	kinds := []model.ReadKind{model.ReadRange, model.ReadWhole, model.ReadHead, model.ReadTail}
+	kept, declared := scoring.NewFileCache(tree), observed.NewMemo(nil)
+	kept.RememberSteps()
+	r := rand.New(rand.NewPCG(7, 1))
+	var acts []model.Action
+	for reading := range 60 {
+		switch k := r.IntN(4); {
+		case k == 0 && len(acts) > 0:
+			acts[len(acts)-1].Reads = nil // a call whose result has not come
+		case k == 1 && len(acts) > 2:
+			acts = acts[:len(acts)-2]
+		}
+		for range r.IntN(3) {
+			var act model.Action
+			for range r.IntN(3) {
+				s := 1 + r.IntN(45)
+				act.Reads = append(act.Reads, model.ObservedRead{File: paths[r.IntN(len(paths))], Kind: kinds[r.IntN(len(kinds))], Start: s, End: s + r.IntN(8)})
+			}
+			acts = append(acts, act)
+		}
+		sem := []model.Semantics{model.ContextBench, model.Fixed}[reading/20%2]
+		analyse := func(files *scoring.FileCache, memo *observed.Memo) *scoring.Analysis {
+			run := &model.Run{InstanceID: "x", Actions: slices.Clone(acts)}
+			run.Prediction.Steps, run.Prediction.Final = memo.Declare(run.Actions) // as a followed reader's
+			return scoring.Analyze(run, &model.Gold{}, files, sem)
+		}
+		got, want := analyse(kept, declared), analyse(scoring.NewFileCache(tree), nil)
+		for _, l := range model.Lenses {
+			if g, w := got.StepsOf(l, files), want.StepsOf(l, files); !reflect.DeepEqual(g, w) {
+				t.Fatalf("reading %d, %v, lens %v:\n got %v\nwant %v", reading, sem, l, g, w)
+			}
+		}
 	}
 }

@@ -35,6 +35,10 @@ type FileCache struct {
 	// DefaultParseTimeout). Set it before the cache is shared.
 	ParseTimeout time.Duration
 
+	// anyGaveUp says a parse of one of the files ran past its budget:
+	// until one does, no row lists any (gaveUp).
+	anyGaveUp atomic.Bool
+
 	mu       sync.Mutex
 	resolved map[string]string
 	files    map[string]*fileInfo
@@ -43,7 +47,9 @@ type FileCache struct {
 	steps  map[string]stepSets
 	unions []*unions
 	finals []keptFinal
-	gold   keptGold
+	// stepIndexes are the lenses' StepsOf, kept with steps.
+	stepIndexes [2]stepIndex
+	gold        keptGold
 	// lens, when steps are kept, is what the last run analysed showed
 	// action by action (observed.Memo), used under lensMu.
 	lens   *observed.Memo

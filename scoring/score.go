@@ -297,6 +297,9 @@ func (sc scorer) scoreContexts(g *model.Gold, pred *model.Prediction, gold *Gold
 // budget, sorted. Defs was asked for every file the symbol figures needed
 // (gold spans, read spans, named symbols) before this runs.
 func (sc scorer) gaveUp(gold *Gold, steps []model.Step, final model.Step) []string {
+	if !sc.files.anyGaveUp.Load() {
+		return nil // no parse ran past its budget: a long run's steps need no look
+	}
 	var out []string
 	seen := map[string]bool{}
 	check := func(f string) {

@@ -216,6 +216,13 @@ const maxSubagentFiles = 1024
 // of its parent still running when its first action came (when exactly one
 // fits, preferring one of its type).
 func (b *builder) tieAgents() {
+	untied := false
+	for k := int32(1); int(k) < b.team.Len(); k++ {
+		untied = untied || b.team.At(k).Call < 0
+	}
+	if !untied {
+		return // every agent's call known: a followed reading looks at no action
+	}
 	// Each agent's first action, and the calls already tied, found once:
 	// a session of thousands of untied agents is not cubic in them (issue
 	// 48 #7).

@@ -235,7 +235,7 @@ func (dg *diagnoser) diagnosis() *Diagnosis {
 	for _, f := range files {
 		fd := File{File: f, Action: -1, Missing: dg.isMissing(f)}
 		if named := dg.byFile[f]; len(named) > 0 {
-			fd.Step, fd.Action = named[0].number, named[0].action
+			fd.Step, fd.Action = named[0].Number, named[0].Action
 		}
 		switch {
 		case dg.finalFiles[f]:
@@ -254,7 +254,7 @@ func (dg *diagnoser) diagnosis() *Diagnosis {
 	}
 	for f, ivs := range a.Gold.Lines.All() { // sorted by file
 		fc := dg.file(f)
-		spans := merge(ivs)
+		spans := model.Merge(ivs)
 		if list, ok := a.Gold.Listed.Get(f); ok {
 			// Merging changed this file's spans (nested, overlapping,
 			// adjacent): each is diagnosed as the gold lists it, so every
@@ -299,7 +299,7 @@ type fileCtx struct {
 }
 
 func (dg *diagnoser) file(f string) fileCtx {
-	return fileCtx{dg, f, union(dg.byFile[f]), merge(dg.final.Lines[f])}
+	return fileCtx{dg, f, union(dg.byFile[f]), model.Merge(dg.final.Lines[f])}
 }
 
 // span diagnoses one gold interval of the file.
@@ -319,8 +319,8 @@ func diagnoseSpan(file string, iv model.Interval, named []stepLines, seen, final
 	sp.SeenLines = overlap(seen, iv.Start, iv.End)
 	if sp.SeenLines > 0 {
 		for _, st := range named {
-			if overlap(st.lines, iv.Start, iv.End) > 0 {
-				sp.Step, sp.Action = st.number, st.action
+			if overlap(st.Lines, iv.Start, iv.End) > 0 {
+				sp.Step, sp.Action = st.Number, st.Action
 				break
 			}
 		}
@@ -338,11 +338,11 @@ func diagnoseSpan(file string, iv model.Interval, named []stepLines, seen, final
 		// The closest shown line; a step that named the file without lines
 		// counts as opened at an unknown distance unless a read gives one.
 		sp.Category = NearMiss
-		sp.Action = named[0].action
+		sp.Action = named[0].Action
 		for _, st := range named {
-			for _, r := range st.lines {
+			for _, r := range st.Lines {
 				if d := distance(r.Start, r.End, iv.Start, iv.End); sp.Distance < 0 || d < sp.Distance {
-					sp.Distance, sp.Action = d, st.action
+					sp.Distance, sp.Action = d, st.Action
 				}
 			}
 		}

@@ -89,9 +89,9 @@ func UnionToFinal(a *scoring.Analysis, lens model.Lens) UnionDrop {
 	final := a.Lenses[model.LensContextBench].FinalContext // the declared final, under both lenses
 	var u UnionDrop
 	for f, gold := range a.Gold.Lines.All() {
-		g := merge(gold)
+		g := model.Merge(gold)
 		u.Seen += model.IntersectLength(union(seen[f]), g)
-		u.Kept += model.IntersectLength(merge(final.Lines[f]), g)
+		u.Kept += model.IntersectLength(model.Merge(final.Lines[f]), g)
 	}
 	u.Drop = 1.0
 	if u.Seen > 0 {

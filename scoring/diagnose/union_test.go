@@ -21,11 +21,11 @@ func TestUnionMergesAsItGoes(t *testing.T) {
 				s := 1 + r.IntN(300)
 				lines = append(lines, model.Interval{Start: s, End: s + r.IntN(12) - 2}) // some reversed
 			}
-			steps = append(steps, stepLines{lines: lines})
+			steps = append(steps, stepLines{Lines: lines})
 		}
 		var all []model.Interval
 		for _, st := range steps {
-			for _, iv := range st.lines {
+			for _, iv := range st.Lines {
 				if iv.Start <= iv.End {
 					all = append(all, iv)
 				}

@@ -1,0 +1,189 @@
+package scoring
+
+import (
+	"sort"
+	"sync"
+
+	"github.com/trajscope/trajscope/model"
+)
+
+// FileStep is a step of a lens that named a file: the lens's 1-based step
+// number, the action that made it (-1 when none is known) and the merged
+// lines it showed of the file (none: it named the file without lines).
+type FileStep struct {
+	Number, Action int32
+	Lines          []model.Interval
+}
+
+// StepsOf lists, for each file of want, the steps of lens l that named it,
+// in step order: under the observed lens, each action that displayed
+// lines of it; under ContextBench, each of the run's steps (its final
+// context as the one step of a prediction without steps), at the first
+// action after which it counts. The diagnosis reads them.
+//
+// A followed run is analysed again at every reading, its steps those of
+// the last reading and a few more: a cache that keeps steps keeps the
+// lists of every file, and a reading goes on from the steps that begin it
+// as they began the last (the same lines of each action, the same steps
+// at the same actions), so it costs what its new steps name.
+func (a *Analysis) StepsOf(l model.Lens, want []string) map[string][]FileStep {
+	out := make(map[string][]FileStep, len(want))
+	if len(want) == 0 {
+		return out
+	}
+	keep := a.show == nil && (l == model.LensObserved || len(a.Run.Prediction.Steps) > 0)
+	var ix *stepIndex
+	if keep {
+		if ix = a.Files.stepIndex(l); ix != nil && ix.sem != a.Sem {
+			ix.sem, ix.byFile, ix.keys = a.Sem, nil, nil // steps come to other contexts
+		}
+	}
+	if ix == nil {
+		// Read once: only the files asked for are listed.
+		ix = &stepIndex{only: map[string]bool{}}
+		for _, f := range want {
+			ix.only[f] = true
+		}
+	} else {
+		defer ix.mu.Unlock()
+	}
+	if l == model.LensObserved {
+		ix.observed(a)
+	} else {
+		ix.contextBench(a)
+	}
+	for _, f := range want {
+		if list := ix.byFile[f]; len(list) > 0 {
+			out[f] = list[:len(list):len(list)] // the index appends after them: not into them
+		}
+	}
+	return out
+}
+
+// stepIndex is StepsOf's lists of a lens, and what they were made of: by
+// step, its key (what it is compared by) and action.
+type stepIndex struct {
+	mu     sync.Mutex
+	only   map[string]bool // the files listed; nil: all
+	sem    model.Semantics
+	byFile map[string][]FileStep
+	keys   []stepID
+}
+
+// stepID is what a step is compared by from one reading to the next: the
+// lines an action displayed (observed), or the raw step's files and spans
+// (ContextBench), by identity. A reader keeps the lines of an action that
+// did not change, and the step made of them (observed.Memo); a step made
+// again with the same content is made again here too.
+type stepID struct {
+	files, spans, syms    *string
+	nFiles, nSpans, nSyms int
+	action                int32
+}
+
+// stepIndex is the cache's index of lens l, locked (nil when the cache
+// keeps no steps).
+func (f *FileCache) stepIndex(l model.Lens) *stepIndex {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.steps == nil {
+		return nil
+	}
+	ix := &f.stepIndexes[l]
+	ix.mu.Lock()
+	return ix
+}
+
+// goOn drops the steps past the first n (kept: those that begin the new
+// reading's steps) and their entries.
+func (ix *stepIndex) goOn(n int) {
+	if ix.byFile == nil {
+		ix.byFile = map[string][]FileStep{}
+	}
+	if n == len(ix.keys) {
+		return
+	}
+	ix.keys = ix.keys[:n]
+	for f, list := range ix.byFile {
+		k := sort.Search(len(list), func(i int) bool { return int(list[i].Number) > n })
+		if k < len(list) {
+			// A copy: lists given out before share the old one.
+			ix.byFile[f] = append([]FileStep(nil), list[:k]...)
+		}
+	}
+}
+
+func (ix *stepIndex) add(file string, st FileStep) {
+	if ix.only == nil || ix.only[file] {
+		ix.byFile[file] = append(ix.byFile[file], st)
+	}
+}
+
+// observed lists the actions that displayed lines, each a step.
+func (ix *stepIndex) observed(a *Analysis) {
+	var ids []stepID
+	for i := range a.Actions {
+		if reads := a.Actions[i].Reads; len(reads) > 0 {
+			ids = append(ids, stepID{spans: &reads[0].File, nSpans: len(reads), action: int32(i)})
+		}
+	}
+	n := 0
+	for n < len(ids) && n < len(ix.keys) && ids[n] == ix.keys[n] {
+		n++
+	}
+	ix.goOn(n)
+	for j := n; j < len(ids); j++ {
+		i := ids[j].action
+		for _, fl := range a.Actions[i].Reads {
+			ix.add(fl.File, FileStep{int32(j + 1), i, model.Merge(fl.Spans)})
+		}
+	}
+	ix.keys = ids
+}
+
+// contextBench lists the run's steps (its final context for a run
+// without steps), each at the first action after which it counts: the
+// files it named without lines, then those with lines.
+func (ix *stepIndex) contextBench(a *Analysis) {
+	steps := a.Run.Prediction.Steps
+	if len(steps) == 0 {
+		steps = []model.Step{a.Run.Prediction.Final}
+	}
+	done := a.Lenses[model.LensContextBench].StepsDone
+	ids := make([]stepID, len(steps))
+	for j, raw := range steps {
+		ids[j] = stepID{nFiles: len(raw.Files), nSpans: len(raw.Spans), action: -1}
+		if len(raw.Files) > 0 {
+			ids[j].files = &raw.Files[0]
+		}
+		if len(raw.Spans) > 0 {
+			ids[j].spans = &raw.Spans[0].File
+		}
+		if ids[j].nSyms = len(raw.Symbols); len(raw.Symbols) > 0 {
+			ids[j].syms = &raw.Symbols[0].File
+		}
+		if len(a.Run.Prediction.Steps) > 0 {
+			// done never decreases: a binary search finds the action.
+			if i := sort.SearchInts(done, j+1); i < len(done) {
+				ids[j].action = int32(i)
+			}
+		}
+	}
+	n := 0
+	for n < len(ids) && n < len(ix.keys) && ids[n] == ix.keys[n] {
+		n++
+	}
+	ix.goOn(n)
+	for j := n; j < len(steps); j++ {
+		ctx := a.ContextBenchStep(j, steps[j])
+		for _, f := range ctx.Files {
+			if _, lines := ctx.Lines[f]; !lines {
+				ix.add(f, FileStep{int32(j + 1), ids[j].action, nil})
+			}
+		}
+		for f, ivs := range ctx.Lines {
+			ix.add(f, FileStep{int32(j + 1), ids[j].action, model.Merge(ivs)})
+		}
+	}
+	ix.keys = ids
+}
