@@ -1,0 +1,301 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/trajscope/trajscope/model"
+	"github.com/trajscope/trajscope/report"
+	"github.com/trajscope/trajscope/runset"
+	"github.com/trajscope/trajscope/source"
+	"github.com/trajscope/trajscope/story"
+	"github.com/trajscope/trajscope/testkit/benchgen"
+	"github.com/trajscope/trajscope/ui"
+)
+
+// BenchmarkFollowReading is what one reading of a followed session costs
+// (the file parsed and the run analysed again): the delay between a line
+// reaching the file and its action on screen, past fsnotify's and the
+// settle time. The real 711-line Claude Code session with sub-agents.
+func BenchmarkFollowReading(b *testing.B) {
+	path := "../../shared/data/formats/claude-code-subagents/entireio-cli__ckpt-5098e5414812-0.full.jsonl"
+	if _, err := os.Stat(path); err != nil {
+		b.Skip("no ../shared")
+	}
+	set := openSet(b, path)
+	b.ReportAllocs()
+	for b.Loop() {
+		if st, _ := set.Reread(1); st == nil {
+			b.Fatal("no story")
+		}
+	}
+}
+
+// BenchmarkFollowLatency is the delay from a line reaching a followed
+// session file to its reading on screen (read, analysed, the explorer
+// updated and drawn), line by line through the real 711-line Claude Code
+// session with sub-agents, one core kept busy meanwhile. It reports the
+// median and 90th percentile in milliseconds.
+func BenchmarkFollowLatency(b *testing.B) {
+	src := "../../shared/data/formats/claude-code-subagents/entireio-cli__ckpt-5098e5414812-0.full.jsonl"
+	if _, err := os.Stat(src); err != nil {
+		b.Skip("no ../shared")
+	}
+	data, _ := os.ReadFile(src)
+	lines := strings.SplitAfter(string(data), "\n")
+	var stopped atomic.Bool
+	defer stopped.Store(true)
+	go func() { // the busy core: it spins on purpose
+		for n := 0; !stopped.Load(); n++ {
+		}
+	}()
+	old := followIdle
+	followIdle = time.Hour
+	defer func() { followIdle = old }()
+	var lat []float64
+	for b.Loop() {
+		path := filepath.Join(b.TempDir(), "s.jsonl")
+		os.WriteFile(path, []byte(strings.Join(lines[:60], "")), 0o644)
+		set := openSet(b, path)
+		st, _, _ := set.Open(1)
+		m, err := ui.New(st, ui.Options{Live: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+		msgs := make(chan tea.Msg, 64)
+		stopFollow := followed(set, 1)(func(msg tea.Msg) { msgs <- msg })
+		f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		lastSt := st
+		for _, l := range lines[60:] {
+			if !strings.HasSuffix(l, "\n") || strings.TrimSpace(l) == "" {
+				continue // the file's last line ends without one: never read
+			}
+			start := time.Now()
+			f.WriteString(l)
+			select {
+			case msg := <-msgs:
+				m.Update(msg)
+				m.View()
+				if lm := msg.(ui.LiveMsg); lm.St != nil {
+					lastSt = lm.St
+				}
+			case <-time.After(time.Minute):
+				b.Fatal("no reading")
+			}
+			lat = append(lat, float64(time.Since(start).Microseconds())/1000)
+		}
+		f.Close()
+		stopFollow()
+		// Followed to its end, the run says what view of the file says.
+		var last, want bytes.Buffer
+		report.WriteRunJSON(&last, lastSt)
+		st2, _, _ := openSet(b, path).Open(1)
+		report.WriteRunJSON(&want, st2)
+		if last.String() != want.String() {
+			b.Fatal("the followed run ends unlike view of the finished file")
+		}
+	}
+	sort.Float64s(lat)
+	b.ReportMetric(lat[len(lat)/2], "ms-median")
+	b.ReportMetric(lat[len(lat)*9/10], "ms-p90")
+}
+
+// BenchmarkFollowAppendedLine is the cost of one line appended to a long
+// followed session: a generated 10,000-call Claude Code session with 8
+// sub-agent transcripts (30 MB), the lead's last lines written one per
+// reading. "appended" reads what was appended (view --follow), "whole"
+// reads the files again as before; both analyse the run again, with the
+// repository's files (a checked-out folder, as watch has) or without
+// (the tree rebuilt from what the run displayed).
+func BenchmarkFollowAppendedLine(b *testing.B) {
+	gen := benchgen.New(benchgen.Options{Actions: 10, GoldFiles: 4, OtherFiles: 20, Lines: 2000})
+	lead, subs := gen.ClaudeSession(10000, 8)
+	repo := checkedOut(b, gen.Files)
+	for _, mode := range []string{"appended", "whole", "appended-repo", "whole-repo"} {
+		b.Run(mode, func(b *testing.B) {
+			path, lines, held := benchSession(b, lead, subs, 2000)
+			set := openSet(b, path)
+			if strings.HasSuffix(mode, "-repo") {
+				set.Prepare(runset.Options{Sem: model.ContextBench, Checkouts: source.NewCheckouts(source.CheckoutOptions{Repo: repo})})
+			}
+			read := set.Follow
+			if strings.HasPrefix(mode, "whole") {
+				read = set.Reread
+			}
+			if st, _ := read(1); st == nil || (strings.HasSuffix(mode, "-repo") && st.A.Partial != nil) {
+				b.Fatal("not read with its repository")
+			}
+			for set.Behind() { // the start read first: the rest before the timing
+				read(1)
+			}
+			readingsAfter(b, appendLines(b, path, lines, held), read)
+		})
+	}
+}
+
+// checkedOut writes files (repository paths) into a new folder, as a
+// checked-out repository, and returns it.
+func checkedOut(tb testing.TB, files map[string]string) string {
+	tb.Helper()
+	repo := tb.TempDir()
+	for p, c := range files {
+		p = filepath.Join(repo, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(c), 0o644)
+	}
+	return repo
+}
+
+// benchSession writes a generated session (lead and its sub-agents'
+// transcripts) into a new folder, the lead's last lines held back (back, at most half of them).
+func benchSession(b *testing.B, lead []byte, subs map[string][]byte, back int) (path string, lines []string, held int) {
+	dir := b.TempDir()
+	path = filepath.Join(dir, "bench.jsonl")
+	for id, data := range subs {
+		p := filepath.Join(dir, "bench", "subagents", "agent-"+id+".jsonl")
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, data, 0o644)
+	}
+	lines = strings.SplitAfter(string(lead), "\n")
+	held = len(lines) - min(back, len(lines)/2)
+	os.WriteFile(path, []byte(strings.Join(lines[:held], "")), 0o644)
+	return path, lines, held
+}
+
+// appendLines appends, at each call, the next held-back line of the
+// session at path.
+func appendLines(b *testing.B, path string, lines []string, held int) func() bool {
+	return func() bool {
+		if held == len(lines) {
+			return false
+		}
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		f.WriteString(lines[held])
+		f.Close()
+		held++
+		return true
+	}
+}
+
+// readingsAfter times a reading after each held-back line is appended
+// (next; once they are all in, readings of the whole session).
+func readingsAfter(b *testing.B, next func() bool, read func(int) (*story.Story, error)) {
+	b.ReportAllocs()
+	for b.Loop() {
+		next()
+		if st, _ := read(1); st == nil {
+			b.Fatal("no story")
+		}
+	}
+}
+
+// BenchmarkFollowScale is one appended line's reading at 230, 2,000,
+// 7,000 and 10,000 calls of a generated Claude Code session: how an
+// update's cost grows with the session (issue 46 #6). Shapes:
+//   - "" (8 sub-agents, no repository: the tree rebuilt from what the run
+//     displayed): their transcripts written ahead, so each lead line lands
+//     among their actions (time order), as only the start of a followed
+//     session's reading gives them;
+//   - "agents/" (the same session) and "agents-repo/" (with its
+//     repository's files, a checked-out folder as watch has): every
+//     file's lines written in the session's time order, as agents write
+//     them, each line landing at the end;
+//   - "lead/" and "lead-repo/": a session of one agent.
+func BenchmarkFollowScale(b *testing.B) {
+	for _, shape := range []struct {
+		name       string
+		subs       int
+		repo, team bool
+	}{{"", 8, false, false}, {"agents/", 8, false, true}, {"agents-repo/", 8, true, true}, {"lead/", 0, false, false}, {"lead-repo/", 0, true, false}} {
+		for _, n := range []int{230, 2000, 7000, 10000} {
+			b.Run(fmt.Sprint(shape.name, n), func(b *testing.B) {
+				gen := benchgen.New(benchgen.Options{Actions: 10, GoldFiles: 4, OtherFiles: 20, Lines: 2000})
+				lead, subs := gen.ClaudeSession(n, shape.subs)
+				var path string
+				var next func() bool
+				if shape.team {
+					path, next = benchTeam(b, lead, subs, 200)
+				} else {
+					var lines []string
+					var held int
+					path, lines, held = benchSession(b, lead, subs, 200)
+					next = appendLines(b, path, lines, held)
+				}
+				set := openSet(b, path)
+				if shape.repo {
+					set.Prepare(runset.Options{Sem: model.ContextBench, Checkouts: source.NewCheckouts(source.CheckoutOptions{Repo: checkedOut(b, gen.Files)})})
+				}
+				if st, _ := set.Follow(1); st == nil {
+					b.Fatal("no story")
+				}
+				for set.Behind() { // the start read first: the rest before the timing
+					set.Follow(1)
+				}
+				readingsAfter(b, next, set.Follow)
+			})
+		}
+	}
+}
+
+// benchTeam writes a generated session, lead and sub-agents, but for its
+// last back lines in time order (records are numbered in the order
+// written: "uuid":"u0000123"); next appends the next of them to its file.
+func benchTeam(b *testing.B, lead []byte, subs map[string][]byte, back int) (path string, next func() bool) {
+	dir := b.TempDir()
+	path = filepath.Join(dir, "bench.jsonl")
+	type held struct {
+		file, line string
+		seq        int
+	}
+	var all []held
+	add := func(file string, data []byte) {
+		os.MkdirAll(filepath.Dir(file), 0o755)
+		for _, l := range strings.SplitAfter(string(data), "\n") {
+			if l == "" {
+				continue
+			}
+			seq := -1
+			if i := strings.Index(l, `"uuid":"u`); i >= 0 {
+				fmt.Sscanf(l[i+len(`"uuid":"u`):], "%d", &seq)
+			}
+			all = append(all, held{file, l, seq})
+		}
+	}
+	add(path, lead)
+	for id, data := range subs {
+		add(filepath.Join(dir, "bench", "subagents", "agent-"+id+".jsonl"), data)
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].seq < all[j].seq })
+	k := len(all) - min(back, len(all)/2)
+	appendTo := func(h held) {
+		f, err := os.OpenFile(h.file, os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
+		if err != nil {
+			b.Fatal(err)
+		}
+		f.WriteString(h.line)
+		f.Close()
+	}
+	for _, h := range all[:k] {
+		appendTo(h)
+	}
+	return path, func() bool {
+		if k == len(all) {
+			return false
+		}
+		appendTo(all[k])
+		k++
+		return true
+	}
+}
