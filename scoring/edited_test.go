@@ -163,8 +163,8 @@ func TestCloneGoldSharesNothing(t *testing.T) {
 // The steps naming each file, kept by a cache that keeps steps, are at
 // every reading of a run that grows (its last action's result arriving,
 // a rewrite read again) those a cache that keeps nothing lists, under both
-// lenses and semantics in turn; keeping every step's entries whatever
-// changed fails it.
+// lenses and semantics in turn, and their lines are the steps' lines
+// merged; keeping every step's entries whatever changed fails it.
 func TestStepsOfKeptIsStepsOf(t *testing.T) {
 	var a, b strings.Builder
 	for i := 1; i <= 40; i++ {
@@ -204,8 +204,18 @@ func TestStepsOfKeptIsStepsOf(t *testing.T) {
 		}
 		got, want := analyse(kept, declared), analyse(scoring.NewFileCache(tree), nil)
 		for _, l := range model.Lenses {
-			if g, w := got.StepsOf(l, files), want.StepsOf(l, files); !reflect.DeepEqual(g, w) {
+			g, w := got.StepsOf(l, files), want.StepsOf(l, files)
+			if !reflect.DeepEqual(g, w) {
 				t.Fatalf("reading %d, %v, lens %v:\n got %v\nwant %v", reading, sem, l, g, w)
+			}
+			for f, fs := range g {
+				var all []model.Interval
+				for _, st := range fs.Steps {
+					all = append(all, st.Lines...)
+				}
+				if u := model.MergeIntervals(all); !slices.Equal(fs.Lines, u) {
+					t.Fatalf("reading %d, %v, lens %v, %s: lines %v, the steps' merged %v", reading, sem, l, f, fs.Lines, u)
+				}
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package scoring
 
 import (
+	"slices"
 	"sort"
 	"sync"
 
@@ -15,8 +16,15 @@ type FileStep struct {
 	Lines          []model.Interval
 }
 
+// FileSteps are the steps of a lens that named a file, in step order, and
+// the lines they showed of it, merged.
+type FileSteps struct {
+	Steps []FileStep
+	Lines []model.Interval
+}
+
 // StepsOf lists, for each file of want, the steps of lens l that named it,
-// in step order: under the observed lens, each action that displayed
+// in step order, and their lines merged: under the observed lens, each action that displayed
 // lines of it; under ContextBench, each of the run's steps (its final
 // context as the one step of a prediction without steps), at the first
 // action after which it counts. The diagnosis reads them.
@@ -26,8 +34,8 @@ type FileStep struct {
 // lists of every file, and a reading goes on from the steps that begin it
 // as they began the last (the same lines of each action, the same steps
 // at the same actions), so it costs what its new steps name.
-func (a *Analysis) StepsOf(l model.Lens, want []string) map[string][]FileStep {
-	out := make(map[string][]FileStep, len(want))
+func (a *Analysis) StepsOf(l model.Lens, want []string) map[string]FileSteps {
+	out := make(map[string]FileSteps, len(want))
 	if len(want) == 0 {
 		return out
 	}
@@ -54,7 +62,9 @@ func (a *Analysis) StepsOf(l model.Lens, want []string) map[string][]FileStep {
 	}
 	for _, f := range want {
 		if list := ix.byFile[f]; len(list) > 0 {
-			out[f] = list[:len(list):len(list)] // the index appends after them: not into them
+			// The index appends after them, not into them; a union it
+			// makes is a new list.
+			out[f] = FileSteps{list[:len(list):len(list)], ix.lines[f]}
 		}
 	}
 	return out
@@ -67,6 +77,7 @@ type stepIndex struct {
 	only   map[string]bool // the files listed; nil: all
 	sem    model.Semantics
 	byFile map[string][]FileStep
+	lines  map[string][]model.Interval // each file's steps' lines, merged
 	keys   []stepID
 }
 
@@ -98,7 +109,7 @@ func (f *FileCache) stepIndex(l model.Lens) *stepIndex {
 // reading's steps) and their entries.
 func (ix *stepIndex) goOn(n int) {
 	if ix.byFile == nil {
-		ix.byFile = map[string][]FileStep{}
+		ix.byFile, ix.lines = map[string][]FileStep{}, map[string][]model.Interval{}
 	}
 	if n == len(ix.keys) {
 		return
@@ -109,13 +120,22 @@ func (ix *stepIndex) goOn(n int) {
 		if k < len(list) {
 			// A copy: lists given out before share the old one.
 			ix.byFile[f] = append([]FileStep(nil), list[:k]...)
+			var all []model.Interval
+			for _, st := range list[:k] {
+				all = append(all, st.Lines...)
+			}
+			ix.lines[f] = model.MergeIntervals(all)
 		}
 	}
 }
 
+// add lists a step under a file, its lines (merged) added to the file's.
 func (ix *stepIndex) add(file string, st FileStep) {
 	if ix.only == nil || ix.only[file] {
 		ix.byFile[file] = append(ix.byFile[file], st)
+		if len(st.Lines) > 0 {
+			ix.lines[file] = model.MergeIntervals(append(slices.Clone(ix.lines[file]), st.Lines...))
+		}
 	}
 }
 

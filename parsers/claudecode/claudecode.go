@@ -181,7 +181,7 @@ type builder struct {
 	byID       map[string]int
 	seenUUID   map[string]int32 // the file where each record was met
 	usage      map[string]*msgUsage
-	usageOrder []string
+	usageOrder []*msgUsage // the messages' usage, in the order met
 	// refs reads the files the session refers to (sub-agents' transcripts
 	// and metas): each once, never through a link, one budget in all.
 	refs *inputfile.Refs
@@ -427,8 +427,7 @@ func (b *builder) finish() model.Run {
 	}
 	n := len(b.actions)
 	rest := model.Usage{}
-	for _, id := range b.usageOrder {
-		mu := b.usage[id]
+	for _, mu := range b.usageOrder {
 		if toolcall.UsageZero(mu.usage) {
 			continue
 		}
@@ -451,8 +450,8 @@ func (b *builder) finish() model.Run {
 		// The session's own total: what its messages do not account for
 		// (responses the stream did not write) is the run's.
 		counted := model.Usage{}
-		for _, id := range b.usageOrder {
-			counted = counted.Plus(b.usage[id].usage)
+		for _, mu := range b.usageOrder {
+			counted = counted.Plus(mu.usage)
 		}
 		r := b.resultUsage
 		rest = rest.Plus(model.NewUsage(max(int(r.InputTokens-counted.InputTokens), 0), max(int(r.OutputTokens-counted.OutputTokens), 0),

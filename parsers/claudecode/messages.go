@@ -42,7 +42,7 @@ func (b *builder) assistant(m *jsontree.Value, line int, agent int32) {
 	if mu == nil {
 		mu = &msgUsage{firstAction: -1, actionsBefore: len(b.actions), before: toolcall.Origin{File: b.cur, N: b.fileActs[b.cur]}, sidechain: sidechain}
 		b.usage[id] = mu
-		b.usageOrder = append(b.usageOrder, id)
+		b.usageOrder = append(b.usageOrder, mu)
 		if msgID != "" {
 			if _, ok := b.usage[msgID]; !ok {
 				b.usage[msgID] = mu // found by its message id alone (a replay)

@@ -200,7 +200,7 @@ type diagnoser struct {
 	finalFiles map[string]bool
 	hits       map[string][]searchHit
 	missing    []string // sorted
-	byFile     map[string][]stepLines
+	byFile     map[string]fileSteps
 }
 
 func newDiagnoser(a *scoring.Analysis, lens model.Lens) *diagnoser {
@@ -234,7 +234,7 @@ func (dg *diagnoser) diagnosis() *Diagnosis {
 	}
 	for _, f := range files {
 		fd := File{File: f, Action: -1, Missing: dg.isMissing(f)}
-		if named := dg.byFile[f]; len(named) > 0 {
+		if named := dg.byFile[f].Steps; len(named) > 0 {
 			fd.Step, fd.Action = named[0].Number, named[0].Action
 		}
 		switch {
@@ -299,13 +299,13 @@ type fileCtx struct {
 }
 
 func (dg *diagnoser) file(f string) fileCtx {
-	return fileCtx{dg, f, union(dg.byFile[f]), model.Merge(dg.final.Lines[f])}
+	return fileCtx{dg, f, dg.byFile[f].Lines, model.Merge(dg.final.Lines[f])}
 }
 
 // span diagnoses one gold interval of the file.
 func (fc fileCtx) span(iv model.Interval) Span {
 	dg := fc.dg
-	sp := diagnoseSpan(fc.file, iv, dg.byFile[fc.file], fc.seen, fc.final, dg.hits[fc.file])
+	sp := diagnoseSpan(fc.file, iv, dg.byFile[fc.file].Steps, fc.seen, fc.final, dg.hits[fc.file])
 	sp.Missing = dg.isMissing(fc.file)
 	return sp
 }

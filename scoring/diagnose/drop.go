@@ -90,7 +90,7 @@ func UnionToFinal(a *scoring.Analysis, lens model.Lens) UnionDrop {
 	var u UnionDrop
 	for f, gold := range a.Gold.Lines.All() {
 		g := model.Merge(gold)
-		u.Seen += model.IntersectLength(union(seen[f]), g)
+		u.Seen += model.IntersectLength(seen[f].Lines, g)
 		u.Kept += model.IntersectLength(model.Merge(final.Lines[f]), g)
 	}
 	u.Drop = 1.0

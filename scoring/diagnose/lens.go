@@ -18,18 +18,21 @@ import (
 // without lines).
 type stepLines = scoring.FileStep
 
+// fileSteps are the steps of a lens naming a file and their lines merged.
+type fileSteps = scoring.FileSteps
+
 // lensFiles lists, for each gold file (a file of the gold set, or one with
 // gold lines), the steps of a lens that named it, in step order. Only gold
 // files are ever asked about, so a long run costs nothing here for the
 // files it read that are not gold. With fallback, a ContextBench run
 // without steps gets its final context as the one step, as upstream's
 // trajectory metrics do; the union usage drop asks for the steps alone.
-func lensFiles(a *scoring.Analysis, lens model.Lens, fallback bool) map[string][]stepLines {
+func lensFiles(a *scoring.Analysis, lens model.Lens, fallback bool) map[string]fileSteps {
 	if len(a.Gold.Files) == 0 && a.Gold.Lines.Len() == 0 {
-		return map[string][]stepLines{} // no gold file to ask about: no step need be read
+		return map[string]fileSteps{} // no gold file to ask about: no step need be read
 	}
 	if lens == model.LensContextBench && len(a.Run.Prediction.Steps) == 0 && !fallback {
-		return map[string][]stepLines{} // the steps alone: none
+		return map[string]fileSteps{} // the steps alone: none
 	}
 	gold := slices.Clone(a.Gold.Files)
 	for f := range a.Gold.Lines.All() {
@@ -37,25 +40,6 @@ func lensFiles(a *scoring.Analysis, lens model.Lens, fallback bool) map[string][
 	}
 	slices.Sort(gold)
 	return a.StepsOf(lens, slices.Compact(gold))
-}
-
-// union returns the lines steps showed of a file, merged (reversed
-// intervals dropped: they hold no lines). It merges as it goes: a long run
-// shows the same lines many times over, so the union stays small while the
-// lines it is made of do not.
-func union(steps []stepLines) []model.Interval {
-	var all []model.Interval
-	for _, st := range steps {
-		for _, iv := range st.Lines {
-			if iv.Start <= iv.End {
-				all = append(all, iv)
-			}
-		}
-		if len(all) >= 64 && len(all) == cap(all) {
-			all = model.MergeIntervals(all)
-		}
-	}
-	return model.MergeIntervals(all)
 }
 
 // overlap counts the lines of the merged list ivs inside [s, e].
