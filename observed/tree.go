@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/trajscope/trajscope/model"
@@ -52,9 +53,12 @@ type Tree struct {
 }
 
 type file struct {
-	lines   []string // lines[k] is line k+1; "" where unknown
-	known   []model.Interval
-	content []byte // built on first read
+	lines []string // lines[k] is line k+1; "" where unknown
+	known []model.Interval
+	// content is built on first read, once: a file a followed run's
+	// readings fill once is read by the trees of both.
+	once    sync.Once
+	content []byte
 }
 
 // Build rebuilds what run displayed of its repository, for when the
@@ -105,9 +109,37 @@ func Build(run *model.Run, gold []string, reason string, c *Lines) *Tree {
 	}
 	budget := MaxLines
 	for _, p := range b.order {
-		budget -= t.fill(p, b.shown[p], b.lengths[p], budget)
+		budget -= b.fill(t, p, budget)
 	}
 	return t
+}
+
+// filled is a file as fill made it from count lines shown and a length of
+// total, in n lines.
+type filled struct {
+	f            *file
+	count, total int
+	n            int
+}
+
+// fill is t.fill of file p, or the file the building filled last from the
+// same lines: a kept building's lines of a file only grow (the first
+// display wins), so as many lines as before are the same lines. A
+// followed run's reading fills only the files it showed lines of.
+func (b *building) fill(t *Tree, p string, budget int) int {
+	shown, total := b.shown[p], b.lengths[p]
+	if k, ok := b.filled[p]; ok && k.count == len(shown) && k.total == total && k.n <= budget {
+		t.files[p] = k.f
+		return k.n
+	}
+	n := t.fill(p, shown, total, budget)
+	if b.cow == nil && n < budget {
+		if b.filled == nil {
+			b.filled = map[string]filled{}
+		}
+		b.filled[p] = filled{t.files[p], len(shown), total, n}
+	}
+	return n
 }
 
 // building is what Build made of a run's actions so far, kept between
@@ -128,6 +160,11 @@ type building struct {
 	order   []string
 	added   []string
 	created map[string]bool
+	// filled are the files last filled from a kept building's lines (see
+	// fill); cow, in an overlay, the files whose lines it copied to add
+	// to (nil: the building owns its maps).
+	filled map[string]filled
+	cow    map[string]bool
 }
 
 // actionKey is what Build read of one action: its output (the string
@@ -189,10 +226,10 @@ func (b *building) copyKeys() *building {
 // maps over b's.
 func (b *building) overlay() *building {
 	o := *b
-	o.shown = maps.Clone(b.shown)
-	for p, m := range o.shown {
-		o.shown[p] = maps.Clone(m)
-	}
+	// Each file's lines are copied when the overlay first adds to them
+	// (cow): a running call shows none, and copying every file's lines at
+	// every reading cost what the session had shown.
+	o.shown, o.cow = maps.Clone(b.shown), map[string]bool{}
 	o.lengths, o.created = maps.Clone(b.lengths), maps.Clone(b.created)
 	o.order, o.added = slices.Clip(b.order), slices.Clip(b.added)
 	return &o
@@ -236,10 +273,17 @@ func (b *building) action(t *Tree, n *namer, c *Lines, run *model.Run, i int) {
 		}
 		add(p)
 		m := b.shown[p]
-		if m == nil {
+		switch {
+		case m == nil:
 			m = map[int]string{}
 			b.shown[p] = m
 			b.order = append(b.order, p)
+			if b.cow != nil {
+				b.cow[p] = true
+			}
+		case b.cow != nil && !b.cow[p]:
+			m = maps.Clone(m) // the kept building's: not to be added to
+			b.shown[p], b.cow[p] = m, true
 		}
 		for _, l := range rl.lines {
 			if _, ok := m[l.num]; !ok {
@@ -304,6 +348,9 @@ func (t *Tree) Same(u *Tree) bool {
 	}
 	for p, f := range t.files {
 		g, ok := u.files[p]
+		if ok && f == g {
+			continue // filled once, read by both
+		}
 		if !ok || (f == nil) != (g == nil) || f != nil && (!slices.Equal(f.lines, g.lines) || !slices.Equal(f.known, g.known)) {
 			return false
 		}
@@ -328,7 +375,7 @@ func (t *Tree) ReadFile(p string) ([]byte, error) {
 		// shown: a file of the tree without readable lines.
 		return nil, fmt.Errorf("%s: no line of it was shown", p)
 	}
-	if f.content == nil {
+	f.once.Do(func() {
 		size := 0
 		for _, l := range f.lines {
 			size += len(l) + 1
@@ -338,7 +385,7 @@ func (t *Tree) ReadFile(p string) ([]byte, error) {
 			b = append(append(b, l...), '\n')
 		}
 		f.content = b
-	}
+	})
 	return f.content, nil
 }
 

@@ -348,10 +348,11 @@ func TestTreeSame(t *testing.T) {
 		{"a line's text", build("no repository", withObs(read.Action, "     3\tx = 9\n     4\ty = 2")), false},
 		{"another file", build("no repository", read, withObs(model.Action{Reads: []model.ObservedRead{rng("b.py", 1, 1)}}, "     1\tb")), false},
 		{"another reason", build("the repository is gone", read), false},
+		{"another file named, none shown", build("no repository", withObs(model.Action{Reads: []model.ObservedRead{{File: "c.py", Kind: model.ReadWhole}}}, "")), false},
 		{"no tree", nil, false},
 	} {
-		if got := base.Same(c.tree); got != c.same {
-			t.Errorf("%s: Same %v, want %v", c.name, got, c.same)
+		if got, back := base.Same(c.tree), c.tree.Same(base); got != c.same || back != c.same {
+			t.Errorf("%s: Same %v, and the other way %v; want %v", c.name, got, back, c.same)
 		}
 	}
 }
