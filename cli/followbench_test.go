@@ -299,3 +299,40 @@ func benchTeam(b *testing.B, lead []byte, subs map[string][]byte, back int) (pat
 		return true
 	}
 }
+
+// BenchmarkFollowScreen is what the explorer does with a reading of a
+// followed session at 230 and 7,000 calls (one agent, no repository): the
+// reading applied (ui.LiveMsg) and the screen drawn, 120x40, the reading
+// itself (BenchmarkFollowScale) taken before the timing. Together they are
+// an update's cost past fsnotify and the settle time.
+func BenchmarkFollowScreen(b *testing.B) {
+	for _, n := range []int{230, 7000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			gen := benchgen.New(benchgen.Options{Actions: 10, GoldFiles: 4, OtherFiles: 20, Lines: 2000})
+			lead, subs := gen.ClaudeSession(n, 0)
+			path, lines, held := benchSession(b, lead, subs, 200)
+			next := appendLines(b, path, lines, held)
+			set := openSet(b, path)
+			st, _ := set.Follow(1)
+			for set.Behind() {
+				st, _ = set.Follow(1)
+			}
+			m, err := ui.New(st, ui.Options{Live: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+			m.Update(tea.KeyPressMsg{Code: 'G', Text: "G"}) // at the newest step, as a follower is
+			m.View()
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				next()
+				st, _ := set.Follow(1)
+				b.StartTimer()
+				m.Update(ui.LiveMsg{St: st})
+				m.View()
+			}
+		})
+	}
+}

@@ -26,10 +26,16 @@ func TestHighlighter(t *testing.T) {
 	if !strings.Contains(lines[0], "\x1b[") {
 		t.Error("a Python keyword was not highlighted")
 	}
-	// Cached: the same slice comes back without tokenising again.
-	again, _ := h.lines("a.py", []byte("different content"), 1, 5)
+	// Cached: the same content (here a copy of it) gives the same slice
+	// back without tokenising again; other content (a followed run's
+	// file that grew) is highlighted anew.
+	again, _ := h.lines("a.py", append([]byte(nil), src...), 1, 5)
 	if &again[0] != &lines[0] {
 		t.Error("the second call re-highlighted the file")
+	}
+	grown, _ := h.lines("a.py", append(append([]byte(nil), src...), "x = 1\n"...), 1, 6)
+	if len(grown) != 6 || ansi.Strip(grown[5]) != "x = 1" || &grown[0] == &lines[0] {
+		t.Errorf("a grown file shows %q", grown)
 	}
 	// No style (NO_COLOR) or no lexer: plain, safe lines.
 	plain, _ := newHighlighter(nil).lines("a.py", src, 1, 5)

@@ -1,6 +1,7 @@
 package code
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -35,6 +36,7 @@ type highlighter struct {
 // chunk (plain), then highlighted chunk by chunk (lines) as they are
 // shown. Lines of chunks not shown yet are "".
 type hlFile struct {
+	content           []byte // what it was made of
 	raw, plain, lines []string
 	widths            []int
 	ready, done       []bool // by chunk: plain text made, highlighted
@@ -59,7 +61,9 @@ func newHighlighter(style *themes.Syntax) *highlighter {
 // highlighter's own and fill in as more of the file is shown.
 func (h *highlighter) lines(path string, content []byte, from, to int) ([]string, []int) {
 	f := h.files[path]
-	if f == nil {
+	if f == nil || !sameContent(f.content, content) {
+		// A followed run's file changes when a reading shows more of it
+		// (no repository): highlighted again, and only then.
 		f = h.open(path, content)
 		h.files[path] = f
 	}
@@ -114,7 +118,7 @@ func (h *highlighter) ahead(path string) bool {
 
 // open splits a file into lines and finds its lexer.
 func (h *highlighter) open(path string, content []byte) *hlFile {
-	f := &hlFile{raw: splitLines(content)}
+	f := &hlFile{content: content, raw: splitLines(content)}
 	n := len(f.raw)
 	f.plain, f.lines, f.widths = make([]string, n), make([]string, n), make([]int, n)
 	chunks := (n + chunkLines - 1) / chunkLines
@@ -151,6 +155,16 @@ func (h *highlighter) chunk(f *hlFile, c int) {
 		}
 		f.lines[i] = b.String()
 	}
+}
+
+// sameContent reports whether a and b hold the same bytes: the same
+// slice, most often (the files of a repository, or of a rebuilt tree that
+// did not change, are read once).
+func sameContent(a, b []byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	return len(a) == 0 || &a[0] == &b[0] || bytes.Equal(a, b)
 }
 
 // splitLines splits content into editor lines, a final newline ending the
