@@ -17,7 +17,7 @@ import (
 type Memo struct {
 	files Files
 	acts  []memoAction
-	union memoUnion
+	kept  memoUnion
 }
 
 // memoAction is what one action showed: its reads as given, what they
@@ -28,8 +28,9 @@ type memoAction struct {
 	step  model.Step
 }
 
-// memoUnion is the union of steps (their copies), per file its merged
-// lines (nil for a file named without lines).
+// memoUnion is the union of steps, per file its merged lines (nil for a
+// file named without lines). The steps are the memo's own (Reads made
+// them, and nothing changes them), so they are kept as they are.
 type memoUnion struct {
 	steps []model.Step
 	spans map[string][]model.Interval
@@ -51,7 +52,8 @@ func (m *Memo) Reads(actions []model.Action, files Files) (reads [][]model.FileS
 	reads, at, steps = make([][]model.FileSpans, len(actions)), make([]int, len(actions)), make([]model.Step, 0, len(actions))
 	// An entry never made is that of an action without reads: it showed
 	// nothing.
-	m.acts = slices.Grow(m.acts[:min(len(m.acts), len(actions))], len(actions))[:len(actions)]
+	kept := min(len(m.acts), len(actions))
+	m.acts = slices.Grow(m.acts[:kept], len(actions)-kept)[:len(actions)]
 	for i := range actions {
 		ma := &m.acts[i]
 		if in := actions[i].Reads; !slices.Equal(ma.in, in) {
@@ -72,13 +74,13 @@ func (m *Memo) Reads(actions []model.Action, files Files) (reads [][]model.FileS
 	return reads, steps, at
 }
 
-// Union is Union(steps), going on from the union kept when its steps
-// begin these.
-func (m *Memo) Union(steps []model.Step) model.Step {
+// union is Union(steps) of steps the memo made (Reads), going on from the
+// union kept when its steps begin these.
+func (m *Memo) union(steps []model.Step) model.Step {
 	if m == nil {
 		return Union(steps)
 	}
-	u := &m.union
+	u := &m.kept
 	if u.spans == nil || len(u.steps) > len(steps) || !slices.EqualFunc(u.steps, steps[:len(u.steps)], sameStep) {
 		u.steps, u.spans = nil, map[string][]model.Interval{}
 	}
@@ -88,7 +90,7 @@ func (m *Memo) Union(steps []model.Step) model.Step {
 				// Not as the lens makes steps: merged whole, nothing kept
 				// (only well-formed lines merge a step at a time as all
 				// at once).
-				m.union = memoUnion{}
+				m.kept = memoUnion{}
 				return Union(steps)
 			}
 		}
@@ -100,7 +102,7 @@ func (m *Memo) Union(steps []model.Step) model.Step {
 		for _, fs := range st.Spans {
 			u.spans[fs.File] = model.MergeIntervals(append(slices.Clone(u.spans[fs.File]), fs.Spans...))
 		}
-		u.steps = append(u.steps, cloneStep(st))
+		u.steps = append(u.steps, st)
 	}
 	var out model.Step
 	for f := range u.spans {
@@ -121,13 +123,4 @@ func sameStep(x, y model.Step) bool {
 	return slices.Equal(x.Files, y.Files) && slices.EqualFunc(x.Spans, y.Spans, func(p, q model.FileSpans) bool {
 		return p.File == q.File && slices.Equal(p.Spans, q.Spans)
 	})
-}
-
-// cloneStep copies a step's files and lines (what Union reads of it).
-func cloneStep(st model.Step) model.Step {
-	c := model.Step{Files: slices.Clone(st.Files)}
-	for _, fs := range st.Spans {
-		c.Spans = append(c.Spans, model.FileSpans{File: fs.File, Spans: slices.Clone(fs.Spans)})
-	}
-	return c
 }

@@ -193,7 +193,7 @@ func (m *Memo) Lens(run *model.Run, steps []model.Step, at []int) (p model.Predi
 		p.StepActions = run.Prediction.StepActions // each declared step's action
 	}
 	if standIn = p.Final.Empty(); standIn {
-		p.Final = m.Union(p.Steps)
+		p.Final = m.union(p.Steps)
 	}
 	return p, at, standIn
 }
@@ -270,5 +270,5 @@ func (m *Memo) Declare(actions []model.Action) (steps []model.Step, final model.
 		}
 		prev = at[i]
 	}
-	return steps, m.Union(steps)
+	return steps, m.union(steps)
 }

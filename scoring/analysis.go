@@ -115,8 +115,9 @@ type Analysis struct {
 	// scored the gold patch instead (ContextBench semantics only).
 	EditLocFromGold bool
 	// stepContexts are the contexts the ContextBench lens's steps came to
-	// (ContextBenchStep), nil when it was not scored.
-	stepContexts []StepContext
+	// as it scored them (ContextBenchStep): none when it was not scored, a
+	// followed run's new steps' when it went on from the steps before.
+	stepContexts StepContexts
 	// shown caches GoldShown per file.
 	shown map[string][]model.Interval
 	// show says how the surfaces name and show files (ShowAs).
@@ -163,9 +164,9 @@ func Analyze(run *model.Run, g *model.Gold, files *FileCache, sem model.Semantic
 
 	var finals [2]StepContext
 	var made [2]bool
-	var cbContexts []StepContext
+	var cbContexts StepContexts
 	var cb, obs model.Result
-	cb, cbContexts, finals[model.LensContextBench], made[model.LensContextBench] = sc.scoreContexts(g, &run.Prediction, a.Gold)
+	cb, cbContexts, finals[model.LensContextBench], made[model.LensContextBench] = sc.score(g, &run.Prediction, a.Gold, true)
 	if cb.Error == ErrNoContext && run.Prediction.Final.Empty() && run.ExitStatus != "" && !model.Submitted(run.ExitStatus) {
 		cb.Reason = fmt.Sprintf("the run never submitted (it ended with %q), so it declared no final context", run.ExitStatus)
 	}
@@ -175,7 +176,7 @@ func Analyze(run *model.Run, g *model.Gold, files *FileCache, sem model.Semantic
 	// as convert writes it); a run that declares no final context is
 	// scored on the union of what it saw rather than rejected.
 	a.stepContexts = cbContexts
-	obs, _, finals[model.LensObserved], made[model.LensObserved] = sc.scoreContexts(g, &obsPred, a.Gold)
+	obs, _, finals[model.LensObserved], made[model.LensObserved] = sc.score(g, &obsPred, a.Gold, false)
 	a.Lenses[model.LensObserved] = lensData(obs, len(obsPred.Steps), stepsAt, observedLines, goldShown)
 	a.Lenses[model.LensObserved].Final, a.Lenses[model.LensObserved].FinalStandIn = obsPred.Final, standIn
 	for l := range a.Lenses {

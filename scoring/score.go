@@ -244,23 +244,24 @@ func countIn(files []string, gold *Gold) int {
 // Score evaluates one prediction against its gold on a tree, as upstream
 // evaluate_instance does after checkout.
 func Score(g *model.Gold, pred *model.Prediction, files *FileCache, sem model.Semantics) model.Result {
-	res, _ := scorer{files, sem}.score(g, pred, nil)
+	res, _, _, _ := scorer{files, sem}.score(g, pred, nil, false)
 	return res
+}
+
+// StepContexts are the contexts of a run of steps, as StepContext makes
+// them: List[k] is step From+k's.
+type StepContexts struct {
+	From int
+	List []StepContext
 }
 
 // score is Score with the gold already prepared for the tree (nil: prepare
 // it here), so an analysis scoring two lenses prepares it once. It also
-// gives the context each step of the trajectory came to (the final as the
-// one step of a prediction without steps), as StepContext makes it: the
-// diagnosis reads them, not computed twice. nil for an error row.
-func (sc scorer) score(g *model.Gold, pred *model.Prediction, gold *Gold) (model.Result, []StepContext) {
-	res, ctxs, _, _ := sc.scoreContexts(g, pred, gold)
-	return res, ctxs
-}
-
-// scoreContexts is score, and the final context as StepContext makes it
-// (ok false for an error row: not made).
-func (sc scorer) scoreContexts(g *model.Gold, pred *model.Prediction, gold *Gold) (res model.Result, ctxs []StepContext, final StepContext, ok bool) {
+// gives the final context as StepContext makes it (ok false for an error
+// row: not made) and, with wantContexts, the contexts of the steps it
+// counted (a followed run's: those past the steps it went on from), which
+// the diagnosis reads rather than make again.
+func (sc scorer) score(g *model.Gold, pred *model.Prediction, gold *Gold, wantContexts bool) (res model.Result, ctxs StepContexts, final StepContext, ok bool) {
 	res = model.Result{InstanceID: pred.InstanceID}
 	rawSteps := pred.Steps
 	if len(rawSteps) == 0 {
@@ -273,7 +274,7 @@ func (sc scorer) scoreContexts(g *model.Gold, pred *model.Prediction, gold *Gold
 		if pred.Final.Empty() {
 			res.Reason = "the run declared no final context"
 		}
-		return res, nil, StepContext{}, false
+		return res, ctxs, StepContext{}, false
 	}
 	if gold == nil {
 		gold = sc.prepareGold(g)
@@ -286,7 +287,7 @@ func (sc scorer) scoreContexts(g *model.Gold, pred *model.Prediction, gold *Gold
 		Span:   measure(fs.bytes.intersect(gold.Bytes), gold.Bytes.total(), fs.bytes.total()),
 		Line:   measure(fs.lines.intersect(gold.Lines), gold.Lines.total(), fs.lines.total()),
 	}
-	res.Trajectory, ctxs = sc.trajectory(rawSteps, gold)
+	res.Trajectory, ctxs = sc.trajectory(rawSteps, gold, wantContexts)
 	res.EditLoc = sc.editLoc(g, pred, gold)
 	res.ParseGaveUp = sc.gaveUp(gold, rawSteps, pred.Final)
 	res.SymbolNA = len(res.ParseGaveUp) > 0 && sc.sem == model.Fixed
@@ -329,15 +330,18 @@ func (sc scorer) gaveUp(gold *Gold, steps []model.Step, final model.Step) []stri
 	return out
 }
 
-// trajectory is upstream compute_trajectory_metrics, and the context each
-// step came to.
-func (sc scorer) trajectory(steps []model.Step, gold *Gold) (model.Trajectory, []StepContext) {
+// trajectory is upstream compute_trajectory_metrics, and, with
+// wantContexts, the contexts of the steps it counted: those past the steps
+// of a trajectory it went on from (kept contexts of a long run's every
+// step were most of what following it kept).
+func (sc scorer) trajectory(steps []model.Step, gold *Gold, wantContexts bool) (model.Trajectory, StepContexts) {
 	// The unions and their gold hits grow step by step; each step costs
 	// what it adds, not the size of the union (see cumulative). A cache
 	// that keeps steps (a followed run) goes on from the unions of the
 	// same steps scored before (resume).
 	u := sc.resume(steps, gold)
 	keep := u.gold != "" // the cache keeps steps (resume spelt the gold)
+	ctxs := StepContexts{From: len(u.raw)}
 	goldBytes, goldLines := gold.Bytes.total(), gold.Lines.total()
 	for t := len(u.raw); t < len(steps); t++ {
 		var key string
@@ -346,7 +350,9 @@ func (sc scorer) trajectory(steps []model.Step, gold *Gold) (model.Trajectory, [
 			u.raw = append(u.raw, cloneStep(steps[t]))
 		}
 		s := sc.stepSetsOf(steps[t], key)
-		u.ctxs = append(u.ctxs, StepContext{Files: s.files, Lines: s.lines})
+		if wantContexts {
+			ctxs.List = append(ctxs.List, StepContext{Files: s.files, Lines: s.lines})
+		}
 		for _, f := range s.files {
 			if !u.files[f] {
 				u.files[f] = true
@@ -384,7 +390,7 @@ func (sc scorer) trajectory(steps []model.Step, gold *Gold) (model.Trajectory, [
 		u.sumBytes += s.bytes.total()
 		u.sumLines += s.lines.total()
 	}
-	tr, ctxs := model.Trajectory{Steps: slices.Clone(u.steps)}, slices.Clip(u.ctxs)
+	tr := model.Trajectory{Steps: slices.Clone(u.steps)}
 	if tr.Steps == nil {
 		tr.Steps = []model.StepCoverage{}
 	}

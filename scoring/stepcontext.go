@@ -30,8 +30,8 @@ func (a *Analysis) StepContext(st model.Step) StepContext {
 // shown under other names (ShowAs: redacted) converts raw: the kept
 // contexts hold the names it was scored with.
 func (a *Analysis) ContextBenchStep(j int, raw model.Step) StepContext {
-	if a.show == nil && j >= 0 && j < len(a.stepContexts) {
-		return a.stepContexts[j]
+	if k := j - a.stepContexts.From; a.show == nil && k >= 0 && k < len(a.stepContexts.List) {
+		return a.stepContexts.List[k]
 	}
 	return a.StepContext(raw)
 }

@@ -20,8 +20,12 @@ import (
 // batch scores each step once.
 
 // maxRememberedSteps bounds the steps a cache keeps: past it they are
-// forgotten and kept afresh.
-const maxRememberedSteps = model.MaxActions
+// forgotten and kept afresh. A followed run's trajectory goes on from its
+// running unions (resume), so the steps kept serve the steps scored
+// again when it cannot (a rewrite, lines landing among the last ones):
+// a thousand, not a long session's every step (a 98 MB session's
+// were ~15 MB of its heap).
+const maxRememberedSteps = 1024
 
 // RememberSteps makes the cache keep what each trajectory step it scores
 // came to, so a run scored again as it grows (followed) costs what its
@@ -123,7 +127,6 @@ type unions struct {
 	// run, and comparing steps costs no key spelt.
 	raw   []model.Step
 	steps []model.StepCoverage
-	ctxs  []StepContext // each step's, as StepContext makes it
 	files map[string]bool
 	syms  symbolSet
 	bytes *cumulative
