@@ -155,11 +155,14 @@ func Analyze(run *model.Run, g *model.Gold, files *FileCache, sem model.Semantic
 	reads, obsSteps, stepsAt := memo.Reads(run.Actions, files)
 	linkSteps(run, reads, files.Resolve)
 	a.Actions = make([]ActionView, n)
-	observedLines := make([][]model.FileSpans, n)
 	for i := range reads {
 		a.Actions[i].Reads = reads[i]
-		observedLines[i] = a.inView(reads[i])
 	}
+	lm := files.linesMemo()
+	if lm != nil {
+		defer lm.mu.Unlock()
+	}
+	observedLines := a.observedLines(reads, lm)
 	obsPred, stepsAt, standIn := memo.Lens(run, obsSteps, stepsAt)
 
 	var finals [2]StepContext
@@ -170,7 +173,7 @@ func Analyze(run *model.Run, g *model.Gold, files *FileCache, sem model.Semantic
 	if cb.Error == ErrNoContext && run.Prediction.Final.Empty() && run.ExitStatus != "" && !model.Submitted(run.ExitStatus) {
 		cb.Reason = fmt.Sprintf("the run never submitted (it ended with %q), so it declared no final context", run.ExitStatus)
 	}
-	a.Lenses[model.LensContextBench] = lensData(cb, len(run.Prediction.Steps), contextBenchStepsDone(run), a.contextBenchLines(observedLines), goldShown)
+	a.Lenses[model.LensContextBench] = lensData(cb, len(run.Prediction.Steps), contextBenchStepsDone(run), a.contextBenchLines(observedLines, lm), goldShown)
 	a.Lenses[model.LensContextBench].Final = run.Prediction.Final
 	// The observed lens scores what the actions displayed (observed.Lens,
 	// as convert writes it); a run that declares no final context is
@@ -277,26 +280,47 @@ func clipLines(ivs []model.Interval, n int, swap bool) []model.Interval {
 // they put in view: a step belongs to the first action that lists it. Where
 // an action's lines equal what it displayed (observed[i]), the two lenses
 // share them.
-func (a *Analysis) contextBenchLines(observed [][]model.FileSpans) [][]model.FileSpans {
+// A followed run's lines of an action that claims one step are taken from
+// m when the step and the action's observed lines are those of the last
+// reading (by identity: a followed reader's own).
+func (a *Analysis) contextBenchLines(observed [][]model.FileSpans, m *linesMemo) [][]model.FileSpans {
 	run := a.Run
 	out := make([][]model.FileSpans, len(run.Actions))
 	claimed := make([]bool, len(run.Prediction.Steps)) // a long run has a step per action
+	var kept []memoLines
+	if m != nil {
+		kept, m.cb = m.cb, make([]memoLines, len(run.Actions))
+	}
 	for i := range run.Actions {
-		var reads byFile
+		var mine []int // the steps action i claims
 		for _, s := range run.Actions[i].Steps {
-			if s < 0 || s >= len(run.Prediction.Steps) || claimed[s] {
-				continue
-			}
-			claimed[s] = true
-			for _, fs := range run.Prediction.Steps[s].Spans {
-				if f := a.Files.Resolve(fs.File); f != "" {
-					reads.add(f, fs.Spans...)
-				}
+			if s >= 0 && s < len(run.Prediction.Steps) && !claimed[s] {
+				claimed[s] = true
+				mine = append(mine, s)
 			}
 		}
-		out[i] = a.inView(reads.list)
-		if i < len(observed) && sameLines(out[i], observed[i]) {
-			out[i] = observed[i]
+		var id [2]fsID
+		if len(mine) == 1 && i < len(observed) {
+			id = [2]fsID{idOf(run.Prediction.Steps[mine[0]].Spans), idOf(observed[i])}
+		}
+		if id[0].first != nil && i < len(kept) && kept[i].of == id {
+			out[i] = kept[i].lines
+		} else {
+			var reads byFile
+			for _, s := range mine {
+				for _, fs := range run.Prediction.Steps[s].Spans {
+					if f := a.Files.Resolve(fs.File); f != "" {
+						reads.add(f, fs.Spans...)
+					}
+				}
+			}
+			out[i] = a.inView(reads.list)
+			if i < len(observed) && sameLines(out[i], observed[i]) {
+				out[i] = observed[i]
+			}
+		}
+		if m != nil && id[0].first != nil {
+			m.cb[i] = memoLines{id, out[i]}
 		}
 	}
 	return out

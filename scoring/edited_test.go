@@ -164,7 +164,8 @@ func TestCloneGoldSharesNothing(t *testing.T) {
 // every reading of a run that grows (its last action's result arriving,
 // a rewrite read again) those a cache that keeps nothing lists, under both
 // lenses and semantics in turn, and their lines are the steps' lines
-// merged; keeping every step's entries whatever changed fails it.
+// merged; so are the lines each action put in view. Keeping every step's
+// entries, or an action's lines, whatever changed fails it.
 func TestStepsOfKeptIsStepsOf(t *testing.T) {
 	var a, b strings.Builder
 	for i := 1; i <= 40; i++ {
@@ -204,6 +205,11 @@ func TestStepsOfKeptIsStepsOf(t *testing.T) {
 		}
 		got, want := analyse(kept, declared), analyse(scoring.NewFileCache(tree), nil)
 		for _, l := range model.Lenses {
+			for i := range got.Lenses[l].Actions {
+				if g, w := got.Lenses[l].Actions[i].Lines, want.Lenses[l].Actions[i].Lines; !reflect.DeepEqual(g, w) {
+					t.Fatalf("reading %d, %v, lens %v, action %d's lines:\n got %v\nwant %v", reading, sem, l, i+1, g, w)
+				}
+			}
 			g, w := got.StepsOf(l, files), want.StepsOf(l, files)
 			if !reflect.DeepEqual(g, w) {
 				t.Fatalf("reading %d, %v, lens %v:\n got %v\nwant %v", reading, sem, l, g, w)
@@ -216,6 +222,24 @@ func TestStepsOfKeptIsStepsOf(t *testing.T) {
 				if u := model.MergeIntervals(all); !slices.Equal(fs.Lines, u) {
 					t.Fatalf("reading %d, %v, lens %v, %s: lines %v, the steps' merged %v", reading, sem, l, f, fs.Lines, u)
 				}
+			}
+		}
+	}
+	// The same actions, their ContextBench steps other lines (a record's
+	// steps read again): the lens's lines are the new steps'.
+	run := &model.Run{InstanceID: "x", Actions: slices.Clone(acts)}
+	run.Prediction.Steps, run.Prediction.Final = declared.Declare(run.Actions)
+	scoring.Analyze(run, &model.Gold{}, kept, model.ContextBench)
+	again := &model.Run{InstanceID: "x", Actions: run.Actions, Prediction: run.Prediction}
+	again.Prediction.Steps = slices.Clone(run.Prediction.Steps)
+	for k := range again.Prediction.Steps {
+		again.Prediction.Steps[k] = model.Step{Files: []string{"b.py"}, Spans: []model.FileSpans{{File: "b.py", Spans: []model.Interval{{Start: 2, End: 3}}}}}
+	}
+	got := scoring.Analyze(again, &model.Gold{}, kept, model.ContextBench)
+	for i, v := range got.Lenses[model.LensContextBench].Actions {
+		for _, fl := range v.Lines {
+			if fl.File != "b.py" || !slices.Equal(fl.Spans, []model.Interval{{Start: 2, End: 3}}) {
+				t.Fatalf("steps read again: action %d's lines %v, want b.py 2-3", i+1, v.Lines)
 			}
 		}
 	}

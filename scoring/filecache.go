@@ -54,6 +54,9 @@ type FileCache struct {
 	// action by action (observed.Memo), used under lensMu.
 	lens   *observed.Memo
 	lensMu sync.Mutex
+	// lines, when steps are kept, are the lines each action of the last
+	// run analysed put in view (linesMemo).
+	lines linesMemo
 }
 
 // ContentIDer is implemented by trees that can name a file's content without

@@ -156,9 +156,15 @@ func (sc scorer) resume(steps []model.Step, gold *Gold) *unions {
 	if !keep {
 		return fresh("")
 	}
-	print := goldPrint(gold)
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	print := f.gold.print
+	if gold != f.gold.gold || print == "" {
+		print = goldPrint(gold)
+		if gold == f.gold.gold {
+			f.gold.print = print // the kept gold's, spelt once
+		}
+	}
 	for i, k := range f.unions {
 		if k.sem == sc.sem && k.gold == print && len(k.raw) <= len(steps) && slices.EqualFunc(k.raw, steps[:len(k.raw)], sameStep) {
 			f.unions = slices.Delete(f.unions, i, i+1)
@@ -288,9 +294,10 @@ func (sc scorer) finalSets(raw model.Step) (stepSets, bool) {
 
 // keptGold is a gold as last prepared (a copy) and what it came to.
 type keptGold struct {
-	sem  model.Semantics
-	raw  model.Gold
-	gold *Gold
+	sem   model.Semantics
+	raw   model.Gold
+	gold  *Gold
+	print string // goldPrint(gold), once a trajectory asked
 }
 
 // preparedGold is sc.prepareGold(g), kept by a cache that keeps steps: a
@@ -310,7 +317,7 @@ func (sc scorer) preparedGold(g *model.Gold) *Gold {
 	}
 	out := sc.prepareGold(g)
 	f.mu.Lock()
-	f.gold = keptGold{sc.sem, cloneGold(g), out}
+	f.gold = keptGold{sc.sem, cloneGold(g), out, ""}
 	f.mu.Unlock()
 	return out
 }

@@ -1,0 +1,72 @@
+package scoring
+
+import (
+	"sync"
+
+	"github.com/trajscope/trajscope/model"
+)
+
+// linesMemo keeps, action by action, the lines a followed run's last
+// reading put in view under each lens (inView of what the action
+// displayed; the lines of the ContextBench steps it made), each with what
+// it was made of, by identity: what an action displayed is the reader's
+// memo's own (observed.Memo) and unchanged while the action is, and so is
+// a step a followed reader made (the Claude Code tail's). A reading then
+// makes again only the lines of the actions that changed.
+type linesMemo struct {
+	mu  sync.Mutex
+	obs []memoLines
+	cb  []memoLines
+}
+
+// memoLines is one action's lines and what they were made of.
+type memoLines struct {
+	of    [2]fsID // observed: what it displayed; ContextBench: its step's spans, its observed lines
+	lines []model.FileSpans
+}
+
+// fsID is a list of file spans by identity: its first element and length.
+type fsID struct {
+	first *model.FileSpans
+	n     int
+}
+
+func idOf(fs []model.FileSpans) fsID {
+	if len(fs) == 0 {
+		return fsID{}
+	}
+	return fsID{&fs[0], len(fs)}
+}
+
+// linesMemo is the cache's memo, locked (nil when it keeps no steps).
+func (f *FileCache) linesMemo() *linesMemo {
+	f.mu.Lock()
+	keep := f.steps != nil
+	f.mu.Unlock()
+	if !keep {
+		return nil
+	}
+	f.lines.mu.Lock()
+	return &f.lines
+}
+
+// observedLines is inView of each action's reads, from m where an action
+// displayed what it did at the last reading.
+func (a *Analysis) observedLines(reads [][]model.FileSpans, m *linesMemo) [][]model.FileSpans {
+	out := make([][]model.FileSpans, len(reads))
+	for i := range reads {
+		id := [2]fsID{idOf(reads[i])}
+		if m != nil && i < len(m.obs) && m.obs[i].of == id && id[0].first != nil {
+			out[i] = m.obs[i].lines
+			continue
+		}
+		out[i] = a.inView(reads[i])
+	}
+	if m != nil {
+		m.obs = m.obs[:0]
+		for i := range reads {
+			m.obs = append(m.obs, memoLines{[2]fsID{idOf(reads[i])}, out[i]})
+		}
+	}
+	return out
+}
