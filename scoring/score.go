@@ -347,7 +347,7 @@ func (sc scorer) trajectory(steps []model.Step, gold *Gold, wantContexts bool) (
 		var key string
 		if keep {
 			key = stepKey(sc.sem, steps[t])
-			u.raw = append(u.raw, cloneStep(steps[t]))
+			u.raw = append(u.raw, steps[t])
 		}
 		s := sc.stepSetsOf(steps[t], key)
 		if wantContexts {

@@ -29,7 +29,9 @@ const maxRememberedSteps = 1024
 
 // RememberSteps makes the cache keep what each trajectory step it scores
 // came to, so a run scored again as it grows (followed) costs what its
-// new steps do.
+// new steps do. The steps and actions it is given are not to be changed
+// after (a followed reader makes new ones where a reading changes them):
+// what it keeps of them is compared by identity first.
 func (f *FileCache) RememberSteps() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -123,8 +125,8 @@ func stepKey(sem model.Semantics, st model.Step) string {
 type unions struct {
 	sem  model.Semantics
 	gold string // goldPrint of the gold scored against, "" when not kept
-	// raw are the steps as given, copied: a copy cannot change with the
-	// run, and comparing steps costs no key spelt.
+	// raw are the steps as given (see RememberSteps), compared with the
+	// next trajectory's by identity, else in place: no key spelt.
 	raw   []model.Step
 	steps []model.StepCoverage
 	files map[string]bool
@@ -166,7 +168,7 @@ func (sc scorer) resume(steps []model.Step, gold *Gold) *unions {
 		}
 	}
 	for i, k := range f.unions {
-		if k.sem == sc.sem && k.gold == print && len(k.raw) <= len(steps) && slices.EqualFunc(k.raw, steps[:len(k.raw)], sameStep) {
+		if k.sem == sc.sem && k.gold == print && len(k.raw) <= len(steps) && slices.EqualFunc(k.raw, steps[:len(k.raw)], sameOrEqualStep) {
 			f.unions = slices.Delete(f.unions, i, i+1)
 			return k
 		}
@@ -180,6 +182,18 @@ func sameStep(x, y model.Step) bool {
 	return slices.Equal(x.Files, y.Files) &&
 		slices.EqualFunc(x.Spans, y.Spans, func(p, q model.FileSpans) bool { return p.File == q.File && slices.Equal(p.Spans, q.Spans) }) &&
 		slices.EqualFunc(x.Symbols, y.Symbols, func(p, q model.FileSymbols) bool { return p.File == q.File && slices.Equal(p.Symbols, q.Symbols) })
+}
+
+// sameOrEqualStep is sameStep, true at once for a step given again (its
+// lists the same lists).
+func sameOrEqualStep(x, y model.Step) bool {
+	return sameList(x.Files, y.Files) && sameList(x.Spans, y.Spans) && sameList(x.Symbols, y.Symbols) || sameStep(x, y)
+}
+
+// sameList reports whether x and y are the same list: the same elements
+// in memory, or both empty.
+func sameList[T any](x, y []T) bool {
+	return len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0])
 }
 
 // cloneStep is a copy of st that shares nothing with it.
