@@ -164,8 +164,8 @@ func TestCloneGoldSharesNothing(t *testing.T) {
 // every reading of a run that grows (its last action's result arriving,
 // a rewrite read again) those a cache that keeps nothing lists, under both
 // lenses and semantics in turn, and their lines are the steps' lines
-// merged; so are the lines each action put in view. Keeping every step's
-// entries, or an action's lines, whatever changed fails it.
+// merged; so are the lines each action put in view, and where. Keeping
+// every step's entries, or an action's lines, whatever changed fails it.
 func TestStepsOfKeptIsStepsOf(t *testing.T) {
 	var a, b strings.Builder
 	for i := 1; i <= 40; i++ {
@@ -209,6 +209,9 @@ func TestStepsOfKeptIsStepsOf(t *testing.T) {
 				if g, w := got.Lenses[l].Actions[i].Lines, want.Lenses[l].Actions[i].Lines; !reflect.DeepEqual(g, w) {
 					t.Fatalf("reading %d, %v, lens %v, action %d's lines:\n got %v\nwant %v", reading, sem, l, i+1, g, w)
 				}
+			}
+			if g, w := got.InViewOf(l, files), want.InViewOf(l, files); !reflect.DeepEqual(g, w) {
+				t.Fatalf("reading %d, %v, lens %v, lines in view:\n got %v\nwant %v", reading, sem, l, g, w)
 			}
 			g, w := got.StepsOf(l, files), want.StepsOf(l, files)
 			if !reflect.DeepEqual(g, w) {

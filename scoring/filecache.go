@@ -47,9 +47,11 @@ type FileCache struct {
 	steps  map[string]stepSets
 	unions []*unions
 	finals []keptFinal
-	// stepIndexes are the lenses' StepsOf, kept with steps.
-	stepIndexes [2]stepIndex
-	gold        keptGold
+	// stepIndexes are the lenses' StepsOf, inViewIndexes their InViewOf,
+	// kept with steps.
+	stepIndexes   [2]stepIndex
+	inViewIndexes [2]inViewIndex
+	gold          keptGold
 	// lens, when steps are kept, is what the last run analysed showed
 	// action by action (observed.Memo), used under lensMu.
 	lens   *observed.Memo

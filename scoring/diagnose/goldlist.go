@@ -183,7 +183,7 @@ func DiagnoseRun(a *scoring.Analysis) *RunGold {
 			for l := range g.foundAt {
 				g.foundAt[l] = -1
 				if reads := shown.byFile[l][fd.File]; len(reads) > 0 && g.whole[l].Category != NotScored {
-					g.foundAt[l] = int(reads[0].action)
+					g.foundAt[l] = int(reads[0].Action)
 				}
 			}
 			rg.Spans = append(rg.Spans, g)
@@ -258,28 +258,15 @@ type shownIndex struct {
 	byFile [2]map[string][]shown
 }
 
-// shown is Lenses[lens].Actions[action].Lines[k].
-type shown struct{ action, k int32 }
+// shown is Lenses[lens].Actions[Action].Lines[K].
+type shown = scoring.InView
 
 var shownLenses = [2]model.Lens{model.LensContextBench, model.LensObserved}
 
 func newShownIndex(a *scoring.Analysis) *shownIndex {
-	// Gold.Files is sorted and holds every file of Gold.Lines.
-	gold := func(f string) bool {
-		_, ok := slices.BinarySearch(a.Gold.Files, f)
-		return ok
-	}
 	idx := &shownIndex{a: a}
 	for l, lens := range shownLenses {
-		out := map[string][]shown{}
-		for i, v := range a.Lenses[lens].Actions {
-			for k, fl := range v.Lines {
-				if gold(fl.File) {
-					out[fl.File] = append(out[fl.File], shown{int32(i), int32(k)})
-				}
-			}
-		}
-		idx.byFile[l] = out
+		idx.byFile[l] = a.InViewOf(lens, a.Gold.Files) // Gold.Files holds every file of Gold.Lines
 	}
 	return idx
 }
@@ -296,10 +283,10 @@ func (idx *shownIndex) firstReads(l int, file string, s, e int) []int32 {
 	}
 	actions := idx.a.Lenses[shownLenses[l]].Actions
 	for _, sh := range idx.byFile[l][file] {
-		for _, iv := range actions[sh.action].Lines[sh.k].Spans {
+		for _, iv := range actions[sh.Action].Lines[sh.K].Spans {
 			for line := max(iv.Start, s); line <= min(iv.End, e); line++ {
 				if fs[line-s] == never {
-					fs[line-s] = sh.action
+					fs[line-s] = sh.Action
 				}
 			}
 		}

@@ -1,0 +1,87 @@
+package scoring
+
+import (
+	"sort"
+	"sync"
+
+	"github.com/trajscope/trajscope/model"
+)
+
+// InView is an action's lines of one file under a lens:
+// Lenses[lens].Actions[Action].Lines[K].
+type InView struct{ Action, K int32 }
+
+// InViewOf lists, for each file of want, where the actions put lines of it
+// in view under lens l, in action order. A cache that keeps steps keeps
+// the lists of every file and goes on from the actions whose lines are
+// those of the last reading (by identity: see linesMemo).
+func (a *Analysis) InViewOf(l model.Lens, want []string) map[string][]InView {
+	out := make(map[string][]InView, len(want))
+	if len(want) == 0 {
+		return out
+	}
+	var ix *inViewIndex
+	if a.show == nil {
+		ix = a.Files.inViewIndex(l)
+	}
+	if ix == nil {
+		ix = &inViewIndex{only: map[string]bool{}}
+		for _, f := range want {
+			ix.only[f] = true
+		}
+	} else {
+		defer ix.mu.Unlock()
+	}
+	acts := a.Lenses[l].Actions
+	n := 0
+	for n < len(acts) && n < len(ix.keys) && idOf(acts[n].Lines) == ix.keys[n] {
+		n++
+	}
+	if ix.byFile == nil {
+		ix.byFile = map[string][]InView{}
+	}
+	if n < len(ix.keys) {
+		for f, list := range ix.byFile {
+			if k := sort.Search(len(list), func(i int) bool { return int(list[i].Action) >= n }); k < len(list) {
+				ix.byFile[f] = append([]InView(nil), list[:k]...) // lists given out share the old one
+			}
+		}
+	}
+	ix.keys = ix.keys[:n]
+	for i := n; i < len(acts); i++ {
+		for k, fl := range acts[i].Lines {
+			if ix.only == nil || ix.only[fl.File] {
+				ix.byFile[fl.File] = append(ix.byFile[fl.File], InView{int32(i), int32(k)})
+			}
+		}
+		ix.keys = append(ix.keys, idOf(acts[i].Lines))
+	}
+	for _, f := range want {
+		if list := ix.byFile[f]; len(list) > 0 {
+			out[f] = list[:len(list):len(list)]
+		}
+	}
+	return out
+}
+
+// inViewIndex is InViewOf's lists of a lens, and each action's lines they
+// were made of (by identity).
+type inViewIndex struct {
+	mu     sync.Mutex
+	only   map[string]bool // the files listed; nil: all
+	byFile map[string][]InView
+	keys   []fsID
+}
+
+// inViewIndex is the cache's index of lens l, locked (nil when the cache
+// keeps no steps).
+func (f *FileCache) inViewIndex(l model.Lens) *inViewIndex {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.steps == nil {
+		return nil
+	}
+	ix := &f.inViewIndexes[l]
+	ix.mu.Lock()
+	return ix
+}
