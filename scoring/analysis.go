@@ -173,14 +173,14 @@ func Analyze(run *model.Run, g *model.Gold, files *FileCache, sem model.Semantic
 	if cb.Error == ErrNoContext && run.Prediction.Final.Empty() && run.ExitStatus != "" && !model.Submitted(run.ExitStatus) {
 		cb.Reason = fmt.Sprintf("the run never submitted (it ended with %q), so it declared no final context", run.ExitStatus)
 	}
-	a.Lenses[model.LensContextBench] = lensData(cb, len(run.Prediction.Steps), contextBenchStepsDone(run), a.contextBenchLines(observedLines, lm), goldShown)
+	a.Lenses[model.LensContextBench] = lensData(cb, len(run.Prediction.Steps), contextBenchStepsDone(run), a.contextBenchLines(observedLines, lm), goldShown, lm.count(model.LensContextBench, a))
 	a.Lenses[model.LensContextBench].Final = run.Prediction.Final
 	// The observed lens scores what the actions displayed (observed.Lens,
 	// as convert writes it); a run that declares no final context is
 	// scored on the union of what it saw rather than rejected.
 	a.stepContexts = cbContexts
 	obs, _, finals[model.LensObserved], made[model.LensObserved] = sc.score(g, &obsPred, a.Gold, false)
-	a.Lenses[model.LensObserved] = lensData(obs, len(obsPred.Steps), stepsAt, observedLines, goldShown)
+	a.Lenses[model.LensObserved] = lensData(obs, len(obsPred.Steps), stepsAt, observedLines, goldShown, lm.count(model.LensObserved, a))
 	a.Lenses[model.LensObserved].Final, a.Lenses[model.LensObserved].FinalStandIn = obsPred.Final, standIn
 	for l := range a.Lenses {
 		// As scored; StepContext makes the same of a final that names no
@@ -196,12 +196,45 @@ func Analyze(run *model.Run, g *model.Gold, files *FileCache, sem model.Semantic
 // lensData counts, action by action, what each action put in view under a
 // lens (lines) against the merged gold, and reads the lens's cumulative
 // coverage after every action.
-func lensData(res model.Result, numSteps int, stepsDone []int, lines [][]model.FileSpans, gold FileIntervals) LensData {
+//
+// k, when not nil, is what a cache that keeps steps kept of the last
+// reading's counting under this lens: its actions' counters are taken for
+// the actions whose lines are those of the last reading (by identity),
+// against the same gold (prepared once: the same pointer), when nothing
+// after them put lines in view; the counting goes on from there.
+func lensData(res model.Result, numSteps int, stepsDone []int, lines [][]model.FileSpans, gold FileIntervals, k *keptCount) LensData {
 	n := len(lines)
 	ld := LensData{Result: res, StepsDone: stepsDone, Actions: make([]LensAction, n), NumSteps: numSteps}
 	seen := newCumulative(gold)
 	cumRead, cumReread := 0, 0
-	for i, fls := range lines {
+	from := 0
+	if k != nil {
+		same := 0
+		for same < n && same < len(k.keys) && idOf(lines[same]) == k.keys[same] {
+			same++
+		}
+		if k.seen != nil && k.of == k.want && (res.Error == "") == k.scored && k.lastLines < same {
+			// Nothing the last reading counted after its first same
+			// actions put lines in view: its end state is theirs.
+			from = same
+			copy(ld.Actions, k.actions[:same])
+			seen, cumRead, cumReread = k.seen, k.cumRead, k.cumReread
+		}
+		defer func() {
+			// A copy: the analysis's counters may be changed after (Refuse).
+			k.of, k.scored, k.seen, k.actions = k.want, res.Error == "", seen, append(k.actions[:0], ld.Actions...)
+			k.keys, k.lastLines = k.keys[:0], -1
+			for i, fls := range lines {
+				k.keys = append(k.keys, idOf(fls))
+				if len(fls) > 0 {
+					k.lastLines = i
+				}
+			}
+			k.cumRead, k.cumReread = cumRead, cumReread
+		}()
+	}
+	for i := from; i < n; i++ {
+		fls := lines[i]
 		v := &ld.Actions[i]
 		v.Lines = fls
 		reread, newGold := 0, 0

@@ -164,8 +164,10 @@ func TestCloneGoldSharesNothing(t *testing.T) {
 // every reading of a run that grows (its last action's result arriving,
 // a rewrite read again) those a cache that keeps nothing lists, under both
 // lenses and semantics in turn, and their lines are the steps' lines
-// merged; so are the lines each action put in view, and where. Keeping
-// every step's entries, or an action's lines, whatever changed fails it.
+// merged; so are the lines each action put in view, where, and its
+// counters (new gold lines, re-read lines, the sums), against a gold that
+// changes once. Keeping every step's entries, or an action's lines or
+// counters, whatever changed fails it.
 func TestStepsOfKeptIsStepsOf(t *testing.T) {
 	var a, b strings.Builder
 	for i := 1; i <= 40; i++ {
@@ -201,13 +203,20 @@ func TestStepsOfKeptIsStepsOf(t *testing.T) {
 		analyse := func(files *scoring.FileCache, memo *observed.Memo) *scoring.Analysis {
 			run := &model.Run{InstanceID: "x", Actions: slices.Clone(acts)}
 			run.Prediction.Steps, run.Prediction.Final = memo.Declare(run.Actions) // as a followed reader's
-			return scoring.Analyze(run, &model.Gold{}, files, sem)
+			// Gold lines of both files, other lines for the last third of
+			// the readings: the kept counting of new gold lines is of the
+			// gold it was counted against.
+			g := &model.Gold{ID: "x", Init: []model.GoldSpan{{File: "pkg/a.py", Start: 3, End: 12}, {File: "b.py", Start: 1, End: 2}}}
+			if reading >= 40 {
+				g.Init = []model.GoldSpan{{File: "pkg/a.py", Start: 20, End: 30}}
+			}
+			return scoring.Analyze(run, g, files, sem)
 		}
 		got, want := analyse(kept, declared), analyse(scoring.NewFileCache(tree), nil)
 		for _, l := range model.Lenses {
 			for i := range got.Lenses[l].Actions {
-				if g, w := got.Lenses[l].Actions[i].Lines, want.Lenses[l].Actions[i].Lines; !reflect.DeepEqual(g, w) {
-					t.Fatalf("reading %d, %v, lens %v, action %d's lines:\n got %v\nwant %v", reading, sem, l, i+1, g, w)
+				if g, w := got.Lenses[l].Actions[i], want.Lenses[l].Actions[i]; !reflect.DeepEqual(g, w) {
+					t.Fatalf("reading %d, %v, lens %v, action %d:\n got %+v\nwant %+v", reading, sem, l, i+1, g, w)
 				}
 			}
 			if g, w := got.InViewOf(l, files), want.InViewOf(l, files); !reflect.DeepEqual(g, w) {

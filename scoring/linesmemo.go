@@ -17,6 +17,41 @@ type linesMemo struct {
 	mu  sync.Mutex
 	obs []memoLines
 	cb  []memoLines
+	// counts are each lens's counting of the lines (lensData).
+	counts [2]keptCount
+}
+
+// keptCount is what lensData counted at the last reading under a lens:
+// against which gold (of; want is the reading's), whether the lens was
+// scored, each action's lines by identity (keys) and counters, the last
+// action that put lines in view, and the counting's end state.
+type keptCount struct {
+	of, want  countedAgainst
+	scored    bool
+	keys      []fsID
+	actions   []LensAction
+	lastLines int
+	seen      *cumulative
+	cumRead   int
+	cumReread int
+}
+
+// countedAgainst is the gold (prepared once per gold: the same pointer)
+// and semantics a lens's lines were counted against.
+type countedAgainst struct {
+	gold *Gold
+	sem  model.Semantics
+}
+
+// count is lens l's kept counting, asked for against a's gold (nil
+// without a memo).
+func (m *linesMemo) count(l model.Lens, a *Analysis) *keptCount {
+	if m == nil {
+		return nil
+	}
+	k := &m.counts[l]
+	k.want = countedAgainst{a.Gold, a.Sem}
+	return k
 }
 
 // memoLines is one action's lines and what they were made of.
