@@ -10,8 +10,9 @@ import (
 // last reading, so the next reading, which holds the same actions and a
 // few more, costs what its new actions show. What one action showed
 // depends on its reads and the files alone, so it is kept by action and
-// checked against the action's reads (kept as a copy: a reader cannot
-// change a copy); the union of the steps is kept for the steps it was
+// checked against the action's list of reads by identity (a followed
+// reader's actions are not changed after it gives them: it makes new
+// ones); the union of the steps is kept for the steps it was
 // made of, and goes on when they begin the next reading's steps. A memo
 // reads against the files it was made for; a nil Memo keeps nothing.
 type Memo struct {
@@ -20,10 +21,13 @@ type Memo struct {
 	kept  memoUnion
 }
 
-// memoAction is what one action showed: its reads as given, what they
-// showed (Reads) and the step that made (stepOf; none when nothing).
+// memoAction is what one action showed: its reads (the list as given,
+// compared by identity: a followed reader's actions keep their reads'
+// list while they are unchanged, and make a new one where a reading
+// changes them), what they showed (Reads) and the step that made (stepOf;
+// none when nothing).
 type memoAction struct {
-	in    []model.ObservedRead
+	in    readsID
 	shown []model.FileSpans
 	step  model.Step
 }
@@ -34,6 +38,20 @@ type memoAction struct {
 type memoUnion struct {
 	steps []model.Step
 	spans map[string][]model.Interval
+}
+
+// readsID is a list of reads by identity: its first element and length
+// (none for an empty list).
+type readsID struct {
+	first *model.ObservedRead
+	n     int
+}
+
+func idOf(reads []model.ObservedRead) readsID {
+	if len(reads) == 0 {
+		return readsID{}
+	}
+	return readsID{&reads[0], len(reads)}
 }
 
 // NewMemo is an empty memo of reads against files (nil: the run alone,
@@ -56,8 +74,8 @@ func (m *Memo) Reads(actions []model.Action, files Files) (reads [][]model.FileS
 	m.acts = slices.Grow(m.acts[:kept], len(actions)-kept)[:len(actions)]
 	for i := range actions {
 		ma := &m.acts[i]
-		if in := actions[i].Reads; !slices.Equal(ma.in, in) {
-			ma.in, ma.shown, ma.step = slices.Clone(in), shownBy(in, files), model.Step{}
+		if in := actions[i].Reads; ma.in != idOf(in) {
+			ma.in, ma.shown, ma.step = idOf(in), shownBy(in, files), model.Step{}
 			if len(ma.shown) > 0 {
 				ma.step = stepOf(ma.shown)
 			}

@@ -210,7 +210,7 @@ func lensData(res model.Result, numSteps int, stepsDone []int, lines [][]model.F
 	from := 0
 	if k != nil {
 		same := 0
-		for same < n && same < len(k.keys) && idOf(lines[same]) == k.keys[same] {
+		for same < n && same < len(k.actions) && idOf(lines[same]) == idOf(k.actions[same].Lines) {
 			same++
 		}
 		if k.seen != nil && k.of == k.want && (res.Error == "") == k.scored && k.lastLines < same {
@@ -221,11 +221,11 @@ func lensData(res model.Result, numSteps int, stepsDone []int, lines [][]model.F
 			seen, cumRead, cumReread = k.seen, k.cumRead, k.cumReread
 		}
 		defer func() {
-			// A copy: the analysis's counters may be changed after (Refuse).
-			k.of, k.scored, k.seen, k.actions = k.want, res.Error == "", seen, append(k.actions[:0], ld.Actions...)
-			k.keys, k.lastLines = k.keys[:0], -1
+			// The analysis's own: nothing changes them after (Refuse
+			// copies them first).
+			k.of, k.scored, k.seen, k.actions = k.want, res.Error == "", seen, ld.Actions
+			k.lastLines = -1
 			for i, fls := range lines {
-				k.keys = append(k.keys, idOf(fls))
 				if len(fls) > 0 {
 					k.lastLines = i
 				}

@@ -23,12 +23,11 @@ type linesMemo struct {
 
 // keptCount is what lensData counted at the last reading under a lens:
 // against which gold (of; want is the reading's), whether the lens was
-// scored, each action's lines by identity (keys) and counters, the last
-// action that put lines in view, and the counting's end state.
+// scored, each action's counters (with its lines, compared by identity),
+// the last action that put lines in view, and the counting's end state.
 type keptCount struct {
 	of, want  countedAgainst
 	scored    bool
-	keys      []fsID
 	actions   []LensAction
 	lastLines int
 	seen      *cumulative

@@ -2,6 +2,7 @@ package scoring
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/observed"
@@ -82,6 +83,8 @@ func (ld *LensData) Scored() bool { return ld.Result.Error == "" }
 func (a *Analysis) Refuse(l model.Lens, code, reason string) {
 	ld := &a.Lenses[l]
 	ld.Result = model.Result{InstanceID: ld.Result.InstanceID, Error: code, Reason: reason}
+	// A copy: a followed run's cache keeps the counters (lensData).
+	ld.Actions = slices.Clone(ld.Actions)
 	for i := range ld.Actions {
 		ld.Actions[i].NewGold = 0
 	}
