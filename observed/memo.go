@@ -3,6 +3,7 @@ package observed
 import (
 	"slices"
 
+	"github.com/trajscope/trajscope/internal/same"
 	"github.com/trajscope/trajscope/model"
 )
 
@@ -27,7 +28,7 @@ type Memo struct {
 // changes them), what they showed (Reads) and the step that made (stepOf;
 // none when nothing).
 type memoAction struct {
-	in    readsID
+	in    same.List[model.ObservedRead]
 	shown []model.FileSpans
 	step  model.Step
 }
@@ -38,20 +39,6 @@ type memoAction struct {
 type memoUnion struct {
 	steps []model.Step
 	spans map[string][]model.Interval
-}
-
-// readsID is a list of reads by identity: its first element and length
-// (none for an empty list).
-type readsID struct {
-	first *model.ObservedRead
-	n     int
-}
-
-func idOf(reads []model.ObservedRead) readsID {
-	if len(reads) == 0 {
-		return readsID{}
-	}
-	return readsID{&reads[0], len(reads)}
 }
 
 // NewMemo is an empty memo of reads against files (nil: the run alone,
@@ -74,8 +61,8 @@ func (m *Memo) Reads(actions []model.Action, files Files) (reads [][]model.FileS
 	m.acts = slices.Grow(m.acts[:kept], len(actions)-kept)[:len(actions)]
 	for i := range actions {
 		ma := &m.acts[i]
-		if in := actions[i].Reads; ma.in != idOf(in) {
-			ma.in, ma.shown, ma.step = idOf(in), shownBy(in, files), model.Step{}
+		if in := actions[i].Reads; ma.in != same.Of(in) {
+			ma.in, ma.shown, ma.step = same.Of(in), shownBy(in, files), model.Step{}
 			if len(ma.shown) > 0 {
 				ma.step = stepOf(ma.shown)
 			}

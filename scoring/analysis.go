@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/trajscope/trajscope/internal/same"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/observed"
 )
@@ -209,15 +210,15 @@ func lensData(res model.Result, numSteps int, stepsDone []int, lines [][]model.F
 	cumRead, cumReread := 0, 0
 	from := 0
 	if k != nil {
-		same := 0
-		for same < n && same < len(k.actions) && idOf(lines[same]) == idOf(k.actions[same].Lines) {
-			same++
+		kept := 0 // the first actions whose lines are the last reading's
+		for kept < n && kept < len(k.actions) && same.Of(lines[kept]) == same.Of(k.actions[kept].Lines) {
+			kept++
 		}
-		if k.seen != nil && k.of == k.want && (res.Error == "") == k.scored && k.lastLines < same {
+		if k.seen != nil && k.of == k.want && (res.Error == "") == k.scored && k.lastLines < kept {
 			// Nothing the last reading counted after its first same
 			// actions put lines in view: its end state is theirs.
-			from = same
-			copy(ld.Actions, k.actions[:same])
+			from = kept
+			copy(ld.Actions, k.actions[:kept])
 			seen, cumRead, cumReread = k.seen, k.cumRead, k.cumReread
 		}
 		defer func() {
@@ -332,11 +333,11 @@ func (a *Analysis) contextBenchLines(observed [][]model.FileSpans, m *linesMemo)
 				mine = append(mine, s)
 			}
 		}
-		var id [2]fsID
+		var id [2]same.List[model.FileSpans]
 		if len(mine) == 1 && i < len(observed) {
-			id = [2]fsID{idOf(run.Prediction.Steps[mine[0]].Spans), idOf(observed[i])}
+			id = [2]same.List[model.FileSpans]{same.Of(run.Prediction.Steps[mine[0]].Spans), same.Of(observed[i])}
 		}
-		if id[0].first != nil && i < len(kept) && kept[i].of == id {
+		if !id[0].Empty() && i < len(kept) && kept[i].of == id {
 			out[i] = kept[i].lines
 		} else {
 			var reads byFile
@@ -352,7 +353,7 @@ func (a *Analysis) contextBenchLines(observed [][]model.FileSpans, m *linesMemo)
 				out[i] = observed[i]
 			}
 		}
-		if m != nil && id[0].first != nil {
+		if m != nil && !id[0].Empty() {
 			m.cb[i] = memoLines{id, out[i]}
 		}
 	}

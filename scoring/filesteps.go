@@ -42,7 +42,7 @@ func (a *Analysis) StepsOf(l model.Lens, want []string) map[string]FileSteps {
 	keep := a.show == nil && (l == model.LensObserved || len(a.Run.Prediction.Steps) > 0)
 	var ix *stepIndex
 	if keep {
-		if ix = a.Files.stepIndex(l); ix != nil && ix.sem != a.Sem {
+		if ix = lockedIndex(a.Files, &a.Files.stepIndexes, l); ix != nil && ix.sem != a.Sem {
 			ix.sem, ix.byFile, ix.keys = a.Sem, nil, nil // steps come to other contexts
 		}
 	}
@@ -53,7 +53,7 @@ func (a *Analysis) StepsOf(l model.Lens, want []string) map[string]FileSteps {
 			ix.only[f] = true
 		}
 	} else {
-		defer ix.mu.Unlock()
+		defer ix.Unlock()
 	}
 	if l == model.LensObserved {
 		ix.observed(a)
@@ -73,7 +73,7 @@ func (a *Analysis) StepsOf(l model.Lens, want []string) map[string]FileSteps {
 // stepIndex is StepsOf's lists of a lens, and what they were made of: by
 // step, its key (what it is compared by) and action.
 type stepIndex struct {
-	mu     sync.Mutex
+	sync.Mutex
 	only   map[string]bool // the files listed; nil: all
 	sem    model.Semantics
 	byFile map[string][]FileStep
@@ -92,16 +92,19 @@ type stepID struct {
 	action                int32
 }
 
-// stepIndex is the cache's index of lens l, locked (nil when the cache
-// keeps no steps).
-func (f *FileCache) stepIndex(l model.Lens) *stepIndex {
+// lockedIndex is the cache's index of lens l in ixs, locked (nil when the
+// cache keeps no steps).
+func lockedIndex[T any, P interface {
+	*T
+	Lock()
+}](f *FileCache, ixs *[2]T, l model.Lens) P {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.steps == nil {
 		return nil
 	}
-	ix := &f.stepIndexes[l]
-	ix.mu.Lock()
+	ix := P(&ixs[l])
+	ix.Lock()
 	return ix
 }
 

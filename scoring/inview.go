@@ -4,6 +4,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/trajscope/trajscope/internal/same"
 	"github.com/trajscope/trajscope/model"
 )
 
@@ -22,7 +23,7 @@ func (a *Analysis) InViewOf(l model.Lens, want []string) map[string][]InView {
 	}
 	var ix *inViewIndex
 	if a.show == nil {
-		ix = a.Files.inViewIndex(l)
+		ix = lockedIndex(a.Files, &a.Files.inViewIndexes, l)
 	}
 	if ix == nil {
 		ix = &inViewIndex{only: map[string]bool{}}
@@ -30,11 +31,11 @@ func (a *Analysis) InViewOf(l model.Lens, want []string) map[string][]InView {
 			ix.only[f] = true
 		}
 	} else {
-		defer ix.mu.Unlock()
+		defer ix.Unlock()
 	}
 	acts := a.Lenses[l].Actions
 	n := 0
-	for n < len(acts) && n < len(ix.keys) && idOf(acts[n].Lines) == ix.keys[n] {
+	for n < len(acts) && n < len(ix.keys) && same.Of(acts[n].Lines) == ix.keys[n] {
 		n++
 	}
 	if ix.byFile == nil {
@@ -54,7 +55,7 @@ func (a *Analysis) InViewOf(l model.Lens, want []string) map[string][]InView {
 				ix.byFile[fl.File] = append(ix.byFile[fl.File], InView{int32(i), int32(k)})
 			}
 		}
-		ix.keys = append(ix.keys, idOf(acts[i].Lines))
+		ix.keys = append(ix.keys, same.Of(acts[i].Lines))
 	}
 	for _, f := range want {
 		if list := ix.byFile[f]; len(list) > 0 {
@@ -67,21 +68,8 @@ func (a *Analysis) InViewOf(l model.Lens, want []string) map[string][]InView {
 // inViewIndex is InViewOf's lists of a lens, and each action's lines they
 // were made of (by identity).
 type inViewIndex struct {
-	mu     sync.Mutex
+	sync.Mutex
 	only   map[string]bool // the files listed; nil: all
 	byFile map[string][]InView
-	keys   []fsID
-}
-
-// inViewIndex is the cache's index of lens l, locked (nil when the cache
-// keeps no steps).
-func (f *FileCache) inViewIndex(l model.Lens) *inViewIndex {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.steps == nil {
-		return nil
-	}
-	ix := &f.inViewIndexes[l]
-	ix.mu.Lock()
-	return ix
+	keys   []same.List[model.FileSpans]
 }

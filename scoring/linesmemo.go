@@ -3,6 +3,7 @@ package scoring
 import (
 	"sync"
 
+	"github.com/trajscope/trajscope/internal/same"
 	"github.com/trajscope/trajscope/model"
 )
 
@@ -55,21 +56,8 @@ func (m *linesMemo) count(l model.Lens, a *Analysis) *keptCount {
 
 // memoLines is one action's lines and what they were made of.
 type memoLines struct {
-	of    [2]fsID // observed: what it displayed; ContextBench: its step's spans, its observed lines
+	of    [2]same.List[model.FileSpans] // observed: what it displayed; ContextBench: its step's spans, its observed lines
 	lines []model.FileSpans
-}
-
-// fsID is a list of file spans by identity: its first element and length.
-type fsID struct {
-	first *model.FileSpans
-	n     int
-}
-
-func idOf(fs []model.FileSpans) fsID {
-	if len(fs) == 0 {
-		return fsID{}
-	}
-	return fsID{&fs[0], len(fs)}
 }
 
 // linesMemo is the cache's memo, locked (nil when it keeps no steps).
@@ -89,8 +77,8 @@ func (f *FileCache) linesMemo() *linesMemo {
 func (a *Analysis) observedLines(reads [][]model.FileSpans, m *linesMemo) [][]model.FileSpans {
 	out := make([][]model.FileSpans, len(reads))
 	for i := range reads {
-		id := [2]fsID{idOf(reads[i])}
-		if m != nil && i < len(m.obs) && m.obs[i].of == id && id[0].first != nil {
+		id := [2]same.List[model.FileSpans]{same.Of(reads[i])}
+		if m != nil && i < len(m.obs) && m.obs[i].of == id && !id[0].Empty() {
 			out[i] = m.obs[i].lines
 			continue
 		}
@@ -99,7 +87,7 @@ func (a *Analysis) observedLines(reads [][]model.FileSpans, m *linesMemo) [][]mo
 	if m != nil {
 		m.obs = m.obs[:0]
 		for i := range reads {
-			m.obs = append(m.obs, memoLines{[2]fsID{idOf(reads[i])}, out[i]})
+			m.obs = append(m.obs, memoLines{[2]same.List[model.FileSpans]{same.Of(reads[i])}, out[i]})
 		}
 	}
 	return out

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/trajscope/trajscope/internal/same"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/observed"
 )
@@ -187,13 +188,7 @@ func sameStep(x, y model.Step) bool {
 // sameOrEqualStep is sameStep, true at once for a step given again (its
 // lists the same lists).
 func sameOrEqualStep(x, y model.Step) bool {
-	return sameList(x.Files, y.Files) && sameList(x.Spans, y.Spans) && sameList(x.Symbols, y.Symbols) || sameStep(x, y)
-}
-
-// sameList reports whether x and y are the same list: the same elements
-// in memory, or both empty.
-func sameList[T any](x, y []T) bool {
-	return len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0])
+	return same.Of(x.Files) == same.Of(y.Files) && same.Of(x.Spans) == same.Of(y.Spans) && same.Of(x.Symbols) == same.Of(y.Symbols) || sameStep(x, y)
 }
 
 // cloneStep is a copy of st that shares nothing with it.
