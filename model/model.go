@@ -3,7 +3,11 @@
 // every other package can share it without pulling in files, terminals or git.
 package model
 
-import "github.com/trajscope/trajscope/internal/lazyre"
+import (
+	"slices"
+
+	"github.com/trajscope/trajscope/internal/lazyre"
+)
 
 // FileSpans is the line spans predicted for one file. Steps keep a slice of
 // these rather than a map so that key order survives a round trip through JSON,
@@ -39,6 +43,27 @@ func (s Step) Empty() bool {
 		}
 	}
 	return true
+}
+
+// SameLines reports whether s and o name the same files and the same line
+// spans, in the same order (symbols aside: what the observed lens and a
+// union of steps read).
+func (s Step) SameLines(o Step) bool {
+	return slices.Equal(s.Files, o.Files) && EqualSpans(s.Spans, o.Spans)
+}
+
+// Equal reports whether s and o name the same files, spans and symbols,
+// in the same order.
+func (s Step) Equal(o Step) bool {
+	return s.SameLines(o) && slices.EqualFunc(s.Symbols, o.Symbols, func(p, q FileSymbols) bool {
+		return p.File == q.File && slices.Equal(p.Symbols, q.Symbols)
+	})
+}
+
+// EqualSpans reports whether x and y hold the same files and lines, in the
+// same order.
+func EqualSpans(x, y []FileSpans) bool {
+	return slices.EqualFunc(x, y, func(p, q FileSpans) bool { return p.File == q.File && slices.Equal(p.Spans, q.Spans) })
 }
 
 // Prediction is one unified ContextBench prediction record (a line of the

@@ -86,7 +86,7 @@ func (m *Memo) union(steps []model.Step) model.Step {
 		return Union(steps)
 	}
 	u := &m.kept
-	if u.spans == nil || len(u.steps) > len(steps) || !slices.EqualFunc(u.steps, steps[:len(u.steps)], sameStep) {
+	if u.spans == nil || len(u.steps) > len(steps) || !slices.EqualFunc(u.steps, steps[:len(u.steps)], model.Step.SameLines) {
 		u.steps, u.spans = nil, map[string][]model.Interval{}
 	}
 	for _, st := range steps[len(u.steps):] {
@@ -120,12 +120,4 @@ func (m *Memo) union(steps []model.Step) model.Step {
 		}
 	}
 	return out
-}
-
-// sameStep reports whether two steps name the same files and lines (what
-// Union reads of them).
-func sameStep(x, y model.Step) bool {
-	return slices.Equal(x.Files, y.Files) && slices.EqualFunc(x.Spans, y.Spans, func(p, q model.FileSpans) bool {
-		return p.File == q.File && slices.Equal(p.Spans, q.Spans)
-	})
 }

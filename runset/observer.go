@@ -33,7 +33,7 @@ func (ob *Observer) Observed(run *model.Run) model.Prediction {
 // when pred's steps are the run's, else by what each action displayed.
 func (ob *Observer) StepActions(run *model.Run, pred model.Prediction) []int {
 	r := *run
-	if !slices.EqualFunc(run.Prediction.Steps, pred.Steps, sameStep) {
+	if !slices.EqualFunc(run.Prediction.Steps, pred.Steps, model.Step.SameLines) {
 		// The evaluator's steps, not the run's own (scoring links them).
 		r.Actions = slices.Clone(run.Actions)
 		for k := range r.Actions {
@@ -53,12 +53,6 @@ func (ob *Observer) files(run *model.Run) *scoring.FileCache {
 		ob.Warn(run, failed)
 	}
 	return files
-}
-
-func sameStep(a, b model.Step) bool {
-	return slices.Equal(a.Files, b.Files) && slices.EqualFunc(a.Spans, b.Spans, func(x, y model.FileSpans) bool {
-		return x.File == y.File && slices.Equal(x.Spans, y.Spans)
-	})
 }
 
 // Close writes what the runs' files taught to the persistent cache and

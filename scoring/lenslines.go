@@ -5,8 +5,6 @@
 package scoring
 
 import (
-	"slices"
-
 	"github.com/trajscope/trajscope/internal/same"
 	"github.com/trajscope/trajscope/model"
 )
@@ -103,7 +101,7 @@ func (a *Analysis) contextBenchLines(observed [][]model.FileSpans, m *linesMemo)
 				}
 			}
 			out[i] = a.inView(reads.list)
-			if i < len(observed) && sameLines(out[i], observed[i]) {
+			if i < len(observed) && model.EqualSpans(out[i], observed[i]) {
 				out[i] = observed[i]
 			}
 		}
@@ -112,12 +110,6 @@ func (a *Analysis) contextBenchLines(observed [][]model.FileSpans, m *linesMemo)
 		}
 	}
 	return out
-}
-
-// sameLines reports whether x and y hold the same files and lines, in the
-// same order.
-func sameLines(x, y []model.FileSpans) bool {
-	return slices.EqualFunc(x, y, func(p, q model.FileSpans) bool { return p.File == q.File && slices.Equal(p.Spans, q.Spans) })
 }
 
 // byFile groups line intervals by file, files in first-seen order. An

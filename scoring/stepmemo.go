@@ -177,18 +177,10 @@ func (sc scorer) resume(steps []model.Step, gold *Gold) *unions {
 	return fresh(print)
 }
 
-// sameStep reports whether two steps name the same files, spans and
-// symbols in the same order: what stepKey spells, compared in place.
-func sameStep(x, y model.Step) bool {
-	return slices.Equal(x.Files, y.Files) &&
-		slices.EqualFunc(x.Spans, y.Spans, func(p, q model.FileSpans) bool { return p.File == q.File && slices.Equal(p.Spans, q.Spans) }) &&
-		slices.EqualFunc(x.Symbols, y.Symbols, func(p, q model.FileSymbols) bool { return p.File == q.File && slices.Equal(p.Symbols, q.Symbols) })
-}
-
-// sameOrEqualStep is sameStep, true at once for a step given again (its
+// sameOrEqualStep is Step.Equal, true at once for a step given again (its
 // lists the same lists).
 func sameOrEqualStep(x, y model.Step) bool {
-	return same.Of(x.Files) == same.Of(y.Files) && same.Of(x.Spans) == same.Of(y.Spans) && same.Of(x.Symbols) == same.Of(y.Symbols) || sameStep(x, y)
+	return same.Of(x.Files) == same.Of(y.Files) && same.Of(x.Spans) == same.Of(y.Spans) && same.Of(x.Symbols) == same.Of(y.Symbols) || x.Equal(y)
 }
 
 // cloneStep is a copy of st that shares nothing with it.
@@ -278,7 +270,7 @@ func (sc scorer) finalSets(raw model.Step) (stepSets, bool) {
 	keep := f.steps != nil
 	if keep {
 		for _, k := range f.finals {
-			if k.sem == sc.sem && sameStep(k.raw, raw) {
+			if k.sem == sc.sem && k.raw.Equal(raw) {
 				f.mu.Unlock()
 				return k.sets, false
 			}
