@@ -31,6 +31,21 @@ type memoAction struct {
 	in    same.List[model.ObservedRead]
 	shown []model.FileSpans
 	step  model.Step
+	// declared is the action's Steps as Declare gave them, when one.
+	declared []int
+}
+
+// declared is []int{k}, action i's one step as Declare gives it; a memo's
+// is the list it gave last while the step is the same.
+func (m *Memo) declared(i, k int) []int {
+	if m == nil {
+		return []int{k}
+	}
+	ma := &m.acts[i]
+	if len(ma.declared) != 1 || ma.declared[0] != k {
+		ma.declared = []int{k}
+	}
+	return ma.declared
 }
 
 // memoUnion is the union of steps, per file its merged lines (nil for a

@@ -266,7 +266,7 @@ func (m *Memo) Declare(actions []model.Action) (steps []model.Step, final model.
 	for i := range actions {
 		actions[i].Steps = nil
 		if at[i] > prev {
-			actions[i].Steps = []int{prev}
+			actions[i].Steps = m.declared(i, prev)
 		}
 		prev = at[i]
 	}

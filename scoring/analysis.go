@@ -66,6 +66,9 @@ type LensData struct {
 	NumSteps int
 	// Actions[i] is action i under the lens.
 	Actions []LensAction
+	// Reads counts the actions that put lines in view, and GoldReads those
+	// of them that put gold lines in view.
+	Reads, GoldReads int
 	// Final is the final context the lens scored; FinalStandIn says it is
 	// the union of the lens's steps, standing in for a final context the
 	// run did not declare (the observed lens only). Figures and diagnosis
@@ -220,11 +223,13 @@ func lensData(res model.Result, numSteps int, stepsDone []int, lines [][]model.F
 			from = kept
 			copy(ld.Actions, k.actions[:kept])
 			seen, cumRead, cumReread = k.seen, k.cumRead, k.cumReread
+			ld.Reads, ld.GoldReads = k.reads, k.goldReads
 		}
 		defer func() {
 			// The analysis's own: nothing changes them after (Refuse
 			// copies them first).
 			k.of, k.scored, k.seen, k.actions = k.want, res.Error == "", seen, ld.Actions
+			k.reads, k.goldReads = ld.Reads, ld.GoldReads
 			k.lastLines = -1
 			for i, fls := range lines {
 				if len(fls) > 0 {
@@ -239,11 +244,19 @@ func lensData(res model.Result, numSteps int, stepsDone []int, lines [][]model.F
 		v := &ld.Actions[i]
 		v.Lines = fls
 		reread, newGold := 0, 0
+		gold := false
 		for _, fl := range fls {
 			again, n := seen.add(fl.File, fl.Spans)
 			cumRead += model.TotalLength(fl.Spans)
 			reread += again
 			newGold += n
+			gold = gold || n > 0 || model.IntersectLength(seen.file(fl.File).gold, fl.Spans) > 0
+		}
+		if len(fls) > 0 {
+			ld.Reads++
+			if gold {
+				ld.GoldReads++
+			}
 		}
 		// An action shows at most every line of the files it names: more
 		// than 2^31 would be a file of gigabytes of empty lines.

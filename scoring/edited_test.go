@@ -219,6 +219,9 @@ func TestStepsOfKeptIsStepsOf(t *testing.T) {
 					t.Fatalf("reading %d, %v, lens %v, action %d:\n got %+v\nwant %+v", reading, sem, l, i+1, g, w)
 				}
 			}
+			if g, w := [2]int{got.Lenses[l].Reads, got.Lenses[l].GoldReads}, readsOf(want, l); g != w {
+				t.Fatalf("reading %d, %v, lens %v: reads and gold reads %v, counted from the actions %v", reading, sem, l, g, w)
+			}
 			if g, w := got.InViewOf(l, files), want.InViewOf(l, files); !reflect.DeepEqual(g, w) {
 				t.Fatalf("reading %d, %v, lens %v, lines in view:\n got %v\nwant %v", reading, sem, l, g, w)
 			}
@@ -255,4 +258,23 @@ func TestStepsOfKeptIsStepsOf(t *testing.T) {
 			}
 		}
 	}
+}
+
+// readsOf counts lens l's actions that put lines in view, and those whose
+// lines meet the gold's, from the actions' lines.
+func readsOf(a *scoring.Analysis, l model.Lens) [2]int {
+	var n [2]int
+	for _, v := range a.Lenses[l].Actions {
+		if len(v.Lines) == 0 {
+			continue
+		}
+		n[0]++
+		for _, fl := range v.Lines {
+			if gl, ok := a.Gold.Lines.Get(fl.File); ok && model.IntersectLength(gl, fl.Spans) > 0 {
+				n[1]++
+				break
+			}
+		}
+	}
+	return n
 }

@@ -144,24 +144,30 @@ func (ix *stepIndex) add(file string, st FileStep) {
 
 // observed lists the actions that displayed lines, each a step.
 func (ix *stepIndex) observed(a *Analysis) {
-	var ids []stepID
-	for i := range a.Actions {
-		if reads := a.Actions[i].Reads; len(reads) > 0 {
-			ids = append(ids, stepID{spans: &reads[0].File, nSpans: len(reads), action: int32(i)})
-		}
+	id := func(i int) stepID {
+		reads := a.Actions[i].Reads
+		return stepID{spans: &reads[0].File, nSpans: len(reads), action: int32(i)}
 	}
-	n := 0
-	for n < len(ids) && n < len(ix.keys) && ids[n] == ix.keys[n] {
-		n++
+	// The steps that begin as the last reading's began, compared in place:
+	// a long run's every step is one.
+	i, n := 0, 0
+	for ; i < len(a.Actions); i++ {
+		if len(a.Actions[i].Reads) > 0 {
+			if n == len(ix.keys) || id(i) != ix.keys[n] {
+				break
+			}
+			n++
+		}
 	}
 	ix.goOn(n)
-	for j := n; j < len(ids); j++ {
-		i := ids[j].action
-		for _, fl := range a.Actions[i].Reads {
-			ix.add(fl.File, FileStep{int32(j + 1), i, model.Merge(fl.Spans)})
+	for ; i < len(a.Actions); i++ {
+		if len(a.Actions[i].Reads) > 0 {
+			ix.keys = append(ix.keys, id(i))
+			for _, fl := range a.Actions[i].Reads {
+				ix.add(fl.File, FileStep{int32(len(ix.keys)), int32(i), model.Merge(fl.Spans)})
+			}
 		}
 	}
-	ix.keys = ids
 }
 
 // contextBench lists the run's steps (its final context for a run
@@ -173,40 +179,42 @@ func (ix *stepIndex) contextBench(a *Analysis) {
 		steps = []model.Step{a.Run.Prediction.Final}
 	}
 	done := a.Lenses[model.LensContextBench].StepsDone
-	ids := make([]stepID, len(steps))
-	for j, raw := range steps {
-		ids[j] = stepID{nFiles: len(raw.Files), nSpans: len(raw.Spans), action: -1}
+	id := func(j int) stepID {
+		raw := steps[j]
+		k := stepID{nFiles: len(raw.Files), nSpans: len(raw.Spans), action: -1}
 		if len(raw.Files) > 0 {
-			ids[j].files = &raw.Files[0]
+			k.files = &raw.Files[0]
 		}
 		if len(raw.Spans) > 0 {
-			ids[j].spans = &raw.Spans[0].File
+			k.spans = &raw.Spans[0].File
 		}
-		if ids[j].nSyms = len(raw.Symbols); len(raw.Symbols) > 0 {
-			ids[j].syms = &raw.Symbols[0].File
+		if k.nSyms = len(raw.Symbols); len(raw.Symbols) > 0 {
+			k.syms = &raw.Symbols[0].File
 		}
 		if len(a.Run.Prediction.Steps) > 0 {
 			// done never decreases: a binary search finds the action.
 			if i := sort.SearchInts(done, j+1); i < len(done) {
-				ids[j].action = int32(i)
+				k.action = int32(i)
 			}
 		}
+		return k
 	}
 	n := 0
-	for n < len(ids) && n < len(ix.keys) && ids[n] == ix.keys[n] {
+	for n < len(steps) && n < len(ix.keys) && id(n) == ix.keys[n] {
 		n++
 	}
 	ix.goOn(n)
 	for j := n; j < len(steps); j++ {
+		k := id(j)
+		ix.keys = append(ix.keys, k)
 		ctx := a.ContextBenchStep(j, steps[j])
 		for _, f := range ctx.Files {
 			if _, lines := ctx.Lines[f]; !lines {
-				ix.add(f, FileStep{int32(j + 1), ids[j].action, nil})
+				ix.add(f, FileStep{int32(j + 1), k.action, nil})
 			}
 		}
 		for f, ivs := range ctx.Lines {
-			ix.add(f, FileStep{int32(j + 1), ids[j].action, model.Merge(ivs)})
+			ix.add(f, FileStep{int32(j + 1), k.action, model.Merge(ivs)})
 		}
 	}
-	ix.keys = ids
 }

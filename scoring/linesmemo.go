@@ -34,6 +34,8 @@ type keptCount struct {
 	seen      *cumulative
 	cumRead   int
 	cumReread int
+	reads     int
+	goldReads int
 }
 
 // countedAgainst is the gold (prepared once per gold: the same pointer)

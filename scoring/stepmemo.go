@@ -168,19 +168,29 @@ func (sc scorer) resume(steps []model.Step, gold *Gold) *unions {
 			f.gold.print = print // the kept gold's, spelt once
 		}
 	}
-	for i, k := range f.unions {
-		if k.sem == sc.sem && k.gold == print && len(k.raw) <= len(steps) && slices.EqualFunc(k.raw, steps[:len(k.raw)], sameOrEqualStep) {
-			f.unions = slices.Delete(f.unions, i, i+1)
-			return k
+	// The trajectory whose steps were given again first: a run's two lenses
+	// can count steps of the same content (a Claude Code Read is both),
+	// and the other's would be compared step by step at every reading.
+	for _, begins := range []func(x, y model.Step) bool{sameStep, sameOrEqualStep} {
+		for i, k := range f.unions {
+			if k.sem == sc.sem && k.gold == print && len(k.raw) <= len(steps) && slices.EqualFunc(k.raw, steps[:len(k.raw)], begins) {
+				f.unions = slices.Delete(f.unions, i, i+1)
+				return k
+			}
 		}
 	}
 	return fresh(print)
 }
 
+// sameStep reports a step given again: its lists by identity.
+func sameStep(x, y model.Step) bool {
+	return same.Of(x.Files) == same.Of(y.Files) && same.Of(x.Spans) == same.Of(y.Spans) && same.Of(x.Symbols) == same.Of(y.Symbols)
+}
+
 // sameOrEqualStep is Step.Equal, true at once for a step given again (its
 // lists the same lists).
 func sameOrEqualStep(x, y model.Step) bool {
-	return same.Of(x.Files) == same.Of(y.Files) && same.Of(x.Spans) == same.Of(y.Spans) && same.Of(x.Symbols) == same.Of(y.Symbols) || x.Equal(y)
+	return sameStep(x, y) || x.Equal(y)
 }
 
 // cloneStep is a copy of st that shares nothing with it.

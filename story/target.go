@@ -137,22 +137,8 @@ func targetLens(a *scoring.Analysis, rg *diagnose.RunGold, first []int, l model.
 			t.Blind++
 		}
 	}
-	for i := range a.Lenses[l].Actions {
-		v := &a.Lenses[l].Actions[i]
-		if len(v.Lines) == 0 {
-			continue
-		}
-		t.Reads++
-		used := false
-		for _, fl := range v.Lines {
-			if gl, ok := a.Gold.Lines.Get(fl.File); ok && model.IntersectLength(gl, fl.Spans) > 0 {
-				used = true
-				break
-			}
-		}
-		if !used {
-			t.Unused++
-		}
-	}
+	// Counted with the lens's lines: a followed run's goes on from the
+	// last reading's.
+	t.Reads, t.Unused = a.Lenses[l].Reads, a.Lenses[l].Reads-a.Lenses[l].GoldReads
 	return t
 }

@@ -282,13 +282,18 @@ func (idx *shownIndex) firstReads(l int, file string, s, e int) []int32 {
 		fs[k] = never
 	}
 	actions := idx.a.Lenses[shownLenses[l]].Actions
+	left := len(fs) // lines not yet in view: once none, later actions change nothing
 	for _, sh := range idx.byFile[l][file] {
 		for _, iv := range actions[sh.Action].Lines[sh.K].Spans {
 			for line := max(iv.Start, s); line <= min(iv.End, e); line++ {
 				if fs[line-s] == never {
 					fs[line-s] = sh.Action
+					left--
 				}
 			}
+		}
+		if left == 0 {
+			break
 		}
 	}
 	slices.Sort(fs)
