@@ -173,7 +173,7 @@ func Analyze(run *model.Run, g *model.Gold, files *FileCache, sem model.Semantic
 	var made [2]bool
 	var cbContexts StepContexts
 	var cb, obs model.Result
-	cb, cbContexts, finals[model.LensContextBench], made[model.LensContextBench] = sc.score(g, &run.Prediction, a.Gold, true)
+	cb, cbContexts, finals[model.LensContextBench], made[model.LensContextBench] = sc.score(g, &run.Prediction, a.Gold, model.LensContextBench, true)
 	if cb.Error == ErrNoContext && run.Prediction.Final.Empty() && run.ExitStatus != "" && !model.Submitted(run.ExitStatus) {
 		cb.Reason = fmt.Sprintf("the run never submitted (it ended with %q), so it declared no final context", run.ExitStatus)
 	}
@@ -183,7 +183,7 @@ func Analyze(run *model.Run, g *model.Gold, files *FileCache, sem model.Semantic
 	// as convert writes it); a run that declares no final context is
 	// scored on the union of what it saw rather than rejected.
 	a.stepContexts = cbContexts
-	obs, _, finals[model.LensObserved], made[model.LensObserved] = sc.score(g, &obsPred, a.Gold, false)
+	obs, _, finals[model.LensObserved], made[model.LensObserved] = sc.score(g, &obsPred, a.Gold, model.LensObserved, false)
 	a.Lenses[model.LensObserved] = lensData(obs, len(obsPred.Steps), stepsAt, observedLines, goldShown, lm.count(model.LensObserved, a))
 	a.Lenses[model.LensObserved].Final, a.Lenses[model.LensObserved].FinalStandIn = obsPred.Final, standIn
 	for l := range a.Lenses {

@@ -244,7 +244,7 @@ func countIn(files []string, gold *Gold) int {
 // Score evaluates one prediction against its gold on a tree, as upstream
 // evaluate_instance does after checkout.
 func Score(g *model.Gold, pred *model.Prediction, files *FileCache, sem model.Semantics) model.Result {
-	res, _, _, _ := scorer{files, sem}.score(g, pred, nil, false)
+	res, _, _, _ := scorer{files, sem}.score(g, pred, nil, model.LensContextBench, false)
 	return res
 }
 
@@ -260,8 +260,10 @@ type StepContexts struct {
 // gives the final context as StepContext makes it (ok false for an error
 // row: not made) and, with wantContexts, the contexts of the steps it
 // counted (a followed run's: those past the steps it went on from), which
-// the diagnosis reads rather than make again.
-func (sc scorer) score(g *model.Gold, pred *model.Prediction, gold *Gold, wantContexts bool) (res model.Result, ctxs StepContexts, final StepContext, ok bool) {
+// the diagnosis reads rather than make again. lens says which of a run's
+// trajectories this is (a cache that keeps steps goes on from the last of
+// the same lens).
+func (sc scorer) score(g *model.Gold, pred *model.Prediction, gold *Gold, lens model.Lens, wantContexts bool) (res model.Result, ctxs StepContexts, final StepContext, ok bool) {
 	res = model.Result{InstanceID: pred.InstanceID}
 	rawSteps := pred.Steps
 	if len(rawSteps) == 0 {
@@ -287,7 +289,7 @@ func (sc scorer) score(g *model.Gold, pred *model.Prediction, gold *Gold, wantCo
 		Span:   measure(fs.bytes.intersect(gold.Bytes), gold.Bytes.total(), fs.bytes.total()),
 		Line:   measure(fs.lines.intersect(gold.Lines), gold.Lines.total(), fs.lines.total()),
 	}
-	res.Trajectory, ctxs = sc.trajectory(rawSteps, gold, wantContexts)
+	res.Trajectory, ctxs = sc.trajectory(rawSteps, gold, lens, wantContexts)
 	res.EditLoc = sc.editLoc(g, pred, gold)
 	res.ParseGaveUp = sc.gaveUp(gold, rawSteps, pred.Final)
 	res.SymbolNA = len(res.ParseGaveUp) > 0 && sc.sem == model.Fixed
@@ -334,12 +336,12 @@ func (sc scorer) gaveUp(gold *Gold, steps []model.Step, final model.Step) []stri
 // wantContexts, the contexts of the steps it counted: those past the steps
 // of a trajectory it went on from (kept contexts of a long run's every
 // step were most of what following it kept).
-func (sc scorer) trajectory(steps []model.Step, gold *Gold, wantContexts bool) (model.Trajectory, StepContexts) {
+func (sc scorer) trajectory(steps []model.Step, gold *Gold, lens model.Lens, wantContexts bool) (model.Trajectory, StepContexts) {
 	// The unions and their gold hits grow step by step; each step costs
 	// what it adds, not the size of the union (see cumulative). A cache
 	// that keeps steps (a followed run) goes on from the unions of the
 	// same steps scored before (resume).
-	u := sc.resume(steps, gold)
+	u := sc.resume(steps, gold, lens)
 	keep := u.gold != "" // the cache keeps steps (resume spelt the gold)
 	ctxs := StepContexts{From: len(u.raw)}
 	goldBytes, goldLines := gold.Bytes.total(), gold.Lines.total()

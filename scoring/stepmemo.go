@@ -124,7 +124,12 @@ func stepKey(sem model.Semantics, st model.Step) string {
 // what their union holds and hits, what they summed, and the coverage
 // after each.
 type unions struct {
-	sem  model.Semantics
+	sem model.Semantics
+	// lens is the run's trajectory this is: each goes on from its own, its
+	// steps given again. (A Claude Code run's two lenses count steps of
+	// the same content: taking the other's, a reading compared every
+	// step's content.)
+	lens model.Lens
 	gold string // goldPrint of the gold scored against, "" when not kept
 	// raw are the steps as given (see RememberSteps), compared with the
 	// next trajectory's by identity, else in place: no key spelt.
@@ -144,12 +149,12 @@ type unions struct {
 const keptUnions = 4
 
 // resume is the state a trajectory of steps against gold starts from: the
-// state a trajectory of the same first steps against the same gold was
-// left in, taken from the cache (it is the caller's now); else an empty
+// state a trajectory of the same lens and first steps against the same
+// gold was left in, taken from the cache (it is the caller's now); else an empty
 // one (its gold "" when the cache keeps no steps).
-func (sc scorer) resume(steps []model.Step, gold *Gold) *unions {
+func (sc scorer) resume(steps []model.Step, gold *Gold, lens model.Lens) *unions {
 	fresh := func(print string) *unions {
-		return &unions{sem: sc.sem, gold: print, files: map[string]bool{}, syms: symbolSet{},
+		return &unions{sem: sc.sem, lens: lens, gold: print, files: map[string]bool{}, syms: symbolSet{},
 			bytes: newCumulative(gold.Bytes), lines: newCumulative(gold.Lines), steps: make([]model.StepCoverage, 0, len(steps))}
 	}
 	f := sc.files
@@ -168,13 +173,13 @@ func (sc scorer) resume(steps []model.Step, gold *Gold) *unions {
 			f.gold.print = print // the kept gold's, spelt once
 		}
 	}
-	// The trajectory whose steps were given again first: a run's two lenses
-	// can count steps of the same content (a Claude Code Read is both),
-	// and the other's would be compared step by step at every reading.
+	// The trajectory whose steps were given again first; else one whose
+	// steps were made again the same.
 	for _, begins := range []func(x, y model.Step) bool{sameStep, sameOrEqualStep} {
 		for i, k := range f.unions {
-			if k.sem == sc.sem && k.gold == print && len(k.raw) <= len(steps) && slices.EqualFunc(k.raw, steps[:len(k.raw)], begins) {
+			if k.sem == sc.sem && k.lens == lens && k.gold == print && len(k.raw) <= len(steps) && slices.EqualFunc(k.raw, steps[:len(k.raw)], begins) {
 				f.unions = slices.Delete(f.unions, i, i+1)
+				copy(k.raw, steps) // as given now: the next reading gives them again
 				return k
 			}
 		}
