@@ -3,7 +3,6 @@ package scoring
 import (
 	"iter"
 	"maps"
-	"slices"
 	"sort"
 	"strings"
 
@@ -387,12 +386,19 @@ func (sc scorer) trajectory(steps []model.Step, gold *Gold, lens model.Lens, wan
 			cov.Line = 0.0
 		}
 		u.steps = append(u.steps, model.StepCoverage{Step: t + 1, Coverage: cov})
+		for _, g := range model.Granularities {
+			// Summed in step order, as a sum over the steps would be: the
+			// same float whether resumed or not.
+			*u.coverageSum.At(g) += *cov.At(g)
+		}
 		u.sumFiles += len(s.files)
 		u.sumSyms += len(s.symbols)
 		u.sumBytes += s.bytes.total()
 		u.sumLines += s.lines.total()
 	}
-	tr := model.Trajectory{Steps: slices.Clone(u.steps)}
+	// The union's own steps: it only appends to them, and past this
+	// trajectory's length (a full slice: an append by a reader copies).
+	tr := model.Trajectory{Steps: u.steps[:len(u.steps):len(u.steps)]}
 	if tr.Steps == nil {
 		tr.Steps = []model.StepCoverage{}
 	}
@@ -404,11 +410,7 @@ func (sc scorer) trajectory(steps []model.Step, gold *Gold, lens model.Lens, wan
 	}()
 	T := float64(len(steps))
 	for _, g := range model.Granularities {
-		sum := 0.0
-		for _, st := range tr.Steps {
-			sum += *st.Coverage.At(g)
-		}
-		*tr.AUCCoverage.At(g) = sum / T
+		*tr.AUCCoverage.At(g) = *u.coverageSum.At(g) / T
 	}
 	tr.Redundancy.File = redundancy(len(unionFiles), sumFiles)
 	tr.Redundancy.Symbol = redundancy(len(unionSyms), sumSyms)

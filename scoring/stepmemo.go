@@ -142,6 +142,7 @@ type unions struct {
 
 	filesHit, symsHit                     int
 	sumFiles, sumSyms, sumBytes, sumLines int
+	coverageSum                           model.ByGranularity[float64] // the steps' coverage, summed in order
 }
 
 // keptUnions bounds the trajectories a cache keeps going: a followed run
