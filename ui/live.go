@@ -66,7 +66,7 @@ func (m *Model) live(msg LiveMsg) tea.Cmd {
 	defer m.restatus()
 	newest := m.ctx.Cur >= m.ctx.Data.N-1 || m.switching
 	m.switching = false
-	m.ctx.Data = viewdata.New(msg.St)
+	m.ctx.Data = viewdata.Next(msg.St, m.ctx.Data)
 	m.ctx.Rev++ // the panes' caches are of the last reading
 	m.header, m.met = header.New(m.ctx), metrics.New(m.ctx)
 	for _, p := range m.panes {

@@ -58,6 +58,18 @@ type Data struct {
 	edits map[string][]Edit
 	// launched[i] are the sub-agents action i started.
 	launched map[int][]int
+	// readOrder are the files read, gold files aside, each with the first
+	// action that read it, in that order; seen holds them. present holds
+	// each category with its first action. (A followed run's next reading
+	// goes on from them: Next.)
+	readOrder []firstRead
+	seen      map[string]bool
+	present   map[string]int32
+}
+
+type firstRead struct {
+	file string
+	at   int32
 }
 
 // Edit is a recorded change of a file and the action that made it.
@@ -177,10 +189,17 @@ func (f *FileData) FirstAny(l model.Lens) int {
 }
 
 // New precomputes a run's views from its story.
-func New(st *story.Story) *Data {
+func New(st *story.Story) *Data { return build(st, nil) }
+
+func build(st *story.Story, prev *Data) *Data {
 	a := st.A
 	run := a.Run
 	d := &Data{S: st, A: a, Run: run, N: len(run.Actions), files: map[string]*FileData{}}
+	from := 0 // the first action not kept from prev
+	if prev != nil && prev.A.Files == a.Files && prev.A.Gold == a.Gold && prev.A.Sem == a.Sem {
+		from = prev.samePrefix(a)
+		d.goOn(prev, from)
+	}
 	d.Grouped = run.Grouped()
 	d.above = make([]int32, d.N)
 	for r, i := range d.Grouped {
@@ -212,8 +231,16 @@ func New(st *story.Story) *Data {
 		}
 	}
 	for _, l := range model.Lenses {
-		d.Focus[l] = make([]Target, d.N)
-		for i := range a.Lenses[l].Actions {
+		if len(d.Focus[l]) != d.N {
+			d.Focus[l] = make([]Target, d.N)
+		}
+		for i := range a.Lenses[l].Actions[:from] {
+			if run.Actions[i].Category == model.CategorySubmit {
+				// About the final context, which each reading makes again.
+				d.Focus[l][i] = d.focus(a.Lenses[l].Actions[i].Lines, i, a.Lenses[l].FinalContext.Lines)
+			}
+		}
+		for i := from; i < d.N; i++ {
 			lines := a.Lenses[l].Actions[i].Lines
 			for _, fl := range lines {
 				first := d.file(fl.File).First[l]
@@ -228,7 +255,7 @@ func New(st *story.Story) *Data {
 			d.Focus[l][i] = d.focus(lines, i, a.Lenses[l].FinalContext.Lines)
 		}
 	}
-	for i := range run.Actions {
+	for i := from; i < d.N; i++ {
 		for _, c := range run.Actions[i].Changes {
 			if f := a.Resolve(c.File); f != "" {
 				if d.edits == nil {
@@ -239,8 +266,8 @@ func New(st *story.Story) *Data {
 		}
 	}
 	d.Gold, d.Diag = st.Gold.Spans, st.Gold.Diag
-	d.order()
-	d.categories()
+	d.order(from)
+	d.categories(from)
 	return d
 }
 
@@ -353,33 +380,47 @@ func (d *Data) focus(reads []model.FileSpans, i int, final map[string][]model.In
 	return hit
 }
 
-// order lists gold files, then other files in first-read order.
-func (d *Data) order() {
-	seen := map[string]bool{}
-	for _, f := range d.A.Gold.Files {
-		seen[f] = true
-		d.Order = append(d.Order, f)
+// order lists gold files, then other files in first-read order; the
+// files first read before action from are kept (readOrder).
+func (d *Data) order(from int) {
+	if d.seen == nil {
+		d.seen = map[string]bool{}
 	}
-	for i := 0; i < d.N; i++ {
+	gold := make(map[string]bool, len(d.A.Gold.Files))
+	for _, f := range d.A.Gold.Files {
+		gold[f] = true
+	}
+	for i := from; i < d.N; i++ {
 		for _, l := range model.Lenses {
 			for _, fl := range d.A.Lenses[l].Actions[i].Lines {
-				if !seen[fl.File] {
-					seen[fl.File] = true
-					d.Order = append(d.Order, fl.File)
+				if !gold[fl.File] && !d.seen[fl.File] {
+					d.seen[fl.File] = true
+					d.readOrder = append(d.readOrder, firstRead{fl.File, int32(i)})
 				}
 			}
 		}
 	}
+	d.Order = make([]string, 0, len(d.A.Gold.Files)+len(d.readOrder))
+	d.Order = append(d.Order, d.A.Gold.Files...)
+	for _, r := range d.readOrder {
+		d.Order = append(d.Order, r.file)
+	}
 }
 
-// categories lists the categories present.
-func (d *Data) categories() {
-	present := map[string]bool{}
-	for i := range d.Run.Actions {
-		present[display.Category(&d.Run.Actions[i]).String()] = true
+// categories lists the categories present; those of actions before from
+// are kept (present).
+func (d *Data) categories(from int) {
+	if d.present == nil {
+		d.present = map[string]int32{}
+	}
+	for i := from; i < d.N; i++ {
+		c := display.Category(&d.Run.Actions[i]).String()
+		if _, ok := d.present[c]; !ok {
+			d.present[c] = int32(i)
+		}
 	}
 	for _, c := range display.CategoryOrder {
-		if present[c] {
+		if _, ok := d.present[c]; ok {
 			d.Categories = append(d.Categories, c)
 		}
 	}
