@@ -117,3 +117,40 @@ func syntaxOf(name string) *themes.Syntax {
 	th, _ := themes.Get(name, name == "dark", false)
 	return th.Syntax
 }
+
+// A followed run's rebuilt file changes where a reading shows more of it:
+// the chunks whose lines and context lines did not change are kept as
+// highlighted, the others made again, and the file then shows what a
+// highlighter that never saw the old content shows.
+func TestHighlightKeepsUnchangedChunks(t *testing.T) {
+	var lines []string
+	for i := 1; i <= 1000; i++ {
+		lines = append(lines, fmt.Sprintf("def f%d(x):  # line %d", i, i), "    return x")
+	}
+	old := []byte(strings.Join(lines, "\n") + "\n")
+	lines[1000] = `"""` // in chunk 15; the docstring runs on through chunk 16's context
+	now := []byte(strings.Join(lines, "\n") + "\n")
+	h := newHighlighter(syntaxOf("dark"))
+	for from := 1; from <= 2000; from += chunkLines {
+		h.lines("big.py", old, from, from)
+	}
+	h.lines("big.py", now, 1, 1)
+	f := h.files["big.py"]
+	for c, done := range f.done {
+		if want := c != 15 && c != 16; done != want {
+			t.Errorf("chunk %d kept highlighted: %v, want %v", c, done, want)
+		}
+	}
+	fresh := newHighlighter(syntaxOf("dark"))
+	for from := 1; from <= 2000; from += chunkLines {
+		h.lines("big.py", now, from, from)
+		fresh.lines("big.py", now, from, from)
+	}
+	got, _ := h.lines("big.py", now, 1, 2000)
+	want, _ := fresh.lines("big.py", now, 1, 2000)
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("line %d: %q, highlighted from nothing %q", i+1, got[i], want[i])
+		}
+	}
+}

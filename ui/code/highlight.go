@@ -2,6 +2,7 @@ package code
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -63,8 +64,12 @@ func (h *highlighter) lines(path string, content []byte, from, to int) ([]string
 	f := h.files[path]
 	if f == nil || !sameContent(f.content, content) {
 		// A followed run's file changes when a reading shows more of it
-		// (no repository): highlighted again, and only then.
-		f = h.open(path, content)
+		// (no repository): highlighted again where it changed.
+		nf := h.open(path, content)
+		if f != nil {
+			nf.keep(f)
+		}
+		f = nf
 		h.files[path] = f
 	}
 	for c := max(from-1, 0) / chunkLines; c < len(f.ready) && c*chunkLines < to; c++ {
@@ -128,6 +133,29 @@ func (h *highlighter) open(path string, content []byte) *hlFile {
 	}
 	f.lexer = highlight.For(path, string(content[:min(len(content), 64<<10)]))
 	return f
+}
+
+// keep takes from old, the file as it was, the chunks whose lines are the
+// same: made plain, and highlighted when the context lines read with them
+// are the same too, by a lexer of the same language (a chunk's colours are
+// made of those lines alone).
+func (f *hlFile) keep(old *hlFile) {
+	sameLexer := f.lexer.Name() == old.lexer.Name()
+	for c := range min(len(f.ready), len(old.ready)) {
+		start, end := c*chunkLines, min((c+1)*chunkLines, len(f.raw))
+		if !old.ready[c] || end > len(old.raw) || end < min((c+1)*chunkLines, len(old.raw)) || !slices.Equal(f.raw[start:end], old.raw[start:end]) {
+			continue
+		}
+		f.ready[c] = true
+		copy(f.plain[start:end], old.plain[start:end])
+		copy(f.widths[start:end], old.widths[start:end])
+		ctx := max(start-contextLines, 0)
+		if f.done[c] = old.done[c] && sameLexer && f.lexer != nil && slices.Equal(f.raw[ctx:start], old.raw[ctx:start]); f.done[c] {
+			copy(f.lines[start:end], old.lines[start:end])
+		} else {
+			copy(f.lines[start:end], f.plain[start:end])
+		}
+	}
 }
 
 // chunk highlights chunk c of f in place. A lexer that loses or adds a
