@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -334,5 +336,82 @@ func BenchmarkFollowScreen(b *testing.B) {
 				m.View()
 			}
 		})
+	}
+}
+
+// BenchmarkFollowLatencyScale is the issue's own measure of an update: the
+// delay from a line reaching a followed session file to the explorer
+// drawing it (fsnotify, the settle time, the reading, the explorer's
+// update and its frame at 120x40), at 230 and 7,000 calls of a generated
+// one-agent Claude Code session, with its repository (watch's case) and
+// without (view --follow's). It reports the median and 90th percentile in
+// milliseconds; at most 200 lines are held back, so -benchtime ≤ 200x.
+func BenchmarkFollowLatencyScale(b *testing.B) {
+	old := followIdle
+	followIdle = time.Hour
+	defer func() { followIdle = old }()
+	for _, repo := range []bool{false, true} {
+		for _, n := range []int{230, 7000} {
+			name := fmt.Sprint("lead/", n)
+			if repo {
+				name = fmt.Sprint("lead-repo/", n)
+			}
+			b.Run(name, func(b *testing.B) {
+				gen := benchgen.New(benchgen.Options{Actions: 10, GoldFiles: 4, OtherFiles: 20, Lines: 2000})
+				lead, subs := gen.ClaudeSession(n, 0)
+				path, lines, held := benchSession(b, lead, subs, 200)
+				var ms runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&ms)
+				base := int64(ms.HeapAlloc) // the benchmark's own
+				set := openSet(b, path)
+				if repo {
+					set.Prepare(runset.Options{Sem: model.ContextBench, Checkouts: source.NewCheckouts(source.CheckoutOptions{Repo: checkedOut(b, gen.Files)})})
+				}
+				st, _ := set.Follow(1)
+				for set.Behind() {
+					st, _ = set.Follow(1)
+				}
+				m, err := ui.New(st, ui.Options{Live: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+				m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+				m.Update(tea.KeyPressMsg{Code: 'G', Text: "G"})
+				m.View()
+				// The memory limit a process following the session sets
+				// (limitMemoryTo), over what this one holds besides: the
+				// generated session and its lines.
+				b.Setenv("GOMEMLIMIT", "off") // limitMemoryTo leaves it to this
+				before := debug.SetMemoryLimit(base + 3*regularSize(path) + 64<<20)
+				defer debug.SetMemoryLimit(before)
+				msgs := make(chan tea.Msg, 64)
+				stop := followed(set, 1)(func(msg tea.Msg) { msgs <- msg })
+				defer stop()
+				var lat []float64
+				for b.Loop() {
+					if held == len(lines) {
+						b.Fatal("no line left to append: -benchtime at most 200x")
+					}
+					l := lines[held]
+					held++
+					start := time.Now()
+					f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+					f.WriteString(l)
+					f.Close()
+					select {
+					case msg := <-msgs:
+						m.Update(msg)
+						m.View()
+					case <-time.After(time.Minute):
+						b.Fatal("no reading")
+					}
+					lat = append(lat, float64(time.Since(start).Microseconds())/1000)
+				}
+				sort.Float64s(lat)
+				b.ReportMetric(lat[len(lat)/2], "ms-median")
+				b.ReportMetric(lat[len(lat)*9/10], "ms-p90")
+			})
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/trajscope/trajscope/internal/lazyre"
+	"github.com/trajscope/trajscope/internal/same"
 )
 
 // FileSpans is the line spans predicted for one file. Steps keep a slice of
@@ -50,6 +51,14 @@ func (s Step) Empty() bool {
 // union of steps read).
 func (s Step) SameLines(o Step) bool {
 	return slices.Equal(s.Files, o.Files) && EqualSpans(s.Spans, o.Spans)
+}
+
+// Identical reports whether s and o hold the very same lists (by
+// identity): a step given again. A followed run's readers give an
+// unchanged action's step again, so what was made of it is kept while
+// Identical holds; Equal then need not compare its content.
+func (s Step) Identical(o Step) bool {
+	return same.Of(s.Files) == same.Of(o.Files) && same.Of(s.Spans) == same.Of(o.Spans) && same.Of(s.Symbols) == same.Of(o.Symbols)
 }
 
 // Equal reports whether s and o name the same files, spans and symbols,

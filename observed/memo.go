@@ -20,6 +20,7 @@ type Memo struct {
 	files Files
 	acts  []memoAction
 	kept  memoUnion
+	given []model.Step // the steps Reads gave last (only appended to after)
 }
 
 // memoAction is what one action showed: its reads (the list as given,
@@ -69,11 +70,14 @@ func (m *Memo) Reads(actions []model.Action, files Files) (reads [][]model.FileS
 		return reads, steps, at
 	}
 	files = m.files
-	reads, at, steps = make([][]model.FileSpans, len(actions)), make([]int, len(actions)), make([]model.Step, 0, len(actions))
+	reads, at = make([][]model.FileSpans, len(actions)), make([]int, len(actions))
 	// An entry never made is that of an action without reads: it showed
 	// nothing.
 	kept := min(len(m.acts), len(actions))
 	m.acts = slices.Grow(m.acts[:kept], len(actions)-kept)[:len(actions)]
+	// The steps given last, while these begin as they did (by identity):
+	// the new ones are appended after them, past what was given.
+	given, k := m.given, 0
 	for i := range actions {
 		ma := &m.acts[i]
 		if in := actions[i].Reads; ma.in != same.Of(in) {
@@ -84,14 +88,35 @@ func (m *Memo) Reads(actions []model.Action, files Files) (reads [][]model.FileS
 		}
 		reads[i] = ma.shown
 		if len(ma.shown) > 0 {
-			steps = append(steps, ma.step)
+			if given != nil && k < len(given) && given[k].Identical(ma.step) {
+				k++
+			} else {
+				if given != nil {
+					steps = given[:k]
+					if k < len(given) {
+						steps = append(make([]model.Step, 0, len(actions)), given[:k]...)
+					}
+					given = nil
+				}
+				steps = append(steps, ma.step)
+			}
 		}
 		at[i] = len(steps)
+		if given != nil {
+			at[i] = k
+		}
 	}
+	if given != nil {
+		steps = given[:k]
+		if k < len(given) {
+			steps = slices.Clone(steps) // fewer: the next are appended to a list of their own
+		}
+	}
+	m.given = steps
 	if len(steps) == 0 {
-		steps = nil // as Steps gives none
+		return reads, nil, at // as Steps gives none
 	}
-	return reads, steps, at
+	return reads, steps[:len(steps):len(steps)], at // appended to by the memo alone
 }
 
 // union is Union(steps) of steps the memo made (Reads), going on from the

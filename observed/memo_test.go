@@ -33,6 +33,10 @@ func TestMemoIsAReading(t *testing.T) {
 				}
 				memo, declared := NewMemo(c.files), NewMemo(nil)
 				var acts []model.Action
+				// What the memo gave before stays as it was given: the
+				// memo appends its next steps to its own list.
+				var given [][]model.Step
+				var givenCopy []string
 				for reading := range 30 {
 					switch k := r.IntN(4); {
 					case k == 0 && len(acts) > 0:
@@ -54,6 +58,12 @@ func TestMemoIsAReading(t *testing.T) {
 					wp, _, wantIn := Lens(run, wantReads)
 					if !reflect.DeepEqual(p.Final, wp.Final) || standIn != wantIn {
 						t.Fatalf("reading %d: Lens's final\n got %v\nwant %v", reading, p.Final, wp.Final)
+					}
+					given, givenCopy = append(given, steps), append(givenCopy, fmt.Sprint(steps))
+					for k := range given {
+						if fmt.Sprint(given[k]) != givenCopy[k] {
+							t.Fatalf("reading %d: the steps given at reading %d changed:\n got %v\nwant %s", reading, k, given[k], givenCopy[k])
+						}
 					}
 					ds, df := declared.Declare(clone(acts))
 					wds, wdf := Declare(clone(acts))

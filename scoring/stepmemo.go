@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/trajscope/trajscope/internal/same"
 	"github.com/trajscope/trajscope/model"
 	"github.com/trajscope/trajscope/observed"
 )
@@ -176,7 +175,7 @@ func (sc scorer) resume(steps []model.Step, gold *Gold, lens model.Lens) *unions
 	}
 	// The trajectory whose steps were given again first; else one whose
 	// steps were made again the same.
-	for _, begins := range []func(x, y model.Step) bool{sameStep, sameOrEqualStep} {
+	for _, begins := range []func(x, y model.Step) bool{model.Step.Identical, sameOrEqualStep} {
 		for i, k := range f.unions {
 			if k.sem == sc.sem && k.lens == lens && k.gold == print && len(k.raw) <= len(steps) && slices.EqualFunc(k.raw, steps[:len(k.raw)], begins) {
 				f.unions = slices.Delete(f.unions, i, i+1)
@@ -188,15 +187,10 @@ func (sc scorer) resume(steps []model.Step, gold *Gold, lens model.Lens) *unions
 	return fresh(print)
 }
 
-// sameStep reports a step given again: its lists by identity.
-func sameStep(x, y model.Step) bool {
-	return same.Of(x.Files) == same.Of(y.Files) && same.Of(x.Spans) == same.Of(y.Spans) && same.Of(x.Symbols) == same.Of(y.Symbols)
-}
-
 // sameOrEqualStep is Step.Equal, true at once for a step given again (its
 // lists the same lists).
 func sameOrEqualStep(x, y model.Step) bool {
-	return sameStep(x, y) || x.Equal(y)
+	return x.Identical(y) || x.Equal(y)
 }
 
 // cloneStep is a copy of st that shares nothing with it.

@@ -35,7 +35,7 @@ func TestEachLensGoesOnFromItsOwn(t *testing.T) {
 		for l := range lenses {
 			found := false
 			for _, u := range files.unions {
-				if u.lens == model.Lens(l) && len(u.raw) == k && sameStep(u.raw[0], lenses[l][0]) && sameStep(u.raw[k-1], lenses[l][k-1]) {
+				if u.lens == model.Lens(l) && len(u.raw) == k && u.raw[0].Identical(lenses[l][0]) && u.raw[k-1].Identical(lenses[l][k-1]) {
 					found = true
 				}
 			}

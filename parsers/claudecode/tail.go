@@ -217,13 +217,24 @@ func (b *builder) snapshot() *builder {
 
 	applied := b.applyCalls()
 	w := *b
-	w.actions, w.calls, w.thoughts = slices.Clone(applied), slices.Clone(b.calls), slices.Clone(b.thoughts)
+	w.actions = slices.Clone(applied) // finish changes them
+	n := len(b.actions)
+	inPlace := true // every action where it was read (one file, or files read in turn)
+	for i := range at {
+		inPlace = inPlace && int(at[i]) == i
+	}
+	if inPlace {
+		// Read, not changed, by finish; the builder only appends to them.
+		w.calls, w.thoughts = b.calls[:n:n], b.thoughts[:n:n]
+	} else {
+		w.calls, w.thoughts = slices.Clone(b.calls), slices.Clone(b.thoughts)
+	}
 	for i := range b.actions {
 		k := at[i]
-		w.actions[k] = applied[i]
+		if !inPlace {
+			w.actions[k], w.calls[k], w.thoughts[k] = applied[i], b.calls[i], b.thoughts[i]
+		}
 		w.actions[k].Agent = agentAt[b.actions[i].Agent]
-		w.calls[k] = b.calls[i]
-		w.thoughts[k] = b.thoughts[i]
 	}
 	w.team = b.team.Reordered(agents)
 	for k := 0; k < w.team.Len(); k++ {
