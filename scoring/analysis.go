@@ -126,6 +126,9 @@ type Analysis struct {
 	shown map[string][]model.Interval
 	// show says how the surfaces name and show files (ShowAs).
 	show *shownFiles
+	// firsts are the lenses' FirstReads, made at once when the cache keeps
+	// no index of them.
+	firsts [2]firstReadTables
 }
 
 // Analyze scores a run under both lenses. A run without a timeline (unified

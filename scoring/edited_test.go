@@ -184,6 +184,12 @@ func TestStepsOfKeptIsStepsOf(t *testing.T) {
 	kept.RememberSteps()
 	r := rand.New(rand.NewPCG(7, 1))
 	var acts []model.Action
+	// The first-read tables given before stay as they were given.
+	type given struct {
+		t    []int32
+		copy []int32
+	}
+	var tables []given
 	for reading := range 60 {
 		switch k := r.IntN(4); {
 		case k == 0 && len(acts) > 0:
@@ -221,6 +227,18 @@ func TestStepsOfKeptIsStepsOf(t *testing.T) {
 			}
 			if g, w := [2]int{got.Lenses[l].Reads, got.Lenses[l].GoldReads}, readsOf(want, l); g != w {
 				t.Fatalf("reading %d, %v, lens %v: reads and gold reads %v, counted from the actions %v", reading, sem, l, g, w)
+			}
+			for _, f := range files {
+				g, w := got.FirstReads(l, f), want.FirstReads(l, f)
+				if !slices.Equal(g, w) {
+					t.Fatalf("reading %d, %v, lens %v, %s: first reads\n got %v\nwant %v", reading, sem, l, f, g, w)
+				}
+				tables = append(tables, given{g, slices.Clone(g)})
+			}
+			for k, tb := range tables {
+				if !slices.Equal(tb.t, tb.copy) {
+					t.Fatalf("reading %d: first-read table %d changed after it was given", reading, k)
+				}
 			}
 			if g, w := got.InViewOf(l, files), want.InViewOf(l, files); !reflect.DeepEqual(g, w) {
 				t.Fatalf("reading %d, %v, lens %v, lines in view:\n got %v\nwant %v", reading, sem, l, g, w)

@@ -33,7 +33,35 @@ func (a *Analysis) InViewOf(l model.Lens, want []string) map[string][]InView {
 	} else {
 		defer ix.Unlock()
 	}
+	ix.update(a, l)
+	for _, f := range want {
+		if list := ix.byFile[f]; len(list) > 0 {
+			out[f] = list[:len(list):len(list)]
+		}
+	}
+	return out
+}
+
+// inViewIndex is InViewOf's lists of a lens, and each action's lines they
+// were made of (by identity); when kept, the files' FirstReads too.
+type inViewIndex struct {
+	sync.Mutex
+	only   map[string]bool // the files listed; nil: all
+	byFile map[string][]InView
+	keys   []same.List[model.FileSpans]
+	firsts map[string]firstTable
+	of     same.List[LensAction] // the actions last listed
+}
+
+// update goes on from the actions whose lines are those the lists were
+// made of: the entries of those after are dropped (and the tables made of
+// them), the actions after listed.
+func (ix *inViewIndex) update(a *Analysis, l model.Lens) {
 	acts := a.Lenses[l].Actions
+	if ix.byFile != nil && same.Of(acts) == ix.of {
+		return // listed already (each of a reading's files asks)
+	}
+	ix.of = same.Of(acts)
 	n := 0
 	for n < len(acts) && n < len(ix.keys) && same.Of(acts[n].Lines) == ix.keys[n] {
 		n++
@@ -45,6 +73,7 @@ func (a *Analysis) InViewOf(l model.Lens, want []string) map[string][]InView {
 		for f, list := range ix.byFile {
 			if k := sort.Search(len(list), func(i int) bool { return int(list[i].Action) >= n }); k < len(list) {
 				ix.byFile[f] = append([]InView(nil), list[:k]...) // lists given out share the old one
+				delete(ix.firsts, f)
 			}
 		}
 	}
@@ -57,19 +86,4 @@ func (a *Analysis) InViewOf(l model.Lens, want []string) map[string][]InView {
 		}
 		ix.keys = append(ix.keys, same.Of(acts[i].Lines))
 	}
-	for _, f := range want {
-		if list := ix.byFile[f]; len(list) > 0 {
-			out[f] = list[:len(list):len(list)]
-		}
-	}
-	return out
-}
-
-// inViewIndex is InViewOf's lists of a lens, and each action's lines they
-// were made of (by identity).
-type inViewIndex struct {
-	sync.Mutex
-	only   map[string]bool // the files listed; nil: all
-	byFile map[string][]InView
-	keys   []same.List[model.FileSpans]
 }

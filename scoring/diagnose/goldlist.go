@@ -3,7 +3,6 @@ package diagnose
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 
@@ -90,7 +89,7 @@ func (g *GoldSpan) InFinal(l model.Lens) bool {
 func (g *GoldSpan) FoundAt(l model.Lens) int { return g.foundAt[l] }
 
 // never is the first-read action of a line no action showed; it sorts last.
-const never = math.MaxInt32
+const never = scoring.Never
 
 // Category is what became of the span by the end of the run.
 func (g *GoldSpan) Category(l model.Lens) Category {
@@ -192,7 +191,7 @@ func DiagnoseRun(a *scoring.Analysis) *RunGold {
 		sp := &cb.Spans[s]
 		s++
 		g := GoldSpan{Span: [2]*Span{sp, obs.span(s-1, sp)}}
-		g.setFirsts(a, shown)
+		g.setFirsts(a)
 		rg.Spans = append(rg.Spans, g)
 	}
 	return rg
@@ -228,13 +227,27 @@ func (d *Diagnosis) file(k int, like *File) *File {
 	return like
 }
 
-// setFirsts fills when each lens first put the span's lines in view.
-func (g *GoldSpan) setFirsts(a *scoring.Analysis, shown *shownIndex) {
+// setFirsts fills when each lens first put the span's lines in view
+// (scoring.Analysis.FirstReads, which the gutter reads too).
+func (g *GoldSpan) setFirsts(a *scoring.Analysis) {
 	file := g.File()
-	if len(shown.byFile[0][file])+len(shown.byFile[1][file]) > 0 {
-		n := a.Files.LineCount(file)
-		for l := range g.firsts {
-			g.firsts[l] = shown.firstReads(l, file, max(g.Start(), 1), min(g.End(), n))
+	var tables [2][]int32
+	for l, lens := range shownLenses {
+		tables[l] = a.FirstReads(lens, file)
+	}
+	if tables[0] != nil || tables[1] != nil {
+		s, e := max(g.Start(), 1), min(g.End(), a.Files.LineCount(file))
+		for l, t := range tables {
+			fs := []int32{}
+			for line := s; line <= e; line++ {
+				first := int32(never)
+				if line < len(t) {
+					first = t[line]
+				}
+				fs = append(fs, first)
+			}
+			slices.Sort(fs)
+			g.firsts[l] = fs
 		}
 	}
 	for l := range g.firsts {
@@ -269,33 +282,4 @@ func newShownIndex(a *scoring.Analysis) *shownIndex {
 		idx.byFile[l] = a.InViewOf(lens, a.Gold.Files) // Gold.Files holds every file of Gold.Lines
 	}
 	return idx
-}
-
-// firstReads returns, for each line of [s, e] of file, the first action
-// that put it in view under lens l (never when none did), sorted.
-func (idx *shownIndex) firstReads(l int, file string, s, e int) []int32 {
-	if s > e {
-		return []int32{}
-	}
-	fs := make([]int32, e-s+1)
-	for k := range fs {
-		fs[k] = never
-	}
-	actions := idx.a.Lenses[shownLenses[l]].Actions
-	left := len(fs) // lines not yet in view: once none, later actions change nothing
-	for _, sh := range idx.byFile[l][file] {
-		for _, iv := range actions[sh.Action].Lines[sh.K].Spans {
-			for line := max(iv.Start, s); line <= min(iv.End, e); line++ {
-				if fs[line-s] == never {
-					fs[line-s] = sh.Action
-					left--
-				}
-			}
-		}
-		if left == 0 {
-			break
-		}
-	}
-	slices.Sort(fs)
-	return fs
 }

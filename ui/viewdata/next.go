@@ -38,27 +38,18 @@ func (d *Data) samePrefix(a *scoring.Analysis) int {
 	return n
 }
 
-// goOn takes over prev's tables as its first from actions left them: the
-// first reads of the actions after are undone, their edits, files and
-// categories dropped.
+// goOn takes over prev's files and tables as its first from actions left
+// them: the edits, files and categories of the actions after are dropped,
+// and each file's first reads are the new analysis's.
 func (d *Data) goOn(prev *Data, from int) {
 	d.files, prev.files = prev.files, nil
 	for _, fd := range d.files {
 		fd.Final = [2][]model.Interval{} // each reading's own
+		for _, l := range model.Lenses {
+			fd.First[l] = d.A.FirstReads(l, fd.Path)
+		}
 	}
 	for _, l := range model.Lenses {
-		for j := from; j < prev.N; j++ {
-			for _, fl := range prev.A.Lenses[l].Actions[j].Lines {
-				first := d.files[fl.File].First[l]
-				for _, iv := range fl.Spans {
-					for line := iv.Start; line <= iv.End; line++ {
-						if first[line] >= int32(from) {
-							first[line] = Never
-						}
-					}
-				}
-			}
-		}
 		d.Focus[l] = append(prev.Focus[l][:from:from], make([]Target, d.N-from)...)
 	}
 	for f, es := range prev.edits {

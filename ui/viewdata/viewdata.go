@@ -7,7 +7,6 @@
 package viewdata
 
 import (
-	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -20,7 +19,7 @@ import (
 )
 
 // Never is the first-read action of a line no action read.
-const Never = math.MaxInt32
+const Never = scoring.Never
 
 // Data is everything the panes show.
 type Data struct {
@@ -150,7 +149,8 @@ type FileData struct {
 	Partial bool
 	gold    []bool
 	// First[lens][line] is the first action that read the line (1-based
-	// line index; index 0 unused), or Never.
+	// line index; index 0 unused), or Never: the analysis's FirstReads
+	// (nil when no action read the file).
 	First [2][]int32
 }
 
@@ -243,14 +243,7 @@ func build(st *story.Story, prev *Data) *Data {
 		for i := from; i < d.N; i++ {
 			lines := a.Lenses[l].Actions[i].Lines
 			for _, fl := range lines {
-				first := d.file(fl.File).First[l]
-				for _, iv := range fl.Spans {
-					for line := iv.Start; line <= iv.End; line++ {
-						if first[line] == Never {
-							first[line] = int32(i)
-						}
-					}
-				}
+				d.file(fl.File)
 			}
 			d.Focus[l][i] = d.focus(lines, i, a.Lenses[l].FinalContext.Lines)
 		}
@@ -318,11 +311,8 @@ func (d *Data) file(path string) *FileData {
 			}
 		}
 	}
-	for l := range fd.First {
-		fd.First[l] = make([]int32, fd.Lines+1)
-		for i := range fd.First[l] {
-			fd.First[l][i] = Never
-		}
+	for _, l := range model.Lenses {
+		fd.First[l] = d.A.FirstReads(l, path)
 	}
 	d.files[path] = fd
 	return fd
