@@ -50,13 +50,16 @@ func (s Step) Empty() bool {
 // spans, in the same order (symbols aside: what the observed lens and a
 // union of steps read).
 func (s Step) SameLines(o Step) bool {
+	if same.Of(s.Files) == same.Of(o.Files) && same.Of(s.Spans) == same.Of(o.Spans) {
+		return true // given again: nothing to compare
+	}
 	return slices.Equal(s.Files, o.Files) && EqualSpans(s.Spans, o.Spans)
 }
 
 // Identical reports whether s and o hold the very same lists (by
 // identity): a step given again. A followed run's readers give an
 // unchanged action's step again, so what was made of it is kept while
-// Identical holds; Equal then need not compare its content.
+// Identical holds; SameLines and Equal then compare nothing.
 func (s Step) Identical(o Step) bool {
 	return same.Of(s.Files) == same.Of(o.Files) && same.Of(s.Spans) == same.Of(o.Spans) && same.Of(s.Symbols) == same.Of(o.Symbols)
 }
@@ -64,9 +67,9 @@ func (s Step) Identical(o Step) bool {
 // Equal reports whether s and o name the same files, spans and symbols,
 // in the same order.
 func (s Step) Equal(o Step) bool {
-	return s.SameLines(o) && slices.EqualFunc(s.Symbols, o.Symbols, func(p, q FileSymbols) bool {
+	return s.SameLines(o) && (same.Of(s.Symbols) == same.Of(o.Symbols) || slices.EqualFunc(s.Symbols, o.Symbols, func(p, q FileSymbols) bool {
 		return p.File == q.File && slices.Equal(p.Symbols, q.Symbols)
-	})
+	}))
 }
 
 // EqualSpans reports whether x and y hold the same files and lines, in the

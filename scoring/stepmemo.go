@@ -175,7 +175,7 @@ func (sc scorer) resume(steps []model.Step, gold *Gold, lens model.Lens) *unions
 	}
 	// The trajectory whose steps were given again first; else one whose
 	// steps were made again the same.
-	for _, begins := range []func(x, y model.Step) bool{model.Step.Identical, sameOrEqualStep} {
+	for _, begins := range []func(x, y model.Step) bool{model.Step.Identical, model.Step.Equal} {
 		for i, k := range f.unions {
 			if k.sem == sc.sem && k.lens == lens && k.gold == print && len(k.raw) <= len(steps) && slices.EqualFunc(k.raw, steps[:len(k.raw)], begins) {
 				f.unions = slices.Delete(f.unions, i, i+1)
@@ -185,12 +185,6 @@ func (sc scorer) resume(steps []model.Step, gold *Gold, lens model.Lens) *unions
 		}
 	}
 	return fresh(print)
-}
-
-// sameOrEqualStep is Step.Equal, true at once for a step given again (its
-// lists the same lists).
-func sameOrEqualStep(x, y model.Step) bool {
-	return x.Identical(y) || x.Equal(y)
 }
 
 // cloneStep is a copy of st that shares nothing with it.
