@@ -185,11 +185,11 @@ func (b *building) action(t *Tree, n *namer, c *Lines, run *model.Run, i int) {
 			b.shown[p], b.cow[p] = m, true
 		}
 		for _, l := range rl.lines {
-			if _, ok := m[l.num]; !ok {
+			if _, ok := m[int(l.num)]; !ok {
 				// The first display is the closest to the base commit:
 				// later ones may follow the agent's edits. A copy: the
 				// line would keep the whole output alive.
-				m[l.num] = strings.Clone(clipLine(l.text))
+				m[int(l.num)] = strings.Clone(clipLine(rl.text(l)))
 			}
 		}
 		b.lengths[p] = max(b.lengths[p], rl.total)

@@ -10,25 +10,34 @@ import (
 	"github.com/trajscope/trajscope/model"
 )
 
-// numLine is one line of a file as an action's output showed it.
+// numLine is one line of a file as an action's output showed it: its
+// number and where its text is in the output (readLines.src). No pointer:
+// a long run's outputs show millions of lines, kept while it is followed,
+// and the collector does not walk them.
 type numLine struct {
-	num  int
-	text string
+	num, n int32
+	off    int
 }
 
 // readLines is what one read of an action showed of its file: the numbered
-// lines, and the file's length when a file window reported it (0 if not).
+// lines, their text in src (the output, or the part of it they are in),
+// and the file's length when a file window reported it (0 if not).
 type readLines struct {
 	file  string
+	src   string
 	lines []numLine
 	total int
 }
 
+// text is line l's text.
+func (rl *readLines) text(l numLine) string { return rl.src[l.off : l.off+int(l.n)] }
+
 // entry is a numbered line of output; path is set when the line names its
-// file (grep -n over several files).
+// file (grep -n over several files). off is where text is in the output.
 type entry struct {
 	num  int
 	text string
+	off  int
 	path string
 	bare bool // a number alone: an empty line some listings print so
 }
@@ -125,13 +134,13 @@ func linesOf(act *model.Action, obs string) []readLines {
 		if k == len(entries) {
 			continue
 		}
-		rl := readLines{file: r.File}
+		rl := readLines{file: r.File, src: obs}
 		for want := entries[k].num; k < len(entries) && want <= end; want++ {
 			e := entries[k]
 			if e.num != want || !samePath(e.path, r.File) {
 				break
 			}
-			rl.lines = append(rl.lines, numLine{e.num, e.text})
+			rl.lines = append(rl.lines, numLine{int32(e.num), int32(min(len(e.text), math.MaxInt32)), e.off})
 			k++
 		}
 		j = k
@@ -165,6 +174,7 @@ func numbered(obs string, spaced bool) []entry {
 	var out []entry
 	shift, next := false, 0
 	for rest := obs; rest != ""; {
+		at := len(obs) - len(rest) // where the line starts
 		line, tail, _ := strings.Cut(rest, "\n")
 		rest = tail
 		line = strings.TrimSuffix(line, "\r")
@@ -172,6 +182,7 @@ func numbered(obs string, spaced bool) []entry {
 		if !ok {
 			continue
 		}
+		e.off = at + len(line) - len(e.text) // the text ends the line
 		// Claude Code numbers a Read with offset 0 from 0: such a listing
 		// is one below the file's lines.
 		switch {
@@ -250,7 +261,7 @@ func plainLines(act *model.Action, obs string) []readLines {
 	if body == "" {
 		text = nil
 	}
-	rl := readLines{file: r.File}
+	rl := readLines{file: r.File, src: body}
 	start := 1
 	switch r.Kind {
 	case model.ReadWhole:
@@ -267,8 +278,13 @@ func plainLines(act *model.Action, obs string) []readLines {
 	default:
 		return nil
 	}
+	if start > math.MaxInt32-len(text) {
+		return nil // a number past any file's length
+	}
+	at := 0 // where line k starts in body
 	for k, l := range text {
-		rl.lines = append(rl.lines, numLine{start + k, strings.TrimSuffix(l, "\r")})
+		rl.lines = append(rl.lines, numLine{int32(start + k), int32(min(len(strings.TrimSuffix(l, "\r")), math.MaxInt32)), at})
+		at += len(l) + 1
 	}
 	return []readLines{rl}
 }

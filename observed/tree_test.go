@@ -2,6 +2,7 @@ package observed_test
 
 import (
 	"io/fs"
+	"math"
 	"os"
 	"reflect"
 	"strings"
@@ -70,6 +71,12 @@ func TestBuildFromNumberedOutput(t *testing.T) {
 			"pkg/a.py", []model.Interval{iv(1, 3)}, map[int]string{1: "import os", 2: "", 3: "x = 1"}},
 		{"plain sed -n", withObs(model.Action{Reads: []model.ObservedRead{rng("pkg/a.py", 5, 6)}}, "five\nsix\n"),
 			"pkg/a.py", []model.Interval{iv(5, 6)}, map[int]string{5: "five", 6: "six"}},
+		{"plain sed -n, CRLF", withObs(model.Action{Reads: []model.ObservedRead{rng("pkg/a.py", 5, 7)}}, "five\r\n\r\nseven\r\n"),
+			"pkg/a.py", []model.Interval{iv(5, 7)}, map[int]string{5: "five", 6: "", 7: "seven"}},
+		{"numbered, CRLF", withObs(model.Action{Reads: []model.ObservedRead{rng("pkg/a.py", 1, 2)}}, "     1\tone\r\n     2\ttwo\r\n"),
+			"pkg/a.py", []model.Interval{iv(1, 2)}, map[int]string{1: "one", 2: "two"}},
+		{"plain sed -n past any file's length", withObs(model.Action{Reads: []model.ObservedRead{rng("pkg/a.py", math.MaxInt32-1, math.MaxInt32+5)}}, "a\nb\nc\n"),
+			"pkg/a.py", nil, nil},
 		{"plain output cut short", withObs(model.Action{Reads: []model.ObservedRead{{File: "pkg/a.py", Kind: model.ReadWhole}}}, "<returncode>0</returncode>\n<output_head>\na\n</output_head>\n<elided_chars>\n9</elided_chars>"),
 			"pkg/a.py", nil, nil},
 		{"a failed read", withObs(model.Action{Reads: []model.ObservedRead{rng("pkg/a.py", 1, 2)}, Failure: "cat: pkg/a.py: No such file or directory"}, "cat: pkg/a.py: No such file or directory"),
