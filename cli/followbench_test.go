@@ -342,8 +342,8 @@ func BenchmarkFollowScreen(b *testing.B) {
 // BenchmarkFollowLatencyScale is the issue's own measure of an update: the
 // delay from a line reaching a followed session file to the explorer
 // drawing it (fsnotify, the settle time, the reading, the explorer's
-// update and its frame at 120x40), at 230 and 7,000 calls of a generated
-// one-agent Claude Code session, with its repository (watch's case) and
+// update and its frame at 120x40), at 230, 2,000, 7,000 and 10,000 calls
+// of a generated one-agent Claude Code session, with its repository (watch's case) and
 // without (view --follow's). It reports the median and 90th percentile in
 // milliseconds; at most 200 lines are held back, so -benchtime ≤ 200x.
 func BenchmarkFollowLatencyScale(b *testing.B) {
@@ -351,7 +351,7 @@ func BenchmarkFollowLatencyScale(b *testing.B) {
 	followIdle = time.Hour
 	defer func() { followIdle = old }()
 	for _, repo := range []bool{false, true} {
-		for _, n := range []int{230, 7000} {
+		for _, n := range []int{230, 2000, 7000, 10000} {
 			name := fmt.Sprint("lead/", n)
 			if repo {
 				name = fmt.Sprint("lead-repo/", n)
@@ -389,6 +389,8 @@ func BenchmarkFollowLatencyScale(b *testing.B) {
 				stop := followed(set, 1)(func(msg tea.Msg) { msgs <- msg })
 				defer stop()
 				var lat, got []float64 // the whole delay; until the reading came
+				var ms0, ms1 runtime.MemStats
+				runtime.ReadMemStats(&ms0)
 				for b.Loop() {
 					if held == len(lines) {
 						b.Fatal("no line left to append: -benchtime at most 200x")
@@ -409,6 +411,8 @@ func BenchmarkFollowLatencyScale(b *testing.B) {
 					}
 					lat = append(lat, float64(time.Since(start).Microseconds())/1000)
 				}
+				runtime.ReadMemStats(&ms1)
+				b.ReportMetric(float64(ms1.NumGC-ms0.NumGC)/float64(len(lat)), "gc/update")
 				sort.Float64s(lat)
 				sort.Float64s(got)
 				b.ReportMetric(lat[len(lat)/2], "ms-median")

@@ -188,7 +188,8 @@ func (d *Diagnosis) ForFile(file string) []Span {
 // under both lenses; each lens has its own final context
 // (LensData.FinalContext).
 func DiagnoseBoth(a *scoring.Analysis) [2]*Diagnosis {
-	return [2]*Diagnosis{newDiagnoser(a, model.LensContextBench).diagnosis(), newDiagnoser(a, model.LensObserved).diagnosis()}
+	hits := searchHits(a) // the run's, whatever the lens
+	return [2]*Diagnosis{newDiagnoser(a, model.LensContextBench, hits).diagnosis(), newDiagnoser(a, model.LensObserved, hits).diagnosis()}
 }
 
 // diagnoser holds what one lens's diagnoses share: the steps by file, the
@@ -203,9 +204,9 @@ type diagnoser struct {
 	byFile     map[string]fileSteps
 }
 
-func newDiagnoser(a *scoring.Analysis, lens model.Lens) *diagnoser {
+func newDiagnoser(a *scoring.Analysis, lens model.Lens, hits map[string][]searchHit) *diagnoser {
 	d := &diagnoser{a: a, lens: lens, final: a.Lenses[lens].FinalContext,
-		finalFiles: map[string]bool{}, hits: searchHits(a), missing: a.Gold.Missing,
+		finalFiles: map[string]bool{}, hits: hits, missing: a.Gold.Missing,
 		byFile: lensFiles(a, lens, true)}
 	for _, f := range d.final.Files {
 		d.finalFiles[f] = true
