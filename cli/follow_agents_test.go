@@ -117,11 +117,11 @@ func TestFollowLongSessionStartsAtOnce(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "bench.jsonl")
 	size := len(lead)
-	for id, data := range subs {
-		p := filepath.Join(dir, "bench", "subagents", "agent-"+id+".jsonl")
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		os.WriteFile(p, data, 0o644)
+	for _, data := range subs {
 		size += len(data)
+	}
+	if err := benchgen.WriteSubagents(path, subs); err != nil {
+		t.Fatal(err)
 	}
 	os.WriteFile(path, lead, 0o644)
 	set, err := runset.New([]string{path}, runset.Reading{}) // as view --follow: not read yet

@@ -162,10 +162,8 @@ func checkedOut(tb testing.TB, files map[string]string) string {
 func benchSession(b *testing.B, lead []byte, subs map[string][]byte, back int) (path string, lines []string, held int) {
 	dir := b.TempDir()
 	path = filepath.Join(dir, "bench.jsonl")
-	for id, data := range subs {
-		p := filepath.Join(dir, "bench", "subagents", "agent-"+id+".jsonl")
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		os.WriteFile(p, data, 0o644)
+	if err := benchgen.WriteSubagents(path, subs); err != nil {
+		b.Fatal(err)
 	}
 	lines = strings.SplitAfter(string(lead), "\n")
 	held = len(lines) - min(back, len(lines)/2)
@@ -277,7 +275,7 @@ func benchTeam(b *testing.B, lead []byte, subs map[string][]byte, back int) (pat
 	}
 	add(path, lead)
 	for id, data := range subs {
-		add(filepath.Join(dir, "bench", "subagents", "agent-"+id+".jsonl"), data)
+		add(benchgen.SubagentPath(path, id), data)
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].seq < all[j].seq })
 	k := len(all) - min(back, len(all)/2)
@@ -302,6 +300,24 @@ func benchTeam(b *testing.B, lead []byte, subs map[string][]byte, back int) (pat
 	}
 }
 
+// followingExplorer reads the followed session of set to its end and
+// opens the explorer on it at 120x40, at the newest step (as a follower
+// is), its first frame drawn.
+func followingExplorer(b *testing.B, set *runset.Set) *ui.Model {
+	st, _ := set.Follow(1)
+	for set.Behind() {
+		st, _ = set.Follow(1)
+	}
+	m, err := ui.New(st, ui.Options{Live: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.Update(tea.KeyPressMsg{Code: 'G', Text: "G"})
+	m.View()
+	return m
+}
+
 // BenchmarkFollowScreen is what the explorer does with a reading of a
 // followed session at 230 and 7,000 calls (one agent, no repository): the
 // reading applied (ui.LiveMsg) and the screen drawn, 120x40, the reading
@@ -315,17 +331,7 @@ func BenchmarkFollowScreen(b *testing.B) {
 			path, lines, held := benchSession(b, lead, subs, 200)
 			next := appendLines(b, path, lines, held)
 			set := openSet(b, path)
-			st, _ := set.Follow(1)
-			for set.Behind() {
-				st, _ = set.Follow(1)
-			}
-			m, err := ui.New(st, ui.Options{Live: true})
-			if err != nil {
-				b.Fatal(err)
-			}
-			m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-			m.Update(tea.KeyPressMsg{Code: 'G', Text: "G"}) // at the newest step, as a follower is
-			m.View()
+			m := followingExplorer(b, set)
 			b.ReportAllocs()
 			for b.Loop() {
 				b.StopTimer()
@@ -368,17 +374,7 @@ func BenchmarkFollowLatencyScale(b *testing.B) {
 				if repo {
 					set.Prepare(runset.Options{Sem: model.ContextBench, Checkouts: source.NewCheckouts(source.CheckoutOptions{Repo: checkedOut(b, gen.Files)})})
 				}
-				st, _ := set.Follow(1)
-				for set.Behind() {
-					st, _ = set.Follow(1)
-				}
-				m, err := ui.New(st, ui.Options{Live: true})
-				if err != nil {
-					b.Fatal(err)
-				}
-				m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-				m.Update(tea.KeyPressMsg{Code: 'G', Text: "G"})
-				m.View()
+				m := followingExplorer(b, set)
 				// The memory limit a process following the session sets
 				// (limitMemoryTo), over what this one holds besides: the
 				// generated session and its lines.

@@ -112,10 +112,8 @@ func claude(args []string) error {
 		}
 	}
 	lead, subs := t.ClaudeSession(*actions, *subagents)
-	for id, b := range subs {
-		if err := write(filepath.Join("bench", "subagents", "agent-"+id+".jsonl"), b); err != nil {
-			return err
-		}
+	if err := benchgen.WriteSubagents(filepath.Join(*out, "bench.jsonl"), subs); err != nil {
+		return err
 	}
 	return write("bench.jsonl", lead)
 }

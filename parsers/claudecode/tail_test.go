@@ -157,10 +157,8 @@ func BenchmarkTailAppendedLine(b *testing.B) {
 		b.Run(mode, func(b *testing.B) {
 			dir := b.TempDir()
 			path := filepath.Join(dir, "bench.jsonl")
-			for id, data := range subs {
-				p := filepath.Join(dir, "bench", "subagents", "agent-"+id+".jsonl")
-				os.MkdirAll(filepath.Dir(p), 0o755)
-				os.WriteFile(p, data, 0o644)
+			if err := benchgen.WriteSubagents(path, subs); err != nil {
+				b.Fatal(err)
 			}
 			read := NewTail(path).Read
 			if mode == "whole" {

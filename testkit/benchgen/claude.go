@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -123,4 +125,25 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// SubagentPath is where Claude Code keeps sub-agent id's transcript of the
+// session whose transcript is lead: <lead without .jsonl>/subagents/.
+func SubagentPath(lead, id string) string {
+	return filepath.Join(strings.TrimSuffix(lead, ".jsonl"), "subagents", "agent-"+id+".jsonl")
+}
+
+// WriteSubagents writes the sub-agents' transcripts (ClaudeSession's subs)
+// of the session whose transcript is lead, where Claude Code keeps them.
+func WriteSubagents(lead string, subs map[string][]byte) error {
+	for id, data := range subs {
+		p := SubagentPath(lead, id)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }

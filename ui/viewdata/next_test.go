@@ -35,10 +35,8 @@ func TestNextIsNew(t *testing.T) {
 			lead, subs := gen.ClaudeSession(90, c.subs)
 			dir := t.TempDir()
 			path := filepath.Join(dir, "s.jsonl")
-			for id, data := range subs {
-				p := filepath.Join(dir, "s", "subagents", "agent-"+id+".jsonl")
-				os.MkdirAll(filepath.Dir(p), 0o755)
-				os.WriteFile(p, data, 0o644)
+			if err := benchgen.WriteSubagents(path, subs); err != nil {
+				t.Fatal(err)
 			}
 			lines := strings.SplitAfter(string(lead), "\n")
 			os.WriteFile(path, []byte(strings.Join(lines[:4], "")), 0o644)
