@@ -349,29 +349,41 @@ func BenchmarkFollowScreen(b *testing.B) {
 // delay from a line reaching a followed session file to the explorer
 // drawing it (fsnotify, the settle time, the reading, the explorer's
 // update and its frame at 120x40), at 230, 2,000, 7,000 and 10,000 calls
-// of a generated one-agent Claude Code session, with its repository (watch's case) and
-// without (view --follow's). It reports the median and 90th percentile in
-// milliseconds; at most 200 lines are held back, so -benchtime ≤ 200x.
+// of a generated Claude Code session: one agent with its repository
+// (watch's case) and without (view --follow's), and a lead with 8
+// sub-agents whose transcripts are written in time order, as agents write
+// them. It reports the median and 90th percentile in milliseconds, when
+// the reading came, and the collections per update; at most 200 lines are
+// held back, so -benchtime ≤ 200x.
 func BenchmarkFollowLatencyScale(b *testing.B) {
 	old := followIdle
 	followIdle = time.Hour
 	defer func() { followIdle = old }()
-	for _, repo := range []bool{false, true} {
+	for _, shape := range []struct {
+		name       string
+		subs       int
+		repo, team bool
+	}{{"lead/", 0, false, false}, {"lead-repo/", 0, true, false}, {"agents/", 8, false, true}} {
 		for _, n := range []int{230, 2000, 7000, 10000} {
-			name := fmt.Sprint("lead/", n)
-			if repo {
-				name = fmt.Sprint("lead-repo/", n)
-			}
-			b.Run(name, func(b *testing.B) {
+			b.Run(fmt.Sprint(shape.name, n), func(b *testing.B) {
 				gen := benchgen.New(benchgen.Options{Actions: 10, GoldFiles: 4, OtherFiles: 20, Lines: 2000})
-				lead, subs := gen.ClaudeSession(n, 0)
-				path, lines, held := benchSession(b, lead, subs, 200)
+				lead, subs := gen.ClaudeSession(n, shape.subs)
+				var path string
+				var next func() bool
+				if shape.team {
+					path, next = benchTeam(b, lead, subs, 200)
+				} else {
+					var lines []string
+					var held int
+					path, lines, held = benchSession(b, lead, subs, 200)
+					next = appendLines(b, path, lines, held)
+				}
 				var ms runtime.MemStats
 				runtime.GC()
 				runtime.ReadMemStats(&ms)
 				base := int64(ms.HeapAlloc) // the benchmark's own
 				set := openSet(b, path)
-				if repo {
+				if shape.repo {
 					set.Prepare(runset.Options{Sem: model.ContextBench, Checkouts: source.NewCheckouts(source.CheckoutOptions{Repo: checkedOut(b, gen.Files)})})
 				}
 				m := followingExplorer(b, set)
@@ -379,7 +391,11 @@ func BenchmarkFollowLatencyScale(b *testing.B) {
 				// (limitMemoryTo), over what this one holds besides: the
 				// generated session and its lines.
 				b.Setenv("GOMEMLIMIT", "off") // limitMemoryTo leaves it to this
-				before := debug.SetMemoryLimit(base + 3*regularSize(path) + 64<<20)
+				size := regularSize(path) // the session's files, as runset.Update.Size
+				for id := range subs {
+					size += regularSize(benchgen.SubagentPath(path, id))
+				}
+				before := debug.SetMemoryLimit(base + 3*size + 64<<20)
 				defer debug.SetMemoryLimit(before)
 				msgs := make(chan tea.Msg, 64)
 				stop := followed(set, 1)(func(msg tea.Msg) { msgs <- msg })
@@ -388,15 +404,10 @@ func BenchmarkFollowLatencyScale(b *testing.B) {
 				var ms0, ms1 runtime.MemStats
 				runtime.ReadMemStats(&ms0)
 				for b.Loop() {
-					if held == len(lines) {
+					start := time.Now()
+					if !next() {
 						b.Fatal("no line left to append: -benchtime at most 200x")
 					}
-					l := lines[held]
-					held++
-					start := time.Now()
-					f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-					f.WriteString(l)
-					f.Close()
 					select {
 					case msg := <-msgs:
 						got = append(got, float64(time.Since(start).Microseconds())/1000)

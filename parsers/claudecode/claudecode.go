@@ -178,6 +178,7 @@ type builder struct {
 	actions    []model.Action
 	thoughts   model.TextList // thoughts[i] is action i's
 	calls      []toolcall.Call
+	launches   []int // the calls that start agents, as read
 	byID       map[string]int
 	seenUUID   map[string]int32 // the file where each record was met
 	usage      map[string]*msgUsage

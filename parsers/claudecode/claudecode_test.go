@@ -141,6 +141,11 @@ func TestSubagentFiles(t *testing.T) {
 	if !reflect.DeepEqual(run.Actions[1].Reads, rng("/app/y.py", 3, 4)) || run.Actions[1].Index != 1 {
 		t.Fatalf("sub read = %+v", run.Actions[1])
 	}
+	// Nothing names the Task call that started the agent (its result says
+	// no agent id): the one Task call before the agent's first action is.
+	if len(run.Agents) != 2 || run.Agents[1].Call != 0 || run.Agents[1].Parent != 0 {
+		t.Errorf("agents = %+v, want the sub-agent under the Task call (action 1)", run.Agents)
+	}
 }
 
 func TestJSONArray(t *testing.T) {

@@ -101,6 +101,9 @@ func (b *builder) assistant(m *jsontree.Value, line int, agent int32) {
 			b.thoughts = append(b.thoughts, b.thought[id])
 			// Compact: the input outlives its record, whose parse it would keep.
 			b.calls = append(b.calls, toolcall.Call{Name: name, Input: jsontree.Compact(blk.Get("input").Object())})
+			if toolcall.LaunchesAgent(name) {
+				b.launches = append(b.launches, len(b.calls)-1)
+			}
 		case "redacted_thinking", "image", "document", "web_search_tool_result", "mcp_tool_use", "mcp_tool_result", "container_upload":
 		default:
 			b.run.NoteUnread("block:" + blk.Get("type").Text())

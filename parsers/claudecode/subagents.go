@@ -241,12 +241,13 @@ func (b *builder) tieAgents() {
 			taken[c] = true
 		}
 	}
-	var launches []int // the calls that start agents, in order
-	for i := range b.actions {
-		if toolcall.LaunchesAgent(b.calls[i].Name) {
-			launches = append(launches, i)
-		}
+	// The calls that start agents, in order: known as they were read (a
+	// followed reading with an agent still running looks at no other call).
+	launches := make([]int, len(b.launches))
+	for k, i := range b.launches {
+		launches[k] = b.place(i)
 	}
+	slices.Sort(launches)
 	for k := int32(1); int(k) < b.team.Len(); k++ {
 		a := b.team.At(k)
 		if a.Call >= 0 {
