@@ -391,7 +391,7 @@ func BenchmarkFollowLatencyScale(b *testing.B) {
 				// (limitMemoryTo), over what this one holds besides: the
 				// generated session and its lines.
 				b.Setenv("GOMEMLIMIT", "off") // limitMemoryTo leaves it to this
-				size := regularSize(path) // the session's files, as runset.Update.Size
+				size := regularSize(path)     // the session's files, as runset.Update.Size
 				for id := range subs {
 					size += regularSize(benchgen.SubagentPath(path, id))
 				}
