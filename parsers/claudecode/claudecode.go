@@ -34,6 +34,7 @@ package claudecode
 import (
 	"bytes"
 	"fmt"
+	"slices"
 
 	"github.com/trajscope/trajscope/inputfile"
 	"github.com/trajscope/trajscope/internal/lazyre"
@@ -179,10 +180,13 @@ type builder struct {
 	thoughts   model.TextList // thoughts[i] is action i's
 	calls      []toolcall.Call
 	launches   []int // the calls that start agents, as read
-	byID       map[string]int
-	seenUUID   map[string]int32 // the file where each record was met
-	usage      map[string]*msgUsage
-	usageOrder []*msgUsage // the messages' usage, in the order met
+	// sharedThoughts: a snapshot's thoughts are the builder's (finish
+	// copies them before reordering).
+	sharedThoughts bool
+	byID           map[string]int
+	seenUUID       map[string]int32 // the file where each record was met
+	usage          map[string]*msgUsage
+	usageOrder     []*msgUsage // the messages' usage, in the order met
 	// refs reads the files the session refers to (sub-agents' transcripts
 	// and metas): each once, never through a link, one budget in all.
 	refs *inputfile.Refs
@@ -458,11 +462,17 @@ func (b *builder) finish() model.Run {
 		rest = rest.Plus(model.NewUsage(max(int(r.InputTokens-counted.InputTokens), 0), max(int(r.OutputTokens-counted.OutputTokens), 0),
 			max(int(r.CacheRead-counted.CacheRead), 0), max(int(r.CacheWrite-counted.CacheWrite), 0)))
 	}
-	// Sub-agent transcripts read after the session: into time order.
+	// Sub-agent transcripts read after the session: into time order, in
+	// place (a snapshot's actions and the observations are its own; its
+	// thoughts may be the builder's).
 	order := toolcall.OrderByTime(b.actions)
-	acts, texts := toolcall.Reorder(order, b.actions, obs, b.thoughts)
+	thoughts := b.thoughts
+	if order != nil && b.sharedThoughts {
+		thoughts = slices.Clone(thoughts)
+	}
+	toolcall.ReorderInPlace(order, b.actions, obs, thoughts)
 	run := b.run
-	run.Actions, run.Observations, run.Thoughts = acts, texts[0], texts[1]
+	run.Actions, run.Observations, run.Thoughts = b.actions, obs, thoughts
 	run.RestUsage = rest
 	run.Agents = b.team.Agents(order)
 	return run

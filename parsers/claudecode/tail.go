@@ -225,7 +225,7 @@ func (b *builder) snapshot() *builder {
 	}
 	if inPlace {
 		// Read, not changed, by finish; the builder only appends to them.
-		w.calls, w.thoughts = b.calls[:n:n], b.thoughts[:n:n]
+		w.calls, w.thoughts, w.sharedThoughts = b.calls[:n:n], b.thoughts[:n:n], true
 	} else {
 		w.calls, w.thoughts = slices.Clone(b.calls), slices.Clone(b.thoughts)
 	}

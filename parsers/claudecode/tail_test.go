@@ -59,6 +59,7 @@ func TestTailIsAWholeReading(t *testing.T) {
 	}
 	cases := map[string]func(*testing.T) session{
 		"ties and text-only messages":  func(*testing.T) session { return tied() },
+		"one file out of time order":   func(*testing.T) session { return outOfOrder() },
 		"generated, 5 sub-agent files": func(*testing.T) session { return generated },
 		"team":                         func(t *testing.T) session { return sessionAt(t, "testdata/team/sess-t.jsonl") },
 		"with a sub-agent":             func(t *testing.T) session { return sessionAt(t, "testdata/withsub/sess-9.jsonl") },
@@ -140,6 +141,22 @@ func tied() session {
 	s.lead = broken(append([]string{rec("lead", -1, "user", `{"content": "find it"}`)}, agent("lead", 6)...))
 	for _, k := range []string{"b", "a", "c"} {
 		s.subs["agent-"+k+".jsonl"] = broken(agent(k, 4))
+	}
+	return s
+}
+
+// outOfOrder is a session of one file whose records are not in time
+// order (each call after a thought): a reading puts its actions, and
+// their thoughts, in time order.
+func outOfOrder() session {
+	s := session{id: "ooo", subs: map[string][]string{}}
+	s.lead = []string{`{"type": "user", "uuid": "u0", "timestamp": "2026-03-01T00:00:00Z", "sessionId": "ooo", "message": {"content": "find it"}}` + "\n"}
+	for n, sec := range []int{50, 10, 30, 20, 40, 5, 45, 15} {
+		ts := fmt.Sprintf("2026-03-01T00:00:%02dZ", sec)
+		id := fmt.Sprintf("t%d", n)
+		s.lead = append(s.lead,
+			fmt.Sprintf(`{"type": "assistant", "uuid": "a%d", "timestamp": %q, "sessionId": "ooo", "message": {"id": "m%d", "content": [{"type": "thinking", "thinking": "thought %d"}, {"type": "tool_use", "id": %q, "name": "Read", "input": {"file_path": "/w/f%d.py"}}]}}`+"\n", n, ts, n, n, id, n),
+			fmt.Sprintf(`{"type": "user", "uuid": "r%d", "timestamp": %q, "sessionId": "ooo", "message": {"content": [{"type": "tool_result", "tool_use_id": %q, "content": "1\tline %d"}]}}`+"\n", n, ts, id, n))
 	}
 	return s
 }

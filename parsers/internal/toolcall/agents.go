@@ -177,6 +177,46 @@ func Reorder(order []int, actions []model.Action, texts ...model.TextList) ([]mo
 	return acts, out
 }
 
+// ReorderInPlace is Reorder into the slices given, which the caller owns
+// and which are each as long as order: a followed session's reading holds
+// copies made for it, and a second copy of every action was most of what
+// reordering cost.
+func ReorderInPlace(order []int, actions []model.Action, texts ...model.TextList) {
+	if order == nil {
+		return
+	}
+	// Each cycle of the permutation moved along once: k takes what was at
+	// order[k].
+	done := make([]bool, len(order))
+	text := make([]string, len(texts))
+	for s := range order {
+		if done[s] {
+			continue
+		}
+		act := actions[s]
+		for j, tl := range texts {
+			text[j] = tl[s]
+		}
+		k := s
+		for {
+			done[k] = true
+			i := order[k]
+			if i == s {
+				actions[k] = act
+				for j := range texts {
+					texts[j][k] = text[j]
+				}
+				break
+			}
+			actions[k] = actions[i]
+			for j := range texts {
+				texts[j][k] = texts[j][i]
+			}
+			k = i
+		}
+	}
+}
+
 // Origin places an action read from one of several files: the file (an
 // index its reader keeps) and how many of that file's actions came before
 // it.

@@ -2,7 +2,10 @@ package toolcall
 
 import (
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -362,6 +365,30 @@ func TestMCPToolsAreRetrieval(t *testing.T) {
 		}
 		if !Known(c.call.Name) || !IsMCP(c.call.Name) {
 			t.Errorf("%s: %s not known as an MCP tool", c.name, c.call.Name)
+		}
+	}
+}
+
+// ReorderInPlace leaves the slices given as Reorder's copies are, for
+// random orders (and none).
+func TestReorderInPlaceIsReorder(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 8))
+	for round := range 200 {
+		n := r.IntN(40)
+		acts := make([]model.Action, n)
+		obs, th := make(model.TextList, n), make(model.TextList, n)
+		for i := range acts {
+			acts[i] = model.Action{Command: fmt.Sprint("c", i), Index: int32(i), Reads: []model.ObservedRead{{File: fmt.Sprint(i)}}}
+			obs[i], th[i] = fmt.Sprint("o", i), fmt.Sprint("t", i)
+		}
+		order := r.Perm(n)
+		if round%10 == 0 {
+			order = nil
+		}
+		wantActs, wantTexts := Reorder(order, slices.Clone(acts), slices.Clone(obs), slices.Clone(th))
+		ReorderInPlace(order, acts, obs, th)
+		if !reflect.DeepEqual(acts, wantActs) || !reflect.DeepEqual([]model.TextList{obs, th}, wantTexts) {
+			t.Fatalf("round %d, order %v:\n got %v %v %v\nwant %v %v", round, order, acts, obs, th, wantActs, wantTexts)
 		}
 	}
 }
