@@ -214,29 +214,11 @@ func readingsAfter(b *testing.B, next func() bool, read func(int) (*story.Story,
 //     them, each line landing at the end;
 //   - "lead/" and "lead-repo/": a session of one agent.
 func BenchmarkFollowScale(b *testing.B) {
-	for _, shape := range []struct {
-		name       string
-		subs       int
-		repo, team bool
-	}{{"", 8, false, false}, {"agents/", 8, false, true}, {"agents-repo/", 8, true, true}, {"lead/", 0, false, false}, {"lead-repo/", 0, true, false}} {
+	for _, shape := range []followShape{{"", 8, false, false}, {"agents/", 8, false, true}, {"agents-repo/", 8, true, true}, {"lead/", 0, false, false}, {"lead-repo/", 0, true, false}} {
 		for _, n := range []int{230, 2000, 7000, 10000} {
 			b.Run(fmt.Sprint(shape.name, n), func(b *testing.B) {
-				gen := benchgen.New(benchgen.Options{Actions: 10, GoldFiles: 4, OtherFiles: 20, Lines: 2000})
-				lead, subs := gen.ClaudeSession(n, shape.subs)
-				var path string
-				var next func() bool
-				if shape.team {
-					path, next = benchTeam(b, lead, subs, 200)
-				} else {
-					var lines []string
-					var held int
-					path, lines, held = benchSession(b, lead, subs, 200)
-					next = appendLines(b, path, lines, held)
-				}
-				set := openSet(b, path)
-				if shape.repo {
-					set.Prepare(runset.Options{Sem: model.ContextBench, Checkouts: source.NewCheckouts(source.CheckoutOptions{Repo: checkedOut(b, gen.Files)})})
-				}
+				path, _, next, gen := shape.write(b, n)
+				set := shape.open(b, path, gen)
 				if st, _ := set.Follow(1); st == nil {
 					b.Fatal("no story")
 				}
@@ -247,6 +229,41 @@ func BenchmarkFollowScale(b *testing.B) {
 			})
 		}
 	}
+}
+
+// followShape is a generated Claude Code session's shape in the follow
+// benchmarks: its sub-agents, whether its repository is given, and
+// whether every file's lines are written in time order (team) or the
+// sub-agents' transcripts ahead of the lead's last lines.
+type followShape struct {
+	name       string
+	subs       int
+	repo, team bool
+}
+
+// write writes a session of n calls in this shape, its last 200 lines
+// held back, and returns its file, the sub-agents' transcripts, what
+// appends the next line, and the generator (whose files are the
+// repository).
+func (sh followShape) write(b *testing.B, n int) (path string, subs map[string][]byte, next func() bool, gen *benchgen.Task) {
+	gen = benchgen.New(benchgen.Options{Actions: 10, GoldFiles: 4, OtherFiles: 20, Lines: 2000})
+	lead, subs := gen.ClaudeSession(n, sh.subs)
+	if sh.team {
+		path, next = benchTeam(b, lead, subs, 200)
+		return path, subs, next, gen
+	}
+	path, lines, held := benchSession(b, lead, subs, 200)
+	return path, subs, appendLines(b, path, lines, held), gen
+}
+
+// open opens the session at path to be followed, with its repository's
+// files (a checked-out folder, as watch has) when the shape has it.
+func (sh followShape) open(b *testing.B, path string, gen *benchgen.Task) *runset.Set {
+	set := openSet(b, path)
+	if sh.repo {
+		set.Prepare(runset.Options{Sem: model.ContextBench, Checkouts: source.NewCheckouts(source.CheckoutOptions{Repo: checkedOut(b, gen.Files)})})
+	}
+	return set
 }
 
 // benchTeam writes a generated session, lead and sub-agents, but for its
@@ -360,33 +377,15 @@ func BenchmarkFollowLatencyScale(b *testing.B) {
 	old := followIdle
 	followIdle = time.Hour
 	defer func() { followIdle = old }()
-	for _, shape := range []struct {
-		name       string
-		subs       int
-		repo, team bool
-	}{{"lead/", 0, false, false}, {"lead-repo/", 0, true, false}, {"agents/", 8, false, true}} {
+	for _, shape := range []followShape{{"lead/", 0, false, false}, {"lead-repo/", 0, true, false}, {"agents/", 8, false, true}} {
 		for _, n := range []int{230, 2000, 7000, 10000} {
 			b.Run(fmt.Sprint(shape.name, n), func(b *testing.B) {
-				gen := benchgen.New(benchgen.Options{Actions: 10, GoldFiles: 4, OtherFiles: 20, Lines: 2000})
-				lead, subs := gen.ClaudeSession(n, shape.subs)
-				var path string
-				var next func() bool
-				if shape.team {
-					path, next = benchTeam(b, lead, subs, 200)
-				} else {
-					var lines []string
-					var held int
-					path, lines, held = benchSession(b, lead, subs, 200)
-					next = appendLines(b, path, lines, held)
-				}
+				path, subs, next, gen := shape.write(b, n)
 				var ms runtime.MemStats
 				runtime.GC()
 				runtime.ReadMemStats(&ms)
 				base := int64(ms.HeapAlloc) // the benchmark's own
-				set := openSet(b, path)
-				if shape.repo {
-					set.Prepare(runset.Options{Sem: model.ContextBench, Checkouts: source.NewCheckouts(source.CheckoutOptions{Repo: checkedOut(b, gen.Files)})})
-				}
+				set := shape.open(b, path, gen)
 				m := followingExplorer(b, set)
 				// The memory limit a process following the session sets
 				// (limitMemoryTo), over what this one holds besides: the
